@@ -1,0 +1,42 @@
+# Layout Assistant — every target does its own set-up on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+NODE_STAMP := tests/e2e/node_modules/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: run test test-all bench setup clean train-tiny
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip wheel setuptools
+	# CPU build of torch from the local wheel; pinned so pip never pulls CUDA.
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[all,dev]'
+	touch $(STAMP)
+
+$(NODE_STAMP): tests/e2e/package.json
+	cd tests/e2e && npm install --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+setup: $(STAMP) $(NODE_STAMP)
+
+run: setup
+	$(BIN)/layout-assistant fix examples/ --out out/ --report out/report.html
+	@echo "Results: out/ (fixed SVGs) and out/report.html (before/after report)"
+
+test: setup
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+
+test-all: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: setup
+	$(BIN)/python -m benchmarks.run --out BENCHMARKS.md
+
+train-tiny: setup
+	$(BIN)/python -m models.pipeline --config tiny
+
+clean:
+	rm -rf $(VENV) out .pytest_cache tests/e2e/node_modules

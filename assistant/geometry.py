@@ -1,0 +1,276 @@
+"""Geometry named after the SVG spec: ``Point``, ``Matrix``, ``Box``.
+
+``Matrix`` is the SVG affine matrix ``[a c e; b d f; 0 0 1]`` (SVG 1.1 §7.4):
+a point ``(x, y)`` maps to ``(a*x + c*y + e, b*x + d*y + f)``. Composition
+follows the spec's left-to-right reading of a ``transform`` list:
+``parse_transform("translate(10) scale(2)")`` equals
+``Matrix.translate(10) @ Matrix.scale(2)``.
+
+``Box`` is an axis-aligned rectangle in world (root user-space) coordinates:
+``x``, ``y`` are the top-left corner, ``width``, ``height`` are non-negative.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    x: float
+    y: float
+
+    def __repr__(self) -> str:
+        return f"Point({self.x!r}, {self.y!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Matrix:
+    """An SVG affine transform ``matrix(a b c d e f)``."""
+
+    a: float = 1.0
+    b: float = 0.0
+    c: float = 0.0
+    d: float = 1.0
+    e: float = 0.0
+    f: float = 0.0
+
+    # -- constructors -------------------------------------------------
+    @classmethod
+    def identity(cls) -> "Matrix":
+        return cls()
+
+    @classmethod
+    def translate(cls, tx: float, ty: float = 0.0) -> "Matrix":
+        return cls(1.0, 0.0, 0.0, 1.0, tx, ty)
+
+    @classmethod
+    def scale(cls, sx: float, sy: float | None = None) -> "Matrix":
+        return cls(sx, 0.0, 0.0, sx if sy is None else sy, 0.0, 0.0)
+
+    @classmethod
+    def rotate(cls, degrees: float, cx: float = 0.0, cy: float = 0.0) -> "Matrix":
+        r = math.radians(degrees)
+        cos, sin = math.cos(r), math.sin(r)
+        m = cls(cos, sin, -sin, cos, 0.0, 0.0)
+        if cx or cy:
+            m = cls.translate(cx, cy) @ m @ cls.translate(-cx, -cy)
+        return m
+
+    @classmethod
+    def skew_x(cls, degrees: float) -> "Matrix":
+        return cls(1.0, 0.0, math.tan(math.radians(degrees)), 1.0, 0.0, 0.0)
+
+    @classmethod
+    def skew_y(cls, degrees: float) -> "Matrix":
+        return cls(1.0, math.tan(math.radians(degrees)), 0.0, 1.0, 0.0, 0.0)
+
+    # -- algebra --------------------------------------------------------
+    def __matmul__(self, o: "Matrix") -> "Matrix":
+        """``self @ o``: apply ``o`` first, then ``self``."""
+        return Matrix(
+            self.a * o.a + self.c * o.b,
+            self.b * o.a + self.d * o.b,
+            self.a * o.c + self.c * o.d,
+            self.b * o.c + self.d * o.d,
+            self.a * o.e + self.c * o.f + self.e,
+            self.b * o.e + self.d * o.f + self.f,
+        )
+
+    @property
+    def determinant(self) -> float:
+        return self.a * self.d - self.b * self.c
+
+    def inverse(self) -> "Matrix":
+        det = self.determinant
+        if det == 0 or not math.isfinite(det):
+            raise ValueError(f"{self!r} is not invertible")
+        a, b, c, d, e, f = self.a / det, -self.b / det, -self.c / det, self.d / det, 0.0, 0.0
+        e = -(a * self.e + c * self.f)
+        f = -(b * self.e + d * self.f)
+        return Matrix(a, b, c, d, e, f)
+
+    def apply(self, x: float, y: float) -> tuple[float, float]:
+        return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
+
+    def apply_vector(self, dx: float, dy: float) -> tuple[float, float]:
+        """Map a displacement (ignores the translation part)."""
+        return (self.a * dx + self.c * dy, self.b * dx + self.d * dy)
+
+    def map_box(self, box: "Box") -> "Box":
+        """Axis-aligned bounding box of ``box`` after this transform."""
+        pts = [self.apply(x, y) for x, y in box.corners()]
+        return Box.from_points(pts)
+
+    # -- properties -----------------------------------------------------
+    @property
+    def is_identity(self) -> bool:
+        return self == Matrix()
+
+    @property
+    def rotation_degrees(self) -> float:
+        """Rotation angle of the linear part, in degrees (0 for pure scale/translate)."""
+        return math.degrees(math.atan2(self.b, self.a))
+
+    @property
+    def scale_factor(self) -> float:
+        """Geometric-mean scale of the linear part (sqrt of |det|)."""
+        return math.sqrt(abs(self.determinant))
+
+    def is_finite(self) -> bool:
+        return all(math.isfinite(v) for v in (self.a, self.b, self.c, self.d, self.e, self.f))
+
+    def to_svg(self) -> str:
+        """SVG ``transform`` text, the shortest exact form."""
+        if self.a == 1 and self.b == 0 and self.c == 0 and self.d == 1:
+            return f"translate({_fmt(self.e)},{_fmt(self.f)})"
+        return "matrix(" + ",".join(_fmt(v) for v in (self.a, self.b, self.c, self.d, self.e, self.f)) + ")"
+
+    def __repr__(self) -> str:
+        return f"Matrix({self.a!r}, {self.b!r}, {self.c!r}, {self.d!r}, {self.e!r}, {self.f!r})"
+
+
+def _fmt(v: float) -> str:
+    """Compact, round-trippable number text for SVG attributes."""
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    return repr(round(v, 6)) if abs(v - round(v, 6)) < 1e-9 else repr(v)
+
+
+_TRANSFORM_RE = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?", re.I)
+_NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def parse_transform(text: str | None) -> Matrix:
+    """Parse an SVG ``transform`` attribute (SVG 1.1 §7.6) into one ``Matrix``.
+
+    Raises ``ValueError`` on text that is not a transform list.
+    """
+    if not text or not text.strip():
+        return Matrix()
+    m = Matrix()
+    pos = 0
+    text = text.strip()
+    while pos < len(text):
+        match = _TRANSFORM_RE.match(text, pos)
+        if not match:
+            raise ValueError(f"bad transform {text!r}")
+        name = match.group(1).lower()
+        args = [float(v) for v in _NUMBER_RE.findall(match.group(2))]
+        m = m @ _transform_from(name, args, text)
+        pos = match.end()
+    if not m.is_finite():
+        raise ValueError(f"transform {text!r} is not finite")
+    return m
+
+
+def _transform_from(name: str, args: list[float], text: str) -> Matrix:
+    n = len(args)
+    if name == "matrix" and n == 6:
+        return Matrix(*args)
+    if name == "translate" and n in (1, 2):
+        return Matrix.translate(args[0], args[1] if n == 2 else 0.0)
+    if name == "scale" and n in (1, 2):
+        return Matrix.scale(args[0], args[1] if n == 2 else None)
+    if name == "rotate" and n in (1, 3):
+        return Matrix.rotate(*args)
+    if name == "skewx" and n == 1:
+        return Matrix.skew_x(args[0])
+    if name == "skewy" and n == 1:
+        return Matrix.skew_y(args[0])
+    raise ValueError(f"bad arguments for {name} in transform {text!r}")
+
+
+class Box(BaseModel):
+    """Axis-aligned box: top-left ``(x, y)`` and size, in world units."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @field_validator("x", "y", "width", "height")
+    @classmethod
+    def _finite(cls, v: float) -> float:
+        if not math.isfinite(v):
+            raise ValueError("box coordinates must be finite numbers")
+        return v
+
+    @field_validator("width", "height")
+    @classmethod
+    def _non_negative(cls, v: float) -> float:
+        if v < 0:
+            raise ValueError("box width and height must not be negative")
+        return v
+
+    @classmethod
+    def from_edges(cls, x1: float, y1: float, x2: float, y2: float) -> "Box":
+        return cls(x=min(x1, x2), y=min(y1, y2), width=abs(x2 - x1), height=abs(y2 - y1))
+
+    @classmethod
+    def from_points(cls, pts: Iterable[tuple[float, float]]) -> "Box":
+        xs, ys = zip(*pts)
+        return cls.from_edges(min(xs), min(ys), max(xs), max(ys))
+
+    @classmethod
+    def union_all(cls, boxes: Iterable["Box"]) -> "Box":
+        boxes = list(boxes)
+        if not boxes:
+            raise ValueError("union of no boxes")
+        return cls.from_edges(
+            min(b.x for b in boxes), min(b.y for b in boxes),
+            max(b.x2 for b in boxes), max(b.y2 for b in boxes),
+        )
+
+    @property
+    def x2(self) -> float:
+        return self.x + self.width
+
+    @property
+    def y2(self) -> float:
+        return self.y + self.height
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.width / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.height / 2
+
+    @property
+    def area(self) -> float:
+        return self.width * self.height
+
+    def corners(self) -> list[tuple[float, float]]:
+        return [(self.x, self.y), (self.x2, self.y), (self.x2, self.y2), (self.x, self.y2)]
+
+    def union(self, o: "Box") -> "Box":
+        return Box.from_edges(min(self.x, o.x), min(self.y, o.y), max(self.x2, o.x2), max(self.y2, o.y2))
+
+    def intersection(self, o: "Box") -> "Box | None":
+        x1, y1 = max(self.x, o.x), max(self.y, o.y)
+        x2, y2 = min(self.x2, o.x2), min(self.y2, o.y2)
+        if x2 <= x1 or y2 <= y1:
+            return None
+        return Box.from_edges(x1, y1, x2, y2)
+
+    def contains(self, o: "Box", tol: float = 0.0) -> bool:
+        return (o.x >= self.x - tol and o.y >= self.y - tol
+                and o.x2 <= self.x2 + tol and o.y2 <= self.y2 + tol)
+
+    def translated(self, dx: float, dy: float) -> "Box":
+        return Box(x=self.x + dx, y=self.y + dy, width=self.width, height=self.height)
+
+    def as_tuple(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.width, self.height)
+
+    def __repr__(self) -> str:
+        return f"Box(x={self.x!r}, y={self.y!r}, width={self.width!r}, height={self.height!r})"

@@ -1,0 +1,1 @@
+"""Benchmarks (``make bench``): speed and size figures recorded in BENCHMARKS.md."""

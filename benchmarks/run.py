@@ -1,0 +1,91 @@
+"""Run every benchmark module and write BENCHMARKS.md.
+
+Command: ``make bench`` (= ``python -m benchmarks.run --out BENCHMARKS.md``).
+Each ``benchmarks/bench_*.py`` exposes ``run() -> list[dict]``; rows of one
+module share keys and become one Markdown table. ``--only NAME`` runs a subset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import os
+import platform
+import pkgutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import benchmarks
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f", {kb / 1024 / 1024:.0f} GiB RAM"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{os.cpu_count()} cores ({cpu}){mem}, Python {platform.python_version()}, {platform.system()}"
+
+
+def _table(rows: list[dict]) -> str:
+    keys: list[str] = []
+    for r in rows:
+        for k in r:
+            if k not in keys:
+                keys.append(k)
+    out = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    for r in rows:
+        cells = []
+        for k in keys:
+            v = r.get(k, "")
+            cells.append(f"{v:.3g}" if isinstance(v, float) else str(v))
+        out.append("| " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--out", default="BENCHMARKS.md")
+    ap.add_argument("--only", nargs="*", default=None, help="module names, e.g. bench_metrics")
+    args = ap.parse_args(argv)
+
+    names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
+    if args.only:
+        names = [n for n in names if n in args.only or n.removeprefix("bench_") in args.only]
+    sections = []
+    for name in names:
+        mod = importlib.import_module(f"benchmarks.{name}")
+        t0 = time.perf_counter()
+        rows = mod.run()
+        took = time.perf_counter() - t0
+        title = (mod.__doc__ or name).strip().splitlines()[0]
+        sections.append(f"## {title}\n\n{_table(rows)}\n\n_{name}, {took:.1f} s_\n")
+        print(f"{name}: {len(rows)} rows in {took:.1f} s", file=sys.stderr)
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = "?"
+    head = (
+        "# Benchmarks\n\n"
+        f"Measured {dt.date.today().isoformat()} on {_machine()}, commit {commit}.\n"
+        "Regenerate with `make bench`.\n\n"
+    )
+    Path(args.out).write_text(head + "\n".join(sections))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
