@@ -90,7 +90,7 @@ class Matrix:
         det = self.determinant
         if det == 0 or not math.isfinite(det):
             raise ValueError(f"{self!r} is not invertible")
-        a, b, c, d, e, f = self.a / det, -self.b / det, -self.c / det, self.d / det, 0.0, 0.0
+        a, b, c, d = self.d / det, -self.b / det, -self.c / det, self.a / det
         e = -(a * self.e + c * self.f)
         f = -(b * self.e + d * self.f)
         return Matrix(a, b, c, d, e, f)

@@ -1,0 +1,72 @@
+"""``layout-assistant render``: draw a layout to PNG or PDF, optionally with its boxes overlaid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from assistant.cli import app
+from assistant.cli._common import fail
+from assistant.errors import LayoutError
+
+RENDER_HELP = """Render an SVG layout to PNG or PDF (chosen by the --out suffix).
+
+External files and URLs referenced by the SVG are never read; Inkscape
+flowed text is converted to regular text so it shows. With --overlay the
+PNG shows every element's box, id and role (the import as the assistant
+sees it); --grid and --margins add the 12-column grid and the safe area.
+The output is written atomically; the input is never changed.
+
+Examples:
+
+  layout-assistant render flyer.svg --out flyer.png --width 1200
+
+  layout-assistant render flyer.svg --out boxes.png --overlay --margins
+
+  layout-assistant render flyer.svg --out flyer.pdf
+"""
+
+
+@app.command("render", help=RENDER_HELP)
+def render(
+    file: Path = typer.Argument(..., help="The SVG file to render."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output file: .png or .pdf."),
+    overlay: bool = typer.Option(False, "--overlay", help="Draw element boxes, ids and roles on top (PNG only)."),
+    grid: bool = typer.Option(False, "--grid", help="With --overlay: draw the 12-column grid."),
+    margins: bool = typer.Option(False, "--margins", help="With --overlay: draw the safe area."),
+    width: Optional[int] = typer.Option(None, "--width", min=1, max=16384,
+                                        help="Output width in px (PNG); the height follows."),
+) -> None:
+    """Render FILE to --out."""
+    from assistant.svg_import import import_svg
+    from exporters import format_for_path
+    from exporters.io import atomic_write
+
+    try:
+        fmt = format_for_path(out)
+        if fmt not in ("png", "pdf"):
+            fail(f"{out}: render writes .png or .pdf files (use 'export' for SVG)")
+        if fmt == "pdf" and (overlay or width):
+            fail(f"{out}: --overlay and --width apply to PNG output only")
+        if out.resolve() == file.resolve():
+            fail(f"{out}: refusing to overwrite the input file")
+        doc = import_svg(file)
+        if fmt == "pdf":
+            from exporters.raster import render_pdf
+
+            data = render_pdf(doc)
+        elif overlay:
+            from exporters.overlay import render_overlay_png
+
+            layers = ["boxes"] + (["grid"] if grid else []) + (["margins"] if margins else [])
+            data = render_overlay_png(doc, overlays=tuple(layers), max_size=width or 1024)
+        else:
+            from exporters.raster import render_png
+
+            data = render_png(doc, width=width)
+        atomic_write(out, data)
+    except LayoutError as exc:
+        fail(exc)
+    typer.echo(f"wrote {out} ({len(data) // 1024} KiB)")

@@ -1,0 +1,419 @@
+"""Computed CSS style of SVG nodes: presentation attributes, ``<style>`` sheets, ``style``.
+
+The cascade follows SVG 2 §6.4 and CSS Cascading 4:
+
+1. presentation attributes (``fill="red"``) count as author rules with
+   specificity 0 that come before every style sheet rule;
+2. ``<style>`` sheets (parsed with tinycss2, matched with cssselect2: type,
+   class, id, attribute, descendant, child and compound selectors) in order of
+   specificity, then of appearance;
+3. the ``style`` attribute, above any selector;
+4. ``!important`` declarations: sheet ones by specificity, then the ``style``
+   attribute's.
+
+A property the node does not specify is inherited from the parent's computed
+value when it is inheritable (CSS "inherited: yes" in the SVG 2 property
+index: fonts, fill, stroke, visibility, text properties, …); ``inherit`` takes
+the parent's value for any property. The ``font`` shorthand is expanded into
+its longhands (CSS Fonts 3 §3.7). Values stay strings, except for the helpers
+``font_size``, ``font_weight`` and ``color`` that resolve lengths, relative
+weights and colours.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import cssselect2
+import tinycss2
+
+#: SVG presentation attributes (SVG 2 §6.6 plus the SVG 1.1 ones still seen in files).
+PRESENTATION_ATTRIBUTES: frozenset[str] = frozenset("""
+alignment-baseline baseline-shift clip clip-path clip-rule color color-interpolation
+color-interpolation-filters color-profile color-rendering cursor direction display
+dominant-baseline enable-background fill fill-opacity fill-rule filter flood-color
+flood-opacity font-family font-size font-size-adjust font-stretch font-style font-variant
+font-weight glyph-orientation-horizontal glyph-orientation-vertical image-rendering kerning
+letter-spacing lighting-color marker-end marker-mid marker-start mask opacity overflow
+pointer-events shape-rendering stop-color stop-opacity stroke stroke-dasharray
+stroke-dashoffset stroke-linecap stroke-linejoin stroke-miterlimit stroke-opacity
+stroke-width text-anchor text-decoration text-rendering unicode-bidi visibility
+word-spacing writing-mode mix-blend-mode isolation paint-order vector-effect
+""".split())
+
+#: Properties whose computed value children inherit (CSS "Inherited: yes").
+INHERITED: frozenset[str] = frozenset("""
+clip-rule color color-interpolation color-interpolation-filters color-rendering cursor
+direction dominant-baseline fill fill-opacity fill-rule font-family font-size
+font-size-adjust font-stretch font-style font-variant font-weight font-kerning
+font-variant-ligatures font-feature-settings glyph-orientation-horizontal
+glyph-orientation-vertical image-rendering kerning letter-spacing line-height marker
+marker-end marker-mid marker-start paint-order pointer-events shape-rendering stroke
+stroke-dasharray stroke-dashoffset stroke-linecap stroke-linejoin stroke-miterlimit
+stroke-opacity stroke-width text-anchor text-align text-align-last text-indent
+text-rendering text-transform visibility white-space word-spacing writing-mode
+-inkscape-font-specification line-spacing
+""".split())
+
+_FONT_KEYWORD_SIZES = {
+    "xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0,
+    "large": 18.0, "x-large": 24.0, "xx-large": 32.0, "xxx-large": 48.0,
+}
+_ABSOLUTE_UNITS = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54,
+                   "in": 96.0, "q": 96 / 101.6}
+_WEIGHTS = {"normal": 400, "bold": 700}
+_STYLE_KEYWORDS = {"italic", "oblique"}
+_VARIANT_KEYWORDS = {"small-caps"}
+_WEIGHT_KEYWORDS = {"bold", "bolder", "lighter"}
+_STRETCH_KEYWORDS = {"ultra-condensed", "extra-condensed", "condensed", "semi-condensed",
+                     "semi-expanded", "expanded", "extra-expanded", "ultra-expanded"}
+
+#: Default font size in CSS px (CSS Fonts 3: ``medium``).
+DEFAULT_FONT_SIZE = 16.0
+
+# A declaration as it sits in the cascade: (important, origin rank, specificity, order).
+_Key = tuple[int, int, tuple[int, int, int], int]
+
+
+def _local(tag: Any) -> str:
+    if not isinstance(tag, str):
+        return ""
+    return tag.rsplit("}", 1)[-1]
+
+
+def parse_declarations(text: str) -> list[tuple[str, str, bool]]:
+    """``(name, value, important)`` for each declaration of a CSS declaration list.
+
+    Names are lower-cased; values are the serialized tokens, stripped.
+    Unparsable pieces are skipped (CSS error recovery).
+    """
+    out: list[tuple[str, str, bool]] = []
+    for decl in tinycss2.parse_declaration_list(text, skip_comments=True, skip_whitespace=True):
+        if decl.type != "declaration":
+            continue
+        value = tinycss2.serialize(decl.value).strip()
+        out.extend((n, v, decl.important) for n, v in expand_shorthand(decl.lower_name, value))
+    return out
+
+
+def expand_shorthand(name: str, value: str) -> list[tuple[str, str]]:
+    """Expand ``font`` (CSS Fonts 3 §3.7) into longhands; other names pass through."""
+    if name != "font":
+        return [(name, value)]
+    return _expand_font(value)
+
+
+def _expand_font(value: str) -> list[tuple[str, str]]:
+    tokens = [t for t in tinycss2.parse_component_value_list(value) if t.type not in ("whitespace", "comment")]
+    if len(tokens) == 1 and tokens[0].type == "ident" and tokens[0].lower_value in ("inherit", "initial", "unset"):
+        kw = tokens[0].lower_value
+        return [(p, kw) for p in ("font-style", "font-variant", "font-weight", "font-stretch",
+                                  "font-size", "line-height", "font-family")]
+    out = {"font-style": "normal", "font-variant": "normal", "font-weight": "normal",
+           "font-stretch": "normal", "line-height": "normal"}
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.type == "ident":
+            v = t.lower_value
+            if v in _STYLE_KEYWORDS:
+                out["font-style"] = v
+            elif v in _VARIANT_KEYWORDS:
+                out["font-variant"] = v
+            elif v in _WEIGHT_KEYWORDS:
+                out["font-weight"] = v
+            elif v in _STRETCH_KEYWORDS:
+                out["font-stretch"] = v
+            elif v == "normal":
+                pass
+            else:
+                break
+        elif t.type == "number" and t.is_integer and 1 <= t.int_value <= 1000 and i + 1 < len(tokens):
+            out["font-weight"] = str(t.int_value)
+        else:
+            break
+        i += 1
+    if i >= len(tokens):
+        return []  # no size and family: invalid shorthand, ignored
+    out["font-size"] = tinycss2.serialize([tokens[i]]).strip()
+    i += 1
+    if i < len(tokens) and tokens[i].type == "literal" and tokens[i].value == "/" and i + 1 < len(tokens):
+        out["line-height"] = tinycss2.serialize([tokens[i + 1]]).strip()
+        i += 2
+    family = value
+    # The family is the source text after the size (and line height) tokens.
+    rest = tokens[i:]
+    if not rest:
+        return []
+    family = ", ".join(
+        part.strip() for part in tinycss2.serialize(rest).split(",") if part.strip()
+    )
+    out["font-family"] = family
+    return list(out.items())
+
+
+class StyleResolver:
+    """Computed style of every node of one SVG tree (cached per node).
+
+    ``root`` is the root element (or an ``ElementTree``). Build one resolver per
+    tree; it reads the tree's ``<style>`` elements once. After editing styles in
+    the tree, call ``invalidate()`` (or build a new resolver).
+    """
+
+    def __init__(self, root: Any) -> None:
+        if hasattr(root, "getroot"):
+            root = root.getroot()
+        self.root = root
+        self._computed: dict[Any, dict[str, str]] = {}
+        self._sizes: dict[Any, float] = {}
+        self._specified: dict[Any, dict[str, str]] = {}
+        self._weights: dict[Any, int] = {}
+        self._matched: dict[Any, list[tuple[_Key, str, str]]] | None = None
+        self._matcher = self._build_matcher()
+
+    # -- style sheets ------------------------------------------------------
+    def _style_sheets(self) -> Iterable[str]:
+        for el in self.root.iter():
+            if _local(el.tag) == "style":
+                kind = (el.get("type") or "text/css").strip().lower()
+                if kind in ("text/css", ""):
+                    yield "".join(el.itertext())
+
+    def _build_matcher(self) -> cssselect2.Matcher | None:
+        matcher = cssselect2.Matcher()
+        count = 0
+        for sheet in self._style_sheets():
+            rules = tinycss2.parse_stylesheet(sheet, skip_comments=True, skip_whitespace=True)
+            count += self._add_rules(matcher, rules)
+        return matcher if count else None
+
+    def _add_rules(self, matcher: cssselect2.Matcher, rules: list[Any]) -> int:
+        count = 0
+        for rule in rules:
+            if rule.type == "at-rule" and rule.lower_at_keyword == "media" and rule.content is not None:
+                media = tinycss2.serialize(rule.prelude).strip().lower()
+                if not media or any(m.strip() in ("all", "screen") for m in media.split(",")):
+                    inner = tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True)
+                    count += self._add_rules(matcher, inner)
+                continue
+            if rule.type != "qualified-rule":
+                continue
+            decls = parse_declarations(tinycss2.serialize(rule.content))
+            if not decls:
+                continue
+            try:
+                selectors = cssselect2.compile_selector_list(rule.prelude)
+            except cssselect2.SelectorError:
+                continue  # an unsupported selector drops only its rule (CSS error recovery)
+            for selector in selectors:
+                if selector.pseudo_element is None:
+                    matcher.add_selector(selector, decls)
+                    count += 1
+        return count
+
+    def _match_all(self) -> dict[Any, list[tuple[_Key, str, str]]]:
+        """Match every element once against the sheets; declarations per node."""
+        matched: dict[Any, list[tuple[_Key, str, str]]] = {}
+        if self._matcher is None:
+            return matched
+        wrapper = cssselect2.ElementWrapper.from_xml_root(self.root)
+        order = 0
+        for w in wrapper.iter_subtree():
+            hits = self._matcher.match(w)
+            if not hits:
+                continue
+            decls: list[tuple[_Key, str, str]] = []
+            for specificity, rule_order, _pseudo, payload in hits:
+                for name, value, important in payload:
+                    order += 1
+                    decls.append(((int(important), 1, specificity, rule_order * 10000 + order), name, value))
+            matched[w.etree_element] = decls
+        return matched
+
+    # -- cascade -----------------------------------------------------------
+    def specified(self, node: Any) -> dict[str, str]:
+        """Declarations that apply to ``node`` itself after the cascade (no inheritance)."""
+        hit = self._specified.get(node)
+        if hit is None:
+            hit = self._specified[node] = self._cascade(node)
+        return hit
+
+    def _cascade(self, node: Any) -> dict[str, str]:
+        decls: list[tuple[_Key, str, str]] = []
+        order = 0
+        for name, value in node.attrib.items():
+            if name in PRESENTATION_ATTRIBUTES:
+                order += 1
+                decls.append(((0, 0, (0, 0, 0), order), name, value.strip()))
+        if self._matcher is not None:
+            if self._matched is None:
+                self._matched = self._match_all()
+            decls.extend(self._matched.get(node, ()))
+        style = node.get("style")
+        if style:
+            for name, value, important in parse_declarations(style):
+                order += 1
+                decls.append(((int(important), 2, (0, 0, 0), order), name, value))
+        decls.sort(key=lambda d: d[0])
+        return {name: value for _key, name, value in decls}
+
+    def computed(self, node: Any) -> dict[str, str]:
+        """Every property value that applies to ``node``: its own, then inherited ones."""
+        hit = self._computed.get(node)
+        if hit is not None:
+            return hit
+        parent = node.getparent()
+        inherited: dict[str, str] = {}
+        if parent is not None and isinstance(parent.tag, str):
+            parent_style = self.computed(parent)
+            inherited = {k: v for k, v in parent_style.items() if k in INHERITED}
+        else:
+            parent_style = {}
+        own = self.specified(node)
+        result = dict(inherited)
+        for name, value in own.items():
+            low = value.lower()
+            if low == "inherit":
+                if name in parent_style:
+                    result[name] = parent_style[name]
+                else:
+                    result.pop(name, None)
+            elif low in ("initial", "unset"):
+                if low == "unset" and name in INHERITED and name in parent_style:
+                    result[name] = parent_style[name]
+                else:
+                    result.pop(name, None)
+            else:
+                result[name] = value
+        self._computed[node] = result
+        return result
+
+    def get(self, node: Any, prop: str, default: str | None = None) -> str | None:
+        """The computed value of ``prop`` on ``node`` (``default`` when unset)."""
+        return self.computed(node).get(prop, default)
+
+    def invalidate(self) -> None:
+        """Forget cached results (after the tree's styles or structure changed)."""
+        self._computed.clear()
+        self._sizes.clear()
+        self._specified.clear()
+        self._weights.clear()
+        self._matched = None
+        self._matcher = self._build_matcher()
+
+    # -- resolved values -----------------------------------------------------
+    def font_size(self, node: Any) -> float:
+        """Font size of ``node`` in its user units (CSS px), ``em``/``%``/keywords resolved.
+
+        Defaults to 16 (``medium``). Relative sizes resolve against the parent.
+        """
+        hit = self._sizes.get(node)
+        if hit is not None:
+            return hit
+        parent = node.getparent()
+        parent_size = DEFAULT_FONT_SIZE
+        if parent is not None and isinstance(parent.tag, str):
+            parent_size = self.font_size(parent)
+        own = self.specified(node).get("font-size")
+        size = parent_size if own is None else resolve_length(own, parent_size, parent_size, default=parent_size)
+        self._sizes[node] = size
+        return size
+
+    def font_weight(self, node: Any) -> int:
+        """Numeric font weight (100–900) of ``node``, ``bolder``/``lighter`` resolved (CSS Fonts 4 §2.2)."""
+        hit = self._weights.get(node)
+        if hit is not None:
+            return hit
+        parent = node.getparent()
+        parent_weight = 400
+        if parent is not None and isinstance(parent.tag, str):
+            parent_weight = self.font_weight(parent)
+        own = self.specified(node).get("font-weight")
+        weight = parse_font_weight(own, parent_weight) if own is not None else parent_weight
+        self._weights[node] = weight
+        return weight
+
+    def color(self, node: Any, prop: str = "fill") -> str | None:
+        """``fill``/``stroke``/… of ``node`` as ``#rrggbb``; None for none, paint servers, unknown."""
+        value = self.get(node, prop, "black" if prop == "fill" else None)
+        if value is None:
+            return None
+        if value.strip().lower() == "currentcolor":
+            value = self.get(node, "color", "black") or "black"
+        return parse_color(value)
+
+
+def parse_font_weight(value: str | None, parent: int = 400) -> int:
+    """CSS ``font-weight`` as a number; ``bolder``/``lighter`` per CSS Fonts 4 §2.2 table."""
+    if value is None:
+        return parent
+    v = value.strip().lower()
+    if v in _WEIGHTS:
+        return _WEIGHTS[v]
+    if v == "bolder":
+        return 400 if parent < 350 else 700 if parent < 550 else 900
+    if v == "lighter":
+        return 100 if parent < 550 else 400 if parent < 750 else 700
+    try:
+        w = int(float(v))
+    except ValueError:
+        return parent
+    return min(max(w, 1), 1000)
+
+
+def resolve_length(value: str, font_size: float, percent_of: float, default: float = 0.0) -> float:
+    """A CSS length in user units (px): px/pt/pc/mm/cm/in/Q, em, ex (½ em), %, font keywords."""
+    v = value.strip().lower()
+    if not v:
+        return default
+    if v in _FONT_KEYWORD_SIZES:
+        return _FONT_KEYWORD_SIZES[v]
+    if v == "larger":
+        return font_size * 1.2
+    if v == "smaller":
+        return font_size / 1.2
+    for unit, factor in (("rem", DEFAULT_FONT_SIZE), ("em", font_size), ("ex", font_size / 2)):
+        if v.endswith(unit):
+            try:
+                return float(v[: -len(unit)]) * factor
+            except ValueError:
+                return default
+    if v.endswith("%"):
+        try:
+            return float(v[:-1]) / 100.0 * percent_of
+        except ValueError:
+            return default
+    for unit, factor in _ABSOLUTE_UNITS.items():
+        if v.endswith(unit):
+            try:
+                return float(v[: -len(unit)]) * factor
+            except ValueError:
+                return default
+    try:
+        return float(v)
+    except ValueError:
+        return default
+
+
+def parse_color(value: str | None) -> str | None:
+    """A CSS colour as ``#rrggbb`` (names, ``#rgb``, ``#rrggbb(aa)``, ``rgb()``, ``hsl()``).
+
+    None for ``none``, ``transparent``, paint servers (``url(#…)``) and text
+    that is no colour. A fallback colour after a ``url()`` is used.
+    """
+    if value is None:
+        return None
+    v = value.strip()
+    low = v.lower()
+    if low.startswith("url("):
+        rest = v[v.find(")") + 1:].strip()
+        return parse_color(rest) if rest and rest.lower() != "none" else None
+    if low in ("none", "transparent", "") or low.startswith("var("):
+        return None
+    from PIL import ImageColor
+
+    try:
+        rgb = ImageColor.getrgb(v.replace(" ", "") if low.startswith("#") else v)
+    except ValueError:
+        return None
+    return "#{:02x}{:02x}{:02x}".format(*rgb[:3])
