@@ -1,0 +1,269 @@
+"""Text actions: ``set_text_style`` and ``reflow_text``, plus text helpers for other actions.
+
+Style changes are written where they take effect with the least change
+(CSS cascade, SVG 2 §6.4): a property already in the node's ``style``
+attribute is edited there; else an existing presentation attribute is
+changed; else the property is appended to ``style`` (which beats class rules).
+Descendants (``tspan``, ``flowPara`` …) that set the same property themselves
+would override the new value, so they are updated too: absolute font sizes
+scale by the same ratio (relative ``em``/``%`` sizes follow by themselves),
+other properties take the new value.
+
+When the font size changes, the absolute ``y`` positions of line ``tspan``s
+and absolute ``dy`` offsets scale about the first baseline, so the line
+spacing stays proportional (as a design tool re-flowing the text would).
+After any text change the element is measured again with
+:func:`assistant.textlayout.measure_text`, the same measurement the importer
+uses, and the result box is checked against the canvas.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from assistant.actions.engine import EditContext
+from assistant.actions.schema import ReflowText, SetTextStyle
+from assistant.actions.validate import check_box, check_editable, check_text
+from assistant.actions.xml_patch import local_tag
+from assistant.document import Document, Element
+from assistant.errors import InvalidAction
+from assistant.geometry import Box, _fmt
+
+TEXT_TAGS = {"text", "flowRoot"}
+_NUM_RE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|pt|pc|mm|cm|in|q)?\s*$", re.I)
+_UNIT_PX = {None: 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54, "in": 96.0,
+            "q": 96 / 101.6}
+
+
+def text_nodes(doc: Document, el: Element) -> list[Any]:
+    """The ``<text>``/``<flowRoot>`` nodes of a text element."""
+    out = []
+    for xml_id in el.nodes:
+        n = doc.node(xml_id)
+        if local_tag(n) in TEXT_TAGS:
+            out.append(n)
+        else:
+            out.extend(d for d in n.iter() if isinstance(d.tag, str) and local_tag(d) in TEXT_TAGS)
+    if not out:
+        raise InvalidAction("has no <text> node to edit", el.id)
+    return out
+
+
+def _first_number(value: str | None) -> float | None:
+    if not value:
+        return None
+    m = re.match(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", value)
+    return float(m.group(1)) if m else None
+
+
+def anchor_point(node: Any) -> tuple[float, float]:
+    """The first glyph position ``(x, y)`` of a ``<text>`` in its own user space."""
+    x, y = _first_number(node.get("x")), _first_number(node.get("y"))
+    for d in node.iter():
+        if x is not None and y is not None:
+            break
+        if d is node or not isinstance(d.tag, str):
+            continue
+        x = _first_number(d.get("x")) if x is None else x
+        y = _first_number(d.get("y")) if y is None else y
+    return (x or 0.0, y or 0.0)
+
+
+def baseline_of(doc: Document, el: Element) -> float:
+    """World y of the first baseline of a text element (SVG text ``y`` is the baseline)."""
+    from assistant.svg_tree import node_ctm
+
+    node = text_nodes(doc, el)[0]
+    if local_tag(node) == "flowRoot":
+        from assistant.fonts import font_extents
+
+        ascent, _ = font_extents(el.font_family, el.font_size or 16.0, el.font_weight or 400)
+        return el.box.y + ascent
+    return node_ctm(node).apply(*anchor_point(node))[1]
+
+
+def ctm_scale(node: Any) -> float:
+    from assistant.svg_tree import node_ctm
+
+    s = node_ctm(node).scale_factor
+    if not s > 0:
+        raise InvalidAction("its text is drawn with a singular transform", node.get("id"))
+    return s
+
+
+# -- writing style properties ---------------------------------------------------
+
+def _style_decls(style: str | None) -> list[tuple[str, str]]:
+    out = []
+    for part in (style or "").split(";"):
+        if ":" in part:
+            k, v = part.split(":", 1)
+            out.append((k.strip(), v.strip()))
+    return out
+
+
+def set_property(ctx: EditContext, node: Any, prop: str, value: str) -> None:
+    """Set CSS property ``prop`` on ``node`` where it takes effect with the least change."""
+    style = node.get("style")
+    decls = _style_decls(style)
+    if any(k == prop for k, _ in decls):
+        parts = []
+        for part in (style or "").split(";"):
+            if ":" in part and part.split(":", 1)[0].strip() == prop:
+                lead = part[: len(part) - len(part.lstrip())]
+                part = f"{lead}{prop}:{value}"
+            parts.append(part)
+        ctx.patch.set_attr(node, "style", ";".join(parts))
+    elif node.get(prop) is not None:
+        ctx.patch.set_attr(node, prop, value)
+    else:
+        s = (style or "").strip()
+        ctx.patch.set_attr(node, "style", f"{s};{prop}:{value}" if s and not s.endswith(";") else f"{s}{prop}:{value}")
+
+
+def _own_value(node: Any, prop: str) -> str | None:
+    for k, v in _style_decls(node.get("style")):
+        if k == prop:
+            return v
+    return node.get(prop)
+
+
+def _descendants(node: Any) -> list[Any]:
+    return [d for d in node.iter() if d is not node and isinstance(d.tag, str)]
+
+
+def _scale_positions(ctx: EditContext, node: Any, ratio: float) -> None:
+    """Scale absolute line positions (tspan ``y``, ``dy``) about the first baseline."""
+    _, y0 = anchor_point(node)
+    for d in _descendants(node):
+        y = d.get("y")
+        if y is not None and _NUM_RE.match(y) and _NUM_RE.match(y).group(2) is None:
+            yv = float(y)
+            ctx.patch.set_attr(d, "y", _fmt(y0 + (yv - y0) * ratio))
+        dy = d.get("dy")
+        if dy is not None and _NUM_RE.match(dy) and _NUM_RE.match(dy).group(2) is None:
+            ctx.patch.set_attr(d, "dy", _fmt(float(dy) * ratio))
+
+
+def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
+    from assistant.css import StyleResolver
+
+    resolver = StyleResolver(ctx.doc.root)
+    for node in text_nodes(ctx.doc, el):
+        ctx.check_not_reused(node, el.id)
+        local = world_size / ctm_scale(node)
+        old = resolver.font_size(node)
+        ratio = local / old if old > 0 else 1.0
+        overrides = [(d, resolver.specified(d).get("font-size")) for d in _descendants(node)]
+        set_property(ctx, node, "font-size", _fmt(local))
+        for d, own in overrides:
+            m = _NUM_RE.match(own) if own else None
+            if m:  # absolute sizes would not follow the parent: scale them alike
+                px = float(m.group(1)) * _UNIT_PX[(m.group(2) or "").lower() or None]
+                set_property(ctx, d, "font-size", _fmt(px * ratio))
+        if abs(ratio - 1.0) > 1e-12:
+            _scale_positions(ctx, node, ratio)
+            lh = _own_value(node, "line-height")
+            m = _NUM_RE.match(lh) if lh else None
+            if m and m.group(2):
+                px = float(m.group(1)) * _UNIT_PX[m.group(2).lower()]
+                set_property(ctx, node, "line-height", _fmt(px * ratio))
+
+
+def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> None:
+    """Set ``prop`` on the element's text nodes and on descendants that specify it themselves."""
+    from assistant.css import StyleResolver
+
+    resolver = StyleResolver(ctx.doc.root)
+    for node in text_nodes(ctx.doc, el):
+        ctx.check_not_reused(node, el.id)
+        overrides = [d for d in _descendants(node) if prop in resolver.specified(d)]
+        set_property(ctx, node, prop, value)
+        for d in overrides:
+            set_property(ctx, d, prop, value)
+
+
+# -- measuring ----------------------------------------------------------------------
+
+def remeasure(ctx: EditContext, el: Element) -> Element:
+    """``el`` with box and text properties measured again from its (patched) XML."""
+    from assistant.css import StyleResolver
+    from assistant.svg_tree import node_ctm
+    from assistant.textlayout import measure_text
+
+    resolver = StyleResolver(ctx.doc.root)
+    boxes: list[Box] = []
+    first = None
+    lines = 0
+    for node in text_nodes(ctx.doc, el):
+        tm = measure_text(node, resolver)
+        if tm is None:
+            continue
+        lines += max(len(tm.lines), 1)
+        ctm = node_ctm(node)
+        boxes.append(ctm.map_box(tm.box))
+        if first is None or tm.font_size * ctm.scale_factor > first[0].font_size * first[1]:
+            first = (tm, ctm.scale_factor)
+    if not boxes or first is None:
+        raise InvalidAction("its text could not be measured after the edit", el.id)
+    tm, s = first
+    return el.model_copy(update={
+        "box": Box.union_all(boxes),
+        "font_family": tm.font_family or el.font_family,
+        "font_size": tm.font_size * s,
+        "font_weight": tm.font_weight,
+        "line_height": tm.line_height * s if tm.line_height is not None else el.line_height,
+        "lines": lines,
+        "fill": tm.fill if tm.fill is not None else el.fill,
+    })
+
+
+def commit_text(ctx: EditContext, el: Element, *, check: bool = True) -> Element:
+    """Measure ``el`` again, check the new box (unless told not to), and put it in the layout."""
+    new = remeasure(ctx, el)
+    if check:
+        check_box(ctx.layout, el.id, el.box, new.box)
+    ctx.update(new)
+    return new
+
+
+# -- actions ----------------------------------------------------------------------------
+
+def apply_set_text_style(ctx: EditContext, a: SetTextStyle) -> None:
+    els = check_editable(ctx.layout, a.ids)
+    for el in els:
+        check_text(el)
+    for el in els:
+        if a.font_size is not None:
+            set_font_size(ctx, el, a.font_size)
+        if a.font_weight is not None:
+            set_plain_property(ctx, el, "font-weight", str(a.font_weight))
+        if a.fill is not None:
+            set_plain_property(ctx, el, "fill", a.fill.lower())
+        if a.font_family is not None:
+            set_plain_property(ctx, el, "font-family", a.font_family)
+        commit_text(ctx, el)
+
+
+def available_width(ctx: EditContext, el: Element) -> float:
+    """Width from the text's anchor to the safe margin(s) it grows towards."""
+    s = ctx.layout.canvas.safe_box
+    b = el.box
+    anchor = el.text_anchor or "start"
+    if anchor == "middle":
+        return 2 * min(b.cx - s.x, s.x2 - b.cx)
+    if anchor == "end":
+        return b.x2 - s.x
+    return s.x2 - b.x
+
+
+def apply_reflow_text(ctx: EditContext, a: ReflowText) -> None:
+    from assistant.actions.text_reflow import reflow
+
+    (el,) = check_editable(ctx.layout, [a.id])
+    check_text(el)
+    width = a.width if a.width is not None else available_width(ctx, el)
+    if not width > 0:
+        raise InvalidAction("has no room to reflow into inside the margins; give a width", el.id)
+    reflow(ctx, el, a, width)

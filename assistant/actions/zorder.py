@@ -1,0 +1,148 @@
+"""``reorder``: change an element's paint order by moving its XML nodes among their siblings.
+
+SVG paints in document order (SVG 1.1 §3.3), so "front" is the last rendered
+sibling position and "back" the first above any background element
+(a card sent "back" stays visible in front of the full-bleed background).
+Nodes are moved in place (never detached), so they keep their namespace
+prefix; the one exception is a direct child of a root that declares the SVG
+namespace under a prefix *before* the default one (some Inkscape files):
+libxml2 then writes the moved node with that prefix (``svg:text``), which is
+the same XML name but not the same bytes. An element nested in groups that wrap
+nothing else (``<g><g><rect/></g></g>``) restacks its outermost such group. ``forward``/``backward`` step over one
+rendered sibling that is not part of the element. Non-rendered siblings
+(``defs``, ``style``, ``title``, metadata, comments) are not counted. After
+the XML changes, the layout's paint order is re-derived from the document
+order of each element's first node and the existing ``z`` values are
+re-dealt in that order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.actions.engine import EditContext
+from assistant.actions.schema import Reorder
+from assistant.actions.validate import check_editable
+from assistant.actions.xml_patch import MoveOp, NodeRef, local_tag, node_label
+
+_NOT_PAINTED = {"defs", "style", "title", "desc", "metadata", "namedview", "script", "symbol", "clipPath",
+                "mask", "linearGradient", "radialGradient", "pattern", "filter", "marker"}
+
+
+def _painted(node: Any) -> bool:
+    return isinstance(node.tag, str) and local_tag(node) not in _NOT_PAINTED
+
+
+def _background_nodes(ctx: EditContext) -> set[Any]:
+    out: set[Any] = set()
+    for e in ctx.layout.elements:
+        if e.role == "background":
+            for xml_id in e.nodes:
+                n = ctx.doc.node(xml_id)
+                out.add(n)
+                out.update(n.iterancestors())
+    return out
+
+
+def _restack(ctx: EditContext, parent: Any, ours: list[Any], to: str) -> None:
+    kids = list(parent)
+    others = [k for k in kids if k not in ours]
+    painted_others = [k for k in others if _painted(k)]
+    if to == "back":
+        backdrop = _background_nodes(ctx)
+        painted_others = [k for k in painted_others if k not in backdrop] or painted_others[-1:]
+    if not painted_others:
+        return
+    if to == "front":
+        new = others + ours
+    elif to == "back":
+        i = others.index(painted_others[0])
+        new = others[:i] + ours + others[i:]
+    elif to == "forward":
+        last = kids.index(ours[-1])
+        after = [k for k in painted_others if kids.index(k) > last]
+        if not after:
+            return
+        i = others.index(after[0]) + 1
+        new = others[:i] + ours + others[i:]
+    else:
+        first = kids.index(ours[0])
+        before = [k for k in painted_others if kids.index(k) < first]
+        if not before:
+            return
+        i = others.index(before[-1])
+        new = others[:i] + ours + others[i:]
+    if new == kids:
+        return
+    ref = NodeRef(parent)
+    for n in sorted(ours, key=new.index):
+        t = new.index(n)
+        cur = parent.index(n)
+        if t == 0:
+            final = 0
+        else:
+            pred = parent.index(new[t - 1])
+            final = pred + 1 if cur > pred else pred
+        if final != cur:
+            ctx.patch.run(MoveOp(ref, cur, final, node_label(n)))
+
+
+def _own_wrapper(ctx: EditContext, node: Any, owned: set[str]) -> Any:
+    """The highest ancestor that wraps only ``node`` (single painted child, no other element's node)."""
+    root = ctx.doc.root
+    while True:
+        parent = node.getparent()
+        if parent is None or parent is root:
+            return node
+        if [k for k in parent if _painted(k)] != [node]:
+            return node
+        pid = parent.get("id")
+        if pid and pid in ctx.layout and pid not in owned:
+            return node
+        node = parent
+
+
+def apply_reorder(ctx: EditContext, a: Reorder) -> None:
+    (el,) = check_editable(ctx.layout, [a.id])
+    owned = set(ctx.subtree_ids(el.id))
+    nodes = [_own_wrapper(ctx, n, owned) for n in ctx.element_nodes(el.id)]
+    if not nodes:
+        ctx.notes.append(f"{el.id!r} has no XML nodes; nothing to restack")
+        return
+    by_parent: dict[Any, list[Any]] = {}
+    for n in nodes:
+        by_parent.setdefault(n.getparent(), []).append(n)
+    for parent, ours in by_parent.items():
+        ours.sort(key=parent.index)
+        _restack(ctx, parent, ours, a.to)
+    if ctx.patch.ops:
+        resync_paint_order(ctx)
+
+
+def resync_paint_order(ctx: EditContext) -> None:
+    """Re-derive the layout's paint order from the tree and re-deal the ``z`` values."""
+    layout = ctx.layout
+    position = {n: i for i, n in enumerate(ctx.doc.root.iter())}
+
+    def key(eid: str) -> float:
+        best = float("inf")
+        for i in [eid] + [d.id for d in layout.descendants_of(eid)]:
+            for xml_id in layout.get(i).nodes:
+                best = min(best, position.get(ctx.doc.node(xml_id), best))
+            if best != float("inf") and i == eid:
+                break
+        return best
+
+    old = list(layout.elements)
+    keys = {e.id: key(e.id) for e in old}
+    last = -1.0
+    for e in old:  # elements with no nodes keep their place after their predecessor
+        if keys[e.id] == float("inf"):
+            keys[e.id] = last
+        last = keys[e.id]
+    new = sorted(old, key=lambda e: keys[e.id])
+    zs = sorted(e.z for e in old)
+    ctx.set_order([e.id for e in new])
+    for e, z in zip(new, zs):
+        if e.z != z:
+            ctx.update(e.model_copy(update={"z": z}))
