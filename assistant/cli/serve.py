@@ -1,0 +1,52 @@
+"""``layout-assistant serve``: run the MCP server (stdio by default, or streamable HTTP)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from assistant.cli import app
+from assistant.cli._common import fail
+from assistant.errors import LayoutError
+
+
+@app.command()
+def serve(
+    workspace: Path = typer.Option(
+        Path("."), "--workspace", "-w", help="The only folder the server reads and writes (default: current directory).",
+    ),
+    http: bool = typer.Option(False, "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."),
+    host: str = typer.Option("127.0.0.1", "--host", help="HTTP interface; anything but loopback needs --token."),
+    port: int = typer.Option(8765, "--port", help="HTTP port."),
+    token: Optional[str] = typer.Option(
+        None, "--token", envvar="LAYOUT_ASSISTANT_TOKEN",
+        help="Bearer token HTTP clients must send (Authorization: Bearer TOKEN); at least 16 characters.",
+    ),
+) -> None:
+    """Run the MCP server for Claude Desktop, Claude Code or any MCP client.
+
+    Example (Claude Code): claude mcp add layout -- layout-assistant serve --workspace ~/designs
+    """
+    os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
+    os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
+    try:
+        from mcp_server.http import BearerToken, check_http_settings, run_http
+        from mcp_server.server import build_server
+
+        if http:
+            check_http_settings(host, port, token)
+            server = build_server(workspace, auth=BearerToken(token) if token else None)
+            typer.secho(f"layout-assistant MCP server on http://{host}:{port}/mcp (workspace {workspace.resolve()})",
+                        err=True)
+            run_http(server, host=host, port=port)
+        else:
+            if token:
+                fail("--token only applies to --http")
+            build_server(workspace).run(transport="stdio", show_banner=False)
+    except LayoutError as exc:
+        fail(exc)
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        fail(f"the MCP server needs the 'mcp' extra (pip install 'layout-assistant[mcp]'): {exc}")
