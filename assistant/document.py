@@ -228,7 +228,10 @@ class Document(BaseModel):
     def node(self, xml_id: str) -> Any:
         """The XML node with this id; ``InvalidAction`` when there is none."""
         if self._nodes is None or xml_id not in self._nodes:
-            self._nodes = {n.get("id"): n for n in self.root.iter() if isinstance(n.tag, str) and n.get("id")}
+            self._nodes = {}
+            for n in self.root.iter():  # the first holder of a repeated id wins, as in renderers
+                if isinstance(n.tag, str) and n.get("id") and n.get("id") not in self._nodes:
+                    self._nodes[n.get("id")] = n
         n = self._nodes.get(xml_id)
         if n is None:
             raise InvalidAction("no XML node with this id in the document", xml_id)

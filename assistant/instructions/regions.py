@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Literal, get_args
 
+from assistant.actions.regions import region_box as _action_region_box
 from assistant.document import Canvas
 from assistant.geometry import Box
 
@@ -30,29 +31,9 @@ RegionName = Literal[
 ]
 REGION_NAMES: tuple[str, ...] = get_args(RegionName)
 
-#: (column, row) of each compass region in the 3×3 split of the safe box.
-_CELLS: dict[str, tuple[int, int]] = {
-    "top_left": (0, 0), "top": (1, 0), "top_right": (2, 0),
-    "left": (0, 1), "center": (1, 1), "right": (2, 1),
-    "bottom_left": (0, 2), "bottom": (1, 2), "bottom_right": (2, 2),
-}
-#: Bands over the full safe width: (top, height) as shares of the safe height.
-_BANDS: dict[str, tuple[float, float]] = {
-    "top_band": (0.0, 0.25), "hero": (0.0, 0.55), "footer": (0.85, 0.15),
-}
-
-
-def region_box(canvas: Canvas, region: str) -> Box:
-    """The zone of ``region`` on ``canvas`` in world units (see module docstring)."""
-    s = canvas.safe_box
-    if region in _CELLS:
-        col, row = _CELLS[region]
-        w, h = s.width / 3, s.height / 3
-        return Box(x=s.x + col * w, y=s.y + row * h, width=w, height=h)
-    if region in _BANDS:
-        top, height = _BANDS[region]
-        return Box(x=s.x, y=s.y + top * s.height, width=s.width, height=height * s.height)
-    raise ValueError(f"unknown region {region!r}; known regions: {', '.join(REGION_NAMES)}")
+region_box = _action_region_box
+"""The zone of a region on a canvas in world units (one definition, shared with
+``anchor_to_region``)."""
 
 
 def distance_to_box(x: float, y: float, box: Box) -> float:
