@@ -1,0 +1,85 @@
+"""Balance: visual weight about the centre (Ngo, Teo & Byrne 2003).
+
+Definitions. Each element's visual weight is ``w = area × (0.3 + 0.7 ·
+darkness) × (0.5 + importance)`` where darkness is ``1 − L`` of its fill
+(WCAG relative luminance; 0.5 when unknown, e.g. photos) and text boxes count
+half their area (ink covers about half a text box).
+- Balance BM (Ngo et al. 2003, eq. for BM): moments ``W_side = Σ w_i · |c_i −
+  C|`` of the elements whose centre lies on each side of the vertical and the
+  horizontal centre axis; ``BM_v = (W_L − W_R) / max(W_L, W_R)`` (likewise
+  top/bottom) and ``BM = 1 − (|BM_v| + |BM_h|) / 2``.
+- Equilibrium EM (Ngo et al. 2003): the offset of the weighted centre of mass
+  from the canvas centre, in half-widths / half-heights:
+  ``EM = 1 − (|EM_x| + |EM_y|) / 2``.
+Score ``(BM + EM) / 2``. Elements: visible, non-background leaves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.metrics.context import LayoutArrays
+from assistant.metrics.contrast import luminance
+from assistant.metrics.report import Finding, MetricResult, severity_for
+
+NAME = "balance"
+
+
+def visual_weight(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
+    """Visual weight of the leaves ``idx`` (see module docstring)."""
+    rgb = la.rgb[idx]
+    dark = 1.0 - luminance(np.nan_to_num(rgb, nan=0.5))
+    dark = np.where(np.isnan(rgb[:, 0]) & ~la.is_text[idx], 0.5, dark)
+    area = la.area[idx] * np.where(la.is_text[idx], 0.5, 1.0)
+    return area * (0.3 + 0.7 * dark) * (0.5 + la.importance[idx]) * la.opacity[idx]
+
+
+def _side_balance(c: np.ndarray, w: np.ndarray, centre: float) -> float:
+    d = c - centre
+    left = float((w * np.maximum(-d, 0)).sum())
+    right = float((w * np.maximum(d, 0)).sum())
+    m = max(left, right)
+    return 0.0 if m <= 0 else (left - right) / m
+
+
+def balance(la: LayoutArrays) -> MetricResult:
+    """Ngo balance BM and equilibrium EM of visual weight (see module docstring)."""
+    idx = np.nonzero(la.units & (la.area > 0))[0]
+    if idx.size == 0:
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    w = visual_weight(la, idx)
+    tw = float(w.sum())
+    if tw <= 0:
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    c = la.canvas
+    cxc, cyc = c.x + c.width / 2, c.y + c.height / 2
+    cx, cy = la.cx[idx], la.cy[idx]
+    bm_v, bm_h = _side_balance(cx, w, cxc), _side_balance(cy, w, cyc)
+    bm = 1.0 - (abs(bm_v) + abs(bm_h)) / 2
+    em_x = float((w * (cx - cxc)).sum()) / (tw * c.width / 2)
+    em_y = float((w * (cy - cyc)).sum()) / (tw * c.height / 2)
+    em = 1.0 - (min(abs(em_x), 1.0) + min(abs(em_y), 1.0)) / 2
+    score = float(np.clip((bm + em) / 2, 0.0, 1.0))
+    findings: list[Finding] = []
+    if score < 0.85:
+        horizontal = abs(bm_v) + abs(em_x) >= abs(bm_h) + abs(em_y)
+        pos, centre, off = (cx, cxc, em_x) if horizontal else (cy, cyc, em_y)
+        heavy = np.nonzero(((pos - centre) * off > 0) & ~la.locked[idx])[0]
+        side = ("right" if off > 0 else "left") if horizontal else ("bottom" if off > 0 else "top")
+        sugg = None
+        ids = []
+        if heavy.size:
+            k = int(heavy[np.argmax(w[heavy] * np.abs(pos[heavy] - centre))])
+            i = int(idx[k])
+            ids = [la.ids[i]]
+            shift = -float((w * (pos - centre)).sum()) / float(w[k])
+            if horizontal:
+                shift = float(np.clip(shift, c.x - la.x1[i], c.x + c.width - la.x2[i]))
+            else:
+                shift = float(np.clip(shift, c.y - la.y1[i], c.y + c.height - la.y2[i]))
+            sugg = {"type": "move", "ids": ids, "dx": round(shift, 3) if horizontal else 0.0,
+                    "dy": 0.0 if horizontal else round(shift, 3)}
+        findings.append(Finding(
+            metric=NAME, element_ids=ids, message=f"visual weight is heavy on the {side} (balance {score:.2f})",
+            severity=severity_for(1 - score, medium=0.3, high=0.5), suggestion=sugg, impact=1 - score))
+    return MetricResult(name=NAME, score=score, findings=findings)

@@ -1,0 +1,190 @@
+"""Text contrast: WCAG 2.x contrast ratio of each text against what lies under it.
+
+Definition (WCAG 2.2, §1.4.3 and the "relative luminance" / "contrast ratio"
+glossary entries): sRGB components are linearised (``c/12.92`` below 0.04045,
+else ``((c+0.055)/1.055)^2.4``), ``L = 0.2126 R + 0.7152 G + 0.0722 B`` and the
+ratio is ``(L_light + 0.05) / (L_dark + 0.05)``. The required ratio is 4.5:1,
+or 3:1 for large text (≥ 24 px, or ≥ 18.66 px bold).
+
+What lies under a text:
+- with a ``Backdrop`` (the document rendered without its text): the pixels
+  under the text box; the text scores the 10th percentile of the per-pixel
+  ratios (90 % of its area must meet the requirement);
+- otherwise the fill of the topmost visible element painted before it whose
+  box contains it (semi-transparent fills are blended over white); when that
+  element is an image the text cannot be judged and is skipped (shapes
+  with no known fill are see-through); with nothing under it the page is
+  white.
+The text fill defaults to black (the SVG initial value) and is blended with the
+background by its opacity.
+
+Score: each text scores ``s = min(1, ln r / ln R)`` (0 at 1:1, 1 once it meets
+the requirement); the metric is the importance-weighted mean of ``s``
+(weights ``0.1 + importance``: an unreadable title costs more than a faint
+caption). Elements: every visible text leaf.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from assistant.errors import MetricError
+from assistant.metrics.context import LayoutArrays
+from assistant.metrics.report import Finding, MetricResult, severity_for
+
+NAME = "contrast"
+MAX_FINDINGS = 20
+
+
+@dataclass(frozen=True)
+class Backdrop:
+    """A rendering of the document without its text.
+
+    ``image``: RGBA (or RGB) array, ``uint8`` or floats in [0, 1], shape
+    ``(rows, cols, 3|4)``; ``scale``: pixels per world unit; ``origin``: the
+    world point drawn at pixel (0, 0).
+    """
+
+    image: np.ndarray
+    scale: float
+    origin: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        img = self.image
+        if not isinstance(img, np.ndarray) or img.ndim != 3 or img.shape[2] not in (3, 4) or img.size == 0:
+            raise MetricError("backdrop image must be a non-empty (rows, cols, 3|4) array")
+        if not (self.scale > 0 and np.isfinite(self.scale)):
+            raise MetricError(f"backdrop scale must be a positive number, got {self.scale!r}")
+
+    def rgb(self) -> np.ndarray:
+        """The image as float RGB in [0, 1], alpha-composited over white."""
+        img = self.image.astype(float)
+        if self.image.dtype == np.uint8:
+            img = img / 255.0
+        if img.shape[2] == 4:
+            a = img[..., 3:4]
+            return img[..., :3] * a + (1.0 - a)
+        return img
+
+
+def linearise(c: np.ndarray) -> np.ndarray:
+    """sRGB → linear light (WCAG 2.x relative luminance definition)."""
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG relative luminance of sRGB colours (last axis = R, G, B in [0, 1])."""
+    lin = linearise(np.asarray(rgb, dtype=float))
+    return lin[..., 0] * 0.2126 + lin[..., 1] * 0.7152 + lin[..., 2] * 0.0722
+
+
+def contrast_ratio(l1: np.ndarray | float, l2: np.ndarray | float) -> np.ndarray:
+    """WCAG contrast ratio of two relative luminances (≥ 1)."""
+    hi, lo = np.maximum(l1, l2), np.minimum(l1, l2)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
+    """Render ``doc`` with every text element hidden, as a ``Backdrop`` for the contrast metric.
+
+    Text nodes get ``display:none`` in a copy of the document; the copy is
+    rendered by ``exporters.raster.render_array`` with its longer side at
+    ``max_size`` px. Raises ``ExportError`` when the document cannot be rendered.
+    """
+    from exporters.raster import render_array
+
+    d = doc.copy()
+    for e in d.layout.elements:
+        if e.kind != "text":
+            continue
+        for nid in e.nodes:
+            node = d.node(nid)
+            style = (node.get("style") or "").strip().rstrip(";")
+            node.set("style", (style + ";" if style else "") + "display:none")
+    c = d.layout.canvas
+    scale = min(max_size / max(c.width, c.height), 64.0)  # px per world unit
+    image = np.asarray(render_array(d, scale=scale))
+    return Backdrop(image=image, scale=image.shape[1] / c.width, origin=(c.x, c.y))
+
+
+def _backgrounds_from_layout(la: LayoutArrays, texts: np.ndarray, rgb: np.ndarray) -> np.ndarray:
+    """Luminance under each text from the element model (NaN: unknown)."""
+    bg = np.ones((texts.size, 3))
+    i, j, _ = la.overlap_pairs
+    if i.size:
+        known_fill = ~np.isnan(rgb[i, 0])
+        ok = la.visible[i] & la.is_text[j] & ~la.is_text[i] & (la.is_image[i] | known_fill) & la.contains(i, j)
+        i, j = i[ok], j[ok]
+    top = np.full(la.n, -1)
+    if i.size:
+        np.maximum.at(top, j, i)
+    cover = top[texts]
+    has = cover >= 0
+    c = cover[has]
+    col = rgb[c]
+    a = la.opacity[c][:, None]
+    bg[has] = col * a + (1.0 - a)
+    return luminance(bg)
+
+
+def _backgrounds_from_backdrop(la: LayoutArrays, texts: np.ndarray, backdrop: Backdrop, lt: np.ndarray) -> np.ndarray:
+    """Per text, the luminance giving its 10th-percentile contrast over the rendered pixels."""
+    lum = luminance(backdrop.rgb())
+    rows, cols = lum.shape
+    ox, oy = backdrop.origin
+    out = np.full(texts.size, np.nan)
+    for k, t in enumerate(texts):
+        c0 = int(np.clip(np.floor((la.x1[t] - ox) * backdrop.scale), 0, cols - 1))
+        c1 = int(np.clip(np.ceil((la.x2[t] - ox) * backdrop.scale), c0 + 1, cols))
+        r0 = int(np.clip(np.floor((la.y1[t] - oy) * backdrop.scale), 0, rows - 1))
+        r1 = int(np.clip(np.ceil((la.y2[t] - oy) * backdrop.scale), r0 + 1, rows))
+        block = lum[r0:r1, c0:c1].ravel()
+        ratios = contrast_ratio(block, lt[k])
+        q = np.percentile(ratios, 10)
+        # the backdrop luminance that gives exactly that ratio, on the same side as the median pixel
+        lighter = np.median(block) >= lt[k]
+        out[k] = q * (lt[k] + 0.05) - 0.05 if lighter else (lt[k] + 0.05) / q - 0.05
+    return out
+
+
+def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult:
+    """WCAG 2.x contrast of every visible text against what lies under it (see module docstring)."""
+    texts = np.nonzero(la.is_text & la.visible)[0]
+    if texts.size == 0:
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    rgb = la.rgb
+    fill = rgb[texts]
+    fill = np.where(np.isnan(fill), 0.0, fill)
+    if backdrop is None:
+        lb = _backgrounds_from_layout(la, texts, rgb)
+    else:
+        lb = _backgrounds_from_backdrop(la, texts, backdrop, luminance(fill))
+    known = ~np.isnan(lb)
+    if not known.any():
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    texts, fill, lb = texts[known], fill[known], lb[known]
+    # blend the text colour with the background grey level by its opacity
+    a = la.opacity[texts]
+    lt = luminance(fill) * a + lb * (1.0 - a)
+    ratio = contrast_ratio(lt, lb)
+    px = la.px(la.font[texts])
+    large = (px >= 24.0) | (la.bold[texts] & (px >= 18.66))
+    need = np.where(large, 3.0, 4.5)
+    pen = np.maximum(0.0, 1.0 - np.log(ratio) / np.log(need))
+    w = 0.1 + la.importance[texts]
+    score = float(((1.0 - pen) * w).sum() / w.sum())
+    findings = []
+    for k in np.nonzero(pen > 0)[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
+        t = int(texts[k])
+        to_black = contrast_ratio(0.0, lb[k]) >= contrast_ratio(1.0, lb[k])
+        sugg = None if la.locked[t] else {
+            "type": "set_text_style", "ids": [la.ids[t]], "fill": "#000000" if to_black else "#ffffff"}
+        findings.append(Finding(
+            metric=NAME, element_ids=[la.ids[t]],
+            message=f"{la.name(t)} has contrast {ratio[k]:.2f}:1 against its background (needs {need[k]:g}:1)",
+            severity=severity_for(float(pen[k]), medium=0.15, high=0.5), suggestion=sugg,
+            impact=float(pen[k] * w[k] / w.sum())))
+    return MetricResult(name=NAME, score=score, findings=findings)

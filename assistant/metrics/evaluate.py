@@ -1,0 +1,128 @@
+"""``evaluate``: run the metrics on a layout and combine them.
+
+The composite is the weighted mean of the applicable metrics computed
+(``checks`` selects a subset), with ``DEFAULT_WEIGHTS`` overridden by
+``weights`` (per call or per task) and renormalised to sum to 1. A metric that
+has nothing to judge (``applicable=False``: instruction fit without
+constraints, contrast with no text, …) scores 1.0 and is left out of the
+composite rather than inflating it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping
+
+from assistant.document import Layout
+from assistant.errors import MetricError
+from assistant.metrics.alignment import alignment
+from assistant.metrics.balance import balance
+from assistant.metrics.context import LayoutArrays
+from assistant.metrics.contrast import Backdrop, contrast
+from assistant.metrics.grid import grid
+from assistant.metrics.grouping import grouping
+from assistant.metrics.hierarchy import hierarchy
+from assistant.metrics.instruction_fit import instruction_fit
+from assistant.metrics.margins import margins
+from assistant.metrics.overlap import overlap
+from assistant.metrics.reading_order import reading_order
+from assistant.metrics.report import MetricReport, MetricResult
+from assistant.metrics.spacing import spacing
+from assistant.metrics.text_fit import text_fit
+from assistant.metrics.whitespace import whitespace
+
+#: Metric name → function of the layout arrays, in report order.
+METRICS: dict[str, Callable[..., MetricResult]] = {
+    "overlap": overlap,
+    "alignment": alignment,
+    "spacing": spacing,
+    "margins": margins,
+    "balance": balance,
+    "hierarchy": hierarchy,
+    "grouping": grouping,
+    "reading_order": reading_order,
+    "text_fit": text_fit,
+    "grid": grid,
+    "whitespace": whitespace,
+    "contrast": contrast,
+    "instruction_fit": instruction_fit,
+}
+METRIC_NAMES: tuple[str, ...] = tuple(METRICS)
+
+#: Default composite weights (renormalised over the metrics actually used).
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "overlap": 0.14,
+    "alignment": 0.10,
+    "spacing": 0.06,
+    "margins": 0.08,
+    "balance": 0.05,
+    "hierarchy": 0.10,
+    "grouping": 0.06,
+    "reading_order": 0.06,
+    "text_fit": 0.09,
+    "grid": 0.04,
+    "whitespace": 0.04,
+    "contrast": 0.08,
+    "instruction_fit": 0.20,
+}
+
+
+def _check_names(names: Iterable[str], what: str) -> None:
+    unknown = sorted(set(names) - set(METRICS))
+    if unknown:
+        raise MetricError(f"unknown metric name(s) in {what}: {', '.join(unknown)}; "
+                          f"known: {', '.join(METRIC_NAMES)}")
+
+
+def resolve_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
+    """``DEFAULT_WEIGHTS`` with ``weights`` overriding some entries (not yet normalised)."""
+    out = dict(DEFAULT_WEIGHTS)
+    if weights:
+        _check_names(weights, "weights")
+        for k, v in weights.items():
+            v = float(v)
+            if not v >= 0 or v == float("inf"):
+                raise MetricError(f"weight of metric {k!r} must be a finite number ≥ 0, got {v!r}")
+            out[k] = v
+    return out
+
+
+def evaluate(
+    layout: Layout,
+    *,
+    constraints: list[Any] | None = None,
+    weights: Mapping[str, float] | None = None,
+    checks: Iterable[str] | None = None,
+    backdrop: Backdrop | None = None,
+) -> MetricReport:
+    """Score ``layout`` with every metric (or the ``checks`` subset) and their weighted composite.
+
+    ``constraints`` feed the instruction-fit metric (``assistant.instructions``);
+    ``backdrop`` (see ``make_backdrop``) lets the contrast metric read the
+    rendered colours under each text. Deterministic: the same layout and
+    arguments give the same report.
+    """
+    if backdrop is not None and not isinstance(backdrop, Backdrop):
+        raise MetricError(f"backdrop must be a Backdrop (see make_backdrop), got {type(backdrop).__name__}")
+    names = list(METRIC_NAMES) if checks is None else list(dict.fromkeys(checks))
+    _check_names(names, "checks")
+    w_all = resolve_weights(weights)
+    la = LayoutArrays(layout)
+    results: dict[str, MetricResult] = {}
+    for name in names:
+        fn = METRICS[name]
+        if name == "contrast":
+            res = fn(la, backdrop=backdrop)
+        elif name == "instruction_fit":
+            res = fn(la, constraints=constraints)
+        else:
+            res = fn(la)
+        results[name] = res
+    used = {n: w_all[n] for n in names if results[n].applicable}
+    total = sum(used.values())
+    if total > 0:
+        norm = {n: v / total for n, v in used.items()}
+        composite = sum(norm[n] * results[n].score for n in norm)
+    else:
+        norm = {n: 0.0 for n in used}
+        composite = 1.0
+    return MetricReport(composite=float(min(max(composite, 0.0), 1.0)), metrics=results, weights=norm)

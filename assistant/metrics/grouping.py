@@ -1,0 +1,92 @@
+"""Grouping / proximity: related elements sit closer than unrelated ones.
+
+Definition (Gestalt proximity, as the grouping term of O'Donovan et al.
+2014). Two leaves are *related* when they share a parent group, or their roles
+are adjacent in the text hierarchy (title–subtitle, subtitle–body — a heading
+and its paragraph — and body–body), or they are a caption and an image, or
+two parts of a call to action, a logo or a badge (same role). For every
+visible, non-background, non-decoration leaf with at least one related and
+one unrelated leaf, ``d_rel`` and ``d_unrel`` are the box gaps (Euclidean,
+0 when touching) to its nearest related and nearest unrelated leaf, and
+``q = (d_rel + δ) / (d_unrel + δ)`` with ``δ`` = 0.5 % of the canvas short
+side. The element scores ``clip(1.5 − q, 0, 1)``: 1 when its relative is at
+most half as far as any stranger, 0.5 at equal distance, 0 when it is 1.5×
+further. The metric is the mean; the nearest searches are a sweep within a
+radius (8 % of the short side, less on crowded pages: 1.5× the mean spacing
+``sqrt(canvas area / n)``) with an exact blocked numpy fallback for elements
+whose nearest partner lies beyond it (``neighbours``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.metrics.context import ROLE_CODES, LayoutArrays
+from assistant.metrics.neighbours import nearest_split
+from assistant.metrics.report import Finding, MetricResult, severity_for
+
+NAME = "grouping"
+MAX_FINDINGS = 10
+#: neighbours searched by sweep within this share of the canvas short side first
+RADIUS = 0.08
+_REL = np.zeros((len(ROLE_CODES), len(ROLE_CODES)), dtype=bool)
+for _a, _b in (("title", "subtitle"), ("subtitle", "body"), ("body", "body"), ("caption", "image"),
+               ("cta", "cta"), ("logo", "logo"), ("badge", "badge")):
+    _REL[ROLE_CODES[_a], ROLE_CODES[_b]] = _REL[ROLE_CODES[_b], ROLE_CODES[_a]] = True
+
+
+def related(la: LayoutArrays, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether leaves ``a`` and ``b`` are related (elementwise, broadcasting; see module docstring)."""
+    return _REL[la.role[a], la.role[b]] | ((la.group[a] >= 0) & (la.group[a] == la.group[b]))
+
+
+def has_relative(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
+    """Whether each element of ``idx`` has at least one related element among ``idx``."""
+    g, r = la.group[idx], la.role[idx]
+    gcount = np.bincount(np.maximum(g, 0), weights=(g >= 0).astype(float), minlength=1)
+    rcount = np.bincount(r, minlength=len(ROLE_CODES))
+    # number of elements of a related role, less the element itself when its role is related to itself
+    partners = _REL[r].astype(int) @ rcount - _REL[r, r]
+    return (partners > 0) | ((g >= 0) & (gcount[np.maximum(g, 0)] >= 2))
+
+
+def grouping(la: LayoutArrays) -> MetricResult:
+    """Gestalt proximity of related vs unrelated neighbours (see module docstring)."""
+    idx = np.nonzero(la.units & ~la.is_deco)[0]
+    m = idx.size
+    if m < 3:
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    radius = min(RADIUS * la.short, 1.5 * float(np.sqrt(la.W * la.H / m)))
+    d_rel, p_rel, d_un, p_un = nearest_split(la, idx, related, radius, need=has_relative(la, idx))
+    ok = np.isfinite(d_rel) & np.isfinite(d_un)
+    if not ok.any():
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    delta = 0.005 * la.short
+    q = (d_rel[ok] + delta) / (d_un[ok] + delta)
+    s = np.clip(1.5 - q, 0.0, 1.0)
+    score = float(s.mean())
+    findings = []
+    sel = np.nonzero(ok)[0]
+    bad = np.nonzero(q > 1.0)[0]
+    for k in bad[np.argsort(-q[bad], kind="stable")][:MAX_FINDINGS]:
+        e = int(idx[sel[k]])
+        rel, un = int(p_rel[sel[k]]), int(p_un[sel[k]])
+        sugg = None
+        if not la.locked[e]:
+            # move towards the relative along the axis that separates them, to half the stranger's distance
+            target = 0.5 * float(d_un[sel[k]])
+            gx = max(la.x1[rel] - la.x2[e], la.x1[e] - la.x2[rel], 0.0)
+            gy = max(la.y1[rel] - la.y2[e], la.y1[e] - la.y2[rel], 0.0)
+            if gy >= gx:
+                step = max(gy - target, 0.0) * (1.0 if la.cy[rel] > la.cy[e] else -1.0)
+                sugg = {"type": "move", "ids": [la.ids[e]], "dx": 0.0, "dy": round(step, 3)}
+            else:
+                step = max(gx - target, 0.0) * (1.0 if la.cx[rel] > la.cx[e] else -1.0)
+                sugg = {"type": "move", "ids": [la.ids[e]], "dx": round(step, 3), "dy": 0.0}
+        findings.append(Finding(
+            metric=NAME, element_ids=[la.ids[e], la.ids[rel], la.ids[un]],
+            message=(f"{la.name(e)} is {la.px(d_rel[sel[k]]):.0f} px from its related {la.name(rel)} but "
+                     f"{la.px(d_un[sel[k]]):.0f} px from unrelated {la.name(un)}"),
+            severity=severity_for(float(1.0 - s[k]), medium=0.3, high=0.8), suggestion=sugg,
+            impact=float(1.0 - s[k]) / max(sel.size, 1)))
+    return MetricResult(name=NAME, score=score, findings=findings)

@@ -1,0 +1,75 @@
+"""Margins / safe area: elements crossing the safe box.
+
+Definition. O'Donovan et al. 2014 penalise elements that enter the page
+margins. The safe box is ``canvas.safe_box``; when the canvas declares no
+margins at all, 5 % of the canvas short side on every side (as
+``Canvas.with_default_margins``). For each visible leaf the intrusion depth
+``δ`` is how far its box reaches past the safe box (largest over the four
+sides), measured in margin widths; the score is ``1 / (1 + Σ δ)`` (one
+element reaching the canvas edge scores 0.5; moving further keeps lowering
+it).
+
+Exempt: backgrounds (role or ≥ 80 % of the canvas), and images, shapes and
+decorations that touch or cross the canvas edge (an intentional bleed). Text
+never bleeds intentionally. The suggestion moves the element back inside.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.geometry import Box
+from assistant.metrics.context import LayoutArrays
+from assistant.metrics.report import Finding, MetricResult, severity_for
+
+NAME = "margins"
+DEFAULT_FRACTION = 0.05
+SCALE = 1.0
+MAX_FINDINGS = 20
+
+
+def effective_safe_box(la: LayoutArrays) -> Box:
+    """``canvas.safe_box``, or 5 %-of-short-side margins when the canvas declares none."""
+    c = la.canvas
+    m = c.margins
+    if max(m.top, m.right, m.bottom, m.left) > 0:
+        return c.safe_box
+    d = DEFAULT_FRACTION * la.short
+    return Box(x=c.x + d, y=c.y + d, width=max(c.width - 2 * d, 0.0), height=max(c.height - 2 * d, 0.0))
+
+
+def margins(la: LayoutArrays) -> MetricResult:
+    """Safe-area intrusion score (see module docstring)."""
+    c = la.canvas
+    safe = effective_safe_box(la)
+    ml, mt = max(safe.x - c.x, 1e-9), max(safe.y - c.y, 1e-9)
+    mr, mb = max(c.x + c.width - safe.x2, 1e-9), max(c.y + c.height - safe.y2, 1e-9)
+    tol = 0.002 * la.short
+    bleeds = ~la.is_text & ((la.x1 <= c.x + tol) | (la.y1 <= c.y + tol)
+                            | (la.x2 >= c.x + c.width - tol) | (la.y2 >= c.y + c.height - tol))
+    idx = np.nonzero(la.units & ~bleeds)[0]
+    if idx.size == 0:
+        return MetricResult(name=NAME, score=1.0)
+    depth = np.stack([
+        (safe.x - la.x1[idx]) / ml, (safe.y - la.y1[idx]) / mt,
+        (la.x2[idx] - safe.x2) / mr, (la.y2[idx] - safe.y2) / mb,
+    ])
+    depth = np.maximum(depth, 0.0).max(axis=0)
+    pen = np.where(depth > 0.001, depth, 0.0)
+    score = float(1.0 / (1.0 + SCALE * pen.sum()))
+    findings = []
+    for k in np.nonzero(pen)[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
+        i = int(idx[k])
+        dx = dy = 0.0
+        if la.w[i] <= safe.width:
+            dx = max(safe.x - la.x1[i], 0.0) + min(safe.x2 - la.x2[i], 0.0)
+        if la.h[i] <= safe.height:
+            dy = max(safe.y - la.y1[i], 0.0) + min(safe.y2 - la.y2[i], 0.0)
+        sugg = None if la.locked[i] or (dx == 0 and dy == 0) else {
+            "type": "move", "ids": [la.ids[i]], "dx": round(float(dx), 3), "dy": round(float(dy), 3)}
+        findings.append(Finding(
+            metric=NAME, element_ids=[la.ids[i]],
+            message=(f"{la.name(i)} reaches {depth[k]:.0%} of a margin past the safe area"
+                     + (" and off the canvas" if depth[k] > 1 else "")),
+            severity=severity_for(float(pen[k]), medium=0.3, high=0.9), suggestion=sugg, impact=float(pen[k])))
+    return MetricResult(name=NAME, score=score, findings=findings)

@@ -1,0 +1,97 @@
+"""Spacing rhythm: consistency of the gaps between stacked neighbours.
+
+Definition. Each element is linked to its nearest neighbour below that
+overlaps it horizontally (a vertical stack) and to its nearest neighbour to
+the right that overlaps it vertically (a row), when the gap is at most 8 % of
+the canvas short side (farther elements are separate regions, not
+neighbours). Links are grouped by axis and by the roles at both ends
+(heading → body, body → body, image → caption, …): a rhythm means that the
+same kind of neighbours sit the same distance apart, while different kinds
+may differ (a heading hugs its paragraph; paragraphs are spaced wider).
+Within each group of at least two links the consistency is judged by the
+coefficient of variation of the gaps ``CV = std / mean`` (O'Donovan et al.
+2014 and Ngo et al. 2003 both reward regular spacing; a 0.5 % of the short
+side softening in the mean keeps touching elements stable); a group scores
+``max(0, 1 − CV)`` and the metric is the link-count-weighted mean. With no
+such group there is nothing to judge. Elements: visible, non-background,
+non-decoration leaves (bullets and rules are not part of the text rhythm).
+Findings name the gap furthest from its group's median and suggest the exact
+``move`` that restores it (of the element and the rest of its column or row,
+so that no other gap changes).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.metrics.context import LayoutArrays
+from assistant.metrics.neighbours import nearest_beyond
+from assistant.metrics.report import Finding, MetricResult, severity_for
+
+NAME = "spacing"
+CV_REPORT = 0.25
+REACH = 0.08
+MAX_FINDINGS = 10
+
+
+def _rest_of_stack(la: LayoutArrays, idx: np.ndarray, b: int, vertical: bool) -> np.ndarray:
+    """``b`` and the elements after it in its column (or row): moving them together changes one gap only."""
+    if vertical:
+        after = (la.y1[idx] >= la.y1[b]) & (np.minimum(la.x2[idx], la.x2[b]) - np.maximum(la.x1[idx], la.x1[b]) > 0)
+    else:
+        after = (la.x1[idx] >= la.x1[b]) & (np.minimum(la.y2[idx], la.y2[b]) - np.maximum(la.y1[idx], la.y1[b]) > 0)
+    return idx[after]
+
+
+def spacing(la: LayoutArrays) -> MetricResult:
+    """Gap consistency per kind of neighbour pair (see module docstring)."""
+    idx = np.nonzero(la.units & ~la.is_deco)[0]
+    if idx.size < 3:
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    tol = 0.002 * la.short
+    reach = REACH * la.short
+    srcs, dsts, gaps, keys = [], [], [], []
+    for axis, vertical in ((0, True), (1, False)):
+        part, gap = nearest_beyond(la, idx, vertical, tol)
+        ok = (part >= 0) & (gap <= reach)
+        s, d = idx[ok], part[ok]
+        srcs.append(s)
+        dsts.append(d)
+        gaps.append(np.maximum(gap[ok], 0.0))
+        keys.append(axis * 100 + la.role[s] * 10 + la.role[d])
+    src, dst, g, key = (np.concatenate(v) for v in (srcs, dsts, gaps, keys))
+    if g.size < 2:
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    uniq, grp = np.unique(key, return_inverse=True)
+    cnt = np.bincount(grp)
+    s1 = np.bincount(grp, weights=g)
+    s2 = np.bincount(grp, weights=g * g)
+    multi = cnt >= 2
+    if not multi.any():
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    mean = s1 / cnt
+    cv = np.sqrt(np.maximum(s2 / cnt - mean * mean, 0.0)) / (mean + 0.005 * la.short)
+    per = np.maximum(0.0, 1.0 - cv)
+    score = float((cnt * per)[multi].sum() / cnt[multi].sum())
+    findings = []
+    worst = np.nonzero(multi & (cv > CV_REPORT))[0]
+    for c in worst[np.argsort(-cv[worst], kind="stable")][:MAX_FINDINGS]:
+        links = np.nonzero(grp == c)[0]
+        gl = g[links]
+        med = float(np.sort(gl)[(gl.size - 1) // 2])
+        k = int(links[np.argmax(np.abs(gl - med))])
+        a, b = int(src[k]), int(dst[k])
+        delta = med - float(g[k])
+        vertical = uniq[c] < 100
+        axis = "vertical" if vertical else "horizontal"
+        rest = _rest_of_stack(la, idx, b, vertical)
+        sugg = None if la.locked[rest].any() else {"type": "move", "ids": [la.ids[i] for i in rest],
+                                                    "dx": 0.0 if vertical else round(delta, 3),
+                                                    "dy": round(delta, 3) if vertical else 0.0}
+        findings.append(Finding(
+            metric=NAME, element_ids=[la.ids[a], la.ids[b]],
+            message=(f"uneven {axis} rhythm: {la.name(a)} and {la.name(b)} are {la.px(g[k]):.1f} px apart "
+                     f"where the same kind of neighbours use about {la.px(med):.1f} px (CV {cv[c]:.2f})"),
+            severity=severity_for(float(cv[c]), medium=0.5, high=1.0), suggestion=sugg,
+            impact=float(min(cv[c], 1.0) * cnt[c] / cnt[multi].sum())))
+    return MetricResult(name=NAME, score=score, findings=findings)

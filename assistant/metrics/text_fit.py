@@ -1,0 +1,136 @@
+"""Text fit: text that overflows its container or the canvas, and text too small to read.
+
+Definitions.
+- Legible size (O'Donovan et al. 2014 use a minimum text size term; the
+  thresholds here scale with the canvas like type on a poster does): a text's
+  font size in CSS px (``font_size × canvas.px_per_unit``) must be at least
+  ``max(floor, fraction × canvas short side in px)``:
+
+  ===================================  ========  =====
+  role                                 fraction  floor
+  ===================================  ========  =====
+  title                                2.5 %     6 px
+  subtitle                             1.6 %     6 px
+  body, cta, badge, logo, other text   1.2 %     6 px
+  caption                              1.0 %     6 px
+  ===================================  ========  =====
+
+  (an A4 page of 595 × 842 pt-sized units: body ≥ 7.1, title ≥ 14.9; a
+  1080 × 1080 social card: body ≥ 13 px; the 6 px floor matters only on
+  small canvases such as a 728 × 90 banner).
+  Penalty ``ln(min / size) / ln 1.5`` (1 when the text is two thirds of the minimum).
+- Overflow: the share of a text box outside the canvas (× 2), and the share
+  outside its container: the smallest shape or image that holds at least
+  half of the text box but not all of it (a label spilling out of its button).
+
+Score ``1 / (1 + Σ penalties)``. Elements: every visible text leaf.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.metrics.context import ROLE_CODES, LayoutArrays
+from assistant.metrics.report import Finding, MetricResult, severity_for
+
+NAME = "text_fit"
+MAX_FINDINGS = 20
+#: role → (fraction of the canvas short side, floor in px)
+LEGIBLE: dict[str, tuple[float, float]] = {
+    "title": (0.025, 6.0), "subtitle": (0.016, 6.0), "caption": (0.010, 6.0),
+}
+DEFAULT_LEGIBLE = (0.012, 6.0)
+
+
+def min_legible_px(la: LayoutArrays, roles: list[str]) -> np.ndarray:
+    """Minimum legible font size in px for each role (see the module table)."""
+    short_px = la.short * la.ppu
+    fr = np.array([LEGIBLE.get(r, DEFAULT_LEGIBLE) for r in roles], dtype=float).reshape(-1, 2)
+    return np.maximum(fr[:, 1], fr[:, 0] * short_px)
+
+
+def _container_overflow(la: LayoutArrays) -> tuple[np.ndarray, np.ndarray]:
+    """Per leaf: share of a text box outside its container, and the container index (-1: none)."""
+    share = np.zeros(la.n)
+    cont = np.full(la.n, -1)
+    i, j, inter = la.overlap_pairs
+    if i.size == 0:
+        return share, cont
+    t = np.concatenate([i, j])
+    o = np.concatenate([j, i])
+    x = np.concatenate([inter, inter])
+    ok = (la.is_text[t] & ~la.is_text[o] & la.visible[o] & ~la.background[o] & (la.is_shape[o] | la.is_image[o])
+          & (la.area[o] > la.area[t]))
+    t, o, x = t[ok], o[ok], x[ok]
+    frac = x / np.maximum(la.area[t], 1e-12)
+    inside = la.contains(o, t, tol_frac=0.002)
+    ok = (frac >= 0.5) & ~inside
+    # a text fully inside some shape has a container it fits; no overflow then
+    fits = np.zeros(la.n, dtype=bool)
+    fits[t[inside]] = True
+    t, o, frac = t[ok], o[ok], frac[ok]
+    keep = ~fits[t]
+    t, o, frac = t[keep], o[keep], frac[keep]
+    if t.size == 0:
+        return share, cont
+    order = np.lexsort((la.area[o], t))  # smallest container first per text
+    t, o, frac = t[order], o[order], frac[order]
+    first = np.ones(t.size, dtype=bool)
+    first[1:] = t[1:] != t[:-1]
+    share[t[first]] = 1.0 - frac[first]
+    cont[t[first]] = o[first]
+    return share, cont
+
+
+def text_fit(la: LayoutArrays) -> MetricResult:
+    """Legible size and overflow of every visible text (see module docstring)."""
+    texts = np.nonzero(la.is_text & la.visible)[0]
+    if texts.size == 0:
+        return MetricResult(name=NAME, score=1.0, applicable=False)
+    roles = [la.roles[t] for t in texts]
+    need = min_legible_px(la, roles)
+    size_px = la.px(la.font[texts])
+    has_size = ~np.isnan(size_px)
+    small = np.where(has_size, np.maximum(0.0, np.log(need / np.where(has_size, size_px, 1.0)) / np.log(1.5)), 0.0)
+    c = la.canvas
+    ix = np.clip(np.minimum(la.x2[texts], c.x + c.width) - np.maximum(la.x1[texts], c.x), 0, None)
+    iy = np.clip(np.minimum(la.y2[texts], c.y + c.height) - np.maximum(la.y1[texts], c.y), 0, None)
+    area = np.maximum(la.area[texts], 1e-12)
+    off = np.where(la.area[texts] > 0, 1.0 - ix * iy / area, 0.0)
+    spill, cont = _container_overflow(la)
+    spill, cont = spill[texts], cont[texts]
+    pen_small, pen_off, pen_spill = small, 2.0 * off, spill
+    pen = pen_small + pen_off + pen_spill
+    score = float(1.0 / (1.0 + pen.sum()))
+    findings: list[Finding] = []
+    for k in np.nonzero(pen > 1e-3)[0][np.argsort(-pen[pen > 1e-3], kind="stable")][:MAX_FINDINGS]:
+        t = int(texts[k])
+        tid = la.ids[t]
+        locked = bool(la.locked[t])
+        if pen_small[k] > 1e-3:
+            target = need[k] / la.ppu
+            findings.append(Finding(
+                metric=NAME, element_ids=[tid],
+                message=f"{la.name(t)} is {size_px[k]:.1f} px, below the legible {need[k]:.1f} px for a {roles[k]} here",
+                severity=severity_for(float(pen_small[k]), medium=0.3, high=0.8), impact=float(pen_small[k]),
+                suggestion=None if locked else (
+                    {"type": "promote", "id": tid, "factor": round(float(need[k] / size_px[k]), 4)}
+                    if la.role[t] == ROLE_CODES["title"] else
+                    {"type": "set_text_style", "ids": [tid], "font_size": round(float(target), 3)})))
+        if pen_off[k] > 1e-3:
+            dx = max(c.x - la.x1[t], 0.0) + min(c.x + c.width - la.x2[t], 0.0)
+            dy = max(c.y - la.y1[t], 0.0) + min(c.y + c.height - la.y2[t], 0.0)
+            findings.append(Finding(
+                metric=NAME, element_ids=[tid], message=f"{off[k]:.0%} of {la.name(t)} lies off the canvas",
+                severity=severity_for(float(pen_off[k])), impact=float(pen_off[k]),
+                suggestion=None if locked else {"type": "move", "ids": [tid], "dx": round(float(dx), 3),
+                                                "dy": round(float(dy), 3)}))
+        if pen_spill[k] > 1e-3:
+            o = int(cont[k])
+            findings.append(Finding(
+                metric=NAME, element_ids=[tid, la.ids[o]],
+                message=f"{spill[k]:.0%} of {la.name(t)} spills out of {la.name(o)}",
+                severity=severity_for(float(pen_spill[k])), impact=float(pen_spill[k]),
+                suggestion=None if locked else {"type": "reflow_text", "id": tid, "mode": "auto",
+                                                "width": round(float(la.w[o] * 0.9), 3)}))
+    return MetricResult(name=NAME, score=score, findings=findings)

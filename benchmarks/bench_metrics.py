@@ -1,0 +1,92 @@
+"""Metric speed: time for one full ``evaluate`` report at 10 / 20 / 100 / 1 000 / 2 000 elements.
+
+Run: ``python -m benchmarks.bench_metrics`` (prints the rows); ``benchmarks/run.py``
+calls ``run()``. The layouts are seeded synthetic catalogue pages: a page title,
+a background, and a grid of cards (image, heading, body text, caption) sized
+to fill an A4-proportioned canvas, with a fifth of the elements nudged out of
+place so the findings code runs too. Each report is timed on its own with
+``time.perf_counter``; ``ms_per_report`` is the fastest run (as ``timeit``
+advises: slower runs measure other processes, not this code) and
+``ms_median`` the median, over about half a second of runs per size.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+
+import numpy as np
+
+from assistant.document import Canvas, Element, Layout
+from assistant.geometry import Box
+from assistant.metrics import evaluate
+
+SIZES = (10, 20, 100, 1000, 2000)
+
+
+def catalogue_layout(n: int, seed: int = 0) -> Layout:
+    """A seeded page of ``n`` elements: background, title, and cards of four elements each."""
+    rng = np.random.default_rng(seed)
+    W, H = 794.0, 1123.0
+    canvas = Canvas.with_default_margins(width=W, height=H)
+    m = canvas.margins.left
+    els = [
+        Element(id="bg", kind="shape", role="background", box=Box(x=0, y=0, width=W, height=H), fill="#fafafa"),
+        Element(id="title", kind="text", role="title", box=Box(x=m, y=m, width=W - 2 * m, height=H * 0.06),
+                text="Catalogue", font_size=H * 0.05, font_weight=700, fill="#111111"),
+    ]
+    cards = max(1, math.ceil((n - 2) / 4))
+    cols = max(1, round(math.sqrt(cards * (W / H))))
+    rows = math.ceil(cards / cols)
+    top = m + H * 0.08
+    cw, ch = (W - 2 * m) / cols, (H - m - top) / rows
+    g = 0.06
+    parts = (("image", "image", 0.00, 0.50, None), ("heading", "subtitle", 0.52, 0.14, 0.11),
+             ("body", "body", 0.68, 0.20, 0.05), ("caption", "caption", 0.90, 0.08, 0.04))
+    k = 0
+    while len(els) < n:
+        r, c = divmod(k // 4, cols)
+        name, role, fy, fh, fs = parts[k % 4]
+        x, y = m + c * cw + g * cw / 2, top + r * ch + fy * ch
+        w, h = cw * (1 - g), ch * fh
+        if rng.random() < 0.2:
+            x += float(rng.normal(0, 0.01 * W))
+            y += float(rng.normal(0, 0.005 * H))
+        els.append(Element(
+            id=f"{name}-{k}", kind="image" if role == "image" else "text", role=role,
+            box=Box(x=x, y=y, width=w, height=h), group=f"card-{k // 4}",
+            text=None if role == "image" else f"{name} {k}", font_size=None if fs is None else ch * fs,
+            fill=None if role == "image" else "#333333"))
+        k += 1
+    return Layout(canvas=canvas, elements=els[:n])
+
+
+def time_report(layout: Layout, budget_s: float = 0.5, max_runs: int = 2000) -> tuple[float, float]:
+    """(fastest, median) milliseconds of one ``evaluate(layout)``."""
+    evaluate(layout)
+    times: list[float] = []
+    start = time.perf_counter()
+    while len(times) < 3 or (time.perf_counter() - start < budget_s and len(times) < max_runs):
+        t = time.perf_counter()
+        evaluate(layout)
+        times.append(time.perf_counter() - t)
+    return min(times) * 1000.0, statistics.median(times) * 1000.0
+
+
+def run() -> list[dict]:
+    """One row per layout size: ``{"benchmark": "metrics", "elements": n, "ms_per_report": …}``."""
+    rows = []
+    for n in SIZES:
+        layout = catalogue_layout(n)
+        report = evaluate(layout)
+        best, median = time_report(layout)
+        rows.append({"benchmark": "metrics", "elements": n, "ms_per_report": round(best, 3),
+                     "ms_median": round(median, 3), "composite": round(report.composite, 4),
+                     "findings": len(report.findings())})
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)
