@@ -406,7 +406,10 @@ def parse_color(value: str | None) -> str | None:
     v = value.strip()
     low = v.lower()
     if low.startswith("url("):
-        rest = v[v.find(")") + 1:].strip()
+        end = v.find(")")
+        if end < 0:  # an unclosed paint-server reference paints nothing
+            return None
+        rest = v[end + 1:].strip()
         return parse_color(rest) if rest and rest.lower() != "none" else None
     if low in ("none", "transparent", "") or low.startswith("var("):
         return None

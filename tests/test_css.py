@@ -137,3 +137,10 @@ def test_illustrator_class_sheet_on_corpus_file() -> None:
         for el in tr.getroot().iter():
             if isinstance(el.tag, str):
                 assert isinstance(res.computed(el), dict)
+
+
+def test_unclosed_paint_server_url_is_no_colour():
+    from assistant.css import parse_color
+
+    assert parse_color("url(#") is None
+    assert parse_color("url(#grad) #ff0000") == "#ff0000"
