@@ -1,0 +1,232 @@
+"""Import an SVG file into a ``Document``: the safe tree plus its ``Layout``.
+
+Steps: safe parse (``assistant.svg_parse``), the page (``assistant.units``),
+the rendering walk with world boxes (``assistant.svg_walk``), elements
+(``assistant.grouping``), roles (``assistant.roles``), then stable ids.
+
+Ids: an element's id is the ``id`` of the XML node it stands for. A node an
+element references that has no id — or whose id repeats one given earlier in
+the document (invalid XML ids; the first holder keeps it, so references still
+resolve as renderers resolve them) — gets a generated id ``la-<tag>-<n>``
+(``n`` counts per tag in document order, skipping ids in use). Setting those
+ids is the only change import makes to the tree; they are listed in
+``Document.generated_ids``. An element made of several nodes without a
+container of its own (a button or badge group, a cluster of loose outlines)
+gets the element id ``la-group-<n>``, ``la-paragraph-<n>`` or
+``la-cluster-<n>``, which is on no
+node (its ``nodes`` are its parts').
+
+Element properties: text properties come from the text measurement with the
+effective font size (local size × the scale of the node's transform to world
+space, √|det|); ``rotation`` is the world transform's rotation (normalised
+to (-180, 180]); ``locked`` is ``data-locked="true"`` or Inkscape's
+``sodipodi:insensitive`` on the node or an ancestor; ``importance`` is
+``data-importance`` when given, else the role's default
+(``ROLE_IMPORTANCE``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from assistant.css import StyleResolver
+from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layout
+from assistant.errors import SvgImportError
+from assistant.grouping import Plan, build_plans
+from assistant.roles import assign_roles, node_name
+from assistant.svg_parse import DEFAULT_LIMITS, ImportLimits, parse_svg_bytes, read_svg_bytes
+from assistant.svg_tree import SODIPODI_NS, local_name
+from assistant.svg_walk import Item, Walker
+from assistant.units import canvas_for_root
+
+__all__ = ["ImportLimits", "import_svg", "import_svg_text", "import_tree"]
+
+
+def import_svg(path: str | Path, *, limits: ImportLimits | None = None) -> Document:
+    """Import the SVG file at ``path``; ``SvgImportError`` names the file and the problem."""
+    limits = limits or DEFAULT_LIMITS
+    data = read_svg_bytes(path, limits)
+    return _import(data, str(path), limits)
+
+
+def import_svg_text(text: str | bytes, *, source: str = "<string>", limits: ImportLimits | None = None) -> Document:
+    """Import SVG given as text or bytes; ``source`` names it in errors."""
+    return _import(text, source, limits or DEFAULT_LIMITS)
+
+
+def _import(data: str | bytes, source: str, limits: ImportLimits) -> Document:
+    tree = parse_svg_bytes(data, source, limits)
+    return import_tree(tree, source=source, limits=limits)
+
+
+def import_tree(tree: Any, *, source: str = "<string>", limits: ImportLimits | None = None) -> Document:
+    """Build the ``Document`` of an already parsed (trusted) lxml tree; sets generated ids on it."""
+    limits = limits or DEFAULT_LIMITS
+    root = tree.getroot()
+    canvas = canvas_for_root(root, source)
+    resolver = StyleResolver(root)
+    items = Walker(tree, source, limits, resolver).walk()
+    plans = build_plans(items, canvas)
+    generated = _assign_ids(root, plans)  # before roles: names are read from the final ids
+    assign_roles(plans, canvas)
+    elements = _elements(plans, canvas, generated)
+    return Document(source=source, tree=tree, layout=Layout(canvas=canvas, elements=elements),
+                    generated_ids=generated.node_ids)
+
+
+class _Ids:
+    def __init__(self) -> None:
+        self.node_ids: list[str] = []
+        self.group_ids: dict[int, str] = {}
+
+
+def _assign_ids(root: Any, plans: list[Plan]) -> _Ids:
+    """Give every node an element references a unique id (see the module docstring)."""
+    order: dict[Any, int] = {}
+    first_holder: dict[str, Any] = {}
+    for i, n in enumerate(root.iter()):
+        order[n] = i
+        if isinstance(n.tag, str):
+            ident = n.get("id")
+            if ident and ident not in first_holder:
+                first_holder[ident] = n
+    used = set(first_holder)
+    wanted: set[Any] = set()
+
+    def collect(p: Plan) -> None:
+        for n in ([p.node] if p.node is not None else []) + list(p.nodes):
+            wanted.add(n)
+        for c in p.children:
+            collect(c)
+
+    for p in plans:
+        collect(p)
+    out = _Ids()
+    counters: dict[str, int] = {}
+    for node in sorted(wanted, key=lambda n: order.get(n, 0)):
+        ident = node.get("id")
+        if ident and first_holder.get(ident) is node:
+            continue
+        tag = local_name(node) or "node"
+        n = counters.get(tag, 0)
+        while True:
+            n += 1
+            cand = f"la-{tag}-{n}"
+            if cand not in used:
+                break
+        counters[tag] = n
+        used.add(cand)
+        node.set("id", cand)
+        out.node_ids.append(cand)
+    counts: dict[str, int] = {}
+    for p in _walk_plans(plans):
+        if p.node is None:
+            prefix = {"group": "group", "text": "paragraph"}.get(p.kind, "cluster")
+            k = counts.get(prefix, 0)
+            while True:
+                k += 1
+                cand = f"la-{prefix}-{k}"
+                if cand not in used:
+                    break
+            counts[prefix] = k
+            used.add(cand)
+            out.group_ids[id(p)] = cand
+    return out
+
+
+def _walk_plans(plans: list[Plan]) -> list[Plan]:
+    out: list[Plan] = []
+    for p in plans:
+        out.append(p)
+        out.extend(_walk_plans(p.children))
+    return out
+
+
+def _rotation(items: list[Item]) -> float:
+    rots = {round(_norm_angle(i.ctm.rotation_degrees), 3) for i in items}
+    if len(rots) != 1:
+        return 0.0
+    r = rots.pop()
+    return 0.0 if abs(r) < 1e-6 else r
+
+
+def _norm_angle(deg: float) -> float:
+    deg = math.fmod(deg, 360.0)
+    if deg <= -180.0:
+        deg += 360.0
+    elif deg > 180.0:
+        deg -= 360.0
+    return deg
+
+
+def _truthy(v: str | None) -> bool:
+    return v is not None and v.strip().lower() in ("true", "1", "yes")
+
+
+def _locked(node: Any) -> bool:
+    n = node
+    while n is not None and isinstance(n.tag, str):
+        if _truthy(n.get("data-locked")) or _truthy(n.get(f"{{{SODIPODI_NS}}}insensitive")):
+            return True
+        n = n.getparent()
+    return False
+
+
+def _importance(node: Any, role: str) -> float:
+    raw = node.get("data-importance") if node is not None else None
+    if raw is not None:
+        try:
+            v = float(raw)
+        except ValueError:
+            v = float("nan")
+        if math.isfinite(v):
+            return min(max(v, 0.0), 1.0)
+    return ROLE_IMPORTANCE[role]
+
+
+def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, children: list[str]) -> Element:
+    node = p.node if p.node is not None else p.items[0].node
+    role = p.role or "decoration"
+    kw: dict[str, Any] = {}
+    texts = [i for i in p.items if i.kind == "text" and i.metrics is not None]
+    if p.kind == "text" and texts:
+        main = max(texts, key=lambda i: i.metrics.font_size * i.ctm.scale_factor)
+        m, s = main.metrics, main.ctm.scale_factor
+        kw.update(
+            text=p.text, font_family=m.font_family, font_size=m.font_size * s, font_weight=m.font_weight,
+            line_height=(m.line_height * s) if m.line_height else None,
+            text_anchor=m.anchor if m.anchor in ("start", "middle", "end") else "start",
+            lines=p.lines or sum(max(len(i.metrics.lines), 1) for i in texts), fill=m.fill,
+        )
+    elif p.kind != "image":
+        main = max(p.items, key=lambda i: i.box.area)
+        kw["fill"] = main.fill
+    return Element(
+        id=ident, kind=p.kind, role=role, box=p.box, rotation=_rotation(p.items), z=z,
+        opacity=max(i.opacity for i in p.items), locked=_locked(node), importance=_importance(node, role),
+        group=group, children=children, nodes=[n.get("id") for n in p.nodes], name=node_name(node), **kw,
+    )
+
+
+def _elements(plans: list[Plan], canvas: Canvas, ids: _Ids) -> list[Element]:
+    out: list[Element] = []
+
+    def ident(p: Plan) -> str:
+        return p.node.get("id") if p.node is not None else ids.group_ids[id(p)]
+
+    def add(p: Plan, group: str | None) -> None:
+        pid = ident(p)
+        out.append(_element(p, pid, canvas, len(out), group, [ident(c) for c in p.children]))
+        for c in p.children:
+            add(c, pid)
+
+    for p in plans:
+        add(p, None)
+    seen: set[str] = set()
+    for e in out:
+        if e.id in seen:  # cannot happen with unique node ids; guards the Layout index
+            raise SvgImportError(None, f"internal: element id {e.id!r} assigned twice")
+        seen.add(e.id)
+    return out

@@ -1,0 +1,217 @@
+"""Safe parsing of SVG bytes into an lxml tree, with limits.
+
+What is refused, each with one ``SvgImportError`` naming the source:
+
+* files larger than ``ImportLimits.max_bytes`` (checked with ``stat`` before
+  reading, and again while reading, so a 200 MB file is never loaded);
+* empty input and input that is not well-formed XML (the message names the
+  line);
+* any ``<!ENTITY`` declaration: internal entities are how "billion laughs"
+  payloads expand, external ones read files or URLs. A DOCTYPE that only names
+  an external DTD (``<!DOCTYPE svg PUBLIC ... "svg11.dtd">``, common in real
+  exports) is accepted; the DTD is never loaded;
+* a root that is not ``<svg>`` (an HTML page, an arbitrary XML file);
+* more than ``max_elements`` elements or nesting deeper than ``max_depth``,
+  counted iteratively (no recursion, so depth cannot overflow the stack).
+  libxml2 itself refuses documents nested deeper than 256 levels unless
+  ``huge_tree`` is set (it is not), so that is the effective ceiling.
+
+An undeclared namespace prefix (Illustrator writes ``i:pgf`` elements without
+declaring ``i``) is the one well-formedness error tolerated: such a file is
+parsed again in recovery mode, and only if every error is of that kind.
+
+The parser runs with ``resolve_entities=False, no_network=True,
+load_dtd=False, huge_tree=False``; comments, processing instructions, CDATA
+and whitespace are kept so an unedited tree serialises back unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+from pydantic import BaseModel, ConfigDict, Field
+
+from assistant.errors import SvgImportError
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+_ENTITY_RE = re.compile(rb"<!ENTITY", re.I)
+_DOCTYPE_RE = re.compile(rb"<!DOCTYPE", re.I)
+
+
+class ImportLimits(BaseModel):
+    """Resource limits for importing one SVG document."""
+
+    model_config = ConfigDict(frozen=True)
+
+    #: Largest accepted input, in bytes.
+    max_bytes: int = Field(default=50 * 1024 * 1024, gt=0)
+    #: Most XML elements in the document.
+    max_elements: int = Field(default=50_000, gt=0)
+    #: Deepest element nesting (the root is depth 1).
+    max_depth: int = Field(default=1_000, gt=0)
+    #: Most nodes drawn through ``<use>`` references (guards against use-bombs).
+    max_rendered: int = Field(default=100_000, gt=0)
+
+
+DEFAULT_LIMITS = ImportLimits()
+
+
+def read_svg_bytes(path: str | Path, limits: ImportLimits | None = None) -> bytes:
+    """Read a file's bytes, refusing it by size before reading it all."""
+    limits = limits or DEFAULT_LIMITS
+    p = Path(path)
+    try:
+        size = os.stat(p).st_size
+    except FileNotFoundError:
+        raise SvgImportError(p, "file not found") from None
+    except OSError as exc:
+        raise SvgImportError(p, f"cannot read the file: {exc.strerror or exc}") from None
+    if p.is_dir():
+        raise SvgImportError(p, "is a directory, not an SVG file")
+    if size > limits.max_bytes:
+        raise SvgImportError(p, f"file is too large ({_mib(size)}; the limit is {_mib(limits.max_bytes)})")
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(limits.max_bytes + 1)
+    except OSError as exc:
+        raise SvgImportError(p, f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > limits.max_bytes:  # grew after stat, or a special file
+        raise SvgImportError(p, f"file is too large (more than {_mib(limits.max_bytes)})")
+    return data
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+def _decoded_prolog(data: bytes) -> bytes:
+    """The start of the document as ASCII-compatible bytes (UTF-16/32 decoded) for DTD checks."""
+    head = data[: 1 << 20]
+    for bom, enc in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                     (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if head.startswith(bom):
+            return head.decode(enc, errors="replace").encode("utf-8", errors="replace")
+    if head[:2] in (b"<\x00", b"\x00<"):
+        enc = "utf-16-le" if head[:2] == b"<\x00" else "utf-16-be"
+        return head.decode(enc, errors="replace").encode("utf-8", errors="replace")
+    return head
+
+
+def _make_parser(recover: bool = False) -> etree.XMLParser:
+    return etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+        huge_tree=False, remove_blank_text=False, remove_comments=False, remove_pis=False,
+        strip_cdata=False, recover=recover,
+    )
+
+
+def _only_namespace_errors(log: Any) -> bool:
+    errors = [e for e in log if e.level_name in ("ERROR", "FATAL")]
+    return bool(errors) and all(e.domain_name == "NAMESPACE" for e in errors)
+
+
+def _parse_xml(data: bytes, source: str) -> Any:
+    """Strict parse; an undeclared namespace prefix (as in Illustrator's ``i:`` attributes)
+    is the one error tolerated: the element keeps its prefixed name, as browsers do."""
+    parser = _make_parser()
+    try:
+        return etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        # the parser's own log: the exception's may also hold earlier parses' errors
+        if not _only_namespace_errors(parser.error_log):
+            raise SvgImportError(source, _syntax_message(exc, parser.error_log)) from None
+    parser = _make_parser(recover=True)
+    root = etree.fromstring(data, parser)
+    if root is None or not _only_namespace_errors(parser.error_log):
+        raise SvgImportError(source, "malformed XML: the document could not be parsed")
+    return root
+
+
+def parse_svg_bytes(data: bytes | str, source: str = "<string>", limits: ImportLimits | None = None) -> Any:
+    """Parse SVG text safely into an ``lxml.etree._ElementTree`` (see the module docstring)."""
+    limits = limits or DEFAULT_LIMITS
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+        text_input = True
+    else:
+        text_input = False
+    if len(data) > limits.max_bytes:
+        raise SvgImportError(source, f"input is too large ({_mib(len(data))}; the limit is {_mib(limits.max_bytes)})")
+    if not data.strip():
+        raise SvgImportError(source, "the file is empty")
+    prolog = _decoded_prolog(data)
+    if _DOCTYPE_RE.search(prolog) and _ENTITY_RE.search(prolog):
+        raise SvgImportError(source, "the document declares XML entities (<!ENTITY>); "
+                                     "entity declarations are refused for safety")
+    if text_input:
+        # A str was given: drop an XML declaration naming another encoding, now wrong.
+        data = re.sub(rb"^\s*<\?xml[^>]*?\?>", b"", data, count=1)
+    try:
+        tree = etree.ElementTree(_parse_xml(data, source))
+    except ValueError as exc:  # e.g. unicode strings with an encoding declaration
+        raise SvgImportError(source, f"not a readable XML document ({exc})") from None
+    _check_doctype(tree, source)
+    _check_root(tree.getroot(), source)
+    check_size(tree.getroot(), source, limits)
+    return tree
+
+
+def _syntax_message(exc: etree.XMLSyntaxError, log: Any = None) -> str:
+    first = next((e for e in (log or []) if e.level_name in ("ERROR", "FATAL")), None)
+    if first is not None:
+        msg, line = first.message.strip(), first.line
+    else:
+        msg = str(exc.msg or exc).strip()
+        line = exc.lineno if exc.lineno else (exc.position[0] if exc.position else None)
+    low = msg.lower()
+    if "excessive depth" in low or "depth" in low and "huge" in low:
+        return f"element nesting is too deep for a safe parse (line {line}): {msg}"
+    if "document is empty" in low or "start tag expected" in low and line in (None, 1):
+        return "not an XML document (no root element found)"
+    if "entity" in low and ("amplification" in low or "loop" in low):
+        return f"entity expansion refused (line {line}): {msg}"
+    where = f"line {line}" if line else "unknown line"
+    return f"malformed XML at {where}: {msg}"
+
+
+def _check_doctype(tree: Any, source: str) -> None:
+    dtd = tree.docinfo.internalDTD
+    if dtd is not None and list(dtd.iterentities()):
+        raise SvgImportError(source, "the document declares XML entities (<!ENTITY>); "
+                                     "entity declarations are refused for safety")
+    for node in tree.getroot().iter(etree.Entity):
+        raise SvgImportError(source, f"the document uses an entity reference ({node.text}) that is refused for safety")
+
+
+def _check_root(root: Any, source: str) -> None:
+    tag = root.tag if isinstance(root.tag, str) else ""
+    if tag.startswith("{"):  # Clark notation; a namespace URI may itself hold "}"
+        cut = tag.rfind("}")
+        ns, local = tag[1:cut], tag[cut + 1:]
+    else:
+        ns, local = None, tag
+    if local != "svg" or ns not in (SVG_NS, None):
+        shown = f"<{local}>" if local else "no element"
+        where = f" in namespace {ns}" if ns else ""
+        raise SvgImportError(source, f"not an SVG document: the root element is {shown}{where}, not <svg>")
+
+
+def check_size(root: Any, source: str, limits: ImportLimits) -> None:
+    """Refuse trees with too many elements or too deep nesting (iterative walk)."""
+    count = 0
+    depth = 0
+    for event, _node in etree.iterwalk(root, events=("start", "end")):
+        if event == "start":
+            count += 1
+            depth += 1
+            if count > limits.max_elements:
+                raise SvgImportError(source, f"too many elements (more than {limits.max_elements})")
+            if depth > limits.max_depth:
+                raise SvgImportError(source, f"elements are nested too deeply (more than {limits.max_depth} levels)")
+        else:
+            depth -= 1

@@ -1,0 +1,48 @@
+"""Import speed and result per OSGeo flyer: elements, roles found, import time.
+
+Run: ``python -m benchmarks.bench_import`` (prints the rows); ``benchmarks/run.py``
+calls ``run()``. Each file is imported from its bytes (reading the file is not
+timed) with ``assistant.svg_import.import_svg_text``; the time is CPU time
+(``time.process_time``, best of three), so that other work on a shared machine
+does not count. ``elements`` counts every layout element (groups and their
+children included); ``roles`` lists how many elements got each role.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+from assistant.svg_import import import_svg_text
+
+CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpus"
+REPEATS = 3
+
+
+def run() -> list[dict]:
+    rows: list[dict] = []
+    for path in sorted((CORPUS / "osgeo").glob("*.svg")):
+        data = path.read_bytes()
+        best = float("inf")
+        doc = None
+        for _ in range(REPEATS):
+            t0 = time.process_time()
+            doc = import_svg_text(data, source=str(path))
+            best = min(best, time.process_time() - t0)
+        assert doc is not None
+        roles = Counter(e.role for e in doc.layout)
+        rows.append({
+            "file": path.name,
+            "KiB": round(len(data) / 1024),
+            "elements": len(doc.layout),
+            "roles": ", ".join(f"{r} {n}" for r, n in sorted(roles.items())),
+            "import ms": best * 1000.0,
+        })
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)
