@@ -1,0 +1,203 @@
+"""The heuristic planner: candidates from findings, judged by simulation.
+
+Algorithm (one ``propose`` call = one decision):
+
+1. Collect candidate edits for the ``max_findings`` worst findings of the
+   current ``MetricReport`` (``assistant.planners.candidates``: the finding's
+   own suggestion first, then its metric's generator), skipping any that name
+   a locked or kept element; at most ``max_candidates`` distinct actions.
+2. Simulate each on the live document — ``apply_action`` then ``undo_diff``,
+   which restores it exactly, so no deep copies — and score the result with
+   ``assistant.metrics.evaluate``. Keep the candidates that pass the loop's
+   improvement guard (``assistant.planners.loop.improves``): a higher
+   composite, or a higher instruction fit costing at most ``tolerance`` —
+   and gain at least ``min_gain`` (no edit for a negligible improvement).
+3. Rank by value = composite gain − ``collateral`` × (elements changed that no
+   finding implicated). With ``beam_width`` > 0, the best few are re-ranked by a
+   one-step lookahead: value + ``discount`` × the best gain reachable after
+   them (greedy search with a short beam, as in beam-search planning). The
+   lookahead is skipped when the leader's value is more than twice the
+   runner-up's (with ``discount`` = 0.5 it could rarely change the order).
+4. Return the ranked proposals, or ``[finalize]`` when nothing improves.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.errors import InvalidAction
+from assistant.planners import register_planner
+from assistant.planners.base import PlannerState, Proposal
+from assistant.planners.candidates import candidates_for, unit_of
+from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
+
+_ID_FIELDS = ("ids", "id", "target_id")
+
+
+def _action_ids(action: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for key in _ID_FIELDS:
+        v = action.get(key)
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, list):
+            out.update(x for x in v if isinstance(x, str))
+    return out
+
+
+@dataclass
+class _Trial:
+    proposal: Proposal
+    action: Any
+    value: float
+    order: int
+
+
+class HeuristicPlanner:
+    """Greedy planner with a short beam: proposes the simulated-best fixes of the current findings."""
+
+    name = "heuristic"
+
+    def __init__(
+        self,
+        *,
+        max_findings: int = 12,
+        max_candidates: int = 48,
+        beam_width: int = 2,
+        min_gain: float = 0.001,
+        discount: float = 0.5,
+        collateral: float = 0.002,
+        tolerance: float = FIT_TOLERANCE,
+        top_k: int = 4,
+    ) -> None:
+        self.max_findings = max_findings
+        self.max_candidates = max_candidates
+        self.beam_width = beam_width
+        self.min_gain = min_gain
+        self.discount = discount
+        self.collateral = collateral
+        self.tolerance = tolerance
+        self.top_k = top_k
+
+    # -- the Planner contract ---------------------------------------------
+    def propose(self, state: PlannerState) -> list[Any]:
+        """Ranked actions for ``state`` (``[finalize]`` when no edit improves the layout)."""
+        return [p.action for p in self.propose_detailed(state)]
+
+    def propose_detailed(self, state: PlannerState) -> list[Proposal]:
+        """Ranked proposals with reasons and simulated gains."""
+        from assistant.actions import parse_action
+
+        trials = self._trials(state, state.report, self.max_findings, self.max_candidates)
+        if not trials:
+            return [Proposal(action=parse_action({"type": "finalize"}),
+                             reason="no candidate edit improves the layout", metric="planner")]
+        trials.sort(key=lambda t: (-t.value, t.order))
+        contested = len(trials) > 1 and trials[1].value * 2.0 > trials[0].value
+        if self.beam_width > 0 and contested and state.time_left() > 1.0:
+            beam = trials[: self.beam_width]
+            for t in beam:
+                t.value += self.discount * self._lookahead(state, t.action)
+            beam.sort(key=lambda t: (-t.value, t.order))
+            trials = beam + trials[self.beam_width:]
+        return [t.proposal for t in trials[: self.top_k]]
+
+    # -- search -------------------------------------------------------------
+    def _candidates(self, state: PlannerState, report: Any, max_findings: int,
+                    max_candidates: int) -> list[tuple[dict[str, Any], str, Any]]:
+        layout = state.document.layout
+        frozen = state.frozen_ids
+        frozen_units = {unit_of(layout, i).id for i in frozen if i in layout}
+        seen: set[str] = set()
+        out: list[tuple[dict[str, Any], str, Any]] = []
+        for finding in report.findings()[:max_findings]:
+            for action, reason in candidates_for(finding, layout):
+                ids = _action_ids(action)
+                if ids & frozen or ids & frozen_units:
+                    continue
+                key = json.dumps(action, sort_keys=True)
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append((action, reason, finding))
+                if len(out) >= max_candidates:
+                    return out
+        return out
+
+    def _simulate(self, state: PlannerState, action: Any) -> tuple[Any, set[str]] | None:
+        """Apply, score and undo ``action``; ``(report, changed ids)`` or None when invalid."""
+        from assistant.actions import apply_action, undo_diff
+        from assistant.metrics import evaluate
+
+        doc = state.document
+        try:
+            diff = apply_action(doc, action)
+        except InvalidAction:
+            return None
+        try:
+            report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
+        finally:
+            undo_diff(doc, diff)
+        return report, set(getattr(diff, "changed_ids", ()) or ())
+
+    def _trials(self, state: PlannerState, report: Any, max_findings: int, max_candidates: int) -> list[_Trial]:
+        from assistant.actions import parse_action
+
+        layout = state.document.layout
+        trials: list[_Trial] = []
+        for order, (raw, reason, finding) in enumerate(
+                self._candidates(state, report, max_findings, max_candidates)):
+            if state.time_left() <= 0 and trials:
+                break
+            try:
+                action = parse_action(raw)
+            except InvalidAction:
+                continue
+            sim = self._simulate(state, action)
+            if sim is None:
+                continue
+            after, changed = sim
+            if changed & state.keep or not improves(report, after, self.tolerance):
+                continue
+            gain = after.composite - report.composite
+            fit_b, fit_a = instruction_fit(report), instruction_fit(after)
+            fit_gain = None if fit_b is None or fit_a is None else fit_a - fit_b
+            if gain < self.min_gain and (fit_gain or 0.0) < self.min_gain:
+                continue
+            implicated = set(finding.element_ids) | {unit_of(layout, i).id for i in finding.element_ids
+                                                     if i in layout}
+            collateral = {c for c in changed if c not in implicated
+                          and (c not in layout or unit_of(layout, c).id not in implicated)}
+            value = gain - self.collateral * len(collateral) + 0.1 * max(fit_gain or 0.0, 0.0)
+            proposal = Proposal(action=action, reason=reason, metric=finding.metric,
+                                element_ids=tuple(finding.element_ids), gain=gain, fit_gain=fit_gain)
+            trials.append(_Trial(proposal, action, value, order))
+        return trials
+
+    def _lookahead(self, state: PlannerState, action: Any) -> float:
+        """Best value reachable one edit after ``action`` (0 when none improves)."""
+        from assistant.actions import apply_action, undo_diff
+        from assistant.metrics import evaluate
+
+        doc = state.document
+        try:
+            diff = apply_action(doc, action)
+        except InvalidAction:
+            return 0.0
+        try:
+            report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
+            nxt = self._trials(state, report, max(2, self.max_findings // 4), max(8, self.max_candidates // 4))
+        finally:
+            undo_diff(doc, diff)
+        return max((t.value for t in nxt), default=0.0)
+
+
+@register_planner("heuristic")
+def make_heuristic(**options: Any) -> HeuristicPlanner:
+    """Fix the worst findings first: simulated candidates, greedy with a short beam; never worsens."""
+    return HeuristicPlanner(**options)
+
+
+__all__ = ["HeuristicPlanner", "make_heuristic"]

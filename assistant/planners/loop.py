@@ -1,0 +1,194 @@
+"""Run any planner on a document until it finalizes or a budget runs out.
+
+``run_planner`` is the one loop shared by ``layout-assistant fix``, the
+planner evaluation and the MCP server: it asks the planner for ranked
+proposals, applies the first one that validates, and keeps the edit only when
+the layout got better — the *improvement guard*:
+
+    accept  ⇔  composite_after > composite_before + ε
+           or (fit_after > fit_before + ε  and  composite_after ≥ composite_before − tolerance)
+
+where ``fit`` is the ``instruction_fit`` metric (present only when the user
+gave an instruction) and ``tolerance`` defaults to ``FIT_TOLERANCE`` = 0.005;
+in addition the composite may never fall more than ``tolerance`` below the
+starting composite over the whole run (so trading composite for instruction
+fit cannot accumulate).
+An edit that fails the guard is undone exactly (``undo_diff``), so a run never
+returns a layout that scores lower than it started (without an instruction:
+not at all; with one: by at most ``tolerance``, and only for a better fit).
+The result says how many edits were made, which elements changed and why
+(finding → action).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterable
+
+from assistant.document import Document
+from assistant.errors import InvalidAction, PlannerError
+from assistant.planners.base import PlannerState, PlanResult, Proposal, StepRecord, proposals_of
+
+#: How much composite an edit may cost when it improves the instruction fit.
+FIT_TOLERANCE = 0.005
+#: Smallest change counted as an improvement (metric noise floor).
+EPSILON = 1e-6
+#: How many ranked proposals the loop tries per step before giving up.
+TRIES_PER_STEP = 4
+
+
+def instruction_fit(report: Any) -> float | None:
+    """The ``instruction_fit`` score of a ``MetricReport`` (None without constraints)."""
+    result = report.metrics.get("instruction_fit") if getattr(report, "metrics", None) else None
+    return None if result is None else float(result.score)
+
+
+def improves(before: Any, after: Any, tolerance: float = FIT_TOLERANCE) -> bool:
+    """The improvement guard (see the module docstring) on two ``MetricReport``s."""
+    if after.composite > before.composite + EPSILON:
+        return True
+    fit_b, fit_a = instruction_fit(before), instruction_fit(after)
+    if fit_b is None or fit_a is None:
+        return False
+    return fit_a > fit_b + EPSILON and after.composite >= before.composite - tolerance
+
+
+def lock_elements(document: Document, ids: Iterable[str]) -> list[str]:
+    """Mark ``ids`` (and their descendants) locked so every action rejects them.
+
+    Unknown ids raise ``InvalidAction`` naming the id. Returns the ids locked.
+    """
+    layout = document.layout
+    done: list[str] = []
+    for element_id in ids:
+        element = layout.get(element_id)
+        for e in [element, *layout.descendants_of(element_id)]:
+            if not e.locked:
+                layout.replace(e.model_copy(update={"locked": True}))
+            done.append(e.id)
+    return done
+
+
+def _action_dict(action: Any) -> dict[str, Any]:
+    dump = getattr(action, "model_dump", None)
+    return dump(mode="json", exclude_none=True) if callable(dump) else dict(action)
+
+
+def _action_type(action: Any) -> str:
+    return str(getattr(action, "type", None) or _action_dict(action).get("type", ""))
+
+
+def run_planner(
+    target: Document | Any,
+    planner: Any,
+    *,
+    constraints: list[Any] | None = None,
+    weights: dict[str, float] | None = None,
+    instruction: str | None = None,
+    locked: Iterable[str] = (),
+    keep: Iterable[str] = (),
+    max_steps: int = 20,
+    time_budget: float | None = None,
+    tolerance: float = FIT_TOLERANCE,
+    guard: bool = True,
+) -> PlanResult:
+    """Improve ``target`` in place with ``planner``; return what happened.
+
+    Arguments:
+        target: a ``Document``, or an ``assistant.session.Session`` — then each
+            accepted edit goes through ``Session.apply`` (one history entry and
+            undo step per edit; rejected trials leave no trace in the history).
+        constraints / weights / instruction: what the composite measures.
+        locked: element ids no edit may touch (they are marked locked).
+        keep: ids an instruction asks to keep where they are (never proposed).
+        max_steps: most edits to apply. time_budget: seconds for the whole run.
+        guard: undo any edit that does not pass ``improves`` (on by default).
+    """
+    from assistant.actions import apply_action, parse_action, undo_diff
+    from assistant.metrics import evaluate
+
+    if max_steps < 0:
+        raise PlannerError(f"max_steps must be >= 0, got {max_steps}")
+    session = None if isinstance(target, Document) else target
+    document: Document = target if session is None else session.document
+    t0 = time.monotonic()
+    deadline = None if time_budget is None else t0 + time_budget
+    constraints = list(constraints or [])
+    locked_ids = frozenset(lock_elements(document, locked))
+    protected = locked_ids | frozenset(keep)
+
+    def score() -> Any:
+        return evaluate(document.layout, constraints=constraints or None, weights=weights)
+
+    report = start = score()
+    result = PlanResult(planner=getattr(planner, "name", type(planner).__name__), start=start, end=start)
+    stopped = "max_steps"
+    for step in range(max_steps):
+        if deadline is not None and time.monotonic() >= deadline:
+            stopped = "time_budget"
+            break
+        state = PlannerState(
+            document=document, report=report, constraints=constraints, weights=weights,
+            instruction=instruction, locked=locked_ids, keep=frozenset(keep), step=step,
+            max_steps=max_steps, deadline=deadline,
+        )
+        proposals = proposals_of(planner, state)
+        if not proposals:
+            stopped = "no_proposal"
+            break
+        accepted: tuple[Proposal, Any, Any, float] | None = None
+        finalize = False
+        for proposal in proposals[:TRIES_PER_STEP]:
+            result.proposed += 1
+            try:
+                action = parse_action(_action_dict(proposal.action))
+            except InvalidAction:
+                continue
+            if _action_type(action) == "finalize":
+                result.valid += 1
+                finalize = True
+                break
+            t_step = time.monotonic()
+            try:
+                diff = apply_action(document, action)
+            except InvalidAction:
+                continue
+            if set(getattr(diff, "changed_ids", ()) or ()) & protected:
+                undo_diff(document, diff)  # it would move a locked or kept element: not a valid edit here
+                continue
+            result.valid += 1
+            after = score()
+            if guard and not (improves(report, after, tolerance)
+                              and after.composite >= start.composite - tolerance):
+                undo_diff(document, diff)
+                continue
+            if session is not None:  # replay the accepted edit through the session's history
+                undo_diff(document, diff)
+                diff = session.apply([action])
+            accepted = (proposal, action, (diff, after), time.monotonic() - t_step)
+            break
+        if finalize and accepted is None:
+            stopped = "finalize"
+            break
+        if accepted is None:
+            stopped = "no_improvement"
+            break
+        proposal, action, (diff, after), seconds = accepted
+        changed = tuple(sorted(getattr(diff, "changed_ids", ()) or ()))
+        record = StepRecord(
+            step=step, action=_action_dict(action), reason=proposal.reason or _action_type(action),
+            metric=proposal.metric, changed_ids=changed,
+            composite_before=report.composite, composite_after=after.composite,
+            fit_before=instruction_fit(report), fit_after=instruction_fit(after), seconds=seconds,
+        )
+        result.steps.append(record)
+        for element_id in changed:
+            result.changes.setdefault(element_id, []).append(record.reason)
+        report = after
+    result.end = report
+    result.stopped = stopped
+    result.seconds = time.monotonic() - t0
+    return result
+
+
+__all__ = ["run_planner", "improves", "instruction_fit", "lock_elements", "FIT_TOLERANCE"]

@@ -1,0 +1,192 @@
+"""The heuristic planner and the planner loop, on real imported layouts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.actions import parse_action
+from assistant.errors import InvalidAction
+from assistant.metrics import evaluate
+from assistant.planners import get_planner
+from assistant.planners.base import PlannerState
+from assistant.planners.constraints import compile_for_planner
+from assistant.planners.loop import run_planner
+from assistant.svg_import import import_svg, import_svg_text
+from exporters.svg import export_svg
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+#: A tidy card with exactly one problem: the logo pokes out of the bottom-right margin.
+ONE_PROBLEM = """<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 800 800">
+  <rect id="bg" data-role="background" x="0" y="0" width="800" height="800" fill="#ffffff"/>
+  <text id="title" data-role="title" x="80" y="160" font-family="DejaVu Sans" font-size="64"
+        font-weight="700" fill="#111111">Open Studio</text>
+  <text id="sub" data-role="subtitle" x="80" y="230" font-family="DejaVu Sans" font-size="28"
+        fill="#333333">Saturday, ten to four</text>
+  <rect id="pic" data-role="image" x="80" y="290" width="640" height="330" fill="#5577aa"/>
+  <text id="logo" data-role="logo" x="700" y="790" font-family="DejaVu Serif" font-size="30"
+        font-weight="700" fill="#111111">atelier</text>
+</svg>"""
+
+
+def _state(doc, **kw):
+    return PlannerState(document=doc, report=evaluate(doc.layout, constraints=kw.get("constraints")), **kw)
+
+
+@pytest.mark.parametrize("name", ["poster.svg", "flyer.svg", "social_card.svg"])
+def test_improves_examples_and_never_lowers_the_score(name):
+    doc = import_svg(EXAMPLES / name)
+    result = run_planner(doc, get_planner("heuristic"), max_steps=6)
+    assert result.end.composite > result.start.composite + 0.02
+    scores = [result.start.composite] + [s.composite_after for s in result.steps]
+    assert scores == sorted(scores)  # every step improved
+    assert result.valid_rate == 1.0 and result.proposed >= result.edits
+    assert evaluate(doc.layout).composite == pytest.approx(result.end.composite)
+    for step in result.steps:
+        assert step.reason and step.changed_ids
+        for element_id in step.changed_ids:
+            assert step.reason in result.changes[element_id]
+
+
+def test_propose_leaves_the_document_exactly_as_it_was():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    svg, layout = export_svg(doc), doc.layout.model_dump()
+    proposals = get_planner("heuristic").propose_detailed(_state(doc))
+    assert proposals and all(p.gain is None or p.gain > 0 for p in proposals)
+    assert export_svg(doc) == svg and doc.layout.model_dump() == layout
+
+
+def test_ranked_proposals_are_valid_and_best_first():
+    doc = import_svg(EXAMPLES / "social_card.svg")
+    proposals = get_planner("heuristic", beam_width=0).propose_detailed(_state(doc))
+    gains = [p.gain for p in proposals]
+    assert gains == sorted(gains, reverse=True)
+    for p in proposals:
+        assert parse_action(p.action.to_json()) == p.action
+        assert p.reason.startswith(p.metric)
+
+
+def test_finalize_when_nothing_improves_enough():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    (proposal,) = get_planner("heuristic", min_gain=1.0).propose_detailed(_state(doc))
+    assert proposal.action.type == "finalize"
+    result = run_planner(doc, get_planner("heuristic", min_gain=1.0), max_steps=5)
+    assert result.stopped == "finalize" and result.edits == 0
+
+
+def test_only_the_implicated_element_changes():
+    doc = import_svg_text(ONE_PROBLEM, source="one-problem.svg")
+    start = evaluate(doc.layout)
+    assert any(f.element_ids == ["logo"] for f in start.findings("margins"))
+    before = {e.id: e.box for e in doc.layout.elements}
+    result = run_planner(doc, get_planner("heuristic"), max_steps=1)
+    assert result.edits == 1
+    assert set(result.changes) == {"logo"}
+    for e in doc.layout.elements:
+        if e.id != "logo":
+            assert e.box == before[e.id]
+
+
+def test_locked_elements_never_change():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    free = run_planner(doc.copy(), get_planner("heuristic"), max_steps=8)
+    touched = sorted(free.changes)[:2]
+    assert touched
+    before = {i: doc.layout.get(i).box for i in touched}
+    result = run_planner(doc, get_planner("heuristic"), locked=touched, max_steps=8)
+    assert not set(result.changes) & set(touched)
+    assert {i: doc.layout.get(i).box for i in touched} == before
+    assert result.end.composite >= result.start.composite
+
+
+def test_locking_an_unknown_id_is_an_error():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    with pytest.raises(InvalidAction, match="nope"):
+        run_planner(doc, get_planner("heuristic"), locked=["nope"])
+
+
+def test_keep_instruction_holds_the_element_in_place():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    constraints, keep, not_understood = compile_for_planner("keep the photo where it is", doc.layout)
+    assert keep == ["photo"] and not not_understood
+    box = doc.layout.get("photo").box
+    result = run_planner(doc, get_planner("heuristic"), constraints=constraints, keep=keep, max_steps=8)
+    assert doc.layout.get("photo").box == box
+    assert "photo" not in result.changes
+    assert result.end.composite >= result.start.composite
+
+
+def test_instruction_fit_improves_when_asked():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    constraints, keep, _ = compile_for_planner("logo top right", doc.layout)
+    result = run_planner(doc, get_planner("heuristic"), constraints=constraints, keep=keep, max_steps=8)
+    fit = lambda r: r.metrics["instruction_fit"].score
+    assert fit(result.end) > fit(result.start)
+    assert result.end.composite >= result.start.composite - 0.005
+
+
+def test_same_input_same_edits():
+    runs = [run_planner(import_svg(EXAMPLES / "slide.svg"), get_planner("heuristic"), max_steps=5)
+            for _ in range(2)]
+    assert [s.action for s in runs[0].steps] == [s.action for s in runs[1].steps]
+
+
+class _Saboteur:
+    """Proposes one harmful edit (and one invalid one), to test the loop's guard."""
+
+    name = "saboteur"
+
+    def propose(self, state):
+        return [parse_action({"type": "move", "ids": ["ghost"], "dx": 1.0, "dy": 0.0}),
+                parse_action({"type": "move", "ids": ["title"], "dx": 0.0, "dy": 600.0})]
+
+
+def test_loop_guard_undoes_harmful_edits_exactly():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    svg = export_svg(doc)
+    result = run_planner(doc, _Saboteur(), max_steps=3)
+    assert result.edits == 0 and result.stopped == "no_improvement"
+    assert result.proposed == 2 and result.valid == 1 and result.valid_rate == 0.5
+    assert export_svg(doc) == svg
+    assert result.end.composite == result.start.composite
+
+
+def test_time_budget_and_max_steps_stop_the_loop():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    assert run_planner(doc.copy(), get_planner("heuristic"), max_steps=0).stopped == "max_steps"
+    result = run_planner(doc, get_planner("heuristic"), max_steps=20, time_budget=0.0)
+    assert result.stopped == "time_budget" and result.edits == 0
+
+
+def test_runs_on_a_session_with_one_history_entry_per_edit():
+    from assistant.session import Session
+
+    doc = import_svg(EXAMPLES / "social_card.svg")
+    svg = export_svg(doc)
+    session = Session(doc)
+    result = run_planner(session, get_planner("heuristic"), max_steps=3)
+    assert result.edits >= 1
+    assert session.revision == result.edits
+    assert [h.actions for h in session.history] == [[s.action] for s in result.steps]
+    for _ in range(result.edits):
+        session.undo()
+    assert export_svg(session.document) == svg
+
+
+class _MovesTheTitle:
+    """Proposes moving the title (which the user asked to keep)."""
+
+    name = "title-mover"
+
+    def propose(self, state):
+        return [parse_action({"type": "move", "ids": ["title"], "dx": 0.0, "dy": -30.0})]
+
+
+def test_an_edit_that_would_move_a_kept_element_is_refused():
+    doc = import_svg(EXAMPLES / "poster.svg")
+    svg = export_svg(doc)
+    result = run_planner(doc, _MovesTheTitle(), keep=["title"], max_steps=2)
+    assert result.edits == 0 and result.valid == 0 and result.proposed == 1
+    assert export_svg(doc) == svg
