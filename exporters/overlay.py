@@ -1,14 +1,16 @@
 """The render with the layout drawn on top: element boxes, ids, roles, grid, margins, findings.
 
-The page (or a world-space ``region`` of it) is rendered with
-``exporters.raster``; an overlay SVG in the same world coordinates is made
-with svgwrite, rendered transparent by cairosvg and alpha-composited on the
-page with Pillow. Overlays:
+The page (or a world-space ``region`` of it) is rendered once with
+``exporters.raster.render_image`` at the output size, and the overlays are
+drawn straight onto those pixels with Pillow's ``ImageDraw`` (blending each
+shape in paint order, as an SVG overlay composited on top would), labels
+set in DejaVu Sans Bold. Overlays:
 
 ``boxes``     every element's box in its role's colour (groups dashed), with an
-              ``id · role`` label on a white tab (labels measured with real font
-              metrics, kept inside the picture); backgrounds are not drawn and
-              decorations not labelled unless ``ids`` names them;
+              ``id · role`` label on a white tab (labels measured with the
+              label font's own advances, kept inside the picture); backgrounds
+              are not drawn and decorations not labelled unless ``ids`` names
+              them;
 ``grid``      a 12-column grid over the safe area (``columns`` to change it);
 ``margins``   the safe area's edge, the margin band shaded;
 ``findings``  the elements named by metric findings outlined in red, each with
@@ -16,22 +18,24 @@ page with Pillow. Overlays:
 
 The longest side is at most ``max_size`` px and the PNG is palette-quantized
 when it would exceed ``max_bytes``, so it stays small enough to show to a
-language model.
+language model. ``render_base`` and ``draw_overlays`` are the two halves of
+``render_overlay_png``, for callers that keep the page render of an unchanged
+document and redraw only the overlays.
 """
 
 from __future__ import annotations
 
 import io
+import threading
+from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-import svgwrite
-from cairosvg.surface import PNGSurface
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from assistant.errors import ExportError
-from assistant.fonts import text_advance
+from assistant.fonts import find_face
 from assistant.geometry import Box
-from exporters.raster import data_only_fetcher, render_png
+from exporters.raster import render_image
 
 #: Box colour per role (colour-blind-friendly hues, Okabe–Ito where possible).
 ROLE_COLOURS: dict[str, str] = {
@@ -42,6 +46,10 @@ ROLE_COLOURS: dict[str, str] = {
 OVERLAYS = ("boxes", "grid", "margins", "findings")
 LABEL_PX = 11.0
 LABEL_FONT = "DejaVu Sans, sans-serif"
+#: PNG zlib level: 3 encodes about a third faster than the default 6 for ~5-10 % more bytes; ``optimize`` costs ~4x.
+PNG_COMPRESS_LEVEL = 3
+_DASH_PX = (6.0, 4.0)
+_FONT_LOCK = threading.Lock()
 
 
 def _finding_fields(f: Any) -> tuple[list[str], str, str]:
@@ -50,31 +58,114 @@ def _finding_fields(f: Any) -> tuple[list[str], str, str]:
     return list(getattr(f, "element_ids", []) or []), str(getattr(f, "message", "")), str(getattr(f, "severity", ""))
 
 
-class _Painter:
-    """Draws overlay shapes in world units with sizes given in output pixels."""
+@lru_cache(maxsize=32)
+def label_font(size_px: float) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """The bold label face at ``size_px`` (DejaVu Sans Bold where installed; Pillow's own font otherwise)."""
+    face = find_face(LABEL_FONT, 700)
+    if face is not None:
+        try:
+            return ImageFont.truetype(face.path, size_px, index=face.index)
+        except OSError:
+            pass
+    return ImageFont.load_default(size_px)
 
-    def __init__(self, view: Box, width: int, height: int) -> None:
+
+@lru_cache(maxsize=4096)
+def _glyphs(text: str, size_px: float) -> tuple[float, Image.Image, int, int]:
+    """A label's advance width (px) and its rendered coverage mask with the mask's offset from the baseline origin.
+
+    Cached: the same ids and roles are labelled on every preview of a document.
+    """
+    with _FONT_LOCK:  # a FreeType face must not be used by two threads at once
+        font = label_font(size_px)
+        left, top, right, bottom = font.getbbox(text, anchor="ls") if text else (0, 0, 0, 0)
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        if text:
+            ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor="ls")
+        return font.getlength(text), mask, left, top
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two (x1, y1, x2, y2) boxes share a positive area (as ``Box.intersection``)."""
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def _rgba(colour: str, opacity: float = 1.0) -> tuple[int, int, int, int]:
+    c = colour.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), max(0, min(255, round(255 * opacity)))
+
+
+class _Painter:
+    """Draws overlay shapes given in world units, with sizes given in output pixels, onto an RGB image."""
+
+    def __init__(self, view: Box, image: Image.Image) -> None:
         self.view = view
+        width, height = image.size
         #: Label size in px: 11 px at 1024 px and more, down to 8 px on small outputs.
         self.label_px = min(LABEL_PX, max(8.0, LABEL_PX * max(width, height) / 1024))
-        self.k = width / view.width  # px per world unit
-        self.dwg = svgwrite.Drawing(size=(f"{width}px", f"{height}px"), profile="full", debug=False)
-        self.dwg.viewbox(view.x, view.y, view.width, view.height)
-        self.dwg.attribs["preserveAspectRatio"] = "none"
-        self.tabs: list[Box] = []
+        self.k = width / view.width  # px per world unit (horizontal)
+        self.ky = height / view.height  # px per world unit (vertical; equal up to rounding)
+        self.image = image
+        self.draw = ImageDraw.Draw(image, "RGBA")
+        self.tabs: list[tuple[float, float, float, float]] = []  # placed label tabs (x1, y1, x2, y2), world units
 
     def px(self, v: float) -> float:
         return v / self.k
 
+    def _xy(self, x: float, y: float) -> tuple[float, float]:
+        return (x - self.view.x) * self.k, (y - self.view.y) * self.ky
+
+    def _band(self, x0: float, y0: float, x1: float, y1: float, fill: tuple[int, int, int, int]) -> None:
+        """A filled pixel rectangle from (x0, y0) up to, not including, (x1, y1); Pillow clips it to the picture."""
+        x0, x1 = sorted((x0, x1))
+        y0, y1 = sorted((y0, y1))
+        self.draw.rectangle((round(x0), round(y0), max(round(x0), round(x1) - 1), max(round(y0), round(y1) - 1)),
+                            fill=fill)
+
+    def _edge(self, a: tuple[float, float], b: tuple[float, float], w: float, ink: tuple[int, int, int, int],
+              dash: bool) -> None:
+        """A horizontal or vertical stroke of width ``w`` px centred on the segment a–b.
+
+        Only the part inside the picture is drawn (dashes keep their phase),
+        so a huge box around a small crop costs no more than a small one.
+        """
+        (x0, y0), (x1, y1) = a, b
+        horizontal = abs(y1 - y0) < abs(x1 - x0)
+        across, start = (y0, min(x0, x1)) if horizontal else (x0, min(y0, y1))
+        if not -w <= across <= (self.image.height if horizontal else self.image.width) + w:
+            return
+        length = abs(x1 - x0) if horizontal else abs(y1 - y0)
+        extent = self.image.width if horizontal else self.image.height
+        length = min(length, max(extent + sum(_DASH_PX) - start, 0.0))
+        on, off = _DASH_PX if dash else (length, 0.0)
+        t = 0.0
+        if start < 0:  # skip whole dash periods left of / above the picture
+            period = on + off
+            t = (-start // period) * period if period > 0 else 0.0
+        while t < length:
+            t2 = min(t + on, length)
+            if horizontal:
+                s = min(x0, x1)
+                self._band(s + t, y0 - w / 2, s + t2, y0 + w / 2, ink)
+            else:
+                s = min(y0, y1)
+                self._band(x0 - w / 2, s + t, x0 + w / 2, s + t2, ink)
+            t = t2 + off
+
     def rect(self, box: Box, colour: str, width_px: float = 2.0, dash: bool = False,
              fill: str = "none", fill_opacity: float = 0.0) -> None:
-        r = self.dwg.rect(insert=(box.x, box.y), size=(max(box.width, 0.0), max(box.height, 0.0)),
-                          fill=fill, stroke=colour, stroke_width=self.px(width_px))
+        x0, y0 = self._xy(box.x, box.y)
+        x1, y1 = self._xy(box.x + max(box.width, 0.0), box.y + max(box.height, 0.0))
         if fill != "none":
-            r["fill-opacity"] = fill_opacity
-        if dash:
-            r["stroke-dasharray"] = f"{self.px(6)},{self.px(4)}"
-        self.dwg.add(r)
+            self._band(x0, y0, x1, y1, _rgba(fill, fill_opacity))
+        if colour == "none" or width_px <= 0:
+            return
+        ink, w = _rgba(colour), max(1.0, width_px)
+        h = w / 2  # horizontal strokes span the corners so they close
+        self._edge((x0 - h, y0), (x1 + h, y0), w, ink, dash)
+        self._edge((x0 - h, y1), (x1 + h, y1), w, ink, dash)
+        self._edge((x0, y0 + h), (x0, y1 - h), w, ink, dash)
+        self._edge((x1, y0 + h), (x1, y1 - h), w, ink, dash)
 
     def label(self, text: str, x: float, y: float, colour: str, size_px: float | None = None,
               max_px: float = 360.0, alternatives: Sequence[tuple[float, float]] = ()) -> None:
@@ -84,34 +175,29 @@ class _Painter:
         the tab would cover a tab already placed; the first free one wins.
         """
         size_px = size_px or self.label_px
-        while text and text_advance(text, LABEL_FONT, size_px) > max_px:
+        while text and _glyphs(text, size_px)[0] > max_px:
             text = text[:-2] + "…" if len(text) > 2 else ""
-        w = self.px(text_advance(text, LABEL_FONT, size_px) + 6)
+        advance, mask, left, top = _glyphs(text, size_px)
+        w = self.px(advance + 6)
         h = self.px(size_px + 5)
         spots = []
         for cx, cy in [(x, y), *alternatives]:
             cx = min(max(cx, self.view.x), self.view.x + self.view.width - w)
             cy = min(max(cy, self.view.y), self.view.y + self.view.height - h)
-            spots.append(Box(x=cx, y=cy, width=w, height=h))
-        tab = next((b for b in spots if not any(b.intersection(o) for o in self.tabs)), spots[0])
+            spots.append((cx, cy, cx + w, cy + h))
+        tab = next((b for b in spots if not any(_overlap(b, o) for o in self.tabs)), spots[0])
         self.tabs.append(tab)
-        x, y = tab.x, tab.y
-        self.dwg.add(self.dwg.rect(insert=(x, y), size=(w, h), fill="#ffffff", fill_opacity=0.85,
-                                   stroke=colour, stroke_width=self.px(1)))
-        t = self.dwg.text(text, insert=(x + self.px(3), y + self.px(size_px + 1)), fill=colour,
-                          font_size=self.px(size_px), font_family=LABEL_FONT)
-        t["font-weight"] = "bold"
-        self.dwg.add(t)
+        px0, py0 = self._xy(tab[0], tab[1])
+        px1, py1 = self._xy(tab[2], tab[3])
+        self.draw.rectangle((round(px0), round(py0), round(px1) - 1, round(py1) - 1), fill=(255, 255, 255, 217),
+                            outline=_rgba(colour), width=1)
+        if text:
+            ink = _rgba(colour) if self.image.mode == "RGBA" else _rgba(colour)[:3]
+            self.image.paste(ink, (round(px0 + 3) + left, round(py0 + size_px + 1) + top), mask)
 
     def line(self, x1: float, y1: float, x2: float, y2: float, colour: str, width_px: float = 1.0,
              opacity: float = 1.0) -> None:
-        self.dwg.add(self.dwg.line((x1, y1), (x2, y2), stroke=colour, stroke_width=self.px(width_px),
-                                   stroke_opacity=opacity))
-
-    def png(self, width: int, height: int) -> Image.Image:
-        data = PNGSurface.convert(bytestring=self.dwg.tostring().encode(), url_fetcher=data_only_fetcher,
-                                  unsafe=False, output_width=width, output_height=height)
-        return Image.open(io.BytesIO(data)).convert("RGBA")
+        self._edge(self._xy(x1, y1), self._xy(x2, y2), max(1.0, width_px), _rgba(colour, opacity), False)
 
 
 def _draw_boxes(p: _Painter, layout: Any, ids: set[str] | None) -> None:
@@ -179,37 +265,53 @@ def _fit(view: Box, max_size: int) -> tuple[int, int]:
 def encode_png(image: Image.Image, max_bytes: int = 900_000) -> bytes:
     """PNG bytes of ``image``; palette-quantized when the full-colour file is larger than ``max_bytes``."""
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=True)
+    image.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     if buf.tell() <= max_bytes:
         return buf.getvalue()
     buf = io.BytesIO()
-    image.convert("RGBA").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buf, format="PNG",
-                                                                                       optimize=True)
+    image.convert("RGBA").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
+        buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()
 
 
-def render_overlay_png(doc: Any, *, overlays: Sequence[str] = ("boxes",), ids: Iterable[str] | None = None,
-                       region: Box | None = None, max_size: int = 1024, findings: Iterable[Any] | None = None,
-                       columns: int = 12, max_bytes: int = 900_000) -> bytes:
-    """PNG of ``doc`` with the chosen overlays drawn on top (see the module docstring)."""
+def _check_overlays(overlays: Sequence[str]) -> None:
     unknown = [o for o in overlays if o not in OVERLAYS]
     if unknown:
         raise ExportError(f"unknown overlay {unknown[0]!r}; choose from {', '.join(OVERLAYS)}")
+
+
+def _check_size(max_size: int) -> None:
     if not 16 <= int(max_size) <= 8192:
         raise ExportError(f"max_size must be between 16 and 8192 px, not {max_size}")
-    layout = doc.layout
-    view = region if region is not None else layout.canvas.box
+
+
+def _view(doc: Any, region: Box | None) -> Box:
+    view = region if region is not None else doc.layout.canvas.box
     if view.width <= 0 or view.height <= 0:
         raise ExportError(f"{doc.source}: the region to show is empty ({view!r})")
+    return view
+
+
+def render_base(doc: Any, *, region: Box | None = None, max_size: int = 1024) -> Image.Image:
+    """The page (or ``region``, world units) on white, longest side ``max_size`` px, as an RGB image."""
+    _check_size(max_size)
+    view = _view(doc, region)
     width, height = _fit(view, int(max_size))
-    base = Image.open(io.BytesIO(render_png(doc, region=view, width=width, height=height,
-                                            background="white"))).convert("RGBA")
-    width, height = base.size
-    painter = _Painter(view, width, height)
+    return render_image(doc, region=view, width=width, height=height, background="white").convert("RGB")
+
+
+def draw_overlays(image: Image.Image, doc: Any, *, overlays: Sequence[str] = ("boxes",),
+                  ids: Iterable[str] | None = None, region: Box | None = None,
+                  findings: Iterable[Any] | None = None, columns: int = 12) -> Image.Image:
+    """Draw the overlays onto ``image`` (RGB or RGBA, showing ``region`` or the canvas) in place; return it."""
+    _check_overlays(overlays)
+    view = _view(doc, region)
+    layout = doc.layout
     id_set = set(ids) if ids is not None else None
     if id_set is not None:
         for i in id_set:
             layout.get(i)  # unknown ids: InvalidAction naming the id
+    painter = _Painter(view, image)
     if "margins" in overlays:
         _draw_margins(painter, layout)
     if "grid" in overlays:
@@ -218,5 +320,21 @@ def render_overlay_png(doc: Any, *, overlays: Sequence[str] = ("boxes",), ids: I
         _draw_boxes(painter, layout, id_set)
     if "findings" in overlays and findings:
         _draw_findings(painter, layout, list(findings))
-    out = Image.alpha_composite(base, painter.png(width, height))
-    return encode_png(out.convert("RGB"), max_bytes)
+    return image
+
+
+def render_overlay_png(doc: Any, *, overlays: Sequence[str] = ("boxes",), ids: Iterable[str] | None = None,
+                       region: Box | None = None, max_size: int = 1024, findings: Iterable[Any] | None = None,
+                       columns: int = 12, max_bytes: int = 900_000) -> bytes:
+    """PNG of ``doc`` with the chosen overlays drawn on top (see the module docstring)."""
+    _check_overlays(overlays)
+    _check_size(max_size)
+    _view(doc, region)
+    if ids is not None:
+        ids = list(ids)
+        for i in ids:
+            doc.layout.get(i)  # unknown ids fail before the render
+    base = render_base(doc, region=region, max_size=max_size)
+    image = draw_overlays(base, doc, overlays=overlays, ids=ids, region=region, findings=findings,
+                          columns=columns)
+    return encode_png(image, max_bytes)

@@ -11,19 +11,26 @@ text are converted to positioned ``<text>`` on a copy of the tree first
 
 Sizes: ``width``/``height`` in output pixels (one given: the other follows the
 aspect ratio); ``scale`` multiplies the document's own size (CSS px at 96 dpi).
+
+``render_image`` and ``render_array`` read cairo's pixel buffer directly
+(premultiplied ARGB32 → straight RGBA), skipping the PNG encode and decode
+that ``render_png`` needs.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import sys
 import urllib.parse
 from xml.etree.ElementTree import ParseError
 from typing import Any
 
+from cairosvg.parser import Tree
 from cairosvg.surface import PDFSurface, PNGSurface
 import numpy as np
 from lxml import etree
+from PIL import Image
 
 from assistant.errors import ExportError
 from assistant.geometry import Box
@@ -125,18 +132,13 @@ def _size_options(doc: Any, width: int | None, height: int | None, scale: float 
     return opts
 
 
-def render_png(doc: Any, *, width: int | None = None, height: int | None = None,
-               scale: float | None = None, background: str | None = None, region: Box | None = None) -> bytes:
-    """PNG bytes of ``doc`` (see the module docstring for sizes and sandboxing).
-
-    ``region``: render only this world-space box; ``width``/``height`` (or
-    ``scale``, px per world unit; default 1) then size that box.
-    """
+def _render(doc: Any, fn: Any, width: int | None, height: int | None, scale: float | None,
+            background: str | None, region: Box | None) -> Any:
     opts = _size_options(doc, width, height, scale)
     if background:
         opts["background_color"] = background
     if region is None:
-        return _convert(doc, PNGSurface.convert, **opts)
+        return _convert(doc, fn, **opts)
     if region.width <= 0 or region.height <= 0:
         raise ExportError(f"{_source(doc)}: the region to render is empty ({region!r})")
     opts.pop("output_width", None)
@@ -149,7 +151,45 @@ def render_png(doc: Any, *, width: int | None = None, height: int | None = None,
     size = (width or max(1, round(region.width * k)), height or max(1, round(region.height * k)))
     if max(size) > MAX_SIDE:
         raise ExportError(f"{_source(doc)}: output would be {size[0]}x{size[1]} px; the limit is {MAX_SIDE}")
-    return _convert(doc, PNGSurface.convert, region=region, size=size, **opts)
+    return _convert(doc, fn, region=region, size=size, **opts)
+
+
+def render_png(doc: Any, *, width: int | None = None, height: int | None = None,
+               scale: float | None = None, background: str | None = None, region: Box | None = None) -> bytes:
+    """PNG bytes of ``doc`` (see the module docstring for sizes and sandboxing).
+
+    ``region``: render only this world-space box; ``width``/``height`` (or
+    ``scale``, px per world unit; default 1) then size that box.
+    """
+    return _render(doc, PNGSurface.convert, width, height, scale, background, region)
+
+
+def _surface_image(bytestring: bytes, *, url_fetcher: Any, unsafe: bool, scale: float = 1,
+                   output_width: int | None = None, output_height: int | None = None,
+                   background_color: str | None = None) -> Image.Image:
+    """``PNGSurface.convert`` without the PNG: cairo's ARGB32 buffer as a straight-alpha RGBA image."""
+    if sys.byteorder != "little":  # ARGB32 is native-endian; the raw mode below is for little-endian
+        png = PNGSurface.convert(bytestring=bytestring, url_fetcher=url_fetcher, unsafe=unsafe, scale=scale,
+                                 output_width=output_width, output_height=output_height,
+                                 background_color=background_color)
+        with Image.open(io.BytesIO(png)) as im:
+            return im.convert("RGBA")
+    tree = Tree(bytestring=bytestring, url_fetcher=url_fetcher, unsafe=unsafe)
+    surface = PNGSurface(tree, None, 96, None, None, None, scale, output_width, output_height, background_color)
+    cairo_surface = surface.cairo
+    cairo_surface.flush()
+    size = (cairo_surface.get_width(), cairo_surface.get_height())
+    image = Image.frombuffer("RGBA", size, bytes(cairo_surface.get_data()), "raw", "BGRa",
+                             cairo_surface.get_stride(), 1)
+    surface.finish()
+    return image
+
+
+def render_image(doc: Any, *, width: int | None = None, height: int | None = None,
+                 scale: float | None = None, background: str | None = None,
+                 region: Box | None = None) -> Image.Image:
+    """The rendering as a Pillow RGBA image (straight alpha); options as ``render_png``."""
+    return _render(doc, _surface_image, width, height, scale, background, region)
 
 
 def render_pdf(doc: Any) -> bytes:
@@ -161,8 +201,5 @@ def render_array(doc: Any, *, width: int | None = None, height: int | None = Non
                  scale: float | None = None, background: str | None = None,
                  region: Box | None = None) -> np.ndarray:
     """The rendering as an ``(H, W, 4)`` uint8 RGBA array (non-premultiplied); options as ``render_png``."""
-    from PIL import Image
-
-    png = render_png(doc, width=width, height=height, scale=scale, background=background, region=region)
-    with Image.open(io.BytesIO(png)) as im:
-        return np.asarray(im.convert("RGBA")).copy()
+    image = render_image(doc, width=width, height=height, scale=scale, background=background, region=region)
+    return np.asarray(image).copy()

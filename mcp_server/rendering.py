@@ -16,6 +16,8 @@ from assistant.geometry import Box
 
 #: Largest preview PNG returned to the client (bytes), under Claude's 1 MB limit.
 MAX_PREVIEW_BYTES = 900_000
+#: Page renders kept per open document for previews (each at most 1568² RGB pixels, ~7 MB).
+RENDER_CACHE_SIZE = 2
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -34,10 +36,31 @@ def crop_box(layout: Any, ids: list[str]) -> Box:
     return padded.intersection(canvas) or padded
 
 
+def base_image(entry: Any, region: Box | None, max_size: int) -> Any:
+    """The page render (no overlays) of the document as it is now, kept per (version, view, size).
+
+    ``OpenDocument.touch`` empties the cache on every change, so a hit is
+    always the current state; only the last ``RENDER_CACHE_SIZE`` renders are kept.
+    """
+    from exporters.overlay import render_base
+
+    document = entry.document
+    view = region if region is not None else document.layout.canvas.box
+    key = (entry.version, entry.session.revision, id(document), view.x, view.y, view.width, view.height, max_size)
+    cache = entry.render_cache
+    image = cache.get(key)
+    if image is None:
+        image = render_base(document, region=region, max_size=max_size)
+        while len(cache) >= RENDER_CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[key] = image
+    return image.copy()
+
+
 def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_size: int,
                 overlays: list[str]) -> tuple[bytes, str]:
     """A PNG of the document (cropped, with overlays) under ``MAX_PREVIEW_BYTES``, and its caption."""
-    from exporters.overlay import render_overlay_png
+    from exporters.overlay import draw_overlays, encode_png
     from mcp_server.editing import current_report
 
     document = entry.document
@@ -47,8 +70,9 @@ def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_si
     findings = current_report(entry).findings() if "findings" in overlays else None
     size = max_size
     while True:
-        png = render_overlay_png(document, overlays=tuple(overlays), ids=ids or None, region=region,
-                                 max_size=size, findings=findings, max_bytes=MAX_PREVIEW_BYTES)
+        image = draw_overlays(base_image(entry, region, size), document, overlays=tuple(overlays),
+                              ids=ids or None, region=region, findings=findings)
+        png = encode_png(image, MAX_PREVIEW_BYTES)
         if len(png) <= MAX_PREVIEW_BYTES or size <= 64:
             break
         size = max(64, int(size * 0.8))

@@ -45,6 +45,8 @@ class OpenDocument:
     #: Bumped by every change of the document or its brief (keys ``report_cache``).
     version: int = 0
     report_cache: tuple[int, Any] | None = field(default=None, repr=False)
+    #: Page renders of the current version for previews, keyed by (version, view, size); see ``mcp_server.rendering``.
+    render_cache: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
 
     @property
     def document(self) -> Any:
@@ -54,6 +56,7 @@ class OpenDocument:
         """Record that the document or its brief changed (drops the cached metrics)."""
         self.version += 1
         self.report_cache = None
+        self.render_cache.clear()
 
 
 def _stem(label: str) -> str:

@@ -132,3 +132,15 @@ def test_svg2_shape_inside_text_is_wrapped_in_the_render() -> None:
     assert dark(converted, 20, 141) > 300
     assert dark(converted, 142, 300) == 0     # nothing right of the frame
     assert dark(raw, 20, 141) < 50            # cairosvg alone sets it as one line at (0, 0), out of view
+
+
+def test_pixel_buffer_matches_the_png() -> None:
+    """``render_array`` reads cairo's premultiplied buffer; it must equal the decoded PNG (±1 from rounding)."""
+    tree = _tree(f'<svg xmlns="{SVG}" viewBox="0 0 60 40"><rect width="40" height="30" fill="#ff8000" '
+                 'fill-opacity="0.3"/><circle cx="40" cy="20" r="15" fill="#2060c0" opacity="0.7"/></svg>')
+    arr = render_array(tree, width=120)
+    png = np.asarray(Image.open(io.BytesIO(render_png(tree, width=120))).convert("RGBA"))
+    assert arr.shape == png.shape == (80, 120, 4)
+    assert np.abs(arr.astype(int) - png.astype(int)).max() <= 1
+    assert arr[78, 118, 3] == 0  # the transparent background stays transparent
+    assert 60 < arr[10, 10, 3] < 100  # 30 % opaque orange stays 30 % opaque, not premultiplied

@@ -71,3 +71,15 @@ def test_bad_options(doc) -> None:
         render_overlay_png(doc, overlays=("boxes", "heatmap"))
     with pytest.raises(ExportError, match="max_size"):
         render_overlay_png(doc, max_size=0)
+
+
+def test_base_and_overlays_compose_to_the_same_png(doc) -> None:
+    from exporters.overlay import draw_overlays, encode_png, render_base
+
+    layers = ("boxes", "grid", "margins")
+    whole = _img(render_overlay_png(doc, overlays=layers, max_size=300))
+    base = render_base(doc, max_size=300)
+    plain = np.asarray(base).astype(int)
+    parts = _img(encode_png(draw_overlays(base, doc, overlays=layers)))
+    assert (whole == parts).all()
+    assert (plain != parts).any(axis=2).mean() > 0.02  # the overlays changed a fair share of the pixels
