@@ -66,3 +66,50 @@ def test_nearest_split_matches_brute_force(n: int, seed: int, size: float) -> No
     assert np.allclose(d_un, want_un)
     fin = np.isfinite(d_rel)
     assert np.allclose(dist[idx[fin], p_rel[fin]], d_rel[fin])
+
+
+def grid_layout(rows: int, cols: int) -> Layout:
+    """Equal cells on a regular grid: many exact ties between candidate partners."""
+    els = [Element(id=f"c{r}-{c}", kind="text", role=("title", "body", "caption")[(r + c) % 3],
+                   box=Box(x=10.0 + 100.0 * c, y=10.0 + 60.0 * r, width=80.0 + 30.0 * (c % 2), height=40.0))
+           for r in range(rows) for c in range(cols)]
+    els.append(Element(id="wide", kind="shape", role="decoration", box=Box(x=0, y=0, width=1000, height=5)))
+    return Layout(canvas=Canvas(width=1000, height=1000), elements=els)
+
+
+@pytest.mark.parametrize("make", [lambda: random_layout(40, 7), lambda: grid_layout(5, 6)])
+def test_stacked_tiny_search_equals_the_scan_per_axis(make) -> None:
+    from assistant.metrics.neighbours import TINY, nearest_beyond_both
+
+    la = LayoutArrays(make())
+    idx = np.arange(la.n)[::-1].copy()  # any order of indices
+    assert idx.size <= TINY
+    both = nearest_beyond_both(la, idx, tol=1.0)
+    for (part, gap), vertical in zip(both, (True, False)):
+        want_part, want_gap = nearest_beyond(la, idx, vertical, tol=1.0)
+        assert part.tolist() == want_part.tolist()
+        assert gap.tolist() == want_gap.tolist()
+
+
+def test_nearest_beyond_ties_go_to_the_smallest_index_and_reach_only_drops_far_partners() -> None:
+    la = LayoutArrays(grid_layout(6, 7))
+    idx = np.arange(la.n)
+    part, gap = nearest_beyond(la, idx, True, tol=1.0)
+    wide = la.ids.index("wide")
+    # the full-width strip at the top: every cell of the first row starts 5 below it; the first one wins
+    assert la.ids[part[wide]] == "c0-0" and gap[wide] == pytest.approx(5.0)
+    near_part, near_gap = nearest_beyond(la, idx, True, tol=1.0, reach=10.0)
+    close = gap <= 10.0
+    assert near_part[close].tolist() == part[close].tolist()
+    assert (near_part[~close] == -1).all() or (near_gap[~close] > 10.0).all()
+
+
+def test_reading_order_all_pairs_path_equals_the_sorted_count_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.metrics import reading_order as ro
+
+    layout = random_layout(60, 3)
+    direct = ro.reading_order(LayoutArrays(layout))
+    monkeypatch.setattr(ro, "DIRECT", 0)
+    sorted_counts = ro.reading_order(LayoutArrays(layout))
+    assert direct.score == sorted_counts.score
+    assert direct.model_dump() == sorted_counts.model_dump()

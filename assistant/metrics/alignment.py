@@ -41,15 +41,14 @@ def nearest_same_type(la: LayoutArrays, idx: np.ndarray) -> tuple[np.ndarray, np
     not active for the element (see the module docstring) or has no partner.
     """
     m = idx.size
-    v = np.stack([la.x1[idx] / la.W, la.cx[idx] / la.W, la.x2[idx] / la.W,
-                  la.y1[idx] / la.H, la.cy[idx] / la.H, la.y2[idx] / la.H])
+    v = la.edges6[:, idx] / la.edge_scale
     # a text aligns horizontally only by its anchor: its other two x types are masked out (NaN sorts last)
     text = la.is_text[idx]
     v[:3][(np.arange(3)[:, None] != la.anchor[idx][None, :]) & text[None, :]] = np.nan
     order = np.argsort(v, axis=1, kind="stable")
     flat = (order + (np.arange(6) * m)[:, None]).ravel()
     sv = v.ravel()[flat].reshape(6, m)
-    gaps = np.diff(sv, axis=1)
+    gaps = sv[:, 1:] - sv[:, :-1]
     gaps[np.isnan(gaps)] = np.inf
     inf = np.full((6, 1), np.inf)
     left = np.concatenate([inf, gaps], axis=1)
@@ -71,12 +70,12 @@ def edge_value(la: LayoutArrays, i: int, t: int) -> float:
 
 def alignment(la: LayoutArrays) -> MetricResult:
     """Importance-weighted LayoutGAN++ alignment score (see module docstring)."""
-    idx = np.nonzero(la.units)[0]
+    idx = la.units.nonzero()[0]
     if idx.size < 2:
         return MetricResult(name=NAME, score=1.0, applicable=idx.size > 0)
     dist, partners = nearest_same_type(la, idx)
-    tx = np.argmin(dist[:3], axis=0)
-    ty = 3 + np.argmin(dist[3:], axis=0)
+    tx = dist[:3].argmin(axis=0)
+    ty = 3 + dist[3:].argmin(axis=0)
     cols = np.arange(idx.size)
     dx, dy = dist[tx, cols], dist[ty, cols]
     d = np.minimum(dx, dy)
@@ -86,7 +85,7 @@ def alignment(la: LayoutArrays) -> MetricResult:
     t = np.where(dx <= dy, tx, ty)
     partner = partners[t, cols]
     findings: list[Finding] = []
-    near = np.nonzero((d > SLACK) & (d <= NEAR_MISS))[0]
+    near = ((d > SLACK) & (d <= NEAR_MISS)).nonzero()[0]
     near = near[np.argsort(-(w[near] * (1 - s[near])), kind="stable")]
     seen: set[tuple[int, int]] = set()
     for k in near:

@@ -28,7 +28,7 @@ NAME = "balance"
 def visual_weight(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
     """Visual weight of the leaves ``idx`` (see module docstring)."""
     rgb = la.rgb[idx]
-    dark = 1.0 - luminance(np.nan_to_num(rgb, nan=0.5))
+    dark = 1.0 - luminance(np.where(np.isnan(rgb), 0.5, rgb))
     dark = np.where(np.isnan(rgb[:, 0]) & ~la.is_text[idx], 0.5, dark)
     area = la.area[idx] * np.where(la.is_text[idx], 0.5, 1.0)
     return area * (0.3 + 0.7 * dark) * (0.5 + la.importance[idx]) * la.opacity[idx]
@@ -44,7 +44,7 @@ def _side_balance(c: np.ndarray, w: np.ndarray, centre: float) -> float:
 
 def balance(la: LayoutArrays) -> MetricResult:
     """Ngo balance BM and equilibrium EM of visual weight (see module docstring)."""
-    idx = np.nonzero(la.units & (la.area > 0))[0]
+    idx = (la.units & (la.area > 0)).nonzero()[0]
     if idx.size == 0:
         return MetricResult(name=NAME, score=1.0, applicable=False)
     w = visual_weight(la, idx)
@@ -59,12 +59,12 @@ def balance(la: LayoutArrays) -> MetricResult:
     em_x = float((w * (cx - cxc)).sum()) / (tw * c.width / 2)
     em_y = float((w * (cy - cyc)).sum()) / (tw * c.height / 2)
     em = 1.0 - (min(abs(em_x), 1.0) + min(abs(em_y), 1.0)) / 2
-    score = float(np.clip((bm + em) / 2, 0.0, 1.0))
+    score = float(min(max((bm + em) / 2, 0.0), 1.0))
     findings: list[Finding] = []
     if score < 0.85:
         horizontal = abs(bm_v) + abs(em_x) >= abs(bm_h) + abs(em_y)
         pos, centre, off = (cx, cxc, em_x) if horizontal else (cy, cyc, em_y)
-        heavy = np.nonzero(((pos - centre) * off > 0) & ~la.locked[idx])[0]
+        heavy = (((pos - centre) * off > 0) & ~la.locked[idx]).nonzero()[0]
         side = ("right" if off > 0 else "left") if horizontal else ("bottom" if off > 0 else "top")
         sugg = None
         ids = []
@@ -74,9 +74,9 @@ def balance(la: LayoutArrays) -> MetricResult:
             ids = [la.ids[i]]
             shift = -float((w * (pos - centre)).sum()) / float(w[k])
             if horizontal:
-                shift = float(np.clip(shift, c.x - la.x1[i], c.x + c.width - la.x2[i]))
+                shift = float(min(max(shift, c.x - la.x1[i]), c.x + c.width - la.x2[i]))
             else:
-                shift = float(np.clip(shift, c.y - la.y1[i], c.y + c.height - la.y2[i]))
+                shift = float(min(max(shift, c.y - la.y1[i]), c.y + c.height - la.y2[i]))
             sugg = {"type": "move", "ids": ids, "dx": round(shift, 3) if horizontal else 0.0,
                     "dy": 0.0 if horizontal else round(shift, 3)}
         findings.append(Finding(

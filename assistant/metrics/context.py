@@ -20,16 +20,21 @@ Pairwise work uses ``overlap_pairs`` (a sort-and-sweep over x or y, see
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from assistant.document import ROLE_IMPORTANCE, Element, Layout
+from assistant.geometry import Box
 
 ROLE_CODES: dict[str, int] = {r: i for i, r in enumerate(
     ("title", "subtitle", "body", "caption", "cta", "logo", "image", "badge", "background", "decoration"))}
 
 FULL_BLEED_FRACTION = 0.8
+#: up to this many boxes ``overlap_pairs`` tests every pair instead of sweeping
+ALL_PAIRS = 64
+#: margins assumed when the canvas declares none, as a share of its short side (see ``margins``)
+DEFAULT_MARGIN_FRACTION = 0.05
 _ANCHOR_CODES = {"start": 0, "middle": 1, "end": 2}
 _KIND_CODES = {"text": 0, "image": 1, "shape": 2, "group": 3}
 
@@ -76,6 +81,25 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndar
     return order[a], order[b]
 
 
+@lru_cache(maxsize=128)
+def upper_pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """All index pairs ``(a, b)``, ``a < b < n``, in row-major order (read-only arrays, cached per ``n``)."""
+    a, b = np.triu_indices(n, 1)
+    a.flags.writeable = False
+    b.flags.writeable = False
+    return a, b
+
+
+def pair_count(lo: np.ndarray, hi: np.ndarray) -> int:
+    """How many pairs ``candidate_pairs(lo, hi)`` would return, without building them (O(n log n))."""
+    n = lo.shape[0]
+    if n < 2:
+        return 0
+    slo = np.sort(lo)
+    shi = hi[np.argsort(lo, kind="stable")]
+    return int(np.maximum(np.searchsorted(slo, shi, side="right") - np.arange(1, n + 1), 0).sum())
+
+
 @dataclass
 class LayoutArrays:
     """Leaf elements of a layout as arrays (see the module docstring)."""
@@ -111,20 +135,20 @@ class LayoutArrays:
                 codes[e.role], _KIND_CODES[e.kind], e.locked, (e.font_weight or 400) >= 600,
                 _ANCHOR_CODES.get(e.text_anchor, 0),
             ))
-        a = np.array(rows, dtype=float).reshape(n, 13)
-        self.x1, self.y1, self.w, self.h = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+        a = np.ascontiguousarray(np.array(rows, dtype=float).reshape(n, 13).T)  # one contiguous row per field
+        self.x1, self.y1, self.w, self.h = a[0], a[1], a[2], a[3]
         self.x2, self.y2 = self.x1 + self.w, self.y1 + self.h
         self.cx, self.cy = self.x1 + self.w / 2, self.y1 + self.h / 2
         self.area = self.w * self.h
         self.roles = roles
-        self.opacity, self.importance, self.font = a[:, 4], a[:, 5], a[:, 6]
-        self.group = a[:, 7].astype(int)
-        self.role = a[:, 8].astype(int)
-        kind = a[:, 9]
+        self.opacity, self.importance, self.font = a[4], a[5], a[6]
+        self.group = a[7].astype(int)
+        self.role = a[8].astype(int)
+        kind = a[9]
         self.is_text, self.is_image, self.is_shape = kind == 0, kind == 1, kind == 2
-        self.locked, self.bold = a[:, 10] > 0, a[:, 11] > 0
+        self.locked, self.bold = a[10] > 0, a[11] > 0
         #: text anchor as the alignment type it aligns by: 0 left (start), 1 centre, 2 right (end)
-        self.anchor = a[:, 12].astype(int)
+        self.anchor = a[12].astype(int)
         canvas_area = self.W * self.H
         self.is_deco = self.role == ROLE_CODES["decoration"]
         self.background = (self.role == ROLE_CODES["background"]) | (
@@ -133,6 +157,26 @@ class LayoutArrays:
         self.units = self.visible & ~self.background
 
     # -- shared, lazily computed ------------------------------------------
+    @cached_property
+    def safe_box(self) -> Box:
+        """``canvas.safe_box``, or 5 %-of-short-side margins when the canvas declares none."""
+        c = self.canvas
+        m = c.margins
+        if max(m.top, m.right, m.bottom, m.left) > 0:
+            return c.safe_box
+        d = DEFAULT_MARGIN_FRACTION * self.short
+        return Box(x=c.x + d, y=c.y + d, width=max(c.width - 2 * d, 0.0), height=max(c.height - 2 * d, 0.0))
+
+    @cached_property
+    def edges6(self) -> np.ndarray:
+        """The six alignment coordinates as rows: left, centre-x, right, top, centre-y, bottom."""
+        return np.array((self.x1, self.cx, self.x2, self.y1, self.cy, self.y2))
+
+    @cached_property
+    def edge_scale(self) -> np.ndarray:
+        """Per row of ``edges6``: the canvas extent it is normalised by (width, width, width, height, …)."""
+        return np.array((self.W, self.W, self.W, self.H, self.H, self.H))[:, None]
+
     @cached_property
     def rgb(self) -> np.ndarray:
         """Fill colours as sRGB rows in [0, 1]; NaN rows where the fill is unknown or none."""
@@ -151,18 +195,27 @@ class LayoutArrays:
     def overlap_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pairs ``(i, j)`` (``i < j`` in paint order) of visible leaves whose boxes intersect, and the area.
 
-        Sweeps along the axis where boxes are thinner relative to the canvas
-        (fewer candidates), then keeps pairs that also overlap on the other axis.
+        Up to ``ALL_PAIRS`` boxes every pair is tested; beyond that, sweeps along
+        the axis with fewer candidate pairs (counted first, without building
+        them), then keeps pairs that also overlap on the other axis. The result
+        is sorted, so it does not depend on the method or the axis swept.
         """
-        idx = np.nonzero(self.visible & (self.area > 0))[0]
+        idx = (self.visible & (self.area > 0)).nonzero()[0]
         if idx.size < 2:
             e = np.empty(0, dtype=np.intp)
             return e, e, np.empty(0)
-        sweep_x = self.w[idx].sum() / self.W <= self.h[idx].sum() / self.H
-        if sweep_x:
-            a, b = candidate_pairs(self.x1[idx], self.x2[idx])
+        x1, x2, y1, y2 = self.x1[idx], self.x2[idx], self.y1[idx], self.y2[idx]
+        if idx.size <= ALL_PAIRS:
+            # every pair, already in (i, j) order: fewer numpy calls than a sweep on a small page
+            a, b = upper_pairs(idx.size)
+            ix = np.minimum(x2[a], x2[b]) - np.maximum(x1[a], x1[b])
+            iy = np.minimum(y2[a], y2[b]) - np.maximum(y1[a], y1[b])
+            keep = (ix > 0) & (iy > 0)
+            return idx[a[keep]], idx[b[keep]], (ix * iy)[keep]
+        if pair_count(x1, x2) <= pair_count(y1, y2):
+            a, b = candidate_pairs(x1, x2)
         else:
-            a, b = candidate_pairs(self.y1[idx], self.y2[idx])
+            a, b = candidate_pairs(y1, y2)
         i, j = idx[a], idx[b]
         ix = np.minimum(self.x2[i], self.x2[j]) - np.maximum(self.x1[i], self.x1[j])
         iy = np.minimum(self.y2[i], self.y2[j]) - np.maximum(self.y1[i], self.y1[j])

@@ -111,7 +111,7 @@ def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
 
 
 def _backgrounds_from_layout(la: LayoutArrays, texts: np.ndarray, rgb: np.ndarray) -> np.ndarray:
-    """Luminance under each text from the element model (NaN: unknown)."""
+    """The sRGB colour under each text from the element model (rows of ``texts``)."""
     bg = np.ones((texts.size, 3))
     i, j, _ = la.overlap_pairs
     if i.size:
@@ -127,7 +127,7 @@ def _backgrounds_from_layout(la: LayoutArrays, texts: np.ndarray, rgb: np.ndarra
     col = rgb[c]
     a = la.opacity[c][:, None]
     bg[has] = col * a + (1.0 - a)
-    return luminance(bg)
+    return bg
 
 
 def _backgrounds_from_backdrop(la: LayoutArrays, texts: np.ndarray, backdrop: Backdrop, lt: np.ndarray) -> np.ndarray:
@@ -152,23 +152,27 @@ def _backgrounds_from_backdrop(la: LayoutArrays, texts: np.ndarray, backdrop: Ba
 
 def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult:
     """WCAG 2.x contrast of every visible text against what lies under it (see module docstring)."""
-    texts = np.nonzero(la.is_text & la.visible)[0]
+    texts = (la.is_text & la.visible).nonzero()[0]
     if texts.size == 0:
         return MetricResult(name=NAME, score=1.0, applicable=False)
     rgb = la.rgb
     fill = rgb[texts]
     fill = np.where(np.isnan(fill), 0.0, fill)
     if backdrop is None:
-        lb = _backgrounds_from_layout(la, texts, rgb)
+        # one luminance call for the backgrounds and the text fills
+        lum = luminance(np.concatenate((_backgrounds_from_layout(la, texts, rgb), fill)))
+        lb, lf = lum[:texts.size], lum[texts.size:]
     else:
-        lb = _backgrounds_from_backdrop(la, texts, backdrop, luminance(fill))
+        lf = luminance(fill)
+        lb = _backgrounds_from_backdrop(la, texts, backdrop, lf)
     known = ~np.isnan(lb)
-    if not known.any():
-        return MetricResult(name=NAME, score=1.0, applicable=False)
-    texts, fill, lb = texts[known], fill[known], lb[known]
+    if not known.all():
+        if not known.any():
+            return MetricResult(name=NAME, score=1.0, applicable=False)
+        texts, lf, lb = texts[known], lf[known], lb[known]
     # blend the text colour with the background grey level by its opacity
     a = la.opacity[texts]
-    lt = luminance(fill) * a + lb * (1.0 - a)
+    lt = lf * a + lb * (1.0 - a)
     ratio = contrast_ratio(lt, lb)
     px = la.px(la.font[texts])
     large = (px >= 24.0) | (la.bold[texts] & (px >= 18.66))
@@ -177,7 +181,7 @@ def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult
     w = 0.1 + la.importance[texts]
     score = float(((1.0 - pen) * w).sum() / w.sum())
     findings = []
-    for k in np.nonzero(pen > 0)[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
+    for k in (pen > 0).nonzero()[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
         t = int(texts[k])
         to_black = contrast_ratio(0.0, lb[k]) >= contrast_ratio(1.0, lb[k])
         sugg = None if la.locked[t] else {

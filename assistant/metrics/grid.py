@@ -35,12 +35,15 @@ TAU = 0.003
 CHARGE = 0.004
 NEAR = 0.03
 MAX_FINDINGS = 5
+_COLS = np.array(COLUMNS * 2, dtype=float)[:, None]
+_LABELS = tuple(f"{c}-column" for c in COLUMNS * 2)
+_LINES = _COLS[:, 0] + 1
 
 
 def cluster_lines(x: np.ndarray, tol: float, min_size: int = 2) -> np.ndarray:
     """Centres of the clusters of ``x`` (gaps > ``tol`` split) with at least ``min_size`` members."""
     s = np.sort(x)
-    cid = np.concatenate([[0], np.cumsum(np.diff(s) > tol)])
+    cid = np.concatenate([[0], ((s[1:] - s[:-1]) > tol).cumsum()])
     cnt = np.bincount(cid)
     centres = np.bincount(cid, weights=s) / cnt
     return centres[cnt >= min_size]
@@ -56,40 +59,43 @@ def _nearest(x: np.ndarray, lines: np.ndarray) -> np.ndarray:
 
 def grid(la: LayoutArrays) -> MetricResult:
     """Conformance to the best-fitting column grid (see module docstring)."""
-    idx = np.nonzero(la.units & ~la.is_deco & (la.w < 0.9 * la.W))[0]
+    idx = (la.units & ~la.is_deco & (la.w < 0.9 * la.W)).nonzero()[0]
     if idx.size < 2:
         return MetricResult(name=NAME, score=1.0, applicable=False)
     x1, x2 = la.x1[idx], la.x2[idx]
     safe = effective_safe_box(la)
     tol_w = la.W
-    # regular grids, all at once: rows = (frame, columns) candidates
-    f0 = np.repeat([safe.x, float(x1.min())], len(COLUMNS))
-    f1 = np.repeat([safe.x2, float(x2.max())], len(COLUMNS))
-    cols = np.tile(np.array(COLUMNS, dtype=float), 2)
-    step = np.maximum(f1 - f0, 1e-9)[:, None] / cols[:, None]
-    s1 = f0[:, None] + np.minimum(np.maximum(np.rint((x1 - f0[:, None]) / step), 0), cols[:, None]) * step
-    s2 = f0[:, None] + np.minimum(np.maximum(np.rint((x2 - f0[:, None]) / step), 0), cols[:, None]) * step
-    labels = [f"{int(c)}-column" for c in cols]
-    lines = cols + 1
+    m = idx.size
+    # regular grids, all at once: rows = (frame, columns) candidates; left and right edges side by side
+    nc = len(COLUMNS)
+    f0 = np.array([safe.x] * nc + [float(x1.min())] * nc)
+    f1 = np.array([safe.x2] * nc + [float(x2.max())] * nc)
+    f0c = f0[:, None]
+    step = np.maximum(f1 - f0, 1e-9)[:, None] / _COLS
+    x12 = np.concatenate((x1, x2))
+    s12 = f0c + np.minimum(np.maximum(np.rint((x12 - f0c) / step), 0), _COLS) * step
+    s1, s2 = s12[:, :m], s12[:, m:]
+    labels = list(_LABELS)
+    lines = _LINES
     # the detected grid (clusters of left edges and of right edges)
     starts, ends = cluster_lines(x1, CLUSTER_TOL * la.W), cluster_lines(x2, CLUSTER_TOL * la.W)
     if starts.size or ends.size:
         d1 = _nearest(x1, starts) if starts.size else np.full(x1.size, np.inf)
         d2 = _nearest(x2, ends) if ends.size else np.full(x2.size, np.inf)
-        s1 = np.vstack([s1, d1])
-        s2 = np.vstack([s2, d2])
+        s1 = np.concatenate((s1, d1[None, :]))
+        s2 = np.concatenate((s2, d2[None, :]))
         labels.append("detected")
-        lines = np.append(lines, (starts.size + ends.size) / 2)
+        lines = np.concatenate((lines, [(starts.size + ends.size) / 2]))
     e1, e2 = np.abs(x1 - s1), np.abs(x2 - s2)
     d = np.minimum(e1, e2) / tol_w
     sc = 1.0 / (1.0 + np.maximum(d - SLACK, 0.0) / TAU)
     means = sc.sum(axis=1) / idx.size
-    valid = np.append(f1 > f0, [True] * (len(labels) - f0.size))
-    best = int(np.argmax(np.where(valid, means - CHARGE * lines, -np.inf)))
+    valid = np.concatenate((f1 > f0, [True] * (len(labels) - f0.size)))
+    best = int(np.where(valid, means - CHARGE * lines, -np.inf).argmax())
     mean, label = float(means[best]), labels[best]
     d, left_closer, s1, s2 = d[best], e1[best] <= e2[best], s1[best], s2[best]
     findings = []
-    near = np.nonzero((d > SLACK) & (d <= NEAR))[0]
+    near = ((d > SLACK) & (d <= NEAR)).nonzero()[0]
     for j in near[np.argsort(-d[near], kind="stable")][:MAX_FINDINGS]:
         i = int(idx[j])
         dx = float((s1[j] - x1[j]) if left_closer[j] else (s2[j] - x2[j]))

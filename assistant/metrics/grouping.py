@@ -52,7 +52,7 @@ def has_relative(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
 
 def grouping(la: LayoutArrays) -> MetricResult:
     """Gestalt proximity of related vs unrelated neighbours (see module docstring)."""
-    idx = np.nonzero(la.units & ~la.is_deco)[0]
+    idx = (la.units & ~la.is_deco).nonzero()[0]
     m = idx.size
     if m < 3:
         return MetricResult(name=NAME, score=1.0, applicable=False)
@@ -63,11 +63,11 @@ def grouping(la: LayoutArrays) -> MetricResult:
         return MetricResult(name=NAME, score=1.0, applicable=False)
     delta = 0.005 * la.short
     q = (d_rel[ok] + delta) / (d_un[ok] + delta)
-    s = np.clip(1.5 - q, 0.0, 1.0)
+    s = np.minimum(np.maximum(1.5 - q, 0.0), 1.0)
     score = float(s.mean())
     findings = []
-    sel = np.nonzero(ok)[0]
-    bad = np.nonzero(q > 1.0)[0]
+    sel = ok.nonzero()[0]
+    bad = (q > 1.0).nonzero()[0]
     for k in bad[np.argsort(-q[bad], kind="stable")][:MAX_FINDINGS]:
         e = int(idx[sel[k]])
         rel, un = int(p_rel[sel[k]]), int(p_un[sel[k]])

@@ -51,7 +51,7 @@ def _promote(la: LayoutArrays, i: int, factor: float) -> dict | None:
 
 def hierarchy(la: LayoutArrays) -> MetricResult:
     """Type-scale order, title-first and dominance (see module docstring)."""
-    texts = np.nonzero(la.is_text & la.visible & ~np.isnan(la.font) & (la.font > 0))[0]
+    texts = (la.is_text & la.visible & ~np.isnan(la.font) & (la.font > 0)).nonzero()[0]
     if texts.size < 2:
         return MetricResult(name=NAME, score=1.0, applicable=False)
     size = la.font[texts]

@@ -19,23 +19,18 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.geometry import Box
-from assistant.metrics.context import LayoutArrays
+from assistant.metrics.context import DEFAULT_MARGIN_FRACTION, LayoutArrays
 from assistant.metrics.report import Finding, MetricResult, severity_for
 
 NAME = "margins"
-DEFAULT_FRACTION = 0.05
+DEFAULT_FRACTION = DEFAULT_MARGIN_FRACTION
 SCALE = 1.0
 MAX_FINDINGS = 20
 
 
 def effective_safe_box(la: LayoutArrays) -> Box:
-    """``canvas.safe_box``, or 5 %-of-short-side margins when the canvas declares none."""
-    c = la.canvas
-    m = c.margins
-    if max(m.top, m.right, m.bottom, m.left) > 0:
-        return c.safe_box
-    d = DEFAULT_FRACTION * la.short
-    return Box(x=c.x + d, y=c.y + d, width=max(c.width - 2 * d, 0.0), height=max(c.height - 2 * d, 0.0))
+    """``canvas.safe_box``, or 5 %-of-short-side margins when the canvas declares none (computed once per ``la``)."""
+    return la.safe_box
 
 
 def margins(la: LayoutArrays) -> MetricResult:
@@ -47,18 +42,15 @@ def margins(la: LayoutArrays) -> MetricResult:
     tol = 0.002 * la.short
     bleeds = ~la.is_text & ((la.x1 <= c.x + tol) | (la.y1 <= c.y + tol)
                             | (la.x2 >= c.x + c.width - tol) | (la.y2 >= c.y + c.height - tol))
-    idx = np.nonzero(la.units & ~bleeds)[0]
+    idx = (la.units & ~bleeds).nonzero()[0]
     if idx.size == 0:
         return MetricResult(name=NAME, score=1.0)
-    depth = np.stack([
-        (safe.x - la.x1[idx]) / ml, (safe.y - la.y1[idx]) / mt,
-        (la.x2[idx] - safe.x2) / mr, (la.y2[idx] - safe.y2) / mb,
-    ])
-    depth = np.maximum(depth, 0.0).max(axis=0)
+    depth = np.maximum(np.maximum(np.maximum((safe.x - la.x1[idx]) / ml, (safe.y - la.y1[idx]) / mt),
+                                  np.maximum((la.x2[idx] - safe.x2) / mr, (la.y2[idx] - safe.y2) / mb)), 0.0)
     pen = np.where(depth > 0.001, depth, 0.0)
     score = float(1.0 / (1.0 + SCALE * pen.sum()))
     findings = []
-    for k in np.nonzero(pen)[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
+    for k in pen.nonzero()[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
         i = int(idx[k])
         dx = dy = 0.0
         if la.w[i] <= safe.width:

@@ -4,15 +4,23 @@ Both are nearest-neighbour questions over all pairs ("the nearest element
 below that overlaps horizontally", "the nearest related / unrelated
 element"). They are answered without a Python loop over pairs:
 
-- ``nearest_beyond`` gathers the pairs that overlap on the other axis with
-  the sort-and-sweep of ``candidate_pairs`` and keeps the nearest valid one per
-  element (one lexicographic sort); when the sweep finds nearly all pairs (every
-  element spans the page) blocked brute force is cheaper and is used instead.
-- ``nearest_split`` gathers candidate pairs within a radius with the
-  sort-and-sweep of ``candidate_pairs`` and keeps, per element, the nearest
-  partner of each class; elements whose nearest partner is not provably
-  within the radius fall back to blocked brute force (rows of ``BLOCK``
-  elements, vectorised, bounded memory).
+- ``nearest_beyond`` sorts the elements by their start along the axis and,
+  from each element's first admissible position, probes the following ones
+  a window at a time (the window doubling) for the first that overlaps on the
+  other axis: that is the nearest, ties going to the smallest index. The
+  work grows with the number of probes, not with the number of overlapping
+  pairs, so a page of full-width elements costs no more than a sparse one;
+  an optional ``reach`` stops the probing early. ``nearest_beyond_both``
+  answers both axes for tiny inputs with one stacked all-pairs comparison.
+- ``nearest_split`` gathers candidate pairs within a radius with
+  ``strip_pairs`` (a sort-and-sweep over x within horizontal strips, so that
+  whole columns or rows do not pair up) and keeps, per element, the
+  nearest partner of each class (``np.minimum.at``, no sort of the pairs);
+  ties go to the partner first in left-edge order after the element, then
+  before it (the order a plain sweep over x lists them in). Elements whose nearest partner is not
+  provably within the radius fall back to blocked brute force (rows of
+  ``BLOCK`` elements, vectorised, bounded memory), as do inputs of at most
+  ``SMALL`` elements.
 """
 
 from __future__ import annotations
@@ -28,6 +36,10 @@ BLOCK = 512
 SMALL = 96
 #: when the sweep finds more than this share of all pairs, brute force is cheaper than sorting them
 DENSE_SHARE = 0.15
+#: candidates probed per step by the exact nearest-after scan
+WINDOW = 32
+#: up to this many elements ``nearest_beyond_both`` compares all pairs at once
+TINY = 48
 
 
 def blocks(n: int, size: int = BLOCK) -> Iterator[slice]:
@@ -35,13 +47,15 @@ def blocks(n: int, size: int = BLOCK) -> Iterator[slice]:
         yield slice(s, min(s + size, n))
 
 
-def nearest_beyond(la: LayoutArrays, idx: np.ndarray, vertical: bool, tol: float) -> tuple[np.ndarray, np.ndarray]:
+def nearest_beyond(la: LayoutArrays, idx: np.ndarray, vertical: bool, tol: float,
+                   reach: float = np.inf) -> tuple[np.ndarray, np.ndarray]:
     """For each element of ``idx``: the nearest element of ``idx`` after it along an axis, and the gap.
 
     Vertical: among the elements whose horizontal extent overlaps this one's
     and whose top is below this one's top and at least its bottom − ``tol``,
     the one with the highest top. Horizontal likewise to the right. Returns
-    (partner index into ``la``, or −1; gap, ``inf`` when none).
+    (partner index into ``la``, or −1; gap, ``inf`` when none); with a finite
+    ``reach``, a partner whose gap exceeds it may be reported as none.
     """
     if vertical:
         a1, a2, o1, o2 = la.y1[idx], la.y2[idx], la.x1[idx], la.x2[idx]
@@ -51,36 +65,111 @@ def nearest_beyond(la: LayoutArrays, idx: np.ndarray, vertical: bool, tol: float
     part = np.full(m, -1)
     gap = np.full(m, np.inf)
     pending = np.arange(m)
-    if m > SMALL:
-        # candidate pairs overlapping on the other axis (sort and sweep), then the nearest valid one per row
-        pa, pb = candidate_pairs(o1, o2)
-        if pa.size <= DENSE_SHARE * m * m:
-            rows, cols = np.concatenate([pa, pb]), np.concatenate([pb, pa])
-            lead = a2 - tol
-            ok = ((np.minimum(o2[rows], o2[cols]) - np.maximum(o1[rows], o1[cols])) > 0) & (
-                a1[cols] > a1[rows]) & ((a1[cols] >= lead[rows]) | ~(lead > a1)[rows])
-            rows, cols = rows[ok], cols[ok]
-            best, k = _first_per_row(rows, a1[cols] - a2[rows], cols, m)
-            has = k >= 0
-            part[has] = idx[k[has]]
-            gap[has] = best[has]
-            pending = np.empty(0, dtype=np.intp)
     if pending.size:
-        lead = a2 - tol
-        cols = np.arange(m)
-        for sl in blocks(pending.size):
-            r = pending[sl]
-            g = a1[None, :] - a2[r, None]
-            ok = ((np.minimum(o2[r, None], o2[None, :]) - np.maximum(o1[r, None], o1[None, :])) > 0) & (
-                a1[None, :] >= np.where(lead > a1, lead, -np.inf)[r, None]) & (a1[None, :] > a1[r, None]) & (
-                cols[None, :] != r[:, None])
-            g = np.where(ok, g, np.inf)
-            kk = np.argmin(g, axis=1)
-            best = g[np.arange(r.size), kk]
-            has = np.isfinite(best)
-            part[r[has]] = idx[kk[has]]
-            gap[r[has]] = best[has]
+        k, g = _scan_beyond(a1, a2, o1, o2, a2 - tol, pending, reach)
+        has = k >= 0
+        part[pending[has]] = idx[k[has]]
+        gap[pending[has]] = g[has]
     return part, gap
+
+
+def nearest_beyond_both(la: LayoutArrays, idx: np.ndarray, tol: float, reach: float = np.inf
+                        ) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """``nearest_beyond`` vertically and horizontally: ((partners, gaps) below, (partners, gaps) to the right).
+
+    Up to ``TINY`` elements both axes are answered by one stacked (2, m, m)
+    comparison (same rule: the smallest start, ties to the smallest index),
+    which costs a handful of numpy calls instead of a scan per axis.
+    """
+    m = idx.size
+    if m > TINY:
+        return nearest_beyond(la, idx, True, tol, reach), nearest_beyond(la, idx, False, tol, reach)
+    e = la.edges6[:, idx]
+    a1, a2, o1, o2 = e[[3, 0]], e[[5, 2]], e[[0, 3]], e[[2, 5]]  # rows: vertical problem, horizontal problem
+    lead = a2 - tol
+    thr = np.where(lead > a1, lead, -np.inf)
+    a1c = a1[:, None, :]
+    ok = ((np.minimum(o2[:, :, None], o2[:, None, :]) - np.maximum(o1[:, :, None], o1[:, None, :])) > 0) & (
+        a1c > a1[:, :, None]) & (a1c >= thr[:, :, None])
+    g = np.where(ok, a1c, np.inf)
+    k = g.argmin(axis=2)
+    best = np.take_along_axis(g, k[:, :, None], axis=2)[:, :, 0]
+    has = best < np.inf
+    part = np.where(has, idx[k], -1)
+    gap = np.where(has, best - a2, np.inf)
+    return (part[0], gap[0]), (part[1], gap[1])
+
+
+def _scan_beyond(a1: np.ndarray, a2: np.ndarray, o1: np.ndarray, o2: np.ndarray, lead: np.ndarray,
+                 rows: np.ndarray, reach: float = np.inf, window: int = WINDOW) -> tuple[np.ndarray, np.ndarray]:
+    """Exact nearest-after search for ``rows``: the first valid partner in (start, index) order.
+
+    A partner ``j`` of row ``r`` starts after it (``a1[j] > a1[r]``, and
+    ``a1[j] >= lead[r]`` when ``lead[r] > a1[r]``) and overlaps it on the other
+    axis; the nearest has the smallest start, ties going to the smallest index
+    (what an ``argmin`` over all columns picks). Elements sorted by (start,
+    index) are probed ``window`` at a time from each row's first admissible
+    position (the window doubling each round), so the work is O(n log n +
+    rows × probes) instead of O(n²). A row stops once the next start is more
+    than ``reach`` past its end: partners farther than that are reported as
+    none. Returns (partner position in the arrays, or −1; gap ``a1[j] − a2[r]``).
+    """
+    m = a1.size
+    order = np.argsort(a1, kind="stable")
+    sa1, so1, so2 = a1[order], o1[order], o2[order]
+    ra1, rlead = a1[rows], lead[rows]
+    first = np.where(rlead > ra1, np.searchsorted(sa1, rlead, side="left"), np.searchsorted(sa1, ra1, side="right"))
+    part = np.full(rows.size, -1)
+    todo = (first < m).nonzero()[0]
+    pos = first[todo]
+    while todo.size:
+        step = np.arange(window)
+        cand = pos[:, None] + step[None, :]
+        inside = cand < m
+        cand = np.minimum(cand, m - 1)
+        r = rows[todo]
+        ok = inside & ((np.minimum(o2[r, None], so2[cand]) - np.maximum(o1[r, None], so1[cand])) > 0)
+        hit = ok.any(axis=1)
+        at = np.argmax(ok, axis=1)
+        part[todo[hit]] = order[cand[hit, at[hit]]]
+        go = ~hit & (pos + window < m)
+        todo, pos = todo[go], pos[go] + window
+        if reach < np.inf and todo.size:
+            near = sa1[pos] - a2[rows[todo]] <= reach
+            todo, pos = todo[near], pos[near]
+        window *= 2
+    gap = np.full(rows.size, np.inf)
+    has = part >= 0
+    gap[has] = a1[part[has]] - a2[rows[has]]
+    return part, gap
+
+
+def strip_pairs(lo_x: np.ndarray, hi_x: np.ndarray, lo_y: np.ndarray, hi_y: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs whose rectangles ``[lo_x, hi_x] × [lo_y, hi_y]`` may overlap (a superset; each pair once).
+
+    The page is cut into about √n horizontal strips; each rectangle is listed
+    in every strip it touches, and one sort-and-sweep over x within strips
+    (``candidate_pairs`` on x offset by strip) pairs the rectangles sharing a
+    strip. A pair is kept in the first strip both touch only. Unlike a sweep
+    over one axis, columns or rows of elements do not pair up wholesale.
+    """
+    m = lo_x.size
+    y0 = float(lo_y.min())
+    ns = max(1, int(np.sqrt(m)))
+    size = max((float(hi_y.max()) - y0) / ns, 1e-9)
+    s0 = np.minimum((np.maximum(lo_y - y0, 0.0) / size).astype(np.intp), ns - 1)
+    s1 = np.minimum((np.maximum(hi_y - y0, 0.0) / size).astype(np.intp), ns - 1)
+    counts = s1 - s0 + 1
+    elem = np.repeat(np.arange(m), counts)
+    strip = s0[elem] + (np.arange(elem.size) - np.repeat(np.cumsum(counts) - counts, counts))
+    x0 = float(lo_x.min())
+    span = float(hi_x.max()) - x0
+    off = 2.0 * span + 1.0  # strips apart on the offset axis; rounding cannot bring them together
+    a, b = candidate_pairs(strip * off + (lo_x[elem] - x0), strip * off + (hi_x[elem] - x0))
+    ea, eb = elem[a], elem[b]
+    first = strip[a] == np.maximum(s0[ea], s0[eb])
+    return ea[first], eb[first]
 
 
 def box_distance(la: LayoutArrays, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -93,16 +182,24 @@ def box_distance(la: LayoutArrays, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 Relation = Callable[[LayoutArrays, np.ndarray, np.ndarray], np.ndarray]
 
 
-def _first_per_row(rows: np.ndarray, d: np.ndarray, cols: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
+def _first_per_row(rows: np.ndarray, d: np.ndarray, cols: np.ndarray, m: int,
+                   order: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the smallest ``d`` and its column; ties go to the smallest ``order`` (default: the earliest pair)."""
     best = np.full(m, np.inf)
     part = np.full(m, -1)
     if rows.size:
-        o = np.lexsort((d, rows))  # stable: ties keep pair order, so results are deterministic
-        r, dd, cc = rows[o], d[o], cols[o]
-        first = np.ones(r.size, dtype=bool)
-        first[1:] = r[1:] != r[:-1]
-        best[r[first]] = dd[first]
-        part[r[first]] = cc[first]
+        np.minimum.at(best, rows, d)
+        tie = (d == best[rows]).nonzero()[0]
+        if order is not None:
+            # the earliest pair among the ties of smallest order
+            o = order[tie]
+            low = np.full(m, np.iinfo(np.intp).max)
+            np.minimum.at(low, rows[tie], o)
+            tie = tie[o == low[rows[tie]]]
+        at = np.full(m, rows.size)
+        np.minimum.at(at, rows[tie], tie)
+        has = at < rows.size
+        part[has] = cols[at[has]]
     return best, part
 
 
@@ -117,12 +214,17 @@ def nearest_split(la: LayoutArrays, idx: np.ndarray, related: Relation, radius: 
     m = idx.size
     h = radius / 2
     if m <= SMALL:
-        pa = pb = np.empty(0, dtype=np.intp)  # a single brute-force block is cheaper
-    else:
-        pa, pb = candidate_pairs(la.x1[idx] - h, la.x2[idx] + h)
-    if pa.size:
-        keep = (np.minimum(la.y2[idx[pa]], la.y2[idx[pb]]) - np.maximum(la.y1[idx[pa]], la.y1[idx[pb]])) >= -radius
-        pa, pb = pa[keep], pb[keep]
+        # a single brute-force block is cheaper than sweeping
+        d_rel, d_un = np.full(m, np.inf), np.full(m, np.inf)
+        p_rel, p_un = np.full(m, -1), np.full(m, -1)
+        todo = np.arange(m) if need is None else need.nonzero()[0]
+        return _brute_split(la, idx, related, todo, d_rel, p_rel, d_un, p_un)
+    lo_x, hi_x, lo_y, hi_y = la.x1[idx] - h, la.x2[idx] + h, la.y1[idx] - h, la.y2[idx] + h
+    pa, pb = strip_pairs(lo_x, hi_x, lo_y, hi_y)
+    ia, ib = idx[pa], idx[pb]
+    near = ((np.minimum(la.x2[ia], la.x2[ib]) - np.maximum(la.x1[ia], la.x1[ib])) >= -radius) & (
+        (np.minimum(la.y2[ia], la.y2[ib]) - np.maximum(la.y1[ia], la.y1[ib])) >= -radius)
+    pa, pb = pa[near], pb[near]
     if pa.size > DENSE_SHARE * m * m:
         # so crowded that nearly everything is near everything: brute force is cheaper than sorting pairs
         pa = pb = np.empty(0, dtype=np.intp)
@@ -130,10 +232,22 @@ def nearest_split(la: LayoutArrays, idx: np.ndarray, related: Relation, radius: 
     cols = np.concatenate([pb, pa])
     d = box_distance(la, idx[rows], idx[cols])
     rel = related(la, idx[rows], idx[cols])
-    d_rel, p_rel = _first_per_row(rows[rel], d[rel], cols[rel], m)
-    d_un, p_un = _first_per_row(rows[~rel], d[~rel], cols[~rel], m)
+    # ties go to the partner first in left-edge order after the element, then first before it
+    rank = np.empty(m, dtype=np.intp)
+    rank[np.argsort(lo_x, kind="stable")] = np.arange(m)
+    tie = rank[cols] + m * (rank[cols] < rank[rows])
+    d_rel, p_rel = _first_per_row(rows[rel], d[rel], cols[rel], m, tie[rel])
+    d_un, p_un = _first_per_row(rows[~rel], d[~rel], cols[~rel], m, tie[~rel])
     unsure = (d_rel > radius) | (d_un > radius)
-    todo = np.nonzero(unsure if need is None else unsure & need)[0]
+    todo = (unsure if need is None else unsure & need).nonzero()[0]
+    return _brute_split(la, idx, related, todo, d_rel, p_rel, d_un, p_un)
+
+
+def _brute_split(la: LayoutArrays, idx: np.ndarray, related: Relation, todo: np.ndarray, d_rel: np.ndarray,
+                 p_rel: np.ndarray, d_un: np.ndarray, p_un: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Exact nearest related / unrelated partners of the rows ``todo`` (blocks of all pairs); finish the result."""
+    m = idx.size
     allc = np.arange(m)
     for sl in blocks(todo.size):
         r = todo[sl]
@@ -142,7 +256,7 @@ def nearest_split(la: LayoutArrays, idx: np.ndarray, related: Relation, radius: 
         me = r[:, None] == allc[None, :]
         dr = np.where(rl & ~me, dd, np.inf)
         du = np.where(~rl & ~me, dd, np.inf)
-        kr, ku = np.argmin(dr, axis=1), np.argmin(du, axis=1)
+        kr, ku = dr.argmin(axis=1), du.argmin(axis=1)
         ar = np.arange(r.size)
         d_rel[r], p_rel[r] = dr[ar, kr], kr
         d_un[r], p_un[r] = du[ar, ku], ku

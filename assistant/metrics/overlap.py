@@ -100,7 +100,7 @@ def overlap(la: LayoutArrays) -> MetricResult:
     total = float(pen.sum())
     score = float(1.0 / (1.0 + SCALE * total))
     findings = []
-    bad = np.nonzero(pen > 0.01)[0]
+    bad = (pen > 0.01).nonzero()[0]
     bad = bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS]
     gap = 0.01 * la.short
     for k in bad:

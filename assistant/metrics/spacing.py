@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.neighbours import nearest_beyond
+from assistant.metrics.neighbours import nearest_beyond_both
 from assistant.metrics.report import Finding, MetricResult, severity_for
 
 NAME = "spacing"
@@ -45,25 +45,26 @@ def _rest_of_stack(la: LayoutArrays, idx: np.ndarray, b: int, vertical: bool) ->
 
 def spacing(la: LayoutArrays) -> MetricResult:
     """Gap consistency per kind of neighbour pair (see module docstring)."""
-    idx = np.nonzero(la.units & ~la.is_deco)[0]
+    idx = (la.units & ~la.is_deco).nonzero()[0]
     if idx.size < 3:
         return MetricResult(name=NAME, score=1.0, applicable=False)
     tol = 0.002 * la.short
     reach = REACH * la.short
-    srcs, dsts, gaps, keys = [], [], [], []
-    for axis, vertical in ((0, True), (1, False)):
-        part, gap = nearest_beyond(la, idx, vertical, tol)
-        ok = (part >= 0) & (gap <= reach)
-        s, d = idx[ok], part[ok]
-        srcs.append(s)
-        dsts.append(d)
-        gaps.append(np.maximum(gap[ok], 0.0))
-        keys.append(axis * 100 + la.role[s] * 10 + la.role[d])
-    src, dst, g, key = (np.concatenate(v) for v in (srcs, dsts, gaps, keys))
+    (pv, gv), (ph, gh) = nearest_beyond_both(la, idx, tol, reach)
+    part, gap = np.concatenate((pv, ph)), np.concatenate((gv, gh))  # vertical links first, then horizontal
+    ok = (part >= 0) & (gap <= reach)
+    src, dst = np.concatenate((idx, idx))[ok], part[ok]
+    g = np.maximum(gap[ok], 0.0)
+    key = (ok.nonzero()[0] >= idx.size) * 100 + la.role[src] * 10 + la.role[dst]
     if g.size < 2:
         return MetricResult(name=NAME, score=1.0, applicable=False)
-    uniq, grp = np.unique(key, return_inverse=True)
-    cnt = np.bincount(grp)
+    # link kinds: key = axis · 100 + role codes (< 200); bincount over the keys keeps the groups in key order
+    per_key = np.bincount(key, minlength=1)
+    uniq = per_key.nonzero()[0]
+    slot = np.zeros(per_key.size, dtype=np.intp)
+    slot[uniq] = np.arange(uniq.size)
+    grp = slot[key]
+    cnt = per_key[uniq]
     s1 = np.bincount(grp, weights=g)
     s2 = np.bincount(grp, weights=g * g)
     multi = cnt >= 2
@@ -74,9 +75,9 @@ def spacing(la: LayoutArrays) -> MetricResult:
     per = np.maximum(0.0, 1.0 - cv)
     score = float((cnt * per)[multi].sum() / cnt[multi].sum())
     findings = []
-    worst = np.nonzero(multi & (cv > CV_REPORT))[0]
+    worst = (multi & (cv > CV_REPORT)).nonzero()[0]
     for c in worst[np.argsort(-cv[worst], kind="stable")][:MAX_FINDINGS]:
-        links = np.nonzero(grp == c)[0]
+        links = (grp == c).nonzero()[0]
         gl = g[links]
         med = float(np.sort(gl)[(gl.size - 1) // 2])
         k = int(links[np.argmax(np.abs(gl - med))])

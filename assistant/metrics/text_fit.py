@@ -84,7 +84,7 @@ def _container_overflow(la: LayoutArrays) -> tuple[np.ndarray, np.ndarray]:
 
 def text_fit(la: LayoutArrays) -> MetricResult:
     """Legible size and overflow of every visible text (see module docstring)."""
-    texts = np.nonzero(la.is_text & la.visible)[0]
+    texts = (la.is_text & la.visible).nonzero()[0]
     if texts.size == 0:
         return MetricResult(name=NAME, score=1.0, applicable=False)
     roles = [la.roles[t] for t in texts]
@@ -93,8 +93,8 @@ def text_fit(la: LayoutArrays) -> MetricResult:
     has_size = ~np.isnan(size_px)
     small = np.where(has_size, np.maximum(0.0, np.log(need / np.where(has_size, size_px, 1.0)) / np.log(1.5)), 0.0)
     c = la.canvas
-    ix = np.clip(np.minimum(la.x2[texts], c.x + c.width) - np.maximum(la.x1[texts], c.x), 0, None)
-    iy = np.clip(np.minimum(la.y2[texts], c.y + c.height) - np.maximum(la.y1[texts], c.y), 0, None)
+    ix = np.maximum(np.minimum(la.x2[texts], c.x + c.width) - np.maximum(la.x1[texts], c.x), 0)
+    iy = np.maximum(np.minimum(la.y2[texts], c.y + c.height) - np.maximum(la.y1[texts], c.y), 0)
     area = np.maximum(la.area[texts], 1e-12)
     off = np.where(la.area[texts] > 0, 1.0 - ix * iy / area, 0.0)
     spill, cont = _container_overflow(la)
@@ -103,7 +103,7 @@ def text_fit(la: LayoutArrays) -> MetricResult:
     pen = pen_small + pen_off + pen_spill
     score = float(1.0 / (1.0 + pen.sum()))
     findings: list[Finding] = []
-    for k in np.nonzero(pen > 1e-3)[0][np.argsort(-pen[pen > 1e-3], kind="stable")][:MAX_FINDINGS]:
+    for k in (pen > 1e-3).nonzero()[0][np.argsort(-pen[pen > 1e-3], kind="stable")][:MAX_FINDINGS]:
         t = int(texts[k])
         tid = la.ids[t]
         locked = bool(la.locked[t])
