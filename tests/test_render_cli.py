@@ -58,3 +58,40 @@ def test_input_is_never_overwritten(tmp_path: Path) -> None:
     result = runner.invoke(app, ["render", str(src), "--out", str(src)])
     assert result.exit_code == 2
     assert src.read_bytes() == before
+
+
+def test_render_creates_the_output_folder(tmp_path):
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from tests.conftest import OSGEO_DIR
+
+    out = tmp_path / "new" / "deeper" / "gdal.png"
+    result = CliRunner().invoke(app, ["render", str(OSGEO_DIR / "gdal_a4.svg"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_export_writes_svg_and_pdf_and_never_overwrites(tmp_path):
+    from lxml import etree
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from tests.conftest import OSGEO_DIR
+
+    src = OSGEO_DIR / "gdal_a4.svg"
+    runner = CliRunner()
+    svg = tmp_path / "out" / "gdal.svg"
+    result = runner.invoke(app, ["export", str(src), "--out", str(svg)])
+    assert result.exit_code == 0, result.output
+    original = etree.parse(str(src)).getroot()
+    exported = etree.fromstring(svg.read_bytes())
+    assert exported.tag == original.tag and len(list(exported.iter())) == len(list(original.iter()))
+    pdf = tmp_path / "out" / "gdal.pdf"
+    assert runner.invoke(app, ["export", str(src), "--out", str(pdf)]).exit_code == 0
+    assert pdf.read_bytes().startswith(b"%PDF")
+    again = runner.invoke(app, ["export", str(src), "--out", str(pdf)])
+    assert again.exit_code != 0 and "already exists" in again.output
+    assert runner.invoke(app, ["export", str(src), "--out", str(pdf), "--force"]).exit_code == 0
+    bad = runner.invoke(app, ["export", str(src), "--out", str(tmp_path / "x.gif")])
+    assert bad.exit_code != 0 and "suffix" in bad.output

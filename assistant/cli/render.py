@@ -1,4 +1,9 @@
-"""``layout-assistant render``: draw a layout to PNG or PDF, optionally with its boxes overlaid."""
+"""``layout-assistant render`` and ``export``: write a layout as PNG, PDF or SVG.
+
+``render`` draws it, optionally with its boxes overlaid; ``export`` writes it
+through the exporter registry (an SVG export is the kept tree, byte for byte
+what the importer read plus the ids it generated).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from typing import Optional
 import typer
 
 from assistant.cli import app
-from assistant.cli._common import fail
+from assistant.cli._common import ensure_parent, fail
 from assistant.errors import LayoutError
 
 RENDER_HELP = """Render an SVG layout to PNG or PDF (chosen by the --out suffix).
@@ -47,12 +52,13 @@ def render(
     try:
         fmt = format_for_path(out)
         if fmt not in ("png", "pdf"):
-            fail(f"{out}: render writes .png or .pdf files (use 'export' for SVG)")
+            fail(f"{out}: render writes .png or .pdf files (use 'layout-assistant export' for SVG)")
         if fmt == "pdf" and (overlay or width):
             fail(f"{out}: --overlay and --width apply to PNG output only")
         if out.resolve() == file.resolve():
             fail(f"{out}: refusing to overwrite the input file")
         doc = import_svg(file)
+        ensure_parent(out)
         if fmt == "pdf":
             from exporters.raster import render_pdf
 
@@ -66,6 +72,48 @@ def render(
             from exporters.raster import render_png
 
             data = render_png(doc, width=width)
+        atomic_write(out, data)
+    except LayoutError as exc:
+        fail(exc)
+    typer.echo(f"wrote {out} ({len(data) // 1024} KiB)")
+
+
+EXPORT_HELP = """Export an SVG layout as SVG, PNG or PDF (chosen by the --out suffix).
+
+The SVG export keeps everything the file had (namespaces, defs, metadata,
+Inkscape attributes); only element ids the importer had to generate are
+added, so later edits can name them. PNG and PDF never read external files or
+URLs. The output is written atomically and never over the input; an existing
+output is replaced only with --force.
+
+Examples:
+
+  layout-assistant export flyer.svg --out flyer.pdf
+
+  layout-assistant export flyer.svg --out with-ids.svg
+"""
+
+
+@app.command("export", help=EXPORT_HELP)
+def export(
+    file: Path = typer.Argument(..., help="The SVG file to export."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output file: .svg, .png or .pdf."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
+) -> None:
+    """Export FILE to --out."""
+    from assistant.svg_import import import_svg
+    from exporters import export as export_doc
+    from exporters import format_for_path
+    from exporters.io import atomic_write
+
+    try:
+        fmt = format_for_path(out)
+        if out.resolve() == file.resolve():
+            fail(f"{out}: refusing to overwrite the input file")
+        if out.exists() and not force:
+            fail(f"{out}: already exists (pass --force to replace it)")
+        data = export_doc(import_svg(file), fmt)
+        ensure_parent(out)
         atomic_write(out, data)
     except LayoutError as exc:
         fail(exc)
