@@ -1,0 +1,211 @@
+"""SFT data: heuristic trajectories on every task, as chat-format JSONL.
+
+Command::
+
+    python -m models.data --out runs/tiny/data --train-episodes 120 --val-episodes 12 --test-episodes 12
+
+Seeds are split into disjoint ranges (:data:`SEED_RANGES`) so held-out test
+seeds are never trained on: **train 1000–9999**, **validation 500–999**,
+**test 100–499** (the heuristic's own held-out evaluation uses 100–109, inside
+the test range). Episode *i* of a split uses task ``tasks[i % len(tasks)]`` and
+seed ``start + i // len(tasks)``.
+
+For each episode the heuristic planner (``assistant.planners``, registered as
+``heuristic``) is run on the task's broken layout with the task's weights and
+instruction (``run_planner``, as in ``assistant.evaluate_planner``); its accepted
+actions are then replayed in ``assistant.env.LayoutEnv`` to record the states.
+Two kinds of records (``assistant.prompting.make_record``):
+
+* **planner** — environment observation text + task instruction → the
+  heuristic's next action; after its last edit, ``finalize``;
+* **applicator** — the element list (``prompting.layout_text``) + a
+  plain-language request → the exact action. Requests are generated from
+  actions (``models.requests``): from the heuristic's action at that state
+  and from ``synthetic_per_state`` random plausible edits, each validated by
+  applying it to a copy of the document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from assistant.prompting import layout_text, make_record
+from models.requests import request_for, synth_action
+
+#: Disjoint seed ranges per split (inclusive start, exclusive end).
+SEED_RANGES: dict[str, tuple[int, int]] = {"train": (1000, 10000), "val": (500, 1000), "test": (100, 500)}
+
+
+@dataclass
+class DataConfig:
+    """What to generate."""
+
+    out: str = "runs/tiny/data"
+    tasks: tuple[str, ...] = ()            # empty: every registered task
+    train_episodes: int = 120
+    val_episodes: int = 12
+    test_episodes: int = 12
+    max_steps: int = 12                    # heuristic edits per episode
+    synthetic_per_state: int = 2           # random applicator requests per visited state
+    applicator_layouts: int = 0            # extra train layouts with applicator requests only
+    requests_per_layout: int = 4           # requests on each extra layout
+    time_budget: float = 20.0              # seconds per heuristic episode
+    seed: int = 0                          # request phrasing / synthetic action randomness
+
+
+def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]:
+    """``(task, seed)`` pairs of a split; seeds stay inside :data:`SEED_RANGES` [split]."""
+    start, end = SEED_RANGES[split]
+    pairs = [(tasks[i % len(tasks)], start + i // len(tasks)) for i in range(n)]
+    if pairs and pairs[-1][1] >= end:
+        raise ValueError(f"{n} episodes overflow the {split} seed range {start}-{end - 1}")
+    return pairs
+
+
+def heuristic_actions(task: Any, *, max_steps: int, time_budget: float) -> tuple[list[dict[str, Any]], str]:
+    """The heuristic's accepted actions on ``task`` and why it stopped."""
+    from assistant.planners import get_planner
+    from assistant.planners.constraints import compile_for_planner
+    from assistant.planners.loop import run_planner
+
+    doc = task.broken.copy()
+    constraints, keep, _ = compile_for_planner(task.instruction, doc.layout) if task.instruction else ([], [], [])
+    result = run_planner(doc, get_planner("heuristic"), constraints=constraints, weights=task.weights,
+                         instruction=task.instruction, keep=keep, max_steps=max_steps, time_budget=time_budget)
+    return [dict(s.action) for s in result.steps], result.stopped
+
+
+def valid_on(document: Any, action: dict[str, Any]) -> bool:
+    """Whether ``action`` validates and applies to a copy of ``document``."""
+    from assistant.actions import apply_action, parse_action
+    from assistant.errors import InvalidAction
+
+    try:
+        apply_action(document.copy(), parse_action(action))
+    except InvalidAction:
+        return False
+    return True
+
+
+def applicator_records(document: Any, rng: random.Random, expert: dict[str, Any] | None, n_synth: int,
+                       meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """Applicator records at one state: the expert action and ``n_synth`` synthetic edits, with requests."""
+    layout = document.layout
+    view = layout_text(layout)
+    out = []
+    candidates = ([expert] if expert else []) + [synth_action(layout, rng) for _ in range(n_synth)]
+    for i, action in enumerate(candidates):
+        if action is None:
+            continue
+        request, norm = request_for(action, layout, rng)
+        if not valid_on(document, norm):
+            continue
+        out.append(make_record(view, request, norm, kind="applicator",
+                               meta={**meta, "source": "expert" if (expert and i == 0) else "synthetic"}))
+    return out
+
+
+def episode_records(task_name: str, seed: int, cfg: DataConfig, rng: random.Random) -> list[dict[str, Any]]:
+    """All records of one episode (see the module docstring)."""
+    from assistant.env import LayoutEnv
+
+    env = LayoutEnv(task_name, max_steps=cfg.max_steps + 1)
+    env.reset(seed=seed, options={"task": task_name, "task_seed": seed})
+    actions, stopped = heuristic_actions(env.task, max_steps=cfg.max_steps, time_budget=cfg.time_budget)
+    if stopped != "max_steps":
+        actions.append({"type": "finalize"})
+    records: list[dict[str, Any]] = []
+    for step, action in enumerate(actions):
+        meta = {"task": task_name, "seed": seed, "step": step}
+        records.append(make_record(env.observation_text(), env.instruction or "", action, kind="planner", meta=meta))
+        expert = action if action["type"] != "finalize" else None
+        records += applicator_records(env.document, rng, expert, cfg.synthetic_per_state, meta)
+        if action["type"] == "finalize":
+            break
+        _, _, terminated, truncated, info = env.step(action)
+        if not info["valid"] or terminated or truncated:
+            break
+    return records
+
+
+def extra_layouts(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]:
+    """``(task, seed)`` of applicator-only layouts: the upper half of the split's seed range."""
+    start, end = SEED_RANGES[split]
+    mid = start + (end - start) // 2
+    pairs = [(tasks[i % len(tasks)], mid + i // len(tasks)) for i in range(n)]
+    if pairs and pairs[-1][1] >= end:
+        raise ValueError(f"{n} layouts overflow the {split} seed range {start}-{end - 1}")
+    return pairs
+
+
+def layout_records(task_name: str, seed: int, n: int, rng: random.Random) -> list[dict[str, Any]]:
+    """Applicator records on a task's broken layout (no trajectory): ``n`` synthetic requests."""
+    from assistant.tasks import make_task
+
+    doc = make_task(task_name, seed).broken
+    return applicator_records(doc, rng, None, n, {"task": task_name, "seed": seed, "step": 0})
+
+
+def generate(cfg: DataConfig) -> dict[str, Any]:
+    """Write ``train.jsonl``, ``val.jsonl``, ``test.jsonl`` and ``stats.json`` under ``cfg.out``."""
+    from assistant.tasks import task_names
+
+    tasks = list(cfg.tasks) or task_names()
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stats: dict[str, Any] = {"config": asdict(cfg), "tasks": tasks, "seed_ranges": SEED_RANGES, "splits": {}}
+    for split, n in (("train", cfg.train_episodes), ("val", cfg.val_episodes), ("test", cfg.test_episodes)):
+        rng = random.Random(f"{cfg.seed}:{split}")
+        counts = {"planner": 0, "applicator": 0, "episodes": n}
+        extra = cfg.applicator_layouts if split == "train" else cfg.applicator_layouts // 20
+        with (out / f"{split}.jsonl").open("w", encoding="utf-8") as fh:
+            for task_name, seed in split_episodes(split, n, tasks):
+                for rec in episode_records(task_name, seed, cfg, rng):
+                    fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                    counts[rec["kind"]] += 1
+            for task_name, seed in extra_layouts(split, extra, tasks):
+                for rec in layout_records(task_name, seed, cfg.requests_per_layout, rng):
+                    fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                    counts[rec["kind"]] += 1
+        stats["splits"][split] = counts
+        print(json.dumps({"split": split, **counts}))
+    (out / "stats.json").write_text(json.dumps(stats, indent=2))
+    return stats
+
+
+def iter_texts(paths: list[Path]) -> Iterator[str]:
+    """Prompt + completion texts of JSONL files (for tokenizer training)."""
+    from assistant.prompting import render_record
+
+    for path in paths:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    prompt, completion = render_record(json.loads(line))
+                    yield prompt + completion
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Generate SFT data from heuristic trajectories.")
+    d = DataConfig()
+    ap.add_argument("--out", default=d.out)
+    ap.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
+    for name in ("train_episodes", "val_episodes", "test_episodes", "max_steps", "synthetic_per_state", "seed",
+                 "applicator_layouts", "requests_per_layout"):
+        ap.add_argument(f"--{name.replace('_', '-')}", type=int, default=getattr(d, name))
+    ap.add_argument("--time-budget", type=float, default=d.time_budget)
+    args = ap.parse_args(argv)
+    cfg = DataConfig(out=args.out, tasks=tuple(t for t in args.tasks.split(",") if t),
+                     **{k: getattr(args, k) for k in ("train_episodes", "val_episodes", "test_episodes",
+                                                      "max_steps", "synthetic_per_state", "seed", "time_budget",
+                                                      "applicator_layouts", "requests_per_layout")})
+    generate(cfg)
+
+
+if __name__ == "__main__":
+    main()

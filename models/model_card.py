@@ -1,0 +1,78 @@
+"""Write ``models/MODEL_CARD.md`` for the bundled applicator from a pipeline run's results."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+
+def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
+    """Model card: what it is, data, command, size, evaluation, licence."""
+    from models.eval import applicator_table, policy_table
+    from models.pipeline import BUNDLED_NAME
+
+    model_path = out.parent / BUNDLED_NAME
+    size = model_path.stat().st_size / 1e6 if model_path.is_file() else float("nan")
+    stats_file = Path(cfg.data.out) / "stats.json"
+    stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
+    splits = stats.get("splits", {})
+    m = cfg.model
+    text = f"""# Model card — `{BUNDLED_NAME}`
+
+**What it is.** A small Llama-architecture language model trained from scratch to
+turn a plain-language layout edit request ("push the logo into the top-right
+corner", "make the price stand out") plus the layout's element list into one
+exact edit action (JSON), and — as a planner — to choose the next edit for a
+layout given the environment's observation. It is the default model of the
+offline assistant's `local` planner (llama.cpp via llama-cpp-python).
+
+**Architecture.** `LlamaForCausalLM`: {m.num_layers} layers, width {m.hidden_size},
+{m.num_heads} heads ({m.num_kv_heads} key/value heads), SwiGLU {m.intermediate_size},
+context {m.max_positions} tokens; byte-level BPE tokenizer with {cfg.vocab_size}
+tokens trained on the training data (GPT-2 split regex). GGUF F16, {size:.1f} MB
+(a Q8_0 export is made too, `runs/tiny/gguf/grpo-q8_0.gguf`; llama.cpp must load it
+without weight repacking on AMX CPUs, see `models/policies.py`).
+Prompt format: `assistant/prompting.py` (plain text, `### Action` marker, one
+line of JSON out; stop at the newline).
+
+**Data.** Heuristic-planner trajectories on the generated tasks
+({', '.join(stats.get('tasks', []))}); training seeds {stats.get('seed_ranges', {}).get('train')},
+validation {stats.get('seed_ranges', {}).get('val')}, held-out test {stats.get('seed_ranges', {}).get('test')}.
+Examples: {json.dumps(splits)}. Applicator requests are generated from actions
+with templates and synonyms (`models/requests.py`), so each pair is exact.
+
+**Training.** SFT (full, completion-masked cross-entropy, AdamW, cosine
+schedule; best validation loss {summary['sft_best'].get('val_loss', float('nan')):.4f}
+at step {summary['sft_best'].get('step')}, completion-token accuracy
+{summary['sft_best'].get('val_acc', float('nan')):.3f}), then GRPO with the
+layout environment as verifier ({cfg.grpo.steps} steps, {cfg.grpo.states_per_step} states ×
+{cfg.grpo.group_size} samples, KL {cfg.grpo.kl_coef} to the SFT model).
+Reproduce: `make train-tiny` (`python -m models.pipeline --config tiny`), CPU only,
+{summary['seconds'] / 60:.0f} min on this machine's 2 shared cores.
+
+**Evaluation** (held-out seeds; full report `models/EVAL.md`).
+
+{policy_table(ev['rows'])}
+
+{applicator_table(ev['applicator'])}
+
+**Limits.** Trained only on the generated task families and the request
+templates in `models/requests.py`; requests phrased far from them, or layouts
+unlike the generated posters, are out of distribution. Always run with the
+action grammar and simulation (the `local` planner does) — an answer can still
+name the wrong element.
+
+**Licence.** Apache-2.0, like the project. No third-party weights or data:
+the model, its tokenizer and its training data are produced by this repository.
+
+<details><summary>Pipeline configuration</summary>
+
+```json
+{json.dumps(asdict(cfg), indent=2, default=str)}
+```
+</details>
+"""
+    out.write_text(text, encoding="utf-8")
+    return out

@@ -1,0 +1,186 @@
+"""The whole training pipeline: data → tokenizer → SFT → GRPO → GGUF export → evaluation.
+
+Commands::
+
+    python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), ~1 h on 2 cores
+    python -m models.pipeline --config mini      # every stage on a miniature configuration, a few minutes
+
+Outputs go to ``runs/<config>/`` (``data/``, ``init/`` the untrained base,
+``sft/``, ``grpo/``, ``gguf/{base,sft,grpo}.gguf`` (F16) and ``grpo-q8_0.gguf``,
+``EVAL.md``). With ``install`` (the ``tiny`` default; ``--no-install`` turns it
+off) the GRPO model is copied to ``models/layout-applicator-tiny.gguf`` (F16), the report to
+``models/EVAL.md`` and the plots beside it, and ``models/MODEL_CARD.md`` is
+written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from models.data import DataConfig
+from models.grpo import GRPOConfig
+from models.sft import SFTConfig
+from models.tiny import TinyConfig
+
+MODELS_DIR = Path(__file__).resolve().parent
+BUNDLED_NAME = "layout-applicator-tiny.gguf"
+
+
+@dataclass
+class PipelineConfig:
+    """Every stage's settings; ``run`` is the output directory."""
+
+    name: str
+    run: str
+    data: DataConfig
+    vocab_size: int
+    model: TinyConfig
+    sft: SFTConfig
+    grpo: GRPOConfig
+    eval_episodes: int = 10
+    eval_max_steps: int = 12
+    verify_samples: int = 4
+    requests_per_layout: int = 6
+    install: bool = False
+    threads: int = 1               # torch threads: one is ~4x faster than two on a shared 2-core box
+    notes: dict[str, Any] = field(default_factory=dict)
+
+
+def config(name: str) -> PipelineConfig:
+    """The named configuration (``tiny`` or ``mini``)."""
+    run = f"runs/{name}"
+    if name == "mini":
+        return PipelineConfig(
+            name=name, run=run,
+            data=DataConfig(out=f"{run}/data", tasks=("banner", "editorial"), train_episodes=2, val_episodes=1,
+                            test_episodes=0, max_steps=2, synthetic_per_state=2, time_budget=5.0,
+                            applicator_layouts=4, requests_per_layout=2),
+            vocab_size=600,
+            model=TinyConfig(hidden_size=64, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=128,
+                             max_positions=2048),
+            sft=SFTConfig(steps=30, batch_size=4, lr=3e-3, warmup=5, log_every=10, eval_every=15,
+                          max_val_examples=8, max_len=2048),
+            grpo=GRPOConfig(steps=2, states_per_step=1, group_size=3, max_depth=1, max_new_tokens=24, save_every=2,
+                            env_max_steps=6),
+            eval_episodes=1, eval_max_steps=2, verify_samples=2, requests_per_layout=2,
+        )
+    if name == "tiny":
+        return PipelineConfig(
+            name=name, run=run,
+            data=DataConfig(out=f"{run}/data", train_episodes=18, val_episodes=3, test_episodes=0, max_steps=6,
+                            synthetic_per_state=3, applicator_layouts=180, requests_per_layout=5,
+                            time_budget=8.0),
+            vocab_size=1024,
+            model=TinyConfig(hidden_size=128, num_layers=4, num_heads=4, num_kv_heads=4, intermediate_size=384,
+                             max_positions=2048),
+            sft=SFTConfig(steps=1200, batch_size=12, lr=2e-3, warmup=40, log_every=20, eval_every=100,
+                          max_val_examples=96, max_len=2048, max_minutes=28.0),
+            grpo=GRPOConfig(steps=12, states_per_step=2, group_size=4, max_depth=2, lr=2e-5, save_every=6),
+            eval_episodes=2, eval_max_steps=6, verify_samples=3, requests_per_layout=8, install=True,
+        )
+    raise ValueError(f"unknown pipeline config {name!r}; use tiny or mini")
+
+
+def _stage(name: str, t0: float) -> None:
+    print(f"== {name} (t={time.time() - t0:.0f}s)", flush=True)
+
+
+def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool = False,
+                 out_report: Path | None = None) -> dict[str, Any]:
+    """Run every stage of ``cfg``; returns paths and summaries.
+
+    ``skip_data`` reuses an existing ``data/``; ``resume`` reuses finished
+    ``init/``, ``sft/`` and ``grpo/`` and redoes export and evaluation.
+    """
+    import torch
+
+    from models import data as data_mod
+    from models.eval import evaluate_run
+    from models.export_gguf import export_gguf
+    from models.grpo import train_grpo
+    from models.lm import from_tiny
+    from models.sft import train_sft
+    from models.tiny import TextCodec, make_model, save_checkpoint, train_tokenizer
+
+    torch.set_num_threads(cfg.threads)
+    t0 = time.time()
+    run = Path(cfg.run)
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "pipeline.json").write_text(json.dumps(asdict(cfg), indent=2, default=str))
+    data_dir = Path(cfg.data.out)
+    if not (skip_data and (data_dir / "train.jsonl").is_file()):
+        _stage("data", t0)
+        data_mod.generate(cfg.data)
+
+    if resume and (run / "grpo" / "final" / "model.safetensors").is_file():
+        _stage("resume: reusing init/, sft/ and grpo/", t0)
+        end = [json.loads(x) for x in (run / "sft" / "log.jsonl").read_text().splitlines() if '"end"' in x]
+        sft = {"best": end[-1]["best"] if end else {}, "best_dir": str(run / "sft" / "best")}
+        grpo = {"final_dir": str(run / "grpo" / "final")}
+    else:
+        _stage("tokenizer + base", t0)
+        codec = TextCodec(train_tokenizer(data_mod.iter_texts([data_dir / "train.jsonl"]), cfg.vocab_size))
+        base = make_model(cfg.model, codec, seed=0)
+        save_checkpoint(base, codec, run / "init")
+
+        _stage("sft", t0)
+        sft_cfg = SFTConfig(**{**asdict(cfg.sft), "lora": None, "train": str(data_dir / "train.jsonl"),
+                               "val": str(data_dir / "val.jsonl"), "base": str(run / "init"),
+                               "out": str(run / "sft")})
+        sft = train_sft(sft_cfg, lm=from_tiny(base, codec))
+
+        _stage("grpo", t0)
+        grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
+                                 "tasks": tuple(cfg.data.tasks)})
+        grpo = train_grpo(grpo_cfg)
+
+    _stage("export", t0)
+    gg = run / "gguf"
+    # F16 is what ships and what the evaluation runs: llama.cpp's AMX repacking of
+    # Q8_0 weights crashes on some CPUs (see models.policies.load_llama); Q8_0 is written too.
+    export_gguf(run / "init", gg / "base.gguf", out_type="f16", name="layout-base-untrained")
+    export_gguf(sft["best_dir"], gg / "sft.gguf", out_type="f16", name="layout-applicator-sft")
+    export_gguf(grpo["final_dir"], gg / "grpo.gguf", out_type="f16", name="layout-applicator")
+    export_gguf(grpo["final_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
+
+    _stage("eval", t0)
+    report = out_report or (MODELS_DIR / "EVAL.md" if cfg.install else run / "EVAL.md")
+    ev = evaluate_run(run, report, episodes=cfg.eval_episodes, max_steps=cfg.eval_max_steps,
+                      verify_samples=cfg.verify_samples, applicator_per_layout=cfg.requests_per_layout,
+                      tasks=list(cfg.data.tasks) or None, title=cfg.name)
+    summary = {"run": str(run), "sft_best": sft["best"], "grpo_final": grpo["final_dir"], "report": str(report),
+               "seconds": round(time.time() - t0, 1)}
+    if cfg.install:
+        shutil.copyfile(gg / "grpo.gguf", MODELS_DIR / BUNDLED_NAME)  # F16
+        from models.model_card import write_model_card
+        write_model_card(cfg, summary, ev, MODELS_DIR / "MODEL_CARD.md")
+    (run / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    _stage(f"done: {json.dumps(summary, default=str)}", t0)
+    return {**summary, "eval": ev}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Run the training pipeline end to end.")
+    ap.add_argument("--config", choices=("tiny", "mini"), default="tiny")
+    ap.add_argument("--run", default=None, help="output directory (default runs/<config>)")
+    ap.add_argument("--skip-data", action="store_true", help="reuse the run's data/ if present")
+    ap.add_argument("--resume", action="store_true", help="reuse finished SFT/GRPO outputs; redo export + eval")
+    ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
+    args = ap.parse_args(argv)
+    cfg = config(args.config)
+    if args.run:
+        cfg.run = args.run
+        cfg.data.out = f"{args.run}/data"
+    if args.no_install:
+        cfg.install = False
+    run_pipeline(cfg, skip_data=args.skip_data or args.resume, resume=args.resume)
+
+
+if __name__ == "__main__":
+    main()

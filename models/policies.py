@@ -1,0 +1,191 @@
+"""Policies the evaluation compares: random, heuristic, and GGUF models run by llama.cpp.
+
+Every policy answers ``act(env) -> Decision`` for a ``LayoutEnv`` in progress.
+Model policies run the exported GGUF through llama-cpp-python — the artefact
+that ships — with the shared prompt format (``assistant.prompting``); with
+``grammar=True`` decoding is constrained by a grammar generated from the action
+JSON schema (llama.cpp's JSON-schema-to-GBNF), so every answer parses. With
+``samples=K`` (verification) the policy draws K candidates (greedy + K−1
+sampled), simulates each in a deep copy of the environment and keeps the one
+with the highest step reward, answering ``finalize`` when none improves.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import time
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from assistant.errors import InvalidAction, ModelFileError
+from assistant.prompting import STOP_SEQUENCES, build_prompt, layout_text, parse_completion
+
+
+@dataclass
+class Decision:
+    """One policy answer: the action (None when the answer was not a valid action) and its cost."""
+
+    action: dict[str, Any] | None
+    text: str
+    seconds: float
+
+
+class RandomPolicy:
+    """Uniformly random *valid* edits (``models.requests.synth_action``), finalize with probability 1/12."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, env: Any) -> Decision:
+        from models.data import valid_on
+        from models.requests import synth_action
+
+        t0 = time.perf_counter()
+        if self.rng.random() < 1 / 12:
+            return Decision({"type": "finalize"}, "", time.perf_counter() - t0)
+        for _ in range(20):
+            action = synth_action(env.document.layout, self.rng)
+            if action is not None and valid_on(env.document, action):
+                return Decision(action, json.dumps(action), time.perf_counter() - t0)
+        return Decision({"type": "finalize"}, "", time.perf_counter() - t0)
+
+
+class HeuristicPolicy:
+    """The heuristic planner's top proposal (the teacher)."""
+
+    name = "heuristic"
+
+    def __init__(self) -> None:
+        from assistant.planners import get_planner
+
+        self.planner = get_planner("heuristic")
+
+    def act(self, env: Any) -> Decision:
+        from assistant.planners.base import PlannerState
+
+        t0 = time.perf_counter()
+        state = PlannerState(document=env.document, report=env.report, constraints=env.constraints,
+                             weights=getattr(env, "_weights", None), instruction=env.instruction,
+                             max_steps=env.max_steps, deadline=time.monotonic() + 20.0)
+        proposals = self.planner.propose(state)
+        action = proposals[0] if proposals else {"type": "finalize"}
+        dump = action.model_dump(mode="json", exclude_none=True) if hasattr(action, "model_dump") else dict(action)
+        return Decision(dump, json.dumps(dump), time.perf_counter() - t0)
+
+
+@contextmanager
+def _no_weight_repacking() -> Iterator[None]:
+    """Load llama.cpp models without extra buffer types (weight repacking) inside the block.
+
+    On CPUs with AMX (Sapphire Rapids and later) llama.cpp repacks Q8_0 weights
+    into its AMX buffer and segfaults in ``ggml_backend_amx_mul_mat`` for small
+    models (llama.cpp issue #20824). ``use_extra_bufts = False`` keeps the plain
+    CPU kernels. llama-cpp-python exposes the flag only through
+    ``llama_model_default_params``, so it is overridden for the duration of the load.
+    """
+    import llama_cpp
+    import llama_cpp.llama as llama_module
+
+    original = llama_cpp.llama_model_default_params
+
+    def params() -> Any:
+        p = original()
+        p.use_extra_bufts = False
+        return p
+
+    llama_module.llama_cpp.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        llama_module.llama_cpp.llama_model_default_params = original
+
+
+def load_llama(path: str | Path, *, n_ctx: int = 2048, threads: int = 1, repack: bool = False) -> Any:
+    """A llama.cpp model for ``path`` (clear error when the file is missing or unreadable).
+
+    ``repack=False`` (default) disables llama.cpp's weight repacking, see :func:`_no_weight_repacking`.
+    """
+    import llama_cpp
+
+    p = Path(path)
+    if not p.is_file():
+        raise ModelFileError(p, "model file not found")
+    try:
+        with (nullcontext() if repack else _no_weight_repacking()):
+            return llama_cpp.Llama(model_path=str(p), n_ctx=n_ctx, n_threads=threads, n_batch=512,
+                                   verbose=False, seed=0)
+    except (ValueError, RuntimeError) as exc:
+        raise ModelFileError(p, f"llama.cpp could not load it: {exc}") from None
+
+
+def action_grammar() -> Any:
+    """GBNF grammar of one action JSON object, from ``assistant.actions.action_json_schema``."""
+    from llama_cpp import LlamaGrammar
+
+    from assistant.actions import action_json_schema
+
+    return LlamaGrammar.from_json_schema(json.dumps(action_json_schema()), verbose=False)
+
+
+class GGUFPolicy:
+    """A GGUF model run by llama.cpp, as planner (``kind="planner"``) or applicator."""
+
+    def __init__(self, path: str | Path, *, name: str, grammar: bool = False, samples: int = 1,
+                 temperature: float = 0.8, max_tokens: int = 96, seed: int = 0, llm: Any = None) -> None:
+        self.name = name
+        self.llm = llm or load_llama(path)
+        self.grammar = action_grammar() if grammar else None
+        self.samples = samples
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.seed = seed
+
+    def complete(self, prompt: str, *, temperature: float = 0.0, seed: int = 0) -> str:
+        res = self.llm.create_completion(
+            prompt, max_tokens=self.max_tokens, temperature=temperature, top_k=1 if temperature <= 0 else 0,
+            top_p=1.0, min_p=0.0, repeat_penalty=1.0, stop=list(STOP_SEQUENCES), grammar=self.grammar, seed=seed)
+        return res["choices"][0]["text"]
+
+    def answer(self, prompt: str) -> tuple[dict[str, Any] | None, str]:
+        text = self.complete(prompt)
+        try:
+            return parse_completion(text), text
+        except InvalidAction:
+            return None, text
+
+    def act(self, env: Any) -> Decision:
+        t0 = time.perf_counter()
+        prompt = build_prompt(env.observation_text(), env.instruction or "", kind="planner")
+        if self.samples <= 1:
+            action, text = self.answer(prompt)
+            return Decision(action, text, time.perf_counter() - t0)
+        best: tuple[float, dict[str, Any] | None, str] = (0.0, None, "")
+        seen: set[str] = set()
+        for k in range(self.samples):
+            text = self.complete(prompt, temperature=0.0 if k == 0 else self.temperature,
+                                 seed=self.seed * 1000 + 10 * int(env.observation()["step"]) + k)
+            try:
+                action = parse_completion(text)
+            except InvalidAction:
+                continue
+            key = json.dumps(action, sort_keys=True)
+            if key in seen or action.get("type") == "finalize":
+                continue
+            seen.add(key)
+            _, reward, _, _, info = copy.deepcopy(env).step(action)
+            if info["valid"] and reward > best[0]:
+                best = (reward, action, text)
+        action = best[1] or {"type": "finalize"}
+        return Decision(action, best[2] or json.dumps(action), time.perf_counter() - t0)
+
+    def apply_request(self, layout: Any, request: str) -> tuple[dict[str, Any] | None, str, float]:
+        """Applicator use: the action for ``request`` on ``layout``, the raw text and seconds taken."""
+        t0 = time.perf_counter()
+        action, text = self.answer(build_prompt(layout_text(layout), request, kind="applicator"))
+        return action, text, time.perf_counter() - t0

@@ -1,0 +1,225 @@
+"""Supervised fine-tuning on chat-format JSONL (planner and applicator examples).
+
+Command (the pipeline runs it for you; this is the stand-alone form)::
+
+    python -m models.sft --train data/train.jsonl --val data/val.jsonl \
+        --base runs/tiny/init --out runs/tiny/sft --steps 3000 --batch-size 16
+
+Each record is rendered with ``assistant.prompting.render_record`` into the
+exact prompt the runtime builds plus the target completion; the loss is the
+next-token cross-entropy on the completion tokens only (prompt and padding are
+masked with -100). ``tiny`` checkpoints are trained in full; pretrained bases
+(``gemma-3-270m`` or a local Hugging Face directory) get LoRA adapters (peft),
+merged back when saving. Training loss and completion-token accuracy are logged
+every ``log_every`` steps, validation loss/accuracy every ``eval_every`` steps,
+and the checkpoint with the lowest validation loss is kept in ``OUT/best``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import torch
+
+from assistant.prompting import render_record
+from models.lm import LM, LoraSettings, load_lm, pick_device
+
+
+@dataclass
+class SFTConfig:
+    """Settings of one SFT run (data / model / optimisation / logging)."""
+
+    # data
+    train: str = "runs/tiny/data/train.jsonl"
+    val: str = "runs/tiny/data/val.jsonl"
+    max_len: int = 1536            # tokens; longer examples are dropped (counted in the log)
+    # model
+    base: str = "runs/tiny/init"   # tiny checkpoint dir | gemma-3-270m | HF model dir
+    lora: LoraSettings | None = None
+    # optimisation
+    steps: int = 3000
+    batch_size: int = 16
+    lr: float = 1e-3
+    min_lr_ratio: float = 0.1      # cosine decay ends at lr * min_lr_ratio
+    warmup: int = 100
+    weight_decay: float = 0.01
+    grad_clip: float = 1.0
+    seed: int = 0
+    # logging
+    out: str = "runs/tiny/sft"
+    log_every: int = 25
+    eval_every: int = 250
+    max_val_examples: int = 256
+    threads: int = 0               # torch CPU threads (0: torch default)
+    max_minutes: float = 0.0       # wall-clock budget; stop (and validate) when exceeded (0: none)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def load_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def encode_records(lm: LM, records: Iterable[dict[str, Any]], max_len: int) -> tuple[list[tuple[list[int], int]], int]:
+    """Token ids of prompt+completion+eos and the prompt length; drops examples over ``max_len``."""
+    out: list[tuple[list[int], int]] = []
+    dropped = 0
+    for rec in records:
+        prompt, completion = render_record(rec)
+        p_ids = lm.encode(prompt, bos=True)
+        c_ids = lm.encode(completion) + [lm.eos_id]
+        if len(p_ids) + len(c_ids) > max_len:
+            dropped += 1
+            continue
+        out.append((p_ids + c_ids, len(p_ids)))
+    return out, dropped
+
+
+def collate(batch: list[tuple[list[int], int]], pad_id: int, device: torch.device) -> dict[str, torch.Tensor]:
+    """Right-padded input ids, attention mask, and labels masked to the completion."""
+    width = max(len(ids) for ids, _ in batch)
+    ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
+    labels = torch.full((len(batch), width), -100, dtype=torch.long)
+    mask = torch.zeros((len(batch), width), dtype=torch.long)
+    for i, (seq, n_prompt) in enumerate(batch):
+        ids[i, :len(seq)] = torch.tensor(seq)
+        mask[i, :len(seq)] = 1
+        labels[i, n_prompt:len(seq)] = torch.tensor(seq[n_prompt:])
+    return {"input_ids": ids.to(device), "attention_mask": mask.to(device), "labels": labels.to(device)}
+
+
+def completion_loss(model: Any, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, int, int]:
+    """Mean cross-entropy over completion tokens, plus (correct, total) next-token counts."""
+    logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
+    shift_logits = logits[:, :-1].float()
+    shift_labels = batch["labels"][:, 1:]
+    loss = torch.nn.functional.cross_entropy(shift_logits.reshape(-1, shift_logits.size(-1)),
+                                             shift_labels.reshape(-1), ignore_index=-100)
+    valid = shift_labels != -100
+    correct = int(((shift_logits.argmax(-1) == shift_labels) & valid).sum())
+    return loss, correct, int(valid.sum())
+
+
+@torch.no_grad()
+def evaluate_loss(lm: LM, examples: list[tuple[list[int], int]], batch_size: int) -> dict[str, float]:
+    """Validation loss (token-weighted) and completion-token accuracy."""
+    lm.model.eval()
+    total_loss, correct, total = 0.0, 0, 0
+    for i in range(0, len(examples), batch_size):
+        batch = collate(examples[i:i + batch_size], lm.pad_id, lm.device)
+        loss, c, n = completion_loss(lm.model, batch)
+        total_loss += float(loss) * n
+        correct += c
+        total += n
+    lm.model.train()
+    return {"val_loss": total_loss / max(total, 1), "val_acc": correct / max(total, 1)}
+
+
+def lr_at(step: int, cfg: SFTConfig) -> float:
+    """Linear warm-up then cosine decay to ``lr * min_lr_ratio``."""
+    if step < cfg.warmup:
+        return cfg.lr * (step + 1) / cfg.warmup
+    progress = min(1.0, (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup))
+    return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
+    """Run SFT; returns a summary (best validation loss, its step, paths, log)."""
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = random.Random(cfg.seed)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    lm = lm or load_lm(cfg.base, lora=cfg.lora, device=pick_device())
+    train, dropped_train = encode_records(lm, load_jsonl(cfg.train), cfg.max_len)
+    val, dropped_val = encode_records(lm, load_jsonl(cfg.val), cfg.max_len)
+    val = val[:cfg.max_val_examples]
+    if not train or not val:
+        raise ValueError(f"SFT needs training and validation examples (got {len(train)} and {len(val)})")
+    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2, default=str))
+    log_path = out / "log.jsonl"
+    log = log_path.open("w", encoding="utf-8")
+    head = {"event": "start", "train_examples": len(train), "val_examples": len(val),
+            "dropped_too_long": dropped_train + dropped_val,
+            "parameters": sum(p.numel() for p in lm.model.parameters()),
+            "trainable": sum(p.numel() for p in lm.model.parameters() if p.requires_grad)}
+    log.write(json.dumps(head) + "\n")
+    print(json.dumps(head))
+    params = [p for p in lm.model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=cfg.lr, weight_decay=cfg.weight_decay, betas=(0.9, 0.95))
+    lm.model.train()
+    order: list[int] = []
+    best = {"val_loss": float("inf"), "step": -1}
+    run_loss, run_correct, run_total, t0 = 0.0, 0, 0, time.time()
+    history: list[dict[str, Any]] = []
+    for step in range(cfg.steps):
+        if len(order) < cfg.batch_size:
+            perm = list(range(len(train)))
+            rng.shuffle(perm)
+            order.extend(perm)
+        idx, order = order[:cfg.batch_size], order[cfg.batch_size:]
+        # sort the batch by length so padding is small
+        batch = collate(sorted((train[i] for i in idx), key=lambda e: len(e[0])), lm.pad_id, lm.device)
+        for group in opt.param_groups:
+            group["lr"] = lr_at(step, cfg)
+        loss, correct, total = completion_loss(lm.model, batch)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, cfg.grad_clip)
+        opt.step()
+        run_loss += float(loss.detach())
+        run_correct += correct
+        run_total += total
+        over_time = cfg.max_minutes > 0 and time.time() - t0 > 60 * cfg.max_minutes
+        last = step == cfg.steps - 1 or over_time
+        if (step + 1) % cfg.log_every == 0 or last:
+            n = (step % cfg.log_every) + 1
+            rec = {"event": "train", "step": step + 1, "loss": run_loss / n, "acc": run_correct / max(run_total, 1),
+                   "lr": lr_at(step, cfg), "s": round(time.time() - t0, 1)}
+            history.append(rec)
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+            print(json.dumps(rec))
+            run_loss, run_correct, run_total = 0.0, 0, 0
+        if (step + 1) % cfg.eval_every == 0 or last:
+            rec = {"event": "val", "step": step + 1, **evaluate_loss(lm, val, cfg.batch_size)}
+            history.append(rec)
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+            print(json.dumps(rec))
+            if rec["val_loss"] < best["val_loss"]:
+                best = {"val_loss": rec["val_loss"], "val_acc": rec["val_acc"], "step": step + 1}
+                lm.save(out / "best")
+        if over_time:
+            log.write(json.dumps({"event": "time_budget", "step": step + 1}) + "\n")
+            break
+    log.write(json.dumps({"event": "end", "best": best}) + "\n")
+    log.close()
+    return {"best": best, "best_dir": str(out / "best"), "log": str(log_path), "history": history}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Supervised fine-tuning on chat JSONL.")
+    defaults = SFTConfig()
+    for name, value in asdict(defaults).items():
+        if name in ("lora", "extra"):
+            continue
+        ap.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+    ap.add_argument("--lora-r", type=int, default=0, help="LoRA rank for pretrained bases (0: full training)")
+    args = ap.parse_args(argv)
+    kwargs = {k: getattr(args, k) for k in asdict(defaults) if k not in ("lora", "extra")}
+    cfg = SFTConfig(**kwargs, lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r) if args.lora_r else None)
+    summary = train_sft(cfg)
+    print(json.dumps({"best": summary["best"], "best_dir": summary["best_dir"]}))
+
+
+if __name__ == "__main__":
+    main()

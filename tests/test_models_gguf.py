@@ -1,0 +1,167 @@
+"""GGUF export: llama.cpp must tokenize and decode exactly like the torch model it came from.
+
+A tiny Llama (grouped-query attention, so the K permutation is exercised with
+fewer heads than Q) is trained in the test for a few hundred steps on a handful
+of prompt → action strings, so its greedy outputs are non-trivial; then it is
+exported to F16 and Q8_0 GGUF and run by llama.cpp (llama-cpp-python).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machine
+pytest.importorskip("transformers")
+pytest.importorskip("gguf")
+llama_cpp = pytest.importorskip("llama_cpp")
+
+from assistant.prompting import build_prompt, format_target  # noqa: E402
+from models.export_gguf import export_gguf, permute_qk  # noqa: E402
+from models.tiny import TextCodec, TinyConfig, greedy_generate, make_model, save_checkpoint, train_tokenizer  # noqa: E402
+
+EXAMPLES = [
+    ("title 'Sale' box=40,40,400,80\nlogo image box=700,520,60,60", "push the logo into the top-right corner",
+     {"type": "anchor_to_region", "ids": ["logo"], "region": "top_right"}),
+    ("title 'Sale' box=40,40,400,80\nprice text '$9' box=100,300,60,20", "make the price stand out",
+     {"type": "promote", "id": "price", "factor": 1.5}),
+    ("title 'Menu' box=52,40,300,60\nbody text box=40,120,300,200", "nudge the title 12px left",
+     {"type": "move", "ids": ["title"], "dx": -12, "dy": 0}),
+    ("headline text box=60,40,500,90\nbody text box=72,160,480,220", "align the body with the headline",
+     {"type": "align", "ids": ["body"], "edge": "left", "to": "element", "target_id": "headline"}),
+]
+EXTRA_TEXTS = ["Ünïcödé  spaces\t\ttabs 12.5px -3 ### {\"a\":[1,2]} don't", "  leading space\n\n\nnewlines "]
+
+
+def _pairs() -> list[tuple[str, str]]:
+    return [(build_prompt(obs, req), format_target(act)) for obs, req, act in EXAMPLES]
+
+
+def _train(model, codec: TextCodec, pairs: list[tuple[str, str]], steps: int) -> float:
+    """Full-sequence next-token training on the example strings; returns the final loss."""
+    seqs = [codec.encode(p + c, bos=True) + [codec.eos_id] for p, c in pairs]
+    width = max(map(len, seqs))
+    ids = torch.full((len(seqs), width), codec.pad_id)
+    labels = torch.full((len(seqs), width), -100)
+    mask = torch.zeros((len(seqs), width), dtype=torch.long)
+    for i, s in enumerate(seqs):
+        ids[i, :len(s)] = torch.tensor(s)
+        labels[i, :len(s)] = torch.tensor(s)
+        mask[i, :len(s)] = 1
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    model.train()
+    loss = torch.tensor(0.0)
+    for _ in range(steps):
+        loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    return float(loss.detach())
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory) -> dict:
+    torch.manual_seed(0)
+    tmp = tmp_path_factory.mktemp("gguf")
+    pairs = _pairs()
+    codec = TextCodec(train_tokenizer([p + c for p, c in pairs] + EXTRA_TEXTS, vocab_size=400, min_frequency=1))
+    cfg = TinyConfig(hidden_size=64, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=96,
+                     max_positions=512)
+    model = make_model(cfg, codec, seed=0)
+    final_loss = _train(model, codec, pairs, steps=160)
+    ckpt = save_checkpoint(model, codec, tmp / "ckpt")
+    return {
+        "model": model, "codec": codec, "pairs": pairs, "loss": final_loss,
+        "f16": export_gguf(ckpt, tmp / "m-f16.gguf", out_type="f16"),
+        "q8": export_gguf(ckpt, tmp / "m-q8.gguf", out_type="q8_0"),
+    }
+
+
+def _llama(path: Path, **kw):
+    return llama_cpp.Llama(model_path=str(path), n_ctx=512, n_threads=2, n_batch=512, verbose=False, seed=0, **kw)
+
+
+def test_permute_qk_matches_rotate_half_to_interleaved() -> None:
+    # one head, head_dim 4: HF rows [r0 r1 | r2 r3] (halves) → interleaved pairs [r0 r2 r1 r3]
+    w = np.arange(4 * 3, dtype=np.float32).reshape(4, 3)
+    assert np.array_equal(permute_qk(w, 1), w[[0, 2, 1, 3]])
+
+
+def test_model_learned_the_examples(exported) -> None:
+    assert exported["loss"] < 0.1
+    for prompt, completion in exported["pairs"]:
+        _, text = greedy_generate(exported["model"], exported["codec"], prompt)
+        assert text + "\n" == completion
+
+
+def test_llama_cpp_tokenizes_like_tokenizers(exported) -> None:
+    llm = _llama(exported["f16"])
+    codec = exported["codec"]
+    texts = [p + c for p, c in exported["pairs"]] + EXTRA_TEXTS + ["unseen words: zebra 3.14159 €"]
+    for text in texts:
+        assert llm.tokenize(text.encode("utf-8"), add_bos=True, special=False) == codec.encode(text, bos=True), text
+        ids = codec.encode(text)
+        assert llm.detokenize(ids).decode("utf-8") == codec.decode(ids)
+
+
+def _llama_greedy(llm, codec: TextCodec, prompt: str, max_new: int = 96) -> list[int]:
+    llm.reset()
+    out: list[int] = []
+    for tok in llm.generate(codec.encode(prompt, bos=True), top_k=1, top_p=1.0, min_p=0.0, temp=0.0,
+                            repeat_penalty=1.0, reset=True):
+        if tok == codec.eos_id or len(out) >= max_new:
+            break
+        out.append(tok)
+        if "\n" in codec.decode(out):
+            break
+    return out
+
+
+def test_llama_cpp_greedy_equals_torch_greedy_f16(exported) -> None:
+    llm = _llama(exported["f16"])
+    codec, model = exported["codec"], exported["model"]
+    prompts = [p for p, _ in exported["pairs"]] + [build_prompt("logo image box=1,2,3,4", "logo to the top left")]
+    for prompt in prompts:
+        torch_ids, torch_text = greedy_generate(model, codec, prompt)
+        assert _llama_greedy(llm, codec, prompt) == torch_ids
+        res = llm.create_completion(prompt, max_tokens=96, temperature=0.0, top_k=1, repeat_penalty=1.0,
+                                    stop=["\n"])
+        assert res["choices"][0]["text"] == torch_text
+
+
+def test_llama_cpp_logits_match_torch_f16(exported) -> None:
+    llm = _llama(exported["f16"], logits_all=True)
+    codec, model = exported["codec"], exported["model"]
+    prompt = exported["pairs"][1][0]
+    ids = codec.encode(prompt, bos=True)
+    llm.reset()
+    llm.eval(ids)
+    cpp = np.asarray(llm.scores[llm.n_tokens - 1], dtype=np.float32)
+    with torch.no_grad():
+        ref = model(input_ids=torch.tensor([ids])).logits[0, -1].numpy()
+    assert np.max(np.abs(cpp - ref)) < 0.02 * max(1.0, float(np.max(np.abs(ref))))
+
+
+def test_q8_0_loads_runs_and_is_smaller(exported) -> None:
+    from models.policies import load_llama
+
+    assert exported["q8"].stat().st_size < exported["f16"].stat().st_size
+    # without weight repacking: llama.cpp's AMX Q8_0 path crashes on some CPUs (llama.cpp #20824)
+    llm = load_llama(exported["q8"], n_ctx=512)
+    codec = exported["codec"]
+    for prompt, completion in exported["pairs"]:
+        out = _llama_greedy(llm, codec, prompt)
+        assert out, "Q8_0 model generated nothing"
+        # the memorised answers have wide logit margins: 8-bit weights keep them
+        assert json.loads(codec.decode(out)) == json.loads(completion)
+
+
+def test_export_rejects_a_non_checkpoint(tmp_path: Path) -> None:
+    from assistant.errors import ModelFileError
+    with pytest.raises(ModelFileError, match="config.json"):
+        export_gguf(tmp_path, tmp_path / "x.gguf")

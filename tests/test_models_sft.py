@@ -1,0 +1,87 @@
+"""SFT: completion-masked loss, logging, best-checkpoint selection, on a miniature model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machine
+
+from assistant.prompting import format_target, make_record, render_record  # noqa: E402
+from models.lm import from_tiny, generate, load_lm  # noqa: E402
+from models.sft import SFTConfig, collate, encode_records, train_sft  # noqa: E402
+from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
+
+OBS = "canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\ntitle title text 40,40,300,60"
+REGIONS = ["top_left", "top_right", "bottom_left", "bottom_right"]
+
+
+def _records() -> list[dict]:
+    recs = []
+    for i, region in enumerate(REGIONS):
+        for el in ("logo", "badge"):
+            obs = OBS.format(el=el)
+            recs.append(make_record(obs, f"put the {el} in the {region.replace('_', ' ')} corner",
+                                    {"type": "anchor_to_region", "ids": [el], "region": region}))
+    return recs
+
+
+def _write(path: Path, recs: list[dict]) -> str:
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def tiny_lm():
+    recs = _records()
+    codec = TextCodec(train_tokenizer(["".join(render_record(r)) for r in recs], 320, min_frequency=1))
+    cfg = TinyConfig(hidden_size=48, num_layers=2, num_heads=4, num_kv_heads=4, intermediate_size=96, max_positions=256)
+    return from_tiny(make_model(cfg, codec, seed=0), codec)
+
+
+def test_collate_masks_prompt_and_padding(tiny_lm) -> None:
+    examples, dropped = encode_records(tiny_lm, _records()[:2], max_len=256)
+    assert dropped == 0
+    batch = collate(examples, tiny_lm.pad_id, torch.device("cpu"))
+    for row, (seq, n_prompt) in enumerate(examples):
+        labels = batch["labels"][row]
+        assert (labels[:n_prompt] == -100).all()
+        assert labels[n_prompt:len(seq)].tolist() == seq[n_prompt:]
+        assert (labels[len(seq):] == -100).all()
+        assert seq[-1] == tiny_lm.eos_id  # the completion ends with eos
+
+
+def test_too_long_examples_are_dropped(tiny_lm) -> None:
+    _, dropped = encode_records(tiny_lm, _records(), max_len=20)
+    assert dropped == len(_records())
+
+
+def test_sft_learns_logs_and_keeps_best(tmp_path: Path, tiny_lm) -> None:
+    recs = _records()
+    cfg = SFTConfig(train=_write(tmp_path / "train.jsonl", recs), val=_write(tmp_path / "val.jsonl", recs[:4]),
+                    out=str(tmp_path / "sft"), steps=60, batch_size=8, lr=5e-3, warmup=5, log_every=10,
+                    eval_every=20, max_len=256)
+    summary = train_sft(cfg, lm=tiny_lm)
+    log = [json.loads(x) for x in Path(summary["log"]).read_text().splitlines()]
+    train = [r for r in log if r["event"] == "train"]
+    val = [r for r in log if r["event"] == "val"]
+    assert train[-1]["loss"] < train[0]["loss"] * 0.5
+    assert all(0.0 <= r["acc"] <= 1.0 for r in train) and train[-1]["acc"] > train[0]["acc"]
+    assert summary["best"]["val_loss"] == min(r["val_loss"] for r in val)
+    best = load_lm(summary["best_dir"], device=torch.device("cpu"))
+    _, text = generate(best, render_record(recs[1])[0])
+    assert text + "\n" == format_target(recs[1] and {"type": "anchor_to_region", "ids": ["badge"],
+                                                     "region": "top_left"})
+
+
+def test_tokenizer_is_deterministic_and_lossless() -> None:
+    texts = ["".join(render_record(r)) for r in _records()]
+    a = TextCodec(train_tokenizer(texts, 300, min_frequency=1))
+    b = TextCodec(train_tokenizer(texts, 300, min_frequency=1))
+    assert a.tokenizer.get_vocab() == b.tokenizer.get_vocab()
+    assert (a.bos_id, a.eos_id, a.pad_id) == (0, 1, 2)
+    unseen = "Zürich — 12.5px «quoted» 😀\n\tend"
+    assert a.decode(a.encode(unseen)) == unseen
