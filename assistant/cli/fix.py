@@ -91,8 +91,11 @@ def _result_line(r: object) -> str:
     b, a = getattr(r, "score_before"), getattr(r, "score_after")
     edits, changed = len(getattr(r, "edits")), getattr(r, "elements_changed")
     colour = "green" if a > b else "dim"
+    reasons = [str(e.get("reason", "")) for e in getattr(r, "edits")]
+    own = sum("the model's own choice" in x for x in reasons)  # local/remote model planners
+    mine = f", {own} the model's own choice" if any(" model: " in x for x in reasons) else ""
     return (f"{name}: {b:.2f} → [{colour}]{a:.2f}[/{colour}] "
-            f"({edits} edit{'s' * (edits != 1)}, {changed} element{'s' * (changed != 1)} changed)")
+            f"({edits} edit{'s' * (edits != 1)}{mine}, {changed} element{'s' * (changed != 1)} changed)")
 
 
 @app.command("fix", help=FIX_HELP)

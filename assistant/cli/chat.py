@@ -1,0 +1,71 @@
+"""``layout-assistant chat``: the offline assistant in the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from assistant.cli import app
+from assistant.cli._common import fail
+from assistant.errors import LayoutError
+
+CHAT_HELP = """Edit an SVG layout by typing requests — offline, with the bundled model.
+
+Each turn, type a request ("make the title bigger", "logo to the top right",
+"tidy the spacing") or a command (undo, redo, show, score, history, save,
+export pdf, help, quit). Every edit shows the score change and writes a
+preview PNG to --out DIR. The input file is never overwritten unless you
+'save' it by name with --force.
+
+Examples:
+
+  layout-assistant chat poster.svg
+
+  layout-assistant chat poster.svg --once "move the logo to the top right" --out edited/
+
+  layout-assistant chat poster.svg --model my-finetune.gguf --samples 6
+"""
+
+
+@app.command("chat", help=CHAT_HELP)
+def chat(
+    file: Path = typer.Argument(..., help="The SVG file to edit.", show_default=False),
+    model: Path | None = typer.Option(None, "--model", "-m",
+                                      help="GGUF model file (default: the bundled applicator)."),
+    once: str | None = typer.Option(None, "--once", help="Do this one request (or command), save and exit."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for previews, saves and exports "
+                                                              "(default: ./<name>-chat)."),
+    samples: int = typer.Option(4, "--samples", "-k", min=1, max=32,
+                                help="Model answers per request; the best by simulation is applied."),
+    preview: bool = typer.Option(True, "--preview/--no-preview", help="Write a preview PNG after each edit."),
+    step_timeout: float = typer.Option(20.0, "--step-timeout", min=0.1, help="Seconds of generation per request."),
+) -> None:
+    from assistant.chat import ChatAssistant, run_repl
+    from assistant.planners import get_planner
+    from assistant.svg_import import import_svg
+
+    try:
+        doc = import_svg(file)
+        options: dict[str, object] = {"samples": samples, "step_timeout": step_timeout}
+        if model is not None:
+            options["model"] = model
+        planner = get_planner("local", **options)
+    except LayoutError as exc:
+        fail(exc)
+    out_dir = out if out is not None else Path.cwd() / f"{file.stem}-chat"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot create the output folder {str(out_dir)!r}: {exc.strerror or exc}")
+    assistant = ChatAssistant(doc, model=planner, out_dir=out_dir, input_path=file, samples=samples,
+                              preview=preview)
+    if once is not None:
+        reply = assistant.handle(once)
+        typer.echo(reply.text)
+        if reply.edited:
+            typer.echo(assistant.handle("save").text)
+        if reply.text.startswith(("error:", "No edit made", "Not saved", "Not exported")):
+            raise typer.Exit(1)
+        return
+    run_repl(assistant, write=typer.echo)

@@ -1,0 +1,221 @@
+"""The ``local`` planner: a GGUF language model run by llama.cpp, verified by simulation.
+
+No network and no download: it loads the bundled applicator
+(:data:`DEFAULT_MODEL`, ``models/layout-applicator-tiny.gguf``) or any GGUF
+given as ``model=PATH`` (``--model PATH`` on the command line), e.g. a user's
+own fine-tuned Qwen or Gemma.
+
+One decision (``propose_detailed``):
+
+1. the prompt is built by ``assistant.prompting.build_prompt`` — the module the
+   training pipeline renders its examples with — from the environment's
+   observation text of the current layout and the user's instruction
+   (``kind="planner"``);
+2. the model writes ``samples`` answers (K): answer 1 greedy, the others
+   sampled at ``temperature`` with fixed seeds (same input → same output);
+   decoding is constrained by the action grammar
+   (``assistant.planners.grammar``, generated from the action JSON schema and
+   specialised to the layout's element ids), so every answer parses;
+3. ``assistant.planners.modelstep.choose`` validates and simulates each answer
+   on a copy and ranks those that improve the layout (or the instruction fit);
+   when none does, the decision is ``finalize``. Invalid answers (possible with
+   ``grammar=False``) are counted in :attr:`LocalPlanner.stats`, never applied.
+
+``threads`` defaults to :func:`default_threads` (1 for a small model).
+``step_timeout`` bounds the seconds of generation per decision: a generation
+still running at the deadline is cut (llama.cpp stopping criterion) and
+counted as a timeout. A missing or corrupt model file raises one
+``ModelFileError`` naming the path.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+from assistant.errors import ModelFileError, PlannerError
+from assistant.planners import register_planner
+from assistant.planners.base import PlannerState, Proposal
+from assistant.planners.modelstep import ModelStats, choose, element_ids, planner_prompt_text
+
+BUNDLED_NAME = "layout-applicator-tiny.gguf"
+#: The bundled applicator model (written by ``python -m models.pipeline --config tiny``).
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / BUNDLED_NAME
+GGUF_MAGIC = b"GGUF"
+
+
+def default_model_path() -> Path:
+    """Path of the bundled model (it may not exist; loading then raises ``ModelFileError``)."""
+    return DEFAULT_MODEL
+
+
+def check_model_file(path: str | Path) -> Path:
+    """``path`` as a ``Path`` after checking it is a readable GGUF file (``ModelFileError`` if not)."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise ModelFileError(p, "model file not found (give a GGUF file with --model PATH)")
+    if not p.is_file():
+        raise ModelFileError(p, "not a file")
+    try:
+        with p.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise ModelFileError(p, f"cannot read it: {exc.strerror or exc}") from None
+    if magic != GGUF_MAGIC:
+        raise ModelFileError(p, f"not a GGUF model file (starts with {magic!r}, expected {GGUF_MAGIC!r})")
+    return p
+
+
+#: Models smaller than this run on one thread by default (see :func:`default_threads`).
+SMALL_MODEL_BYTES = 64 * 1024 * 1024
+
+
+def default_threads(path: Path) -> int:
+    """Threads for ``path``: 1 for a small model, else up to 4 of the machine's cores.
+
+    A few-MB model's matrix products are too small to split: on a busy 2-core
+    machine, one thread answered in ~35 ms where two threads took seconds
+    (thread synchronisation under contention; see ``benchmarks/bench_local.py``).
+    """
+    if path.stat().st_size < SMALL_MODEL_BYTES:
+        return 1
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@lru_cache(maxsize=2)
+def _load(path: str, mtime_ns: int, size: int, n_ctx: int, threads: int) -> Any:
+    """Load with one batch as large as the context, so a prompt is decoded in one ``llama_decode`` call."""
+    import llama_cpp
+
+    try:
+        llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
+                              n_batch=n_ctx, verbose=False, seed=0)
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise ModelFileError(path, f"llama.cpp could not load it (corrupt or unsupported GGUF): {exc}") from None
+    return llm, threading.Lock()
+
+
+def load_model(path: str | Path, *, n_ctx: int = 2048, threads: int | None = None) -> Any:
+    """A ``llama_cpp.Llama`` for ``path``, loaded once per process (cached by path, mtime and size)."""
+    if threads is None:
+        threads = default_threads(check_model_file(path))
+    return _load_with_lock(path, n_ctx=n_ctx, threads=threads)[0]
+
+
+def _load_with_lock(path: str | Path, *, n_ctx: int, threads: int) -> tuple[Any, threading.Lock]:
+    """The cached model and the lock that serialises its use (one llama.cpp context per model)."""
+    p = check_model_file(path)
+    st = p.stat()
+    return _load(str(p.resolve()), st.st_mtime_ns, st.st_size, n_ctx, threads)
+
+
+class LocalPlanner:
+    """GGUF model via llama.cpp, grammar-constrained, best of K answers by simulation."""
+
+    name = "local"
+
+    def __init__(self, *, model: str | Path | None = None, samples: int = 1, temperature: float = 0.8,
+                 max_tokens: int = 160, step_timeout: float = 20.0, threads: int | None = None, n_ctx: int = 2048,
+                 seed: int = 0, grammar: bool = True, llm: Any = None) -> None:
+        if samples < 1:
+            raise PlannerError(f"samples must be >= 1, got {samples}")
+        if step_timeout <= 0:
+            raise PlannerError(f"step_timeout must be > 0 seconds, got {step_timeout}")
+        self.model_path = Path(model).expanduser() if model else default_model_path()
+        self.samples = int(samples)
+        self.temperature = float(temperature)
+        self.max_tokens = int(max_tokens)
+        self.step_timeout = float(step_timeout)
+        self.seed = int(seed)
+        self.grammar = bool(grammar)
+        self.stats = ModelStats()
+        t0 = time.perf_counter()
+        if llm is not None:
+            self.llm, self._lock = llm, threading.Lock()
+        else:
+            if threads is None:
+                threads = default_threads(check_model_file(self.model_path))
+            self.llm, self._lock = _load_with_lock(self.model_path, n_ctx=n_ctx, threads=threads)
+        self.load_seconds = time.perf_counter() - t0
+
+    # -- generation -------------------------------------------------------------
+    def complete(self, prompt: str, *, ids: Sequence[str] | None, temperature: float = 0.0, seed: int = 0,
+                 deadline: float | None = None) -> str:
+        """One model answer for ``prompt`` (text up to the stop sequence).
+
+        ``ids`` specialises the grammar to those element ids; ``deadline`` (a
+        ``time.monotonic()`` value) cuts generation, counted in ``stats.timeouts``.
+        """
+        from llama_cpp import StoppingCriteriaList
+
+        from assistant.planners.grammar import action_grammar
+        from assistant.prompting import STOP_SEQUENCES
+
+        cut = [False]
+
+        def over_time(_ids: Any, _logits: Any) -> bool:
+            if deadline is not None and time.monotonic() >= deadline:
+                cut[0] = True
+            return cut[0]
+
+        t0 = time.perf_counter()
+        try:
+            with self._lock:
+                res = self.llm.create_completion(
+                    prompt, max_tokens=self.max_tokens, temperature=temperature,
+                    top_k=1 if temperature <= 0 else 0, top_p=1.0, min_p=0.0, repeat_penalty=1.0,
+                    stop=list(STOP_SEQUENCES), seed=seed,
+                    grammar=action_grammar(ids) if self.grammar else None,
+                    stopping_criteria=StoppingCriteriaList([over_time]))
+        except ValueError as exc:  # e.g. the prompt does not fit the context window
+            raise PlannerError(f"local model {self.model_path}: {exc}") from None
+        finally:
+            self.stats.seconds += time.perf_counter() - t0
+        if cut[0]:
+            self.stats.timeouts += 1
+        return str(res["choices"][0]["text"])
+
+    def generate(self, prompt: str, *, ids: Sequence[str] | None, samples: int | None = None, step: int = 0,
+                 deadline: float | None = None) -> list[str]:
+        """Up to K answers for ``prompt``: the first greedy, the rest sampled (seeded by step and index).
+
+        Stops early when ``deadline`` or this planner's ``step_timeout`` passes.
+        """
+        k = self.samples if samples is None else max(1, int(samples))
+        limit = time.monotonic() + self.step_timeout
+        deadline = limit if deadline is None else min(deadline, limit)
+        texts: list[str] = []
+        for i in range(k):
+            if texts and time.monotonic() >= deadline:
+                break
+            texts.append(self.complete(prompt, ids=ids, temperature=0.0 if i == 0 else self.temperature,
+                                       seed=self.seed * 100_003 + step * 101 + i, deadline=deadline))
+        return texts
+
+    # -- the Planner contract -------------------------------------------------
+    def propose_detailed(self, state: PlannerState) -> list[Proposal]:
+        """Ranked proposals from the model's verified answers (``[finalize]`` when none improves)."""
+        from assistant.prompting import build_prompt
+
+        prompt = build_prompt(planner_prompt_text(state), state.instruction or "", kind="planner")
+        texts = self.generate(prompt, ids=element_ids(state), step=state.step, deadline=state.deadline)
+        return choose(state, texts, self.stats, source="local")
+
+    def propose(self, state: PlannerState) -> list[Any]:
+        """Ranked actions for ``state``."""
+        return [p.action for p in self.propose_detailed(state)]
+
+
+@register_planner("local")
+def make_local_planner(**options: Any) -> LocalPlanner:
+    """GGUF model run by llama.cpp (bundled applicator or --model PATH), grammar-constrained, verified by simulation."""
+    return LocalPlanner(**options)
+
+
+__all__ = ["LocalPlanner", "make_local_planner", "load_model", "check_model_file", "default_model_path",
+           "default_threads",
+           "DEFAULT_MODEL", "BUNDLED_NAME"]

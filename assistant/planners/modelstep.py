@@ -1,0 +1,211 @@
+"""One decision of a language-model planner: answers → validated actions → verified choice.
+
+Shared by the ``local`` (llama.cpp) and ``remote`` (OpenAI-compatible) planners.
+A model writes up to K answers for the same prompt (answer 0 greedy, the others
+sampled). Each answer is
+
+1. parsed (``assistant.prompting.parse_completion``) and validated
+   (``assistant.actions.parse_action``); a failure is *counted* (``invalid``)
+   and the answer dropped — never applied;
+2. simulated on a copy of the document (``Document.copy`` +
+   ``assistant.actions.apply_action`` + ``assistant.metrics.evaluate``); an
+   action that does not apply (unknown id, locked element …) is counted as
+   invalid too;
+3. kept when it passes the planner loop's improvement guard
+   (``assistant.planners.loop.improves``: a higher composite, or a higher
+   instruction fit costing at most the tolerance).
+
+The kept candidates are ranked by composite gain (fit gain breaks ties) and
+returned as proposals whose reason says which answer it was; when none is
+kept the decision is ``finalize`` ("no model answer improves the layout").
+Nothing else is ever proposed: there is no fallback to another planner.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.errors import InvalidAction
+from assistant.planners.base import PlannerState, Proposal
+from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
+
+
+@dataclass
+class ModelStats:
+    """Counters of a model planner over its lifetime (reset with :meth:`reset`).
+
+    ``answers`` model answers read; ``invalid`` those that did not parse or
+    validate against the action schema (the grammar rules these out);
+    ``rejected`` valid actions that do not apply to this layout (the edit
+    would leave the canvas, names a locked element …); ``timeouts`` answers
+    cut by the per-step timeout;
+    ``errors`` failed calls (remote); ``decisions`` propose calls;
+    ``own_choice`` decisions whose best candidate was the model's first
+    (greedy) answer; ``verified_choice`` decisions won by another sample;
+    ``no_improvement`` decisions that found no improving answer;
+    ``seconds`` time spent waiting for the model.
+    """
+
+    answers: int = 0
+    invalid: int = 0
+    rejected: int = 0
+    timeouts: int = 0
+    errors: int = 0
+    decisions: int = 0
+    own_choice: int = 0
+    verified_choice: int = 0
+    no_improvement: int = 0
+    seconds: float = 0.0
+    invalid_examples: list[str] = field(default_factory=list)
+
+    def reset(self) -> None:
+        fresh = ModelStats()
+        self.__dict__.update(fresh.__dict__)
+
+    @property
+    def valid_rate(self) -> float:
+        return 1.0 - self.invalid / self.answers if self.answers else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        d = {k: v for k, v in self.__dict__.items() if k != "invalid_examples"}
+        d["seconds"] = round(self.seconds, 4)
+        d["valid_rate"] = round(self.valid_rate, 4)
+        return d
+
+    def note_invalid(self, text: str, problem: str, *, rejected: bool = False) -> None:
+        """Count an answer that failed validation (or, with ``rejected``, did not apply)."""
+        if rejected:
+            self.rejected += 1
+        else:
+            self.invalid += 1
+        if len(self.invalid_examples) < 5:
+            self.invalid_examples.append(f"{problem}: {text[:160]!r}")
+
+
+@dataclass
+class Candidate:
+    """One validated, simulated model answer."""
+
+    index: int
+    action: Any
+    text: str
+    gain: float
+    fit_gain: float | None
+    report: Any
+    changed_ids: tuple[str, ...]
+
+
+def _touches(action: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for key in ("id", "ids", "target_id"):
+        v = action.get(key)
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, list):
+            out.update(x for x in v if isinstance(x, str))
+    return out
+
+
+def validate_answer(text: str, stats: ModelStats) -> Any | None:
+    """The validated ``Action`` of a model answer, or ``None`` (counted invalid)."""
+    from assistant.actions import parse_action
+    from assistant.prompting import parse_completion
+
+    stats.answers += 1
+    try:
+        return parse_action(parse_completion(text))
+    except InvalidAction as exc:
+        stats.note_invalid(text, str(exc).splitlines()[0])
+        return None
+
+
+def simulate(document: Any, action: Any, *, constraints: list[Any] | None,
+             weights: dict[str, float] | None) -> tuple[Any, tuple[str, ...]]:
+    """``(MetricReport, changed ids)`` after ``action`` on a copy of ``document``.
+
+    Raises ``InvalidAction`` when the action does not apply; ``document`` is never touched.
+    """
+    from assistant.actions import apply_action
+    from assistant.metrics import evaluate
+
+    trial = document.copy()
+    diff = apply_action(trial, action)
+    report = evaluate(trial.layout, constraints=constraints or None, weights=weights)
+    return report, tuple(sorted(getattr(diff, "changed_ids", ()) or ()))
+
+
+def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: str,
+           tolerance: float = FIT_TOLERANCE) -> list[Proposal]:
+    """Ranked proposals from the model answers ``texts`` for ``state`` (see module docstring)."""
+    from assistant.actions import parse_action
+
+    stats.decisions += 1
+    frozen = state.frozen_ids
+    seen: set[str] = set()
+    kept: list[Candidate] = []
+    said_finalize = False
+    before = state.report
+    for index, text in enumerate(texts):
+        action = validate_answer(text, stats)
+        if action is None:
+            continue
+        dump = action.model_dump(mode="json", exclude_none=True)
+        if dump.get("type") == "finalize":
+            said_finalize = said_finalize or index == 0
+            continue
+        key = json.dumps(dump, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        if _touches(dump) & frozen:
+            stats.note_invalid(text, "names a locked or kept element", rejected=True)
+            continue
+        try:
+            report, changed = simulate(state.document, action, constraints=state.constraints,
+                                       weights=state.weights)
+        except InvalidAction as exc:
+            stats.note_invalid(text, str(exc).splitlines()[0], rejected=True)
+            continue
+        if not improves(before, report, tolerance):
+            continue
+        fit_b, fit_a = instruction_fit(before), instruction_fit(report)
+        fit_gain = None if fit_b is None or fit_a is None else fit_a - fit_b
+        kept.append(Candidate(index, action, text, report.composite - before.composite, fit_gain, report, changed))
+    if not kept:
+        stats.no_improvement += 1
+        why = ("the model answered finalize" if said_finalize
+               else f"no {source} answer improves the layout ({len(texts)} answer{'s' * (len(texts) != 1)})")
+        return [Proposal(action=parse_action({"type": "finalize"}), reason=why, metric="planner")]
+    kept.sort(key=lambda c: (-c.gain, -(c.fit_gain or 0.0), c.index))
+    if kept[0].index == 0:
+        stats.own_choice += 1
+    else:
+        stats.verified_choice += 1
+    out = []
+    for c in kept:
+        which = "the model's own choice" if c.index == 0 else f"sample {c.index + 1} of {len(texts)}"
+        fit = "" if not c.fit_gain else f", fit {c.fit_gain:+.3f}"
+        out.append(Proposal(action=c.action, reason=f"{source} model: {which} (simulated {c.gain:+.4f}{fit})",
+                            metric="planner", element_ids=c.changed_ids, gain=c.gain, fit_gain=c.fit_gain))
+    return out
+
+
+def planner_prompt_text(state: PlannerState) -> str:
+    """The planner observation text for ``state`` (same as ``LayoutEnv.observation_text``)."""
+    from assistant.observation import build_observation, observation_text
+
+    obs = build_observation(state.document.layout, state.report, instruction=state.instruction,
+                            constraints=state.constraints, step=state.step, max_steps=state.max_steps)
+    return observation_text(obs)
+
+
+def element_ids(state_or_layout: Any) -> list[str]:
+    """Ids a model may name: every element of the layout, in paint order."""
+    layout = getattr(getattr(state_or_layout, "document", None), "layout", None) or state_or_layout
+    return [e.id for e in layout.elements]
+
+
+__all__ = ["ModelStats", "Candidate", "validate_answer", "simulate", "choose", "planner_prompt_text",
+           "element_ids"]

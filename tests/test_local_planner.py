@@ -1,0 +1,207 @@
+"""The ``local`` planner: a real GGUF run by llama.cpp, grammar-constrained, verified by simulation.
+
+The model is the micro applicator of ``tests/llm_support.py`` (trained in the
+session on a few prompt → action pairs of a five-element layout and exported
+with ``models.export_gguf``), so its greedy answers are known.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("llama_cpp")
+
+from llm_support import REQUESTS, SMALL_SVG, planner_state, tiny_gguf  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from assistant.errors import ModelFileError, PlannerError  # noqa: E402
+from assistant.planners import available_planners, get_planner  # noqa: E402
+from assistant.planners.grammar import MAX_IDS, action_gbnf, runtime_schema  # noqa: E402
+from assistant.planners.local import DEFAULT_MODEL, LocalPlanner  # noqa: E402
+from assistant.planners.loop import run_planner  # noqa: E402
+from assistant.planners.modelstep import element_ids  # noqa: E402
+from assistant.prompting import build_prompt, layout_text, parse_completion  # noqa: E402
+from assistant.svg_import import import_svg_text  # noqa: E402
+from exporters.svg import export_svg  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def tiny(tmp_path_factory) -> dict:
+    return tiny_gguf(tmp_path_factory)
+
+
+@pytest.fixture()
+def doc():
+    return import_svg_text(SMALL_SVG, source="small.svg")
+
+
+@pytest.fixture()
+def planner(tiny) -> LocalPlanner:
+    return get_planner("local", model=tiny["path"], samples=1)
+
+
+# -- grammar ---------------------------------------------------------------------
+def test_runtime_schema_limits_ids_to_the_layout(doc) -> None:
+    ids = element_ids(doc.layout)
+    schema = runtime_schema(ids)
+    move = next(s for s in schema["oneOf"] if s["properties"]["type"]["const"] == "move")
+    assert move["properties"]["ids"]["items"] == {"type": "string", "enum": ids}
+    assert move["properties"]["ids"]["maxItems"] == len(ids)
+    align = next(s for s in schema["oneOf"] if s["properties"]["type"]["const"] == "align")
+    assert {"type": "string", "enum": ids} in align["properties"]["target_id"]["anyOf"]
+    many = runtime_schema([f"e{i}" for i in range(100)])
+    move = next(s for s in many["oneOf"] if s["properties"]["type"]["const"] == "move")
+    assert move["properties"]["ids"]["maxItems"] == MAX_IDS
+
+
+def test_gbnf_is_compact_and_small(doc) -> None:
+    gbnf = action_gbnf(element_ids(doc.layout))
+    rules = dict(line.split(" ::= ", 1) for line in gbnf.splitlines() if " ::= " in line)
+    assert rules["space"] == '""'
+    assert "[eE]" not in rules["number"]
+    assert '"\\"logo\\""' in gbnf and len(gbnf) < 40_000
+
+
+# -- loading ---------------------------------------------------------------------
+def test_registered_for_fix_and_mcp() -> None:
+    assert "local" in available_planners()
+
+
+def test_missing_model_is_one_clear_error(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.gguf"
+    with pytest.raises(ModelFileError) as err:
+        get_planner("local", model=missing)
+    assert str(missing) in str(err.value) and "not found" in str(err.value)
+
+
+def test_non_gguf_and_truncated_gguf_are_clear_errors(tmp_path: Path, tiny) -> None:
+    svg = tmp_path / "model.gguf"
+    svg.write_text(SMALL_SVG)
+    with pytest.raises(ModelFileError, match="not a GGUF model file"):
+        get_planner("local", model=svg)
+    cut = tmp_path / "cut.gguf"
+    cut.write_bytes(Path(tiny["path"]).read_bytes()[:4096])
+    with pytest.raises(ModelFileError) as err:
+        get_planner("local", model=cut)
+    assert str(cut) in str(err.value) and "could not load" in str(err.value)
+
+
+def test_default_model_is_the_bundled_gguf() -> None:
+    assert DEFAULT_MODEL == Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
+    if DEFAULT_MODEL.is_file():
+        assert get_planner("local").model_path == DEFAULT_MODEL
+    else:
+        with pytest.raises(ModelFileError, match="layout-applicator-tiny.gguf"):
+            get_planner("local")
+
+
+def test_bad_options_are_planner_errors(tiny) -> None:
+    with pytest.raises(PlannerError, match="samples"):
+        get_planner("local", model=tiny["path"], samples=0)
+    with pytest.raises(PlannerError, match="bad options"):
+        get_planner("local", model=tiny["path"], temprature=1.0)
+
+
+# -- answers ---------------------------------------------------------------------
+@pytest.mark.parametrize("request_text,action", REQUESTS)
+def test_applicator_answers_the_trained_action(planner, doc, request_text, action) -> None:
+    prompt = build_prompt(layout_text(doc.layout), request_text, kind="applicator")
+    (text,) = planner.generate(prompt, ids=element_ids(doc.layout), samples=1)
+    assert parse_completion(text) == action
+
+
+def test_local_planner_improves_the_layout_with_its_own_choice(planner, doc, tiny) -> None:
+    result = run_planner(doc, planner, max_steps=3)
+    assert result.steps, result.stopped
+    assert result.steps[0].action == tiny["plan_action"]
+    assert "the model's own choice" in result.steps[0].reason
+    assert result.end.composite > result.start.composite
+    assert planner.stats.own_choice >= 1 and planner.stats.invalid == 0
+    assert planner.stats.answers == planner.stats.decisions  # K = 1
+
+
+def test_samples_are_verified_and_deterministic(tiny) -> None:
+    runs = []
+    for _ in range(2):
+        d = import_svg_text(SMALL_SVG, source="small.svg")
+        p = get_planner("local", model=tiny["path"], samples=3, temperature=1.5)
+        result = run_planner(d, p, max_steps=2)
+        assert p.stats.answers == 3 * p.stats.decisions
+        assert p.stats.own_choice + p.stats.verified_choice == len(result.steps)
+        runs.append((export_svg(d), [s.action for s in result.steps], p.stats.as_dict()["invalid"]))
+    assert runs[0][:2] == runs[1][:2]
+
+
+def test_propose_never_touches_the_document(planner, doc) -> None:
+    before = export_svg(doc)
+    proposals = planner.propose_detailed(planner_state(doc))
+    assert proposals and export_svg(doc) == before
+
+
+def _renamed(svg: str) -> str:
+    for old in ("title", "logo", "body", "footer"):
+        svg = svg.replace(f'id="{old}"', f'id="x-{old}"')
+    return svg
+
+
+def test_grammar_keeps_answers_valid_where_free_text_fails(tiny) -> None:
+    """On a layout whose ids the model never saw, free decoding names unknown ids (counted, never
+    applied); with the grammar every answer validates."""
+    free_doc = import_svg_text(_renamed(SMALL_SVG), source="renamed.svg")
+    before = export_svg(free_doc)
+    free = get_planner("local", model=tiny["path"], samples=2, grammar=False)
+    proposals = free.propose_detailed(planner_state(free_doc))
+    assert free.stats.invalid >= 1 and free.stats.answers == 2
+    assert all(p.action.type == "finalize" for p in proposals)
+    assert export_svg(free_doc) == before
+
+    constrained = get_planner("local", model=tiny["path"], samples=2, grammar=True)
+    constrained.propose_detailed(planner_state(import_svg_text(_renamed(SMALL_SVG), source="renamed.svg")))
+    assert constrained.stats.answers == 2 and constrained.stats.invalid == 0
+
+
+def test_step_timeout_cuts_generation(tiny, doc) -> None:
+    slow = get_planner("local", model=tiny["path"], samples=4, step_timeout=1e-4)
+    before = export_svg(doc)
+    proposals = slow.propose_detailed(planner_state(doc))
+    assert slow.stats.timeouts >= 1 and slow.stats.answers == 1  # no further samples after the deadline
+    assert slow.stats.invalid == 1 and proposals[0].action.type == "finalize"
+    assert export_svg(doc) == before
+
+
+def test_fix_cli_with_the_local_planner(tmp_path: Path, tiny) -> None:
+    from assistant.cli import app
+
+    src = tmp_path / "small.svg"
+    src.write_text(SMALL_SVG)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["fix", str(src), "--out", str(out), "--planner", "local", "--model", tiny["path"],
+                                   "--samples", "2", "--max-steps", "2", "--jobs", "1",
+                                   "--json", str(tmp_path / "s.json")])
+    assert res.exit_code == 0, res.output
+    assert "the model's own choice" in res.output
+    summary = json.loads((tmp_path / "s.json").read_text())["files"][0]
+    assert summary["ok"] and summary["score_after"] > summary["score_before"]
+    assert "local model" in summary["edits"][0]["reason"]
+    assert (out / "small.svg").is_file() and src.read_text() == SMALL_SVG
+
+
+def test_fix_cli_names_a_missing_model(tmp_path: Path) -> None:
+    from assistant.cli import app
+
+    src = tmp_path / "small.svg"
+    src.write_text(SMALL_SVG)
+    res = CliRunner().invoke(app, ["fix", str(src), "--out", str(tmp_path / "o"), "--planner", "local",
+                                   "--model", str(tmp_path / "gone.gguf")])
+    assert res.exit_code == 2 and "gone.gguf" in res.output and "not found" in res.output
+
+
+def test_bundled_model_path_copy_is_loadable(tmp_path: Path, tiny) -> None:
+    """Any GGUF path works, including one with spaces in its name."""
+    spaced = tmp_path / "my model.gguf"
+    shutil.copy(tiny["path"], spaced)
+    assert get_planner("local", model=spaced).model_path == spaced
