@@ -52,10 +52,10 @@ _DASH_PX = (6.0, 4.0)
 _FONT_LOCK = threading.Lock()
 
 
-def _finding_fields(f: Any) -> tuple[list[str], str, str]:
-    if isinstance(f, dict):
-        return list(f.get("element_ids") or []), str(f.get("message", "")), str(f.get("severity", ""))
-    return list(getattr(f, "element_ids", []) or []), str(getattr(f, "message", "")), str(getattr(f, "severity", ""))
+def finding_fields(f: Any) -> tuple[list[str], str, str]:
+    """``(element_ids, message, severity)`` of a ``Finding`` or of its JSON form."""
+    get = f.get if isinstance(f, dict) else (lambda k, d=None: getattr(f, k, d))
+    return list(get("element_ids") or []), str(get("message", "") or ""), str(get("severity", "") or "")
 
 
 @lru_cache(maxsize=32)
@@ -246,7 +246,7 @@ def _draw_margins(p: _Painter, layout: Any) -> None:
 
 def _draw_findings(p: _Painter, layout: Any, findings: Iterable[Any]) -> None:
     for n, f in enumerate(findings, start=1):
-        ids, message, severity = _finding_fields(f)
+        ids, message, severity = finding_fields(f)
         boxes = [layout.get(i).box for i in ids if i in layout]
         if not boxes:
             continue

@@ -41,7 +41,9 @@ def test_user_errors_are_clean_and_write_nothing(tmp_path: Path) -> None:
         ([str(tmp_path / "missing.svg"), "--out", str(tmp_path / "a.png")], "missing.svg"),
         ([str(bad), "--out", str(tmp_path / "b.png")], "bad.svg"),
         ([str(CORPUS / "gdal_a4.svg"), "--out", str(tmp_path / "c.gif")], "suffix"),
-        ([str(CORPUS / "gdal_a4.svg"), "--out", str(tmp_path / "d.pdf"), "--overlay"], "PNG output only"),
+        ([str(CORPUS / "gdal_a4.svg"), "--out", str(tmp_path / "d.pdf"), "--overlay"], "not PDF"),
+        ([str(CORPUS / "gdal_a4.svg"), "--out", str(tmp_path / "e.pdf"), "--width", "300"], "PNG output only"),
+        ([str(CORPUS / "gdal_a4.svg"), "--out", str(tmp_path / "f.svg")], "layout-assistant export"),
     ]
     for args, needle in cases:
         result = runner.invoke(app, ["render", *args])

@@ -22,6 +22,8 @@ External files and URLs referenced by the SVG are never read; Inkscape
 flowed text is converted to regular text so it shows. With --overlay the
 PNG shows every element's box, id and role (the import as the assistant
 sees it); --grid and --margins add the 12-column grid and the safe area.
+With --overlay and an .svg output the same overlays are written as an SVG
+whose Inkscape layers (layout, boxes, grid, margins) can be toggled.
 The output is written atomically; the input is never changed.
 
 Examples:
@@ -30,6 +32,8 @@ Examples:
 
   layout-assistant render flyer.svg --out boxes.png --overlay --margins
 
+  layout-assistant render flyer.svg --out boxes.svg --overlay --grid
+
   layout-assistant render flyer.svg --out flyer.pdf
 """
 
@@ -37,8 +41,9 @@ Examples:
 @app.command("render", help=RENDER_HELP)
 def render(
     file: Path = typer.Argument(..., help="The SVG file to render."),
-    out: Path = typer.Option(..., "--out", "-o", help="Output file: .png or .pdf."),
-    overlay: bool = typer.Option(False, "--overlay", help="Draw element boxes, ids and roles on top (PNG only)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Output file: .png or .pdf (.svg with --overlay)."),
+    overlay: bool = typer.Option(False, "--overlay",
+                                 help="Draw element boxes, ids and roles on top (PNG, or SVG with layers)."),
     grid: bool = typer.Option(False, "--grid", help="With --overlay: draw the 12-column grid."),
     margins: bool = typer.Option(False, "--margins", help="With --overlay: draw the safe area."),
     width: Optional[int] = typer.Option(None, "--width", min=1, max=16384,
@@ -51,10 +56,13 @@ def render(
 
     try:
         fmt = format_for_path(out)
-        if fmt not in ("png", "pdf"):
-            fail(f"{out}: render writes .png or .pdf files (use 'layout-assistant export' for SVG)")
-        if fmt == "pdf" and (overlay or width):
-            fail(f"{out}: --overlay and --width apply to PNG output only")
+        if fmt not in ("png", "pdf", "svg") or fmt == "svg" and not overlay:
+            fail(f"{out}: render writes .png or .pdf files, or .svg with --overlay "
+                 f"(use 'layout-assistant export' for SVG)")
+        if fmt == "pdf" and overlay:
+            fail(f"{out}: --overlay draws on PNG or SVG output, not PDF")
+        if fmt != "png" and width:
+            fail(f"{out}: --width applies to PNG output only")
         if out.resolve() == file.resolve():
             fail(f"{out}: refusing to overwrite the input file")
         doc = import_svg(file)
@@ -63,6 +71,11 @@ def render(
             from exporters.raster import render_pdf
 
             data = render_pdf(doc)
+        elif fmt == "svg":
+            from exporters.overlay_svg import render_overlay_svg
+
+            layers = ["boxes"] + (["grid"] if grid else []) + (["margins"] if margins else [])
+            data = render_overlay_svg(doc, overlays=tuple(layers))
         elif overlay:
             from exporters.overlay import render_overlay_png
 
