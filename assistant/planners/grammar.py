@@ -16,21 +16,42 @@ The schema is first specialised to the document at hand (:func:`runtime_schema`)
   would otherwise expand into a grammar of ~300 kB);
 * titles, descriptions and defaults are dropped (they do not constrain output).
 
-The GBNF is then tightened to the training format (:func:`action_gbnf`):
-compact JSON (no whitespace between tokens, as ``assistant.prompting.format_target``
-writes it, and no newline, which is the completion's stop sequence) and
-numbers with at most :data:`INT_DIGITS` integer and :data:`FRACTION_DIGITS`
-fraction digits and no exponent, so every number is finite.
+The grammar itself is generated from a stricter form of that schema
+(:func:`grammar_schema`), so that every answer it admits also passes
+``assistant.actions.parse_action``:
 
-Ranges (``minimum`` …) of non-integer numbers are not expressible in the
-converter's GBNF; an answer outside them fails validation and is counted as
-invalid by the planner, never applied.
+* numbers are written compactly (optional ``-``, at most :data:`INT_DIGITS`
+  integer and :data:`FRACTION_DIGITS` fraction digits, no exponent) and each
+  numeric field gets its own rule that respects its ``minimum`` /
+  ``exclusiveMinimum`` / ``maximum`` exactly (``assistant.planners.gbnf_rules``),
+  e.g. ``factor`` (> 1, ≤ 4) or ``font_weight`` (integer 100 … 900);
+* optional fields are omitted instead of written as ``null`` (as
+  ``assistant.prompting.canonical_action`` writes them);
+* the cross-field rules of the action models become alternatives
+  (:data:`VARIANTS`): ``resize`` names ``scale`` or ``width``/``height``;
+  ``align`` with ``to="element"`` names ``target_id``; ``set_text_style``
+  sets at least one style field; ``reflow_text`` names at most one of
+  ``min_size``/``max_size`` (their order cannot be checked by a grammar);
+* free strings (``font_family``, ids when no id set is given) are at most
+  :data:`MAX_STRING` plain characters (an id starts with a printable ASCII
+  character, as ids are stripped before validation), ``fill`` is ``#`` and six
+  hex digits;
+* the JSON is compact (no whitespace between tokens, as
+  ``assistant.prompting.format_target`` writes it, and no newline, which is
+  the completion's stop sequence).
+
+Property order follows the schema (the converter writes required fields
+first; the variants keep the canonical order of ``format_target``). Duplicate
+ids in an id list are valid actions (``apply_action`` uses each element once)
+and are not excluded. What the grammar cannot know — a locked element, an edit
+that leaves the canvas — is found by simulation and counted as a rejection.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from functools import lru_cache
 from typing import Any, Iterable
 
@@ -122,15 +143,114 @@ def _replace_rule(gbnf: str, name: str, body: str) -> str:
     return "\n".join(out) + "\n"
 
 
+#: Cross-field rules of the action models as alternatives of one action type:
+#: each variant may ``require`` fields, ``drop`` fields and restrict a field to an ``enum``.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "resize": [{"require": ["scale"], "drop": ["width", "height"]},
+               {"require": ["width"], "drop": ["scale"]},
+               {"require": ["height"], "drop": ["scale", "width"]}],
+    "align": [{"enum": {"to": ["each_other", "canvas", "margins"]}},
+              {"require": ["to", "target_id"], "enum": {"to": ["element"]}}],
+    "set_text_style": [{"require": ["font_size"]},
+                       {"require": ["font_weight"], "drop": ["font_size"]},
+                       {"require": ["fill"], "drop": ["font_size", "font_weight"]},
+                       {"require": ["font_family"], "drop": ["font_size", "font_weight", "fill"]}],
+    "reflow_text": [{"drop": ["min_size"]}, {"drop": ["max_size"]}],
+}
+
+_PLACEHOLDER = "__gbnf_rule_{}__"
+_PLACEHOLDER_RE = re.compile(r'"\\"__gbnf_rule_(\d+)__\\""')
+
+
+def _not_null(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` without its ``null`` branch (an omitted field means null)."""
+    branches = [b for b in node.get("anyOf", ()) if b.get("type") != "null"]
+    if "anyOf" in node and len(branches) == 1:
+        return {**{k: v for k, v in node.items() if k != "anyOf"}, **branches[0]}
+    return node
+
+
+def _leaf_rule(node: dict[str, Any]) -> str | None:
+    """Own GBNF body for a number or free-string schema ``node`` (``None``: the converter's rule is exact)."""
+    from assistant.planners.gbnf_rules import PLAIN_CHAR, number_rule, string_rule
+
+    kind = node.get("type")
+    if kind in ("number", "integer"):
+        return number_rule(node, int_digits=INT_DIGITS, fraction_digits=FRACTION_DIGITS)
+    if kind == "string" and "enum" not in node and "const" not in node:
+        pattern = node.get("pattern")
+        if pattern == r"^#[0-9a-fA-F]{6}$":
+            return '"\\"#" [0-9a-fA-F]{6} "\\""'
+        if pattern == r'^[^;{}<>\"]+$':
+            return string_rule(max(1, int(node.get("minLength", 1))), min(int(node.get("maxLength", MAX_STRING)),
+                                                                          MAX_STRING),
+                               char=r'[^;{}<>"\\\x00-\x1F\x7F]')
+        if pattern is not None:
+            raise ValueError(f"no grammar rule for the string pattern {pattern!r}")
+        return string_rule(max(1, int(node.get("minLength", 1))), min(int(node.get("maxLength", MAX_STRING)),
+                                                                      MAX_STRING),
+                           char=PLAIN_CHAR, first=r'[!#-\x5B\x5D-~]')
+    return None
+
+
+def _with_rules(node: Any, rules: list[str]) -> Any:
+    """``node`` with every number / free-string leaf replaced by a placeholder constant (rule in ``rules``)."""
+    if isinstance(node, list):
+        return [_with_rules(v, rules) for v in node]
+    if not isinstance(node, dict):
+        return node
+    node = _not_null(node)
+    body = _leaf_rule(node)
+    if body is not None:
+        rules.append(body)
+        return {"const": _PLACEHOLDER.format(len(rules) - 1)}
+    return {k: (v if k in ("enum", "const", "required") else _with_rules(v, rules)) for k, v in node.items()}
+
+
+def _variants(action: dict[str, Any]) -> list[dict[str, Any]]:
+    kind = action.get("properties", {}).get("type", {}).get("const")
+    out = []
+    for spec in VARIANTS.get(kind, [{}]):
+        v = copy.deepcopy(action)
+        props = v["properties"]
+        named = [*spec.get("drop", ()), *spec.get("require", ()), *spec.get("enum", {})]
+        if any(n not in props for n in named):
+            raise KeyError(f"grammar variant of {kind!r} names unknown fields: {named}")
+        for name in spec.get("drop", ()):
+            props.pop(name, None)
+        for name, values in spec.get("enum", {}).items():
+            props[name] = {"type": "string", "enum": list(values)}
+        required = list(v.get("required", ()))
+        required += [n for n in spec.get("require", ()) if n not in required]
+        v["required"] = [n for n in props if n in required]
+        out.append(v)
+    return out
+
+
+def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """``(schema, rules)``: :func:`runtime_schema` made exact for the grammar (see the module docstring).
+
+    Numbers and free strings are placeholders ``"__gbnf_rule_N__"`` whose GBNF
+    body is ``rules[N]``; :func:`action_gbnf` substitutes them.
+    """
+    schema = runtime_schema(ids)
+    actions = [v for a in schema["oneOf"] for v in _variants(_not_null(a))]
+    rules: list[str] = []
+    return {"oneOf": _with_rules(actions, rules)}, rules
+
+
 def action_gbnf(ids: Iterable[str] | None = None) -> str:
     """GBNF text for one compact action JSON object (see the module docstring)."""
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-    gbnf = json_schema_to_gbnf(json.dumps(runtime_schema(ids)))
+    schema, rules = grammar_schema(ids)
+    gbnf = json_schema_to_gbnf(json.dumps(schema))
+    gbnf = _PLACEHOLDER_RE.sub(lambda m: f"value-{m.group(1)}", gbnf)
+    if "__gbnf_rule_" in gbnf:
+        raise RuntimeError("the JSON-schema converter wrote a constant in an unexpected form")
     gbnf = _replace_rule(gbnf, "space", '""')
-    gbnf = _replace_rule(gbnf, "integral-part", f'[0] | [1-9] [0-9]{{0,{INT_DIGITS - 1}}}')
-    gbnf = _replace_rule(gbnf, "decimal-part", f"[0-9]{{1,{FRACTION_DIGITS}}}")
-    gbnf = _replace_rule(gbnf, "number", '("-"? integral-part) ("." decimal-part)? space')
+    for i, body in enumerate(rules):
+        gbnf += f"value-{i} ::= {body}\n"
     return gbnf
 
 
@@ -146,4 +266,4 @@ def action_grammar(ids: Iterable[str] | None = None) -> Any:
     return _compiled(None if ids is None else tuple(dict.fromkeys(ids)))
 
 
-__all__ = ["runtime_schema", "action_gbnf", "action_grammar", "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]
+__all__ = ["runtime_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]

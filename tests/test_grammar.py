@@ -1,0 +1,264 @@
+"""The action grammar admits only actions that pass ``parse_action``.
+
+Two checks: the GBNF itself, read as a regular language (the action grammar
+has no recursion, so every rule inlines into one Python regular expression),
+is compared with ``parse_action`` on boundary numbers and hand-made actions;
+and the micro applicator of ``tests/llm_support.py``, sampled hot under the
+compiled ``llama_cpp.LlamaGrammar``, writes only valid actions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+import pytest
+
+pytest.importorskip("llama_cpp")
+
+from llm_support import REQUESTS, SMALL_SVG, planner_state, tiny_gguf  # noqa: E402
+
+from assistant.actions import parse_action  # noqa: E402
+from assistant.errors import InvalidAction  # noqa: E402
+from assistant.planners.gbnf_rules import int_range, number_rule  # noqa: E402
+from assistant.planners.grammar import FRACTION_DIGITS, INT_DIGITS, action_gbnf, grammar_schema  # noqa: E402
+from assistant.planners.modelstep import element_ids, planner_prompt_text  # noqa: E402
+from assistant.prompting import build_prompt, format_target, layout_text, parse_completion  # noqa: E402
+from assistant.svg_import import import_svg_text  # noqa: E402
+
+IDS = ["bg", "title", "logo", "body", "footer"]
+
+
+# -- GBNF as a regular expression ---------------------------------------------------
+def gbnf_regex(gbnf: str, start: str = "root") -> re.Pattern[str]:
+    """The (non-recursive) GBNF ``gbnf`` as one compiled regular expression for rule ``start``."""
+    rules = dict(line.split(" ::= ", 1) for line in gbnf.splitlines() if " ::= " in line)
+    done: dict[str, str] = {}
+
+    def expand(name: str) -> str:
+        if name not in done:
+            done[name] = "(?:" + convert(rules[name]) + ")"
+        return done[name]
+
+    def convert(body: str) -> str:
+        out, i = [], 0
+        while i < len(body):
+            c = body[i]
+            if c.isspace():
+                i += 1
+            elif c == '"':
+                j, lit = i + 1, []
+                while body[j] != '"':
+                    if body[j] == "\\":
+                        lit.append({'"': '"', "\\": "\\", "n": "\n", "r": "\r"}[body[j + 1]])
+                        j += 2
+                    else:
+                        lit.append(body[j])
+                        j += 1
+                out.append("(?:" + re.escape("".join(lit)) + ")")
+                i = j + 1
+            elif c == "[":
+                j = i + 1
+                while body[j] != "]":
+                    j += 2 if body[j] == "\\" else 1
+                out.append(body[i:j + 1])
+                i = j + 1
+            elif c == "{":
+                j = body.index("}", i)
+                out.append(body[i:j + 1])
+                i = j + 1
+            elif c in "?|)*+":
+                out.append(c)
+                i += 1
+            elif c == "(":
+                out.append("(?:")
+                i += 1
+            else:
+                m = re.match(r"[A-Za-z0-9-]+", body[i:])
+                assert m, body[i:]
+                out.append(expand(m.group()))
+                i += m.end()
+        return "".join(out)
+
+    return re.compile(expand(start))
+
+
+@lru_cache(maxsize=4)
+def _action_regex(ids: tuple[str, ...]) -> re.Pattern[str]:
+    return gbnf_regex(action_gbnf(list(ids)))
+
+
+def _valid(obj: dict) -> bool:
+    try:
+        parse_action(obj)
+    except InvalidAction:
+        return False
+    return True
+
+
+# -- numbers ---------------------------------------------------------------------------
+#: (action type, field, the rest of a valid action of that type)
+FIELDS = [
+    ("promote", "factor", {"id": "title"}),
+    ("demote", "factor", {"id": "title"}),
+    ("resize", "scale", {"id": "logo"}),
+    ("resize", "width", {"id": "logo"}),
+    ("move", "dx", {"ids": ["logo"]}),
+    ("distribute", "gap", {"ids": ["logo", "body"], "axis": "vertical"}),
+    ("snap_to_grid", "columns", {"ids": ["logo"]}),
+    ("set_text_style", "font_size", {"ids": ["title"]}),
+    ("set_text_style", "font_weight", {"ids": ["title"]}),
+    ("reflow_text", "max_size", {"id": "body"}),
+]
+
+_INTS = sorted({*range(0, 120), *range(395, 406), *range(895, 906), *range(9995, 10006),
+                *range(999_990, 1_000_002), 1_234_567})
+_FRACTIONS = ["", ".0", ".00", ".5", ".05", ".01", ".99", ".000", ".123"]
+_FORM = re.compile(rf"-?(0|[1-9][0-9]{{0,{INT_DIGITS - 1}}})(\.[0-9]{{1,{FRACTION_DIGITS}}})?")
+
+
+def _number_texts() -> list[str]:
+    out = [f"{sign}{i}{f}" for sign in ("", "-") for i in _INTS for f in _FRACTIONS]
+    return out + ["01", "00.5", "1e1", "-", "1.", ".5", "+1"]
+
+
+def _field_rule(kind: str, field: str) -> str:
+    schema, rules = grammar_schema(IDS)
+    for variant in schema["oneOf"]:
+        props = variant["properties"]
+        if props["type"]["const"] == kind and field in props:
+            return rules[int(re.fullmatch(r"__gbnf_rule_(\d+)__", props[field]["const"]).group(1))]
+    raise AssertionError(f"{kind}.{field} has no rule")
+
+
+@pytest.mark.parametrize("kind,field,rest", FIELDS, ids=[f"{k}.{f}" for k, f, _ in FIELDS])
+def test_number_rule_admits_exactly_the_valid_compact_numbers(kind, field, rest) -> None:
+    rule = gbnf_regex(f"root ::= {_field_rule(kind, field)}")
+    admitted = 0
+    for text in _number_texts():
+        in_grammar = rule.fullmatch(text) is not None
+        compact = _FORM.fullmatch(text) is not None and not re.fullmatch(r"-0(\.0*)?", text)
+        valid = compact and _valid({"type": kind, **rest, field: json.loads(text)})
+        assert in_grammar == valid, (kind, field, text, in_grammar, valid)
+        admitted += in_grammar
+    assert admitted > 20
+
+
+def test_number_rule_shapes() -> None:
+    assert int_range(100, 900) == '([1-8] [0-9]{2} | "9" ("00"))'
+    assert int_range(1, 48) == '([1-9]) | ([1-3] [0-9]{1} | "4" ([0-8]))'
+    rule = gbnf_regex("root ::= " + number_rule({"type": "number", "exclusiveMinimum": 1, "maximum": 4},
+                                                int_digits=6, fraction_digits=2))
+    assert [t for t in ("1", "1.0", "1.01", "1.5", "3.99", "4", "4.00", "4.01", "0.5", "-2")
+            if rule.fullmatch(t)] == ["1.01", "1.5", "3.99", "4", "4.00"]
+    with pytest.raises(ValueError):
+        number_rule({"type": "integer", "exclusiveMinimum": 3, "exclusiveMaximum": 4}, int_digits=6,
+                    fraction_digits=2)
+
+
+# -- whole actions -----------------------------------------------------------------------
+GOOD = [
+    {"type": "promote", "id": "title", "factor": 1.5},
+    {"type": "demote", "id": "logo", "factor": 4},
+    {"type": "resize", "id": "logo", "scale": 0.5},
+    {"type": "resize", "id": "logo", "width": 80, "height": 40.25, "anchor": "center", "keep_aspect": False},
+    {"type": "resize", "id": "logo", "height": 40},
+    {"type": "align", "ids": ["title", "body"], "edge": "left"},
+    {"type": "align", "ids": ["title", "body"], "edge": "left", "to": "margins"},
+    {"type": "align", "ids": ["body"], "edge": "top", "to": "element", "target_id": "logo"},
+    {"type": "set_text_style", "ids": ["title"], "font_weight": 700},
+    {"type": "set_text_style", "ids": ["title"], "fill": "#aa00FF", "font_family": "DejaVu Sans, serif"},
+    {"type": "set_text_style", "ids": ["title", "body"], "font_size": 12.5, "font_weight": 400},
+    {"type": "reflow_text", "id": "body", "mode": "wrap", "width": 200, "max_size": 14},
+    {"type": "snap_to_grid", "ids": ["logo"], "columns": 12},
+    {"type": "move", "ids": ["logo", "title"], "dx": -12.5, "dy": 0},
+    {"type": "distribute", "ids": ["title", "body", "footer"], "axis": "vertical", "gap": 0},
+    {"type": "anchor_to_region", "ids": ["logo"], "region": "top_right"},
+    {"type": "finalize"},
+]
+BAD = [  # each passes the plain JSON-schema grammar but fails parse_action
+    {"type": "demote", "id": "logo", "factor": 0.5},
+    {"type": "promote", "id": "logo", "factor": 1},
+    {"type": "resize", "id": "logo"},
+    {"type": "resize", "id": "logo", "width": 10, "scale": 2},
+    {"type": "resize", "id": "logo", "scale": 0},
+    {"type": "align", "ids": ["body"], "edge": "top", "to": "element"},
+    {"type": "set_text_style", "ids": ["title"]},
+    {"type": "set_text_style", "ids": ["title"], "font_size": 0},
+    {"type": "set_text_style", "ids": ["title"], "font_weight": 6},
+    {"type": "set_text_style", "ids": ["title"], "font_size": None, "font_weight": None},
+    {"type": "snap_to_grid", "ids": ["logo"], "columns": 49},
+    {"type": "reflow_text", "id": "body", "min_size": 20, "max_size": 10},
+    {"type": "distribute", "ids": ["body"], "axis": "vertical"},
+]
+
+
+@pytest.mark.parametrize("action", GOOD, ids=lambda a: a["type"])
+def test_grammar_admits_canonical_valid_actions(action) -> None:
+    assert _valid(action)
+    assert _action_regex(tuple(IDS)).fullmatch(format_target(action).rstrip("\n"))
+
+
+@pytest.mark.parametrize("action", BAD, ids=lambda a: a["type"])
+def test_grammar_refuses_actions_that_fail_validation(action) -> None:
+    assert not _valid(action)
+    text = json.dumps(action, separators=(",", ":"))
+    assert not _action_regex(tuple(IDS)).fullmatch(text)
+
+
+def test_free_id_strings_without_an_id_set_validate() -> None:
+    rx = gbnf_regex(action_gbnf(None))
+    assert rx.fullmatch('{"type":"reorder","id":"a b","to":"front"}')
+    assert not rx.fullmatch('{"type":"reorder","id":" ","to":"front"}')  # stripped to empty
+    assert not rx.fullmatch('{"type":"reorder","id":"' + "x" * 49 + '","to":"front"}')
+
+
+# -- the model under the compiled grammar ------------------------------------------------
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> dict:
+    return tiny_gguf(tmp_path_factory)
+
+
+def test_hot_samples_under_the_grammar_all_validate(tiny) -> None:
+    """200 answers at temperature 1.5 from the micro model: every one parses and validates."""
+    from assistant.planners import get_planner
+
+    doc = import_svg_text(SMALL_SVG, source="small.svg")
+    ids = element_ids(doc.layout)
+    prompts = [build_prompt(layout_text(doc.layout), req, kind="applicator")
+               for req in [r for r, _ in REQUESTS] + ["make the footer smaller", "set the body in bold"]]
+    prompts.append(build_prompt(planner_prompt_text(planner_state(doc)), "", kind="planner"))
+    planner = get_planner("local", model=tiny["path"], samples=40, temperature=1.5, max_tokens=96,
+                          step_timeout=300, threads=1)
+    answers = [t for step, p in enumerate(prompts) for t in planner.generate(p, ids=ids, step=step)]
+    assert len(answers) == 200
+    bad = []
+    for text in answers:
+        try:
+            parse_action(parse_completion(text))
+        except InvalidAction as exc:
+            bad.append((text, str(exc)))
+    assert not bad, bad[:5]
+    assert len(set(answers)) >= 10  # hot sampling really explores
+
+
+def test_compiled_number_rule_bounds_hot_samples(tiny) -> None:
+    """A ``LlamaGrammar`` of one ``factor`` rule: hot samples all lie in (1, 4]."""
+    from llama_cpp import LlamaGrammar
+
+    from assistant.planners.local import load_model
+
+    llm = load_model(tiny["path"], threads=1)
+    grammar = LlamaGrammar.from_string(f"root ::= {_field_rule('demote', 'factor')}", verbose=False)
+    doc = import_svg_text(SMALL_SVG, source="small.svg")
+    prompt = build_prompt(layout_text(doc.layout), "make the title bigger", kind="applicator")
+    values = []
+    for seed in range(40):
+        res = llm.create_completion(prompt + '{"type":"promote","id":"title","factor":', max_tokens=8,
+                                    temperature=1.5, top_k=0, top_p=1.0, min_p=0.0, seed=seed, grammar=grammar)
+        text = res["choices"][0]["text"]
+        assert _FORM.fullmatch(text), text
+        values.append(float(text))
+    assert all(1 < v <= 4 for v in values), values
+    assert len(set(values)) >= 3
