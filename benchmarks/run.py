@@ -2,7 +2,8 @@
 
 Command: ``make bench`` (= ``python -m benchmarks.run --out BENCHMARKS.md``).
 Each ``benchmarks/bench_*.py`` exposes ``run() -> list[dict]``; rows of one
-module share keys and become one Markdown table. ``--only NAME`` runs a subset.
+module share keys and become one Markdown table. ``--only NAME`` re-runs a
+subset and keeps the other sections of the existing file.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import importlib
 import os
 import platform
 import pkgutil
+import re
 import subprocess
 import sys
 import time
@@ -55,23 +57,37 @@ def _table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def _existing_sections(path: Path) -> dict[str, str]:
+    """Sections of an earlier BENCHMARKS.md by module name (kept when ``--only`` re-runs a few)."""
+    if not path.is_file():
+        return {}
+    out: dict[str, str] = {}
+    for chunk in path.read_text().split("\n## ")[1:]:
+        found = re.search(r"^_(bench_\w+), ", chunk, flags=re.M)
+        if found:
+            out[found.group(1)] = "## " + chunk.rstrip("\n") + "\n"
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="BENCHMARKS.md")
     ap.add_argument("--only", nargs="*", default=None, help="module names, e.g. bench_metrics")
     args = ap.parse_args(argv)
 
+    load = " / ".join(f"{v:.1f}" for v in os.getloadavg())
     names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
     if args.only:
         names = [n for n in names if n in args.only or n.removeprefix("bench_") in args.only]
-    sections = []
+    sections: dict[str, str] = _existing_sections(Path(args.out)) if args.only else {}
     for name in names:
         mod = importlib.import_module(f"benchmarks.{name}")
         t0 = time.perf_counter()
         rows = mod.run()
         took = time.perf_counter() - t0
         title = (mod.__doc__ or name).strip().splitlines()[0]
-        sections.append(f"## {title}\n\n{_table(rows)}\n\n_{name}, {took:.1f} s_\n")
+        sections[name] = (f"## {title}\n\n{_table(rows)}\n\n"
+                          f"_{name}, {took:.1f} s, {dt.date.today().isoformat()}_\n")
         print(f"{name}: {len(rows)} rows in {took:.1f} s", file=sys.stderr)
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -80,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     head = (
         "# Benchmarks\n\n"
         f"Measured {dt.date.today().isoformat()} on {_machine()}, commit {commit}.\n"
-        "Regenerate with `make bench`.\n\n"
+        f"Load average when it started: {load}. Regenerate with `make bench`.\n\n"
     )
-    Path(args.out).write_text(head + "\n".join(sections))
+    Path(args.out).write_text(head + "\n".join(sections[k] for k in sorted(sections)))
     print(f"wrote {args.out}")
     return 0
 
