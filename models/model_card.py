@@ -49,8 +49,9 @@ at step {summary['sft_best'].get('step')}, completion-token accuracy
 {summary['sft_best'].get('val_acc', float('nan')):.3f}), then GRPO with the
 layout environment as verifier ({cfg.grpo.steps} steps, {cfg.grpo.states_per_step} states ×
 {cfg.grpo.group_size} samples, KL {cfg.grpo.kl_coef} to the SFT model).
-Reproduce: `make train-tiny` (`python -m models.pipeline --config tiny`), CPU only,
-{summary['seconds'] / 60:.0f} min on this machine's 2 shared cores.
+Reproduce: `make train-tiny` (`python -m models.pipeline --config tiny`), CPU only.
+This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
+{_run_notes(summary)}
 
 **Evaluation** (held-out seeds; full report `models/EVAL.md`).
 
@@ -76,3 +77,21 @@ the model, its tokenizer and its training data are produced by this repository.
 """
     out.write_text(text, encoding="utf-8")
     return out
+
+
+def _sft_log(summary: dict[str, Any]) -> str:
+    """"N steps in M min" from the run's SFT log (the wall time the optimisation really took)."""
+    path = Path(summary["run"]) / "sft" / "log.jsonl"
+    steps, seconds = 0, 0.0
+    if path.is_file():
+        for line in path.read_text().splitlines():
+            event = json.loads(line)
+            if event.get("event") == "train":
+                steps, seconds = event.get("step", steps), event.get("s", seconds)
+    return f"{steps} steps in {seconds / 60:.0f} min"
+
+
+def _run_notes(summary: dict[str, Any]) -> str:
+    """The run's own notes (``runs/<run>/NOTES.md``), e.g. how a run was continued."""
+    path = Path(summary["run"]) / "NOTES.md"
+    return f"\n**Notes on this run.** {path.read_text().strip()}\n" if path.is_file() else ""
