@@ -1,0 +1,67 @@
+"""Continue a finished run's SFT from its best checkpoint, then GRPO, export, evaluate, install.
+
+Command (how the bundled model was finished, after ``make train-tiny`` stopped
+SFT at its 28-minute budget)::
+
+    python -m models.continue_sft --from runs/tiny --run runs/tiny2 --minutes 45 --threads 2
+
+The new run reuses the old run's data and untrained base (``data/``, ``init/``,
+copied), trains SFT further from ``<from>/sft/best`` for a wall-clock budget
+(the best checkpoint by validation loss is kept), then runs the ``tiny``
+configuration's GRPO, GGUF export and evaluation stages unchanged
+(``models.pipeline.run_pipeline`` with ``resume``) and installs the result in
+``models/`` like the pipeline does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # data / model
+    ap.add_argument("--from", dest="source", default="runs/tiny", help="finished run to continue")
+    ap.add_argument("--run", default="runs/tiny2", help="output run directory")
+    # optimisation
+    ap.add_argument("--minutes", type=float, default=45.0, help="SFT wall-clock budget")
+    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (cosine decay)")
+    ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    # logging
+    ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
+    args = ap.parse_args(argv)
+
+    import torch
+
+    from models.grpo import GRPOConfig, train_grpo
+    from models.pipeline import config, run_pipeline
+    from models.sft import SFTConfig, train_sft
+
+    torch.set_num_threads(args.threads)
+    src, run = Path(args.source), Path(args.run)
+    run.mkdir(parents=True, exist_ok=True)
+    for sub in ("data", "init"):
+        if not (run / sub).exists():
+            shutil.copytree(src / sub, run / sub)
+    cfg = config("tiny")
+    cfg.run, cfg.data.out, cfg.threads = str(run), str(run / "data"), args.threads
+    sft_cfg = SFTConfig(**{**asdict(cfg.sft), "lora": None, "train": str(run / "data/train.jsonl"),
+                           "val": str(run / "data/val.jsonl"), "base": str(src / "sft/best"),
+                           "out": str(run / "sft"), "steps": 6000, "lr": args.lr, "warmup": 20,
+                           "max_minutes": args.minutes, "threads": args.threads, "eval_every": 150})
+    t0 = time.time()
+    sft = train_sft(sft_cfg)
+    print(f"SFT done: {sft.get('best')} after {time.time() - t0:.0f}s", flush=True)
+    grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
+                             "tasks": tuple(cfg.data.tasks)})
+    train_grpo(grpo_cfg)
+    cfg.install = not args.no_install
+    run_pipeline(cfg, skip_data=True, resume=True)
+
+
+if __name__ == "__main__":
+    main()
