@@ -75,19 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", default=None, help="module names, e.g. bench_metrics")
     args = ap.parse_args(argv)
 
-    load = " / ".join(f"{v:.1f}" for v in os.getloadavg())
     names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
     if args.only:
         names = [n for n in names if n in args.only or n.removeprefix("bench_") in args.only]
     sections: dict[str, str] = _existing_sections(Path(args.out)) if args.only else {}
     for name in names:
         mod = importlib.import_module(f"benchmarks.{name}")
+        load = " / ".join(f"{v:.1f}" for v in os.getloadavg())
         t0 = time.perf_counter()
         rows = mod.run()
         took = time.perf_counter() - t0
         title = (mod.__doc__ or name).strip().splitlines()[0]
         sections[name] = (f"## {title}\n\n{_table(rows)}\n\n"
-                          f"_{name}, {took:.1f} s, {dt.date.today().isoformat()}_\n")
+                          f"_{name}, {took:.1f} s, {dt.date.today().isoformat()}, load {load}_\n")
         print(f"{name}: {len(rows)} rows in {took:.1f} s", file=sys.stderr)
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -96,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     head = (
         "# Benchmarks\n\n"
         f"Measured {dt.date.today().isoformat()} on {_machine()}, commit {commit}.\n"
-        f"Load average when it started: {load}. Regenerate with `make bench`.\n\n"
+        "Each section's footer gives its module, run time, date and the load average (1/5/15 min) when it\n"
+        "started. Regenerate with `make bench`.\n\n"
     )
     Path(args.out).write_text(head + "\n".join(sections[k] for k in sorted(sections)))
     print(f"wrote {args.out}")
