@@ -147,3 +147,15 @@ def proposals_of(planner: Any, state: PlannerState) -> list[Proposal]:
 
 
 __all__ = ["Proposal", "PlannerState", "Planner", "StepRecord", "PlanResult", "proposals_of"]
+
+
+def action_ids(action: dict[str, Any]) -> set[str]:
+    """Every element id an action (in JSON form) names: ``id``, ``ids`` and ``target_id``."""
+    out: set[str] = set()
+    for key in ("id", "ids", "target_id"):
+        v = action.get(key)
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, list):
+            out.update(x for x in v if isinstance(x, str))
+    return out

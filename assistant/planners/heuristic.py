@@ -29,23 +29,9 @@ from typing import Any
 
 from assistant.errors import InvalidAction
 from assistant.planners import register_planner
-from assistant.planners.base import PlannerState, Proposal
+from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.candidates import candidates_for, unit_of
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
-
-_ID_FIELDS = ("ids", "id", "target_id")
-
-
-def _action_ids(action: dict[str, Any]) -> set[str]:
-    out: set[str] = set()
-    for key in _ID_FIELDS:
-        v = action.get(key)
-        if isinstance(v, str):
-            out.add(v)
-        elif isinstance(v, list):
-            out.update(x for x in v if isinstance(x, str))
-    return out
-
 
 @dataclass
 class _Trial:
@@ -114,7 +100,7 @@ class HeuristicPlanner:
         out: list[tuple[dict[str, Any], str, Any]] = []
         for finding in report.findings()[:max_findings]:
             for action, reason in candidates_for(finding, layout):
-                ids = _action_ids(action)
+                ids = action_ids(action)
                 if ids & frozen or ids & frozen_units:
                     continue
                 key = json.dumps(action, sort_keys=True)

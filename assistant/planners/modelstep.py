@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.errors import InvalidAction
-from assistant.planners.base import PlannerState, Proposal
+from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
 
 
@@ -97,17 +97,6 @@ class Candidate:
     changed_ids: tuple[str, ...]
 
 
-def _touches(action: dict[str, Any]) -> set[str]:
-    out: set[str] = set()
-    for key in ("id", "ids", "target_id"):
-        v = action.get(key)
-        if isinstance(v, str):
-            out.add(v)
-        elif isinstance(v, list):
-            out.update(x for x in v if isinstance(x, str))
-    return out
-
-
 def validate_answer(text: str, stats: ModelStats) -> Any | None:
     """The validated ``Action`` of a model answer, or ``None`` (counted invalid)."""
     from assistant.actions import parse_action
@@ -159,7 +148,7 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
         if key in seen:
             continue
         seen.add(key)
-        if _touches(dump) & frozen:
+        if action_ids(dump) & frozen:
             stats.note_invalid(text, "names a locked or kept element", rejected=True)
             continue
         try:
