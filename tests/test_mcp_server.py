@@ -364,6 +364,18 @@ async def test_improve_layout_reports_progress_and_is_one_undo_step(client: Clie
         assert m["composite"] == pytest.approx(out["composite_before"], abs=1e-4)
 
 
+async def test_local_engine_suggests_and_improves_with_the_bundled_model(client: Client) -> None:
+    """``engine="local"`` / ``planner="local"``: the bundled GGUF through llama.cpp, never the heuristic."""
+    pytest.importorskip("llama_cpp")
+    doc_id = (await opened(client))["doc_id"]
+    out = await call(client, "suggest_edits", doc_id=doc_id, engine="local", max_suggestions=2)
+    assert out["engine"] == "local" and out["revision"] == 0
+    for s in out["suggestions"]:
+        assert s["edit"]["type"] and s["predicted_gain"] > 0
+    result = await call(client, "improve_layout", doc_id=doc_id, planner="local", max_steps=2)
+    assert result["composite_after"] >= result["composite_before"]
+
+
 async def test_improve_layout_unknown_planner_lists_known_ones(client: Client) -> None:
     doc_id = (await opened(client))["doc_id"]
     assert "heuristic" in await fail(client, "improve_layout", doc_id=doc_id, planner="oracle")
