@@ -27,9 +27,12 @@ def main(argv: list[str] | None = None) -> None:
     # data / model
     ap.add_argument("--from", dest="source", default="runs/tiny", help="finished run to continue")
     ap.add_argument("--run", default="runs/tiny2", help="output run directory")
+    ap.add_argument("--data", default=None,
+                    help="data directory to train on (models.data output; default: the finished run's data/)")
     # optimisation
     ap.add_argument("--minutes", type=float, default=45.0, help="SFT wall-clock budget")
-    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (cosine decay)")
+    ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (cosine decay over the budget)")
+    ap.add_argument("--steps", type=int, default=6000, help="step limit (the time budget usually ends it first)")
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     # logging
     ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
@@ -44,23 +47,40 @@ def main(argv: list[str] | None = None) -> None:
     torch.set_num_threads(args.threads)
     src, run = Path(args.source), Path(args.run)
     run.mkdir(parents=True, exist_ok=True)
-    for sub in ("data", "init"):
+    data = Path(args.data) if args.data else src / "data"
+    for sub, origin in (("data", data), ("init", src / "init")):
         if not (run / sub).exists():
-            shutil.copytree(src / sub, run / sub)
+            shutil.copytree(origin, run / sub)
     cfg = config("tiny")
     cfg.run, cfg.data.out, cfg.threads = str(run), str(run / "data"), args.threads
     sft_cfg = SFTConfig(**{**asdict(cfg.sft), "lora": None, "train": str(run / "data/train.jsonl"),
                            "val": str(run / "data/val.jsonl"), "base": str(src / "sft/best"),
-                           "out": str(run / "sft"), "steps": 6000, "lr": args.lr, "warmup": 20,
+                           "out": str(run / "sft"), "steps": args.steps, "lr": args.lr, "warmup": 20,
                            "max_minutes": args.minutes, "threads": args.threads, "eval_every": 150})
     t0 = time.time()
     sft = train_sft(sft_cfg)
     print(f"SFT done: {sft.get('best')} after {time.time() - t0:.0f}s", flush=True)
+    write_notes(run, src, data, args, sft)
     grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
                              "tasks": tuple(cfg.data.tasks)})
     train_grpo(grpo_cfg)
     cfg.install = not args.no_install
     run_pipeline(cfg, skip_data=True, resume=True)
+
+
+def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict) -> Path:
+    """``<run>/NOTES.md``: the source run's notes, then what this continuation did (the model card quotes it)."""
+    earlier = (src / "NOTES.md").read_text().strip() + "\n\n" if (src / "NOTES.md").is_file() else ""
+    steps = max((h["step"] for h in sft["history"] if h.get("event") == "train"), default=0)
+    best = sft["best"]
+    text = (f"{earlier}Continued from `{src}/sft/best` by `python -m models.continue_sft --from {src} --run {run}"
+            f"{f' --data {data}' if args.data else ''} --minutes {args.minutes:g} --lr {args.lr:g} "
+            f"--threads {args.threads}`: {steps} more SFT steps on `{data}` "
+            f"(best validation loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}), "
+            f"then the `tiny` configuration's GRPO, export and evaluation.")
+    path = run / "NOTES.md"
+    path.write_text(text + "\n", encoding="utf-8")
+    return path
 
 
 if __name__ == "__main__":

@@ -307,6 +307,9 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps)
     cases = applicator_cases(tasks, episodes, applicator_per_layout)
     app = [evaluate_applicator(p, cases) for p in models.values()]
+    if "grpo" in models:  # what ships: the runtime decodes with the grammar over the layout's ids
+        app.append(evaluate_applicator(GGUFPolicy(gg / "grpo.gguf", name="GRPO + grammar",
+                                                  llm=models["grpo"].llm, grammar=True), cases))
     for r in app:
         print(json.dumps(r))
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -3,8 +3,10 @@
 Every policy answers ``act(env) -> Decision`` for a ``LayoutEnv`` in progress.
 Model policies run the exported GGUF through llama-cpp-python — the artefact
 that ships — with the shared prompt format (``assistant.prompting``); with
-``grammar=True`` decoding is constrained by a grammar generated from the action
-JSON schema (llama.cpp's JSON-schema-to-GBNF), so every answer parses. With
+``grammar=True`` decoding is constrained by the runtime's grammar
+(``assistant.planners.grammar``: generated from the action JSON schema,
+specialised to the layout's element ids, bounded strings and numbers), so every
+answer parses, exactly as ``layout-assistant chat`` and the MCP server decode. With
 ``samples=K`` (verification) the policy draws K candidates (greedy + K−1
 sampled), simulates each in a deep copy of the environment and keeps the one
 with the highest step reward, answering ``finalize`` when none improves.
@@ -124,15 +126,6 @@ def load_llama(path: str | Path, *, n_ctx: int = 2048, threads: int = 1, repack:
         raise ModelFileError(p, f"llama.cpp could not load it: {exc}") from None
 
 
-def action_grammar() -> Any:
-    """GBNF grammar of one action JSON object, from ``assistant.actions.action_json_schema``."""
-    from llama_cpp import LlamaGrammar
-
-    from assistant.actions import action_json_schema
-
-    return LlamaGrammar.from_json_schema(json.dumps(action_json_schema()), verbose=False)
-
-
 class GGUFPolicy:
     """A GGUF model run by llama.cpp, as planner (``kind="planner"``) or applicator."""
 
@@ -140,20 +133,29 @@ class GGUFPolicy:
                  temperature: float = 0.8, max_tokens: int = 96, seed: int = 0, llm: Any = None) -> None:
         self.name = name
         self.llm = llm or load_llama(path)
-        self.grammar = action_grammar() if grammar else None
+        self.grammar = grammar
         self.samples = samples
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.seed = seed
 
-    def complete(self, prompt: str, *, temperature: float = 0.0, seed: int = 0) -> str:
+    def _grammar(self, layout: Any) -> Any:
+        """The runtime's grammar over ``layout``'s element ids (as chat and the MCP server decode), or None."""
+        if not self.grammar:
+            return None
+        from assistant.planners.grammar import action_grammar
+        from assistant.planners.modelstep import element_ids
+
+        return action_grammar(element_ids(layout))
+
+    def complete(self, prompt: str, *, temperature: float = 0.0, seed: int = 0, grammar: Any = None) -> str:
         res = self.llm.create_completion(
             prompt, max_tokens=self.max_tokens, temperature=temperature, top_k=1 if temperature <= 0 else 0,
-            top_p=1.0, min_p=0.0, repeat_penalty=1.0, stop=list(STOP_SEQUENCES), grammar=self.grammar, seed=seed)
+            top_p=1.0, min_p=0.0, repeat_penalty=1.0, stop=list(STOP_SEQUENCES), grammar=grammar, seed=seed)
         return res["choices"][0]["text"]
 
-    def answer(self, prompt: str) -> tuple[dict[str, Any] | None, str]:
-        text = self.complete(prompt)
+    def answer(self, prompt: str, *, grammar: Any = None) -> tuple[dict[str, Any] | None, str]:
+        text = self.complete(prompt, grammar=grammar)
         try:
             return parse_completion(text), text
         except InvalidAction:
@@ -163,12 +165,13 @@ class GGUFPolicy:
         t0 = time.perf_counter()
         prompt = build_prompt(env.observation_text(), env.instruction or "", kind="planner")
         if self.samples <= 1:
-            action, text = self.answer(prompt)
+            action, text = self.answer(prompt, grammar=self._grammar(env.document.layout))
             return Decision(action, text, time.perf_counter() - t0)
         best: tuple[float, dict[str, Any] | None, str] = (0.0, None, "")
         seen: set[str] = set()
         for k in range(self.samples):
             text = self.complete(prompt, temperature=0.0 if k == 0 else self.temperature,
+                                 grammar=self._grammar(env.document.layout),
                                  seed=self.seed * 1000 + 10 * int(env.observation()["step"]) + k)
             try:
                 action = parse_completion(text)
@@ -187,5 +190,6 @@ class GGUFPolicy:
     def apply_request(self, layout: Any, request: str) -> tuple[dict[str, Any] | None, str, float]:
         """Applicator use: the action for ``request`` on ``layout``, the raw text and seconds taken."""
         t0 = time.perf_counter()
-        action, text = self.answer(build_prompt(layout_text(layout), request, kind="applicator"))
+        grammar = self._grammar(layout)
+        action, text = self.answer(build_prompt(layout_text(layout), request, kind="applicator"), grammar=grammar)
         return action, text, time.perf_counter() - t0

@@ -122,11 +122,25 @@ def evaluate_loss(lm: LM, examples: list[tuple[list[int], int]], batch_size: int
     return {"val_loss": total_loss / max(total, 1), "val_acc": correct / max(total, 1)}
 
 
-def lr_at(step: int, cfg: SFTConfig) -> float:
-    """Linear warm-up then cosine decay to ``lr * min_lr_ratio``."""
+def spread(items: list[Any], n: int) -> list[Any]:
+    """At most ``n`` of ``items``, evenly spaced (validation covers every part of the file, not its head)."""
+    if n <= 0 or len(items) <= n:
+        return list(items)
+    return [items[i * len(items) // n] for i in range(n)]
+
+
+def lr_at(step: int, cfg: SFTConfig, elapsed: float = 0.0) -> float:
+    """Linear warm-up then cosine decay to ``lr * min_lr_ratio``.
+
+    The decay runs over ``cfg.steps`` or, when a wall-clock budget
+    (``max_minutes``) is set and ``elapsed`` seconds say it is the tighter
+    limit, over that budget, so a run stopped by time still ends at the low rate.
+    """
     if step < cfg.warmup:
         return cfg.lr * (step + 1) / cfg.warmup
     progress = min(1.0, (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup))
+    if cfg.max_minutes > 0:
+        progress = max(progress, min(1.0, elapsed / (60 * cfg.max_minutes)))
     return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
@@ -141,7 +155,7 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
     lm = lm or load_lm(cfg.base, lora=cfg.lora, device=pick_device())
     train, dropped_train = encode_records(lm, load_jsonl(cfg.train), cfg.max_len)
     val, dropped_val = encode_records(lm, load_jsonl(cfg.val), cfg.max_len)
-    val = val[:cfg.max_val_examples]
+    val = spread(val, cfg.max_val_examples)
     if not train or not val:
         raise ValueError(f"SFT needs training and validation examples (got {len(train)} and {len(val)})")
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2, default=str))
@@ -169,7 +183,7 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
         # sort the batch by length so padding is small
         batch = collate(sorted((train[i] for i in idx), key=lambda e: len(e[0])), lm.pad_id, lm.device)
         for group in opt.param_groups:
-            group["lr"] = lr_at(step, cfg)
+            group["lr"] = lr_at(step, cfg, time.time() - t0)
         loss, correct, total = completion_loss(lm.model, batch)
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -183,7 +197,7 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
         if (step + 1) % cfg.log_every == 0 or last:
             n = (step % cfg.log_every) + 1
             rec = {"event": "train", "step": step + 1, "loss": run_loss / n, "acc": run_correct / max(run_total, 1),
-                   "lr": lr_at(step, cfg), "s": round(time.time() - t0, 1)}
+                   "lr": lr_at(step, cfg, time.time() - t0), "s": round(time.time() - t0, 1)}
             history.append(rec)
             log.write(json.dumps(rec) + "\n")
             log.flush()

@@ -67,3 +67,21 @@ def test_heuristic_episode_closes_gap_and_random_is_valid() -> None:
     rows = [summarise("heuristic", "banner", [h]), summarise("random", "banner", [r])]
     table = policy_table(rows)
     assert "| heuristic | banner | 1 |" in table and "| random | banner | 1 |" in table
+
+
+def test_grammar_policy_answers_parse_and_name_layout_ids(cases) -> None:
+    """The bundled model under the runtime grammar: every applicator answer is a valid action on the layout."""
+    from assistant.actions import parse_action
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from models.policies import GGUFPolicy
+
+    policy = GGUFPolicy(MODELS_DIR / BUNDLED_NAME, name="bundled + grammar", grammar=True)
+    for case in cases:
+        action, text, _ = policy.apply_request(case["document"].layout, case["request"])
+        assert action is not None, text
+        parse_action(action)
+        ids = {e.id for e in case["document"].layout.elements}
+        named = set(action.get("ids") or []) | {action[k] for k in ("id", "target_id") if action.get(k)}
+        assert named <= ids, (text, named - ids)
+    result = evaluate_applicator(policy, cases)
+    assert result["valid_rate"] >= 5 / 6  # parseable always; one case may still fail the document's own checks

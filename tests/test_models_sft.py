@@ -12,7 +12,7 @@ torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machin
 
 from assistant.prompting import format_target, make_record, render_record  # noqa: E402
 from models.lm import from_tiny, generate, load_lm  # noqa: E402
-from models.sft import SFTConfig, collate, encode_records, train_sft  # noqa: E402
+from models.sft import SFTConfig, collate, encode_records, lr_at, spread, train_sft  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
 OBS = "canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\ntitle title text 40,40,300,60"
@@ -85,3 +85,21 @@ def test_tokenizer_is_deterministic_and_lossless() -> None:
     assert (a.bos_id, a.eos_id, a.pad_id) == (0, 1, 2)
     unseen = "Zürich — 12.5px «quoted» 😀\n\tend"
     assert a.decode(a.encode(unseen)) == unseen
+
+
+def test_learning_rate_decays_over_the_tighter_of_steps_and_time_budget() -> None:
+    cfg = SFTConfig(steps=1000, lr=1e-3, min_lr_ratio=0.1, warmup=10)
+    assert lr_at(0, cfg) == pytest.approx(1e-4)
+    assert lr_at(10, cfg) == pytest.approx(1e-3)
+    assert lr_at(999, cfg) == pytest.approx(1e-4, rel=1e-3)
+    assert lr_at(100, cfg, elapsed=1e9) == pytest.approx(lr_at(100, cfg))  # no budget: time does not count
+    timed = SFTConfig(steps=1000, lr=1e-3, min_lr_ratio=0.1, warmup=10, max_minutes=10.0)
+    assert lr_at(100, timed, elapsed=0.0) == pytest.approx(lr_at(100, cfg))
+    assert lr_at(100, timed, elapsed=300.0) == pytest.approx(0.55e-3)  # half the budget: half-way down the cosine
+    assert lr_at(100, timed, elapsed=600.0) == pytest.approx(1e-4)     # budget spent: the floor
+
+
+def test_validation_subset_spreads_over_the_file() -> None:
+    items = list(range(100))
+    assert spread(items, 4) == [0, 25, 50, 75]
+    assert spread(items, 200) == items and spread(items, 0) == items
