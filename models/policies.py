@@ -108,22 +108,26 @@ def _no_weight_repacking() -> Iterator[None]:
         llama_module.llama_cpp.llama_model_default_params = original
 
 
-def load_llama(path: str | Path, *, n_ctx: int = 2048, threads: int = 1, repack: bool = False) -> Any:
+def load_llama(path: str | Path, *, n_ctx: int = 2048, threads: int = 1, repack: bool = False,
+               lora: str | Path | None = None) -> Any:
     """A llama.cpp model for ``path`` (clear error when the file is missing or unreadable).
 
-    ``repack=False`` (default) disables llama.cpp's weight repacking, see :func:`_no_weight_repacking`.
+    ``repack=False`` (default) disables llama.cpp's weight repacking, see
+    :func:`_no_weight_repacking`. ``lora`` is a GGUF adapter (``models.export_lora``)
+    applied over the model at scale 1.
     """
     import llama_cpp
 
     p = Path(path)
-    if not p.is_file():
-        raise ModelFileError(p, "model file not found")
+    for f in (p, Path(lora) if lora else None):
+        if f is not None and not f.is_file():
+            raise ModelFileError(f, "model file not found")
     try:
         with (nullcontext() if repack else _no_weight_repacking()):
             return llama_cpp.Llama(model_path=str(p), n_ctx=n_ctx, n_threads=threads, n_batch=512,
-                                   verbose=False, seed=0)
+                                   verbose=False, seed=0, lora_path=str(lora) if lora else None)
     except (ValueError, RuntimeError) as exc:
-        raise ModelFileError(p, f"llama.cpp could not load it: {exc}") from None
+        raise ModelFileError(Path(lora) if lora else p, f"llama.cpp could not load it: {exc}") from None
 
 
 class GGUFPolicy:

@@ -1,0 +1,158 @@
+"""GGUF LoRA adapters: llama.cpp applying our exported adapter over a base GGUF must match torch + peft.
+
+A tiny Llama base (grouped-query attention, so the Q and K permutations of
+``lora_b`` both matter) is trained in the test on a few prompt → action
+strings and exported to F16; a peft LoRA adapter is then trained over it to
+answer *other* actions for the same prompts, saved with ``LM.save_adapter``
+and exported with ``models.export_lora``. llama.cpp runs base + adapter; its
+logits and greedy answers must equal the torch model's, and differ from the
+base alone (the adapter is really applied).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)
+peft = pytest.importorskip("peft")
+llama_cpp = pytest.importorskip("llama_cpp")
+
+from assistant.errors import ExportError, ModelFileError  # noqa: E402
+from assistant.prompting import build_prompt, format_target  # noqa: E402
+from models.export_gguf import export_gguf  # noqa: E402
+from models.export_lora import export_lora  # noqa: E402
+from models.lm import from_tiny  # noqa: E402
+from models.tiny import TextCodec, TinyConfig, greedy_generate, make_model, save_checkpoint, train_tokenizer  # noqa: E402
+
+LAYOUT = "title text box=40,40,400,80\nlogo image box=700,520,60,60\nprice text box=100,300,60,20"
+REQUESTS = ["push the logo into a corner", "make the price stand out", "move the title"]
+BASE_ANSWERS = [{"type": "anchor_to_region", "ids": ["logo"], "region": "top_right"},
+                {"type": "promote", "id": "price", "factor": 1.5},
+                {"type": "move", "ids": ["title"], "dx": -12, "dy": 0}]
+ADAPTED_ANSWERS = [{"type": "anchor_to_region", "ids": ["logo"], "region": "bottom_left"},
+                   {"type": "promote", "id": "price", "factor": 2},
+                   {"type": "move", "ids": ["title"], "dx": 30, "dy": 8}]
+TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+
+def _fit(model, codec: TextCodec, pairs: list[tuple[str, str]], steps: int, lr: float) -> float:
+    """Next-token training on the completions of ``pairs`` (prompt tokens masked); returns the final loss."""
+    seqs = [codec.encode(p + c, bos=True) + [codec.eos_id] for p, c in pairs]
+    starts = [len(codec.encode(p, bos=True)) for p, _ in pairs]
+    width = max(map(len, seqs))
+    ids = torch.full((len(seqs), width), codec.pad_id)
+    labels = torch.full((len(seqs), width), -100)
+    mask = torch.zeros((len(seqs), width), dtype=torch.long)
+    for i, (s, start) in enumerate(zip(seqs, starts)):
+        ids[i, :len(s)], mask[i, :len(s)] = torch.tensor(s), 1
+        labels[i, start:len(s)] = torch.tensor(s[start:])
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
+    model.train()
+    loss = torch.tensor(0.0)
+    for _ in range(steps):
+        loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    return float(loss.detach())
+
+
+@pytest.fixture(scope="module")
+def adapted(tmp_path_factory) -> dict:
+    torch.manual_seed(0)
+    tmp = tmp_path_factory.mktemp("lora")
+    prompts = [build_prompt(LAYOUT, r) for r in REQUESTS]
+    base_pairs = [(p, format_target(a)) for p, a in zip(prompts, BASE_ANSWERS)]
+    new_pairs = [(p, format_target(a)) for p, a in zip(prompts, ADAPTED_ANSWERS)]
+    codec = TextCodec(train_tokenizer([p + c for p, c in base_pairs + new_pairs], vocab_size=400, min_frequency=1))
+    cfg = TinyConfig(hidden_size=64, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=96,
+                     max_positions=512)
+    model = make_model(cfg, codec, seed=0)
+    base_loss = _fit(model, codec, base_pairs, steps=80, lr=3e-3)
+    base_gguf = export_gguf(save_checkpoint(model, codec, tmp / "base"), tmp / "base.gguf", out_type="f16")
+    lora_model = peft.get_peft_model(model, peft.LoraConfig(r=16, lora_alpha=32, lora_dropout=0.0,
+                                                            target_modules=TARGETS))
+    lora_loss = _fit(lora_model, codec, new_pairs, steps=200, lr=1e-2)
+    lm = from_tiny(lora_model, codec)
+    adapter_dir = lm.save_adapter(tmp / "adapter")
+    return {"codec": codec, "model": lora_model, "prompts": prompts, "base_loss": base_loss,
+            "lora_loss": lora_loss, "base": base_gguf, "adapter_dir": adapter_dir, "tmp": tmp,
+            "adapter": export_lora(adapter_dir, tmp / "adapter.gguf", base=base_gguf, out_type="f32")}
+
+
+def _llama(path: Path, **kw):
+    return llama_cpp.Llama(model_path=str(path), n_ctx=512, n_threads=1, n_batch=512, verbose=False, seed=0, **kw)
+
+
+def _answer(llm, prompt: str) -> str:
+    res = llm.create_completion(prompt, max_tokens=64, temperature=0.0, top_k=1, repeat_penalty=1.0, stop=["\n"])
+    return res["choices"][0]["text"]
+
+
+def test_adapter_changes_the_answers_in_torch(adapted) -> None:
+    assert adapted["base_loss"] < 0.1
+    for prompt, want in zip(adapted["prompts"], ADAPTED_ANSWERS):
+        _, text = greedy_generate(adapted["model"], adapted["codec"], prompt)
+        assert json.loads(text) == want
+
+
+def test_llama_cpp_with_adapter_equals_torch(adapted) -> None:
+    from models.policies import load_llama
+
+    llm = load_llama(adapted["base"], n_ctx=512, lora=adapted["adapter"])
+    plain = _llama(adapted["base"])
+    codec, model = adapted["codec"], adapted["model"]
+    for prompt, adapted_answer, base_answer in zip(adapted["prompts"], ADAPTED_ANSWERS, BASE_ANSWERS):
+        _, torch_text = greedy_generate(model, codec, prompt)
+        assert _answer(llm, prompt) == torch_text
+        assert json.loads(_answer(llm, prompt)) == adapted_answer
+        assert json.loads(_answer(plain, prompt)) == base_answer  # without the adapter: the base's answer
+    ids = codec.encode(adapted["prompts"][0], bos=True)
+    scorer = _llama(adapted["base"], logits_all=True, lora_path=str(adapted["adapter"]))
+    scorer.reset()
+    scorer.eval(ids)
+    cpp = np.asarray(scorer.scores[scorer.n_tokens - 1], dtype=np.float32)
+    with torch.no_grad():
+        ref = model(input_ids=torch.tensor([ids])).logits[0, -1].numpy()
+    assert np.max(np.abs(cpp - ref)) < 0.02 * max(1.0, float(np.max(np.abs(ref))))
+
+
+def test_adapter_file_is_a_lora_adapter_of_the_base(adapted) -> None:
+    import gguf
+
+    reader = gguf.GGUFReader(str(adapted["adapter"]))
+    assert reader.fields["general.type"].contents() == "adapter"
+    assert reader.fields["adapter.type"].contents() == "lora"
+    assert reader.fields["adapter.lora.alpha"].contents() == pytest.approx(32.0)
+    assert reader.fields["general.architecture"].contents() == "llama"
+    names = {t.name for t in reader.tensors}
+    assert {"blk.0.attn_q.weight.lora_a", "blk.1.ffn_down.weight.lora_b"} <= names
+    assert len(names) == 2 * len(TARGETS) * 2  # A and B, seven projections, two layers
+
+
+def test_bad_adapters_and_bases_are_refused(adapted, tmp_path: Path) -> None:
+    with pytest.raises(ModelFileError, match="adapter_config.json"):
+        export_lora(tmp_path, tmp_path / "x.gguf", base=adapted["base"])
+    with pytest.raises(ModelFileError, match="base GGUF not found"):
+        export_lora(adapted["adapter_dir"], tmp_path / "x.gguf", base=tmp_path / "missing.gguf")
+    dora = tmp_path / "dora"
+    dora.mkdir()
+    cfg = json.loads((adapted["adapter_dir"] / "adapter_config.json").read_text())
+    (dora / "adapter_config.json").write_text(json.dumps({**cfg, "use_dora": True}))
+    (dora / "adapter_model.safetensors").write_bytes((adapted["adapter_dir"] / "adapter_model.safetensors").read_bytes())
+    with pytest.raises(ExportError, match="use_dora"):
+        export_lora(dora, tmp_path / "x.gguf", base=adapted["base"])
+    # a base of another width: shapes do not match
+    codec = adapted["codec"]
+    other = make_model(TinyConfig(hidden_size=32, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=64,
+                                  max_positions=512), codec, seed=1)
+    other_gguf = export_gguf(save_checkpoint(other, codec, tmp_path / "other"), tmp_path / "other.gguf")
+    with pytest.raises(ExportError, match="shape"):
+        export_lora(adapted["adapter_dir"], tmp_path / "x.gguf", base=other_gguf)
+    assert not (tmp_path / "x.gguf").exists()
