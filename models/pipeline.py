@@ -4,10 +4,18 @@ Commands::
 
     python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), ~1 h on 2 cores
     python -m models.pipeline --config mini      # every stage on a miniature configuration, a few minutes
+    python -m models.pipeline --config gemma     # Gemma 3 270M + LoRA, for a GPU (pip install -e '.[gemma]')
+    python -m models.pipeline --config gemma-mini  # the Gemma path in miniature (CPU, ~10 min)
 
 Outputs go to ``runs/<config>/`` (``data/``, ``init/`` the untrained base,
 ``sft/``, ``grpo/``, ``gguf/{base,sft,grpo}.gguf`` (F16) and ``grpo-q8_0.gguf``,
-``EVAL.md``). With ``install`` (the ``tiny`` default; ``--no-install`` turns it
+``EVAL.md``). A pretrained base (``base`` other than ``tiny``: ``gemma-3-270m``
+or a local Hugging Face directory) skips the tokenizer and initialisation,
+trains LoRA adapters (SFT, then GRPO continuing the same adapter; checkpoints
+are adapter directories) and exports each stage as a GGUF adapter
+``gguf/{sft,grpo}.lora.gguf`` over ``gguf/base.gguf`` (a link to the base's
+GGUF: the packaged Gemma file, or ``base_gguf``), which llama.cpp applies at
+load time. With ``install`` (the ``tiny`` default; ``--no-install`` turns it
 off) the GRPO model is copied to ``models/layout-applicator-tiny.gguf`` (F16), the report to
 ``models/EVAL.md`` and the plots beside it, and ``models/MODEL_CARD.md`` is
 written.
@@ -25,6 +33,7 @@ from typing import Any
 
 from models.data import DataConfig
 from models.grpo import GRPOConfig
+from models.lm import LoraSettings
 from models.sft import SFTConfig
 from models.tiny import TinyConfig
 
@@ -49,12 +58,21 @@ class PipelineConfig:
     requests_per_layout: int = 6
     install: bool = False
     threads: int = 1               # torch threads: one is ~4x faster than two on a shared 2-core box
+    base: str = "tiny"             # tiny (from scratch) | gemma-3-270m | a local Hugging Face model directory
+    lora: LoraSettings | None = None
+    base_gguf: str | None = None   # GGUF of a pretrained base (default: the packaged file for gemma-3-270m)
     notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def pretrained(self) -> bool:
+        return self.base != "tiny"
 
 
 def config(name: str) -> PipelineConfig:
-    """The named configuration (``tiny`` or ``mini``)."""
+    """The named configuration (``tiny``, ``mini``, ``gemma`` or ``gemma-mini``)."""
     run = f"runs/{name}"
+    if name in ("gemma", "gemma-mini"):
+        return _gemma_config(name, run)
     if name == "mini":
         return PipelineConfig(
             name=name, run=run,
@@ -84,7 +102,32 @@ def config(name: str) -> PipelineConfig:
             grpo=GRPOConfig(steps=12, states_per_step=2, group_size=4, max_depth=2, lr=2e-5, save_every=6),
             eval_episodes=2, eval_max_steps=6, verify_samples=3, requests_per_layout=8, install=True,
         )
-    raise ValueError(f"unknown pipeline config {name!r}; use tiny or mini")
+    raise ValueError(f"unknown pipeline config {name!r}; use {', '.join(CONFIGS)}")
+
+
+def _gemma_config(name: str, run: str) -> PipelineConfig:
+    """Gemma 3 270M with LoRA: ``gemma`` for a GPU, ``gemma-mini`` every stage in miniature on a CPU."""
+    mini = name == "gemma-mini"
+    lora = LoraSettings(r=16, alpha=32, dropout=0.0 if mini else 0.05)
+    tiny = config("mini" if mini else "tiny")
+    sft = (SFTConfig(steps=3, batch_size=2, lr=1e-4, warmup=1, log_every=1, eval_every=3, max_val_examples=2,
+                     max_len=1024) if mini else
+           SFTConfig(steps=3000, batch_size=16, lr=2e-4, warmup=100, log_every=25, eval_every=250,
+                     max_val_examples=256, max_len=2048))
+    grpo = (GRPOConfig(steps=1, states_per_step=1, group_size=2, max_depth=0, max_new_tokens=24, save_every=1,
+                       env_max_steps=4, ppo_epochs=1, lr=1e-5) if mini else
+            GRPOConfig(steps=200, states_per_step=4, group_size=8, max_depth=4, lr=1e-5, save_every=50))
+    data = tiny.data
+    data.out = f"{run}/data"
+    if not mini:
+        data.train_episodes, data.val_episodes, data.applicator_layouts = 120, 12, 4000
+    return PipelineConfig(
+        name=name, run=run, data=data, vocab_size=0, model=tiny.model, sft=sft, grpo=grpo,
+        eval_episodes=1 if mini else 10, eval_max_steps=2 if mini else 12, verify_samples=2 if mini else 4,
+        requests_per_layout=1 if mini else 8, threads=2 if mini else 1, base="gemma-3-270m", lora=lora)
+
+
+CONFIGS: tuple[str, ...] = ("tiny", "mini", "gemma", "gemma-mini")
 
 
 def _stage(name: str, t0: float) -> None:
@@ -104,7 +147,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     from models.eval import evaluate_run
     from models.export_gguf import export_gguf
     from models.grpo import train_grpo
-    from models.lm import from_tiny
+    from models.lm import from_tiny, load_lm
     from models.sft import train_sft
     from models.tiny import TextCodec, make_model, save_checkpoint, train_tokenizer
 
@@ -118,22 +161,26 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
         _stage("data", t0)
         data_mod.generate(cfg.data)
 
-    if resume and (run / "grpo" / "final" / "model.safetensors").is_file():
+    if resume and any((run / "grpo" / "final").glob("*.safetensors")):
         _stage("resume: reusing init/, sft/ and grpo/", t0)
         end = [json.loads(x) for x in (run / "sft" / "log.jsonl").read_text().splitlines() if '"end"' in x]
         sft = {"best": end[-1]["best"] if end else {}, "best_dir": str(run / "sft" / "best")}
         grpo = {"final_dir": str(run / "grpo" / "final")}
     else:
-        _stage("tokenizer + base", t0)
-        codec = TextCodec(train_tokenizer(data_mod.iter_texts([data_dir / "train.jsonl"]), cfg.vocab_size))
-        base = make_model(cfg.model, codec, seed=0)
-        save_checkpoint(base, codec, run / "init")
-
+        files = {"train": str(data_dir / "train.jsonl"), "val": str(data_dir / "val.jsonl"), "out": str(run / "sft")}
+        if cfg.pretrained:
+            _stage(f"base: {cfg.base} with LoRA r={cfg.lora.r if cfg.lora else 0}", t0)
+            sft_cfg = SFTConfig(**{**asdict(cfg.sft), **files, "lora": cfg.lora, "base": cfg.base})
+            lm = load_lm(cfg.base, lora=cfg.lora)
+        else:
+            _stage("tokenizer + base", t0)
+            codec = TextCodec(train_tokenizer(data_mod.iter_texts([data_dir / "train.jsonl"]), cfg.vocab_size))
+            base = make_model(cfg.model, codec, seed=0)
+            save_checkpoint(base, codec, run / "init")
+            sft_cfg = SFTConfig(**{**asdict(cfg.sft), **files, "lora": None, "base": str(run / "init")})
+            lm = from_tiny(base, codec)
         _stage("sft", t0)
-        sft_cfg = SFTConfig(**{**asdict(cfg.sft), "lora": None, "train": str(data_dir / "train.jsonl"),
-                               "val": str(data_dir / "val.jsonl"), "base": str(run / "init"),
-                               "out": str(run / "sft")})
-        sft = train_sft(sft_cfg, lm=from_tiny(base, codec))
+        sft = train_sft(sft_cfg, lm=lm)
 
         _stage("grpo", t0)
         grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
@@ -142,12 +189,15 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
 
     _stage("export", t0)
     gg = run / "gguf"
-    # F16 is what ships and what the evaluation runs: llama.cpp's AMX repacking of
-    # Q8_0 weights crashes on some CPUs (see models.policies.load_llama); Q8_0 is written too.
-    export_gguf(run / "init", gg / "base.gguf", out_type="f16", name="layout-base-untrained")
-    export_gguf(sft["best_dir"], gg / "sft.gguf", out_type="f16", name="layout-applicator-sft")
-    export_gguf(grpo["final_dir"], gg / "grpo.gguf", out_type="f16", name="layout-applicator")
-    export_gguf(grpo["final_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
+    if cfg.pretrained:
+        export_adapters(cfg, sft["best_dir"], grpo["final_dir"], gg)
+    else:
+        # F16 is what ships and what the evaluation runs: llama.cpp's AMX repacking of
+        # Q8_0 weights crashes on some CPUs (see models.policies.load_llama); Q8_0 is written too.
+        export_gguf(run / "init", gg / "base.gguf", out_type="f16", name="layout-base-untrained")
+        export_gguf(sft["best_dir"], gg / "sft.gguf", out_type="f16", name="layout-applicator-sft")
+        export_gguf(grpo["final_dir"], gg / "grpo.gguf", out_type="f16", name="layout-applicator")
+        export_gguf(grpo["final_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
 
     _stage("eval", t0)
     report = out_report or (MODELS_DIR / "EVAL.md" if cfg.install else run / "EVAL.md")
@@ -165,9 +215,26 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     return {**summary, "eval": ev}
 
 
+def export_adapters(cfg: PipelineConfig, sft_dir: str | Path, grpo_dir: str | Path, gg: Path) -> None:
+    """GGUF adapters of the SFT and GRPO checkpoints over the base's GGUF, linked as ``gg/base.gguf``."""
+    from models.eval import LORA_SUFFIX
+    from models.export_lora import base_gguf_path, export_lora
+
+    if cfg.base != "gemma-3-270m" and not cfg.base_gguf:
+        raise ValueError(f"base {cfg.base!r} needs base_gguf: a GGUF of that model for llama.cpp to run")
+    base_file = base_gguf_path(cfg.base_gguf or cfg.base).resolve()
+    gg.mkdir(parents=True, exist_ok=True)
+    link = gg / "base.gguf"
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    link.symlink_to(base_file)
+    export_lora(sft_dir, gg / f"sft{LORA_SUFFIX}", base=base_file, name="layout-applicator-sft-lora")
+    export_lora(grpo_dir, gg / f"grpo{LORA_SUFFIX}", base=base_file, name="layout-applicator-lora")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Run the training pipeline end to end.")
-    ap.add_argument("--config", choices=("tiny", "mini"), default="tiny")
+    ap.add_argument("--config", choices=CONFIGS, default="tiny")
     ap.add_argument("--run", default=None, help="output directory (default runs/<config>)")
     ap.add_argument("--skip-data", action="store_true", help="reuse the run's data/ if present")
     ap.add_argument("--resume", action="store_true", help="reuse finished SFT/GRPO outputs; redo export + eval")

