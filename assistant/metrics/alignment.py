@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "alignment"
 SLACK = 0.001
@@ -31,81 +31,91 @@ TAU = 0.003
 NEAR_MISS = 0.02
 MAX_FINDINGS = 5
 EDGES = ("left", "center_x", "right", "top", "center_y", "bottom")
+_ROWS6 = np.arange(6)[:, None]
 _EDGE_WORDS = ("left edges", "horizontal centres", "right edges", "top edges", "vertical centres", "bottom edges")
 
 
-def nearest_same_type(la: LayoutArrays, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def nearest_same_type(la: LayoutArrays, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per alignment type and element of ``idx``: normalised distance to the nearest other element and partner.
 
-    Returns ``(dist, partner)`` of shape (6, m); ``inf`` / −1 where the type is
-    not active for the element (see the module docstring) or has no partner.
+    Returns ``(dist, partner)`` of shape (6, m); ``inf`` where the type is not
+    active for the element (see the module docstring) or has no partner. Each
+    row is sorted once; an element's nearest is the closer of its sorted
+    neighbours (the left one on a tie).
     """
     m = idx.size
-    v = la.edges6[:, idx] / la.edge_scale
-    # a text aligns horizontally only by its anchor: its other two x types are masked out (NaN sorts last)
-    text = la.is_text[idx]
-    v[:3][(np.arange(3)[:, None] != la.anchor[idx][None, :]) & text[None, :]] = np.nan
+    v = la.align_values[:, idx]
     order = np.argsort(v, axis=1, kind="stable")
-    flat = (order + (np.arange(6) * m)[:, None]).ravel()
+    flat = (order + _row_offsets(m)).ravel()
     sv = v.ravel()[flat].reshape(6, m)
-    gaps = sv[:, 1:] - sv[:, :-1]
-    gaps[np.isnan(gaps)] = np.inf
-    inf = np.full((6, 1), np.inf)
-    left = np.concatenate([inf, gaps], axis=1)
-    right = np.concatenate([gaps, inf], axis=1)
-    pos = np.arange(m)
-    nb = np.minimum(np.maximum(np.where(left <= right, pos - 1, pos + 1), 0), m - 1)
-    nb = order.ravel()[(nb + (np.arange(6) * m)[:, None]).ravel()]
+    # gaps to the sorted neighbours, padded with inf on both ends; NaN (a masked type) never pairs
+    gp = np.full((6, m + 1), np.inf)
+    np.subtract(sv[:, 1:], sv[:, :-1], out=gp[:, 1:m])
+    gp[np.isnan(gp)] = np.inf
+    left, right = gp[:, :m], gp[:, 1:]
+    # the right neighbour only when strictly closer (it then exists); else the left one, or itself at position 0
+    nb = np.maximum(np.arange(1, m + 1) - 2 * (left <= right), 0)
+    nb = order.ravel()[(nb + _row_offsets(m)).ravel()]
     dist = np.empty(6 * m)
     partner = np.empty(6 * m, dtype=np.intp)
     dist[flat] = np.minimum(left, right).ravel()
     partner[flat] = idx[nb]
-    dist, partner = dist.reshape(6, m), partner.reshape(6, m)
-    return dist, partner
+    return dist.reshape(6, m), partner.reshape(6, m)
+
+
+def _row_offsets(m: int) -> np.ndarray:
+    """Flat offsets of the six rows of a (6, m) array, as a column."""
+    return _ROWS6 * m
 
 
 def edge_value(la: LayoutArrays, i: int, t: int) -> float:
-    return float((la.x1, la.cx, la.x2, la.y1, la.cy, la.y2)[t][i])
+    return float(la.edges6[t, i])
 
 
 def alignment(la: LayoutArrays) -> MetricResult:
     """Importance-weighted LayoutGAN++ alignment score (see module docstring)."""
-    idx = la.units.nonzero()[0]
-    if idx.size < 2:
-        return MetricResult(name=NAME, score=1.0, applicable=idx.size > 0)
+    idx = la.unit_idx
+    m = idx.size
+    if m < 2:
+        return metric_result(name=NAME, score=1.0, applicable=m > 0)
     dist, partners = nearest_same_type(la, idx)
-    tx = dist[:3].argmin(axis=0)
-    ty = 3 + dist[3:].argmin(axis=0)
-    cols = np.arange(idx.size)
-    dx, dy = dist[tx, cols], dist[ty, cols]
+    d3 = dist.reshape(2, 3, m)
+    t2 = d3.argmin(axis=1)  # best horizontal and vertical type per element
+    dx, dy = d3.min(axis=1)
     d = np.minimum(dx, dy)
     s = 1.0 / (1.0 + np.maximum(d - SLACK, 0.0) / TAU)
     w = 0.1 + la.importance[idx]
-    score = float((w * s).sum() / w.sum())
-    t = np.where(dx <= dy, tx, ty)
-    partner = partners[t, cols]
+    wsum = float(w.sum())
+    score = float((w * s).sum() / wsum)
     findings: list[Finding] = []
     near = ((d > SLACK) & (d <= NEAR_MISS)).nonzero()[0]
-    near = near[np.argsort(-(w[near] * (1 - s[near])), kind="stable")]
+    if near.size == 0:
+        return metric_result(name=NAME, score=score, findings=findings)
+    cost = w[near] * (1 - s[near])
+    rank = np.argsort(-cost, kind="stable")
+    near, cost = near[rank], cost[rank].tolist()
+    th, tv = t2
+    t = np.where(dx[near] <= dy[near], th[near], tv[near] + 3)
+    partner = partners[t, near].tolist()
+    t = t.tolist()
+    imp, locked, ids = la.importance.tolist(), la.locked.tolist(), la.ids
     seen: set[tuple[int, int]] = set()
-    for k in near:
-        a, b, tt = int(idx[k]), int(partner[k]), int(t[k])
+    for k, a in enumerate(idx[near].tolist()):
+        b, tt = partner[k], t[k]
         if (min(a, b), max(a, b)) in seen:
             continue
         seen.add((min(a, b), max(a, b)))
-        mover, target = (a, b) if (la.importance[a], -a) <= (la.importance[b], -b) else (b, a)
-        if la.locked[mover]:
+        mover, target = (a, b) if (imp[a], -a) <= (imp[b], -b) else (b, a)
+        if locked[mover]:
             mover, target = target, mover
         gap_world = abs(edge_value(la, a, tt) - edge_value(la, b, tt))
-        sugg = None if la.locked[mover] else {
-            "type": "align", "ids": [la.ids[mover]], "edge": EDGES[tt], "to": "element",
-            "target_id": la.ids[target]}
-        findings.append(Finding(
-            metric=NAME, element_ids=[la.ids[mover], la.ids[target]],
+        sugg = None if locked[mover] else {
+            "type": "align", "ids": [ids[mover]], "edge": EDGES[tt], "to": "element", "target_id": ids[target]}
+        findings.append(finding(
+            metric=NAME, element_ids=[ids[mover], ids[target]],
             message=(f"{_EDGE_WORDS[tt]} of {la.name(mover)} and {la.name(target)} are "
                      f"{la.px(gap_world):.1f} px apart — almost aligned"),
-            severity=severity_for(float(w[k] * (1 - s[k])), medium=0.4, high=0.8), suggestion=sugg,
-            impact=float(w[k] * (1 - s[k]) / w.sum())))
+            severity=severity_for(cost[k], medium=0.4, high=0.8), suggestion=sugg, impact=cost[k] / wsum))
         if len(findings) >= MAX_FINDINGS:
             break
-    return MetricResult(name=NAME, score=score, findings=findings)
+    return metric_result(name=NAME, score=score, findings=findings)

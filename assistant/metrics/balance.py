@@ -20,66 +20,70 @@ import numpy as np
 
 from assistant.metrics.context import LayoutArrays
 from assistant.metrics.contrast import luminance
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "balance"
 
 
 def visual_weight(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
     """Visual weight of the leaves ``idx`` (see module docstring)."""
-    rgb = la.rgb[idx]
-    dark = 1.0 - luminance(np.where(np.isnan(rgb), 0.5, rgb))
-    dark = np.where(np.isnan(rgb[:, 0]) & ~la.is_text[idx], 0.5, dark)
-    area = la.area[idx] * np.where(la.is_text[idx], 0.5, 1.0)
+    pal = la.palette  # darkness per distinct fill, then per leaf
+    unknown = np.isnan(pal[:, 0])
+    code = la.fill_code[idx]
+    dark = (1.0 - luminance(np.where(np.isnan(pal), 0.5, pal)))[code]
+    text = la.is_text[idx]
+    dark[unknown[code] & ~text] = 0.5
+    area = la.area[idx] * np.where(text, 0.5, 1.0)
     return area * (0.3 + 0.7 * dark) * (0.5 + la.importance[idx]) * la.opacity[idx]
 
 
-def _side_balance(c: np.ndarray, w: np.ndarray, centre: float) -> float:
-    d = c - centre
-    left = float((w * np.maximum(-d, 0)).sum())
-    right = float((w * np.maximum(d, 0)).sum())
+def _side_balance(left: float, right: float) -> float:
+    """``(W_L − W_R) / max(W_L, W_R)``: the signed imbalance of two moments (0 when both are 0)."""
     m = max(left, right)
     return 0.0 if m <= 0 else (left - right) / m
 
 
 def balance(la: LayoutArrays) -> MetricResult:
     """Ngo balance BM and equilibrium EM of visual weight (see module docstring)."""
-    idx = (la.units & (la.area > 0)).nonzero()[0]
+    idx = la.unit_area_idx
     if idx.size == 0:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
     w = visual_weight(la, idx)
     tw = float(w.sum())
     if tw <= 0:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
     c = la.canvas
     cxc, cyc = c.x + c.width / 2, c.y + c.height / 2
-    cx, cy = la.cx[idx], la.cy[idx]
-    bm_v, bm_h = _side_balance(cx, w, cxc), _side_balance(cy, w, cyc)
+    d = la.edges6[1::3][:, idx] - np.array(((cxc,), (cyc,)))  # centre offsets, rows x and y
+    # moments: rows left, top (offsets < 0), right, bottom (> 0), then the signed sums of x and y
+    # (each summed on its own: a row-wise ``sum(axis=1)`` adds in another order than a 1-d sum)
+    mom = [float(row.sum()) for row in np.concatenate((w * np.maximum(np.concatenate((-d, d)), 0), w * d))]
+    bm_v, bm_h = _side_balance(mom[0], mom[2]), _side_balance(mom[1], mom[3])
     bm = 1.0 - (abs(bm_v) + abs(bm_h)) / 2
-    em_x = float((w * (cx - cxc)).sum()) / (tw * c.width / 2)
-    em_y = float((w * (cy - cyc)).sum()) / (tw * c.height / 2)
+    em_x = mom[4] / (tw * c.width / 2)
+    em_y = mom[5] / (tw * c.height / 2)
     em = 1.0 - (min(abs(em_x), 1.0) + min(abs(em_y), 1.0)) / 2
     score = float(min(max((bm + em) / 2, 0.0), 1.0))
     findings: list[Finding] = []
     if score < 0.85:
         horizontal = abs(bm_v) + abs(em_x) >= abs(bm_h) + abs(em_y)
-        pos, centre, off = (cx, cxc, em_x) if horizontal else (cy, cyc, em_y)
-        heavy = (((pos - centre) * off > 0) & ~la.locked[idx]).nonzero()[0]
+        pos, centre, off, moment = (d[0], cxc, em_x, mom[4]) if horizontal else (d[1], cyc, em_y, mom[5])
+        heavy = ((pos * off > 0) & ~la.locked[idx]).nonzero()[0]
         side = ("right" if off > 0 else "left") if horizontal else ("bottom" if off > 0 else "top")
         sugg = None
         ids = []
         if heavy.size:
-            k = int(heavy[np.argmax(w[heavy] * np.abs(pos[heavy] - centre))])
+            k = int(heavy[np.argmax(w[heavy] * np.abs(pos[heavy]))])
             i = int(idx[k])
             ids = [la.ids[i]]
-            shift = -float((w * (pos - centre)).sum()) / float(w[k])
+            shift = -moment / float(w[k])
             if horizontal:
                 shift = float(min(max(shift, c.x - la.x1[i]), c.x + c.width - la.x2[i]))
             else:
                 shift = float(min(max(shift, c.y - la.y1[i]), c.y + c.height - la.y2[i]))
             sugg = {"type": "move", "ids": ids, "dx": round(shift, 3) if horizontal else 0.0,
                     "dy": 0.0 if horizontal else round(shift, 3)}
-        findings.append(Finding(
-            metric=NAME, element_ids=ids, message=f"visual weight is heavy on the {side} (balance {score:.2f})",
+        findings.append(finding(
+            metric=NAME, element_ids=list(ids), message=f"visual weight is heavy on the {side} (balance {score:.2f})",
             severity=severity_for(1 - score, medium=0.3, high=0.5), suggestion=sugg, impact=1 - score))
-    return MetricResult(name=NAME, score=score, findings=findings)
+    return metric_result(name=NAME, score=score, findings=findings)

@@ -14,7 +14,12 @@ An element's importance is its ``importance`` field, or its role's default
 (``ROLE_IMPORTANCE``) when the field was left at the model default 0.5.
 
 Pairwise work uses ``overlap_pairs`` (a sort-and-sweep over x or y, see
-``candidate_pairs``), computed once and shared.
+``candidate_pairs``), computed once and shared. So are, lazily and once per
+evaluation, the index sets several metrics select (``unit_idx``,
+``text_idx``, …), the alignment coordinates (``edges6``, one block, built
+with the arrays) and the fill colours (``palette`` of the distinct fills,
+``fill_code`` per leaf). A full report is a few hundred small numpy calls,
+so the cost at a few dozen elements is the number of calls, not their size.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ ALL_PAIRS = 64
 DEFAULT_MARGIN_FRACTION = 0.05
 _ANCHOR_CODES = {"start": 0, "middle": 1, "end": 2}
 _KIND_CODES = {"text": 0, "image": 1, "shape": 2, "group": 3}
+_KIND_RANGE = np.arange(3)[:, None]
+_ANCHOR_RANGE = np.arange(3)[:, None]
 
 
 def hex_rgb(fill: str | None) -> tuple[float, float, float] | None:
@@ -110,6 +117,7 @@ class LayoutArrays:
 
     def __post_init__(self) -> None:
         lay = self.layout
+        self._names: dict[int, str] = {}
         c = lay.canvas
         self.canvas = c
         self.W, self.H = float(c.width), float(c.height)
@@ -119,36 +127,49 @@ class LayoutArrays:
         self.elements = els
         self.ids = [e.id for e in els]
         n = self.n = len(els)
-        rows = []
+        flat: list[float] = []
         roles: list[str] = []
         gmap: dict[str, int] = {}
+        fills: dict[str | None, int] = {}
         codes = ROLE_CODES
         for e in els:
-            b = e.box
-            roles.append(e.role)
-            imp = e.importance
-            rows.append((
-                b.x, b.y, b.width, b.height, e.opacity,
-                ROLE_IMPORTANCE.get(e.role, 0.5) if imp == 0.5 else imp,
-                e.font_size if e.font_size else np.nan,
-                -1 if e.group is None else gmap.setdefault(e.group, len(gmap)),
-                codes[e.role], _KIND_CODES[e.kind], e.locked, (e.font_weight or 400) >= 600,
-                _ANCHOR_CODES.get(e.text_anchor, 0),
+            d = e.__dict__  # the validated field values (plain reads, no attribute machinery)
+            b = d["box"].__dict__
+            role = d["role"]
+            roles.append(role)
+            imp = d["importance"]
+            group = d["group"]
+            flat.extend((
+                b["x"], b["y"], b["width"], b["height"], d["opacity"],
+                ROLE_IMPORTANCE.get(role, 0.5) if imp == 0.5 else imp,
+                d["font_size"] or np.nan,
+                -1 if group is None else gmap.setdefault(group, len(gmap)),
+                codes[role], _KIND_CODES[d["kind"]], d["locked"], (d["font_weight"] or 400) >= 600,
+                _ANCHOR_CODES.get(d["text_anchor"], 0), fills.setdefault(d["fill"], len(fills)),
             ))
-        a = np.ascontiguousarray(np.array(rows, dtype=float).reshape(n, 13).T)  # one contiguous row per field
-        self.x1, self.y1, self.w, self.h = a[0], a[1], a[2], a[3]
-        self.x2, self.y2 = self.x1 + self.w, self.y1 + self.h
-        self.cx, self.cy = self.x1 + self.w / 2, self.y1 + self.h / 2
+        self._fills = list(fills)
+        a = np.array(flat, dtype=float).reshape(n, 14).T
+        # the six alignment coordinates in one block: (x, y) × (start, centre, end)
+        g = np.empty((2, 3, n))
+        xy, wh = a[0:2], a[2:4]
+        g[:, 0] = xy
+        np.add(xy, wh / 2, out=g[:, 1])
+        np.add(xy, wh, out=g[:, 2])
+        #: the six alignment coordinates as rows: left, centre-x, right, top, centre-y, bottom
+        self.edges6 = g.reshape(6, n)
+        self.x1, self.cx, self.x2, self.y1, self.cy, self.y2 = self.edges6
+        num = np.ascontiguousarray(a[2:7])
+        self.w, self.h, self.opacity, self.importance, self.font = num
         self.area = self.w * self.h
         self.roles = roles
-        self.opacity, self.importance, self.font = a[4], a[5], a[6]
-        self.group = a[7].astype(int)
-        self.role = a[8].astype(int)
-        kind = a[9]
-        self.is_text, self.is_image, self.is_shape = kind == 0, kind == 1, kind == 2
-        self.locked, self.bold = a[10] > 0, a[11] > 0
+        codes_i = a[7:14].astype(int)
+        self.group, self.role = codes_i[0], codes_i[1]
+        self.is_text, self.is_image, self.is_shape = codes_i[2] == _KIND_RANGE
+        self.locked, self.bold = codes_i[3:5] > 0
         #: text anchor as the alignment type it aligns by: 0 left (start), 1 centre, 2 right (end)
-        self.anchor = a[12].astype(int)
+        self.anchor = codes_i[5]
+        #: row of each leaf's fill in ``palette``
+        self.fill_code = codes_i[6]
         canvas_area = self.W * self.H
         self.is_deco = self.role == ROLE_CODES["decoration"]
         self.background = (self.role == ROLE_CODES["background"]) | (
@@ -168,9 +189,35 @@ class LayoutArrays:
         return Box(x=c.x + d, y=c.y + d, width=max(c.width - 2 * d, 0.0), height=max(c.height - 2 * d, 0.0))
 
     @cached_property
-    def edges6(self) -> np.ndarray:
-        """The six alignment coordinates as rows: left, centre-x, right, top, centre-y, bottom."""
-        return np.array((self.x1, self.cx, self.x2, self.y1, self.cy, self.y2))
+    def unit_idx(self) -> np.ndarray:
+        """Indices of the ``units`` (visible, non-background leaves)."""
+        return self.units.nonzero()[0]
+
+    @cached_property
+    def unit_area_idx(self) -> np.ndarray:
+        """Indices of the units with a positive area (the balance and whitespace elements)."""
+        return (self.units & (self.area > 0)).nonzero()[0]
+
+    @cached_property
+    def unit_nodeco_idx(self) -> np.ndarray:
+        """Indices of the units that are not decorations (the spacing and grouping elements)."""
+        return (self.units & ~self.is_deco).nonzero()[0]
+
+    @cached_property
+    def text_idx(self) -> np.ndarray:
+        """Indices of the visible text leaves."""
+        return (self.is_text & self.visible).nonzero()[0]
+
+    @cached_property
+    def align_values(self) -> np.ndarray:
+        """``edges6`` divided by the canvas extent per row, NaN where a text does not align by that x type.
+
+        A text aligns horizontally only by its anchor (see ``alignment``): its
+        other two x types are masked out (NaN sorts last and matches nothing).
+        """
+        v = self.edges6 / self.edge_scale
+        v[:3][(_ANCHOR_RANGE != self.anchor) & self.is_text] = np.nan
+        return v
 
     @cached_property
     def edge_scale(self) -> np.ndarray:
@@ -178,18 +225,15 @@ class LayoutArrays:
         return np.array((self.W, self.W, self.W, self.H, self.H, self.H))[:, None]
 
     @cached_property
+    def palette(self) -> np.ndarray:
+        """The distinct fills as sRGB rows in [0, 1] (NaN rows where unknown or none); see ``fill_code``."""
+        nan3 = (np.nan, np.nan, np.nan)
+        return np.array([hex_rgb(f) or nan3 for f in self._fills], dtype=float).reshape(-1, 3)
+
+    @cached_property
     def rgb(self) -> np.ndarray:
         """Fill colours as sRGB rows in [0, 1]; NaN rows where the fill is unknown or none."""
-        cache: dict[str | None, tuple[float, float, float]] = {}
-        nan3 = (np.nan, np.nan, np.nan)
-        out = []
-        for e in self.elements:
-            f = e.fill
-            v = cache.get(f)
-            if v is None:
-                v = cache[f] = hex_rgb(f) or nan3
-            out.append(v)
-        return np.array(out, dtype=float).reshape(self.n, 3)
+        return self.palette[self.fill_code]
 
     @cached_property
     def overlap_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -236,10 +280,15 @@ class LayoutArrays:
         return world * self.ppu
 
     def name(self, i: int) -> str:
-        """A short human label of leaf ``i`` for messages: role and id, plus a text excerpt."""
-        e = self.elements[i]
-        if e.text:
-            t = " ".join(e.text.split())
-            t = t if len(t) <= 24 else t[:23] + "…"
-            return f"{e.role} '{e.id}' (\"{t}\")"
-        return f"{e.role} '{e.id}'"
+        """A short human label of leaf ``i`` for messages: role and id, plus a text excerpt (made once per leaf)."""
+        label = self._names.get(i)
+        if label is None:
+            e = self.elements[i]
+            if e.text:
+                t = " ".join(e.text.split())
+                t = t if len(t) <= 24 else t[:23] + "…"
+                label = f"{e.role} '{e.id}' (\"{t}\")"
+            else:
+                label = f"{e.role} '{e.id}'"
+            self._names[i] = label
+        return label

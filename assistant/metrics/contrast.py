@@ -33,7 +33,7 @@ import numpy as np
 
 from assistant.errors import MetricError
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "contrast"
 MAX_FINDINGS = 20
@@ -113,10 +113,11 @@ def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
 def _backgrounds_from_layout(la: LayoutArrays, texts: np.ndarray, rgb: np.ndarray) -> np.ndarray:
     """The sRGB colour under each text from the element model (rows of ``texts``)."""
     bg = np.ones((texts.size, 3))
-    i, j, _ = la.overlap_pairs
+    i, j, _ = la.overlap_pairs  # both visible
     if i.size:
-        known_fill = ~np.isnan(rgb[i, 0])
-        ok = la.visible[i] & la.is_text[j] & ~la.is_text[i] & (la.is_image[i] | known_fill) & la.contains(i, j)
+        ok = (la.is_text[j] & ~la.is_text[i]).nonzero()[0]
+        i, j = i[ok], j[ok]
+        ok = (la.is_image[i] | ~np.isnan(rgb[i, 0])) & la.contains(i, j)
         i, j = i[ok], j[ok]
     top = np.full(la.n, -1)
     if i.size:
@@ -152,9 +153,9 @@ def _backgrounds_from_backdrop(la: LayoutArrays, texts: np.ndarray, backdrop: Ba
 
 def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult:
     """WCAG 2.x contrast of every visible text against what lies under it (see module docstring)."""
-    texts = (la.is_text & la.visible).nonzero()[0]
+    texts = la.text_idx
     if texts.size == 0:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
     rgb = la.rgb
     fill = rgb[texts]
     fill = np.where(np.isnan(fill), 0.0, fill)
@@ -166,9 +167,10 @@ def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult
         lf = luminance(fill)
         lb = _backgrounds_from_backdrop(la, texts, backdrop, lf)
     known = ~np.isnan(lb)
-    if not known.all():
-        if not known.any():
-            return MetricResult(name=NAME, score=1.0, applicable=False)
+    n_known = np.count_nonzero(known)
+    if n_known < known.size:
+        if not n_known:
+            return metric_result(name=NAME, score=1.0, applicable=False)
         texts, lf, lb = texts[known], lf[known], lb[known]
     # blend the text colour with the background grey level by its opacity
     a = la.opacity[texts]
@@ -180,15 +182,20 @@ def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult
     pen = np.maximum(0.0, 1.0 - np.log(ratio) / np.log(need))
     w = 0.1 + la.importance[texts]
     score = float(((1.0 - pen) * w).sum() / w.sum())
-    findings = []
-    for k in (pen > 0).nonzero()[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
+    findings: list[Finding] = []
+    bad = (pen > 0).nonzero()[0]
+    if bad.size == 0:
+        return metric_result(name=NAME, score=score, findings=findings)
+    wsum = w.sum()
+    for k in bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS].tolist():
         t = int(texts[k])
         to_black = contrast_ratio(0.0, lb[k]) >= contrast_ratio(1.0, lb[k])
         sugg = None if la.locked[t] else {
             "type": "set_text_style", "ids": [la.ids[t]], "fill": "#000000" if to_black else "#ffffff"}
-        findings.append(Finding(
+        findings.append(finding(
             metric=NAME, element_ids=[la.ids[t]],
-            message=f"{la.name(t)} has contrast {ratio[k]:.2f}:1 against its background (needs {need[k]:g}:1)",
+            message=(f"{la.name(t)} has contrast {float(ratio[k]):.2f}:1 against its background "
+                     f"(needs {float(need[k]):g}:1)"),
             severity=severity_for(float(pen[k]), medium=0.15, high=0.5), suggestion=sugg,
-            impact=float(pen[k] * w[k] / w.sum())))
-    return MetricResult(name=NAME, score=score, findings=findings)
+            impact=float(pen[k] * w[k] / wsum)))
+    return metric_result(name=NAME, score=score, findings=findings)

@@ -25,7 +25,7 @@ from assistant.metrics.instruction_fit import instruction_fit
 from assistant.metrics.margins import margins
 from assistant.metrics.overlap import overlap
 from assistant.metrics.reading_order import reading_order
-from assistant.metrics.report import MetricReport, MetricResult
+from assistant.metrics.report import MetricReport, MetricResult, metric_report
 from assistant.metrics.spacing import spacing
 from assistant.metrics.text_fit import text_fit
 from assistant.metrics.whitespace import whitespace
@@ -125,4 +125,4 @@ def evaluate(
     else:
         norm = {n: 0.0 for n in used}
         composite = 1.0
-    return MetricReport(composite=float(min(max(composite, 0.0), 1.0)), metrics=results, weights=norm)
+    return metric_report(float(min(max(composite, 0.0), 1.0)), results, norm)

@@ -23,7 +23,7 @@ import numpy as np
 
 from assistant.metrics.context import ROLE_CODES, LayoutArrays
 from assistant.metrics.neighbours import nearest_split
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "grouping"
 MAX_FINDINGS = 10
@@ -35,6 +35,10 @@ for _a, _b in (("title", "subtitle"), ("subtitle", "body"), ("body", "body"), ("
     _REL[ROLE_CODES[_a], ROLE_CODES[_b]] = _REL[ROLE_CODES[_b], ROLE_CODES[_a]] = True
 
 
+_REL_INT = _REL.astype(int)
+_REL_SELF = _REL.diagonal().astype(int)
+
+
 def related(la: LayoutArrays, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Whether leaves ``a`` and ``b`` are related (elementwise, broadcasting; see module docstring)."""
     return _REL[la.role[a], la.role[b]] | ((la.group[a] >= 0) & (la.group[a] == la.group[b]))
@@ -43,50 +47,53 @@ def related(la: LayoutArrays, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def has_relative(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
     """Whether each element of ``idx`` has at least one related element among ``idx``."""
     g, r = la.group[idx], la.role[idx]
-    gcount = np.bincount(np.maximum(g, 0), weights=(g >= 0).astype(float), minlength=1)
-    rcount = np.bincount(r, minlength=len(ROLE_CODES))
+    gcount = np.bincount(g + 1)  # slot 0: no group
     # number of elements of a related role, less the element itself when its role is related to itself
-    partners = _REL[r].astype(int) @ rcount - _REL[r, r]
-    return (partners > 0) | ((g >= 0) & (gcount[np.maximum(g, 0)] >= 2))
+    partners = (_REL_INT @ np.bincount(r, minlength=len(ROLE_CODES)) - _REL_SELF)[r]
+    return (partners > 0) | ((g >= 0) & (gcount[g + 1] >= 2))
 
 
 def grouping(la: LayoutArrays) -> MetricResult:
     """Gestalt proximity of related vs unrelated neighbours (see module docstring)."""
-    idx = (la.units & ~la.is_deco).nonzero()[0]
+    idx = la.unit_nodeco_idx
     m = idx.size
     if m < 3:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
     radius = min(RADIUS * la.short, 1.5 * float(np.sqrt(la.W * la.H / m)))
     d_rel, p_rel, d_un, p_un = nearest_split(la, idx, related, radius, need=has_relative(la, idx))
-    ok = np.isfinite(d_rel) & np.isfinite(d_un)
-    if not ok.any():
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+    sel = (np.isfinite(d_rel) & np.isfinite(d_un)).nonzero()[0]
+    if sel.size == 0:
+        return metric_result(name=NAME, score=1.0, applicable=False)
     delta = 0.005 * la.short
-    q = (d_rel[ok] + delta) / (d_un[ok] + delta)
+    q = (d_rel[sel] + delta) / (d_un[sel] + delta)
     s = np.minimum(np.maximum(1.5 - q, 0.0), 1.0)
-    score = float(s.mean())
-    findings = []
-    sel = ok.nonzero()[0]
+    score = float(np.add.reduce(s) / s.size)  # the mean, summed as ndarray.mean sums
+    findings: list[Finding] = []
     bad = (q > 1.0).nonzero()[0]
-    for k in bad[np.argsort(-q[bad], kind="stable")][:MAX_FINDINGS]:
-        e = int(idx[sel[k]])
-        rel, un = int(p_rel[sel[k]]), int(p_un[sel[k]])
+    if bad.size == 0:
+        return metric_result(name=NAME, score=score, findings=findings)
+    ids, names, px = la.ids, la.name, la.px
+    x1, y1, x2, y2, cx, cy = la.x1, la.y1, la.x2, la.y2, la.cx, la.cy
+    for k in bad[np.argsort(-q[bad], kind="stable")][:MAX_FINDINGS].tolist():
+        r = int(sel[k])
+        e, rel, un = int(idx[r]), int(p_rel[r]), int(p_un[r])
+        dr, du, sk = float(d_rel[r]), float(d_un[r]), float(s[k])
         sugg = None
         if not la.locked[e]:
             # move towards the relative along the axis that separates them, to half the stranger's distance
-            target = 0.5 * float(d_un[sel[k]])
-            gx = max(la.x1[rel] - la.x2[e], la.x1[e] - la.x2[rel], 0.0)
-            gy = max(la.y1[rel] - la.y2[e], la.y1[e] - la.y2[rel], 0.0)
+            target = 0.5 * du
+            gx = max(float(x1[rel] - x2[e]), float(x1[e] - x2[rel]), 0.0)
+            gy = max(float(y1[rel] - y2[e]), float(y1[e] - y2[rel]), 0.0)
             if gy >= gx:
-                step = max(gy - target, 0.0) * (1.0 if la.cy[rel] > la.cy[e] else -1.0)
-                sugg = {"type": "move", "ids": [la.ids[e]], "dx": 0.0, "dy": round(step, 3)}
+                step = max(gy - target, 0.0) * (1.0 if cy[rel] > cy[e] else -1.0)
+                sugg = {"type": "move", "ids": [ids[e]], "dx": 0.0, "dy": round(step, 3)}
             else:
-                step = max(gx - target, 0.0) * (1.0 if la.cx[rel] > la.cx[e] else -1.0)
-                sugg = {"type": "move", "ids": [la.ids[e]], "dx": round(step, 3), "dy": 0.0}
-        findings.append(Finding(
-            metric=NAME, element_ids=[la.ids[e], la.ids[rel], la.ids[un]],
-            message=(f"{la.name(e)} is {la.px(d_rel[sel[k]]):.0f} px from its related {la.name(rel)} but "
-                     f"{la.px(d_un[sel[k]]):.0f} px from unrelated {la.name(un)}"),
-            severity=severity_for(float(1.0 - s[k]), medium=0.3, high=0.8), suggestion=sugg,
-            impact=float(1.0 - s[k]) / max(sel.size, 1)))
-    return MetricResult(name=NAME, score=score, findings=findings)
+                step = max(gx - target, 0.0) * (1.0 if cx[rel] > cx[e] else -1.0)
+                sugg = {"type": "move", "ids": [ids[e]], "dx": round(step, 3), "dy": 0.0}
+        findings.append(finding(
+            metric=NAME, element_ids=[ids[e], ids[rel], ids[un]],
+            message=(f"{names(e)} is {px(dr):.0f} px from its related {names(rel)} but "
+                     f"{px(du):.0f} px from unrelated {names(un)}"),
+            severity=severity_for(1.0 - sk, medium=0.3, high=0.8), suggestion=sugg,
+            impact=(1.0 - sk) / max(sel.size, 1)))
+    return metric_result(name=NAME, score=score, findings=findings)

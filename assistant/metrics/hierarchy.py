@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from assistant.metrics.context import ROLE_CODES, LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "hierarchy"
 STEP = 1.2
@@ -36,11 +36,6 @@ LEVELS = ("title", "subtitle", "body", "caption")
 PAIR_WEIGHT = {"title": 1.0, "subtitle": 0.7, "body": 0.3}
 DOMINANCE_SCALE = 1.0
 TARGET_DOMINANCE = 1.5
-
-
-def _median(a: np.ndarray) -> float:
-    s = np.sort(a)
-    return float(s[(s.size - 1) // 2] + s[s.size // 2]) / 2
 
 
 def _promote(la: LayoutArrays, i: int, factor: float) -> dict | None:
@@ -51,54 +46,65 @@ def _promote(la: LayoutArrays, i: int, factor: float) -> dict | None:
 
 def hierarchy(la: LayoutArrays) -> MetricResult:
     """Type-scale order, title-first and dominance (see module docstring)."""
-    texts = (la.is_text & la.visible & ~np.isnan(la.font) & (la.font > 0)).nonzero()[0]
+    texts = (la.is_text & la.visible & (la.font > 0)).nonzero()[0]  # NaN (no size) is not > 0
     if texts.size < 2:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
     size = la.font[texts]
     role = la.role[texts]
     findings: list[Finding] = []
     pens = 0.0
-    # type scale between consecutive present levels
-    present = [(lv, texts[role == ROLE_CODES[lv]], size[role == ROLE_CODES[lv]]) for lv in LEVELS]
-    present = [p for p in present if p[1].size]
-    for (up, up_ids, up_s), (lo, lo_ids, lo_s) in zip(present, present[1:]):
-        ratio = _median(up_s) / _median(lo_s)
+    # type scale between consecutive present levels: one sort by (level, size); LEVELS are role codes 0–3
+    order = np.lexsort((size, role))
+    s_size, s_text = size[order].tolist(), texts[order].tolist()
+    counts = np.bincount(role, minlength=len(LEVELS))[:len(LEVELS)].tolist()
+    present = []  # (level, first and past-last position in the sorted order, median size)
+    start = 0
+    for lv, c in zip(LEVELS, counts):
+        if c:
+            present.append((lv, start, start + c, (s_size[start + (c - 1) // 2] + s_size[start + c // 2]) / 2))
+        start += c
+    for (up, u0, u1, up_med), (lo, l0, l1, lo_med) in zip(present, present[1:]):
+        ratio = up_med / lo_med
         p = PAIR_WEIGHT.get(up, 0.3) * min(1.0, max(0.0, math.log(STEP) - math.log(ratio)) / math.log(STEP))
         if p > 1e-9:
             pens += p
-            weakest = int(up_ids[np.argmin(up_s)])
-            findings.append(Finding(
-                metric=NAME, element_ids=[la.ids[int(x)] for x in up_ids[:5]] + [la.ids[int(x)] for x in lo_ids[:5]],
-                message=(f"{up} text (median {la.px(_median(up_s)):.1f} px) is only {ratio:.2f}× "
-                         f"the {lo} text ({la.px(_median(lo_s)):.1f} px); a type scale wants ≥ {STEP}×"),
+            weakest = s_text[u0]  # the smallest, first in document order on a tie
+            up_ids, lo_ids = sorted(s_text[u0:u1])[:5], sorted(s_text[l0:l1])[:5]
+            findings.append(finding(
+                metric=NAME, element_ids=[la.ids[x] for x in up_ids] + [la.ids[x] for x in lo_ids],
+                message=(f"{up} text (median {la.px(up_med):.1f} px) is only {ratio:.2f}× "
+                         f"the {lo} text ({la.px(lo_med):.1f} px); a type scale wants ≥ {STEP}×"),
                 severity=severity_for(p, medium=0.4, high=0.9), impact=p,
-                suggestion=_promote(la, weakest, STEP * _median(lo_s) / float(la.font[weakest]))))
-    is_title = role == ROLE_CODES["title"]
+                suggestion=_promote(la, weakest, STEP * lo_med / float(la.font[weakest]))))
     d_term = None
-    if is_title.any() and (~is_title).any():
+    if 0 < counts[0] < texts.size:
+        is_title = role == ROLE_CODES["title"]
         t_ids, t_size = texts[is_title], size[is_title]
-        title = float(np.exp(np.log(t_size).mean()))
-        o_size = size[~is_title] * np.where(la.bold[texts[~is_title]], 1.1, 1.0)
+        title = float(np.exp(np.add.reduce(np.log(t_size)) / t_size.size))  # the mean, as ndarray.mean sums it
+        rest = ~is_title
+        o_ids, o_raw = texts[rest], size[rest]
+        o_size = o_raw * np.where(la.bold[o_ids], 1.1, 1.0)
         k = int(np.argmax(o_size))
         other = float(o_size[k])
-        title_prom = title * (1.1 if la.bold[t_ids].all() else 1.0)
+        title_prom = title * (1.1 if np.count_nonzero(la.bold[t_ids]) == t_ids.size else 1.0)
         p = min(2.0, max(0.0, math.log(other / title_prom)) / math.log(STEP))
         head = int(t_ids[np.argmax(t_size)])
         if p > 1e-9:
             pens += p
-            findings.append(Finding(
-                metric=NAME, element_ids=[la.ids[head], la.ids[int(texts[~is_title][k])]],
-                message=f"the title is not the most prominent text: {la.name(int(texts[~is_title][k]))} is larger",
+            rival = int(o_ids[k])
+            findings.append(finding(
+                metric=NAME, element_ids=[la.ids[head], la.ids[rival]],
+                message=f"the title is not the most prominent text: {la.name(rival)} is larger",
                 severity=severity_for(p, medium=0.3, high=0.7), impact=p,
                 suggestion=_promote(la, head, TARGET_DOMINANCE * other / float(la.font[head]))))
-        ratio = title / float(size[~is_title].max())
+        ratio = title / float(o_raw.max())
         d_term = max(0.0, 1.0 - math.exp(-(ratio - 1.0) / DOMINANCE_SCALE))
         if 1.0 <= ratio < TARGET_DOMINANCE and not findings:
-            findings.append(Finding(
+            findings.append(finding(
                 metric=NAME, element_ids=[la.ids[head]],
                 message=f"the title is only {ratio:.2f}× the next largest text; it reads weakly",
                 severity="low", impact=1.0 - d_term,
                 suggestion=_promote(la, head, TARGET_DOMINANCE / ratio)))
     base = math.exp(-pens)
     score = base if d_term is None else 0.5 * base + 0.5 * d_term
-    return MetricResult(name=NAME, score=float(score), findings=findings)
+    return metric_result(name=NAME, score=float(score), findings=findings)

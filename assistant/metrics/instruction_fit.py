@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.report import MetricResult
+from assistant.metrics.report import MetricResult, metric_result
 
 NAME = "instruction_fit"
 
@@ -20,9 +20,9 @@ NAME = "instruction_fit"
 def instruction_fit(la: LayoutArrays, constraints: list[Any] | None = None) -> MetricResult:
     """Constraint satisfaction via ``assistant.instructions.score_constraints`` (see module docstring)."""
     if not constraints:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
     from assistant.instructions import score_constraints
 
     score, findings = score_constraints(la.layout, constraints)
     score = float(min(max(score, 0.0), 1.0))
-    return MetricResult(name=NAME, score=score, findings=list(findings))
+    return metric_result(name=NAME, score=score, findings=list(findings))

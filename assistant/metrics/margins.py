@@ -20,7 +20,7 @@ import numpy as np
 
 from assistant.geometry import Box
 from assistant.metrics.context import DEFAULT_MARGIN_FRACTION, LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "margins"
 DEFAULT_FRACTION = DEFAULT_MARGIN_FRACTION
@@ -44,24 +44,30 @@ def margins(la: LayoutArrays) -> MetricResult:
                             | (la.x2 >= c.x + c.width - tol) | (la.y2 >= c.y + c.height - tol))
     idx = (la.units & ~bleeds).nonzero()[0]
     if idx.size == 0:
-        return MetricResult(name=NAME, score=1.0)
+        return metric_result(name=NAME, score=1.0)
     depth = np.maximum(np.maximum(np.maximum((safe.x - la.x1[idx]) / ml, (safe.y - la.y1[idx]) / mt),
                                   np.maximum((la.x2[idx] - safe.x2) / mr, (la.y2[idx] - safe.y2) / mb)), 0.0)
     pen = np.where(depth > 0.001, depth, 0.0)
     score = float(1.0 / (1.0 + SCALE * pen.sum()))
-    findings = []
-    for k in pen.nonzero()[0][np.argsort(-pen[pen > 0], kind="stable")][:MAX_FINDINGS]:
+    findings: list[Finding] = []
+    bad = pen.nonzero()[0]
+    if bad.size == 0:
+        return metric_result(name=NAME, score=score, findings=findings)
+    ids = la.ids
+    for k in bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS].tolist():
         i = int(idx[k])
+        x1, y1, x2, y2 = float(la.x1[i]), float(la.y1[i]), float(la.x2[i]), float(la.y2[i])
         dx = dy = 0.0
         if la.w[i] <= safe.width:
-            dx = max(safe.x - la.x1[i], 0.0) + min(safe.x2 - la.x2[i], 0.0)
+            dx = max(safe.x - x1, 0.0) + min(safe.x2 - x2, 0.0)
         if la.h[i] <= safe.height:
-            dy = max(safe.y - la.y1[i], 0.0) + min(safe.y2 - la.y2[i], 0.0)
+            dy = max(safe.y - y1, 0.0) + min(safe.y2 - y2, 0.0)
+        pk, dk = float(pen[k]), float(depth[k])
         sugg = None if la.locked[i] or (dx == 0 and dy == 0) else {
-            "type": "move", "ids": [la.ids[i]], "dx": round(float(dx), 3), "dy": round(float(dy), 3)}
-        findings.append(Finding(
-            metric=NAME, element_ids=[la.ids[i]],
-            message=(f"{la.name(i)} reaches {depth[k]:.0%} of a margin past the safe area"
-                     + (" and off the canvas" if depth[k] > 1 else "")),
-            severity=severity_for(float(pen[k]), medium=0.3, high=0.9), suggestion=sugg, impact=float(pen[k])))
-    return MetricResult(name=NAME, score=score, findings=findings)
+            "type": "move", "ids": [ids[i]], "dx": round(dx, 3), "dy": round(dy, 3)}
+        findings.append(finding(
+            metric=NAME, element_ids=[ids[i]],
+            message=(f"{la.name(i)} reaches {dk:.0%} of a margin past the safe area"
+                     + (" and off the canvas" if dk > 1 else "")),
+            severity=severity_for(pk, medium=0.3, high=0.9), suggestion=sugg, impact=pk))
+    return metric_result(name=NAME, score=score, findings=findings)

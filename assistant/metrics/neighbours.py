@@ -40,6 +40,9 @@ DENSE_SHARE = 0.15
 WINDOW = 32
 #: up to this many elements ``nearest_beyond_both`` compares all pairs at once
 TINY = 48
+#: ``edges6`` rows of the two stacked problems of ``nearest_beyond_stacked`` (vertical, horizontal)
+_ALONG_START, _ALONG_END = np.array([3, 0]), np.array([5, 2])
+_ACROSS_START, _ACROSS_END = np.array([0, 3]), np.array([2, 5])
 
 
 def blocks(n: int, size: int = BLOCK) -> Iterator[slice]:
@@ -81,23 +84,30 @@ def nearest_beyond_both(la: LayoutArrays, idx: np.ndarray, tol: float, reach: fl
     comparison (same rule: the smallest start, ties to the smallest index),
     which costs a handful of numpy calls instead of a scan per axis.
     """
+    part, gap = nearest_beyond_stacked(la, idx, tol, reach)
+    return (part[0], gap[0]), (part[1], gap[1])
+
+
+def nearest_beyond_stacked(la: LayoutArrays, idx: np.ndarray, tol: float, reach: float = np.inf
+                           ) -> tuple[np.ndarray, np.ndarray]:
+    """``nearest_beyond_both`` as two (2, m) arrays: partners and gaps, row 0 below, row 1 to the right."""
     m = idx.size
     if m > TINY:
-        return nearest_beyond(la, idx, True, tol, reach), nearest_beyond(la, idx, False, tol, reach)
+        (pv, gv), (ph, gh) = nearest_beyond(la, idx, True, tol, reach), nearest_beyond(la, idx, False, tol, reach)
+        return np.stack((pv, ph)), np.stack((gv, gh))
     e = la.edges6[:, idx]
-    a1, a2, o1, o2 = e[[3, 0]], e[[5, 2]], e[[0, 3]], e[[2, 5]]  # rows: vertical problem, horizontal problem
-    lead = a2 - tol
-    thr = np.where(lead > a1, lead, -np.inf)
+    # rows: vertical problem (along y, across x), horizontal problem (along x, across y); contiguous copies
+    a1, a2, o1, o2 = e[_ALONG_START], e[_ALONG_END], e[_ACROSS_START], e[_ACROSS_END]
+    # a partner starts after the element and, when the element's end less ``tol`` is later, not before that
+    thr = np.maximum(a2 - tol, a1)
     a1c = a1[:, None, :]
     ok = ((np.minimum(o2[:, :, None], o2[:, None, :]) - np.maximum(o1[:, :, None], o1[:, None, :])) > 0) & (
         a1c > a1[:, :, None]) & (a1c >= thr[:, :, None])
     g = np.where(ok, a1c, np.inf)
-    k = g.argmin(axis=2)
-    best = np.take_along_axis(g, k[:, :, None], axis=2)[:, :, 0]
-    has = best < np.inf
-    part = np.where(has, idx[k], -1)
-    gap = np.where(has, best - a2, np.inf)
-    return (part[0], gap[0]), (part[1], gap[1])
+    k = g.argmin(axis=2)  # the smallest start, ties to the smallest position
+    best = g.ravel()[np.arange(0, 2 * m * m, m) + k.ravel()].reshape(2, m)
+    part = np.where(best < np.inf, idx[k], -1)
+    return part, best - a2  # inf where there is no partner
 
 
 def _scan_beyond(a1: np.ndarray, a2: np.ndarray, o1: np.ndarray, o2: np.ndarray, lead: np.ndarray,
@@ -248,16 +258,19 @@ def _brute_split(la: LayoutArrays, idx: np.ndarray, related: Relation, todo: np.
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Exact nearest related / unrelated partners of the rows ``todo`` (blocks of all pairs); finish the result."""
     m = idx.size
-    allc = np.arange(m)
+    x1, x2, y1, y2 = la.x1[idx], la.x2[idx], la.y1[idx], la.y2[idx]
     for sl in blocks(todo.size):
         r = todo[sl]
-        dd = box_distance(la, idx[r][:, None], idx[None, :])
-        rl = related(la, idx[r][:, None], idx[None, :])
-        me = r[:, None] == allc[None, :]
-        dr = np.where(rl & ~me, dd, np.inf)
-        du = np.where(~rl & ~me, dd, np.inf)
-        kr, ku = dr.argmin(axis=1), du.argmin(axis=1)
         ar = np.arange(r.size)
+        # box gaps as ``box_distance``: per axis the larger of the two one-sided gaps, at least 0
+        dx = np.maximum(np.maximum(x1 - x2[r, None], x1[r, None] - x2), 0.0)
+        dy = np.maximum(np.maximum(y1 - y2[r, None], y1[r, None] - y2), 0.0)
+        dd = np.hypot(dx, dy)
+        dd[ar, r] = np.inf  # never the element itself
+        rl = related(la, idx[r][:, None], idx[None, :])
+        dr = np.where(rl, dd, np.inf)
+        du = np.where(rl, np.inf, dd)
+        kr, ku = dr.argmin(axis=1), du.argmin(axis=1)
         d_rel[r], p_rel[r] = dr[ar, kr], kr
         d_un[r], p_un[r] = du[ar, ku], ku
     p_rel = np.where(np.isfinite(d_rel), idx[np.maximum(p_rel, 0)], -1)

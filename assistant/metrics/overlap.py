@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "overlap"
 DEAD_ZONE = 0.02
@@ -93,7 +93,7 @@ def overlap(la: LayoutArrays) -> MetricResult:
         keep = la.units[i] & la.units[j]
         i, j, inter = i[keep], j[keep], inter[keep]
     if i.size == 0:
-        return MetricResult(name=NAME, score=1.0)
+        return metric_result(name=NAME, score=1.0)
     smaller = np.minimum(la.area[i], la.area[j])
     ratio = inter / np.maximum(smaller, 1e-12)
     pen = pair_weights(la, i, j, inter) * np.maximum(ratio - DEAD_ZONE, 0.0)
@@ -113,8 +113,8 @@ def overlap(la: LayoutArrays) -> MetricResult:
         if la.locked[mover] and not la.locked[other]:
             mover, other = other, mover
         sugg = None if la.locked[mover] else separating_move(la, mover, other, gap)
-        findings.append(Finding(
+        findings.append(finding(
             metric=NAME, element_ids=[la.ids[a], la.ids[b]],
             message=f"{kind} overlap: {la.name(a)} and {la.name(b)} ({ratio[k]:.0%} of the smaller one covered)",
             severity=severity_for(float(pen[k])), suggestion=sugg, impact=float(pen[k])))
-    return MetricResult(name=NAME, score=score, findings=findings)
+    return metric_result(name=NAME, score=score, findings=findings)

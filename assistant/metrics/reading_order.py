@@ -20,21 +20,22 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import ROLE_CODES, LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "reading_order"
 ORDER = ("title", "subtitle", "body", "cta")
 X_WEIGHT = 0.25
 MAX_FINDINGS = 10
 _REGION = {"title": "top_band", "subtitle": "top_band", "cta": "bottom"}
-#: up to this many ranked elements all pairs are compared at once (fewer numpy calls than a sort per level pair)
-DIRECT = 64
+#: up to this many ranked elements all pairs are compared at once in plain Python (cheaper than a sort per level pair)
+DIRECT = 48
 #: role code → precedence level (-1: not ranked)
 _LEVEL = np.full(len(ROLE_CODES), -1)
 _LEVEL[[ROLE_CODES[r] for r in ORDER]] = np.arange(len(ORDER))
 #: pair weight by (earlier level, later level); 0 unless the first precedes the second
 _PAIR_W = np.triu(np.ones((len(ORDER), len(ORDER))), 1)
 _PAIR_W[ORDER.index("subtitle"), ORDER.index("body")] = 0.3
+_PAIR_W_L: list[list[float]] = _PAIR_W.tolist()
 
 
 def scan_key(la: LayoutArrays, idx: np.ndarray | slice) -> np.ndarray:
@@ -43,41 +44,49 @@ def scan_key(la: LayoutArrays, idx: np.ndarray | slice) -> np.ndarray:
 
 
 def _direct(la: LayoutArrays, idx: np.ndarray, lv: np.ndarray) -> tuple[float, float, np.ndarray, np.ndarray]:
-    """(total weight, discordant weight, late, early) from all pairs at once.
+    """(total weight, discordant weight, late, early) from all pairs at once, in plain Python (few elements).
 
     The per-level counts are exact (sums of halves), and they are combined
     level by level in the same order as the sorted-count loop, so the floats
     come out identical.
     """
-    key = scan_key(la, idx)
-    # c[i, j]: 1 when j is scanned before i, ½ on a tie
-    c = (key[None, :] < key[:, None]) + 0.5 * (key[None, :] == key[:, None])
-    nl = len(ORDER)
-    onehot = (lv[:, None] == np.arange(nl)[None, :]).astype(float)
-    cnt = onehot.sum(axis=0)
-    before = c @ onehot  # [i, q]: level-q elements scanned before i
-    after = c.T @ onehot  # [j, p]: level-p elements scanned after j
-    block = onehot.T @ before  # [p, q]: discordant count between levels p and q
-    w = _PAIR_W[lv]  # [i, q]: weight when i's level precedes q
-    wt = _PAIR_W[:, lv].T  # [j, p]: weight when p precedes j's level
-    safe = np.where(cnt > 0, cnt, 1.0)
-    late_t = w * before / safe
-    early_t = wt * after / safe
+    key = scan_key(la, idx).tolist()
+    lvl = lv.tolist()
+    m, nl = len(key), len(ORDER)
+    cnt = [0] * nl
+    for p in lvl:
+        cnt[p] += 1
+    before = [[0.0] * nl for _ in range(m)]  # [i][q]: level-q elements scanned before i (ties count ½)
+    after = [[0.0] * nl for _ in range(m)]  # [j][p]: level-p elements scanned after j
+    for i, ki in enumerate(key):
+        bi, li = before[i], lvl[i]
+        for j, kj in enumerate(key):
+            if kj < ki:
+                bi[lvl[j]] += 1.0
+                after[j][li] += 1.0
+            elif kj == ki:
+                bi[lvl[j]] += 0.5
+                after[j][li] += 0.5
+    safe = [float(c) if c else 1.0 for c in cnt]
+    late_l, early_l = [], []
+    for i in range(m):
+        w, b, a = _PAIR_W_L[lvl[i]], before[i], after[i]
+        lt = et = 0.0
+        for q in range(nl):
+            lt += w[q] * b[q] / safe[q]
+            et += _PAIR_W_L[q][lvl[i]] * a[q] / safe[q]
+        late_l.append(lt)
+        early_l.append(et)
     late = np.zeros(la.n)
     early = np.zeros(la.n)
-    li, ei = np.zeros(idx.size), np.zeros(idx.size)
-    for q in range(nl):
-        li += late_t[:, q]
-        ei += early_t[:, q]
-    late[idx], early[idx] = li, ei
+    late[idx], early[idx] = late_l, early_l
     total = bad = 0.0
-    n = cnt.tolist()
     for p in range(nl):
         for q in range(p + 1, nl):
-            if n[p] and n[q]:
-                pw = float(_PAIR_W[p, q])
-                total += pw * n[p] * n[q]
-                bad += pw * float(block[p, q])
+            if cnt[p] and cnt[q]:
+                pw = _PAIR_W_L[p][q]
+                total += pw * cnt[p] * cnt[q]
+                bad += pw * sum(before[i][q] for i in range(m) if lvl[i] == p)
     return total, bad, late, early
 
 
@@ -87,8 +96,8 @@ def reading_order(la: LayoutArrays) -> MetricResult:
     ranked = (lv_all >= 0).nonzero()[0]
     if ranked.size <= DIRECT:
         lv = lv_all[ranked]
-        if lv.size < 2 or (lv == lv[0]).all():
-            return MetricResult(name=NAME, score=1.0, applicable=False)
+        if lv.size < 2 or not np.count_nonzero(lv != lv[0]):
+            return metric_result(name=NAME, score=1.0, applicable=False)
         total, bad, late, early = _direct(la, ranked, lv)
         return _result(la, total, bad, late, early)
     levels = []
@@ -102,7 +111,7 @@ def reading_order(la: LayoutArrays) -> MetricResult:
             key = keys[idx]
             levels.append((p, role, idx, key, np.sort(key)))
     if len(levels) < 2:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
     total = 0.0
     bad = 0.0
     late = np.zeros(la.n)  # weighted share of pairs in which an element is read after what should follow it
@@ -125,19 +134,21 @@ def reading_order(la: LayoutArrays) -> MetricResult:
 
 def _result(la: LayoutArrays, total: float, bad: float, late: np.ndarray, early: np.ndarray) -> MetricResult:
     score = 1.0 - bad / total if total else 1.0
-    findings = []
+    findings: list[Finding] = []
     offence = np.maximum(late, early)
     worst = (offence > 0).nonzero()[0]
-    for e in worst[np.argsort(-offence[worst], kind="stable")][:MAX_FINDINGS]:
-        e = int(e)
+    if worst.size == 0:
+        return metric_result(name=NAME, score=float(score), findings=findings)
+    worst = worst[np.argsort(-offence[worst], kind="stable")][:MAX_FINDINGS]
+    locked = la.locked[worst].tolist()
+    for e, off, lt, er, lk in zip(worst.tolist(), offence[worst].tolist(), late[worst].tolist(),
+                                  early[worst].tolist(), locked):
         role = la.roles[e]
         region = _REGION.get(role)
-        sugg = None if la.locked[e] or region is None else {
-            "type": "anchor_to_region", "ids": [la.ids[e]], "region": region}
-        what = "after elements that should follow it" if late[e] >= early[e] else "before elements that should precede it"
-        findings.append(Finding(
+        sugg = None if lk or region is None else {"type": "anchor_to_region", "ids": [la.ids[e]], "region": region}
+        what = "after elements that should follow it" if lt >= er else "before elements that should precede it"
+        findings.append(finding(
             metric=NAME, element_ids=[la.ids[e]],
             message=f"{la.name(e)} is read {what} (top-to-bottom, left-to-right scan)",
-            severity=severity_for(float(offence[e]), medium=0.5, high=1.0), suggestion=sugg,
-            impact=float(offence[e])))
-    return MetricResult(name=NAME, score=float(score), findings=findings)
+            severity=severity_for(off, medium=0.5, high=1.0), suggestion=sugg, impact=off))
+    return metric_result(name=NAME, score=float(score), findings=findings)

@@ -5,6 +5,12 @@ findings that name the elements concerned, say what is wrong and, where one
 edit would fix it, suggest that edit as an action in the JSON form accepted by
 ``assistant.actions.parse_action`` (``{"type": "move", "ids": [...], ...}``).
 ``MetricReport`` gathers the results and their weighted composite.
+
+The metrics build these from values they have already computed and typed
+(``str``, ``float``, lists of ids, plain dicts), so they use ``finding`` /
+``metric_result`` / ``metric_report``: the same objects as the validating
+constructors give, built as ``BaseModel.model_construct`` builds them (no
+validation), at a fraction of the cost.
 """
 
 from __future__ import annotations
@@ -25,6 +31,25 @@ def severity_for(penalty: float, medium: float = 0.25, high: float = 0.6) -> Sev
     if penalty >= medium:
         return "medium"
     return "low"
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _trusted(cls: type[BaseModel], values: dict[str, Any]) -> Any:
+    """An instance of ``cls`` holding ``values`` (every field, in field order), not validated.
+
+    What ``model_construct`` does for a model without private attributes or
+    extras, without its per-call default handling; every field counts as set
+    (``model_fields_set``).
+    """
+    m = _new(cls)
+    _set(m, "__dict__", values)
+    _set(m, "__pydantic_fields_set__", set(values))
+    _set(m, "__pydantic_extra__", None)
+    _set(m, "__pydantic_private__", None)
+    return m
 
 
 class Finding(BaseModel):
@@ -52,6 +77,20 @@ class MetricResult(BaseModel):
     #: False when the metric had nothing to judge (e.g. no constraints);
     #: such a metric scores 1.0 and is left out of the composite.
     applicable: bool = True
+
+
+def finding(metric: str, element_ids: list[str], message: str, severity: Severity = "low",
+            suggestion: dict[str, Any] | None = None, impact: float = 0.0) -> Finding:
+    """A ``Finding`` from known-good values (``impact`` a Python float), without validation."""
+    return _trusted(Finding, {"metric": metric, "element_ids": element_ids, "message": message,
+                              "severity": severity, "suggestion": suggestion, "impact": impact})
+
+
+def metric_result(name: str, score: float, findings: list[Finding] | None = None,
+                  applicable: bool = True) -> MetricResult:
+    """A ``MetricResult`` from known-good values (``score`` a Python float), without validation."""
+    return _trusted(MetricResult, {"name": name, "score": score,
+                                   "findings": [] if findings is None else findings, "applicable": applicable})
 
 
 class MetricReport(BaseModel):
@@ -97,3 +136,8 @@ class MetricReport(BaseModel):
             tag = "" if m.applicable else " (n/a)"
             lines.append(f"{m.name} {m.score:.3f}{tag} ({len(m.findings)} findings)")
         return "\n".join(lines)
+
+
+def metric_report(composite: float, metrics: dict[str, MetricResult], weights: dict[str, float]) -> MetricReport:
+    """A ``MetricReport`` from known-good values, without validation."""
+    return _trusted(MetricReport, {"composite": composite, "metrics": metrics, "weights": weights})

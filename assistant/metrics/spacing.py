@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.neighbours import nearest_beyond_both
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.neighbours import nearest_beyond_stacked
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "spacing"
 CV_REPORT = 0.25
@@ -45,54 +45,62 @@ def _rest_of_stack(la: LayoutArrays, idx: np.ndarray, b: int, vertical: bool) ->
 
 def spacing(la: LayoutArrays) -> MetricResult:
     """Gap consistency per kind of neighbour pair (see module docstring)."""
-    idx = (la.units & ~la.is_deco).nonzero()[0]
-    if idx.size < 3:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+    idx = la.unit_nodeco_idx
+    m = idx.size
+    if m < 3:
+        return metric_result(name=NAME, score=1.0, applicable=False)
     tol = 0.002 * la.short
     reach = REACH * la.short
-    (pv, gv), (ph, gh) = nearest_beyond_both(la, idx, tol, reach)
-    part, gap = np.concatenate((pv, ph)), np.concatenate((gv, gh))  # vertical links first, then horizontal
-    ok = (part >= 0) & (gap <= reach)
-    src, dst = np.concatenate((idx, idx))[ok], part[ok]
-    g = np.maximum(gap[ok], 0.0)
-    key = (ok.nonzero()[0] >= idx.size) * 100 + la.role[src] * 10 + la.role[dst]
-    if g.size < 2:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+    part, gap = nearest_beyond_stacked(la, idx, tol, reach)
+    part, gap = part.ravel(), gap.ravel()  # vertical links first, then horizontal
+    sel = (gap <= reach).nonzero()[0]  # no partner: gap inf
+    if sel.size < 2:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    src, dst = np.concatenate((idx, idx))[sel], part[sel]
+    g = np.maximum(gap[sel], 0.0)
+    role = la.role
+    key = (sel >= m) * 100 + role[src] * 10 + role[dst]
     # link kinds: key = axis · 100 + role codes (< 200); bincount over the keys keeps the groups in key order
-    per_key = np.bincount(key, minlength=1)
+    per_key = np.bincount(key)
     uniq = per_key.nonzero()[0]
     slot = np.zeros(per_key.size, dtype=np.intp)
     slot[uniq] = np.arange(uniq.size)
     grp = slot[key]
     cnt = per_key[uniq]
-    s1 = np.bincount(grp, weights=g)
-    s2 = np.bincount(grp, weights=g * g)
     multi = cnt >= 2
     if not multi.any():
-        return MetricResult(name=NAME, score=1.0, applicable=False)
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    s1 = np.bincount(grp, weights=g)
+    s2 = np.bincount(grp, weights=g * g)
     mean = s1 / cnt
     cv = np.sqrt(np.maximum(s2 / cnt - mean * mean, 0.0)) / (mean + 0.005 * la.short)
     per = np.maximum(0.0, 1.0 - cv)
-    score = float((cnt * per)[multi].sum() / cnt[multi].sum())
-    findings = []
+    cnt_multi = float(cnt[multi].sum())
+    score = float((cnt * per)[multi].sum() / cnt_multi)
+    findings: list[Finding] = []
     worst = (multi & (cv > CV_REPORT)).nonzero()[0]
-    for c in worst[np.argsort(-cv[worst], kind="stable")][:MAX_FINDINGS]:
+    if worst.size == 0:
+        return metric_result(name=NAME, score=score, findings=findings)
+    ids, names = la.ids, la.name
+    for c in worst[np.argsort(-cv[worst], kind="stable")][:MAX_FINDINGS].tolist():
         links = (grp == c).nonzero()[0]
         gl = g[links]
         med = float(np.sort(gl)[(gl.size - 1) // 2])
         k = int(links[np.argmax(np.abs(gl - med))])
         a, b = int(src[k]), int(dst[k])
-        delta = med - float(g[k])
-        vertical = uniq[c] < 100
+        gk = float(g[k])
+        delta = med - gk
+        vertical = bool(uniq[c] < 100)
         axis = "vertical" if vertical else "horizontal"
         rest = _rest_of_stack(la, idx, b, vertical)
-        sugg = None if la.locked[rest].any() else {"type": "move", "ids": [la.ids[i] for i in rest],
+        cvc = float(cv[c])
+        sugg = None if la.locked[rest].any() else {"type": "move", "ids": [ids[i] for i in rest.tolist()],
                                                     "dx": 0.0 if vertical else round(delta, 3),
                                                     "dy": round(delta, 3) if vertical else 0.0}
-        findings.append(Finding(
-            metric=NAME, element_ids=[la.ids[a], la.ids[b]],
-            message=(f"uneven {axis} rhythm: {la.name(a)} and {la.name(b)} are {la.px(g[k]):.1f} px apart "
-                     f"where the same kind of neighbours use about {la.px(med):.1f} px (CV {cv[c]:.2f})"),
-            severity=severity_for(float(cv[c]), medium=0.5, high=1.0), suggestion=sugg,
-            impact=float(min(cv[c], 1.0) * cnt[c] / cnt[multi].sum())))
-    return MetricResult(name=NAME, score=score, findings=findings)
+        findings.append(finding(
+            metric=NAME, element_ids=[ids[a], ids[b]],
+            message=(f"uneven {axis} rhythm: {names(a)} and {names(b)} are {la.px(gk):.1f} px apart "
+                     f"where the same kind of neighbours use about {la.px(med):.1f} px (CV {cvc:.2f})"),
+            severity=severity_for(cvc, medium=0.5, high=1.0), suggestion=sugg,
+            impact=float(min(cvc, 1.0) * float(cnt[c]) / cnt_multi)))
+    return metric_result(name=NAME, score=score, findings=findings)

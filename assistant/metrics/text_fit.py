@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import ROLE_CODES, LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, severity_for
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "text_fit"
 MAX_FINDINGS = 20
@@ -40,13 +40,19 @@ LEGIBLE: dict[str, tuple[float, float]] = {
     "title": (0.025, 6.0), "subtitle": (0.016, 6.0), "caption": (0.010, 6.0),
 }
 DEFAULT_LEGIBLE = (0.012, 6.0)
+_LOG_STEP = np.log(1.5)
+#: ``LEGIBLE`` by role code
+_FRACTION, _FLOOR = np.array([LEGIBLE.get(r, DEFAULT_LEGIBLE) for r in ROLE_CODES], dtype=float).T.copy()
 
 
 def min_legible_px(la: LayoutArrays, roles: list[str]) -> np.ndarray:
     """Minimum legible font size in px for each role (see the module table)."""
-    short_px = la.short * la.ppu
-    fr = np.array([LEGIBLE.get(r, DEFAULT_LEGIBLE) for r in roles], dtype=float).reshape(-1, 2)
-    return np.maximum(fr[:, 1], fr[:, 0] * short_px)
+    return _min_legible(la, np.array([ROLE_CODES[r] for r in roles], dtype=np.intp))
+
+
+def _min_legible(la: LayoutArrays, role: np.ndarray) -> np.ndarray:
+    """``min_legible_px`` by role code."""
+    return np.maximum(_FLOOR[role], _FRACTION[role] * (la.short * la.ppu))
 
 
 def _container_overflow(la: LayoutArrays) -> tuple[np.ndarray, np.ndarray]:
@@ -84,14 +90,13 @@ def _container_overflow(la: LayoutArrays) -> tuple[np.ndarray, np.ndarray]:
 
 def text_fit(la: LayoutArrays) -> MetricResult:
     """Legible size and overflow of every visible text (see module docstring)."""
-    texts = (la.is_text & la.visible).nonzero()[0]
+    texts = la.text_idx
     if texts.size == 0:
-        return MetricResult(name=NAME, score=1.0, applicable=False)
-    roles = [la.roles[t] for t in texts]
-    need = min_legible_px(la, roles)
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    need = _min_legible(la, la.role[texts])
     size_px = la.px(la.font[texts])
-    has_size = ~np.isnan(size_px)
-    small = np.where(has_size, np.maximum(0.0, np.log(need / np.where(has_size, size_px, 1.0)) / np.log(1.5)), 0.0)
+    # a text without a size (NaN) is not judged: fmax drops the NaN for 0
+    small = np.fmax(np.log(need / size_px) / _LOG_STEP, 0.0)
     c = la.canvas
     ix = np.maximum(np.minimum(la.x2[texts], c.x + c.width) - np.maximum(la.x1[texts], c.x), 0)
     iy = np.maximum(np.minimum(la.y2[texts], c.y + c.height) - np.maximum(la.y1[texts], c.y), 0)
@@ -103,34 +108,37 @@ def text_fit(la: LayoutArrays) -> MetricResult:
     pen = pen_small + pen_off + pen_spill
     score = float(1.0 / (1.0 + pen.sum()))
     findings: list[Finding] = []
-    for k in (pen > 1e-3).nonzero()[0][np.argsort(-pen[pen > 1e-3], kind="stable")][:MAX_FINDINGS]:
+    bad = (pen > 1e-3).nonzero()[0]
+    if bad.size == 0:
+        return metric_result(name=NAME, score=score, findings=findings)
+    for k in bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS].tolist():
         t = int(texts[k])
         tid = la.ids[t]
         locked = bool(la.locked[t])
         if pen_small[k] > 1e-3:
-            target = need[k] / la.ppu
-            findings.append(Finding(
+            nk, sk, pk = float(need[k]), float(size_px[k]), float(pen_small[k])
+            findings.append(finding(
                 metric=NAME, element_ids=[tid],
-                message=f"{la.name(t)} is {size_px[k]:.1f} px, below the legible {need[k]:.1f} px for a {roles[k]} here",
-                severity=severity_for(float(pen_small[k]), medium=0.3, high=0.8), impact=float(pen_small[k]),
+                message=f"{la.name(t)} is {sk:.1f} px, below the legible {nk:.1f} px for a {la.roles[t]} here",
+                severity=severity_for(pk, medium=0.3, high=0.8), impact=pk,
                 suggestion=None if locked else (
-                    {"type": "promote", "id": tid, "factor": round(float(need[k] / size_px[k]), 4)}
+                    {"type": "promote", "id": tid, "factor": round(nk / sk, 4)}
                     if la.role[t] == ROLE_CODES["title"] else
-                    {"type": "set_text_style", "ids": [tid], "font_size": round(float(target), 3)})))
+                    {"type": "set_text_style", "ids": [tid], "font_size": round(nk / la.ppu, 3)})))
         if pen_off[k] > 1e-3:
             dx = max(c.x - la.x1[t], 0.0) + min(c.x + c.width - la.x2[t], 0.0)
             dy = max(c.y - la.y1[t], 0.0) + min(c.y + c.height - la.y2[t], 0.0)
-            findings.append(Finding(
+            findings.append(finding(
                 metric=NAME, element_ids=[tid], message=f"{off[k]:.0%} of {la.name(t)} lies off the canvas",
                 severity=severity_for(float(pen_off[k])), impact=float(pen_off[k]),
                 suggestion=None if locked else {"type": "move", "ids": [tid], "dx": round(float(dx), 3),
                                                 "dy": round(float(dy), 3)}))
         if pen_spill[k] > 1e-3:
             o = int(cont[k])
-            findings.append(Finding(
+            findings.append(finding(
                 metric=NAME, element_ids=[tid, la.ids[o]],
                 message=f"{spill[k]:.0%} of {la.name(t)} spills out of {la.name(o)}",
                 severity=severity_for(float(pen_spill[k])), impact=float(pen_spill[k]),
                 suggestion=None if locked else {"type": "reflow_text", "id": tid, "mode": "auto",
                                                 "width": round(float(la.w[o] * 0.9), 3)}))
-    return MetricResult(name=NAME, score=score, findings=findings)
+    return metric_result(name=NAME, score=score, findings=findings)

@@ -14,13 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.report import Finding, MetricResult
+from assistant.metrics.report import Finding, MetricResult, finding, metric_result
 
 NAME = "whitespace"
 GRID = 128
 #: up to this many boxes the union area is computed exactly
 EXACT = 64
 BAND = (0.30, 0.70)
+_CORNER_SIGNS = np.array([1.0, -1.0, -1.0, 1.0])
 
 
 def _distinct(v: np.ndarray) -> np.ndarray:
@@ -44,8 +45,8 @@ def coverage(la: LayoutArrays, idx: np.ndarray, grid: int = GRID) -> float:
         return 0.0
     c = la.canvas
     x0, x1c, y0, y1c = c.x, c.x + c.width, c.y, c.y + c.height
-    bx1, bx2 = np.minimum(np.maximum(la.x1[idx], x0), x1c), np.minimum(np.maximum(la.x2[idx], x0), x1c)
-    by1, by2 = np.minimum(np.maximum(la.y1[idx], y0), y1c), np.minimum(np.maximum(la.y2[idx], y0), y1c)
+    bx1, bx2 = np.minimum(np.maximum(la.edges6[0:3:2][:, idx], x0), x1c)  # left and right edges on the canvas
+    by1, by2 = np.minimum(np.maximum(la.edges6[3:6:2][:, idx], y0), y1c)  # top and bottom edges
     if idx.size <= EXACT:
         ex = _distinct(np.concatenate([[x0, x1c], bx1, bx2]))
         ey = _distinct(np.concatenate([[y0, y1c], by1, by2]))
@@ -57,8 +58,9 @@ def coverage(la: LayoutArrays, idx: np.ndarray, grid: int = GRID) -> float:
     ok = (c1 > c0) & (r1 > r0)
     c0, c1, r0, r1 = c0[ok], c1[ok], r0[ok], r1[ok]
     nx, ny = mx.size + 1, my.size + 1
-    flat = np.concatenate([r0 * nx + c0, r0 * nx + c1, r1 * nx + c0, r1 * nx + c1])
-    sign = np.repeat(np.array([1.0, -1.0, -1.0, 1.0]), c0.size)
+    # corners of each box in the difference array: (r0, c0) +, (r0, c1) −, (r1, c0) −, (r1, c1) +
+    flat = np.concatenate((r0, r0, r1, r1)) * nx + np.concatenate((c0, c1, c0, c1))
+    sign = np.repeat(_CORNER_SIGNS, c0.size)
     diff = np.bincount(flat, weights=sign, minlength=nx * ny).reshape(ny, nx)
     covered = diff.cumsum(axis=0).cumsum(axis=1)[:-1, :-1] > 0.5
     area = ((ey[1:] - ey[:-1])[:, None] * (ex[1:] - ex[:-1])[None, :])[covered].sum()
@@ -75,8 +77,8 @@ def whitespace(la: LayoutArrays) -> MetricResult:
     findings = []
     if dist > 0:
         what = "crowded" if cov > hi else "empty"
-        findings.append(Finding(
+        findings.append(finding(
             metric=NAME, element_ids=[],
             message=f"content covers {cov:.0%} of the canvas: too {what} (target {lo:.0%}–{hi:.0%})",
             severity="medium" if dist > 0.15 else "low", impact=2 * dist))
-    return MetricResult(name=NAME, score=score, findings=findings)
+    return metric_result(name=NAME, score=score, findings=findings)
