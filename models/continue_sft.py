@@ -16,6 +16,7 @@ configuration's GRPO, GGUF export and evaluation stages unchanged
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import time
 from dataclasses import asdict
@@ -68,6 +69,18 @@ def main(argv: list[str] | None = None) -> None:
     run_pipeline(cfg, skip_data=True, resume=True)
 
 
+def data_command(data: Path) -> str:
+    """`` (made by `python -m models.data …`)`` from the data directory's ``stats.json``, or ``""``."""
+    stats = data / "stats.json"
+    if not stats.is_file():
+        return ""
+    cfg = json.loads(stats.read_text()).get("config", {})
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in cfg.items()
+                     if k not in ("out", "tasks", "seed") and v is not None)
+    tasks = f" --tasks {','.join(cfg['tasks'])}" if cfg.get("tasks") else ""
+    return f" (made by `python -m models.data --out {data}{tasks} {flags}`)"
+
+
 def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict) -> Path:
     """``<run>/NOTES.md``: the source run's notes, then what this continuation did (the model card quotes it)."""
     earlier = (src / "NOTES.md").read_text().strip() + "\n\n" if (src / "NOTES.md").is_file() else ""
@@ -75,7 +88,7 @@ def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft:
     best = sft["best"]
     text = (f"{earlier}Continued from `{src}/sft/best` by `python -m models.continue_sft --from {src} --run {run}"
             f"{f' --data {data}' if args.data else ''} --minutes {args.minutes:g} --lr {args.lr:g} "
-            f"--threads {args.threads}`: {steps} more SFT steps on `{data}` "
+            f"--threads {args.threads}`: {steps} more SFT steps on `{data}`{data_command(data)} "
             f"(best validation loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}), "
             f"then the `tiny` configuration's GRPO, export and evaluation.")
     path = run / "NOTES.md"

@@ -103,3 +103,15 @@ def test_validation_subset_spreads_over_the_file() -> None:
     items = list(range(100))
     assert spread(items, 4) == [0, 25, 50, 75]
     assert spread(items, 200) == items and spread(items, 0) == items
+
+
+def test_continuation_notes_name_the_data_command(tmp_path: Path) -> None:
+    from models.continue_sft import data_command
+    from models.data import DataConfig
+
+    assert data_command(tmp_path) == ""
+    cfg = DataConfig(out=str(tmp_path), tasks=("banner", "poster"), applicator_layouts=40)
+    (tmp_path / "stats.json").write_text(json.dumps({"config": {**cfg.__dict__, "tasks": list(cfg.tasks)}}))
+    cmd = data_command(tmp_path)
+    assert f"python -m models.data --out {tmp_path} --tasks banner,poster" in cmd
+    assert "--applicator-layouts 40" in cmd and "--time-budget 20.0" in cmd
