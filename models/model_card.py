@@ -32,7 +32,7 @@ offline assistant's `local` planner (llama.cpp via llama-cpp-python).
 {m.num_heads} heads ({m.num_kv_heads} key/value heads), SwiGLU {m.intermediate_size},
 context {m.max_positions} tokens; byte-level BPE tokenizer with {cfg.vocab_size}
 tokens trained on the training data (GPT-2 split regex). GGUF F16, {size:.1f} MB
-(a Q8_0 export is made too, `runs/tiny/gguf/grpo-q8_0.gguf`; llama.cpp must load it
+(a Q8_0 export is made too, `{summary['run']}/gguf/grpo-q8_0.gguf`; llama.cpp must load it
 without weight repacking on AMX CPUs, see `models/policies.py`).
 Prompt format: `assistant/prompting.py` (plain text, `### Action` marker, one
 line of JSON out; stop at the newline).

@@ -144,23 +144,26 @@ class GGUFPolicy:
         self.max_tokens = max_tokens
         self.seed = seed
 
-    def _grammar(self, layout: Any) -> Any:
-        """The runtime's grammar over ``layout``'s element ids (as chat and the MCP server decode), or None."""
+    def _decoding(self, layout: Any) -> dict[str, Any]:
+        """Grammar settings for ``layout``: the runtime's grammar over its element ids (as chat and the
+        MCP server decode) and room for its longest answer; nothing without ``grammar``."""
         if not self.grammar:
-            return None
-        from assistant.planners.grammar import action_grammar
+            return {}
+        from assistant.planners.grammar import action_grammar, answer_token_bound
         from assistant.planners.modelstep import element_ids
 
-        return action_grammar(element_ids(layout))
+        ids = element_ids(layout)
+        return {"grammar": action_grammar(ids), "max_tokens": max(self.max_tokens, answer_token_bound(ids))}
 
-    def complete(self, prompt: str, *, temperature: float = 0.0, seed: int = 0, grammar: Any = None) -> str:
+    def complete(self, prompt: str, *, temperature: float = 0.0, seed: int = 0, grammar: Any = None,
+                 max_tokens: int | None = None) -> str:
         res = self.llm.create_completion(
-            prompt, max_tokens=self.max_tokens, temperature=temperature, top_k=1 if temperature <= 0 else 0,
+            prompt, max_tokens=max_tokens or self.max_tokens, temperature=temperature, top_k=1 if temperature <= 0 else 0,
             top_p=1.0, min_p=0.0, repeat_penalty=1.0, stop=list(STOP_SEQUENCES), grammar=grammar, seed=seed)
         return res["choices"][0]["text"]
 
-    def answer(self, prompt: str, *, grammar: Any = None) -> tuple[dict[str, Any] | None, str]:
-        text = self.complete(prompt, grammar=grammar)
+    def answer(self, prompt: str, **decoding: Any) -> tuple[dict[str, Any] | None, str]:
+        text = self.complete(prompt, **decoding)
         try:
             return parse_completion(text), text
         except InvalidAction:
@@ -170,13 +173,13 @@ class GGUFPolicy:
         t0 = time.perf_counter()
         prompt = build_prompt(env.observation_text(), env.instruction or "", kind="planner")
         if self.samples <= 1:
-            action, text = self.answer(prompt, grammar=self._grammar(env.document.layout))
+            action, text = self.answer(prompt, **self._decoding(env.document.layout))
             return Decision(action, text, time.perf_counter() - t0)
         best: tuple[float, dict[str, Any] | None, str] = (0.0, None, "")
         seen: set[str] = set()
         for k in range(self.samples):
             text = self.complete(prompt, temperature=0.0 if k == 0 else self.temperature,
-                                 grammar=self._grammar(env.document.layout),
+                                 **self._decoding(env.document.layout),
                                  seed=self.seed * 1000 + 10 * int(env.observation()["step"]) + k)
             try:
                 action = parse_completion(text)
@@ -195,6 +198,6 @@ class GGUFPolicy:
     def apply_request(self, layout: Any, request: str) -> tuple[dict[str, Any] | None, str, float]:
         """Applicator use: the action for ``request`` on ``layout``, the raw text and seconds taken."""
         t0 = time.perf_counter()
-        grammar = self._grammar(layout)
-        action, text = self.answer(build_prompt(layout_text(layout), request, kind="applicator"), grammar=grammar)
+        action, text = self.answer(build_prompt(layout_text(layout), request, kind="applicator"),
+                                   **self._decoding(layout))
         return action, text, time.perf_counter() - t0

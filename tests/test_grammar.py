@@ -262,3 +262,16 @@ def test_compiled_number_rule_bounds_hot_samples(tiny) -> None:
         values.append(float(text))
     assert all(1 < v <= 4 for v in values), values
     assert len(set(values)) >= 3
+
+
+def test_token_bound_covers_the_longest_answer_the_grammar_allows() -> None:
+    from assistant.planners.grammar import MAX_IDS, MAX_STRING, answer_token_bound
+
+    ids = [f"element-with-a-long-id-{i:03d}" for i in range(40)]
+    widest = {"type": "set_text_style", "ids": ids[:MAX_IDS], "font_size": 999999.99, "font_weight": 900,
+              "fill": "#ffffff", "font_family": "é" * MAX_STRING}
+    align = {"type": "align", "ids": ids[:MAX_IDS], "edge": "left", "to": "element", "target_id": ids[-1]}
+    for action in (widest, align):
+        text = format_target(action)
+        assert len(text.encode("utf-8")) <= answer_token_bound(ids), action["type"]
+    assert answer_token_bound(None) >= answer_token_bound(["a"])  # free id strings need the most room

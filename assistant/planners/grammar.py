@@ -254,6 +254,25 @@ def action_gbnf(ids: Iterable[str] | None = None) -> str:
     return gbnf
 
 
+def answer_token_bound(ids: Iterable[str] | None = None) -> int:
+    """Tokens enough for *any* answer the grammar over ``ids`` allows (give generation at least this many).
+
+    Every token is at least one byte, so a byte bound is a token bound:
+    :data:`_FIELD_BYTES` covers the keys, punctuation, enums and numbers of the
+    widest action; id lists hold at most :data:`MAX_IDS` ids and an action has
+    at most two more id fields; free strings (font family, fill) are at most
+    :data:`MAX_STRING` characters of up to four UTF-8 bytes. An answer cut by a
+    smaller ``max_tokens`` would not parse, which the grammar cannot prevent.
+    """
+    id_list = list(ids or [])
+    longest = max((len(i.encode("utf-8")) for i in id_list), default=4 * MAX_STRING) + 3  # quotes + comma
+    return _FIELD_BYTES + (MAX_IDS + 2) * longest + 2 * 4 * MAX_STRING
+
+
+#: Bytes of an action's keys, punctuation, enum values and numbers (generous; see answer_token_bound).
+_FIELD_BYTES = 512
+
+
 @lru_cache(maxsize=32)
 def _compiled(ids: tuple[str, ...] | None) -> Any:
     from llama_cpp import LlamaGrammar
@@ -266,4 +285,5 @@ def action_grammar(ids: Iterable[str] | None = None) -> Any:
     return _compiled(None if ids is None else tuple(dict.fromkeys(ids)))
 
 
-__all__ = ["runtime_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]
+__all__ = ["runtime_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "answer_token_bound",
+           "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]

@@ -152,8 +152,11 @@ class LocalPlanner:
         """
         from llama_cpp import StoppingCriteriaList
 
-        from assistant.planners.grammar import action_grammar
+        from assistant.planners.grammar import action_grammar, answer_token_bound
         from assistant.prompting import STOP_SEQUENCES
+
+        # under the grammar, room for its longest answer: a cut answer would not parse
+        max_tokens = max(self.max_tokens, answer_token_bound(ids)) if self.grammar else self.max_tokens
 
         cut = [False]
 
@@ -166,7 +169,7 @@ class LocalPlanner:
         try:
             with self._lock:
                 res = self.llm.create_completion(
-                    prompt, max_tokens=self.max_tokens, temperature=temperature,
+                    prompt, max_tokens=max_tokens, temperature=temperature,
                     top_k=1 if temperature <= 0 else 0, top_p=1.0, min_p=0.0, repeat_penalty=1.0,
                     stop=list(STOP_SEQUENCES), seed=seed,
                     grammar=action_grammar(ids) if self.grammar else None,
