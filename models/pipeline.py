@@ -239,6 +239,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--skip-data", action="store_true", help="reuse the run's data/ if present")
     ap.add_argument("--resume", action="store_true", help="reuse finished SFT/GRPO outputs; redo export + eval")
     ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
+    ap.add_argument("--base", default=None,
+                    help="pretrained base for the gemma configs: a local Hugging Face model directory")
+    ap.add_argument("--base-gguf", default=None, help="GGUF of --base, for llama.cpp to run the adapters over")
     args = ap.parse_args(argv)
     cfg = config(args.config)
     if args.run:
@@ -246,6 +249,12 @@ def main(argv: list[str] | None = None) -> None:
         cfg.data.out = f"{args.run}/data"
     if args.no_install:
         cfg.install = False
+    if args.base or args.base_gguf:
+        if not cfg.pretrained:
+            ap.error("--base and --base-gguf go with a pretrained-base config (gemma, gemma-mini)")
+        if args.base and not args.base_gguf:
+            ap.error("--base needs --base-gguf: llama.cpp runs the trained adapters over a GGUF of that model")
+        cfg.base, cfg.base_gguf = args.base or cfg.base, args.base_gguf
     run_pipeline(cfg, skip_data=args.skip_data or args.resume, resume=args.resume)
 
 
