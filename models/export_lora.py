@@ -93,9 +93,9 @@ def _adapter(adapter_dir: Path) -> tuple[dict, dict[str, np.ndarray]]:
     return cfg, load_file(str(weights))
 
 
-def adapter_tensors(adapter_dir: Path, arch: str, heads: dict[str, int]) -> dict[str, np.ndarray]:
-    """GGUF tensor name → array (``….lora_a`` / ``….lora_b``) of the adapter in ``adapter_dir``."""
-    _cfg, state = _adapter(adapter_dir)
+def adapter_tensors(adapter_dir: Path, state: dict[str, np.ndarray], arch: str,
+                    heads: dict[str, int]) -> dict[str, np.ndarray]:
+    """GGUF tensor name → array (``….lora_a`` / ``….lora_b``) of the peft ``state`` read from ``adapter_dir``."""
     out: dict[str, np.ndarray] = {}
     for name, array in state.items():
         if ".lora_A." in name:
@@ -125,8 +125,8 @@ def export_lora(adapter_dir: str | Path, out_path: str | Path, *, base: str | Pa
     arch, heads, shapes = _base_tensors(base_path)
     if arch not in ARCHITECTURES:
         raise ExportError(f"{base_path}: architecture {arch!r} is not one of {', '.join(ARCHITECTURES)}")
-    cfg, _ = _adapter(adapter_dir)
-    tensors = adapter_tensors(adapter_dir, arch, heads)
+    cfg, state = _adapter(adapter_dir)
+    tensors = adapter_tensors(adapter_dir, state, arch, heads)
     if not tensors:
         raise ExportError(f"{adapter_dir}: the adapter has no LoRA tensors")
     for gname, data in tensors.items():
