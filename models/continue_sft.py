@@ -35,6 +35,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lr", type=float, default=1e-3, help="peak learning rate (cosine decay over the budget)")
     ap.add_argument("--steps", type=int, default=6000, help="step limit (the time budget usually ends it first)")
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    # GRPO and evaluation (default: the ``tiny`` configuration's)
+    ap.add_argument("--grpo-steps", type=int, default=None, help="GRPO steps")
+    ap.add_argument("--grpo-lr", type=float, default=None, help="GRPO learning rate")
+    ap.add_argument("--grpo-depth", type=int, default=None, help="on-policy steps before a sampled GRPO state")
+    ap.add_argument("--grpo-group", type=int, default=None, help="actions sampled per GRPO state")
+    ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
+    ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     # logging
     ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
     args = ap.parse_args(argv)
@@ -63,10 +70,29 @@ def main(argv: list[str] | None = None) -> None:
     print(f"SFT done: {sft.get('best')} after {time.time() - t0:.0f}s", flush=True)
     write_notes(run, src, data, args, sft)
     grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
-                             "tasks": tuple(cfg.data.tasks)})
+                             "tasks": tuple(cfg.data.tasks), **grpo_overrides(args)})
     train_grpo(grpo_cfg)
+    cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
+    cfg.verify_samples = args.verify_samples or cfg.verify_samples
     cfg.install = not args.no_install
     run_pipeline(cfg, skip_data=True, resume=True)
+
+
+GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size"}
+
+
+def grpo_overrides(args: argparse.Namespace) -> dict:
+    """The ``GRPOConfig`` fields the ``--grpo-*`` flags set."""
+    out = {field: getattr(args, flag) for flag, field in GRPO_FLAGS.items() if getattr(args, flag) is not None}
+    if "steps" in out:
+        out["save_every"] = max(6, out["steps"] // 5)
+    return out
+
+
+def flags_text(args: argparse.Namespace) -> str:
+    """The optional GRPO / evaluation flags given, as command-line text."""
+    names = (*GRPO_FLAGS, "eval_episodes", "verify_samples")
+    return "".join(f" --{n.replace('_', '-')} {getattr(args, n):g}" for n in names if getattr(args, n) is not None)
 
 
 def data_command(data: Path) -> str:
@@ -74,11 +100,24 @@ def data_command(data: Path) -> str:
     stats = data / "stats.json"
     if not stats.is_file():
         return ""
-    cfg = json.loads(stats.read_text()).get("config", {})
+    recorded = json.loads(stats.read_text())
+    if recorded.get("command"):  # a models.mix directory says how it was made
+        return f" (made by `{recorded['command']}`)"
+    cfg = recorded.get("config", {})
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in cfg.items()
                      if k not in ("out", "tasks", "seed") and v is not None)
     tasks = f" --tasks {','.join(cfg['tasks'])}" if cfg.get("tasks") else ""
     return f" (made by `python -m models.data --out {data}{tasks} {flags}`)"
+
+
+def grpo_text(args: argparse.Namespace) -> str:
+    from models.pipeline import config
+
+    g = config("tiny").grpo
+    for field, value in grpo_overrides(args).items():
+        setattr(g, field, value)
+    return (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
+            f"{g.max_depth} on-policy steps deep, learning rate {g.lr:g}")
 
 
 def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict) -> Path:
@@ -88,9 +127,9 @@ def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft:
     best = sft["best"]
     text = (f"{earlier}Continued from `{src}/sft/best` by `python -m models.continue_sft --from {src} --run {run}"
             f"{f' --data {data}' if args.data else ''} --minutes {args.minutes:g} --lr {args.lr:g} "
-            f"--threads {args.threads}`: {steps} more SFT steps on `{data}`{data_command(data)} "
+            f"--threads {args.threads}{flags_text(args)}`: {steps} more SFT steps on `{data}`{data_command(data)} "
             f"(best validation loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}), "
-            f"then the `tiny` configuration's GRPO, export and evaluation.")
+            f"then GRPO ({grpo_text(args)}), export and evaluation.")
     path = run / "NOTES.md"
     path.write_text(text + "\n", encoding="utf-8")
     return path

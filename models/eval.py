@@ -21,7 +21,10 @@ ended by a finalize the environment calls premature), steps, and milliseconds
 per decision. Policies: random valid actions, the heuristic teacher, the base
 model (the untrained ``tiny`` initialisation, grammar-constrained), SFT, GRPO,
 GRPO under the runtime grammar (as the ``local`` planner decodes), and GRPO
-with verification (best of K by simulation). A greedy model episode
+with verification (best of K by simulation: the greedy answer and K − 1
+samples, all under the grammar as ``local --samples K`` decodes; each distinct
+edit is tried on a copy of the environment and the one with the highest
+reward is taken, finalize when none improves). A greedy model episode
 stops when an answer leaves the state unchanged (invalid or no-op): greedy
 decoding would repeat it.
 
@@ -321,8 +324,9 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             policies.append(models[stage])
     if "grpo" in models:
         policies.append(GGUFPolicy(gg / "grpo.gguf", name="GRPO (grammar)", grammar=True, llm=models["grpo"].llm))
-        policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples})",
-                                   samples=verify_samples, llm=models["grpo"].llm))
+        # as the runtime's ``local`` planner with ``--samples K``: grammar-constrained answers, verified by simulation
+        policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples}, grammar)",
+                                   samples=verify_samples, grammar=True, llm=models["grpo"].llm))
     rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps)
     cases = applicator_cases(tasks, episodes, applicator_per_layout)
     app = [evaluate_applicator(p, cases) for p in models.values()]
