@@ -137,6 +137,19 @@ class Element(BaseModel):
     nodes: list[str] = Field(default_factory=list)
     #: A human label: ``data-name``, ``inkscape:label`` or ``<title>``.
     name: str | None = None
+    #: Where the ink is when it is not the whole box, as boxes relative to ``box``
+    #: (fractions of its width and height, so they follow moves and resizes):
+    #: text set on a path inks a band along the path, not the path's whole box.
+    #: Empty: the whole box.
+    ink: list[Box] = Field(default_factory=list)
+
+    def ink_boxes(self) -> list[Box]:
+        """``ink`` in world units (the whole ``box`` when ``ink`` is empty)."""
+        b = self.box
+        if not self.ink:
+            return [b]
+        return [Box(x=b.x + r.x * b.width, y=b.y + r.y * b.height, width=r.width * b.width,
+                    height=r.height * b.height) for r in self.ink]
 
     @property
     def is_text(self) -> bool:

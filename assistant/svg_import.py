@@ -33,6 +33,7 @@ from typing import Any
 
 from assistant.css import StyleResolver
 from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layout
+from assistant.geometry import Box
 from assistant.errors import SvgImportError
 from assistant.grouping import Plan, build_plans
 from assistant.roles import assign_roles, node_name
@@ -200,6 +201,8 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
             text_anchor=m.anchor if m.anchor in ("start", "middle", "end") else "start",
             lines=p.lines or sum(max(len(i.metrics.lines), 1) for i in texts), fill=m.fill,
         )
+        if any(i.metrics.ink for i in texts):
+            kw["ink"] = _relative_ink(p, texts)
     elif p.kind != "image":
         main = max(p.items, key=lambda i: i.box.area)
         kw["fill"] = main.fill
@@ -208,6 +211,20 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
         opacity=max(i.opacity for i in p.items), locked=_locked(node), importance=_importance(node, role),
         group=group, children=children, nodes=[n.get("id") for n in p.nodes], name=node_name(node), **kw,
     )
+
+
+def _relative_ink(p: Plan, texts: list[Any]) -> list[Box]:
+    """The ink of a text plan (boxes along a path where a text is set on one, else the text's box),
+    clipped to the plan's box and relative to it (see ``Element.ink``)."""
+    b = p.box
+    out = []
+    for item in texts:
+        for part in ([item.ctm.map_box(x) for x in item.metrics.ink] or [item.box]):
+            part = part.intersection(b)
+            if part is not None and b.width > 0 and b.height > 0:
+                out.append(Box(x=(part.x - b.x) / b.width, y=(part.y - b.y) / b.height,
+                               width=part.width / b.width, height=part.height / b.height))
+    return out
 
 
 def _elements(plans: list[Plan], canvas: Canvas, ids: _Ids) -> list[Element]:

@@ -27,6 +27,7 @@ into plain ``<text>``.
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -133,6 +134,8 @@ class TextMetrics:
     overflow: bool = False
     hidden_lines: list[str] = field(default_factory=list)
     region: Box | None = None
+    #: where the glyphs are when that is not the whole box (text on a path: boxes along the path)
+    ink: list[Box] = field(default_factory=list)
 
 
 # -- white space -----------------------------------------------------------
@@ -326,9 +329,10 @@ def _measure_positioned(node: Any, resolver: StyleResolver) -> TextMetrics | Non
         return None
     box = Box.from_edges(min(e[0] for e in edges), min(e[1] for e in edges),
                          max(e[2] for e in edges), max(e[3] for e in edges))
-    on_path = _text_path_box(node, resolver)
+    on_path = _text_path_layout(node, resolver, sum(adv))
+    ink: list[Box] = []
     if on_path is not None:
-        box = on_path
+        box, ink = on_path
 
     placements = []
     for y_key, ks in by_line.items():
@@ -347,11 +351,29 @@ def _measure_positioned(node: Any, resolver: StyleResolver) -> TextMetrics | Non
         placements.append(LinePlacement(line_text.strip(), x0, pos[ks[0]][1],
                                         max(s.x + s.width for s in segs) - x0, segs))
 
-    return _summarize(node, resolver, chars, placements, box, spec, layout="text")
+    metrics = _summarize(node, resolver, chars, placements, box, spec, layout="text")
+    metrics.ink = ink
+    return metrics
 
 
-def _text_path_box(node: Any, resolver: StyleResolver) -> Box | None:
-    """Box of text set on a path: the path's box grown by the largest ascent on every side."""
+#: arc length of one ink box of text on a path, in ascents (short enough to follow a curve)
+INK_RUN_ASCENTS = 1.0
+#: most ink boxes per text on a path
+MAX_INK_RUNS = 64
+
+
+def _text_path_layout(node: Any, resolver: StyleResolver, advance: float) -> tuple[Box, list[Box]] | None:
+    """Box and ink of text set on a path (SVG 1.1 §10.13), or None when it is not on a usable path.
+
+    The box is the path's box grown by the largest ascent on every side (what
+    moving or aligning the text moves). The ink is where the letters are: the
+    stretch of the path the text's ``advance`` covers from ``startOffset``
+    (shifted back by half or all of it for ``text-anchor`` middle or end, cut
+    at the path's ends), as boxes of about ``INK_RUN_ASCENTS`` ascents of arc
+    length each, spanning the ascent on the glyphs' upper side of the path
+    (the left of its direction) and the descent below. Text around a circle
+    thus inks a ring, not the disc inside it.
+    """
     from assistant import pathbbox
     from assistant.geometry import parse_transform
 
@@ -363,14 +385,57 @@ def _text_path_box(node: Any, resolver: StyleResolver) -> Box | None:
         if not found or local(found[0]) != "path":
             continue
         try:
-            box = pathbbox.path_bbox(found[0].get("d"), parse_transform(found[0].get("transform")))
+            segs = pathbbox.parse_path(found[0].get("d"))
+            m = parse_transform(found[0].get("transform"))
+            box = pathbbox.segments_bbox(segs, m)
         except ValueError:
             continue
         if box is None:
             continue
         grow = max(font_spec(n, resolver).extents()[0] for n in (node, tp))
-        return Box(x=box.x - grow, y=box.y - grow, width=box.width + 2 * grow, height=box.height + 2 * grow)
+        outer = Box(x=box.x - grow, y=box.y - grow, width=box.width + 2 * grow, height=box.height + 2 * grow)
+        asc, desc = font_spec(tp, resolver).extents()
+        return outer, _ink_along(segs, m, tp, resolver, advance, asc, desc)
     return None
+
+
+def _ink_along(segs: list[Any], m: Any, tp: Any, resolver: StyleResolver, advance: float, asc: float,
+               desc: float) -> list[Box]:
+    """Ink boxes of text of length ``advance`` on the path ``segs`` (see ``_text_path_layout``)."""
+    from assistant import pathbbox
+
+    pts = [m.apply(*q) for q in pathbbox.sample_segments(segs, 24)]
+    arc = [0.0]
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+        arc.append(arc[-1] + math.hypot(x1 - x0, y1 - y0))
+    total = arc[-1]
+    if total <= 0:
+        return []
+    size = resolver.font_size(tp)
+    start = resolve_length(tp.get("startOffset") or "0", size, total)
+    anchor = (resolver.get(tp, "text-anchor") or "start").strip().lower()
+    start -= advance if anchor == "end" else advance / 2 if anchor == "middle" else 0.0
+    lo, hi = max(start, 0.0), min(start + advance, total)
+    if hi <= lo:
+        return []
+    run = max(INK_RUN_ASCENTS * asc, (hi - lo) / MAX_INK_RUNS, 1e-9)
+    runs: dict[int, list[tuple[float, float]]] = {}
+    last = len(pts) - 1
+    for k, (x, y) in enumerate(pts):
+        if not lo <= arc[k] <= hi:
+            continue
+        # the glyphs' up direction: the path's direction turned to its left (y grows downwards)
+        a, b = pts[max(k - 1, 0)], pts[min(k + 1, last)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n = math.hypot(dx, dy) or 1.0
+        ux, uy = dy / n, -dx / n
+        r = runs.setdefault(int((arc[k] - lo) / run), [])
+        r += [(x + ux * asc, y + uy * asc), (x - ux * desc, y - uy * desc)]
+    # consecutive runs share their end points, so the boxes join up
+    keys = sorted(runs)
+    for a_, b_ in zip(keys, keys[1:]):
+        runs[a_] += runs[b_][:2]
+    return [Box.from_points(r) for r in runs.values()]
 
 
 def _summarize(node: Any, resolver: StyleResolver, chars: list[Any], placements: list[LinePlacement],

@@ -148,6 +148,8 @@ class LayoutArrays:
                 _ANCHOR_CODES.get(d["text_anchor"], 0), fills.setdefault(d["fill"], len(fills)),
             ))
         self._fills = list(fills)
+        #: leaves whose ink is only part of their box (``Element.ink``: text on a path)
+        self.inky = [k for k, e in enumerate(els) if e.__dict__["ink"]]
         a = np.array(flat, dtype=float).reshape(n, 14).T
         # the six alignment coordinates in one block: (x, y) × (start, centre, end)
         g = np.empty((2, 3, n))
@@ -255,7 +257,7 @@ class LayoutArrays:
             ix = np.minimum(x2[a], x2[b]) - np.maximum(x1[a], x1[b])
             iy = np.minimum(y2[a], y2[b]) - np.maximum(y1[a], y1[b])
             keep = (ix > 0) & (iy > 0)
-            return idx[a[keep]], idx[b[keep]], (ix * iy)[keep]
+            return self._with_ink(idx[a[keep]], idx[b[keep]], (ix * iy)[keep])
         if pair_count(x1, x2) <= pair_count(y1, y2):
             a, b = candidate_pairs(x1, x2)
         else:
@@ -267,7 +269,49 @@ class LayoutArrays:
         i, j, inter = i[keep], j[keep], (ix * iy)[keep]
         lo, hi = np.minimum(i, j), np.maximum(i, j)
         order = np.lexsort((hi, lo))
-        return lo[order], hi[order], inter[order]
+        return self._with_ink(lo[order], hi[order], inter[order])
+
+    def _with_ink(self, i: np.ndarray, j: np.ndarray, inter: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The pairs unchanged without ``inky`` leaves; else measured by ink, dropping pairs whose ink does not meet."""
+        if not self.inky or i.size == 0:
+            return i, j, inter
+        inter = self._ink_intersections(i, j, inter)
+        keep = inter > 0
+        return i[keep], j[keep], inter[keep]
+
+    @cached_property
+    def ink_area(self) -> np.ndarray:
+        """``area``, or for the leaves in ``inky`` the area of their ink (the sum of its boxes, at most the box)."""
+        if not self.inky:
+            return self.area
+        out = self.area.copy()
+        for k in self.inky:
+            out[k] = min(sum(b.area for b in self.elements[k].ink_boxes()), float(self.area[k]))
+        return out
+
+    def ink_edges(self, k: int) -> np.ndarray:
+        """The ink boxes of leaf ``k`` as rows ``x1, y1, x2, y2`` (its box when it has no ``ink``)."""
+        cache = self.__dict__.setdefault("_ink_edges", {})
+        if k not in cache:
+            cache[k] = np.array([(b.x, b.y, b.x2, b.y2) for b in self.elements[k].ink_boxes()], dtype=float)
+        return cache[k]
+
+    def _ink_intersections(self, i: np.ndarray, j: np.ndarray, inter: np.ndarray) -> np.ndarray:
+        """``inter`` with the pairs that involve an ``inky`` leaf measured against its ink boxes instead.
+
+        The ink of a pair is the sum over its ink boxes of their intersection
+        with the other's (boxes along a path meet end to end, so the sum
+        counts little twice), at most the smaller ink area.
+        """
+        inky = np.zeros(self.n, dtype=bool)
+        inky[self.inky] = True
+        out = inter.copy()
+        for k in (inky[i] | inky[j]).nonzero()[0].tolist():
+            a, b = self.elements[int(i[k])].ink_boxes(), self.elements[int(j[k])].ink_boxes()
+            area = sum(x.area for x in (p.intersection(q) for p in a for q in b) if x is not None)
+            out[k] = min(area, float(self.ink_area[i[k]]), float(self.ink_area[j[k]]))
+        return out
 
     def contains(self, outer: np.ndarray, inner: np.ndarray, tol_frac: float = 0.01) -> np.ndarray:
         """Whether box ``outer[k]`` contains box ``inner[k]`` (tolerance: 1 % of the canvas short side)."""

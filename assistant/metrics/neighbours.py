@@ -183,10 +183,29 @@ def strip_pairs(lo_x: np.ndarray, hi_x: np.ndarray, lo_y: np.ndarray, hi_y: np.n
 
 
 def box_distance(la: LayoutArrays, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Euclidean gap between boxes ``a`` and ``b`` (broadcasting; 0 when they touch or overlap)."""
+    """Euclidean gap between boxes ``a`` and ``b`` (1-d pairs; 0 when they touch or overlap).
+
+    A leaf whose ink is only part of its box (``LayoutArrays.inky``) is measured
+    by its ink boxes (``ink_gaps``).
+    """
     dx = np.maximum(np.maximum(la.x1[b] - la.x2[a], la.x1[a] - la.x2[b]), 0.0)
     dy = np.maximum(np.maximum(la.y1[b] - la.y2[a], la.y1[a] - la.y2[b]), 0.0)
-    return np.hypot(dx, dy)
+    d = np.hypot(dx, dy)
+    for k in la.inky:
+        for this, other in ((a, b), (b, a)):
+            sel = (this == k).nonzero()[0]
+            if sel.size:
+                d[sel] = ink_gaps(la, other[sel], k)
+    return d
+
+
+def ink_gaps(la: LayoutArrays, leaves: np.ndarray, k: int) -> np.ndarray:
+    """Gap between the box of each of ``leaves`` and the nearest ink box of leaf ``k`` (``Element.ink``)."""
+    p = la.ink_edges(k)
+    x1, x2, y1, y2 = la.x1[leaves][:, None], la.x2[leaves][:, None], la.y1[leaves][:, None], la.y2[leaves][:, None]
+    dx = np.maximum(np.maximum(p[:, 0] - x2, x1 - p[:, 2]), 0.0)
+    dy = np.maximum(np.maximum(p[:, 1] - y2, y1 - p[:, 3]), 0.0)
+    return np.hypot(dx, dy).min(axis=1)
 
 
 Relation = Callable[[LayoutArrays, np.ndarray, np.ndarray], np.ndarray]
@@ -266,6 +285,12 @@ def _brute_split(la: LayoutArrays, idx: np.ndarray, related: Relation, todo: np.
         dx = np.maximum(np.maximum(x1 - x2[r, None], x1[r, None] - x2), 0.0)
         dy = np.maximum(np.maximum(y1 - y2[r, None], y1[r, None] - y2), 0.0)
         dd = np.hypot(dx, dy)
+        for k in la.inky:  # text on a path: measured by its ink, not by the path's box
+            c = (idx == k).nonzero()[0]
+            if c.size:
+                g = ink_gaps(la, idx, k)
+                dd[:, c[0]] = g[r]
+                dd[(r == c[0]).nonzero()[0], :] = g
         dd[ar, r] = np.inf  # never the element itself
         rl = related(la, idx[r][:, None], idx[None, :])
         dr = np.where(rl, dd, np.inf)

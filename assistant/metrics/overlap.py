@@ -24,7 +24,10 @@ other pairs                 0.15    0 when one contains the other (a panel
 Backgrounds (role ``background`` or non-text elements covering ≥ 80 % of the
 canvas) are excluded, so text on a full-bleed background is never an overlap;
 groups are excluded (only leaves are compared), so children inside their
-parent group are never an overlap. A 2 % dead zone ignores touching text boxes
+parent group are never an overlap. Text set on a path is measured by its ink
+(``Element.ink``: boxes along the path), not by the path's whole box, so
+words around a circle overlap what they cross, not everything inside the
+circle. A 2 % dead zone ignores touching text boxes
 (ascender/descender slack). Penalty ``P = Σ weight · max(0, r − 0.02)``;
 score ``1 / (1 + 2 P)``: one text block fully over another scores ≈ 0.34,
 and every further overlap keeps lowering it (no saturation at 0).
@@ -56,8 +59,8 @@ def pair_weights(la: LayoutArrays, i: np.ndarray, j: np.ndarray, inter: np.ndarr
     w = np.full(i.shape, 0.15)
     w = np.where(~(ti | tj) & (j_holds_i | i_holds_j), 0.0, w)
     w = np.where(imi & imj, 0.5, w)
-    mostly_i = inter >= LABEL_INSIDE * la.area[i]
-    mostly_j = inter >= LABEL_INSIDE * la.area[j]
+    mostly_i = inter >= LABEL_INSIDE * la.ink_area[i]
+    mostly_j = inter >= LABEL_INSIDE * la.ink_area[j]
     label = (ti & soft_j & (mostly_i | same_group)) | (tj & soft_i & (mostly_j | same_group))
     partial = np.where(la.is_deco[i] | la.is_deco[j], 0.2, 0.4)
     w = np.where((ti & soft_j) | (tj & soft_i), np.where(label, 0.0, partial), w)
@@ -94,7 +97,7 @@ def overlap(la: LayoutArrays) -> MetricResult:
         i, j, inter = i[keep], j[keep], inter[keep]
     if i.size == 0:
         return metric_result(name=NAME, score=1.0)
-    smaller = np.minimum(la.area[i], la.area[j])
+    smaller = np.minimum(la.ink_area[i], la.ink_area[j])
     ratio = inter / np.maximum(smaller, 1e-12)
     pen = pair_weights(la, i, j, inter) * np.maximum(ratio - DEAD_ZONE, 0.0)
     total = float(pen.sum())
