@@ -65,6 +65,9 @@ class FileResult:
     proposed: int = 0
     valid: int = 0
     not_understood: list[str] = field(default_factory=list)
+    #: elements in the file, and how many no edit may touch (locked in the file or by ``--lock``)
+    elements: int = 0
+    locked: int = 0
     seconds: float = 0.0
     thumb_before: bytes | None = None
     thumb_after: bytes | None = None
@@ -190,6 +193,8 @@ def _fix_into(job: Job, options: FixOptions, result: FileResult) -> None:
     from assistant.svg_import import import_svg
 
     doc = import_svg(job.source)
+    result.elements = len(doc.layout.elements)
+    result.locked = sum(e.locked or e.id in options.lock for e in doc.layout.elements)
     constraints, keep = [], []
     if options.instruction:
         from assistant.planners.constraints import compile_for_planner

@@ -300,3 +300,19 @@ def test_permission_errors_for_real_as_an_unprivileged_user():
         for p in base.rglob("*"):
             p.chmod(0o755)
         shutil.rmtree(base)
+
+
+def test_a_fully_locked_file_says_why_it_got_no_edits(inputs, tmp_path):
+    from assistant.svg_import import import_svg
+
+    ids = [e.id for e in import_svg(inputs / "poster.svg").layout.elements]
+    summary = tmp_path / "s.json"
+    res = invoke("fix", inputs / "poster.svg", "--out", tmp_path / "out", "--json", summary,
+                 *[x for i in ids for x in ("--lock", i)])
+    assert res.exit_code == 0, res.output
+    assert f"0 edits: all {len(ids)} elements are locked" in " ".join(res.output.split())
+    f = _summary(summary)["files"][0]
+    assert f["edits"] == [] and f["locked"] == f["elements"] == len(ids)
+    # a file with something left to edit reports its edits as before
+    res = invoke("fix", inputs / "poster.svg", "--out", tmp_path / "out2", "--lock", ids[-1])
+    assert "are locked" not in res.output and " edit" in res.output

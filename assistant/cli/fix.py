@@ -94,6 +94,10 @@ def _result_line(r: object) -> str:
     reasons = [str(e.get("reason", "")) for e in getattr(r, "edits")]
     own = sum("the model's own choice" in x for x in reasons)  # local/remote model planners
     mine = f", {own} the model's own choice" if any(" model: " in x for x in reasons) else ""
+    total, locked = getattr(r, "elements"), getattr(r, "locked")
+    if edits == 0 and total and locked == total:
+        return (f"{name}: {b:.2f} → [dim]{a:.2f}[/dim] (0 edits: all {total} elements are locked in the file — "
+                f"unlock them (an Inkscape layer lock, data-locked) to allow edits)")
     return (f"{name}: {b:.2f} → [{colour}]{a:.2f}[/{colour}] "
             f"({edits} edit{'s' * (edits != 1)}{mine}, {changed} element{'s' * (changed != 1)} changed)")
 
