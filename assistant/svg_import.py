@@ -33,8 +33,8 @@ from typing import Any
 
 from assistant.css import StyleResolver
 from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layout
-from assistant.geometry import Box
 from assistant.errors import SvgImportError
+from assistant.geometry import Box
 from assistant.grouping import Plan, build_plans
 from assistant.roles import assign_roles, node_name
 from assistant.svg_parse import DEFAULT_LIMITS, ImportLimits, parse_svg_bytes, read_svg_bytes
