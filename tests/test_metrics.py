@@ -260,10 +260,40 @@ def test_contrast_reads_what_lies_under_the_text() -> None:
     pale = lay(el("p", 100, 100, 400, 100, fill="#dddddd"))
     assert score(pale, "contrast") < 0.4
     f = evaluate(pale, checks=["contrast"]).findings()[0]
-    assert f.suggestion == {"type": "set_text_style", "ids": ["p"], "fill": "#000000"}
+    # the pale grey made just dark enough: a darker grey, not black
+    assert f.suggestion["type"] == "set_text_style" and f.suggestion["ids"] == ["p"]
+    fixed = f.suggestion["fill"]
+    assert fixed != "#000000" and fixed[1:3] == fixed[3:5] == fixed[5:7]
+    assert 4.5 <= contrast_ratio(luminance(np.array([int(fixed[1:3], 16)] * 3) / 255), 1.0) < 5.0
     dark_panel = lay(el("panel", 50, 50, 600, 300, role="decoration", kind="shape", fill="#202020"),
                      el("p", 100, 100, 400, 100, fill="#202020"))
     assert score(dark_panel, "contrast") < 0.1
+
+
+def test_contrast_fix_keeps_a_brand_colour_hue() -> None:
+    import colorsys
+
+    from assistant.metrics.contrast import shade_meeting
+
+    def rgb(h: str) -> tuple[float, float, float]:
+        return tuple(int(h[i:i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+    green = "#8cc63f"  # a light brand green: 1.9:1 on white
+    heading = lay(el("h", 100, 100, 600, 40, role="subtitle", font_size=20.0, fill=green))
+    f = evaluate(heading, checks=["contrast"]).findings()[0]
+    fill = f.suggestion["fill"]
+    h0, _, v0 = colorsys.rgb_to_hsv(*rgb(green))
+    h1, _, v1 = colorsys.rgb_to_hsv(*rgb(fill))
+    assert abs(h1 - h0) < 0.02 and v1 < v0  # the same green, darker
+    assert 4.5 <= contrast_ratio(luminance(np.array(rgb(fill))), 1.0) < 4.5 * 1.1
+    fixed = lay(el("h", 100, 100, 600, 40, role="subtitle", font_size=20.0, fill=fill))
+    assert score(fixed, "contrast") == 1.0
+    # light text on a dark panel gets lighter; a colour no shade of which can pass, and an unknown fill, get white
+    assert shade_meeting(rgb("#335577"), 0.01, 4.5, 1.0, darker=False) not in (None, "#ffffff")
+    assert shade_meeting(rgb("#000000"), 1.0, 4.5, 1.0, darker=True) is None
+    night = lay(el("panel", 50, 50, 600, 300, role="decoration", kind="shape", fill="#101010"),
+                el("p", 100, 100, 400, 100, fill=None))
+    assert evaluate(night, checks=["contrast"]).findings()[0].suggestion["fill"] == "#ffffff"
 
 
 def test_contrast_uses_a_backdrop_when_given() -> None:

@@ -18,6 +18,11 @@ What lies under a text:
 The text fill defaults to black (the SVG initial value) and is blended with the
 background by its opacity.
 
+Suggested fix: the text's own colour made darker (its linear-light RGB scaled
+down) or lighter (blended towards white in linear light) just enough to meet
+the requirement with a 3 % margin, so a brand colour keeps its hue; black or
+white when no shade of it can, or when the fill is unknown.
+
 Score: each text scores ``s = min(1, ln r / ln R)`` (0 at 1:1, 1 once it meets
 the requirement); the metric is the importance-weighted mean of ``s``
 (weights ``0.1 + importance``: an unreadable title costs more than a faint
@@ -85,6 +90,52 @@ def contrast_ratio(l1: np.ndarray | float, l2: np.ndarray | float) -> np.ndarray
     """WCAG contrast ratio of two relative luminances (≥ 1)."""
     hi, lo = np.maximum(l1, l2), np.minimum(l1, l2)
     return (hi + 0.05) / (lo + 0.05)
+
+
+#: the suggested colour's contrast, relative to the requirement
+FIX_MARGIN = 1.03
+
+
+def _srgb(v: float) -> float:
+    """Linear light → sRGB component (the inverse of ``linearise``)."""
+    return 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+
+
+def _lin(c: float) -> float:
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opacity: float, darker: bool) -> str | None:
+    """``#rrggbb``: the shade of ``rgb`` (sRGB in [0, 1]) nearest to it whose contrast against background
+    luminance ``lb`` meets ``need`` (× ``FIX_MARGIN``) at ``opacity``; None when no shade of it does.
+
+    Darker shades scale the colour's linear-light components (its chromaticity
+    stays), lighter ones blend them towards white in linear light; the
+    luminance needed is solved for directly, then checked after rounding to
+    8-bit components.
+    """
+    target = need * FIX_MARGIN
+    a = max(opacity, 1e-6)
+    lin = [_lin(c) for c in rgb]
+    lf = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    lt = (lb + 0.05) / target - 0.05 if darker else target * (lb + 0.05) - 0.05  # blended text luminance wanted
+    goal = (lt - (1.0 - a) * lb) / a  # the fill's own luminance giving it
+    if not 0.0 <= goal <= 1.0:
+        return None
+    if darker:
+        if goal >= lf or lf <= 0:
+            return None
+        new = [v * goal / lf for v in lin]
+    else:
+        if goal <= lf or lf >= 1:
+            return None
+        t = (goal - lf) / (1.0 - lf)
+        new = [v + (1.0 - v) * t for v in lin]
+    code = [min(max(round(_srgb(v) * 255), 0), 255) for v in new]
+    back = [_lin(c / 255) for c in code]
+    got = (0.2126 * back[0] + 0.7152 * back[1] + 0.0722 * back[2]) * a + (1.0 - a) * lb
+    ratio = (max(got, lb) + 0.05) / (min(got, lb) + 0.05)
+    return "#%02x%02x%02x" % tuple(code) if ratio >= need else None
 
 
 def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
@@ -190,8 +241,11 @@ def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult
     for k in bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS].tolist():
         t = int(texts[k])
         to_black = contrast_ratio(0.0, lb[k]) >= contrast_ratio(1.0, lb[k])
+        own = rgb[t]
+        shade = None if np.isnan(own[0]) else shade_meeting(
+            (float(own[0]), float(own[1]), float(own[2])), float(lb[k]), float(need[k]), float(a[k]), to_black)
         sugg = None if la.locked[t] else {
-            "type": "set_text_style", "ids": [la.ids[t]], "fill": "#000000" if to_black else "#ffffff"}
+            "type": "set_text_style", "ids": [la.ids[t]], "fill": shade or ("#000000" if to_black else "#ffffff")}
         findings.append(finding(
             metric=NAME, element_ids=[la.ids[t]],
             message=(f"{la.name(t)} has contrast {float(ratio[k]):.2f}:1 against its background "

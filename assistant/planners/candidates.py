@@ -234,7 +234,11 @@ def snap(finding: Any, layout: Layout) -> list[Candidate]:
 
 @generator("contrast")
 def recolour(finding: Any, layout: Layout) -> list[Candidate]:
-    """Near-black or near-white text for the implicated text elements."""
+    """Near-black or near-white text for the implicated text elements — only when the finding's own
+    suggestion is not a shade of the text's colour (a brand colour keeps its hue when a shade of it passes)."""
+    shade = (finding.suggestion or {}).get("fill")
+    if shade and shade not in ("#000000", "#ffffff"):
+        return nudges(finding, layout)
     out: list[Candidate] = []
     for i in finding.element_ids:
         if i in layout and layout.get(i).kind == "text":
