@@ -33,6 +33,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant import pathbbox
 from assistant.css import StyleResolver, resolve_length
 from assistant.fonts import FontSpec
 from assistant.geometry import Box
@@ -374,22 +375,15 @@ def _text_path_layout(node: Any, resolver: StyleResolver, advance: float) -> tup
     (the left of its direction) and the descent below. Text around a circle
     thus inks a ring, not the disc inside it.
     """
-    from assistant import pathbbox
-    from assistant.geometry import parse_transform
-
     for tp in node.iter("{*}textPath"):
-        ref = (tp.get("{http://www.w3.org/1999/xlink}href") or tp.get("href") or "").strip()
-        if not ref.startswith("#"):
-            continue
-        found = node.getroottree().getroot().xpath("//*[@id=$i]", i=ref[1:])
-        if not found or local(found[0]) != "path":
-            continue
         try:
-            segs = pathbbox.parse_path(found[0].get("d"))
-            m = parse_transform(found[0].get("transform"))
-            box = pathbbox.segments_bbox(segs, m)
+            found = _path_of(tp, node)
         except ValueError:
             continue
+        if found is None:
+            continue
+        segs, m = found
+        box = pathbbox.segments_bbox(segs, m)
         if box is None:
             continue
         grow = max(font_spec(n, resolver).extents()[0] for n in (node, tp))
@@ -399,16 +393,60 @@ def _text_path_layout(node: Any, resolver: StyleResolver, advance: float) -> tup
     return None
 
 
+def _path_of(tp: Any, node: Any) -> tuple[list[Any], Any] | None:
+    """The segments a ``<textPath>`` follows and the transform they are in: its SVG 2 ``path``
+    attribute, or the ``<path>``, ``<circle>``, ``<ellipse>`` or ``<rect>`` its ``href`` names
+    (with that element's ``transform``); None when there is none. Raises ValueError on bad data."""
+    from assistant.geometry import Matrix, parse_transform
+    from assistant.units import parse_length
+
+    if tp.get("path"):
+        return pathbbox.parse_path(tp.get("path")), Matrix()
+    ref = (tp.get("{http://www.w3.org/1999/xlink}href") or tp.get("href") or "").strip()
+    if not ref.startswith("#"):
+        return None
+    found = node.getroottree().getroot().xpath("//*[@id=$i]", i=ref[1:])
+    if not found:
+        return None
+    target, kind = found[0], local(found[0])
+
+    def ln(attr: str) -> float:
+        return parse_length(target.get(attr), percent_of=0.0, default=0.0) or 0.0
+
+    if kind == "path":
+        segs = pathbbox.parse_path(target.get("d"))
+    elif kind == "circle":
+        segs = pathbbox.ellipse_segments(ln("cx"), ln("cy"), ln("r"), ln("r"))
+    elif kind == "ellipse":
+        segs = pathbbox.ellipse_segments(ln("cx"), ln("cy"), ln("rx"), ln("ry"))
+    elif kind == "rect":
+        rx, ry = ln("rx"), ln("ry")
+        segs = pathbbox.rect_segments(ln("x"), ln("y"), ln("width"), ln("height"), rx or ry, ry or rx)
+    else:
+        return None
+    return segs, parse_transform(target.get("transform"))
+
+
 def _ink_along(segs: list[Any], m: Any, tp: Any, resolver: StyleResolver, advance: float, asc: float,
                desc: float) -> list[Box]:
     """Ink boxes of text of length ``advance`` on the path ``segs`` (see ``_text_path_layout``)."""
-    from assistant import pathbbox
-
-    pts = [m.apply(*q) for q in pathbbox.sample_segments(segs, 24)]
-    arc = [0.0]
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
-        arc.append(arc[-1] + math.hypot(x1 - x0, y1 - y0))
-    total = arc[-1]
+    # points along each segment, their arc length and subpath; a subpath's move adds no length (the text jumps)
+    pts: list[tuple[float, float]] = []
+    arc: list[float] = []
+    seg_of: list[int] = []
+    sub_of: list[int] = []
+    total, sub = 0.0, 0
+    for k, seg in enumerate(segs):
+        for j, q in enumerate(pathbbox.sample_segments([seg], 24)):
+            x, y = m.apply(*q)
+            if j:
+                total += math.hypot(x - pts[-1][0], y - pts[-1][1])
+            elif pts and math.hypot(x - pts[-1][0], y - pts[-1][1]) > 1e-6 * (1.0 + total):
+                sub += 1
+            pts.append((x, y))
+            arc.append(total)
+            seg_of.append(k)
+            sub_of.append(sub)
     if total <= 0:
         return []
     size = resolver.font_size(tp)
@@ -419,22 +457,24 @@ def _ink_along(segs: list[Any], m: Any, tp: Any, resolver: StyleResolver, advanc
     if hi <= lo:
         return []
     run = max(INK_RUN_ASCENTS * asc, (hi - lo) / MAX_INK_RUNS, 1e-9)
-    runs: dict[int, list[tuple[float, float]]] = {}
+    runs: dict[tuple[int, int], list[tuple[float, float]]] = {}  # (subpath, stretch) → points
     last = len(pts) - 1
     for k, (x, y) in enumerate(pts):
         if not lo <= arc[k] <= hi:
             continue
-        # the glyphs' up direction: the path's direction turned to its left (y grows downwards)
-        a, b = pts[max(k - 1, 0)], pts[min(k + 1, last)]
+        # the glyphs' up direction: the path's direction (within its segment) turned to its left (y grows downwards)
+        a = pts[k - 1] if k > 0 and seg_of[k - 1] == seg_of[k] else pts[k]
+        b = pts[k + 1] if k < last and seg_of[k + 1] == seg_of[k] else pts[k]
         dx, dy = b[0] - a[0], b[1] - a[1]
         n = math.hypot(dx, dy) or 1.0
         ux, uy = dy / n, -dx / n
-        r = runs.setdefault(int((arc[k] - lo) / run), [])
+        r = runs.setdefault((sub_of[k], int((arc[k] - lo) / run)), [])
         r += [(x + ux * asc, y + uy * asc), (x - ux * desc, y - uy * desc)]
-    # consecutive runs share their end points, so the boxes join up
+    # consecutive stretches of one subpath share their end points, so the boxes join up
     keys = sorted(runs)
     for a_, b_ in zip(keys, keys[1:]):
-        runs[a_] += runs[b_][:2]
+        if a_[0] == b_[0]:
+            runs[a_] += runs[b_][:2]
     return [Box.from_points(r) for r in runs.values()]
 
 

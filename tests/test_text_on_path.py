@@ -101,3 +101,19 @@ def test_corpus_flyer_ring_of_words_no_longer_covers_the_page() -> None:
     text_over_text = [f for f in evaluate(lay).findings("overlap") if "text over text" in f.message
                       and "text20760" in f.element_ids and f.severity != "low"]
     assert text_over_text == []
+
+
+@pytest.mark.parametrize("shape", [
+    '<circle id="ring" cx="300" cy="300" r="200"/>',
+    '<ellipse id="ring" cx="300" cy="300" rx="200" ry="200"/>',
+])
+def test_text_on_a_circle_element_or_an_inline_path(shape: str) -> None:
+    """SVG 2 lets a textPath follow a basic shape, or carry its own ``path``: the same ring of ink."""
+    ring = page(words=AROUND).get("around")
+    via_shape = import_svg_text(PAGE.format(ring=shape, words=AROUND, offset="", extra="")).layout.get("around")
+    # a circle starts at its rightmost point, the test path at its leftmost: the same ring, drawn from elsewhere
+    assert via_shape.box.as_tuple() == pytest.approx(ring.box.as_tuple(), abs=0.5)
+    assert sum(b.area for b in via_shape.ink_boxes()) == pytest.approx(sum(b.area for b in ring.ink_boxes()), rel=0.1)
+    inline = PAGE.replace('xlink:href="#ring"', 'path="M 100 300 A 200 200 0 1 1 500 300 A 200 200 0 1 1 100 300"')
+    own = import_svg_text(inline.format(ring="", words=AROUND, offset="", extra="")).layout.get("around")
+    assert [v for b in own.ink for v in b.as_tuple()] == pytest.approx([v for b in ring.ink for v in b.as_tuple()])
