@@ -69,8 +69,9 @@ def main(argv: list[str] | None = None) -> None:
     sft = train_sft(sft_cfg)
     print(f"SFT done: {sft.get('best')} after {time.time() - t0:.0f}s", flush=True)
     write_notes(run, src, data, args, sft)
+    cfg.grpo = GRPOConfig(**{**asdict(cfg.grpo), **grpo_overrides(args)})  # the model card reads it
     grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
-                             "tasks": tuple(cfg.data.tasks), **grpo_overrides(args)})
+                             "tasks": tuple(cfg.data.tasks)})
     train_grpo(grpo_cfg)
     cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
     cfg.verify_samples = args.verify_samples or cfg.verify_samples

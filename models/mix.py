@@ -86,12 +86,25 @@ class Source:
         return out * self.repeat
 
 
+def source_facts(sources: list[Source]) -> dict[str, Any]:
+    """The tasks (in first-seen order) and seed ranges the sources' ``stats.json`` record."""
+    tasks: list[str] = []
+    ranges: dict[str, Any] = {}
+    for s in sources:
+        f = s.path / "stats.json"
+        if f.is_file():
+            st = json.loads(f.read_text())
+            tasks += [t for t in st.get("tasks", []) if t not in tasks]
+            ranges = ranges or st.get("seed_ranges", {})
+    return {"tasks": tasks, "seed_ranges": ranges}
+
+
 def mix(out: Path, train: list[Source], val: list[Source], seed: int = 0,
         command: str = "") -> dict[str, Any]:
     """Write the mixed ``train.jsonl``, ``val.jsonl``, empty ``test.jsonl`` and ``stats.json`` under ``out``."""
     if not train:
         raise ValueError("at least one --train source is needed")
-    stats: dict[str, Any] = {"command": command, "seed": seed, "splits": {}}
+    stats: dict[str, Any] = {"command": command, "seed": seed, "splits": {}, **source_facts(train + val)}
     texts = {}
     for split, sources in (("train", train), ("val", val)):
         rng = random.Random(f"{seed}:{split}")

@@ -18,6 +18,7 @@ def _records(kind: str, n: int, tag: str) -> list[dict]:
 
 def _data_dir(path: Path, planner: int, applicator: int, tag: str) -> Path:
     path.mkdir(parents=True)
+    (path / "stats.json").write_text(json.dumps({"tasks": ["poster", tag], "seed_ranges": {"train": [1000, 10000]}}))
     for split, scale in (("train", 1), ("val", 0.5)):
         recs = _records("planner", int(planner * scale), f"{tag}-{split}-p") + \
             _records("applicator", int(applicator * scale), f"{tag}-{split}-a")
@@ -45,6 +46,7 @@ def test_mix_filters_samples_repeats_and_shuffles_deterministically(tmp_path: Pa
     train = [Source.parse(f"{a}:planner:x2"), Source.parse(f"{b}:applicator:12")]
     val = [Source.parse(f"{a}:all")]
     stats = mix(tmp_path / "m", train, val, seed=3, command="python -m models.mix …")
+    assert stats["tasks"] == ["poster", "a", "b"] and stats["seed_ranges"] == {"train": [1000, 10000]}
     recs = _read(tmp_path / "m" / "train.jsonl")
     assert stats["splits"]["train"] == {"planner": 20, "applicator": 12, "records": 32}
     texts = [r["messages"][0]["content"] for r in recs]
