@@ -10,7 +10,9 @@ copied), trains SFT further from ``<from>/sft/best`` for a wall-clock budget
 (the best checkpoint by validation loss is kept), then runs the ``tiny``
 configuration's GRPO, GGUF export and evaluation stages unchanged
 (``models.pipeline.run_pipeline`` with ``resume``) and installs the result in
-``models/`` like the pipeline does.
+``models/`` like the pipeline does. ``--grpo-*``, ``--eval-episodes`` and
+``--verify-samples`` change those stages' settings; ``--skip-sft`` reuses the
+SFT a stopped run finished and redoes the rest.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--grpo-group", type=int, default=None, help="actions sampled per GRPO state")
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
+    ap.add_argument("--skip-sft", action="store_true",
+                    help="reuse the SFT this run already finished (<run>/sft); redo GRPO, export and evaluation")
     # logging
     ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
     args = ap.parse_args(argv)
@@ -66,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
                            "out": str(run / "sft"), "steps": args.steps, "lr": args.lr, "warmup": 20,
                            "max_minutes": args.minutes, "threads": args.threads, "eval_every": 150})
     t0 = time.time()
-    sft = train_sft(sft_cfg)
+    sft = finished_sft(run) if args.skip_sft else train_sft(sft_cfg)
     print(f"SFT done: {sft.get('best')} after {time.time() - t0:.0f}s", flush=True)
     write_notes(run, src, data, args, sft)
     cfg.grpo = GRPOConfig(**{**asdict(cfg.grpo), **grpo_overrides(args)})  # the model card reads it
@@ -77,6 +81,18 @@ def main(argv: list[str] | None = None) -> None:
     cfg.verify_samples = args.verify_samples or cfg.verify_samples
     cfg.install = not args.no_install
     run_pipeline(cfg, skip_data=True, resume=True)
+
+
+def finished_sft(run: Path) -> dict:
+    """What ``train_sft`` returned for ``<run>/sft``, read back from its log (for ``--skip-sft``)."""
+    log = run / "sft" / "log.jsonl"
+    if not (run / "sft" / "best").is_dir() or not log.is_file():
+        raise SystemExit(f"error: --skip-sft: {run / 'sft'} holds no finished SFT (best/ and log.jsonl)")
+    history = [json.loads(x) for x in log.read_text().splitlines() if x.strip()]
+    end = [h for h in history if h.get("event") == "end"]
+    if not end:
+        raise SystemExit(f"error: --skip-sft: {log} has no end record (the SFT did not finish)")
+    return {"best": end[-1]["best"], "best_dir": str(run / "sft" / "best"), "history": history}
 
 
 GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size"}

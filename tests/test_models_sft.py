@@ -131,3 +131,19 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert grpo_overrides(some) == {"steps": 120, "lr": 3e-5, "max_depth": 4, "save_every": 24}
     assert flags_text(some) == " --grpo-steps 120 --grpo-lr 3e-05 --grpo-depth 4 --verify-samples 6"
     assert "120 steps" in grpo_text(some) and "4 on-policy steps deep" in grpo_text(some)
+
+
+def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
+    from models.continue_sft import finished_sft
+
+    with pytest.raises(SystemExit, match="holds no finished SFT"):
+        finished_sft(tmp_path)
+    (tmp_path / "sft" / "best").mkdir(parents=True)
+    log = tmp_path / "sft" / "log.jsonl"
+    log.write_text('{"event": "train", "step": 20, "loss": 0.5}\n')
+    with pytest.raises(SystemExit, match="no end record"):
+        finished_sft(tmp_path)
+    log.write_text(log.read_text() + '{"event": "end", "best": {"val_loss": 0.2, "step": 20}}\n')
+    got = finished_sft(tmp_path)
+    assert got["best"] == {"val_loss": 0.2, "step": 20} and got["best_dir"] == str(tmp_path / "sft" / "best")
+    assert [h["event"] for h in got["history"]] == ["train", "end"]
