@@ -33,7 +33,9 @@ actions on the test tasks' layouts, ``models.requests``): *edit accuracy* (the
 predicted action moves every element to the same box as the target action,
 within 0.5 world units, or equals it exactly), exact match, valid rate, and
 *collateral damage* (elements the prediction changed that the target did not
-change, as a share of all elements the target left alone).
+change, as a share of all elements the target left alone), and the median
+milliseconds per request (the median, so that a few requests stalled by other
+work on a shared machine do not decide it).
 """
 
 from __future__ import annotations
@@ -187,13 +189,13 @@ def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, A
 
     acc = exact = valid = 0
     collateral: list[float] = []
-    seconds = 0.0
+    seconds: list[float] = []
     for case in cases:
         doc = case["document"]
         before = {e.id: e.box for e in doc.layout.elements}
         want = _boxes_after(doc, case["target"])
         pred, _text, secs = policy.apply_request(doc.layout, case["request"])
-        seconds += secs
+        seconds.append(secs)
         got = _boxes_after(doc, pred) if pred is not None else None
         if got is None:
             collateral.append(0.0)
@@ -209,7 +211,8 @@ def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, A
     n = max(len(cases), 1)
     return {"policy": policy.name, "cases": len(cases), "edit_accuracy": acc / n, "exact_match": exact / n,
             "valid_rate": valid / n, "collateral_damage": statistics.fmean(collateral) if collateral else 0.0,
-            "ms_per_request": 1000 * seconds / n}
+            # the median: on a shared machine a few stalled requests would otherwise decide a mean
+            "ms_per_request": 1000 * statistics.median(seconds) if seconds else 0.0}
 
 
 # --------------------------------------------------------------------------- report
@@ -224,7 +227,7 @@ def policy_table(rows: list[PolicyRow]) -> str:
 
 def applicator_table(results: list[dict[str, Any]]) -> str:
     head = ("| model | held-out requests | edit accuracy | exact match | valid rate | collateral damage | "
-            "ms/request |\n|---|---|---|---|---|---|---|\n")
+            "median ms/request |\n|---|---|---|---|---|---|---|\n")
     return head + "\n".join(
         f"| {r['policy']} | {r['cases']} | {r['edit_accuracy']:.1%} | {r['exact_match']:.1%} | "
         f"{r['valid_rate']:.1%} | {r['collateral_damage']:.2%} | {r['ms_per_request']:.0f} |" for r in results)
@@ -260,7 +263,7 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
     for r in app:
         add(f"applicator edit accuracy ≥ 90 % ({r['policy']})", f"{r['edit_accuracy']:.1%}", r["edit_accuracy"] >= 0.9)
         add(f"collateral damage ≤ 2 % ({r['policy']})", f"{r['collateral_damage']:.2%}", r["collateral_damage"] <= 0.02)
-        add(f"≤ 50 ms per action ({r['policy']}, applicator request)", f"{r['ms_per_request']:.0f} ms",
+        add(f"≤ 50 ms per action ({r['policy']}, applicator request, median)", f"{r['ms_per_request']:.0f} ms",
             r["ms_per_request"] <= 50)
     for name, mb in sizes.items():
         add(f"model file ≤ 30 MB ({name})", f"{mb:.1f} MB", mb <= 30)
