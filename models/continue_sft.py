@@ -128,6 +128,7 @@ def data_command(data: Path) -> str:
 
 
 def grpo_text(args: argparse.Namespace) -> str:
+    """The GRPO settings this continuation uses (the ``tiny`` configuration's, with the flags), in words."""
     from models.pipeline import config
 
     g = config("tiny").grpo
