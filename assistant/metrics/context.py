@@ -287,7 +287,8 @@ class LayoutArrays:
             return self.area
         out = self.area.copy()
         for k in self.inky:
-            out[k] = min(sum(b.area for b in self.elements[k].ink_boxes()), float(self.area[k]))
+            e = self.ink_edges(k)
+            out[k] = min(float(((e[:, 2] - e[:, 0]) * (e[:, 3] - e[:, 1])).sum()), float(self.area[k]))
         return out
 
     def ink_edges(self, k: int) -> np.ndarray:
@@ -308,8 +309,10 @@ class LayoutArrays:
         inky[self.inky] = True
         out = inter.copy()
         for k in (inky[i] | inky[j]).nonzero()[0].tolist():
-            a, b = self.elements[int(i[k])].ink_boxes(), self.elements[int(j[k])].ink_boxes()
-            area = sum(x.area for x in (p.intersection(q) for p in a for q in b) if x is not None)
+            a, b = self.ink_edges(int(i[k])), self.ink_edges(int(j[k]))
+            w = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+            h = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+            area = float((np.maximum(w, 0.0) * np.maximum(h, 0.0)).sum())
             out[k] = min(area, float(self.ink_area[i[k]]), float(self.ink_area[j[k]]))
         return out
 

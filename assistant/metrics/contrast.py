@@ -101,10 +101,6 @@ def _srgb(v: float) -> float:
     return 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
 
 
-def _lin(c: float) -> float:
-    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-
 def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opacity: float, darker: bool) -> str | None:
     """``#rrggbb``: the shade of ``rgb`` (sRGB in [0, 1]) nearest to it whose contrast against background
     luminance ``lb`` meets ``need`` (× ``FIX_MARGIN``) at ``opacity``; None when no shade of it does.
@@ -116,8 +112,8 @@ def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opaci
     """
     target = need * FIX_MARGIN
     a = max(opacity, 1e-6)
-    lin = [_lin(c) for c in rgb]
-    lf = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    lin = linearise(np.asarray(rgb, dtype=float)).tolist()
+    lf = float(luminance(np.asarray(rgb, dtype=float)))
     lt = (lb + 0.05) / target - 0.05 if darker else target * (lb + 0.05) - 0.05  # blended text luminance wanted
     goal = (lt - (1.0 - a) * lb) / a  # the fill's own luminance giving it
     if not 0.0 <= goal <= 1.0:
@@ -132,9 +128,8 @@ def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opaci
         t = (goal - lf) / (1.0 - lf)
         new = [v + (1.0 - v) * t for v in lin]
     code = [min(max(round(_srgb(v) * 255), 0), 255) for v in new]
-    back = [_lin(c / 255) for c in code]
-    got = (0.2126 * back[0] + 0.7152 * back[1] + 0.0722 * back[2]) * a + (1.0 - a) * lb
-    ratio = (max(got, lb) + 0.05) / (min(got, lb) + 0.05)
+    got = float(luminance(np.array(code) / 255.0)) * a + (1.0 - a) * lb
+    ratio = float(contrast_ratio(got, lb))
     return "#%02x%02x%02x" % tuple(code) if ratio >= need else None
 
 
