@@ -23,6 +23,7 @@ import shutil
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -72,8 +73,8 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.time()
     sft = finished_sft(run) if args.skip_sft else train_sft(sft_cfg)
     print(f"SFT done: {sft.get('best')} after {time.time() - t0:.0f}s", flush=True)
-    write_notes(run, src, data, args, sft)
-    cfg.grpo = GRPOConfig(**{**asdict(cfg.grpo), **grpo_overrides(args)})  # the model card reads it
+    cfg.grpo = GRPOConfig(**{**asdict(cfg.grpo), **grpo_overrides(args)})  # the notes and the model card read it
+    write_notes(run, src, data, args, sft, cfg.grpo)
     grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
                              "tasks": tuple(cfg.data.tasks)})
     train_grpo(grpo_cfg)
@@ -127,18 +128,13 @@ def data_command(data: Path) -> str:
     return f" (made by `python -m models.data --out {data}{tasks} {flags}`)"
 
 
-def grpo_text(args: argparse.Namespace) -> str:
-    """The GRPO settings this continuation uses (the ``tiny`` configuration's, with the flags), in words."""
-    from models.pipeline import config
-
-    g = config("tiny").grpo
-    for field, value in grpo_overrides(args).items():
-        setattr(g, field, value)
+def grpo_text(g: Any) -> str:
+    """A ``GRPOConfig``'s settings in words (for the run notes)."""
     return (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
             f"{g.max_depth} on-policy steps deep, learning rate {g.lr:g}")
 
 
-def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict) -> Path:
+def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict, grpo: Any) -> Path:
     """``<run>/NOTES.md``: the source run's notes, then what this continuation did (the model card quotes it)."""
     earlier = (src / "NOTES.md").read_text().strip() + "\n\n" if (src / "NOTES.md").is_file() else ""
     steps = max((h["step"] for h in sft["history"] if h.get("event") == "train"), default=0)
@@ -147,7 +143,7 @@ def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft:
             f"{f' --data {data}' if args.data else ''} --minutes {args.minutes:g} --lr {args.lr:g} "
             f"--threads {args.threads}{flags_text(args)}`: {steps} more SFT steps on `{data}`{data_command(data)} "
             f"(best validation loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}), "
-            f"then GRPO ({grpo_text(args)}), export and evaluation.")
+            f"then GRPO ({grpo_text(grpo)}), export and evaluation.")
     path = run / "NOTES.md"
     path.write_text(text + "\n", encoding="utf-8")
     return path

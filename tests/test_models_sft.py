@@ -120,17 +120,22 @@ def test_continuation_notes_name_the_data_command(tmp_path: Path) -> None:
 def test_continuation_grpo_and_evaluation_flags() -> None:
     import argparse
 
+    from dataclasses import replace
+
     from models.continue_sft import flags_text, grpo_overrides, grpo_text
+    from models.pipeline import config
 
     none = argparse.Namespace(grpo_steps=None, grpo_lr=None, grpo_depth=None, grpo_group=None,
                               eval_episodes=None, verify_samples=None)
     assert grpo_overrides(none) == {} and flags_text(none) == ""
-    assert grpo_text(none).startswith("12 steps of 2 states × 4 sampled actions")  # the tiny configuration's
+    tiny = config("tiny").grpo
+    assert grpo_text(replace(tiny, **grpo_overrides(none))).startswith("12 steps of 2 states × 4 sampled actions")
     some = argparse.Namespace(**{**vars(none), "grpo_steps": 120, "grpo_lr": 3e-5, "grpo_depth": 4,
                                  "verify_samples": 6})
     assert grpo_overrides(some) == {"steps": 120, "lr": 3e-5, "max_depth": 4, "save_every": 24}
     assert flags_text(some) == " --grpo-steps 120 --grpo-lr 3e-05 --grpo-depth 4 --verify-samples 6"
-    assert "120 steps" in grpo_text(some) and "4 on-policy steps deep" in grpo_text(some)
+    text = grpo_text(replace(tiny, **grpo_overrides(some)))
+    assert "120 steps" in text and "4 on-policy steps deep" in text
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
