@@ -119,8 +119,9 @@ def data_command(data: Path) -> str:
     if not stats.is_file():
         return ""
     recorded = json.loads(stats.read_text())
-    if recorded.get("command"):  # a models.mix directory says how it was made
-        return f" (made by `{recorded['command']}`)"
+    if recorded.get("command"):  # a models.mix directory says how it was made, and how its sources were
+        sources = "".join(f"; `{d}` by `{c}`" for d, c in recorded.get("made_by", {}).items())
+        return f" (made by `{recorded['command']}`{sources})"
     cfg = recorded.get("config", {})
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in cfg.items()
                      if k not in ("out", "tasks", "seed") and v is not None)

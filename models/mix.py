@@ -87,16 +87,20 @@ class Source:
 
 
 def source_facts(sources: list[Source]) -> dict[str, Any]:
-    """The tasks (in first-seen order) and seed ranges the sources' ``stats.json`` record."""
+    """The tasks (in first-seen order) and seed ranges the sources' ``stats.json`` record, and ``made_by``:
+    the command of each source directory that records one (``models.dagger``, another mix)."""
     tasks: list[str] = []
     ranges: dict[str, Any] = {}
+    made_by: dict[str, str] = {}
     for s in sources:
         f = s.path / "stats.json"
         if f.is_file():
             st = json.loads(f.read_text())
             tasks += [t for t in st.get("tasks", []) if t not in tasks]
             ranges = ranges or st.get("seed_ranges", {})
-    return {"tasks": tasks, "seed_ranges": ranges}
+            if st.get("command"):
+                made_by[str(s.path)] = st["command"]
+    return {"tasks": tasks, "seed_ranges": ranges, "made_by": made_by}
 
 
 def mix(out: Path, train: list[Source], val: list[Source], seed: int = 0,

@@ -69,6 +69,18 @@ def test_cli_records_its_command_for_the_run_notes(tmp_path: Path, capsys: pytes
     assert note == f" (made by `python -m models.mix --out {tmp_path / 'm'} --train {a}:planner --val {a}:applicator:2`)"
 
 
+def test_notes_name_how_each_source_with_a_command_was_made(tmp_path: Path) -> None:
+    """A source made by a command (``models.dagger``, another mix) is named with it in the run notes."""
+    a = _data_dir(tmp_path / "a", planner=4, applicator=8, tag="a")
+    d = _data_dir(tmp_path / "d", planner=3, applicator=3, tag="d")
+    stats = json.loads((d / "stats.json").read_text())
+    (d / "stats.json").write_text(json.dumps({**stats, "command": "python -m models.dagger --out d"}))
+    main(["--out", str(tmp_path / "m"), "--train", f"{a}:planner", f"{d}:planner:x2"])
+    assert json.loads((tmp_path / "m" / "stats.json").read_text())["made_by"] == {
+        str(d): "python -m models.dagger --out d"}
+    assert data_command(tmp_path / "m").endswith(f"; `{d}` by `python -m models.dagger --out d`)")
+
+
 def test_bad_sources_fail_before_anything_is_written(tmp_path: Path) -> None:
     a = _data_dir(tmp_path / "a", planner=4, applicator=8, tag="a")
     out = tmp_path / "m"

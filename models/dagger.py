@@ -1,0 +1,213 @@
+"""DAgger data: the heuristic's action at the states a trained model reaches itself.
+
+Command (the sixth part of the bundled model's training)::
+
+    python -m models.dagger --model runs/tiny5/gguf/grpo.gguf --out runs/dagger6 \\
+        --episodes 240 --first-seed 2000 --max-steps 6 --samples 6
+
+``models.data`` records the heuristic's own trajectories, so a model trained
+on it only ever sees states on the heuristic's path. Once the model acts, it
+drifts to states the heuristic never visited — typically after a few good
+edits, where it answers ``finalize`` (or nothing it proposes improves) while
+the heuristic would still fix a smaller defect. DAgger (Ross, Gordon and
+Bagnell 2011, "A Reduction of Imitation Learning and Structured Prediction
+to No-Regret Online Learning") labels exactly those states: the *learner*
+drives the episode, and at every state it visits the *teacher* (the
+heuristic planner, ``models.policies.HeuristicPolicy``) says what it would
+do. The records are ``planner`` examples (observation + instruction → the
+teacher's action, ``finalize`` where the teacher would stop), plus an
+``applicator`` example of each teacher edit with a plain-language request,
+in the same chat format as ``models.data`` (``assistant.prompting.make_record``).
+
+The learner is a GGUF model run as the evaluation runs it
+(``models.policies.GGUFPolicy``): under the runtime grammar, best of
+``--samples`` answers by simulation when ``--samples`` > 1. An episode ends
+when the learner finalizes or stalls, the environment ends it, or after
+``--max-steps`` learner edits. Episodes use training seeds only
+(``--first-seed`` onward, inside ``models.data.SEED_RANGES["train"]``; episode
+*i* is task ``tasks[i % len(tasks)]``, seed ``first_seed + i // len(tasks)``).
+``--shard K/N`` keeps the episodes with ``i % N == K`` (run N processes, one
+per core, and mix their outputs with ``models.mix``).
+
+Writes ``train.jsonl``, an empty ``val.jsonl`` and ``test.jsonl``, and
+``stats.json``: the command, the seeds, record counts, how often the learner's
+action equalled the teacher's, and how often the learner stopped where the
+teacher would have gone on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shlex
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from models.data import SEED_RANGES
+
+
+@dataclass
+class DaggerConfig:
+    """What to collect."""
+
+    model: str = "models/layout-applicator-tiny.gguf"
+    out: str = "runs/dagger"
+    tasks: tuple[str, ...] = ()          # empty: every registered task
+    episodes: int = 240
+    first_seed: int = 2000
+    max_steps: int = 6
+    samples: int = 6                     # the learner's K (1: greedy)
+    temperature: float = 0.8
+    shard: tuple[int, int] = (0, 1)
+    seed: int = 0                        # request phrasing
+    command: str = field(default="", repr=False)
+
+
+def dagger_episodes(cfg: DaggerConfig, tasks: list[str]) -> list[tuple[int, str, int]]:
+    """``(i, task, seed)`` of this shard's episodes; every seed inside the training range."""
+    start, end = SEED_RANGES["train"]
+    if not start <= cfg.first_seed < end:
+        raise ValueError(f"--first-seed {cfg.first_seed} is outside the training seeds {start}-{end - 1}")
+    last = cfg.first_seed + (cfg.episodes - 1) // len(tasks)
+    if cfg.episodes and last >= end:
+        raise ValueError(f"{cfg.episodes} episodes from seed {cfg.first_seed} overflow the training seeds "
+                         f"(last {last}, range ends at {end - 1})")
+    k, n = cfg.shard
+    return [(i, tasks[i % len(tasks)], cfg.first_seed + i // len(tasks)) for i in range(cfg.episodes) if i % n == k]
+
+
+def same_action(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    """Whether two actions are the same edit (parsed, defaults filled, numbers compared as numbers)."""
+    if a is None or b is None:
+        return False
+    from assistant.actions import parse_action
+    from assistant.errors import InvalidAction
+
+    try:
+        return parse_action(a).model_dump(mode="json") == parse_action(b).model_dump(mode="json")
+    except InvalidAction:
+        return False
+
+
+def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
+            rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The records of one learner-driven episode and its counts (see the module docstring)."""
+    from assistant.env import LayoutEnv
+    from assistant.prompting import make_record
+    from models.data import applicator_records
+
+    env = LayoutEnv(task, max_steps=cfg.max_steps + 1)
+    env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    records: list[dict[str, Any]] = []
+    counts = {"states": 0, "agree": 0, "learner_stopped_early": 0, "teacher_finalize": 0}
+    for step in range(cfg.max_steps + 1):
+        meta = {"task": task, "seed": seed, "step": step, "source": "dagger"}
+        want = teacher.act(env).action or {"type": "finalize"}
+        records.append(make_record(env.observation_text(), env.instruction or "", want, kind="planner", meta=meta))
+        counts["states"] += 1
+        teacher_stops = want.get("type") == "finalize"
+        counts["teacher_finalize"] += teacher_stops
+        if not teacher_stops:
+            records += applicator_records(env.document, rng, want, 0, meta)
+        if step == cfg.max_steps:
+            break
+        got = learner.act(env).action
+        counts["agree"] += same_action(got, want)
+        if got is None or got.get("type") == "finalize":
+            counts["learner_stopped_early"] += not teacher_stops
+            break
+        _, _, terminated, truncated, info = env.step(got)
+        if terminated or truncated or not info["valid"] or info.get("noop"):
+            break
+    return records, counts
+
+
+def collect(cfg: DaggerConfig) -> dict[str, Any]:
+    """Run the episodes and write the output directory (see the module docstring)."""
+    from assistant.tasks import task_names
+    from models.policies import GGUFPolicy, HeuristicPolicy
+
+    tasks = list(cfg.tasks) or task_names()
+    unknown = sorted(set(tasks) - set(task_names()))
+    if unknown:
+        raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {', '.join(task_names())}")
+    plan = dagger_episodes(cfg, tasks)
+    learner = GGUFPolicy(cfg.model, name="learner", grammar=True, samples=cfg.samples, temperature=cfg.temperature)
+    teacher = HeuristicPolicy()
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    totals = {"episodes": 0, "planner": 0, "applicator": 0, "states": 0, "agree": 0, "learner_stopped_early": 0,
+              "teacher_finalize": 0}
+    rng = random.Random(f"{cfg.seed}:dagger:{cfg.shard[0]}")
+    t0 = time.time()
+    tmp = out / "train.jsonl.part"
+    with tmp.open("w", encoding="utf-8") as fh:
+        for i, task, seed in plan:
+            records, counts = episode(learner, teacher, task, seed, cfg, rng)
+            for rec in records:
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                totals[rec["kind"]] += 1
+            for k, v in counts.items():
+                totals[k] += v
+            totals["episodes"] += 1
+            print(json.dumps({"episode": i, "task": task, "seed": seed, **counts,
+                              "seconds": round(time.time() - t0)}), flush=True)
+    tmp.replace(out / "train.jsonl")
+    for name in ("val.jsonl", "test.jsonl"):
+        (out / name).write_text("")
+    seeds = sorted({s for _, _, s in plan})
+    stats = {"command": cfg.command, "config": {**asdict(cfg), "command": None}, "tasks": tasks,
+             "seed_ranges": {"train": [seeds[0], seeds[-1] + 1]} if seeds else {},
+             "splits": {"train": {k: totals[k] for k in ("planner", "applicator", "episodes")}},
+             "learner": {"agreement": totals["agree"] / max(totals["states"] - totals["episodes"], 1),
+                         "stopped_early": totals["learner_stopped_early"], "states": totals["states"]},
+             "seconds": round(time.time() - t0)}
+    (out / "stats.json").write_text(json.dumps(stats, indent=2))
+    return stats
+
+
+def _shard(text: str) -> tuple[int, int]:
+    try:
+        k, n = (int(p) for p in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--shard wants K/N (e.g. 0/2), got {text!r}") from None
+    if not (n >= 1 and 0 <= k < n):
+        raise argparse.ArgumentTypeError(f"--shard K/N needs 0 <= K < N, got {text!r}")
+    return k, n
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    d = DaggerConfig()
+    ap.add_argument("--model", default=d.model, help="the learner: a GGUF file")
+    ap.add_argument("--out", default=d.out)
+    ap.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
+    ap.add_argument("--episodes", type=int, default=d.episodes)
+    ap.add_argument("--first-seed", type=int, default=d.first_seed)
+    ap.add_argument("--max-steps", type=int, default=d.max_steps)
+    ap.add_argument("--samples", type=int, default=d.samples, help="the learner's K (best of K by simulation)")
+    ap.add_argument("--temperature", type=float, default=d.temperature)
+    ap.add_argument("--shard", type=_shard, default=d.shard, help="K/N: this process's share of the episodes")
+    ap.add_argument("--seed", type=int, default=d.seed)
+    args = ap.parse_args(argv)
+    if args.episodes < 1 or args.max_steps < 1 or args.samples < 1:
+        ap.error("--episodes, --max-steps and --samples must be at least 1")
+    from models.policies import load_llama  # noqa: F401  (fail early without the [train] extra)
+
+    cfg = DaggerConfig(model=args.model, out=args.out, tasks=tuple(t for t in args.tasks.split(",") if t),
+                       episodes=args.episodes, first_seed=args.first_seed, max_steps=args.max_steps,
+                       samples=args.samples, temperature=args.temperature, shard=args.shard, seed=args.seed,
+                       command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
+    try:
+        stats = collect(cfg)
+    except ValueError as exc:
+        ap.error(str(exc))
+    print(json.dumps({"out": cfg.out, **stats["splits"]["train"], **stats["learner"]}))
+
+
+if __name__ == "__main__":
+    main()

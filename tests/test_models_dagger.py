@@ -1,0 +1,82 @@
+"""``models.dagger``: the teacher's labels at the states the learner reaches, seeds, shards and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from models.dagger import DaggerConfig, dagger_episodes, main, same_action
+from models.data import SEED_RANGES
+
+TASKS = ["banner", "poster", "slide"]
+
+
+def test_episodes_stay_in_training_seeds_and_shards_split_them() -> None:
+    cfg = DaggerConfig(episodes=7, first_seed=2000)
+    whole = dagger_episodes(cfg, TASKS)
+    assert [(t, s) for _, t, s in whole] == [("banner", 2000), ("poster", 2000), ("slide", 2000),
+                                            ("banner", 2001), ("poster", 2001), ("slide", 2001), ("banner", 2002)]
+    parts = [dagger_episodes(DaggerConfig(episodes=7, first_seed=2000, shard=(k, 3)), TASKS) for k in range(3)]
+    assert sorted(e for p in parts for e in p) == whole
+    assert not set(parts[0]) & set(parts[1])
+    start, end = SEED_RANGES["train"]
+    with pytest.raises(ValueError, match="outside the training seeds"):
+        dagger_episodes(DaggerConfig(first_seed=SEED_RANGES["test"][0]), TASKS)
+    with pytest.raises(ValueError, match="overflow the training seeds"):
+        dagger_episodes(DaggerConfig(episodes=7, first_seed=end - 2), TASKS)
+    assert dagger_episodes(DaggerConfig(episodes=6, first_seed=end - 2), TASKS)[-1][2] == end - 1
+
+
+def test_same_action_compares_parsed_edits() -> None:
+    a = {"type": "move", "ids": ["logo"], "dx": 0, "dy": 12.5}
+    assert same_action(a, {"type": "move", "ids": ["logo"], "dx": 0.0, "dy": 12.5})
+    assert not same_action(a, {"type": "move", "ids": ["logo"], "dx": 0.0, "dy": 12.0})
+    assert not same_action(a, None)
+    assert not same_action(a, {"type": "teleport"})
+
+
+def test_bad_arguments_stop_the_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for argv, why in ((["--shard", "2/2"], "0 <= K < N"), (["--shard", "half"], "K/N"),
+                      (["--first-seed", "100"], "outside the training seeds"), (["--samples", "0"], "at least 1"),
+                      (["--tasks", "poster,menu"], "unknown task")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--out", str(tmp_path / "d"), "--model", str(tmp_path / "none.gguf"), *argv])
+        assert exc.value.code == 2
+        assert why in capsys.readouterr().err
+    assert not (tmp_path / "d" / "train.jsonl").exists()
+
+
+def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> None:
+    """With the bundled model as learner: each planner record's answer is the heuristic's action at that state."""
+    pytest.importorskip("llama_cpp")
+    from assistant.env import LayoutEnv
+    from assistant.prompting import make_record
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from models.policies import HeuristicPolicy
+
+    out = tmp_path / "dagger"
+    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "banner", "--episodes", "2",
+          "--first-seed", "2000", "--max-steps", "2", "--samples", "1"])
+    recs = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
+    stats = json.loads((out / "stats.json").read_text())
+    planner = [r for r in recs if r["kind"] == "planner"]
+    assert planner and stats["splits"]["train"]["planner"] == len(planner)
+    assert stats["splits"]["train"]["applicator"] == len(recs) - len(planner)
+    assert stats["command"].startswith("python -m models.dagger --model")
+    assert stats["seed_ranges"] == {"train": [2000, 2002]} and stats["tasks"] == ["banner"]
+    assert {r["meta"]["seed"] for r in recs} == {2000, 2001}
+    assert all(r["meta"]["source"] == ("dagger" if r["kind"] == "planner" else "expert") for r in recs)
+    assert (out / "val.jsonl").read_text() == "" and not (out / "train.jsonl.part").exists()
+    # the first state of each episode is the task's start: its label is the teacher's first action there
+    for seed in (2000, 2001):
+        env = LayoutEnv("banner", max_steps=3)
+        env.reset(seed=seed, options={"task": "banner", "task_seed": seed})
+        want = HeuristicPolicy().act(env).action
+        first = next(r for r in planner if r["meta"]["seed"] == seed and r["meta"]["step"] == 0)
+        assert first == make_record(env.observation_text(), env.instruction or "", want, kind="planner",
+                                    meta=first["meta"])
+    # later states are the learner's: each record after step 0 follows a step the learner took
+    assert all(r["meta"]["step"] <= 2 for r in planner)
+    assert 0 <= stats["learner"]["agreement"] <= 1
