@@ -26,7 +26,10 @@ when the learner finalizes or stalls, the environment ends it, or after
 ``--max-steps`` learner edits. Episodes use training seeds only
 (``--first-seed`` onward, inside ``models.data.SEED_RANGES["train"]``; episode
 *i* is task ``tasks[i % len(tasks)]``, seed ``first_seed + i // len(tasks)``).
-``--shard K/N`` keeps the episodes with ``i % N == K`` (run N processes, one
+``--no-instruction F`` runs that share of the episodes (every ``round(1/F)``-th)
+without the task's instruction — the layout, its weights and nothing else, as
+``layout-assistant fix`` meets a file with no goal — so that the model also
+learns to improve a layout when nobody said how. ``--shard K/N`` keeps the episodes with ``i % N == K`` (run N processes, one
 per core, and mix their outputs with ``models.mix``).
 
 Writes ``train.jsonl``, an empty ``val.jsonl`` and ``test.jsonl``, and
@@ -63,8 +66,14 @@ class DaggerConfig:
     samples: int = 6                     # the learner's K (1: greedy)
     temperature: float = 0.8
     shard: tuple[int, int] = (0, 1)
+    no_instruction: float = 0.0          # share of episodes run without the task's instruction
     seed: int = 0                        # request phrasing
     command: str = field(default="", repr=False)
+
+
+def without_instruction(i: int, share: float) -> bool:
+    """Whether episode ``i`` runs without its instruction (every ``round(1 / share)``-th episode)."""
+    return share > 0 and i % max(1, round(1 / share)) == 0
 
 
 def dagger_episodes(cfg: DaggerConfig, tasks: list[str]) -> list[tuple[int, str, int]]:
@@ -93,19 +102,24 @@ def same_action(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
         return False
 
 
-def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
-            rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, int]]:
+def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig, rng: random.Random,
+            instruction: bool = True) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The records of one learner-driven episode and its counts (see the module docstring)."""
     from assistant.env import LayoutEnv
     from assistant.prompting import make_record
+    from assistant.tasks import make_task
     from models.data import applicator_records
 
     env = LayoutEnv(task, max_steps=cfg.max_steps + 1)
-    env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    if instruction:
+        env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    else:
+        t = make_task(task, seed)
+        env.reset(seed=seed, options={"document": t.broken.copy(), "weights": t.weights})
     records: list[dict[str, Any]] = []
     counts = {"states": 0, "agree": 0, "learner_stopped_early": 0, "teacher_finalize": 0}
     for step in range(cfg.max_steps + 1):
-        meta = {"task": task, "seed": seed, "step": step, "source": "dagger"}
+        meta = {"task": task, "seed": seed, "step": step, "source": "dagger", "instruction": instruction}
         want = teacher.act(env).action or {"type": "finalize"}
         records.append(make_record(env.observation_text(), env.instruction or "", want, kind="planner", meta=meta))
         counts["states"] += 1
@@ -141,20 +155,22 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     totals = {"episodes": 0, "planner": 0, "applicator": 0, "states": 0, "agree": 0, "learner_stopped_early": 0,
-              "teacher_finalize": 0}
+              "teacher_finalize": 0, "no_instruction": 0}
     rng = random.Random(f"{cfg.seed}:dagger:{cfg.shard[0]}")
     t0 = time.time()
     tmp = out / "train.jsonl.part"
     with tmp.open("w", encoding="utf-8") as fh:
         for i, task, seed in plan:
-            records, counts = episode(learner, teacher, task, seed, cfg, rng)
+            bare = without_instruction(i, cfg.no_instruction)
+            records, counts = episode(learner, teacher, task, seed, cfg, rng, instruction=not bare)
             for rec in records:
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 totals[rec["kind"]] += 1
             for k, v in counts.items():
                 totals[k] += v
             totals["episodes"] += 1
-            print(json.dumps({"episode": i, "task": task, "seed": seed, **counts,
+            totals["no_instruction"] += bare
+            print(json.dumps({"episode": i, "task": task, "seed": seed, "instruction": not bare, **counts,
                               "seconds": round(time.time() - t0)}), flush=True)
     tmp.replace(out / "train.jsonl")
     for name in ("val.jsonl", "test.jsonl"):
@@ -162,7 +178,7 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     seeds = sorted({s for _, _, s in plan})
     stats = {"command": cfg.command, "config": {**asdict(cfg), "command": None}, "tasks": tasks,
              "seed_ranges": {"train": [seeds[0], seeds[-1] + 1]} if seeds else {},
-             "splits": {"train": {k: totals[k] for k in ("planner", "applicator", "episodes")}},
+             "splits": {"train": {k: totals[k] for k in ("planner", "applicator", "episodes", "no_instruction")}},
              "learner": {"agreement": totals["agree"] / max(totals["states"] - totals["episodes"], 1),
                          "stopped_early": totals["learner_stopped_early"], "states": totals["states"]},
              "seconds": round(time.time() - t0)}
@@ -191,16 +207,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-steps", type=int, default=d.max_steps)
     ap.add_argument("--samples", type=int, default=d.samples, help="the learner's K (best of K by simulation)")
     ap.add_argument("--temperature", type=float, default=d.temperature)
+    ap.add_argument("--no-instruction", type=float, default=d.no_instruction,
+                    help="share of episodes (0-1) run without the task's instruction")
     ap.add_argument("--shard", type=_shard, default=d.shard, help="K/N: this process's share of the episodes")
     ap.add_argument("--seed", type=int, default=d.seed)
     args = ap.parse_args(argv)
     if args.episodes < 1 or args.max_steps < 1 or args.samples < 1:
         ap.error("--episodes, --max-steps and --samples must be at least 1")
+    if not 0 <= args.no_instruction <= 1:
+        ap.error(f"--no-instruction is a share between 0 and 1, got {args.no_instruction}")
     from models.policies import load_llama  # noqa: F401  (fail early without the [train] extra)
 
     cfg = DaggerConfig(model=args.model, out=args.out, tasks=tuple(t for t in args.tasks.split(",") if t),
                        episodes=args.episodes, first_seed=args.first_seed, max_steps=args.max_steps,
                        samples=args.samples, temperature=args.temperature, shard=args.shard, seed=args.seed,
+                       no_instruction=args.no_instruction,
                        command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
     try:
         stats = collect(cfg)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from models.dagger import DaggerConfig, dagger_episodes, main, same_action
+from models.dagger import DaggerConfig, dagger_episodes, main, same_action, without_instruction
 from models.data import SEED_RANGES
 
 TASKS = ["banner", "poster", "slide"]
@@ -29,6 +29,12 @@ def test_episodes_stay_in_training_seeds_and_shards_split_them() -> None:
     assert dagger_episodes(DaggerConfig(episodes=6, first_seed=end - 2), TASKS)[-1][2] == end - 1
 
 
+def test_a_share_of_episodes_runs_without_instruction() -> None:
+    assert [without_instruction(i, 0.25) for i in range(8)] == [True, False, False, False] * 2
+    assert all(without_instruction(i, 1.0) for i in range(5))
+    assert not any(without_instruction(i, 0.0) for i in range(5))
+
+
 def test_same_action_compares_parsed_edits() -> None:
     a = {"type": "move", "ids": ["logo"], "dx": 0, "dy": 12.5}
     assert same_action(a, {"type": "move", "ids": ["logo"], "dx": 0.0, "dy": 12.5})
@@ -40,7 +46,7 @@ def test_same_action_compares_parsed_edits() -> None:
 def test_bad_arguments_stop_the_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     for argv, why in ((["--shard", "2/2"], "0 <= K < N"), (["--shard", "half"], "K/N"),
                       (["--first-seed", "100"], "outside the training seeds"), (["--samples", "0"], "at least 1"),
-                      (["--tasks", "poster,menu"], "unknown task")):
+                      (["--tasks", "poster,menu"], "unknown task"), (["--no-instruction", "2"], "between 0 and 1")):
         with pytest.raises(SystemExit) as exc:
             main(["--out", str(tmp_path / "d"), "--model", str(tmp_path / "none.gguf"), *argv])
         assert exc.value.code == 2
@@ -53,12 +59,13 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
     pytest.importorskip("llama_cpp")
     from assistant.env import LayoutEnv
     from assistant.prompting import make_record
+    from assistant.tasks import make_task
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy
 
     out = tmp_path / "dagger"
     main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "banner", "--episodes", "2",
-          "--first-seed", "2000", "--max-steps", "2", "--samples", "1"])
+          "--first-seed", "2000", "--max-steps", "2", "--samples", "1", "--no-instruction", "0.5"])
     recs = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
     stats = json.loads((out / "stats.json").read_text())
     planner = [r for r in recs if r["kind"] == "planner"]
@@ -69,10 +76,18 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
     assert {r["meta"]["seed"] for r in recs} == {2000, 2001}
     assert all(r["meta"]["source"] == ("dagger" if r["kind"] == "planner" else "expert") for r in recs)
     assert (out / "val.jsonl").read_text() == "" and not (out / "train.jsonl.part").exists()
+    # episode 0 runs without the task's instruction (a share of 0.5: every second episode), episode 1 with it
+    assert {r["meta"]["seed"]: r["meta"]["instruction"] for r in recs} == {2000: False, 2001: True}
+    assert stats["splits"]["train"]["no_instruction"] == 1
     # the first state of each episode is the task's start: its label is the teacher's first action there
     for seed in (2000, 2001):
         env = LayoutEnv("banner", max_steps=3)
-        env.reset(seed=seed, options={"task": "banner", "task_seed": seed})
+        if seed == 2000:
+            task = make_task("banner", seed)
+            env.reset(seed=seed, options={"document": task.broken.copy(), "weights": task.weights})
+            assert env.instruction is None
+        else:
+            env.reset(seed=seed, options={"task": "banner", "task_seed": seed})
         want = HeuristicPolicy().act(env).action
         first = next(r for r in planner if r["meta"]["seed"] == seed and r["meta"]["step"] == 0)
         assert first == make_record(env.observation_text(), env.instruction or "", want, kind="planner",
