@@ -26,6 +26,10 @@ when the learner finalizes or stalls, the environment ends it, or after
 ``--max-steps`` learner edits. Episodes use training seeds only
 (``--first-seed`` onward, inside ``models.data.SEED_RANGES["train"]``; episode
 *i* is task ``tasks[i % len(tasks)]``, seed ``first_seed + i // len(tasks)``).
+``--teacher-share B`` is DAgger's mixing: at each step the teacher's action
+drives the episode with probability B (seeded per episode), the learner's
+otherwise; B = 0 is pure DAgger, B = 1 the teacher's own trajectories (useful
+where the learner stops at once and would leave nothing to label).
 ``--no-instruction F`` runs that share of the episodes (every ``round(1/F)``-th)
 without the task's instruction — the layout, its weights and nothing else, as
 ``layout-assistant fix`` meets a file with no goal — so that the model also
@@ -67,6 +71,7 @@ class DaggerConfig:
     temperature: float = 0.8
     shard: tuple[int, int] = (0, 1)
     no_instruction: float = 0.0          # share of episodes run without the task's instruction
+    teacher_share: float = 0.0           # DAgger's beta: probability that the teacher's action drives a step
     seed: int = 0                        # request phrasing
     command: str = field(default="", repr=False)
 
@@ -117,7 +122,9 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
         t = make_task(task, seed)
         env.reset(seed=seed, options={"document": t.broken.copy(), "weights": t.weights})
     records: list[dict[str, Any]] = []
-    counts = {"states": 0, "agree": 0, "learner_stopped_early": 0, "teacher_finalize": 0}
+    counts = {"states": 0, "agree": 0, "learner_stopped_early": 0, "teacher_finalize": 0, "teacher_steps": 0,
+              "learner_steps": 0}
+    driver = random.Random(f"{cfg.seed}:driver:{task}:{seed}")
     for step in range(cfg.max_steps + 1):
         meta = {"task": task, "seed": seed, "step": step, "source": "dagger", "instruction": instruction}
         want = teacher.act(env).action or {"type": "finalize"}
@@ -129,11 +136,18 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
             records += applicator_records(env.document, rng, want, 0, meta)
         if step == cfg.max_steps:
             break
-        got = learner.act(env).action
-        counts["agree"] += same_action(got, want)
-        if got is None or got.get("type") == "finalize":
-            counts["learner_stopped_early"] += not teacher_stops
-            break
+        if driver.random() < cfg.teacher_share:  # the teacher drives this step
+            if teacher_stops:
+                break
+            got = want
+            counts["teacher_steps"] += 1
+        else:
+            got = learner.act(env).action
+            counts["learner_steps"] += 1
+            counts["agree"] += same_action(got, want)
+            if got is None or got.get("type") == "finalize":
+                counts["learner_stopped_early"] += not teacher_stops
+                break
         _, _, terminated, truncated, info = env.step(got)
         if terminated or truncated or not info["valid"] or info.get("noop"):
             break
@@ -155,7 +169,7 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     totals = {"episodes": 0, "planner": 0, "applicator": 0, "states": 0, "agree": 0, "learner_stopped_early": 0,
-              "teacher_finalize": 0, "no_instruction": 0}
+              "teacher_finalize": 0, "teacher_steps": 0, "learner_steps": 0, "no_instruction": 0}
     rng = random.Random(f"{cfg.seed}:dagger:{cfg.shard[0]}")
     t0 = time.time()
     tmp = out / "train.jsonl.part"
@@ -179,8 +193,9 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     stats = {"command": cfg.command, "config": {**asdict(cfg), "command": None}, "tasks": tasks,
              "seed_ranges": {"train": [seeds[0], seeds[-1] + 1]} if seeds else {},
              "splits": {"train": {k: totals[k] for k in ("planner", "applicator", "episodes", "no_instruction")}},
-             "learner": {"agreement": totals["agree"] / max(totals["states"] - totals["episodes"], 1),
-                         "stopped_early": totals["learner_stopped_early"], "states": totals["states"]},
+             "learner": {"agreement": totals["agree"] / max(totals["learner_steps"], 1),
+                         "stopped_early": totals["learner_stopped_early"], "states": totals["states"],
+                         "teacher_steps": totals["teacher_steps"]},
              "seconds": round(time.time() - t0)}
     (out / "stats.json").write_text(json.dumps(stats, indent=2))
     return stats
@@ -209,19 +224,22 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--temperature", type=float, default=d.temperature)
     ap.add_argument("--no-instruction", type=float, default=d.no_instruction,
                     help="share of episodes (0-1) run without the task's instruction")
+    ap.add_argument("--teacher-share", type=float, default=d.teacher_share,
+                    help="probability (0-1) that the teacher's action drives a step (DAgger's beta)")
     ap.add_argument("--shard", type=_shard, default=d.shard, help="K/N: this process's share of the episodes")
     ap.add_argument("--seed", type=int, default=d.seed)
     args = ap.parse_args(argv)
     if args.episodes < 1 or args.max_steps < 1 or args.samples < 1:
         ap.error("--episodes, --max-steps and --samples must be at least 1")
-    if not 0 <= args.no_instruction <= 1:
-        ap.error(f"--no-instruction is a share between 0 and 1, got {args.no_instruction}")
+    for name in ("no_instruction", "teacher_share"):
+        if not 0 <= getattr(args, name) <= 1:
+            ap.error(f"--{name.replace('_', '-')} is a share between 0 and 1, got {getattr(args, name)}")
     from models.policies import load_llama  # noqa: F401  (fail early without the [train] extra)
 
     cfg = DaggerConfig(model=args.model, out=args.out, tasks=tuple(t for t in args.tasks.split(",") if t),
                        episodes=args.episodes, first_seed=args.first_seed, max_steps=args.max_steps,
                        samples=args.samples, temperature=args.temperature, shard=args.shard, seed=args.seed,
-                       no_instruction=args.no_instruction,
+                       no_instruction=args.no_instruction, teacher_share=args.teacher_share,
                        command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
     try:
         stats = collect(cfg)

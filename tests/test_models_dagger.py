@@ -94,4 +94,22 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
                                     meta=first["meta"])
     # later states are the learner's: each record after step 0 follows a step the learner took
     assert all(r["meta"]["step"] <= 2 for r in planner)
-    assert 0 <= stats["learner"]["agreement"] <= 1
+    assert 0 <= stats["learner"]["agreement"] <= 1 and stats["learner"]["teacher_steps"] == 0
+
+
+def test_teacher_share_one_replays_the_teachers_trajectory(tmp_path: Path) -> None:
+    """DAgger's beta = 1: the teacher drives every step, so the labels are the heuristic's own trajectory."""
+    pytest.importorskip("llama_cpp")
+    from models.data import heuristic_actions
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from assistant.tasks import make_task
+
+    out = tmp_path / "beta1"
+    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "poster", "--episodes", "1",
+          "--first-seed", "2000", "--max-steps", "3", "--samples", "1", "--teacher-share", "1"])
+    planner = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
+    planner = [json.loads(r["messages"][-1]["content"]) for r in planner if r["kind"] == "planner"]
+    stats = json.loads((out / "stats.json").read_text())["learner"]
+    expected, _ = heuristic_actions(make_task("poster", 2000), max_steps=3, time_budget=60)
+    assert [a["type"] for a in planner[:len(expected)]] == [a["type"] for a in expected]
+    assert stats["teacher_steps"] == min(len(expected), 3)
