@@ -28,8 +28,10 @@ when the learner finalizes or stalls, the environment ends it, or after
 *i* is task ``tasks[i % len(tasks)]``, seed ``first_seed + i // len(tasks)``).
 ``--teacher-share B`` is DAgger's mixing: at each step the teacher's action
 drives the episode with probability B (seeded per episode), the learner's
-otherwise; B = 0 is pure DAgger, B = 1 the teacher's own trajectories (useful
-where the learner stops at once and would leave nothing to label).
+otherwise; B = 0 is pure DAgger, B = 1 the teacher's own trajectories. With
+B > 0 a learner that stops where the teacher would go on hands that step to the
+teacher instead of ending the episode, so that the states past an early stop
+(which the learner reaches once it has learnt not to stop) are labelled too.
 ``--no-instruction F`` runs that share of the episodes (every ``round(1/F)``-th)
 without the task's instruction — the layout, its weights and nothing else, as
 ``layout-assistant fix`` meets a file with no goal — so that the model also
@@ -147,7 +149,10 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
             counts["agree"] += same_action(got, want)
             if got is None or got.get("type") == "finalize":
                 counts["learner_stopped_early"] += not teacher_stops
-                break
+                if teacher_stops or cfg.teacher_share <= 0:
+                    break
+                got = want  # handed to the teacher (see the module docstring)
+                counts["teacher_steps"] += 1
         _, _, terminated, truncated, info = env.step(got)
         if terminated or truncated or not info["valid"] or info.get("noop"):
             break

@@ -113,3 +113,31 @@ def test_teacher_share_one_replays_the_teachers_trajectory(tmp_path: Path) -> No
     expected, _ = heuristic_actions(make_task("poster", 2000), max_steps=3, time_budget=60)
     assert [a["type"] for a in planner[:len(expected)]] == [a["type"] for a in expected]
     assert stats["teacher_steps"] == min(len(expected), 3)
+
+
+class _Stops:
+    """A learner that always answers finalize (for the control flow; the real learner is a GGUF model above)."""
+
+    name = "stops"
+
+    def act(self, env):  # noqa: ANN001, ANN201
+        from models.policies import Decision
+
+        return Decision({"type": "finalize"}, '{"type":"finalize"}', 0.0)
+
+
+def test_an_early_stop_ends_pure_dagger_and_is_handed_to_the_teacher_with_a_share() -> None:
+    import random
+
+    from models.dagger import episode
+    from models.policies import HeuristicPolicy
+
+    teacher = HeuristicPolicy()
+    recs, counts = episode(_Stops(), teacher, "poster", 2000, DaggerConfig(max_steps=3), random.Random(0))
+    assert counts["states"] == 1 and counts["learner_stopped_early"] == 1 and counts["teacher_steps"] == 0
+    recs, counts = episode(_Stops(), teacher, "poster", 2000, DaggerConfig(max_steps=3, teacher_share=1e-9),
+                           random.Random(0))
+    assert counts["states"] == 4 and counts["learner_steps"] == 3
+    assert counts["teacher_steps"] == counts["learner_stopped_early"] == 3
+    steps = [r["meta"]["step"] for r in recs if r["kind"] == "planner"]
+    assert steps == [0, 1, 2, 3]
