@@ -1,9 +1,10 @@
 """DAgger data: the heuristic's action at the states a trained model reaches itself.
 
-Command (the sixth part of the bundled model's training)::
+Command (one of the four collections behind the bundled model's sixth part;
+``runs/tiny6/NOTES.md`` lists them all)::
 
-    python -m models.dagger --model runs/tiny5/gguf/grpo.gguf --out runs/dagger6 \\
-        --episodes 240 --first-seed 2000 --max-steps 6 --samples 6
+    python -m models.dagger --model runs/tiny5/gguf/grpo.gguf --out runs/dagger6c/shard0 \\
+        --episodes 180 --first-seed 2300 --max-steps 6 --samples 6 --teacher-share 0.3 --shard 0/2
 
 ``models.data`` records the heuristic's own trajectories, so a model trained
 on it only ever sees states on the heuristic's path. Once the model acts, it
@@ -23,7 +24,7 @@ The learner is a GGUF model run as the evaluation runs it
 (``models.policies.GGUFPolicy``): under the runtime grammar, best of
 ``--samples`` answers by simulation when ``--samples`` > 1. An episode ends
 when the learner finalizes or stalls, the environment ends it, or after
-``--max-steps`` learner edits. Episodes use training seeds only
+``--max-steps`` edits. Episodes use training seeds only
 (``--first-seed`` onward, inside ``models.data.SEED_RANGES["train"]``; episode
 *i* is task ``tasks[i % len(tasks)]``, seed ``first_seed + i // len(tasks)``).
 ``--teacher-share B`` is DAgger's mixing: at each step the teacher's action
@@ -35,8 +36,9 @@ teacher instead of ending the episode, so that the states past an early stop
 ``--no-instruction F`` runs that share of the episodes (every ``round(1/F)``-th)
 without the task's instruction — the layout, its weights and nothing else, as
 ``layout-assistant fix`` meets a file with no goal — so that the model also
-learns to improve a layout when nobody said how. ``--shard K/N`` keeps the episodes with ``i % N == K`` (run N processes, one
-per core, and mix their outputs with ``models.mix``).
+learns to improve a layout when nobody said how. ``--shard K/N`` keeps the
+episodes with ``i % N == K`` (run N processes, one per core, and mix their
+outputs with ``models.mix``).
 
 Writes ``train.jsonl``, an empty ``val.jsonl`` and ``test.jsonl``, and
 ``stats.json``: the command, the seeds, record counts, how often the learner's
