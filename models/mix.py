@@ -87,8 +87,8 @@ class Source:
 
 
 def source_facts(sources: list[Source]) -> dict[str, Any]:
-    """The tasks (in first-seen order) and seed ranges the sources' ``stats.json`` record, and ``made_by``:
-    the command of each source directory that records one (``models.dagger``, another mix)."""
+    """What the sources' ``stats.json`` record: the tasks (in first-seen order), per split the span of their
+    seed ranges, and ``made_by``, the command of each source that records one (``models.dagger``, a mix)."""
     tasks: list[str] = []
     ranges: dict[str, Any] = {}
     made_by: dict[str, str] = {}
@@ -97,7 +97,9 @@ def source_facts(sources: list[Source]) -> dict[str, Any]:
         if f.is_file():
             st = json.loads(f.read_text())
             tasks += [t for t in st.get("tasks", []) if t not in tasks]
-            ranges = ranges or st.get("seed_ranges", {})
+            for split, (lo, hi) in st.get("seed_ranges", {}).items():  # the span of every source's range
+                have = ranges.get(split)
+                ranges[split] = [min(lo, have[0]), max(hi, have[1])] if have else [lo, hi]
             if st.get("command"):
                 made_by[str(s.path)] = st["command"]
     return {"tasks": tasks, "seed_ranges": ranges, "made_by": made_by}

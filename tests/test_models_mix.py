@@ -74,10 +74,15 @@ def test_notes_name_how_each_source_with_a_command_was_made(tmp_path: Path) -> N
     a = _data_dir(tmp_path / "a", planner=4, applicator=8, tag="a")
     d = _data_dir(tmp_path / "d", planner=3, applicator=3, tag="d")
     stats = json.loads((d / "stats.json").read_text())
-    (d / "stats.json").write_text(json.dumps({**stats, "command": "python -m models.dagger --out d"}))
-    main(["--out", str(tmp_path / "m"), "--train", f"{a}:planner", f"{d}:planner:x2"])
-    assert json.loads((tmp_path / "m" / "stats.json").read_text())["made_by"] == {
-        str(d): "python -m models.dagger --out d"}
+    (d / "stats.json").write_text(json.dumps({**stats, "command": "python -m models.dagger --out d",
+                                              "seed_ranges": {"train": [2000, 2030]}}))
+    (a / "stats.json").write_text(json.dumps({"tasks": ["poster"], "seed_ranges": {
+        "train": [1000, 10000], "val": [500, 1000], "test": [100, 500]}}))
+    main(["--out", str(tmp_path / "m"), "--train", f"{d}:planner:x2", f"{a}:planner"])
+    stats = json.loads((tmp_path / "m" / "stats.json").read_text())
+    assert stats["made_by"] == {str(d): "python -m models.dagger --out d"}
+    # every source's seed range is within the span, whichever source comes first
+    assert stats["seed_ranges"] == {"train": [1000, 10000], "val": [500, 1000], "test": [100, 500]}
     assert data_command(tmp_path / "m").endswith(f"; `{d}` by `python -m models.dagger --out d`)")
 
 
