@@ -179,20 +179,12 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
               "teacher_finalize": 0, "teacher_steps": 0, "learner_steps": 0, "no_instruction": 0}
     rng = random.Random(f"{cfg.seed}:dagger:{cfg.shard[0]}")
     t0 = time.time()
-    tmp = out / "train.jsonl.part"
-    with tmp.open("w", encoding="utf-8") as fh:
-        for i, task, seed in plan:
-            bare = without_instruction(i, cfg.no_instruction)
-            records, counts = episode(learner, teacher, task, seed, cfg, rng, instruction=not bare)
-            for rec in records:
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-                totals[rec["kind"]] += 1
-            for k, v in counts.items():
-                totals[k] += v
-            totals["episodes"] += 1
-            totals["no_instruction"] += bare
-            print(json.dumps({"episode": i, "task": task, "seed": seed, "instruction": not bare, **counts,
-                              "seconds": round(time.time() - t0)}), flush=True)
+    tmp = out / "train.jsonl.part"  # becomes train.jsonl when every episode is written; removed on failure
+    try:
+        _write_episodes(tmp, plan, learner, teacher, cfg, rng, totals, t0)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     tmp.replace(out / "train.jsonl")
     for name in ("val.jsonl", "test.jsonl"):
         (out / name).write_text("")
@@ -206,6 +198,24 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
              "seconds": round(time.time() - t0)}
     (out / "stats.json").write_text(json.dumps(stats, indent=2))
     return stats
+
+
+def _write_episodes(path: Path, plan: list[tuple[int, str, int]], learner: Any, teacher: Any, cfg: DaggerConfig,
+                    rng: random.Random, totals: dict[str, int], t0: float) -> None:
+    """Run ``plan``'s episodes, writing their records to ``path`` and adding their counts to ``totals``."""
+    with path.open("w", encoding="utf-8") as fh:
+        for i, task, seed in plan:
+            bare = without_instruction(i, cfg.no_instruction)
+            records, counts = episode(learner, teacher, task, seed, cfg, rng, instruction=not bare)
+            for rec in records:
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                totals[rec["kind"]] += 1
+            for k, v in counts.items():
+                totals[k] += v
+            totals["episodes"] += 1
+            totals["no_instruction"] += bare
+            print(json.dumps({"episode": i, "task": task, "seed": seed, "instruction": not bare, **counts,
+                              "seconds": round(time.time() - t0)}), flush=True)
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -248,9 +258,11 @@ def main(argv: list[str] | None = None) -> None:
                        samples=args.samples, temperature=args.temperature, shard=args.shard, seed=args.seed,
                        no_instruction=args.no_instruction, teacher_share=args.teacher_share,
                        command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
+    from assistant.errors import ModelFileError
+
     try:
         stats = collect(cfg)
-    except ValueError as exc:
+    except (ValueError, ModelFileError) as exc:
         ap.error(str(exc))
     print(json.dumps({"out": cfg.out, **stats["splits"]["train"], **stats["learner"]}))
 

@@ -12,8 +12,9 @@ directory: ``KIND`` is ``planner``, ``applicator`` or ``all`` (the default);
 ``xR`` (every record R times; ``x1`` is the default). ``--train`` sources
 read the directory's ``train.jsonl``; ``--val`` sources read its
 ``val.jsonl``. The output directory gets ``train.jsonl`` and ``val.jsonl``
-(shuffled), an empty ``test.jsonl`` and a ``stats.json`` with the counts and
-this command, so a run that trains on the mix can say what it trained on.
+(shuffled), an empty ``test.jsonl`` and a ``stats.json`` with the counts, this
+command and the commands its sources record (``made_by``: ``models.dagger``
+output, another mix), so a run that trains on the mix can say what it trained on.
 Held-out test seeds never enter: ``models.data`` keeps them out of every
 train and validation file.
 """

@@ -52,6 +52,11 @@ def test_bad_arguments_stop_the_command(capsys: pytest.CaptureFixture[str], tmp_
         assert exc.value.code == 2
         assert why in capsys.readouterr().err
     assert not (tmp_path / "d" / "train.jsonl").exists()
+    pytest.importorskip("llama_cpp")
+    with pytest.raises(SystemExit) as exc:  # a missing learner: one clear error naming the file, nothing written
+        main(["--out", str(tmp_path / "d"), "--model", str(tmp_path / "none.gguf"), "--episodes", "1"])
+    assert exc.value.code == 2 and "none.gguf" in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()
 
 
 def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> None:
