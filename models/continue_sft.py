@@ -43,6 +43,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--grpo-lr", type=float, default=None, help="GRPO learning rate")
     ap.add_argument("--grpo-depth", type=int, default=None, help="on-policy steps before a sampled GRPO state")
     ap.add_argument("--grpo-group", type=int, default=None, help="actions sampled per GRPO state")
+    ap.add_argument("--grpo-states", type=int, default=None, help="states per GRPO step")
+    ap.add_argument("--grpo-max-steps", type=int, default=None,
+                    help="episode length of the environment GRPO samples states in (as the model is used)")
+    ap.add_argument("--grpo-val-every", type=int, default=None,
+                    help="validate every N GRPO steps and export the best checkpoint (0: the final one)")
+    ap.add_argument("--grpo-val-episodes", type=int, default=None, help="validation seeds per task")
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     ap.add_argument("--skip-sft", action="store_true",
@@ -77,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
     write_notes(run, src, data, args, sft, cfg.grpo)
     grpo_cfg = GRPOConfig(**{**asdict(cfg.grpo), "init": sft["best_dir"], "out": str(run / "grpo"),
                              "tasks": tuple(cfg.data.tasks)})
-    train_grpo(grpo_cfg)
+    grpo = train_grpo(grpo_cfg)
+    write_notes(run, src, data, args, sft, cfg.grpo, chosen=grpo.get("best"))
     cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
     cfg.verify_samples = args.verify_samples or cfg.verify_samples
     cfg.install = not args.no_install
@@ -96,7 +103,9 @@ def finished_sft(run: Path) -> dict:
     return {"best": end[-1]["best"], "best_dir": str(run / "sft" / "best"), "history": history}
 
 
-GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size"}
+GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size",
+              "grpo_states": "states_per_step", "grpo_max_steps": "env_max_steps", "grpo_val_every": "val_every",
+              "grpo_val_episodes": "val_episodes"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
@@ -129,13 +138,21 @@ def data_command(data: Path) -> str:
     return f" (made by `python -m models.data --out {data}{tasks} {flags}`)"
 
 
-def grpo_text(g: Any) -> str:
-    """A ``GRPOConfig``'s settings in words (for the run notes)."""
-    return (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
-            f"{g.max_depth} on-policy steps deep, learning rate {g.lr:g}")
+def grpo_text(g: Any, chosen: dict | None = None) -> str:
+    """A ``GRPOConfig``'s settings in words (for the run notes), and the checkpoint validation chose."""
+    text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
+            f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}")
+    if g.val_every > 0:
+        text += (f"; validated every {g.val_every} steps on {g.val_episodes} validation seeds per task "
+                 f"(greedy, final composite)")
+        if chosen:
+            which = "the SFT model (no GRPO step beat it)" if chosen["step"] == 0 else f"step {chosen['step']}"
+            text += f", exported: {which}, {chosen['composite']:.3f}"
+    return text
 
 
-def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict, grpo: Any) -> Path:
+def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict, grpo: Any,
+                chosen: dict | None = None) -> Path:
     """``<run>/NOTES.md``: the source run's notes, then what this continuation did (the model card quotes it)."""
     earlier = (src / "NOTES.md").read_text().strip() + "\n\n" if (src / "NOTES.md").is_file() else ""
     steps = max((h["step"] for h in sft["history"] if h.get("event") == "train"), default=0)
@@ -144,7 +161,7 @@ def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft:
             f"{f' --data {data}' if args.data else ''} --minutes {args.minutes:g} --lr {args.lr:g} "
             f"--threads {args.threads}{flags_text(args)}`: {steps} more SFT steps on `{data}`{data_command(data)} "
             f"(best validation loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}), "
-            f"then GRPO ({grpo_text(grpo)}), export and evaluation.")
+            f"then GRPO ({grpo_text(grpo, chosen)}), export and evaluation.")
     path = run / "NOTES.md"
     path.write_text(text + "\n", encoding="utf-8")
     return path

@@ -292,11 +292,16 @@ def plot_curves(run: Path, out_dir: Path) -> list[Path]:
         fig.savefig(written[-1], dpi=100)
         plt.close(fig)
     if grpo_log.is_file():
-        recs = [json.loads(x) for x in grpo_log.read_text().splitlines() if x.strip()]
+        every = [json.loads(x) for x in grpo_log.read_text().splitlines() if x.strip()]
+        recs = [r for r in every if "event" not in r]  # one per step
+        val = [r for r in every if r.get("event") == "val"]
         fig, ax = plt.subplots(figsize=(6, 3.5))
         ax.plot([r["step"] for r in recs], [r["reward"] for r in recs], label="mean reward")
         ax.plot([r["step"] for r in recs], [r["valid_rate"] for r in recs], label="valid rate")
         ax.plot([r["step"] for r in recs], [r["kl"] for r in recs], label="KL to SFT")
+        if val:
+            ax.plot([r["step"] for r in val], [r["composite"] for r in val], "o-",
+                    label="validation final composite")
         ax.set_xlabel("GRPO step"), ax.legend(), fig.tight_layout()
         written.append(out_dir / "eval_grpo_reward.png")
         fig.savefig(written[-1], dpi=100)

@@ -2,7 +2,7 @@
 
 Command::
 
-    python -m models.grpo --init runs/tiny/sft/best --out runs/tiny/grpo --steps 60
+    python -m models.grpo --init runs/tiny/sft/best --out runs/tiny/grpo --steps 60 --env-max-steps 6 --val-every 10
 
 Group Relative Policy Optimisation (Shao et al. 2024, DeepSeekMath §4.1), in a
 compact torch loop:
@@ -29,6 +29,23 @@ compact torch loop:
 Logged every step (``OUT/log.jsonl``): mean reward, valid rate,
 premature-finalize rate, finalize rate, KL, loss, curriculum stage;
 checkpoints every ``save_every`` steps and the final one in ``OUT/final``.
+
+**Selection by validation.** With ``val_every`` > 0 the policy is scored
+before the first step and every ``val_every`` steps (and after the last) on
+validation seeds (``SEED_RANGES["val"]``, never trained on, disjoint from the
+held-out test seeds): ``val_episodes`` greedy episodes per task of at most
+``val_max_steps`` steps, run and stopped exactly as ``models.eval`` runs the
+held-out episodes; the score is their mean final composite. The checkpoint
+with the highest score is kept in ``OUT/best`` (the starting SFT model
+counts: when no GRPO step beats it, ``best`` is the SFT model) and logged as
+``{"event": "val", ...}`` records; ``best`` is what the pipeline exports.
+Greedy validation decides, because the evaluation's GRPO row is greedy and its
+verification row starts from the greedy answer.
+
+The environment in which states are sampled should have the episode length
+the model is used with (``env_max_steps``): the observation shows
+``step k/N``, so states of a 24-step episode are prompts the model never sees
+in a 6-step one.
 """
 
 from __future__ import annotations
@@ -37,6 +54,7 @@ import argparse
 import copy
 import json
 import random
+import shutil
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -77,6 +95,10 @@ class GRPOConfig:
     seed: int = 0
     # logging
     save_every: int = 20
+    # selection: greedy validation episodes every ``val_every`` steps (0: none; ``final`` is the result)
+    val_every: int = 0
+    val_episodes: int = 2              # validation seeds per task
+    val_max_steps: int = 6
 
 
 def curriculum_tasks(tasks: list[str], step: int, total: int) -> list[str]:
@@ -199,8 +221,41 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int) ->
     return env
 
 
+class TorchPolicy:
+    """Greedy planner answers of an ``LM`` in training (torch), as ``models.eval`` policies answer."""
+
+    def __init__(self, lm: LM, *, name: str = "grpo", max_new_tokens: int = 64) -> None:
+        self.lm, self.name, self.max_new_tokens = lm, name, max_new_tokens
+
+    def act(self, env: Any) -> Any:
+        from models.lm import generate
+        from models.policies import Decision
+
+        t0 = time.perf_counter()
+        _, text = generate(self.lm, planner_prompt(env), max_new_tokens=self.max_new_tokens)
+        try:
+            action = parse_completion(text)
+        except InvalidAction:
+            action = None
+        return Decision(action, text, time.perf_counter() - t0)
+
+
+def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[str, Any]:
+    """Mean final composite (and gap closed) of greedy episodes on the first ``episodes`` validation seeds per task."""
+    from models.eval import run_episode
+
+    start = SEED_RANGES["val"][0]
+    policy = TorchPolicy(lm)
+    eps = [run_episode(policy, task, start + i, max_steps=max_steps) for task in tasks for i in range(episodes)]
+    return {"composite": sum(e.composite for e in eps) / len(eps),
+            "gap_closed": sum(e.gap_closed for e in eps) / len(eps), "episodes": len(eps)}
+
+
 def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
-    """Run GRPO from ``cfg.init``; returns a summary with the log history and the final checkpoint."""
+    """Run GRPO from ``cfg.init``; returns a summary with the log history, the final and the best checkpoint.
+
+    ``best_dir`` is the checkpoint chosen by validation (``val_every`` > 0), else the final one.
+    """
     from assistant.tasks import task_names
 
     torch.manual_seed(cfg.seed)
@@ -208,6 +263,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     gen = torch.Generator().manual_seed(cfg.seed)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(out / "best", ignore_errors=True)  # a choice of an earlier run in this directory
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     lm = lm or load_lm(cfg.init, device=pick_device())
     ref = copy.deepcopy(lm.model).eval()
@@ -220,6 +276,23 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     history: list[dict[str, Any]] = []
     log = (out / "log.jsonl").open("w", encoding="utf-8")
     t0 = time.time()
+    best: dict[str, Any] = {}
+
+    def check(step: int) -> None:
+        """Validate the current policy; keep it in ``OUT/best`` when it beats every earlier check."""
+        v = validate(lm, tasks, cfg.val_episodes, cfg.val_max_steps)
+        better = not best or v["composite"] > best["composite"]
+        if better:
+            best.update(v, step=step)
+            lm.save(out / "best")
+        rec = {"event": "val", "step": step, **v, "best_step": best["step"], "s": round(time.time() - t0, 1)}
+        history.append(rec)
+        log.write(json.dumps(rec) + "\n")
+        log.flush()
+        print(json.dumps(rec), flush=True)
+
+    if cfg.val_every > 0:
+        check(0)
     for step in range(cfg.steps):
         open_tasks = curriculum_tasks(tasks, step, cfg.steps)
         groups = []
@@ -268,9 +341,13 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
         print(json.dumps(rec))
         if (step + 1) % cfg.save_every == 0:
             lm.save(out / f"step{step + 1}")
+        if cfg.val_every > 0 and ((step + 1) % cfg.val_every == 0 or step + 1 == cfg.steps):
+            check(step + 1)
     log.close()
     final = lm.save(out / "final")
-    return {"final_dir": str(final), "history": history}
+    if not best:
+        return {"final_dir": str(final), "best_dir": str(final), "history": history}
+    return {"final_dir": str(final), "best_dir": str(out / "best"), "best": best, "history": history}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -285,7 +362,7 @@ def main(argv: list[str] | None = None) -> None:
     kw = {k: getattr(args, k) for k in asdict(d) if k != "tasks"}
     cfg = GRPOConfig(**kw, tasks=tuple(t for t in args.tasks.split(",") if t))
     summary = train_grpo(cfg)
-    print(json.dumps({"final_dir": summary["final_dir"]}))
+    print(json.dumps({k: summary[k] for k in ("final_dir", "best_dir", "best") if k in summary}))
 
 
 if __name__ == "__main__":

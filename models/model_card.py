@@ -48,7 +48,7 @@ schedule; best validation loss {summary['sft_best'].get('val_loss', float('nan')
 at step {summary['sft_best'].get('step')}, completion-token accuracy
 {summary['sft_best'].get('val_acc', float('nan')):.3f}), then GRPO with the
 layout environment as verifier ({cfg.grpo.steps} steps, {cfg.grpo.states_per_step} states ×
-{cfg.grpo.group_size} samples, KL {cfg.grpo.kl_coef} to the SFT model).
+{cfg.grpo.group_size} samples, KL {cfg.grpo.kl_coef} to the SFT model){_grpo_choice(summary)}.
 Reproduce: `make train-tiny` (`python -m models.pipeline --config tiny`), CPU only.
 This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
 {_run_notes(summary)}
@@ -89,6 +89,21 @@ def _sft_log(summary: dict[str, Any]) -> str:
             if event.get("event") == "train":
                 steps, seconds = event.get("step", steps), event.get("s", seconds)
     return f"{steps} steps in {seconds / 60:.0f} min"
+
+
+def _grpo_choice(summary: dict[str, Any]) -> str:
+    """Which GRPO checkpoint ships, from the validation records of the run's GRPO log (``""`` without them)."""
+    path = Path(summary["run"]) / "grpo" / "log.jsonl"
+    vals = [e for e in map(json.loads, path.read_text().splitlines()) if e.get("event") == "val"] \
+        if path.is_file() else []
+    if not vals:
+        return ""
+    chosen = vals[-1]["best_step"]
+    score = {e["step"]: e["composite"] for e in vals}
+    which = "the SFT model itself (no GRPO step beat it)" if chosen == 0 else f"step {chosen}"
+    return (f"; checked on validation seeds every {vals[1]['step'] - vals[0]['step'] if len(vals) > 1 else 0} "
+            f"steps (greedy episodes, mean final composite: SFT {score[0]:.3f}, "
+            f"exported {which}, {score[chosen]:.3f})")
 
 
 def _run_notes(summary: dict[str, Any]) -> str:

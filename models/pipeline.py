@@ -85,7 +85,7 @@ def config(name: str) -> PipelineConfig:
             sft=SFTConfig(steps=30, batch_size=4, lr=3e-3, warmup=5, log_every=10, eval_every=15,
                           max_val_examples=8, max_len=2048),
             grpo=GRPOConfig(steps=2, states_per_step=1, group_size=3, max_depth=1, max_new_tokens=24, save_every=2,
-                            env_max_steps=6),
+                            env_max_steps=2, val_every=1, val_episodes=1, val_max_steps=2),
             eval_episodes=1, eval_max_steps=2, verify_samples=2, requests_per_layout=2,
         )
     if name == "tiny":
@@ -99,7 +99,8 @@ def config(name: str) -> PipelineConfig:
                              max_positions=2048),
             sft=SFTConfig(steps=1200, batch_size=12, lr=2e-3, warmup=40, log_every=20, eval_every=100,
                           max_val_examples=96, max_len=2048, max_minutes=28.0),
-            grpo=GRPOConfig(steps=12, states_per_step=2, group_size=4, max_depth=2, lr=2e-5, save_every=6),
+            grpo=GRPOConfig(steps=12, states_per_step=2, group_size=4, max_depth=2, lr=2e-5, save_every=6,
+                            env_max_steps=6, val_every=6, val_episodes=2, val_max_steps=6),
             eval_episodes=2, eval_max_steps=6, verify_samples=3, requests_per_layout=8, install=True,
         )
     raise ValueError(f"unknown pipeline config {name!r}; use {', '.join(CONFIGS)}")
@@ -115,8 +116,9 @@ def _gemma_config(name: str, run: str) -> PipelineConfig:
            SFTConfig(steps=3000, batch_size=16, lr=2e-4, warmup=100, log_every=25, eval_every=250,
                      max_val_examples=256, max_len=2048))
     grpo = (GRPOConfig(steps=1, states_per_step=1, group_size=2, max_depth=0, max_new_tokens=24, save_every=1,
-                       env_max_steps=4, ppo_epochs=1, lr=1e-5) if mini else
-            GRPOConfig(steps=200, states_per_step=4, group_size=8, max_depth=4, lr=1e-5, save_every=50))
+                       env_max_steps=2, ppo_epochs=1, lr=1e-5, val_every=1, val_episodes=1, val_max_steps=2) if mini else
+            GRPOConfig(steps=200, states_per_step=4, group_size=8, max_depth=4, lr=1e-5, save_every=50,
+                       env_max_steps=12, val_every=25, val_episodes=4, val_max_steps=12))
     data = tiny.data
     data.out = f"{run}/data"
     if not mini:
@@ -165,7 +167,9 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
         _stage("resume: reusing init/, sft/ and grpo/", t0)
         end = [json.loads(x) for x in (run / "sft" / "log.jsonl").read_text().splitlines() if '"end"' in x]
         sft = {"best": end[-1]["best"] if end else {}, "best_dir": str(run / "sft" / "best")}
-        grpo = {"final_dir": str(run / "grpo" / "final")}
+        chosen = run / "grpo" / "best"
+        grpo = {"final_dir": str(run / "grpo" / "final"),
+                "best_dir": str(chosen if chosen.is_dir() else run / "grpo" / "final")}
     else:
         files = {"train": str(data_dir / "train.jsonl"), "val": str(data_dir / "val.jsonl"), "out": str(run / "sft")}
         if cfg.pretrained:
@@ -190,21 +194,22 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     _stage("export", t0)
     gg = run / "gguf"
     if cfg.pretrained:
-        export_adapters(cfg, sft["best_dir"], grpo["final_dir"], gg)
+        export_adapters(cfg, sft["best_dir"], grpo["best_dir"], gg)
     else:
         # F16 is what ships and what the evaluation runs: llama.cpp's AMX repacking of
         # Q8_0 weights crashes on some CPUs (see models.policies.load_llama); Q8_0 is written too.
         export_gguf(run / "init", gg / "base.gguf", out_type="f16", name="layout-base-untrained")
         export_gguf(sft["best_dir"], gg / "sft.gguf", out_type="f16", name="layout-applicator-sft")
-        export_gguf(grpo["final_dir"], gg / "grpo.gguf", out_type="f16", name="layout-applicator")
-        export_gguf(grpo["final_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
+        export_gguf(grpo["best_dir"], gg / "grpo.gguf", out_type="f16", name="layout-applicator")
+        export_gguf(grpo["best_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
 
     _stage("eval", t0)
     report = out_report or (MODELS_DIR / "EVAL.md" if cfg.install else run / "EVAL.md")
     ev = evaluate_run(run, report, episodes=cfg.eval_episodes, max_steps=cfg.eval_max_steps,
                       verify_samples=cfg.verify_samples, applicator_per_layout=cfg.requests_per_layout,
                       tasks=list(cfg.data.tasks) or None, title=cfg.name)
-    summary = {"run": str(run), "sft_best": sft["best"], "grpo_final": grpo["final_dir"], "report": str(report),
+    summary = {"run": str(run), "sft_best": sft["best"], "grpo_final": grpo["final_dir"],
+               "grpo_exported": grpo["best_dir"], "report": str(report),
                "seconds": round(time.time() - t0, 1)}
     if cfg.install:
         shutil.copyfile(gg / "grpo.gguf", MODELS_DIR / BUNDLED_NAME)  # F16

@@ -13,9 +13,10 @@ torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machin
 
 from assistant.env import LayoutEnv  # noqa: E402
 from assistant.prompting import format_target  # noqa: E402
+import models.grpo as grpo_mod  # noqa: E402
 from models.grpo import (  # noqa: E402
     GRPOConfig, curriculum_tasks, group_advantages, grpo_loss, planner_prompt, sample_group, score_action,
-    token_logprobs, train_grpo,
+    token_logprobs, train_grpo, validate,
 )
 from models.lm import from_tiny  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
@@ -103,3 +104,41 @@ def test_miniature_grpo_run_logs_and_checkpoints(tmp_path: Path, lm) -> None:
         assert all(isinstance(r[key], float) for r in log)
     assert (Path(summary["final_dir"]) / "model.safetensors").is_file()
     assert (tmp_path / "grpo" / "step1" / "tokenizer.json").is_file()
+
+
+def test_validation_runs_greedy_episodes_on_the_validation_seeds(lm) -> None:
+    v = validate(lm, ["banner"], 2, max_steps=2)
+    # the untrained model's greedy answers are not actions: each episode ends where its seed started
+    starts = []
+    for seed in (500, 501):
+        _, info = LayoutEnv("banner", max_steps=2).reset(seed=seed, options={"task": "banner", "task_seed": seed})
+        starts.append(info["composite"])
+    assert starts[0] != starts[1]
+    assert v["episodes"] == 2 and v["composite"] == pytest.approx(sum(starts) / 2) and v["gap_closed"] == 0.0
+
+
+def test_validation_keeps_the_best_checkpoint(tmp_path: Path, lm, monkeypatch) -> None:
+    out = tmp_path / "grpo"
+    (out / "best").mkdir(parents=True)
+    (out / "best" / "stale.txt").write_text("from an earlier run")
+    scores = iter([0.50, 0.70, 0.70])  # the SFT model, step 1, step 2 (a tie keeps the earlier)
+    monkeypatch.setattr(grpo_mod, "validate",
+                        lambda *a, **k: {"composite": next(scores), "gap_closed": 0.0, "episodes": 1})
+    cfg = GRPOConfig(out=str(out), tasks=("banner",), steps=2, states_per_step=1, group_size=2, max_depth=0,
+                     max_new_tokens=8, save_every=1, temperature=1.5, val_every=1, val_episodes=1, val_max_steps=2)
+    summary = train_grpo(cfg, lm=lm)
+    vals = [json.loads(x) for x in (out / "log.jsonl").read_text().splitlines() if '"val"' in x]
+    assert [(r["step"], r["best_step"]) for r in vals] == [(0, 0), (1, 1), (2, 1)]
+    assert summary["best"]["step"] == 1 and summary["best_dir"] == str(out / "best")
+    assert (out / "best" / "model.safetensors").is_file() and not (out / "best" / "stale.txt").exists()
+    assert (out / "best" / "model.safetensors").read_bytes() == (out / "step1" / "model.safetensors").read_bytes()
+
+
+def test_without_validation_the_final_checkpoint_is_the_result(tmp_path: Path, lm) -> None:
+    out = tmp_path / "grpo"
+    (out / "best").mkdir(parents=True)
+    cfg = GRPOConfig(out=str(out), tasks=("banner",), steps=1, states_per_step=1, group_size=2, max_depth=0,
+                     max_new_tokens=8, save_every=5)
+    summary = train_grpo(cfg, lm=lm)
+    assert summary["best_dir"] == summary["final_dir"] == str(out / "final") and "best" not in summary
+    assert not (out / "best").exists()

@@ -6,6 +6,7 @@ adapters) runs in miniature too, as a slow test: it needs the ``gemma`` extra.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,10 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
         assert f"| {policy}" in report
     assert "## Applicator" in report and (run / "eval_sft_loss.png").is_file()
     assert result["sft_best"]["step"] > 0
+    # GRPO validated the SFT model and every step; the checkpoint it chose is the one exported
+    vals = [json.loads(x) for x in (run / "grpo" / "log.jsonl").read_text().splitlines() if '"val"' in x]
+    assert [r["step"] for r in vals] == [0, 1, 2]
+    assert result["grpo_exported"] == str(run / "grpo" / "best")
 
 
 @pytest.mark.slow
@@ -55,3 +60,17 @@ def test_gemma_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     report = Path(result["report"]).read_text()
     for policy in ("base (grammar)", "SFT", "GRPO", "GRPO + verify", "GRPO + grammar"):
         assert f"| {policy}" in report
+
+
+def test_model_card_says_which_grpo_checkpoint_ships(tmp_path: Path) -> None:
+    from models.model_card import _grpo_choice
+
+    run = tmp_path / "run"
+    assert _grpo_choice({"run": str(run)}) == ""
+    (run / "grpo").mkdir(parents=True)
+    log = [{"step": 1, "reward": 0.1}, {"event": "val", "step": 0, "composite": 0.861, "best_step": 0},
+           {"event": "val", "step": 12, "composite": 0.875, "best_step": 12},
+           {"event": "val", "step": 24, "composite": 0.870, "best_step": 12}]
+    (run / "grpo" / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
+    text = _grpo_choice({"run": str(run)})
+    assert "every 12 steps" in text and "SFT 0.861" in text and "exported step 12, 0.875" in text

@@ -125,7 +125,8 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     from models.continue_sft import flags_text, grpo_overrides, grpo_text
     from models.pipeline import config
 
-    none = argparse.Namespace(grpo_steps=None, grpo_lr=None, grpo_depth=None, grpo_group=None,
+    none = argparse.Namespace(grpo_steps=None, grpo_lr=None, grpo_depth=None, grpo_group=None, grpo_states=None,
+                              grpo_max_steps=None, grpo_val_every=None, grpo_val_episodes=None,
                               eval_episodes=None, verify_samples=None)
     assert grpo_overrides(none) == {} and flags_text(none) == ""
     tiny = config("tiny").grpo
@@ -135,7 +136,15 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert grpo_overrides(some) == {"steps": 120, "lr": 3e-5, "max_depth": 4, "save_every": 24}
     assert flags_text(some) == " --grpo-steps 120 --grpo-lr 3e-05 --grpo-depth 4 --verify-samples 6"
     text = grpo_text(replace(tiny, **grpo_overrides(some)))
-    assert "120 steps" in text and "4 on-policy steps deep" in text
+    assert "120 steps" in text and "4 on-policy steps deep in 6-step episodes" in text
+    assert "validated every 6 steps on 2 validation seeds per task" in text and "exported" not in text
+    val = argparse.Namespace(**{**vars(none), "grpo_states": 4, "grpo_max_steps": 6, "grpo_val_every": 10,
+                                "grpo_val_episodes": 8})
+    assert grpo_overrides(val) == {"states_per_step": 4, "env_max_steps": 6, "val_every": 10, "val_episodes": 8}
+    assert flags_text(val) == " --grpo-states 4 --grpo-max-steps 6 --grpo-val-every 10 --grpo-val-episodes 8"
+    g = replace(tiny, **grpo_overrides(val))
+    assert grpo_text(g, {"step": 30, "composite": 0.8812}).endswith("exported: step 30, 0.881")
+    assert "exported: the SFT model (no GRPO step beat it)" in grpo_text(g, {"step": 0, "composite": 0.86})
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
