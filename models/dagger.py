@@ -36,7 +36,12 @@ teacher instead of ending the episode, so that the states past an early stop
 ``--no-instruction F`` runs that share of the episodes (every ``round(1/F)``-th)
 without the task's instruction — the layout, its weights and nothing else, as
 ``layout-assistant fix`` meets a file with no goal — so that the model also
-learns to improve a layout when nobody said how. ``--shard K/N`` keeps the
+learns to improve a layout when nobody said how. ``--varied-ids F`` names the
+elements of that share of the episodes (drawn per episode, seeded) as real
+files name them (``assistant.tasks.ids``: ``slide-title``, ``headline``,
+``text1234``) instead of the generators' ``title``, ``cta``, ``bullet-2``,
+so that the model reads ids from the layout instead of memorising them.
+``--shard K/N`` keeps the
 episodes with ``i % N == K`` (run N processes, one per core, and mix their
 outputs with ``models.mix``).
 
@@ -76,6 +81,7 @@ class DaggerConfig:
     shard: tuple[int, int] = (0, 1)
     no_instruction: float = 0.0          # share of episodes run without the task's instruction
     teacher_share: float = 0.0           # DAgger's beta: probability that the teacher's action drives a step
+    varied_ids: float = 0.0              # share of episodes whose elements are renamed as real files name them
     seed: int = 0                        # request phrasing
     command: str = field(default="", repr=False)
 
@@ -83,6 +89,11 @@ class DaggerConfig:
 def without_instruction(i: int, share: float) -> bool:
     """Whether episode ``i`` runs without its instruction (every ``round(1 / share)``-th episode)."""
     return share > 0 and i % max(1, round(1 / share)) == 0
+
+
+def with_varied_ids(cfg: DaggerConfig, task: str, seed: int) -> bool:
+    """Whether the episode of ``task`` at ``seed`` renames its elements (a seeded draw with probability ``varied_ids``)."""
+    return cfg.varied_ids > 0 and random.Random(f"{cfg.seed}:ids:{task}:{seed}").random() < cfg.varied_ids
 
 
 def dagger_episodes(cfg: DaggerConfig, tasks: list[str]) -> list[tuple[int, str, int]]:
@@ -112,7 +123,7 @@ def same_action(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
 
 
 def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig, rng: random.Random,
-            instruction: bool = True) -> tuple[list[dict[str, Any]], dict[str, int]]:
+            instruction: bool = True, ids: str = "plain") -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The records of one learner-driven episode and its counts (see the module docstring)."""
     from assistant.env import LayoutEnv
     from assistant.prompting import make_record
@@ -120,17 +131,17 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
     from models.data import applicator_records
 
     env = LayoutEnv(task, max_steps=cfg.max_steps + 1)
+    t = make_task(task, seed, ids=ids)
     if instruction:
-        env.reset(seed=seed, options={"task": task, "task_seed": seed})
+        env.reset(seed=seed, options={"task": t})
     else:
-        t = make_task(task, seed)
         env.reset(seed=seed, options={"document": t.broken.copy(), "weights": t.weights})
     records: list[dict[str, Any]] = []
     counts = {"states": 0, "agree": 0, "learner_stopped_early": 0, "teacher_finalize": 0, "teacher_steps": 0,
               "learner_steps": 0}
     driver = random.Random(f"{cfg.seed}:driver:{task}:{seed}")
     for step in range(cfg.max_steps + 1):
-        meta = {"task": task, "seed": seed, "step": step, "source": "dagger", "instruction": instruction}
+        meta = {"task": task, "seed": seed, "step": step, "source": "dagger", "instruction": instruction, "ids": ids}
         want = teacher.act(env).action or {"type": "finalize"}
         records.append(make_record(env.observation_text(), env.instruction or "", want, kind="planner", meta=meta))
         counts["states"] += 1
@@ -176,7 +187,7 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     totals = {"episodes": 0, "planner": 0, "applicator": 0, "states": 0, "agree": 0, "learner_stopped_early": 0,
-              "teacher_finalize": 0, "teacher_steps": 0, "learner_steps": 0, "no_instruction": 0}
+              "teacher_finalize": 0, "teacher_steps": 0, "learner_steps": 0, "no_instruction": 0, "varied_ids": 0}
     rng = random.Random(f"{cfg.seed}:dagger:{cfg.shard[0]}")
     t0 = time.time()
     tmp = out / "train.jsonl.part"  # becomes train.jsonl when every episode is written; removed on failure
@@ -191,7 +202,8 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     seeds = sorted({s for _, _, s in plan})
     stats = {"command": cfg.command, "config": {**asdict(cfg), "command": None}, "tasks": tasks,
              "seed_ranges": {"train": [seeds[0], seeds[-1] + 1]} if seeds else {},
-             "splits": {"train": {k: totals[k] for k in ("planner", "applicator", "episodes", "no_instruction")}},
+             "splits": {"train": {k: totals[k] for k in ("planner", "applicator", "episodes", "no_instruction",
+                                                          "varied_ids")}},
              "learner": {"agreement": totals["agree"] / max(totals["learner_steps"], 1),
                          "stopped_early": totals["learner_stopped_early"], "states": totals["states"],
                          "teacher_steps": totals["teacher_steps"]},
@@ -206,7 +218,8 @@ def _write_episodes(path: Path, plan: list[tuple[int, str, int]], learner: Any, 
     with path.open("w", encoding="utf-8") as fh:
         for i, task, seed in plan:
             bare = without_instruction(i, cfg.no_instruction)
-            records, counts = episode(learner, teacher, task, seed, cfg, rng, instruction=not bare)
+            ids = "varied" if with_varied_ids(cfg, task, seed) else "plain"
+            records, counts = episode(learner, teacher, task, seed, cfg, rng, instruction=not bare, ids=ids)
             for rec in records:
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 totals[rec["kind"]] += 1
@@ -214,7 +227,8 @@ def _write_episodes(path: Path, plan: list[tuple[int, str, int]], learner: Any, 
                 totals[k] += v
             totals["episodes"] += 1
             totals["no_instruction"] += bare
-            print(json.dumps({"episode": i, "task": task, "seed": seed, "instruction": not bare, **counts,
+            totals["varied_ids"] += ids != "plain"
+            print(json.dumps({"episode": i, "task": task, "seed": seed, "instruction": not bare, "ids": ids, **counts,
                               "seconds": round(time.time() - t0)}), flush=True)
 
 
@@ -243,12 +257,14 @@ def main(argv: list[str] | None = None) -> None:
                     help="share of episodes (0-1) run without the task's instruction")
     ap.add_argument("--teacher-share", type=float, default=d.teacher_share,
                     help="probability (0-1) that the teacher's action drives a step (DAgger's beta)")
+    ap.add_argument("--varied-ids", type=float, default=d.varied_ids,
+                    help="share of episodes (0-1) whose elements are named as real files name them")
     ap.add_argument("--shard", type=_shard, default=d.shard, help="K/N: this process's share of the episodes")
     ap.add_argument("--seed", type=int, default=d.seed)
     args = ap.parse_args(argv)
     if args.episodes < 1 or args.max_steps < 1 or args.samples < 1:
         ap.error("--episodes, --max-steps and --samples must be at least 1")
-    for name in ("no_instruction", "teacher_share"):
+    for name in ("no_instruction", "teacher_share", "varied_ids"):
         if not 0 <= getattr(args, name) <= 1:
             ap.error(f"--{name.replace('_', '-')} is a share between 0 and 1, got {getattr(args, name)}")
     from models.policies import load_llama  # noqa: F401  (fail early without the [train] extra)
@@ -257,6 +273,7 @@ def main(argv: list[str] | None = None) -> None:
                        episodes=args.episodes, first_seed=args.first_seed, max_steps=args.max_steps,
                        samples=args.samples, temperature=args.temperature, shard=args.shard, seed=args.seed,
                        no_instruction=args.no_instruction, teacher_share=args.teacher_share,
+                       varied_ids=args.varied_ids,
                        command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
     from assistant.errors import ModelFileError
 

@@ -86,12 +86,16 @@ class PolicyRow:
     details: list[EpisodeResult] = field(default_factory=list, repr=False)
 
 
-def run_episode(policy: Any, task: str, seed: int, *, max_steps: int) -> EpisodeResult:
-    """One held-out episode of ``policy`` (see the module docstring for the stop rule)."""
+def run_episode(policy: Any, task: str, seed: int, *, max_steps: int, ids: str = "plain") -> EpisodeResult:
+    """One held-out episode of ``policy`` (see the module docstring for the stop rule).
+
+    ``ids``: how the task's elements are named (``assistant.tasks.generate_svgs``).
+    """
     from assistant.env import LayoutEnv
+    from assistant.tasks import make_task
 
     env = LayoutEnv(task, max_steps=max_steps)
-    _, info = env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    _, info = env.reset(seed=seed, options={"task": make_task(task, seed, ids=ids)})
     res = EpisodeResult(policy.name, task, seed, info["composite"], info["instruction_fit"],
                         1.0 - info.get("gap_remaining", 1.0))
     while True:
@@ -121,14 +125,15 @@ def summarise(policy: str, task: str, eps: list[EpisodeResult]) -> PolicyRow:
         ms_per_step=1000 * sum(e.seconds for e in eps) / max(answers, 1), details=eps)
 
 
-def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, max_steps: int = 12) -> list[PolicyRow]:
-    """One row per policy × task plus an ``all`` row per policy."""
+def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, max_steps: int = 12,
+                      ids: str = "plain") -> list[PolicyRow]:
+    """One row per policy × task plus an ``all`` row per policy (elements named as ``ids`` says)."""
     start = SEED_RANGES["test"][0]
     rows: list[PolicyRow] = []
     for policy in policies:
         all_eps: list[EpisodeResult] = []
         for task in tasks:
-            eps = [run_episode(policy, task, start + i, max_steps=max_steps) for i in range(episodes)]
+            eps = [run_episode(policy, task, start + i, max_steps=max_steps, ids=ids) for i in range(episodes)]
             all_eps += eps
             rows.append(summarise(policy.name, task, eps))
             print(json.dumps({k: v for k, v in rows[-1].__dict__.items() if k != "details"}))
@@ -336,6 +341,9 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples}, grammar)",
                                    samples=verify_samples, grammar=True, llm=models["grpo"].llm))
     rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps)
+    # the same held-out tasks with their elements named as real files name them (``assistant.tasks.ids``)
+    renamed = evaluate_policies([p for p in policies if p.name == "heuristic" or p.name.startswith("GRPO")],
+                                tasks, episodes, max_steps=max_steps, ids="varied")
     cases = applicator_cases(tasks, episodes, applicator_per_layout)
     app = [evaluate_applicator(p, cases) for p in models.values()]
     if "grpo" in models:  # what ships: the runtime decodes with the grammar over the layout's ids
@@ -354,11 +362,17 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             f"machine's CPU. Produced by `python -m models.eval --run {run}`; definitions in `models/eval.py`.\n",
             "## Against the targets\n", targets_section(rows, app, ship), "",
             "## Policies\n", policy_table(rows), "",
+            "## Elements named as real files name them\n",
+            "The same held-out tasks with every element renamed in a style drawn per task (`slide-title`, "
+            "`headline`, `point-1`, `text1234`; `assistant.tasks.ids`): the layouts, briefs and scores are "
+            "the same, only the ids differ. A model that learnt the generators' ids instead of reading the "
+            "layout loses here.\n",
+            policy_table([r for r in renamed if r.task == "all"] or renamed), "",
             "## Applicator (plain-language requests → one action)\n", applicator_table(app) if app else "(no models)",
             "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}.\n"]
     text += [f"![{p.stem}]({p.name})" for p in plots]
     out.write_text("\n".join(text) + "\n", encoding="utf-8")
-    return {"rows": rows, "applicator": app, "plots": [str(p) for p in plots], "report": str(out)}
+    return {"rows": rows, "renamed": renamed, "applicator": app, "plots": [str(p) for p in plots], "report": str(out)}
 
 
 def main(argv: list[str] | None = None) -> None:

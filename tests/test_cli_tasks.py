@@ -41,10 +41,18 @@ def test_tasks_export_writes_importable_svgs(tmp_path):
     assert (tmp_path / "u" / "poster-7.svg").read_bytes() == (tmp_path / "t" / "poster-7.svg").read_bytes()
 
 
+def test_tasks_export_names_elements_as_real_files_do(tmp_path):
+    res = invoke("tasks", "export", "--task", "slide", "--seeds", "4", "--out", tmp_path / "t", "--ids", "tool")
+    assert res.exit_code == 0, res.output
+    ids = [e.id for e in import_svg(tmp_path / "t" / "slide-4.svg").layout.elements]
+    assert not {"title", "chart"} & set(ids) and any(i.startswith("text") and i[4:].isdigit() for i in ids)
+
+
 @pytest.mark.parametrize("args, message", [
     (["--task", "nope", "--seeds", "1"], "known tasks"),
     (["--task", "poster", "--seeds", "3-1"], "bad seed range"),
     (["--task", "poster", "--seeds", "x"], "bad seed"),
+    (["--task", "poster", "--seeds", "1", "--ids", "fancy"], "unknown --ids 'fancy'"),
 ])
 def test_tasks_export_usage_errors(tmp_path, args, message):
     res = runner.invoke(app, ["tasks", "export", *args, "--out", str(tmp_path / "o")])

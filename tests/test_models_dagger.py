@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from models.dagger import DaggerConfig, dagger_episodes, main, same_action, without_instruction
+from models.dagger import DaggerConfig, dagger_episodes, main, same_action, with_varied_ids, without_instruction
 from models.data import SEED_RANGES
 
 TASKS = ["banner", "poster", "slide"]
@@ -35,6 +35,15 @@ def test_a_share_of_episodes_runs_without_instruction() -> None:
     assert not any(without_instruction(i, 0.0) for i in range(5))
 
 
+def test_a_seeded_share_of_episodes_names_elements_as_real_files_do() -> None:
+    cfg = DaggerConfig(varied_ids=0.3)
+    draws = [with_varied_ids(cfg, t, s) for t in TASKS for s in range(2000, 2100)]
+    assert draws == [with_varied_ids(cfg, t, s) for t in TASKS for s in range(2000, 2100)]
+    assert 0.2 < sum(draws) / len(draws) < 0.4
+    assert not any(with_varied_ids(DaggerConfig(), t, 2000) for t in TASKS)
+    assert all(with_varied_ids(DaggerConfig(varied_ids=1.0), t, 2000) for t in TASKS)
+
+
 def test_same_action_compares_parsed_edits() -> None:
     a = {"type": "move", "ids": ["logo"], "dx": 0, "dy": 12.5}
     assert same_action(a, {"type": "move", "ids": ["logo"], "dx": 0.0, "dy": 12.5})
@@ -46,7 +55,8 @@ def test_same_action_compares_parsed_edits() -> None:
 def test_bad_arguments_stop_the_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     for argv, why in ((["--shard", "2/2"], "0 <= K < N"), (["--shard", "half"], "K/N"),
                       (["--first-seed", "100"], "outside the training seeds"), (["--samples", "0"], "at least 1"),
-                      (["--tasks", "poster,menu"], "unknown task"), (["--no-instruction", "2"], "between 0 and 1")):
+                      (["--tasks", "poster,menu"], "unknown task"), (["--no-instruction", "2"], "between 0 and 1"),
+                      (["--varied-ids", "-0.5"], "between 0 and 1")):
         with pytest.raises(SystemExit) as exc:
             main(["--out", str(tmp_path / "d"), "--model", str(tmp_path / "none.gguf"), *argv])
         assert exc.value.code == 2
@@ -146,3 +156,28 @@ def test_an_early_stop_ends_pure_dagger_and_is_handed_to_the_teacher_with_a_shar
     assert counts["teacher_steps"] == counts["learner_stopped_early"] == 3
     steps = [r["meta"]["step"] for r in recs if r["kind"] == "planner"]
     assert steps == [0, 1, 2, 3]
+
+
+def test_varied_ids_episodes_label_the_renamed_layout(tmp_path: Path) -> None:
+    """``--varied-ids 1``: the prompts show the renamed elements and the teacher's labels use their ids."""
+    pytest.importorskip("llama_cpp")
+    from assistant.env import LayoutEnv
+    from assistant.prompting import make_record
+    from assistant.tasks import make_task
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from models.policies import HeuristicPolicy
+
+    out = tmp_path / "ids"
+    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "slide", "--episodes", "1",
+          "--first-seed", "2000", "--max-steps", "2", "--samples", "1", "--teacher-share", "1", "--varied-ids", "1"])
+    recs = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
+    assert recs and all(r["meta"]["ids"] == "varied" for r in recs)
+    assert json.loads((out / "stats.json").read_text())["splits"]["train"]["varied_ids"] == 1
+    task = make_task("slide", 2000, ids="varied")
+    env = LayoutEnv(max_steps=3)
+    env.reset(seed=2000, options={"task": task})
+    want = HeuristicPolicy().act(env).action
+    first = next(r for r in recs if r["kind"] == "planner" and r["meta"]["step"] == 0)
+    assert first == make_record(env.observation_text(), env.instruction or "", want, kind="planner", meta=first["meta"])
+    renamed = {e.id for e in task.broken.layout.elements}
+    assert set(want.get("ids", [])) <= renamed and "bullet-1" not in renamed

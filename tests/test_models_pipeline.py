@@ -32,6 +32,10 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     for policy in ("random", "heuristic", "base (grammar)", "SFT", "GRPO", "GRPO + verify"):
         assert f"| {policy}" in report
     assert "## Applicator" in report and (run / "eval_sft_loss.png").is_file()
+    renamed = report.split("## Elements named as real files name them", 1)[1].split("## Applicator", 1)[0]
+    for policy in ("heuristic | all", "GRPO | all", "GRPO (grammar) | all", "GRPO + verify (K=2, grammar) | all"):
+        assert f"| {policy} |" in renamed
+    assert {r.task for r in result["eval"]["renamed"]} == {"banner", "editorial", "all"}
     assert result["sft_best"]["step"] > 0
     # GRPO validated the SFT model and every step; the checkpoint it chose is the one exported
     vals = [json.loads(x) for x in (run / "grpo" / "log.jsonl").read_text().splitlines() if '"val"' in x]

@@ -28,13 +28,17 @@ EXPORT_HELP = """Write generated layouts as SVG files.
 For every seed, writes TASK-SEED.svg (the broken layout the planner starts
 from) into --out; with --clean also TASK-SEED-clean.svg (the reference) and
 with --instruction-file TASK-SEED.txt (the task's instruction). Seeds are
-ranges or lists: 0-9, 1,3,5, 0-4,10.
+ranges or lists: 0-9, 1,3,5, 0-4,10. --ids varied names the elements as real
+files name them (slide-title, headline, text1234: a style drawn per seed;
+or one style: prefixed, synonyms, tool) instead of the generators' ids.
 
 Examples:
 
   layout-assistant tasks export --task poster --seeds 0-9 --out tasks/
 
   layout-assistant tasks export --task flyer --seeds 3,7 --out tasks/ --clean
+
+  layout-assistant tasks export --task slide --seeds 0-4 --out tasks/ --ids varied
 """
 
 
@@ -64,14 +68,18 @@ def export_tasks(
     out: Path = typer.Option(..., "--out", "-o", help="Folder to write into (created if needed)."),
     clean: bool = typer.Option(False, "--clean", help="Also write the clean reference layout."),
     instruction_file: bool = typer.Option(False, "--instruction-file", help="Also write the instruction as .txt."),
+    ids: str = typer.Option("plain", "--ids", help="Element ids: plain, varied, prefixed, synonyms or tool."),
 ) -> None:
     from assistant.seeds import parse_seeds
     from assistant.tasks import TASKS, make_task
     from assistant.tasks import task_names
+    from assistant.tasks.ids import STYLES
     from exporters.io import atomic_write
 
     if task not in TASKS:
         fail(f"unknown task {task!r}; known tasks: {', '.join(task_names())}")
+    if ids not in ("plain", "varied", *STYLES):
+        fail(f"unknown --ids {ids!r}; use plain, varied, {', '.join(STYLES)}")
     try:
         seed_list = parse_seeds(seeds)
     except LayoutError as exc:
@@ -83,7 +91,7 @@ def export_tasks(
     console = Console(highlight=False)
     written = 0
     for seed in seed_list:
-        t = make_task(task, seed)
+        t = make_task(task, seed, ids=ids)
         try:
             atomic_write(out / f"{task}-{seed}.svg", t.broken_svg.encode("utf-8"))
             if clean:

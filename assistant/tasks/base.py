@@ -10,6 +10,7 @@ byte-identical SVG and the same constraints.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -65,6 +66,8 @@ class Task:
     broken_svg: str
     clean_svg: str
     breakages: list[str]
+    #: how the elements are named: ``plain`` (the generator's ids) or an ``assistant.tasks.ids`` style
+    ids: str = "plain"
 
 
 TASKS: dict[str, TaskInfo] = {}
@@ -88,23 +91,37 @@ def task_names() -> list[str]:
     return sorted(TASKS, key=lambda n: (DIFFICULTIES.index(TASKS[n].difficulty), n))
 
 
-def generate_svgs(name: str, seed: int) -> tuple[str, str, Generated]:
-    """``(broken_svg, clean_svg, generated)`` of task ``name`` at ``seed``."""
+def generate_svgs(name: str, seed: int, ids: str = "plain") -> tuple[str, str, Generated]:
+    """``(broken_svg, clean_svg, generated)`` of task ``name`` at ``seed``, elements named as ``ids`` says.
+
+    ``ids``: ``plain`` (the generator's names), ``varied`` (a naming style
+    drawn from the seed, see ``assistant.tasks.ids``) or one style by name.
+    Renaming draws from its own random stream: the layout is the plain one's.
+    """
+    from assistant.tasks.ids import STYLES, apply_ids, rename_ids
+
     info = TASKS.get(name)
     if info is None:
         raise EnvError(f"unknown task {name!r}; known tasks: {', '.join(task_names())}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise EnvError(f"task seed must be a non-negative integer, got {seed!r}")
+    if ids not in ("plain", "varied", *STYLES):
+        raise EnvError(f"unknown id naming {ids!r}; use plain, varied or one of {', '.join(STYLES)}")
     gen = info.generate(np.random.default_rng(int(seed)))
+    if ids != "plain":
+        blocks = gen.clean.blocks + [b for b in gen.broken.blocks if not gen.clean.has(b.id)]
+        rng = np.random.default_rng([int(seed), 1, zlib.crc32(name.encode())])
+        mapping = rename_ids(blocks, rng, None if ids == "varied" else ids)
+        gen.clean, gen.broken = apply_ids(gen.clean, mapping), apply_ids(gen.broken, mapping)
     return render_svg(gen.broken), render_svg(gen.clean), gen
 
 
-def make_task(name: str, seed: int) -> Task:
-    """Generate task ``name`` with ``seed`` (see module docstring)."""
+def make_task(name: str, seed: int, ids: str = "plain") -> Task:
+    """Generate task ``name`` with ``seed``, elements named as ``ids`` says (see ``generate_svgs``)."""
     from assistant.instructions import compile_instruction, resolve_constraints
     from assistant.svg_import import import_svg_text
 
-    broken_svg, clean_svg, gen = generate_svgs(name, seed)
+    broken_svg, clean_svg, gen = generate_svgs(name, seed, ids)
     info = TASKS[name]
     broken = import_svg_text(broken_svg, source=f"task:{name}:{seed}:broken")
     clean = import_svg_text(clean_svg, source=f"task:{name}:{seed}:clean")
@@ -114,7 +131,7 @@ def make_task(name: str, seed: int) -> Task:
     constraints = resolve_constraints(compiled.constraints, broken.layout)
     return Task(name=name, seed=int(seed), difficulty=info.difficulty, instruction=gen.instruction,
                 constraints=constraints, weights=dict(info.weights), broken=broken, clean=clean,
-                broken_svg=broken_svg, clean_svg=clean_svg, breakages=list(gen.breakages))
+                broken_svg=broken_svg, clean_svg=clean_svg, breakages=list(gen.breakages), ids=ids)
 
 
 __all__ = ["Task", "TaskInfo", "Generated", "TASKS", "register_task", "make_task", "task_names",
