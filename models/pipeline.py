@@ -9,7 +9,9 @@ Commands::
 
 Outputs go to ``runs/<config>/`` (``data/``, ``init/`` the untrained base,
 ``sft/``, ``grpo/``, ``gguf/{base,sft,grpo}.gguf`` (F16) and ``grpo-q8_0.gguf``,
-``EVAL.md``). A pretrained base (``base`` other than ``tiny``: ``gemma-3-270m``
+``EVAL.md``). The GRPO model exported is ``grpo/best``, the checkpoint GRPO's
+validation episodes chose (the SFT model when no step beat it), or
+``grpo/final`` when the configuration does not validate. A pretrained base (``base`` other than ``tiny``: ``gemma-3-270m``
 or a local Hugging Face directory) skips the tokenizer and initialisation,
 trains LoRA adapters (SFT, then GRPO continuing the same adapter; checkpoints
 are adapter directories) and exports each stage as a GGUF adapter
