@@ -101,8 +101,8 @@ def _grpo_choice(summary: dict[str, Any]) -> str:
     chosen = vals[-1]["best_step"]
     score = {e["step"]: e["composite"] for e in vals}
     which = "the SFT model itself (no GRPO step beat it)" if chosen == 0 else f"step {chosen}"
-    return (f"; checked on validation seeds every {vals[1]['step'] - vals[0]['step'] if len(vals) > 1 else 0} "
-            f"steps (greedy episodes, mean final composite: SFT {score[0]:.3f}, "
+    every = f" every {vals[1]['step'] - vals[0]['step']} steps" if len(vals) > 1 else ""
+    return (f"; checked on validation seeds{every} (greedy episodes, mean final composite: SFT {score[0]:.3f}, "
             f"exported {which}, {score[chosen]:.3f})")
 
 
