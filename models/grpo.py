@@ -198,29 +198,6 @@ def score_action(env: Any, text: str, invalid_reward: float) -> dict[str, Any]:
             "premature": bool(info.get("premature_finalize")), "env": trial, "action": action}
 
 
-def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int) -> Any:
-    """An environment advanced ``depth`` steps by the current policy (greedy); stops early at episode end."""
-    from assistant.env import LayoutEnv
-    from models.lm import generate
-
-    env = LayoutEnv(task, max_steps=max_steps)
-    env.reset(seed=seed, options={"task": task, "task_seed": seed})
-    for _ in range(depth):
-        _, text = generate(lm, planner_prompt(env), max_new_tokens=64)
-        try:
-            action = parse_completion(text)
-        except InvalidAction:
-            break
-        if action.get("type") == "finalize":
-            break
-        trial = copy.deepcopy(env)
-        _, _, terminated, truncated, info = trial.step(action)
-        if not info["valid"] or terminated or truncated:
-            break
-        env = trial
-    return env
-
-
 class TorchPolicy:
     """Greedy planner answers of an ``LM`` in training (torch), as ``models.eval`` policies answer."""
 
@@ -238,6 +215,25 @@ class TorchPolicy:
         except InvalidAction:
             action = None
         return Decision(action, text, time.perf_counter() - t0)
+
+
+def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int) -> Any:
+    """An environment advanced ``depth`` steps by the current policy (greedy); stops early at episode end."""
+    from assistant.env import LayoutEnv
+
+    env = LayoutEnv(task, max_steps=max_steps)
+    env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    policy = TorchPolicy(lm)
+    for _ in range(depth):
+        action = policy.act(env).action
+        if action is None or action.get("type") == "finalize":
+            break
+        trial = copy.deepcopy(env)
+        _, _, terminated, truncated, info = trial.step(action)
+        if not info["valid"] or terminated or truncated:
+            break
+        env = trial
+    return env
 
 
 def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[str, Any]:
