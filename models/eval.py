@@ -21,10 +21,11 @@ ended by a finalize the environment calls premature), steps, and milliseconds
 per decision. Policies: random valid actions, the heuristic teacher, the base
 model (the untrained ``tiny`` initialisation, grammar-constrained), SFT, GRPO,
 GRPO under the runtime grammar (as the ``local`` planner decodes), and GRPO
-with verification (best of K by simulation: the greedy answer and K − 1
-samples, all under the grammar as ``local --samples K`` decodes; each distinct
-edit is tried on a copy of the environment and the one with the highest
-reward is taken, finalize when none improves). A greedy model episode
+with verification (best of K by simulation: the greedy answer and sampled
+ones until K different edits are in — a repeat is drawn again at a rising
+temperature, at most 3K draws —, all under the grammar as ``local --samples K``
+decodes; each edit is tried on a copy of the environment and the one with the
+highest reward is taken, finalize when none improves). A greedy model episode
 stops when an answer leaves the state unchanged (invalid or no-op): greedy
 decoding would repeat it.
 

@@ -7,9 +7,11 @@ that ships — with the shared prompt format (``assistant.prompting``); with
 (``assistant.planners.grammar``: generated from the action JSON schema,
 specialised to the layout's element ids, bounded strings and numbers), so every
 answer parses, exactly as ``layout-assistant chat`` and the MCP server decode. With
-``samples=K`` (verification) the policy draws K candidates (greedy + K−1
-sampled), simulates each in a deep copy of the environment and keeps the one
-with the highest step reward, answering ``finalize`` when none improves.
+``samples=K`` (verification) the policy draws K candidates with different
+actions (greedy + sampled, repeats drawn again at a rising temperature — the
+runtime's ``assistant.planners.modelstep.distinct_answers``), simulates each in
+a deep copy of the environment and keeps the one with the highest step reward,
+answering ``finalize`` when none improves.
 """
 
 from __future__ import annotations
@@ -175,20 +177,22 @@ class GGUFPolicy:
         if self.samples <= 1:
             action, text = self.answer(prompt, **self._decoding(env.document.layout))
             return Decision(action, text, time.perf_counter() - t0)
+        from assistant.planners.modelstep import distinct_answers
+
+        decoding = self._decoding(env.document.layout)
+        step = int(env.observation()["step"])
+
+        def draw(i: int, temperature: float) -> str:
+            return self.complete(prompt, temperature=temperature, **decoding, seed=self.seed * 100_003 + step * 101 + i)
+
         best: tuple[float, dict[str, Any] | None, str] = (0.0, None, "")
-        seen: set[str] = set()
-        for k in range(self.samples):
-            text = self.complete(prompt, temperature=0.0 if k == 0 else self.temperature,
-                                 **self._decoding(env.document.layout),
-                                 seed=self.seed * 1000 + 10 * int(env.observation()["step"]) + k)
+        for text in distinct_answers(draw, self.samples, self.temperature):
             try:
                 action = parse_completion(text)
             except InvalidAction:
                 continue
-            key = json.dumps(action, sort_keys=True)
-            if key in seen or action.get("type") == "finalize":
+            if action.get("type") == "finalize":
                 continue
-            seen.add(key)
             _, reward, _, _, info = copy.deepcopy(env).step(action)
             if info["valid"] and reward > best[0]:
                 best = (reward, action, text)

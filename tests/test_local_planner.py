@@ -130,7 +130,9 @@ def test_samples_are_verified_and_deterministic(tiny) -> None:
         d = import_svg_text(SMALL_SVG, source="small.svg")
         p = get_planner("local", model=tiny["path"], samples=3, temperature=1.5)
         result = run_planner(d, p, max_steps=2)
-        assert p.stats.answers == 3 * p.stats.decisions
+        # three different answers per decision, or all nine draws used up on repeats
+        assert p.stats.answers <= 3 * p.stats.decisions
+        assert 3 * p.stats.decisions <= p.stats.answers + p.stats.repeats <= 9 * p.stats.decisions
         assert p.stats.own_choice + p.stats.verified_choice == len(result.steps)
         runs.append((export_svg(d), [s.action for s in result.steps], p.stats.as_dict()["invalid"]))
     assert runs[0][:2] == runs[1][:2]

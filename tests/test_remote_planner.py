@@ -304,3 +304,17 @@ def test_fix_cli_reports_a_dead_endpoint_and_writes_nothing(stub, tmp_path: Path
     assert res.exit_code == 1 and "FAILED" in res.output and "429" in res.output
     assert not (tmp_path / "out" / "small.svg").exists() and src.read_text() == SMALL_SVG
     assert len(script.requests) == 5  # 1 try + 4 retries (the default)
+
+
+def test_repeated_answers_are_drawn_again_at_a_higher_temperature(stub, doc) -> None:
+    other = {"type": "move", "ids": ["logo"], "dx": 4.0, "dy": 0.0}
+    # the endpoint repeats its first answer twice before giving another one
+    url, script = stub([reply(body=completion(json.dumps(GOOD_ACTION)))] * 3
+                       + [reply(body=completion(json.dumps(other)))])
+    p = planner(url, samples=2, temperature=0.5)
+    p.propose_detailed(planner_state(doc))
+    temps = [r["body"]["temperature"] for r in script.requests]
+    seeds = [r["body"]["seed"] for r in script.requests]
+    assert len(temps) == 4 and temps[0] == 0.0 and temps[1] == 0.5 and temps[-1] > 0.5
+    assert len(set(seeds)) == 4
+    assert p.stats.repeats == 2 and p.stats.answers == 2 and p.stats.decisions == 1

@@ -37,7 +37,7 @@ def chat(
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for previews, saves and exports "
                                                               "(default: ./<name>-chat)."),
     samples: int = typer.Option(4, "--samples", "-k", min=1, max=32,
-                                help="Model answers per request; the best by simulation is applied."),
+                                help="Different model answers per request; the best by simulation is applied."),
     preview: bool = typer.Option(True, "--preview/--no-preview", help="Write a preview PNG after each edit."),
     step_timeout: float = typer.Option(20.0, "--step-timeout", min=0.1, help="Seconds of generation per request."),
 ) -> None:

@@ -125,7 +125,7 @@ def fix(
     model: str | None = typer.Option(None, "--model", "-m",
                                      help="Model for --planner local (GGUF path) or remote (model name)."),
     samples: int | None = typer.Option(None, "--samples", "-k", min=1, max=32,
-                                       help="Model answers per step (local/remote); the best by simulation wins."),
+                                       help="Different model answers per step (local/remote); the best by simulation wins."),
     base_url: str | None = typer.Option(None, "--base-url",
                                         help="OpenAI-compatible endpoint for --planner remote, e.g. http://127.0.0.1:8080/v1."),
 ) -> None:

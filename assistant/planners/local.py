@@ -11,8 +11,10 @@ One decision (``propose_detailed``):
    training pipeline renders its examples with — from the environment's
    observation text of the current layout and the user's instruction
    (``kind="planner"``);
-2. the model writes ``samples`` answers (K): answer 1 greedy, the others
-   sampled at ``temperature`` with fixed seeds (same input → same output);
+2. the model writes ``samples`` answers (K) with different actions: answer 1
+   greedy, the others sampled at ``temperature`` (raised when answers repeat,
+   see ``assistant.planners.modelstep.distinct_answers``) with fixed seeds
+   (same input → same output);
    decoding is constrained by the action grammar
    (``assistant.planners.grammar``, generated from the action JSON schema and
    specialised to the layout's element ids), so every answer parses;
@@ -40,7 +42,7 @@ from typing import Any, Sequence
 from assistant.errors import ModelFileError, PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
-from assistant.planners.modelstep import ModelStats, choose, element_ids, planner_prompt_text
+from assistant.planners.modelstep import ModelStats, choose, distinct_answers, element_ids, planner_prompt_text
 
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
 #: The bundled applicator model (written by ``python -m models.pipeline --config tiny``).
@@ -184,20 +186,20 @@ class LocalPlanner:
 
     def generate(self, prompt: str, *, ids: Sequence[str] | None, samples: int | None = None, step: int = 0,
                  deadline: float | None = None) -> list[str]:
-        """Up to K answers for ``prompt``: the first greedy, the rest sampled (seeded by step and index).
+        """Up to K answers for ``prompt`` with different actions: the first greedy, the rest sampled
+        (seeded by step and draw; see ``modelstep.distinct_answers``).
 
         Stops early when ``deadline`` or this planner's ``step_timeout`` passes.
         """
         k = self.samples if samples is None else max(1, int(samples))
         limit = time.monotonic() + self.step_timeout
         deadline = limit if deadline is None else min(deadline, limit)
-        texts: list[str] = []
-        for i in range(k):
-            if texts and time.monotonic() >= deadline:
-                break
-            texts.append(self.complete(prompt, ids=ids, temperature=0.0 if i == 0 else self.temperature,
-                                       seed=self.seed * 100_003 + step * 101 + i, deadline=deadline))
-        return texts
+
+        def draw(i: int, temperature: float) -> str:
+            return self.complete(prompt, ids=ids, temperature=temperature,
+                                 seed=self.seed * 100_003 + step * 101 + i, deadline=deadline)
+
+        return distinct_answers(draw, k, self.temperature, deadline=deadline, stats=self.stats)
 
     # -- the Planner contract -------------------------------------------------
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:

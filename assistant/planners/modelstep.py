@@ -1,8 +1,10 @@
 """One decision of a language-model planner: answers → validated actions → verified choice.
 
 Shared by the ``local`` (llama.cpp) and ``remote`` (OpenAI-compatible) planners.
-A model writes up to K answers for the same prompt (answer 0 greedy, the others
-sampled). Each answer is
+A model writes up to K *distinct* answers for the same prompt
+(:func:`distinct_answers`: answer 0 greedy, the others sampled; a sample that
+repeats an earlier action is drawn again, up to ``DRAWS_PER_ANSWER`` × K draws,
+at a rising temperature). Each answer is
 
 1. parsed (``assistant.prompting.parse_completion``) and validated
    (``assistant.actions.parse_action``); a failure is *counted* (``invalid``)
@@ -24,8 +26,9 @@ Nothing else is ever proposed: there is no fallback to another planner.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from assistant.errors import InvalidAction
 from assistant.planners.base import PlannerState, Proposal, action_ids
@@ -41,6 +44,8 @@ class ModelStats:
     ``rejected`` valid actions that do not apply to this layout (the edit
     would leave the canvas, names a locked element …); ``timeouts`` answers
     cut by the per-step timeout;
+    ``repeats`` sampled answers that repeated an earlier answer's action
+    (drawn again, see :func:`distinct_answers`);
     ``errors`` failed calls (remote); ``decisions`` propose calls;
     ``own_choice`` decisions whose best candidate was the model's first
     (greedy) answer; ``verified_choice`` decisions won by another sample;
@@ -52,6 +57,7 @@ class ModelStats:
     invalid: int = 0
     rejected: int = 0
     timeouts: int = 0
+    repeats: int = 0
     errors: int = 0
     decisions: int = 0
     own_choice: int = 0
@@ -82,6 +88,57 @@ class ModelStats:
             self.invalid += 1
         if len(self.invalid_examples) < 5:
             self.invalid_examples.append(f"{problem}: {text[:160]!r}")
+
+
+#: draws allowed per wanted distinct answer (a small model repeats its likeliest answers often)
+DRAWS_PER_ANSWER = 3
+#: sampling temperature multipliers over the first, second and last third of the draws
+TEMPERATURE_RAMP = (1.0, 1.25, 1.625)
+
+
+def answer_key(text: str) -> str:
+    """What makes two answers the same: their validated action (canonical JSON), or the text when it is not one."""
+    from assistant.actions import parse_action
+    from assistant.prompting import parse_completion
+
+    try:
+        return json.dumps(parse_action(parse_completion(text)).model_dump(mode="json", exclude_none=True),
+                          sort_keys=True)
+    except InvalidAction:
+        return text.strip()
+
+
+def distinct_answers(draw: Callable[[int, float], str], k: int, temperature: float, *,
+                     deadline: float | None = None, stats: ModelStats | None = None,
+                     max_draws: int | None = None) -> list[str]:
+    """Up to ``k`` answers with different actions, from ``draw(index, temperature) -> text``.
+
+    Draw 0 is greedy (temperature 0); later draws sample at ``temperature``,
+    raised by ``TEMPERATURE_RAMP`` over the second and last third of the
+    ``max_draws`` (default ``DRAWS_PER_ANSWER × k``) draws, so that when the
+    likeliest answers keep coming back the search widens (best-of-K by
+    simulation is only as good as its K different candidates). A repeat is
+    counted in ``stats.repeats`` and not returned. Stops at ``k`` answers,
+    ``max_draws`` draws, or at ``deadline`` (``time.monotonic()``) once one answer is in.
+    Deterministic when ``draw`` is (seeded by its index).
+    """
+    k = max(1, int(k))
+    limit = DRAWS_PER_ANSWER * k if max_draws is None else max(k, int(max_draws))
+    texts: list[str] = []
+    seen: set[str] = set()
+    for i in range(1 if k == 1 else limit):
+        if len(texts) >= k or (texts and deadline is not None and time.monotonic() >= deadline):
+            break
+        ramp = TEMPERATURE_RAMP[min(len(TEMPERATURE_RAMP) - 1, (i - 1) * len(TEMPERATURE_RAMP) // max(limit - 1, 1))]
+        text = draw(i, 0.0 if i == 0 else temperature * ramp)
+        key = answer_key(text)
+        if key in seen:
+            if stats is not None:
+                stats.repeats += 1
+            continue
+        seen.add(key)
+        texts.append(text)
+    return texts
 
 
 @dataclass
@@ -196,5 +253,6 @@ def element_ids(state_or_layout: Any) -> list[str]:
     return [e.id for e in layout.elements]
 
 
-__all__ = ["ModelStats", "Candidate", "validate_answer", "simulate", "choose", "planner_prompt_text",
+__all__ = ["ModelStats", "Candidate", "distinct_answers", "answer_key", "DRAWS_PER_ANSWER", "TEMPERATURE_RAMP",
+           "validate_answer", "simulate", "choose", "planner_prompt_text",
            "element_ids"]

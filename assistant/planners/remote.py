@@ -15,8 +15,10 @@ specialised to the layout's element ids) as structured output:
   the server rejects it with an error that names ``response_format``
   (llama-cpp-python's server answers 500 with a validation error).
 
-K answers (``samples``) are requested one by one with seeds; then
-``assistant.planners.modelstep.choose`` validates, simulates and ranks them.
+K answers with different actions (``samples``) are requested one by one with
+seeds (``assistant.planners.modelstep.distinct_answers``: a repeat is drawn
+again, at a higher temperature); then ``assistant.planners.modelstep.choose``
+validates, simulates and ranks them.
 
 Failures are retried with exponential backoff — ``backoff · 2^attempt``
 seconds, capped at ``max_backoff``, or the server's ``Retry-After`` when it
@@ -37,7 +39,7 @@ from typing import Any, Callable, Sequence
 from assistant.errors import PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
-from assistant.planners.modelstep import ModelStats, choose, element_ids, planner_prompt_text
+from assistant.planners.modelstep import ModelStats, choose, distinct_answers, element_ids, planner_prompt_text
 
 #: Environment variables holding the API key, in order of precedence.
 API_KEY_VARS = ("LAYOUT_ASSISTANT_API_KEY", "OPENAI_API_KEY")
@@ -193,26 +195,27 @@ class RemotePlanner:
     # -- the Planner contract -------------------------------------------------
     def generate(self, system: str, user: str, *, ids: Sequence[str] | None, step: int = 0,
                  samples: int | None = None, deadline: float | None = None) -> list[str]:
-        """K valid answers (the first at temperature 0, the others at ``temperature``)."""
+        """K valid answers with different actions (the first at temperature 0, the others sampled from
+        ``temperature`` up; see ``modelstep.distinct_answers``)."""
         k = self.samples if samples is None else max(1, int(samples))
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-        texts: list[str] = []
-        for i in range(k):
-            if texts and deadline is not None and time.monotonic() >= deadline:
-                break
-            texts.append(self.ask(messages, ids=ids, seed=self.seed * 100_003 + step * 101 + i,
-                                  temperature=0.0 if i == 0 else self.temperature))
-        return texts
+
+        def draw(i: int, temperature: float) -> str:
+            return self.ask(messages, ids=ids, seed=self.seed * 100_003 + step * 101 + i, temperature=temperature)
+
+        return distinct_answers(draw, k, self.temperature, deadline=deadline, stats=self.stats)
 
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals from the endpoint's verified answers (``[finalize]`` when none improves)."""
         from assistant.prompting import SYSTEM_PROMPTS, user_message
 
         user = user_message(planner_prompt_text(state), state.instruction or "", kind="planner")
+        repeats = self.stats.repeats
         texts = self.generate(SYSTEM_PROMPTS["planner"], user, ids=element_ids(state), step=state.step,
                               deadline=state.deadline)
-        # the answers were validated while retrying; choose() counts them again, so undo that
-        self.stats.answers -= len(texts)
+        # the answers were validated while retrying; choose() counts them again, so undo that (repeats are
+        # counted as such, not as answers)
+        self.stats.answers -= len(texts) + self.stats.repeats - repeats
         return choose(state, texts, self.stats, source="remote")
 
     def propose(self, state: PlannerState) -> list[Any]:
