@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> None:
                              "tasks": tuple(cfg.data.tasks)})
     grpo = train_grpo(grpo_cfg)
     write_notes(run, src, data, args, sft, cfg.grpo, chosen=grpo.get("best"))
+    cfg.sft, cfg.grpo = sft_cfg, grpo_cfg  # what ran, for pipeline.json and the model card
     cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
     cfg.verify_samples = args.verify_samples or cfg.verify_samples
     cfg.install = not args.no_install

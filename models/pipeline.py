@@ -6,6 +6,7 @@ Commands::
     python -m models.pipeline --config mini      # every stage on a miniature configuration, a few minutes
     python -m models.pipeline --config gemma     # Gemma 3 270M + LoRA, for a GPU (pip install -e '.[gemma]')
     python -m models.pipeline --config gemma-mini  # the Gemma path in miniature (CPU, ~10 min)
+    python -m models.pipeline --reevaluate runs/tiny7 --verify-samples 24   # export + evaluation again
 
 Outputs go to ``runs/<config>/`` (``data/``, ``init/`` the untrained base,
 ``sft/``, ``grpo/``, ``gguf/{base,sft,grpo}.gguf`` (F16) and ``grpo-q8_0.gguf``,
@@ -20,7 +21,11 @@ GGUF: the packaged Gemma file, or ``base_gguf``), which llama.cpp applies at
 load time. With ``install`` (the ``tiny`` default; ``--no-install`` turns it
 off) the GRPO model is copied to ``models/layout-applicator-tiny.gguf`` (F16), the report to
 ``models/EVAL.md`` and the plots beside it, and ``models/MODEL_CARD.md`` is
-written.
+written. ``--reevaluate RUN`` redoes a finished run's export and evaluation
+(and installation, when the run installed) with the settings it recorded in
+``RUN/pipeline.json`` (:func:`load_config`), changed by ``--eval-episodes`` and
+``--verify-samples``: how a changed evaluation reaches ``models/EVAL.md``
+without training again.
 """
 
 from __future__ import annotations
@@ -132,6 +137,29 @@ def _gemma_config(name: str, run: str) -> PipelineConfig:
 
 
 CONFIGS: tuple[str, ...] = ("tiny", "mini", "gemma", "gemma-mini")
+
+
+def load_config(path: str | Path) -> PipelineConfig:
+    """The ``PipelineConfig`` a run recorded (``<run>/pipeline.json``, written by :func:`run_pipeline`)."""
+    p = Path(path)
+    try:
+        raw = json.loads(p.read_text(encoding="utf-8"))
+        sft = dict(raw["sft"])
+        if sft.get("lora"):
+            sft["lora"] = _lora(sft["lora"])
+        return PipelineConfig(**{
+            **raw, "data": DataConfig(**{**raw["data"], "tasks": tuple(raw["data"]["tasks"])}),
+            "model": TinyConfig(**raw["model"]), "sft": SFTConfig(**sft),
+            "grpo": GRPOConfig(**{**raw["grpo"], "tasks": tuple(raw["grpo"]["tasks"])}),
+            "lora": _lora(raw["lora"]) if raw.get("lora") else None})
+    except FileNotFoundError:
+        raise ValueError(f"{p}: no such file (a finished pipeline run holds one)") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{p}: not a pipeline configuration ({type(exc).__name__}: {exc})") from None
+
+
+def _lora(raw: dict[str, Any]) -> LoraSettings:
+    return LoraSettings(**{**raw, "target_modules": tuple(raw["target_modules"])})
 
 
 def _stage(name: str, t0: float) -> None:
@@ -249,8 +277,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--base", default=None,
                     help="pretrained base for the gemma configs: a local Hugging Face model directory")
     ap.add_argument("--base-gguf", default=None, help="GGUF of --base, for llama.cpp to run the adapters over")
+    ap.add_argument("--reevaluate", metavar="RUN", default=None,
+                    help="redo a finished run's export, evaluation (and installation) with its recorded settings")
+    ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
+    ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     args = ap.parse_args(argv)
+    if args.reevaluate:
+        run = Path(args.reevaluate)
+        if not any((run / "grpo" / "final").glob("*.safetensors")):
+            ap.error(f"--reevaluate: {run} holds no finished GRPO (grpo/final)")
+        try:
+            cfg = load_config(run / "pipeline.json")
+        except ValueError as exc:
+            ap.error(f"--reevaluate: {exc}")
+        cfg.run = str(run)
+        cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
+        cfg.verify_samples = args.verify_samples or cfg.verify_samples
+        cfg.install = cfg.install and not args.no_install
+        run_pipeline(cfg, skip_data=True, resume=True)
+        return
     cfg = config(args.config)
+    if args.eval_episodes or args.verify_samples:
+        cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
+        cfg.verify_samples = args.verify_samples or cfg.verify_samples
     if args.run:
         cfg.run = args.run
         cfg.data.out = f"{args.run}/data"

@@ -41,6 +41,36 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     vals = [json.loads(x) for x in (run / "grpo" / "log.jsonl").read_text().splitlines() if '"val"' in x]
     assert [r["step"] for r in vals] == [0, 1, 2]
     assert result["grpo_exported"] == str(run / "grpo" / "best")
+    # the recorded configuration reads back as it was written
+    from dataclasses import asdict
+
+    from models.pipeline import load_config, main
+
+    recorded = json.loads((run / "pipeline.json").read_text())
+    assert json.loads(json.dumps(asdict(load_config(run / "pipeline.json")))) == recorded
+    # --reevaluate redoes export and evaluation with other settings; the trained checkpoints stay as they were
+    weights = sorted((run / "grpo" / "best").glob("*.safetensors"))
+    stamps = [w.stat().st_mtime_ns for w in weights]
+    main(["--reevaluate", str(run), "--verify-samples", "3", "--no-install"])
+    assert "| GRPO + verify (K=3, grammar) | all |" in (run / "EVAL.md").read_text()
+    assert [w.stat().st_mtime_ns for w in weights] == stamps
+    assert json.loads((run / "pipeline.json").read_text())["verify_samples"] == 3
+
+
+def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
+    from models.pipeline import load_config, main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--reevaluate", str(tmp_path)])
+    assert exc.value.code == 2 and "holds no finished GRPO" in capsys.readouterr().err
+    (tmp_path / "grpo" / "final").mkdir(parents=True)
+    (tmp_path / "grpo" / "final" / "model.safetensors").write_bytes(b"")
+    (tmp_path / "pipeline.json").write_text('{"name": "tiny"}')
+    with pytest.raises(SystemExit):
+        main(["--reevaluate", str(tmp_path)])
+    assert "not a pipeline configuration" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="no such file"):
+        load_config(tmp_path / "missing.json")
 
 
 @pytest.mark.slow
