@@ -258,13 +258,13 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
     if sft:
         add("≥ 95 % valid without grammar after SFT", f"{sft.valid_rate:.0%}", sft.valid_rate >= 0.95)
     if sft and base:
-        add("SFT beats base (final composite)", f"{sft.composite:.3f} vs {base.composite:.3f}",
+        add("SFT beats base (final composite)", versus(sft.composite, base.composite),
             sft.composite > base.composite)
     if grpo and sft:
-        add("GRPO beats SFT (final composite)", f"{grpo.composite:.3f} vs {sft.composite:.3f}",
+        add("GRPO beats SFT (final composite)", versus(grpo.composite, sft.composite),
             grpo.composite > sft.composite)
     if verify and heur:
-        add("GRPO + verification ≥ heuristic (final composite)", f"{verify.composite:.3f} vs {heur.composite:.3f}",
+        add("GRPO + verification ≥ heuristic (final composite)", versus(verify.composite, heur.composite),
             verify.composite >= heur.composite)
     for r in app:
         add(f"applicator edit accuracy ≥ 90 % ({r['policy']})", f"{r['edit_accuracy']:.1%}", r["edit_accuracy"] >= 0.9)
@@ -274,6 +274,11 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
     for name, mb in sizes.items():
         add(f"model file ≤ 30 MB ({name})", f"{mb:.1f} MB", mb <= 30)
     return "\n".join(lines)
+
+
+def versus(a: float, b: float) -> str:
+    """``"0.950 vs 0.949 (+0.0012)"``: two composites and their difference (which the rounding may hide)."""
+    return f"{a:.3f} vs {b:.3f} ({a - b:+.4f})"
 
 
 def plot_curves(run: Path, out_dir: Path) -> list[Path]:

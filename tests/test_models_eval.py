@@ -85,3 +85,17 @@ def test_grammar_policy_answers_parse_and_name_layout_ids(cases) -> None:
         assert named <= ids, (text, named - ids)
     result = evaluate_applicator(policy, cases)
     assert result["valid_rate"] >= 5 / 6  # parseable always; one case may still fail the document's own checks
+
+
+def test_targets_show_the_difference_the_rounding_hides() -> None:
+    from models.eval import PolicyRow, targets_section
+
+    def row(policy: str, composite: float) -> PolicyRow:
+        return PolicyRow(policy, "all", 48, composite, 1.0, 1.0, 1.0, 0.0, 1.0, 5.0, 10.0)
+
+    rows = [row("heuristic", 0.94975), row("GRPO + verify (K=32, grammar)", 0.94992),
+            row("SFT", 0.8801), row("GRPO", 0.8799), row("base (grammar)", 0.781)]
+    text = targets_section(rows, [], {})
+    assert "| GRPO + verification ≥ heuristic (final composite) | 0.950 vs 0.950 (+0.0002) | yes |" in text
+    assert "| GRPO beats SFT (final composite) | 0.880 vs 0.880 (-0.0002) | no |" in text
+    assert "| SFT beats base (final composite) | 0.880 vs 0.781 (+0.0991) | yes |" in text
