@@ -106,8 +106,32 @@ def test_overlap_tells_text_over_text_from_intended_overlays() -> None:
     on_bg = lay(el("bg", 0, 0, 1000, 1000, kind="image", role="image"), el("t", 100, 100, 500, 80, role="title"))
     assert score(on_bg, "overlap") == 1.0  # full-bleed image is a background
     text_text = lay(el("a", 100, 100, 400, 100), el("b", 150, 120, 400, 100))
-    text_img = lay(el("a", 100, 100, 400, 100), el("b", 150, 120, 400, 100, role="image"))
+    text_img = lay(el("b", 150, 120, 400, 100, role="image"), el("a", 100, 100, 400, 100))  # text painted on top
     assert score(text_text, "overlap") < score(text_img, "overlap") < 1.0
+
+
+def test_overlap_sees_text_painted_under_an_opaque_element() -> None:
+    # the same boxes: text painted after the image is over it; painted before, it is hidden where they meet
+    over = lay(el("b", 150, 120, 400, 100, role="image"), el("a", 100, 100, 400, 100))
+    under = lay(el("a", 100, 100, 400, 100), el("b", 150, 120, 400, 100, role="image"))
+    text_text = lay(el("a", 100, 100, 400, 100), el("b", 150, 120, 400, 100))
+    assert score(under, "overlap") == pytest.approx(score(text_text, "overlap"))
+    assert score(under, "overlap") < score(over, "overlap")
+    f = evaluate(under, checks=["overlap"]).findings()[0]
+    assert f.message.startswith("hidden text: body 'a'") and f.element_ids == ["a", "b"]
+    # a label painted under its own button: hidden, and the fix brings it to the front
+    label_under = lay(el("btn-label", 140, 820, 300, 40, role="cta", kind="text", text="Buy now", fill="#ffffff",
+                         group="cta"),
+                      el("btn", 100, 800, 380, 80, role="cta", kind="shape", fill="#1144aa", group="cta"))
+    f = evaluate(label_under, checks=["overlap"]).findings()[0]
+    assert f.severity == "high" and f.suggestion == {"type": "reorder", "id": "btn-label", "to": "front"}
+    label, btn = label_under.elements
+    assert score(lay(btn, label), "overlap") == 1.0  # brought to the front: a label on its button again
+    # an outline (no fill) or a faint veil over text hides nothing
+    for top in (el("frame", 100, 800, 380, 80, kind="shape", role="decoration", fill=None),
+                el("veil", 100, 800, 380, 80, kind="shape", role="decoration", fill="#000000", opacity=0.3)):
+        framed = lay(el("t", 140, 820, 300, 40, role="body"), top)
+        assert not any(x.message.startswith("hidden") for x in evaluate(framed, checks=["overlap"]).findings())
 
 
 def test_overlap_suggestion_separates_the_pair() -> None:

@@ -191,6 +191,13 @@ class LayoutArrays:
         return Box(x=c.x + d, y=c.y + d, width=max(c.width - 2 * d, 0.0), height=max(c.height - 2 * d, 0.0))
 
     @cached_property
+    def opaque(self) -> np.ndarray:
+        """Leaves that hide what is painted under them: visible non-text leaves at ≥ 50 % opacity that are
+        images or paint a fill (not ``none`` / ``transparent``)."""
+        painted = np.array([f not in (None, "none", "transparent") for f in self._fills], dtype=bool)
+        return ~self.is_text & self.visible & (self.opacity >= 0.5) & (self.is_image | painted[self.fill_code])
+
+    @cached_property
     def unit_idx(self) -> np.ndarray:
         """Indices of the ``units`` (visible, non-background leaves)."""
         return self.units.nonzero()[0]

@@ -19,7 +19,15 @@ text over decoration        0.2     likewise
 image over image            0.5
 other pairs                 0.15    0 when one contains the other (a panel
                                     behind a photo, an icon on a badge)
+text *under* an opaque      1.0     hidden: painted before an image or a
+element                             filled shape (≥ 50 % opacity) that covers
+                                    it — never a label, whatever the above;
+                                    ``r`` is the share of the *text* covered
 ==========================  ======  ========================================
+
+Paint order decides which is on top (leaves are in paint order): a label on
+a button is painted after the button; the same text painted before it is
+invisible where they meet.
 
 Backgrounds (role ``background`` or non-text elements covering ≥ 80 % of the
 canvas) are excluded, so text on a full-bleed background is never an overlap;
@@ -45,10 +53,12 @@ DEAD_ZONE = 0.02
 SCALE = 2.0
 LABEL_INSIDE = 0.75
 MAX_FINDINGS = 20
+HIDDEN = 1.0
 
 
-def pair_weights(la: LayoutArrays, i: np.ndarray, j: np.ndarray, inter: np.ndarray) -> np.ndarray:
-    """Meaning weight of each overlapping pair (see the module table)."""
+def pair_weights(la: LayoutArrays, i: np.ndarray, j: np.ndarray, inter: np.ndarray,
+                 hidden: np.ndarray | None = None) -> np.ndarray:
+    """Meaning weight of each overlapping pair (see the module table); ``hidden``: ``hidden_text(la, i, j)``."""
     ti, tj = la.is_text[i], la.is_text[j]
     imi, imj = la.is_image[i], la.is_image[j]
     soft_i = la.is_shape[i] | la.is_deco[i]
@@ -66,7 +76,13 @@ def pair_weights(la: LayoutArrays, i: np.ndarray, j: np.ndarray, inter: np.ndarr
     w = np.where((ti & soft_j) | (tj & soft_i), np.where(label, 0.0, partial), w)
     w = np.where((ti & imj) | (tj & imi), 0.7, w)
     w = np.where(ti & tj, 1.0, w)
-    return w
+    return np.where(hidden_text(la, i, j) if hidden is None else hidden, HIDDEN, w)
+
+
+def hidden_text(la: LayoutArrays, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Per pair: one is text painted before (under) the other, an opaque leaf (``LayoutArrays.opaque``)."""
+    opaque = la.opaque
+    return (la.is_text[i] & opaque[j] & (j > i)) | (la.is_text[j] & opaque[i] & (i > j))
 
 
 def separating_move(la: LayoutArrays, mover: int, other: int, gap: float) -> dict:
@@ -97,17 +113,35 @@ def overlap(la: LayoutArrays) -> MetricResult:
         i, j, inter = i[keep], j[keep], inter[keep]
     if i.size == 0:
         return metric_result(name=NAME, score=1.0)
-    smaller = np.minimum(la.ink_area[i], la.ink_area[j])
-    ratio = inter / np.maximum(smaller, 1e-12)
-    pen = pair_weights(la, i, j, inter) * np.maximum(ratio - DEAD_ZONE, 0.0)
+    hidden = hidden_text(la, i, j)
+    # the covered share of the smaller one; of the text, for hidden text (a bullet over a line hides a letter)
+    covered = np.where(hidden, np.where(la.is_text[i], la.ink_area[i], la.ink_area[j]),
+                       np.minimum(la.ink_area[i], la.ink_area[j]))
+    ratio = inter / np.maximum(covered, 1e-12)
+    pen = pair_weights(la, i, j, inter, hidden) * np.maximum(ratio - DEAD_ZONE, 0.0)
     total = float(pen.sum())
     score = float(1.0 / (1.0 + SCALE * total))
     findings = []
     bad = (pen > 0.01).nonzero()[0]
     bad = bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS]
     gap = 0.01 * la.short
-    for k in bad:
+    for k, under in zip(bad.tolist(), hidden[bad].tolist()):
         a, b = int(i[k]), int(j[k])
+        if under:
+            text, top = (a, b) if la.is_text[a] else (b, a)
+            inside = inter[k] >= LABEL_INSIDE * la.ink_area[text]
+            # a label inside its panel comes to the front; other text moves clear (or what covers it, when locked)
+            if not la.locked[text]:
+                sugg = ({"type": "reorder", "id": la.ids[text], "to": "front"} if inside
+                        else separating_move(la, text, top, gap))
+            else:
+                sugg = None if la.locked[top] else separating_move(la, top, text, gap)
+            findings.append(finding(
+                metric=NAME, element_ids=[la.ids[text], la.ids[top]],
+                message=(f"hidden text: {la.name(text)} is painted under {la.name(top)}, "
+                         f"which covers {ratio[k]:.0%} of it"),
+                severity=severity_for(float(pen[k])), suggestion=sugg, impact=float(pen[k])))
+            continue
         kind = ("text over text" if la.is_text[a] and la.is_text[b]
                 else "text over image" if (la.is_text[a] and la.is_image[b]) or (la.is_text[b] and la.is_image[a])
                 else "elements")
