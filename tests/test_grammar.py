@@ -231,7 +231,9 @@ def test_hot_samples_under_the_grammar_all_validate(tiny) -> None:
     prompts.append(build_prompt(planner_prompt_text(planner_state(doc)), "", kind="planner"))
     planner = get_planner("local", model=tiny["path"], samples=40, temperature=1.5, max_tokens=96,
                           step_timeout=300, threads=1)
-    answers = [t for step, p in enumerate(prompts) for t in planner.generate(p, ids=ids, step=step)]
+    # raw draws (``generate`` would drop repeats): 40 seeded samples per prompt
+    answers = [planner.complete(p, ids=ids, temperature=1.5, seed=step * 101 + k)
+               for step, p in enumerate(prompts) for k in range(40)]
     assert len(answers) == 200
     bad = []
     for text in answers:
