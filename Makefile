@@ -4,11 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 NODE_STAMP := tests/e2e/node_modules/.installed-stamp
+NATIVE_STAMP := $(VENV)/.native-stamp
 PYTEST_ARGS ?=
 
 .PHONY: run test test-all bench setup clean train-tiny
 
-$(STAMP): pyproject.toml Makefile
+$(STAMP): pyproject.toml setup.py Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip wheel setuptools
 	# CPU build of torch from the local wheel; pinned so pip never pulls CUDA.
@@ -16,11 +17,16 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/pip install -q -e '.[all,dev]'
 	touch $(STAMP)
 
+# the compiled metric kernels (assistant.metrics._native), rebuilt in place when their sources change
+$(NATIVE_STAMP): $(STAMP) setup.py $(wildcard assistant/metrics/native/*.c assistant/metrics/native/*.h)
+	$(BIN)/python setup.py -q build_ext --inplace
+	touch $(NATIVE_STAMP)
+
 $(NODE_STAMP): tests/e2e/package.json
 	cd tests/e2e && npm install --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
-setup: $(STAMP) $(NODE_STAMP)
+setup: $(STAMP) $(NATIVE_STAMP) $(NODE_STAMP)
 
 run: setup
 	$(BIN)/layout-assistant fix examples/ --out out/ --report out/report.html

@@ -72,12 +72,15 @@ def edge_value(la: LayoutArrays, i: int, t: int) -> float:
     return float(la.edges6[t, i])
 
 
-def alignment(la: LayoutArrays) -> MetricResult:
-    """Importance-weighted LayoutGAN++ alignment score (see module docstring)."""
-    idx = la.unit_idx
+def near_misses(la: LayoutArrays, idx: np.ndarray) -> tuple[float, float, list[tuple[int, int, int, float]]]:
+    """The numeric part of ``alignment`` (numpy; ``idx`` at least two elements).
+
+    Returns ``(score, wsum, near)``: the score, the sum of the weights, and the
+    near misses ``(a, partner, type, cost)`` (leaf indices, alignment type of
+    the nearest partner, ``w · (1 − s)``), most costly first. The compiled
+    kernel ``_native.alignment`` returns the same.
+    """
     m = idx.size
-    if m < 2:
-        return metric_result(name=NAME, score=1.0, applicable=m > 0)
     dist, partners = nearest_same_type(la, idx)
     d3 = dist.reshape(2, 3, m)
     t2 = d3.argmin(axis=1)  # best horizontal and vertical type per element
@@ -87,21 +90,34 @@ def alignment(la: LayoutArrays) -> MetricResult:
     w = 0.1 + la.importance[idx]
     wsum = float(w.sum())
     score = float((w * s).sum() / wsum)
-    findings: list[Finding] = []
     near = ((d > SLACK) & (d <= NEAR_MISS)).nonzero()[0]
     if near.size == 0:
-        return metric_result(name=NAME, score=score, findings=findings)
+        return score, wsum, []
     cost = w[near] * (1 - s[near])
     rank = np.argsort(-cost, kind="stable")
-    near, cost = near[rank], cost[rank].tolist()
+    near, cost = near[rank], cost[rank]
     th, tv = t2
     t = np.where(dx[near] <= dy[near], th[near], tv[near] + 3)
-    partner = partners[t, near].tolist()
-    t = t.tolist()
+    return score, wsum, list(zip(idx[near].tolist(), partners[t, near].tolist(), t.tolist(), cost.tolist()))
+
+
+def alignment(la: LayoutArrays) -> MetricResult:
+    """Importance-weighted LayoutGAN++ alignment score (see module docstring)."""
+    idx = la.unit_idx
+    m = idx.size
+    if m < 2:
+        return metric_result(name=NAME, score=1.0, applicable=m > 0)
+    if la.native is not None:
+        score, wsum, near = la.native.alignment(la.edges6, la.anchor, la.is_text, idx, la.importance,
+                                                la.W, la.H, SLACK, TAU, NEAR_MISS)
+    else:
+        score, wsum, near = near_misses(la, idx)
+    findings: list[Finding] = []
+    if not near:
+        return metric_result(name=NAME, score=score, findings=findings)
     imp, locked, ids = la.importance.tolist(), la.locked.tolist(), la.ids
     seen: set[tuple[int, int]] = set()
-    for k, a in enumerate(idx[near].tolist()):
-        b, tt = partner[k], t[k]
+    for a, b, tt, cost in near:
         if (min(a, b), max(a, b)) in seen:
             continue
         seen.add((min(a, b), max(a, b)))
@@ -115,7 +131,7 @@ def alignment(la: LayoutArrays) -> MetricResult:
             metric=NAME, element_ids=[ids[mover], ids[target]],
             message=(f"{_EDGE_WORDS[tt]} of {la.name(mover)} and {la.name(target)} are "
                      f"{la.px(gap_world):.1f} px apart — almost aligned"),
-            severity=severity_for(cost[k], medium=0.4, high=0.8), suggestion=sugg, impact=cost[k] / wsum))
+            severity=severity_for(cost, medium=0.4, high=0.8), suggestion=sugg, impact=cost / wsum))
         if len(findings) >= MAX_FINDINGS:
             break
     return metric_result(name=NAME, score=score, findings=findings)

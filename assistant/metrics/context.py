@@ -31,6 +31,7 @@ import numpy as np
 
 from assistant.document import ROLE_IMPORTANCE, Element, Layout
 from assistant.geometry import Box
+from assistant.metrics.native_core import kernels
 
 ROLE_CODES: dict[str, int] = {r: i for i, r in enumerate(
     ("title", "subtitle", "body", "caption", "cta", "logo", "image", "badge", "background", "decoration"))}
@@ -127,6 +128,8 @@ class LayoutArrays:
         self.elements = els
         self.ids = [e.id for e in els]
         n = self.n = len(els)
+        #: the compiled kernels when they apply to this layout (``native_core.kernels``), else ``None``
+        self.native = kernels(n)
         flat: list[float] = []
         roles: list[str] = []
         gmap: dict[str, int] = {}
@@ -164,7 +167,7 @@ class LayoutArrays:
         self.w, self.h, self.opacity, self.importance, self.font = num
         self.area = self.w * self.h
         self.roles = roles
-        codes_i = a[7:14].astype(int)
+        codes_i = a[7:14].astype(int, order="C")
         self.group, self.role = codes_i[0], codes_i[1]
         self.is_text, self.is_image, self.is_shape = codes_i[2] == _KIND_RANGE
         self.locked, self.bold = codes_i[3:5] > 0
