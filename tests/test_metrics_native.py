@@ -40,6 +40,46 @@ def test_kernels_are_built_and_used_for_small_layouts() -> None:
     assert LayoutArrays(small).native is not None
 
 
+ARRAYS = ("edges6", "x1", "cx", "x2", "y1", "cy", "y2", "w", "h", "opacity", "importance", "font", "area", "group",
+          "role", "anchor", "fill_code", "is_text", "is_image", "is_shape", "locked", "bold", "is_deco", "background",
+          "visible", "units", "unit_idx", "text_idx", "opaque", "rgb")
+
+
+@pytest.mark.parametrize("n,seed", [(0, 0), (1, 0), (7, 1), (40, 2), (256, 3)])
+def test_layout_arrays_are_equal_bit_for_bit(n: int, seed: int) -> None:
+    layout = tie_page(max(n, 1), seed) if n else Layout(canvas=Canvas(width=100, height=100), elements=[])
+    fast = LayoutArrays(layout)
+    with native_core.numpy_only():
+        ref = LayoutArrays(layout)
+    assert fast.native is not None and ref.native is None
+    for name in ARRAYS:
+        got, want = getattr(fast, name), getattr(ref, name)
+        assert got.dtype == want.dtype and got.shape == want.shape, name
+        assert np.array_equal(got, want, equal_nan=got.dtype.kind == "f"), name
+        assert got.flags.c_contiguous, name
+
+
+def test_kernels_reject_malformed_input() -> None:
+    nat = native_core._native
+    la = LayoutArrays(tie_page(10, 0))
+    idx = la.unit_idx
+    with pytest.raises(ValueError, match="alignment: needs 2"):
+        nat.alignment(la.edges6, la.anchor, la.is_text, idx[:1], la.importance, la.W, la.H, 0.001, 0.003, 0.02)
+    with pytest.raises(ValueError, match="edges6 holds"):
+        nat.alignment(la.edges6[:3].copy(), la.anchor, la.is_text, idx, la.importance, la.W, la.H, 0.001, 0.003,
+                      0.02)
+    i = np.array([0, 3], dtype=np.int64)
+    j = np.array([1, 99], dtype=np.int64)
+    with pytest.raises(ValueError, match=r"pair 1 \(3, 99\) outside"):
+        nat.overlap(i, j, np.ones(2), la.units, la.is_text, la.is_image, la.is_shape, la.is_deco, la.group,
+                    la.opaque, la.ink_area, la.edges6, la.short, 0.02, 0.75, 1.0, 2.0, 0.01, 20)
+    with pytest.raises(ValueError, match="14 values"):
+        nat.layout_arrays(np.ones(15), 1.0, 8, 9, np.empty((12, 1)), np.empty((4, 1), dtype=np.int64),
+                          np.empty((9, 1), dtype=bool))
+    with pytest.raises(TypeError):
+        nat.layout_arrays(np.ones(14), 1.0, 8, 9, np.empty((12, 1)).tobytes(), np.empty((4, 1), dtype=np.int64),
+                          np.empty((9, 1), dtype=bool))  # read-only output
+
 def tie_page(n: int, seed: int) -> Layout:
     """A seeded page with many exact ties (shared edges, equal sizes and gaps), every role and kind."""
     rng = np.random.default_rng(seed)

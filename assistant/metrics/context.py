@@ -153,6 +153,14 @@ class LayoutArrays:
         self._fills = list(fills)
         #: leaves whose ink is only part of their box (``Element.ink``: text on a path)
         self.inky = [k for k, e in enumerate(els) if e.__dict__["ink"]]
+        if self.native is not None:
+            self._native_arrays(flat, n)
+        else:
+            self._numpy_arrays(flat, n)
+        self.roles = roles
+
+    def _numpy_arrays(self, flat: list[float], n: int) -> None:
+        """The arrays from the 14 values per leaf read by the constructor (see ``__post_init__``)."""
         a = np.array(flat, dtype=float).reshape(n, 14).T
         # the six alignment coordinates in one block: (x, y) × (start, centre, end)
         g = np.empty((2, 3, n))
@@ -166,7 +174,6 @@ class LayoutArrays:
         num = np.ascontiguousarray(a[2:7])
         self.w, self.h, self.opacity, self.importance, self.font = num
         self.area = self.w * self.h
-        self.roles = roles
         codes_i = a[7:14].astype(int, order="C")
         self.group, self.role = codes_i[0], codes_i[1]
         self.is_text, self.is_image, self.is_shape = codes_i[2] == _KIND_RANGE
@@ -175,12 +182,23 @@ class LayoutArrays:
         self.anchor = codes_i[5]
         #: row of each leaf's fill in ``palette``
         self.fill_code = codes_i[6]
-        canvas_area = self.W * self.H
         self.is_deco = self.role == ROLE_CODES["decoration"]
         self.background = (self.role == ROLE_CODES["background"]) | (
-            ~self.is_text & (self.area >= FULL_BLEED_FRACTION * canvas_area))
+            ~self.is_text & (self.area >= FULL_BLEED_FRACTION * (self.W * self.H)))
         self.visible = (self.opacity > 0.01) & ((self.w > 0) | (self.h > 0))
         self.units = self.visible & ~self.background
+
+    def _native_arrays(self, flat: list[float], n: int) -> None:
+        """``_numpy_arrays`` by the compiled kernel ``layout_arrays``: the same arrays, as rows of three blocks."""
+        f, i, b = np.empty((12, n)), np.empty((4, n), dtype=np.int64), np.empty((9, n), dtype=bool)
+        self.native.layout_arrays(np.array(flat, dtype=float), FULL_BLEED_FRACTION * (self.W * self.H),
+                                  ROLE_CODES["background"], ROLE_CODES["decoration"], f, i, b)
+        self.edges6 = f[:6]
+        (self.x1, self.cx, self.x2, self.y1, self.cy, self.y2,
+         self.w, self.h, self.opacity, self.importance, self.font, self.area) = f
+        self.group, self.role, self.anchor, self.fill_code = i
+        (self.is_text, self.is_image, self.is_shape, self.locked, self.bold,
+         self.is_deco, self.background, self.visible, self.units) = b
 
     # -- shared, lazily computed ------------------------------------------
     @cached_property

@@ -53,6 +53,8 @@ DEAD_ZONE = 0.02
 SCALE = 2.0
 LABEL_INSIDE = 0.75
 MAX_FINDINGS = 20
+#: penalty above which an overlapping pair gets a finding
+REPORT = 0.01
 HIDDEN = 1.0
 
 
@@ -105,53 +107,71 @@ def separating_move(la: LayoutArrays, mover: int, other: int, gap: float) -> dic
     return {"type": "move", "ids": [la.ids[mover]], "dx": round(float(dx), 3), "dy": round(float(dy), 3)}
 
 
-def overlap(la: LayoutArrays) -> MetricResult:
-    """Weighted pairwise overlap of leaves (LayoutGAN++ / PosterLayout overlap, see module docstring)."""
+def penalties(la: LayoutArrays) -> tuple[float, list[tuple[int, int, bool, float, float, float]]]:
+    """The numeric part of ``overlap`` (numpy): the score and the pairs worth a finding.
+
+    Returns ``(score, bad)``, ``bad`` the pairs whose penalty exceeds ``REPORT``
+    as ``(a, b, hidden, ratio, penalty, intersection)``, largest penalty first
+    (ties in pair order), at most ``MAX_FINDINGS``. The compiled kernel
+    ``_native.overlap`` returns the same.
+    """
     i, j, inter = la.overlap_pairs
     if i.size:
         keep = la.units[i] & la.units[j]
         i, j, inter = i[keep], j[keep], inter[keep]
     if i.size == 0:
-        return metric_result(name=NAME, score=1.0)
+        return 1.0, []
     hidden = hidden_text(la, i, j)
     # the covered share of the smaller one; of the text, for hidden text (a bullet over a line hides a letter)
     covered = np.where(hidden, np.where(la.is_text[i], la.ink_area[i], la.ink_area[j]),
                        np.minimum(la.ink_area[i], la.ink_area[j]))
     ratio = inter / np.maximum(covered, 1e-12)
     pen = pair_weights(la, i, j, inter, hidden) * np.maximum(ratio - DEAD_ZONE, 0.0)
-    total = float(pen.sum())
-    score = float(1.0 / (1.0 + SCALE * total))
-    findings = []
-    bad = (pen > 0.01).nonzero()[0]
+    score = float(1.0 / (1.0 + SCALE * float(pen.sum())))
+    bad = (pen > REPORT).nonzero()[0]
     bad = bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS]
+    return score, list(zip(i[bad].tolist(), j[bad].tolist(), hidden[bad].tolist(), ratio[bad].tolist(),
+                           pen[bad].tolist(), inter[bad].tolist()))
+
+
+def overlap(la: LayoutArrays) -> MetricResult:
+    """Weighted pairwise overlap of leaves (LayoutGAN++ / PosterLayout overlap, see module docstring)."""
+    if la.native is not None:
+        i, j, inter = la.overlap_pairs
+        score, bad = la.native.overlap(i, j, inter, la.units, la.is_text, la.is_image, la.is_shape, la.is_deco,
+                                       la.group, la.opaque, la.ink_area, la.edges6, la.short, DEAD_ZONE,
+                                       LABEL_INSIDE, HIDDEN, SCALE, REPORT, MAX_FINDINGS)
+    else:
+        score, bad = penalties(la)
+    findings: list[Finding] = []
     gap = 0.01 * la.short
-    for k, under in zip(bad.tolist(), hidden[bad].tolist()):
-        a, b = int(i[k]), int(j[k])
+    is_text, is_image, locked, imp, ids = la.is_text, la.is_image, la.locked, la.importance, la.ids
+    for a, b, under, ratio, pen, inter in bad:
         if under:
-            text, top = (a, b) if la.is_text[a] else (b, a)
-            inside = inter[k] >= LABEL_INSIDE * la.ink_area[text]
+            text, top = (a, b) if is_text[a] else (b, a)
+            inside = inter >= LABEL_INSIDE * la.ink_area[text]
             # a label inside its panel comes to the front; other text moves clear (or what covers it, when locked)
-            if not la.locked[text]:
-                sugg = ({"type": "reorder", "id": la.ids[text], "to": "front"} if inside
+            if not locked[text]:
+                sugg = ({"type": "reorder", "id": ids[text], "to": "front"} if inside
                         else separating_move(la, text, top, gap))
             else:
-                sugg = None if la.locked[top] else separating_move(la, top, text, gap)
+                sugg = None if locked[top] else separating_move(la, top, text, gap)
             findings.append(finding(
-                metric=NAME, element_ids=[la.ids[text], la.ids[top]],
+                metric=NAME, element_ids=[ids[text], ids[top]],
                 message=(f"hidden text: {la.name(text)} is painted under {la.name(top)}, "
-                         f"which covers {ratio[k]:.0%} of it"),
-                severity=severity_for(float(pen[k])), suggestion=sugg, impact=float(pen[k])))
+                         f"which covers {ratio:.0%} of it"),
+                severity=severity_for(pen), suggestion=sugg, impact=pen))
             continue
-        kind = ("text over text" if la.is_text[a] and la.is_text[b]
-                else "text over image" if (la.is_text[a] and la.is_image[b]) or (la.is_text[b] and la.is_image[a])
+        kind = ("text over text" if is_text[a] and is_text[b]
+                else "text over image" if (is_text[a] and is_image[b]) or (is_text[b] and is_image[a])
                 else "elements")
         # move the less important, unlocked one
-        mover, other = (a, b) if (la.importance[a], -a) <= (la.importance[b], -b) else (b, a)
-        if la.locked[mover] and not la.locked[other]:
+        mover, other = (a, b) if (imp[a], -a) <= (imp[b], -b) else (b, a)
+        if locked[mover] and not locked[other]:
             mover, other = other, mover
-        sugg = None if la.locked[mover] else separating_move(la, mover, other, gap)
+        sugg = None if locked[mover] else separating_move(la, mover, other, gap)
         findings.append(finding(
-            metric=NAME, element_ids=[la.ids[a], la.ids[b]],
-            message=f"{kind} overlap: {la.name(a)} and {la.name(b)} ({ratio[k]:.0%} of the smaller one covered)",
-            severity=severity_for(float(pen[k])), suggestion=sugg, impact=float(pen[k])))
+            metric=NAME, element_ids=[ids[a], ids[b]],
+            message=f"{kind} overlap: {la.name(a)} and {la.name(b)} ({ratio:.0%} of the smaller one covered)",
+            severity=severity_for(pen), suggestion=sugg, impact=pen))
     return metric_result(name=NAME, score=score, findings=findings)

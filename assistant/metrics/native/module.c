@@ -20,7 +20,9 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order) {
 }
 
 static PyMethodDef methods[] = {
+    {"layout_arrays", la_layout_arrays, METH_VARARGS, "the arrays of LayoutArrays: see assistant/metrics/context.py"},
     {"alignment", la_alignment, METH_VARARGS, "alignment kernel: see assistant/metrics/alignment.py"},
+    {"overlap", la_overlap, METH_VARARGS, "overlap kernel: see assistant/metrics/overlap.py"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -36,6 +36,8 @@ static inline int la_check(const Py_buffer *view, Py_ssize_t count, Py_ssize_t i
 /* Stable order of ``v[0..m)`` ascending, NaN last (numpy's ``argsort(kind="stable")``); ``order`` gets indices. */
 void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order);
 
+PyObject *la_layout_arrays(PyObject *self, PyObject *args);
 PyObject *la_alignment(PyObject *self, PyObject *args);
+PyObject *la_overlap(PyObject *self, PyObject *args);
 
 #endif
