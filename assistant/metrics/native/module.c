@@ -21,6 +21,8 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order) {
 
 static PyMethodDef methods[] = {
     {"alignment", la_alignment, METH_VARARGS, "alignment kernel: see assistant/metrics/alignment.py"},
+    {"grid", la_grid, METH_VARARGS, "grid kernel: see assistant/metrics/grid.py"},
+    {"whitespace", la_whitespace, METH_VARARGS, "whitespace kernel: see assistant/metrics/whitespace.py"},
     {NULL, NULL, 0, NULL},
 };
 
