@@ -158,3 +158,63 @@ def test_seeded_pages(n: int) -> None:
         assert_same_reports(tie_page(n, seed))
         if n >= 20:
             assert_same_reports(synthetic_layout(n, seed, crowded=seed % 2 == 1))
+
+
+# -- grid and whitespace kernels ------------------------------------------------------------------------------
+
+def _grid_kernel(la: LayoutArrays, **change):
+    from assistant.metrics import grid as g
+
+    safe = la.safe_box
+    args = dict(edges6=la.edges6, idx=la.unit_nodeco_idx, w=la.w, cols=g._COLUMNS, W=la.W, safe_x1=safe.x,
+                safe_x2=safe.x2, full_width=g.FULL_WIDTH, cluster_tol=g.CLUSTER_TOL, slack=g.SLACK, tau=g.TAU,
+                charge=g.CHARGE, near=g.NEAR)
+    args.update(change)
+    return la.native.grid(*args.values())
+
+
+def _whitespace_kernel(la: LayoutArrays, **change):
+    from assistant.metrics import whitespace as ws
+
+    c = la.canvas
+    args = dict(edges6=la.edges6, idx=la.unit_area_idx, x=c.x, y=c.y, width=c.width, height=c.height,
+                exact=ws.EXACT, grid=ws.GRID)
+    args.update(change)
+    return la.native.whitespace(*args.values())
+
+
+@pytest.mark.parametrize("n", [2, 5, 20, 64, 65, 150, 256])
+def test_grid_and_whitespace_kernels_return_exactly_the_numpy_values(n: int) -> None:
+    # every near miss (the report shows five) and every bit of the scores, on exact and raster coverage
+    from assistant.metrics.grid import fit
+    from assistant.metrics.whitespace import coverage
+
+    for seed in range(4):
+        for layout in (tie_page(n, seed),) + ((synthetic_layout(n, seed, crowded=seed % 2 == 1),) if n >= 20 else ()):
+            la = LayoutArrays(layout)
+            assert _grid_kernel(la) == fit(la)
+            assert _whitespace_kernel(la) == coverage(la, la.unit_area_idx)
+
+
+def test_grid_and_whitespace_kernels_reject_bad_input() -> None:
+    la = LayoutArrays(tie_page(20, 0))
+    many = np.zeros(257, dtype=np.int64)
+    with pytest.raises(ValueError, match="edges6"):
+        _grid_kernel(la, edges6=la.edges6[:3].copy())
+    with pytest.raises(ValueError, match="at most 256"):
+        _grid_kernel(la, idx=many)
+    with pytest.raises(ValueError, match="out of range"):
+        _grid_kernel(la, idx=np.array([0, la.n], dtype=np.int64))
+    with pytest.raises(ValueError, match="column counts"):
+        _grid_kernel(la, cols=np.empty(0))
+    with pytest.raises(ValueError, match="at most 256"):
+        _whitespace_kernel(la, idx=many)
+    with pytest.raises(ValueError, match="out of range"):
+        _whitespace_kernel(la, idx=np.array([-1], dtype=np.int64))
+    with pytest.raises(ValueError, match="raster"):
+        _whitespace_kernel(la, exact=0, grid=0)
+    with pytest.raises(TypeError):
+        _whitespace_kernel(la, edges6=[1.0, 2.0])
+    # fewer than two judged elements, or no boxes at all
+    assert _grid_kernel(la, idx=la.unit_nodeco_idx[:1]) is None
+    assert _whitespace_kernel(la, idx=np.empty(0, dtype=np.int64)) == 0.0

@@ -4,7 +4,8 @@ Definition. Ngo, Teo & Byrne (2003) density ``DM = 1 − 2 |0.5 − Σ a_i /
 a_frame|`` rewards about half the frame covered. Here the covered share is the
 area of the *union* of the visible, non-background leaf boxes (overlaps count
 once), exact up to 64 boxes and on a 128 × 128 raster beyond (see
-``coverage``; O(n + cells)). Inside the target band
+``coverage``; O(n + cells); pages of at most 256 leaves use the compiled
+kernel ``_native.whitespace``, which computes the same). Inside the target band
 30 %–70 % (Ngo's 50 % ± 20 %) the score is 1; outside it falls with Ngo's slope:
 ``1 − 2 · distance to the band`` (too crowded or too empty).
 """
@@ -34,7 +35,8 @@ def _distinct(v: np.ndarray) -> np.ndarray:
 
 
 def coverage(la: LayoutArrays, idx: np.ndarray, grid: int = GRID) -> float:
-    """Share of the canvas covered by the union of the boxes ``idx``.
+    """Share of the canvas covered by the union of the boxes ``idx`` (numpy; the compiled kernel
+    ``_native.whitespace`` returns the same).
 
     The canvas is cut into cells — exactly at the boxes' edges when there are
     at most ``EXACT`` boxes (the union area is then exact), else a uniform
@@ -69,8 +71,12 @@ def coverage(la: LayoutArrays, idx: np.ndarray, grid: int = GRID) -> float:
 
 def whitespace(la: LayoutArrays) -> MetricResult:
     """Ngo density against a target band of covered share (see module docstring)."""
-    idx = (la.units & (la.area > 0)).nonzero()[0]
-    cov = coverage(la, idx)  # an empty page is as "too empty" as it gets
+    idx = la.unit_area_idx
+    if la.native is not None:
+        c = la.canvas
+        cov = la.native.whitespace(la.edges6, idx, c.x, c.y, c.width, c.height, EXACT, GRID)
+    else:
+        cov = coverage(la, idx)  # an empty page is as "too empty" as it gets
     lo, hi = BAND
     dist = max(lo - cov, cov - hi, 0.0)
     score = max(0.0, 1.0 - 2.0 * dist)

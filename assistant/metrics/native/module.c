@@ -23,6 +23,8 @@ static PyMethodDef methods[] = {
     {"layout_arrays", la_layout_arrays, METH_VARARGS, "the arrays of LayoutArrays: see assistant/metrics/context.py"},
     {"alignment", la_alignment, METH_VARARGS, "alignment kernel: see assistant/metrics/alignment.py"},
     {"overlap", la_overlap, METH_VARARGS, "overlap kernel: see assistant/metrics/overlap.py"},
+    {"grid", la_grid, METH_VARARGS, "grid kernel: see assistant/metrics/grid.py"},
+    {"whitespace", la_whitespace, METH_VARARGS, "whitespace kernel: see assistant/metrics/whitespace.py"},
     {NULL, NULL, 0, NULL},
 };
 

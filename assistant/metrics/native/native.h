@@ -39,5 +39,30 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order);
 PyObject *la_layout_arrays(PyObject *self, PyObject *args);
 PyObject *la_alignment(PyObject *self, PyObject *args);
 PyObject *la_overlap(PyObject *self, PyObject *args);
+/* numpy's sum of ``a[0..n)`` (``np.add.reduce`` of a contiguous row): pairwise, 8 accumulators per block of up to
+ * 128 values, so that a kernel's sum rounds exactly as numpy's where a tie-break or a threshold depends on it. */
+static inline double la_pairwise_sum(const double *a, Py_ssize_t n) {
+    if (n < 8) {
+        double res = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        Py_ssize_t i;
+        for (int j = 0; j < 8; j++) r[j] = a[j];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) res += a[i];
+        return res;
+    }
+    Py_ssize_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return la_pairwise_sum(a, n2) + la_pairwise_sum(a + n2, n - n2);
+}
+
+PyObject *la_grid(PyObject *self, PyObject *args);
+PyObject *la_whitespace(PyObject *self, PyObject *args);
 
 #endif
