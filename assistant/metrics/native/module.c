@@ -21,6 +21,9 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order) {
 
 static PyMethodDef methods[] = {
     {"alignment", la_alignment, METH_VARARGS, "alignment kernel: see assistant/metrics/alignment.py"},
+    {"reading_order", la_reading_order, METH_VARARGS, "reading-order kernel: see assistant/metrics/reading_order.py"},
+    {"text_fit", la_text_fit, METH_VARARGS, "text-fit kernel: see assistant/metrics/text_fit.py"},
+    {"hierarchy", la_hierarchy, METH_VARARGS, "hierarchy kernel: see assistant/metrics/hierarchy.py"},
     {NULL, NULL, 0, NULL},
 };
 

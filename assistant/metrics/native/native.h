@@ -38,4 +38,10 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order);
 
 PyObject *la_alignment(PyObject *self, PyObject *args);
 
+/* Sum of ``a[0..n)`` in numpy's pairwise order (``np.add.reduce`` of a contiguous float64 array); in text_fit.c. */
+double la_sum_pairwise(const double *a, Py_ssize_t n);
+PyObject *la_reading_order(PyObject *self, PyObject *args);
+PyObject *la_text_fit(PyObject *self, PyObject *args);
+PyObject *la_hierarchy(PyObject *self, PyObject *args);
+
 #endif
