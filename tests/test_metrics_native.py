@@ -218,3 +218,69 @@ def test_grid_and_whitespace_kernels_reject_bad_input() -> None:
     # fewer than two judged elements, or no boxes at all
     assert _grid_kernel(la, idx=la.unit_nodeco_idx[:1]) is None
     assert _whitespace_kernel(la, idx=np.empty(0, dtype=np.int64)) == 0.0
+
+# -- reading_order, text_fit and hierarchy kernels ------------------------------------------------------------------
+
+def _kernel_args(la: LayoutArrays) -> dict[str, tuple]:
+    """The arguments each metric passes to its kernel (as in the metric modules)."""
+    from assistant.metrics import hierarchy as hi
+    from assistant.metrics import reading_order as ro
+    from assistant.metrics import text_fit as tf
+
+    c = la.canvas
+    return {
+        "reading_order": (la.edges6, la.role, la.visible, ro._LEVEL, ro._PAIR_W, c.x, c.y, c.width, c.height,
+                          ro.X_WEIGHT, ro.MAX_FINDINGS),
+        "text_fit": (la.edges6, la.area, la.font, la.role, la.is_text, la.visible, la.background, la.is_shape,
+                     la.is_image, tf._FRACTION, tf._FLOOR, *la.overlap_pairs, c.x, c.y, c.width, c.height, la.short,
+                     la.ppu, tf._LOG_STEP, tf.MAX_FINDINGS),
+        "hierarchy": (la.font, la.role, la.is_text, la.visible, la.bold, len(hi.LEVELS)),
+    }
+
+
+@pytest.mark.parametrize("n,seed", [(5, 0), (30, 1), (60, 2), (200, 3)])
+def test_reading_order_kernel_equals_both_numpy_paths_exactly(n: int, seed: int,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.metrics import reading_order as ro
+
+    la = LayoutArrays(tie_page(n, seed))
+    args = list(_kernel_args(la)["reading_order"])
+    args[-1] = la.n  # every offender
+    got = la.native.reading_order(*args)
+    for direct in (0, 10_000):
+        monkeypatch.setattr(ro, "DIRECT", direct)
+        assert got == ro.scan_offences(la, limit=la.n)
+
+
+#: where each kernel takes ``role`` among its arguments
+_ROLE_ARG = {"reading_order": 1, "text_fit": 3, "hierarchy": 1}
+
+
+def test_kernels_reject_bad_input() -> None:
+    la = LayoutArrays(tie_page(30, 4))
+    args = _kernel_args(la)
+    big = _kernel_args(LayoutArrays(synthetic_layout(300, 1)))
+    k = native_core.kernels(la.n)
+    for name, a in args.items():
+        fn, r = getattr(k, name), _ROLE_ARG[name]
+        with pytest.raises(ValueError, match="at most 256"):
+            fn(*big[name])
+        with pytest.raises(ValueError, match="role holds .* bytes, needs"):
+            fn(*a[:r], a[r][:-1].copy(), *a[r + 1:])
+        with pytest.raises(TypeError):
+            fn(*a[:-1])
+        if name != "hierarchy":  # hierarchy reads every role code as a level or none
+            bad_role = la.role.copy()
+            bad_role[:] = 99
+            with pytest.raises(ValueError, match="role code 99"):
+                fn(*a[:r], bad_role, *a[r + 1:])
+    a = args["reading_order"]
+    with pytest.raises(ValueError, match="square"):
+        k.reading_order(*a[:4], np.ones(5), *a[5:])
+    a = args["text_fit"]
+    with pytest.raises(ValueError, match="overlap pair 0"):
+        k.text_fit(*a[:11], np.array([0]), np.array([la.n]), np.array([1.0]), *a[14:])
+    with pytest.raises(ValueError, match="pair_j"):
+        k.text_fit(*a[:11], np.array([0, 1]), np.array([1]), np.array([1.0, 1.0]), *a[14:])
+    with pytest.raises(ValueError, match="levels"):
+        k.hierarchy(*args["hierarchy"][:-1], 0)

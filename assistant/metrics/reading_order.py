@@ -9,10 +9,15 @@ weighted Kendall concordance (Kendall's τ rescaled to [0, 1]): a pair is
 concordant when the higher-precedence element is scanned first, ties count
 half. Pairs involving the title or a call to action weigh 1; subtitle–body
 pairs weigh 0.3, since a page with several sections legitimately has
-section headings (subtitles) below earlier sections' text. The
-pair counts come from sorting and ``searchsorted`` per pair of levels
-(O(n log n)), not from comparing every pair. Elements: visible leaves with
-one of those roles.
+section headings (subtitles) below earlier sections' text. Elements:
+visible leaves with one of those roles.
+
+The numeric part is ``scan_offences`` (numpy): up to ``DIRECT`` ranked
+elements the pair counts come from comparing all pairs in plain Python,
+beyond from sorting and ``searchsorted`` per pair of levels (O(n log n));
+both give the same floats. On layouts of at most 256 leaves the compiled
+kernel ``_native.reading_order`` computes the same from one sort of the scan
+keys (see ``native_core``). Findings name the most offending elements.
 """
 
 from __future__ import annotations
@@ -90,18 +95,13 @@ def _direct(la: LayoutArrays, idx: np.ndarray, lv: np.ndarray) -> tuple[float, f
     return total, bad, late, early
 
 
-def reading_order(la: LayoutArrays) -> MetricResult:
-    """Weighted Kendall concordance of role precedence and Z/F scan order (see module docstring)."""
-    lv_all = np.where(la.visible, _LEVEL[la.role], -1)
-    ranked = (lv_all >= 0).nonzero()[0]
-    if ranked.size <= DIRECT:
-        lv = lv_all[ranked]
-        if lv.size < 2 or not np.count_nonzero(lv != lv[0]):
-            return metric_result(name=NAME, score=1.0, applicable=False)
-        total, bad, late, early = _direct(la, ranked, lv)
-        return _result(la, total, bad, late, early)
+def _sorted_counts(la: LayoutArrays, vis_role: np.ndarray
+                   ) -> tuple[float, float, np.ndarray, np.ndarray] | None:
+    """(total weight, discordant weight, late, early) from sorting and ``searchsorted`` per pair of levels.
+
+    ``None`` when fewer than two levels are present.
+    """
     levels = []
-    vis_role = np.where(la.visible, la.role, -1)
     keys = None
     for p, role in enumerate(ORDER):
         idx = (vis_role == ROLE_CODES[role]).nonzero()[0]
@@ -109,18 +109,18 @@ def reading_order(la: LayoutArrays) -> MetricResult:
             if keys is None:
                 keys = scan_key(la, slice(None))
             key = keys[idx]
-            levels.append((p, role, idx, key, np.sort(key)))
+            levels.append((p, idx, key, np.sort(key)))
     if len(levels) < 2:
-        return metric_result(name=NAME, score=1.0, applicable=False)
+        return None
     total = 0.0
     bad = 0.0
     late = np.zeros(la.n)  # weighted share of pairs in which an element is read after what should follow it
     early = np.zeros(la.n)  # ... or before what should precede it
     for a in range(len(levels)):
-        pa, ra, ia, ka, sa = levels[a]
+        pa, ia, ka, sa = levels[a]
         for b in range(a + 1, len(levels)):
-            pb, rb, ib, kb, sb = levels[b]
-            w = 0.3 if (ra, rb) == ("subtitle", "body") else 1.0
+            pb, ib, kb, sb = levels[b]
+            w = _PAIR_W_L[pa][pb]
             # for each earlier-precedence element: how many later-precedence elements are scanned before it
             lo, hi = np.searchsorted(sb, ka, side="left"), np.searchsorted(sb, ka, side="right")
             disc = lo + 0.5 * (hi - lo)
@@ -129,23 +129,59 @@ def reading_order(la: LayoutArrays) -> MetricResult:
             late[ia] += w * disc / ib.size  # ia holds distinct indices
             lo, hi = np.searchsorted(sa, kb, side="left"), np.searchsorted(sa, kb, side="right")
             early[ib] += w * ((sa.size - hi) + 0.5 * (hi - lo)) / ia.size
-    return _result(la, total, bad, late, early)
+    return total, bad, late, early
 
 
-def _result(la: LayoutArrays, total: float, bad: float, late: np.ndarray, early: np.ndarray) -> MetricResult:
+def scan_offences(la: LayoutArrays, limit: int = MAX_FINDINGS
+                  ) -> tuple[float, list[tuple[int, float, float, float]]] | None:
+    """The numeric part of ``reading_order`` (numpy): ``None`` when fewer than two precedence levels are present.
+
+    Returns ``(score, offenders)``: the score and the elements with a positive
+    offence ``(leaf, offence, late, early)`` (``late``: the weighted share of
+    pairs in which the element is read after what should follow it;
+    ``early``: before what should precede it; the offence is the larger),
+    most offending first, at most ``limit``. Up to ``DIRECT`` ranked elements
+    the counts come from all pairs in plain Python, beyond from sorted counts
+    per pair of levels; both give the same floats. The compiled kernel
+    ``_native.reading_order`` returns the same.
+    """
+    lv_all = np.where(la.visible, _LEVEL[la.role], -1)
+    ranked = (lv_all >= 0).nonzero()[0]
+    if ranked.size <= DIRECT:
+        lv = lv_all[ranked]
+        if lv.size < 2 or not np.count_nonzero(lv != lv[0]):
+            return None
+        total, bad, late, early = _direct(la, ranked, lv)
+    else:
+        counted = _sorted_counts(la, np.where(la.visible, la.role, -1))
+        if counted is None:
+            return None
+        total, bad, late, early = counted
     score = 1.0 - bad / total if total else 1.0
-    findings: list[Finding] = []
     offence = np.maximum(late, early)
     worst = (offence > 0).nonzero()[0]
     if worst.size == 0:
-        return metric_result(name=NAME, score=float(score), findings=findings)
-    worst = worst[np.argsort(-offence[worst], kind="stable")][:MAX_FINDINGS]
-    locked = la.locked[worst].tolist()
-    for e, off, lt, er, lk in zip(worst.tolist(), offence[worst].tolist(), late[worst].tolist(),
-                                  early[worst].tolist(), locked):
-        role = la.roles[e]
-        region = _REGION.get(role)
-        sugg = None if lk or region is None else {"type": "anchor_to_region", "ids": [la.ids[e]], "region": region}
+        return score, []
+    worst = worst[np.argsort(-offence[worst], kind="stable")][:limit]
+    return score, list(zip(worst.tolist(), offence[worst].tolist(), late[worst].tolist(), early[worst].tolist()))
+
+
+def reading_order(la: LayoutArrays) -> MetricResult:
+    """Weighted Kendall concordance of role precedence and Z/F scan order (see module docstring)."""
+    if la.native is not None:
+        c = la.canvas
+        counted = la.native.reading_order(la.edges6, la.role, la.visible, _LEVEL, _PAIR_W, c.x, c.y, c.width,
+                                          c.height, X_WEIGHT, MAX_FINDINGS)
+    else:
+        counted = scan_offences(la)
+    if counted is None:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    score, worst = counted
+    findings: list[Finding] = []
+    for e, off, lt, er in worst:
+        region = _REGION.get(la.roles[e])
+        sugg = (None if region is None or la.locked[e]
+                else {"type": "anchor_to_region", "ids": [la.ids[e]], "region": region})
         what = "after elements that should follow it" if lt >= er else "before elements that should precede it"
         findings.append(finding(
             metric=NAME, element_ids=[la.ids[e]],

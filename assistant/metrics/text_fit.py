@@ -24,6 +24,10 @@ Definitions.
   half of the text box but not all of it (a label spilling out of its button).
 
 Score ``1 / (1 + Σ penalties)``. Elements: every visible text leaf.
+
+The numeric part is ``text_penalties`` (numpy); on layouts of at most 256
+leaves the compiled kernel ``_native.text_fit`` computes the same (see
+``native_core``). Findings name each penalised text, most penalised first.
 """
 
 from __future__ import annotations
@@ -88,11 +92,20 @@ def _container_overflow(la: LayoutArrays) -> tuple[np.ndarray, np.ndarray]:
     return share, cont
 
 
-def text_fit(la: LayoutArrays) -> MetricResult:
-    """Legible size and overflow of every visible text (see module docstring)."""
+def text_penalties(la: LayoutArrays, limit: int = MAX_FINDINGS
+                   ) -> tuple[float, list[tuple[int, float, float, float, float, float, int]]] | None:
+    """The numeric part of ``text_fit`` (numpy): ``None`` without visible texts.
+
+    Returns ``(score, texts)``: the score and the texts with a total penalty
+    above 1e-3 as ``(leaf, small, need, size_px, off, spill, container)``
+    (the legibility penalty, the legible and the actual size in px, the
+    share off the canvas, the share outside the container and its index, -1
+    for none), most penalised first, at most ``limit``. The compiled kernel
+    ``_native.text_fit`` returns the same.
+    """
     texts = la.text_idx
     if texts.size == 0:
-        return metric_result(name=NAME, score=1.0, applicable=False)
+        return None
     need = _min_legible(la, la.role[texts])
     size_px = la.px(la.font[texts])
     # a text without a size (NaN) is not judged: fmax drops the NaN for 0
@@ -104,41 +117,56 @@ def text_fit(la: LayoutArrays) -> MetricResult:
     off = np.where(la.area[texts] > 0, 1.0 - ix * iy / area, 0.0)
     spill, cont = _container_overflow(la)
     spill, cont = spill[texts], cont[texts]
-    pen_small, pen_off, pen_spill = small, 2.0 * off, spill
-    pen = pen_small + pen_off + pen_spill
+    pen = small + 2.0 * off + spill
     score = float(1.0 / (1.0 + pen.sum()))
-    findings: list[Finding] = []
     bad = (pen > 1e-3).nonzero()[0]
     if bad.size == 0:
-        return metric_result(name=NAME, score=score, findings=findings)
-    for k in bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS].tolist():
-        t = int(texts[k])
+        return score, []
+    k = bad[np.argsort(-pen[bad], kind="stable")][:limit]
+    return score, list(zip(texts[k].tolist(), small[k].tolist(), need[k].tolist(), size_px[k].tolist(),
+                           off[k].tolist(), spill[k].tolist(), cont[k].tolist()))
+
+
+def text_fit(la: LayoutArrays) -> MetricResult:
+    """Legible size and overflow of every visible text (see module docstring)."""
+    c = la.canvas
+    if la.native is not None:
+        pi, pj, inter = la.overlap_pairs
+        judged = la.native.text_fit(la.edges6, la.area, la.font, la.role, la.is_text, la.visible, la.background,
+                                    la.is_shape, la.is_image, _FRACTION, _FLOOR, pi, pj, inter, c.x, c.y,
+                                    c.width, c.height, la.short, la.ppu, _LOG_STEP, MAX_FINDINGS)
+    else:
+        judged = text_penalties(la)
+    if judged is None:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    score, bad = judged
+    findings: list[Finding] = []
+    for t, small, need, size_px, off, spill, o in bad:
         tid = la.ids[t]
         locked = bool(la.locked[t])
-        if pen_small[k] > 1e-3:
-            nk, sk, pk = float(need[k]), float(size_px[k]), float(pen_small[k])
+        if small > 1e-3:
             findings.append(finding(
                 metric=NAME, element_ids=[tid],
-                message=f"{la.name(t)} is {sk:.1f} px, below the legible {nk:.1f} px for a {la.roles[t]} here",
-                severity=severity_for(pk, medium=0.3, high=0.8), impact=pk,
+                message=f"{la.name(t)} is {size_px:.1f} px, below the legible {need:.1f} px for a {la.roles[t]} here",
+                severity=severity_for(small, medium=0.3, high=0.8), impact=small,
                 suggestion=None if locked else (
-                    {"type": "promote", "id": tid, "factor": round(nk / sk, 4)}
+                    {"type": "promote", "id": tid, "factor": round(need / size_px, 4)}
                     if la.role[t] == ROLE_CODES["title"] else
-                    {"type": "set_text_style", "ids": [tid], "font_size": round(nk / la.ppu, 3)})))
-        if pen_off[k] > 1e-3:
-            dx = max(c.x - la.x1[t], 0.0) + min(c.x + c.width - la.x2[t], 0.0)
-            dy = max(c.y - la.y1[t], 0.0) + min(c.y + c.height - la.y2[t], 0.0)
+                    {"type": "set_text_style", "ids": [tid], "font_size": round(need / la.ppu, 3)})))
+        pen_off = 2.0 * off
+        if pen_off > 1e-3:
+            dx = max(c.x - float(la.x1[t]), 0.0) + min(c.x + c.width - float(la.x2[t]), 0.0)
+            dy = max(c.y - float(la.y1[t]), 0.0) + min(c.y + c.height - float(la.y2[t]), 0.0)
             findings.append(finding(
-                metric=NAME, element_ids=[tid], message=f"{off[k]:.0%} of {la.name(t)} lies off the canvas",
-                severity=severity_for(float(pen_off[k])), impact=float(pen_off[k]),
-                suggestion=None if locked else {"type": "move", "ids": [tid], "dx": round(float(dx), 3),
-                                                "dy": round(float(dy), 3)}))
-        if pen_spill[k] > 1e-3:
-            o = int(cont[k])
+                metric=NAME, element_ids=[tid], message=f"{off:.0%} of {la.name(t)} lies off the canvas",
+                severity=severity_for(pen_off), impact=pen_off,
+                suggestion=None if locked else {"type": "move", "ids": [tid], "dx": round(dx, 3),
+                                                "dy": round(dy, 3)}))
+        if spill > 1e-3:
             findings.append(finding(
                 metric=NAME, element_ids=[tid, la.ids[o]],
-                message=f"{spill[k]:.0%} of {la.name(t)} spills out of {la.name(o)}",
-                severity=severity_for(float(pen_spill[k])), impact=float(pen_spill[k]),
+                message=f"{spill:.0%} of {la.name(t)} spills out of {la.name(o)}",
+                severity=severity_for(spill), impact=spill,
                 suggestion=None if locked else {"type": "reflow_text", "id": tid, "mode": "auto",
                                                 "width": round(float(la.w[o] * 0.9), 3)}))
     return metric_result(name=NAME, score=score, findings=findings)

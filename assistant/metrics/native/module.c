@@ -25,6 +25,9 @@ static PyMethodDef methods[] = {
     {"overlap", la_overlap, METH_VARARGS, "overlap kernel: see assistant/metrics/overlap.py"},
     {"grid", la_grid, METH_VARARGS, "grid kernel: see assistant/metrics/grid.py"},
     {"whitespace", la_whitespace, METH_VARARGS, "whitespace kernel: see assistant/metrics/whitespace.py"},
+    {"reading_order", la_reading_order, METH_VARARGS, "reading-order kernel: see assistant/metrics/reading_order.py"},
+    {"text_fit", la_text_fit, METH_VARARGS, "text-fit kernel: see assistant/metrics/text_fit.py"},
+    {"hierarchy", la_hierarchy, METH_VARARGS, "hierarchy kernel: see assistant/metrics/hierarchy.py"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -65,4 +65,8 @@ static inline double la_pairwise_sum(const double *a, Py_ssize_t n) {
 PyObject *la_grid(PyObject *self, PyObject *args);
 PyObject *la_whitespace(PyObject *self, PyObject *args);
 
+PyObject *la_reading_order(PyObject *self, PyObject *args);
+PyObject *la_text_fit(PyObject *self, PyObject *args);
+PyObject *la_hierarchy(PyObject *self, PyObject *args);
+
 #endif
