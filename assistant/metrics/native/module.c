@@ -21,6 +21,9 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order) {
 
 static PyMethodDef methods[] = {
     {"alignment", la_alignment, METH_VARARGS, "alignment kernel: see assistant/metrics/alignment.py"},
+    {"contrast", la_contrast, METH_VARARGS, "contrast kernel: see assistant/metrics/contrast.py"},
+    {"balance", la_balance, METH_VARARGS, "balance kernel: see assistant/metrics/balance.py"},
+    {"margins", la_margins, METH_VARARGS, "margins kernel: see assistant/metrics/margins.py"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -36,6 +36,55 @@ static inline int la_check(const Py_buffer *view, Py_ssize_t count, Py_ssize_t i
 /* Stable order of ``v[0..m)`` ascending, NaN last (numpy's ``argsort(kind="stable")``); ``order`` gets indices. */
 void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order);
 
+/* ``v[0..n).sum()`` as numpy adds it (pairwise: eight running sums per block of up to 128, halves above), so a
+ * kernel's sums agree with numpy's bit for bit. */
+static inline double la_pairwise(const double *v, Py_ssize_t n) {
+    if (n < 8) {
+        double res = 0.;
+        for (Py_ssize_t i = 0; i < n; i++) res += v[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        Py_ssize_t i;
+        for (int j = 0; j < 8; j++) r[j] = v[j];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += v[i + j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) res += v[i];
+        return res;
+    }
+    Py_ssize_t h = n / 2;
+    h -= h % 8;
+    return la_pairwise(v, h) + la_pairwise(v + h, n - h);
+}
+
+static inline double la_sum(const double *v, Py_ssize_t n) { return 0.0 + la_pairwise(v, n); }
+
+/* WCAG 2.x relative luminance of an sRGB colour (``contrast.luminance``; NaN components give NaN). */
+static inline double la_luminance(const double *rgb) {
+    double lin[3];
+    for (int q = 0; q < 3; q++) {
+        double c = rgb[q];
+        lin[q] = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    }
+    return lin[0] * 0.2126 + lin[1] * 0.7152 + lin[2] * 0.0722;
+}
+
+/* Whether every index ``ix[0..m)`` lies in ``[0, n)``; sets ValueError and returns 0 if not. */
+static inline int la_check_index(const int64_t *ix, Py_ssize_t m, Py_ssize_t n, const char *what) {
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (ix[k] < 0 || ix[k] >= n) {
+            PyErr_Format(PyExc_ValueError, "native metrics: %s[%zd] = %lld is not in [0, %zd)", what, k,
+                         (long long)ix[k], n);
+            return 0;
+        }
+    return 1;
+}
+
 PyObject *la_alignment(PyObject *self, PyObject *args);
+PyObject *la_contrast(PyObject *self, PyObject *args);
+PyObject *la_balance(PyObject *self, PyObject *args);
+PyObject *la_margins(PyObject *self, PyObject *args);
 
 #endif
