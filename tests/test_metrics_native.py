@@ -256,7 +256,7 @@ def test_reading_order_kernel_equals_both_numpy_paths_exactly(n: int, seed: int,
 _ROLE_ARG = {"reading_order": 1, "text_fit": 3, "hierarchy": 1}
 
 
-def test_kernels_reject_bad_input() -> None:
+def test_reading_order_text_fit_hierarchy_kernels_reject_bad_input() -> None:
     la = LayoutArrays(tie_page(30, 4))
     args = _kernel_args(la)
     big = _kernel_args(LayoutArrays(synthetic_layout(300, 1)))
@@ -284,3 +284,47 @@ def test_kernels_reject_bad_input() -> None:
         k.text_fit(*a[:11], np.array([0, 1]), np.array([1]), np.array([1.0, 1.0]), *a[14:])
     with pytest.raises(ValueError, match="levels"):
         k.hierarchy(*args["hierarchy"][:-1], 0)
+
+# -- contrast, balance and margins kernels: bad input --------------------------------------------------------------
+
+
+def _cbm_kernel_args(la: LayoutArrays) -> dict[str, tuple]:
+    """Valid arguments of the contrast, balance and margins kernels for ``la`` (as the metrics pass them)."""
+    c, safe = la.canvas, la.safe_box
+    i, j, _ = la.overlap_pairs
+    return {
+        "contrast": (la.text_idx, la.is_text, la.is_image, la.palette, la.fill_code, la.opacity, la.edges6, i, j,
+                     la.font, la.bold, la.importance, la.short, la.ppu),
+        "balance": (la.unit_area_idx, la.palette, la.fill_code, la.is_text, la.area, la.importance, la.opacity,
+                    la.edges6, la.locked, c.x, c.y, c.width, c.height, 0.85),
+        "margins": (la.units, la.is_text, la.edges6, la.w, la.h, c.x, c.y, c.width, c.height, la.short, safe.x,
+                    safe.y, safe.width, safe.height, 1.0),
+    }
+
+
+def _swap(args: tuple, old: object, new: object) -> list:
+    return [new if a is old else a for a in args]
+
+
+@pytest.mark.parametrize("name", ["contrast", "balance", "margins"])
+def test_contrast_balance_margins_kernels_reject_bad_input(name: str) -> None:
+    la = LayoutArrays(tie_page(30, 3))
+    args = _cbm_kernel_args(la)[name]
+    kernel = getattr(native_core._native, name)
+    assert kernel(*args) is not None
+    with pytest.raises(ValueError, match="edges6"):  # one leaf short
+        kernel(*_swap(args, la.edges6, la.edges6[:, :-1].copy()))
+    with pytest.raises(ValueError, match=f"native {name}: needs"):  # more leaves than a kernel takes
+        kernel(*[np.zeros(300, dtype=a.dtype) if isinstance(a, np.ndarray) and a.shape == (la.n,) else a
+                 for a in args])
+    if name == "margins":
+        return
+    idx = args[0]
+    with pytest.raises(ValueError, match="not in"):
+        kernel(*_swap(args, idx, np.append(idx[:-1], la.n)))
+    with pytest.raises(ValueError, match="needs 1"):
+        kernel(*_swap(args, idx, idx[:0]))
+    code = la.fill_code.copy()
+    code[0] = la.palette.shape[0]
+    with pytest.raises(ValueError, match="fill_code"):
+        kernel(*_swap(args, la.fill_code, code))

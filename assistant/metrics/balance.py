@@ -11,7 +11,13 @@ half their area (ink covers about half a text box).
 - Equilibrium EM (Ngo et al. 2003): the offset of the weighted centre of mass
   from the canvas centre, in half-widths / half-heights:
   ``EM = 1 − (|EM_x| + |EM_y|) / 2``.
-Score ``(BM + EM) / 2``. Elements: visible, non-background leaves.
+Score ``(BM + EM) / 2``. Elements: visible, non-background leaves with an
+area. Below 0.85 a finding names the heavier side (the axis with the larger
+``|BM| + |EM|``) and suggests moving the unlocked element with the largest
+moment on it so as to bring the centre of mass to the centre (kept on the
+canvas). The numbers come from ``imbalance`` (numpy) or, for layouts of at
+most ``native_core.MAX_ELEMENTS`` leaves, the compiled kernel
+``_native.balance``.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from assistant.metrics.contrast import luminance
 from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "balance"
+#: scores from this up raise no finding
+BALANCED = 0.85
 
 
 def visual_weight(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
@@ -43,15 +51,26 @@ def _side_balance(left: float, right: float) -> float:
     return 0.0 if m <= 0 else (left - right) / m
 
 
-def balance(la: LayoutArrays) -> MetricResult:
-    """Ngo balance BM and equilibrium EM of visual weight (see module docstring)."""
-    idx = la.unit_area_idx
-    if idx.size == 0:
-        return metric_result(name=NAME, score=1.0, applicable=False)
+#: the heavier side and the element to move: ``(horizontal, offset, leaf or -1, shift)``
+Heavy = tuple[bool, float, int, float]
+
+
+def imbalance(la: LayoutArrays, idx: np.ndarray) -> tuple[float, Heavy | None] | None:
+    """The numeric part of ``balance`` (numpy; ``idx`` the weighed elements, at least one).
+
+    Returns ``None`` when the elements weigh nothing, else ``(score, heavy)``;
+    ``heavy`` is ``None`` when the score reaches ``BALANCED``, else the axis
+    judged (horizontal when its imbalance is at least the vertical one), the
+    signed centre-of-mass offset along it (``EM_x`` or ``EM_y``), the unlocked
+    element on the heavy side with the largest moment (-1 when none; the first
+    on a tie) and the shift along the axis that moves the centre of mass to
+    the centre, kept on the canvas. The compiled kernel ``_native.balance``
+    returns the same.
+    """
     w = visual_weight(la, idx)
     tw = float(w.sum())
     if tw <= 0:
-        return metric_result(name=NAME, score=1.0, applicable=False)
+        return None
     c = la.canvas
     cxc, cyc = c.x + c.width / 2, c.y + c.height / 2
     d = la.edges6[1::3][:, idx] - np.array(((cxc,), (cyc,)))  # centre offsets, rows x and y
@@ -64,23 +83,45 @@ def balance(la: LayoutArrays) -> MetricResult:
     em_y = mom[5] / (tw * c.height / 2)
     em = 1.0 - (min(abs(em_x), 1.0) + min(abs(em_y), 1.0)) / 2
     score = float(min(max((bm + em) / 2, 0.0), 1.0))
+    if score >= BALANCED:
+        return score, None
+    horizontal = abs(bm_v) + abs(em_x) >= abs(bm_h) + abs(em_y)
+    pos, off, moment = (d[0], em_x, mom[4]) if horizontal else (d[1], em_y, mom[5])
+    heavy = ((pos * off > 0) & ~la.locked[idx]).nonzero()[0]
+    if heavy.size == 0:
+        return score, (horizontal, off, -1, 0.0)
+    k = int(heavy[np.argmax(w[heavy] * np.abs(pos[heavy]))])
+    i = int(idx[k])
+    shift = -moment / float(w[k])
+    if horizontal:
+        shift = float(min(max(shift, c.x - la.x1[i]), c.x + c.width - la.x2[i]))
+    else:
+        shift = float(min(max(shift, c.y - la.y1[i]), c.y + c.height - la.y2[i]))
+    return score, (horizontal, off, i, shift)
+
+
+def balance(la: LayoutArrays) -> MetricResult:
+    """Ngo balance BM and equilibrium EM of visual weight (see module docstring)."""
+    idx = la.unit_area_idx
+    if idx.size == 0:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    if la.native is not None:
+        c = la.canvas
+        judged = la.native.balance(idx, la.palette, la.fill_code, la.is_text, la.area, la.importance, la.opacity,
+                                   la.edges6, la.locked, c.x, c.y, c.width, c.height, BALANCED)
+    else:
+        judged = imbalance(la, idx)
+    if judged is None:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    score, heavy = judged
     findings: list[Finding] = []
-    if score < 0.85:
-        horizontal = abs(bm_v) + abs(em_x) >= abs(bm_h) + abs(em_y)
-        pos, centre, off, moment = (d[0], cxc, em_x, mom[4]) if horizontal else (d[1], cyc, em_y, mom[5])
-        heavy = ((pos * off > 0) & ~la.locked[idx]).nonzero()[0]
+    if heavy is not None:
+        horizontal, off, i, shift = heavy
         side = ("right" if off > 0 else "left") if horizontal else ("bottom" if off > 0 else "top")
         sugg = None
         ids = []
-        if heavy.size:
-            k = int(heavy[np.argmax(w[heavy] * np.abs(pos[heavy]))])
-            i = int(idx[k])
+        if i >= 0:
             ids = [la.ids[i]]
-            shift = -moment / float(w[k])
-            if horizontal:
-                shift = float(min(max(shift, c.x - la.x1[i]), c.x + c.width - la.x2[i]))
-            else:
-                shift = float(min(max(shift, c.y - la.y1[i]), c.y + c.height - la.y2[i]))
             sugg = {"type": "move", "ids": ids, "dx": round(shift, 3) if horizontal else 0.0,
                     "dy": 0.0 if horizontal else round(shift, 3)}
         findings.append(finding(

@@ -27,10 +27,17 @@ Score: each text scores ``s = min(1, ln r / ln R)`` (0 at 1:1, 1 once it meets
 the requirement); the metric is the importance-weighted mean of ``s``
 (weights ``0.1 + importance``: an unreadable title costs more than a faint
 caption). Elements: every visible text leaf.
+
+Computation: ``text_contrast`` (numpy) computes the scores and the failing
+texts from the element model, ``backdrop_contrast`` from a backdrop; for
+layouts of at most ``native_core.MAX_ELEMENTS`` leaves without a backdrop
+the compiled kernel ``_native.contrast`` computes the same. The findings
+(wording, suggested shades) are made from either by the same code.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +99,21 @@ def contrast_ratio(l1: np.ndarray | float, l2: np.ndarray | float) -> np.ndarray
     return (hi + 0.05) / (lo + 0.05)
 
 
+def _linear(c: float) -> float:
+    """``linearise`` of one component, with Python floats (one finding's colours: no numpy call)."""
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def _luminance(lin: list[float]) -> float:
+    """``luminance`` from linear-light components, with Python floats."""
+    return lin[0] * 0.2126 + lin[1] * 0.7152 + lin[2] * 0.0722
+
+
+def _ratio(l1: float, l2: float) -> float:
+    """``contrast_ratio`` of two Python floats (the same operations, without numpy)."""
+    return (max(l1, l2) + 0.05) / (min(l1, l2) + 0.05)
+
+
 #: the suggested colour's contrast, relative to the requirement
 FIX_MARGIN = 1.03
 
@@ -112,8 +134,8 @@ def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opaci
     """
     target = need * FIX_MARGIN
     a = max(opacity, 1e-6)
-    lin = linearise(np.asarray(rgb, dtype=float)).tolist()
-    lf = float(luminance(np.asarray(rgb, dtype=float)))
+    lin = [_linear(c) for c in rgb]
+    lf = _luminance(lin)
     lt = (lb + 0.05) / target - 0.05 if darker else target * (lb + 0.05) - 0.05  # blended text luminance wanted
     goal = (lt - (1.0 - a) * lb) / a  # the fill's own luminance giving it
     if not 0.0 <= goal <= 1.0:
@@ -128,9 +150,8 @@ def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opaci
         t = (goal - lf) / (1.0 - lf)
         new = [v + (1.0 - v) * t for v in lin]
     code = [min(max(round(_srgb(v) * 255), 0), 255) for v in new]
-    got = float(luminance(np.array(code) / 255.0)) * a + (1.0 - a) * lb
-    ratio = float(contrast_ratio(got, lb))
-    return "#%02x%02x%02x" % tuple(code) if ratio >= need else None
+    got = _luminance([_linear(c / 255.0) for c in code]) * a + (1.0 - a) * lb
+    return "#%02x%02x%02x" % tuple(code) if _ratio(got, lb) >= need else None
 
 
 def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
@@ -197,26 +218,48 @@ def _backgrounds_from_backdrop(la: LayoutArrays, texts: np.ndarray, backdrop: Ba
     return out
 
 
-def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult:
-    """WCAG 2.x contrast of every visible text against what lies under it (see module docstring)."""
-    texts = la.text_idx
-    if texts.size == 0:
-        return metric_result(name=NAME, score=1.0, applicable=False)
-    rgb = la.rgb
-    fill = rgb[texts]
-    fill = np.where(np.isnan(fill), 0.0, fill)
-    if backdrop is None:
-        # one luminance call for the backgrounds and the text fills
-        lum = luminance(np.concatenate((_backgrounds_from_layout(la, texts, rgb), fill)))
-        lb, lf = lum[:texts.size], lum[texts.size:]
-    else:
-        lf = luminance(fill)
-        lb = _backgrounds_from_backdrop(la, texts, backdrop, lf)
+#: a text below its requirement: ``(leaf, ratio, need, penalty, impact, background luminance, opacity)``
+Failing = tuple[int, float, float, float, float, float, float]
+
+
+def _text_fills(la: LayoutArrays, texts: np.ndarray) -> np.ndarray:
+    """The sRGB fill of each text, black (the SVG initial value) where unknown."""
+    fill = la.rgb[texts]
+    return np.where(np.isnan(fill), 0.0, fill)
+
+
+def text_contrast(la: LayoutArrays, texts: np.ndarray) -> tuple[float, list[Failing]] | None:
+    """The numeric part of ``contrast`` without a backdrop (numpy; ``texts`` the visible texts, at least one).
+
+    Returns ``None`` when no text can be judged (each lies on an image),
+    else ``(score, failing)``: the score and the texts below their
+    requirement, largest penalty first (see ``judge``). The compiled kernel
+    ``_native.contrast`` returns the same.
+    """
+    # one luminance call for the backgrounds and the text fills
+    lum = luminance(np.concatenate((_backgrounds_from_layout(la, texts, la.rgb), _text_fills(la, texts))))
+    return judge(la, texts, lum[texts.size:], lum[:texts.size])
+
+
+def backdrop_contrast(la: LayoutArrays, texts: np.ndarray, backdrop: Backdrop) -> tuple[float, list[Failing]] | None:
+    """``text_contrast`` with the backgrounds read from a rendered ``backdrop`` (numpy only: image work)."""
+    lf = luminance(_text_fills(la, texts))
+    return judge(la, texts, lf, _backgrounds_from_backdrop(la, texts, backdrop, lf))
+
+
+def judge(la: LayoutArrays, texts: np.ndarray, lf: np.ndarray, lb: np.ndarray) -> tuple[float, list[Failing]] | None:
+    """Score the texts from their fill and background luminances ``lf``, ``lb`` (NaN: not judged).
+
+    Returns ``None`` when no text is judged, else ``(score, failing)``:
+    ``failing`` holds the texts with a positive penalty as ``Failing``
+    tuples, largest penalty first (ties in paint order); ``impact`` is the
+    penalty's share of the score, ``pen · w / Σ w``.
+    """
     known = ~np.isnan(lb)
     n_known = np.count_nonzero(known)
     if n_known < known.size:
         if not n_known:
-            return metric_result(name=NAME, score=1.0, applicable=False)
+            return None
         texts, lf, lb = texts[known], lf[known], lb[known]
     # blend the text colour with the background grey level by its opacity
     a = la.opacity[texts]
@@ -227,24 +270,45 @@ def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult
     need = np.where(large, 3.0, 4.5)
     pen = np.maximum(0.0, 1.0 - np.log(ratio) / np.log(need))
     w = 0.1 + la.importance[texts]
-    score = float(((1.0 - pen) * w).sum() / w.sum())
-    findings: list[Finding] = []
+    wsum = w.sum()
+    score = float(((1.0 - pen) * w).sum() / wsum)
     bad = (pen > 0).nonzero()[0]
     if bad.size == 0:
+        return score, []
+    bad = bad[np.argsort(-pen[bad], kind="stable")]
+    impact = pen[bad] * w[bad] / wsum
+    return score, list(zip(texts[bad].tolist(), ratio[bad].tolist(), need[bad].tolist(), pen[bad].tolist(),
+                           impact.tolist(), lb[bad].tolist(), a[bad].tolist()))
+
+
+def contrast(la: LayoutArrays, backdrop: Backdrop | None = None) -> MetricResult:
+    """WCAG 2.x contrast of every visible text against what lies under it (see module docstring)."""
+    texts = la.text_idx
+    if texts.size == 0:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    if backdrop is not None:
+        judged = backdrop_contrast(la, texts, backdrop)
+    elif la.native is not None:
+        i, j, _ = la.overlap_pairs
+        judged = la.native.contrast(texts, la.is_text, la.is_image, la.palette, la.fill_code, la.opacity,
+                                    la.edges6, i, j, la.font, la.bold, la.importance, la.short, la.ppu)
+    else:
+        judged = text_contrast(la, texts)
+    if judged is None:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    score, failing = judged
+    findings: list[Finding] = []
+    if not failing:
         return metric_result(name=NAME, score=score, findings=findings)
-    wsum = w.sum()
-    for k in bad[np.argsort(-pen[bad], kind="stable")][:MAX_FINDINGS].tolist():
-        t = int(texts[k])
-        to_black = contrast_ratio(0.0, lb[k]) >= contrast_ratio(1.0, lb[k])
-        own = rgb[t]
-        shade = None if np.isnan(own[0]) else shade_meeting(
-            (float(own[0]), float(own[1]), float(own[2])), float(lb[k]), float(need[k]), float(a[k]), to_black)
-        sugg = None if la.locked[t] else {
-            "type": "set_text_style", "ids": [la.ids[t]], "fill": shade or ("#000000" if to_black else "#ffffff")}
+    pal, code, locked, ids = la.palette.tolist(), la.fill_code.tolist(), la.locked.tolist(), la.ids
+    for t, ratio, need, pen, impact, lb, a in failing[:MAX_FINDINGS]:
+        to_black = _ratio(0.0, lb) >= _ratio(1.0, lb)
+        own = pal[code[t]]
+        shade = None if math.isnan(own[0]) else shade_meeting(tuple(own), lb, need, a, to_black)
+        sugg = None if locked[t] else {
+            "type": "set_text_style", "ids": [ids[t]], "fill": shade or ("#000000" if to_black else "#ffffff")}
         findings.append(finding(
-            metric=NAME, element_ids=[la.ids[t]],
-            message=(f"{la.name(t)} has contrast {float(ratio[k]):.2f}:1 against its background "
-                     f"(needs {float(need[k]):g}:1)"),
-            severity=severity_for(float(pen[k]), medium=0.15, high=0.5), suggestion=sugg,
-            impact=float(pen[k] * w[k] / wsum)))
+            metric=NAME, element_ids=[ids[t]],
+            message=f"{la.name(t)} has contrast {ratio:.2f}:1 against its background (needs {need:g}:1)",
+            severity=severity_for(pen, medium=0.15, high=0.5), suggestion=sugg, impact=impact))
     return metric_result(name=NAME, score=score, findings=findings)

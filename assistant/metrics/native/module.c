@@ -28,6 +28,9 @@ static PyMethodDef methods[] = {
     {"reading_order", la_reading_order, METH_VARARGS, "reading-order kernel: see assistant/metrics/reading_order.py"},
     {"text_fit", la_text_fit, METH_VARARGS, "text-fit kernel: see assistant/metrics/text_fit.py"},
     {"hierarchy", la_hierarchy, METH_VARARGS, "hierarchy kernel: see assistant/metrics/hierarchy.py"},
+    {"contrast", la_contrast, METH_VARARGS, "contrast kernel: see assistant/metrics/contrast.py"},
+    {"balance", la_balance, METH_VARARGS, "balance kernel: see assistant/metrics/balance.py"},
+    {"margins", la_margins, METH_VARARGS, "margins kernel: see assistant/metrics/margins.py"},
     {NULL, NULL, 0, NULL},
 };
 

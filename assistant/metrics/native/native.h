@@ -36,9 +36,6 @@ static inline int la_check(const Py_buffer *view, Py_ssize_t count, Py_ssize_t i
 /* Stable order of ``v[0..m)`` ascending, NaN last (numpy's ``argsort(kind="stable")``); ``order`` gets indices. */
 void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order);
 
-PyObject *la_layout_arrays(PyObject *self, PyObject *args);
-PyObject *la_alignment(PyObject *self, PyObject *args);
-PyObject *la_overlap(PyObject *self, PyObject *args);
 /* numpy's sum of ``a[0..n)`` (``np.add.reduce`` of a contiguous row): pairwise, 8 accumulators per block of up to
  * 128 values, so that a kernel's sum rounds exactly as numpy's where a tie-break or a threshold depends on it. */
 static inline double la_pairwise_sum(const double *a, Py_ssize_t n) {
@@ -62,11 +59,41 @@ static inline double la_pairwise_sum(const double *a, Py_ssize_t n) {
     return la_pairwise_sum(a, n2) + la_pairwise_sum(a + n2, n - n2);
 }
 
+/* ``la_pairwise_sum`` with a negative zero made positive. */
+static inline double la_sum(const double *v, Py_ssize_t n) { return 0.0 + la_pairwise_sum(v, n); }
+
+/* WCAG 2.x relative luminance of an sRGB colour (``contrast.luminance``; NaN components give NaN). */
+static inline double la_luminance(const double *rgb) {
+    double lin[3];
+    for (int q = 0; q < 3; q++) {
+        double c = rgb[q];
+        lin[q] = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    }
+    return lin[0] * 0.2126 + lin[1] * 0.7152 + lin[2] * 0.0722;
+}
+
+/* Whether every index ``ix[0..m)`` lies in ``[0, n)``; sets ValueError and returns 0 if not. */
+static inline int la_check_index(const int64_t *ix, Py_ssize_t m, Py_ssize_t n, const char *what) {
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (ix[k] < 0 || ix[k] >= n) {
+            PyErr_Format(PyExc_ValueError, "native metrics: %s[%zd] = %lld is not in [0, %zd)", what, k,
+                         (long long)ix[k], n);
+            return 0;
+        }
+    return 1;
+}
+
+/* the kernels, one per file */
+PyObject *la_layout_arrays(PyObject *self, PyObject *args);
+PyObject *la_alignment(PyObject *self, PyObject *args);
+PyObject *la_overlap(PyObject *self, PyObject *args);
 PyObject *la_grid(PyObject *self, PyObject *args);
 PyObject *la_whitespace(PyObject *self, PyObject *args);
-
 PyObject *la_reading_order(PyObject *self, PyObject *args);
 PyObject *la_text_fit(PyObject *self, PyObject *args);
 PyObject *la_hierarchy(PyObject *self, PyObject *args);
+PyObject *la_contrast(PyObject *self, PyObject *args);
+PyObject *la_balance(PyObject *self, PyObject *args);
+PyObject *la_margins(PyObject *self, PyObject *args);
 
 #endif
