@@ -21,6 +21,8 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order) {
 
 static PyMethodDef methods[] = {
     {"alignment", la_alignment, METH_VARARGS, "alignment kernel: see assistant/metrics/alignment.py"},
+    {"spacing", la_spacing, METH_VARARGS, "spacing kernel: see assistant/metrics/spacing.py"},
+    {"grouping", la_grouping, METH_VARARGS, "grouping kernel: see assistant/metrics/grouping.py"},
     {NULL, NULL, 0, NULL},
 };
 

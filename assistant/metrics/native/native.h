@@ -36,6 +36,11 @@ static inline int la_check(const Py_buffer *view, Py_ssize_t count, Py_ssize_t i
 /* Stable order of ``v[0..m)`` ascending, NaN last (numpy's ``argsort(kind="stable")``); ``order`` gets indices. */
 void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order);
 
+/* numpy's pairwise sum of ``v[0..n)`` (``np.add.reduce`` of a contiguous float64 array; sums.c) */
+double la_pairwise_sum(const double *v, Py_ssize_t n);
+
 PyObject *la_alignment(PyObject *self, PyObject *args);
+PyObject *la_spacing(PyObject *self, PyObject *args);
+PyObject *la_grouping(PyObject *self, PyObject *args);
 
 #endif
