@@ -14,27 +14,35 @@ most half as far as any stranger, 0.5 at equal distance, 0 when it is 1.5×
 further. The metric is the mean; the nearest searches are a sweep within a
 radius (8 % of the short side, less on crowded pages: 1.5× the mean spacing
 ``sqrt(canvas area / n)``) with an exact blocked numpy fallback for elements
-whose nearest partner lies beyond it (``neighbours``).
+whose nearest partner lies beyond it (``neighbours``). Up to 256 leaves the
+compiled kernel (``proximity``) compares all pairs instead, with the same
+result, ties included.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from assistant.metrics.context import ROLE_CODES, LayoutArrays
-from assistant.metrics.neighbours import nearest_split
+from assistant.metrics.neighbours import DENSE_SHARE, SMALL, ink_table, nearest_split
 from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "grouping"
 MAX_FINDINGS = 10
 #: neighbours searched by sweep within this share of the canvas short side first
 RADIUS = 0.08
+#: the softening of the distance ratio, as a share of the short side
+DELTA = 0.005
 _REL = np.zeros((len(ROLE_CODES), len(ROLE_CODES)), dtype=bool)
 for _a, _b in (("title", "subtitle"), ("subtitle", "body"), ("body", "body"), ("caption", "image"),
                ("cta", "cta"), ("logo", "logo"), ("badge", "badge")):
     _REL[ROLE_CODES[_a], ROLE_CODES[_b]] = _REL[ROLE_CODES[_b], ROLE_CODES[_a]] = True
 
 
+#: an element to move: (e, rel, un, d_rel, d_un, s, gx, gy, sx, sy) — see ``proximity``
+Stray = tuple[int, int, int, float, float, float, float, float, float, float]
 _REL_INT = _REL.astype(int)
 _REL_SELF = _REL.diagonal().astype(int)
 
@@ -53,47 +61,76 @@ def has_relative(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
     return (partners > 0) | ((g >= 0) & (gcount[g + 1] >= 2))
 
 
+def proximity(la: LayoutArrays, idx: np.ndarray, radius: float) -> tuple[float, int, list[Stray]] | None:
+    """The numeric part of ``grouping`` (numpy; ``idx`` at least three elements, ``radius`` the sweep radius).
+
+    Returns ``None`` when no element has both a related and an unrelated
+    other element, else ``(score, count, worst)``: the score, the number of
+    elements judged, and those whose ratio ``q`` exceeds 1, largest first
+    (at most ``MAX_FINDINGS``), each as ``(e, rel, un, d_rel, d_un, s, gx,
+    gy, sx, sy)``: the leaf, its nearest related and unrelated leaves, the
+    two distances, its score, the gaps between its box and its relative's
+    along x and y (0 where they overlap) and the sides the relative is on
+    (``sx`` 1.0 when its centre is further right, else −1.0; ``sy`` further
+    down). The compiled kernel ``_native.grouping`` returns the same (it
+    compares all pairs, and reproduces the sweep's ties above ``SMALL``).
+    """
+    d_rel, p_rel, d_un, p_un = nearest_split(la, idx, related, radius, need=has_relative(la, idx))
+    sel = (np.isfinite(d_rel) & np.isfinite(d_un)).nonzero()[0]
+    if sel.size == 0:
+        return None
+    delta = DELTA * la.short
+    q = (d_rel[sel] + delta) / (d_un[sel] + delta)
+    s = np.minimum(np.maximum(1.5 - q, 0.0), 1.0)
+    score = float(np.add.reduce(s) / s.size)  # the mean, summed as ndarray.mean sums
+    bad = (q > 1.0).nonzero()[0]
+    worst: list[Stray] = []
+    if bad.size == 0:
+        return score, int(sel.size), worst
+    x1, cx, x2, y1, cy, y2 = la.edges6.tolist()
+    for k in bad[np.argsort(-q[bad], kind="stable")][:MAX_FINDINGS].tolist():
+        r = int(sel[k])
+        e, rel = int(idx[r]), int(p_rel[r])
+        gx = max(x1[rel] - x2[e], x1[e] - x2[rel], 0.0)
+        gy = max(y1[rel] - y2[e], y1[e] - y2[rel], 0.0)
+        worst.append((e, rel, int(p_un[r]), float(d_rel[r]), float(d_un[r]), float(s[k]), gx, gy,
+                      1.0 if cx[rel] > cx[e] else -1.0, 1.0 if cy[rel] > cy[e] else -1.0))
+    return score, int(sel.size), worst
+
+
 def grouping(la: LayoutArrays) -> MetricResult:
     """Gestalt proximity of related vs unrelated neighbours (see module docstring)."""
     idx = la.unit_nodeco_idx
     m = idx.size
     if m < 3:
         return metric_result(name=NAME, score=1.0, applicable=False)
-    radius = min(RADIUS * la.short, 1.5 * float(np.sqrt(la.W * la.H / m)))
-    d_rel, p_rel, d_un, p_un = nearest_split(la, idx, related, radius, need=has_relative(la, idx))
-    sel = (np.isfinite(d_rel) & np.isfinite(d_un)).nonzero()[0]
-    if sel.size == 0:
+    radius = min(RADIUS * la.short, 1.5 * math.sqrt(la.W * la.H / m))
+    if la.native is not None:
+        ink_off, ink_boxes = ink_table(la)
+        res = la.native.grouping(la.edges6, la.role, la.group, idx, _REL, ink_off, ink_boxes, radius,
+                                 DELTA * la.short, SMALL, DENSE_SHARE, MAX_FINDINGS)
+    else:
+        res = proximity(la, idx, radius)
+    if res is None:
         return metric_result(name=NAME, score=1.0, applicable=False)
-    delta = 0.005 * la.short
-    q = (d_rel[sel] + delta) / (d_un[sel] + delta)
-    s = np.minimum(np.maximum(1.5 - q, 0.0), 1.0)
-    score = float(np.add.reduce(s) / s.size)  # the mean, summed as ndarray.mean sums
+    score, count, worst = res
     findings: list[Finding] = []
-    bad = (q > 1.0).nonzero()[0]
-    if bad.size == 0:
+    if not worst:
         return metric_result(name=NAME, score=score, findings=findings)
-    ids, names, px = la.ids, la.name, la.px
-    x1, y1, x2, y2, cx, cy = la.x1, la.y1, la.x2, la.y2, la.cx, la.cy
-    for k in bad[np.argsort(-q[bad], kind="stable")][:MAX_FINDINGS].tolist():
-        r = int(sel[k])
-        e, rel, un = int(idx[r]), int(p_rel[r]), int(p_un[r])
-        dr, du, sk = float(d_rel[r]), float(d_un[r]), float(s[k])
+    ids, names, px, locked = la.ids, la.name, la.px, la.locked
+    for e, rel, un, dr, du, sk, gx, gy, sx, sy in worst:
         sugg = None
-        if not la.locked[e]:
+        if not locked[e]:
             # move towards the relative along the axis that separates them, to half the stranger's distance
             target = 0.5 * du
-            gx = max(float(x1[rel] - x2[e]), float(x1[e] - x2[rel]), 0.0)
-            gy = max(float(y1[rel] - y2[e]), float(y1[e] - y2[rel]), 0.0)
             if gy >= gx:
-                step = max(gy - target, 0.0) * (1.0 if cy[rel] > cy[e] else -1.0)
-                sugg = {"type": "move", "ids": [ids[e]], "dx": 0.0, "dy": round(step, 3)}
+                sugg = {"type": "move", "ids": [ids[e]], "dx": 0.0, "dy": round(max(gy - target, 0.0) * sy, 3)}
             else:
-                step = max(gx - target, 0.0) * (1.0 if cx[rel] > cx[e] else -1.0)
-                sugg = {"type": "move", "ids": [ids[e]], "dx": round(step, 3), "dy": 0.0}
+                sugg = {"type": "move", "ids": [ids[e]], "dx": round(max(gx - target, 0.0) * sx, 3), "dy": 0.0}
         findings.append(finding(
             metric=NAME, element_ids=[ids[e], ids[rel], ids[un]],
             message=(f"{names(e)} is {px(dr):.0f} px from its related {names(rel)} but "
                      f"{px(du):.0f} px from unrelated {names(un)}"),
             severity=severity_for(1.0 - sk, medium=0.3, high=0.8), suggestion=sugg,
-            impact=(1.0 - sk) / max(sel.size, 1)))
+            impact=(1.0 - sk) / count))
     return metric_result(name=NAME, score=score, findings=findings)

@@ -21,6 +21,10 @@ element"). They are answered without a Python loop over pairs:
   provably within the radius fall back to blocked brute force (rows of
   ``BLOCK`` elements, vectorised, bounded memory), as do inputs of at most
   ``SMALL`` elements.
+
+The compiled kernels of spacing and grouping answer the same questions for
+pages of at most 256 leaves by comparing all pairs (``ink_table`` hands them
+the ink boxes), with the same results and ties.
 """
 
 from __future__ import annotations
@@ -206,6 +210,27 @@ def ink_gaps(la: LayoutArrays, leaves: np.ndarray, k: int) -> np.ndarray:
     dx = np.maximum(np.maximum(p[:, 0] - x2, x1 - p[:, 2]), 0.0)
     dy = np.maximum(np.maximum(p[:, 1] - y2, y1 - p[:, 3]), 0.0)
     return np.hypot(dx, dy).min(axis=1)
+
+
+_NO_INK = (np.zeros(0, dtype=np.int64), np.zeros((0, 4)))
+
+
+def ink_table(la: LayoutArrays) -> tuple[np.ndarray, np.ndarray]:
+    """The ink boxes of all leaves as one table, for the compiled kernels: ``(offsets, boxes)``.
+
+    Leaf ``i``'s ink boxes (``ink_edges``, rows ``x1, y1, x2, y2``) are rows
+    ``offsets[i]:offsets[i + 1]`` of ``boxes``; a leaf without ink
+    (not in ``inky``) has none. Both are empty when no leaf has ink.
+    """
+    if not la.inky:
+        return _NO_INK
+    counts = np.zeros(la.n + 1, dtype=np.int64)
+    parts = []
+    for k in la.inky:
+        e = la.ink_edges(k).reshape(-1, 4)
+        counts[k + 1] = e.shape[0]
+        parts.append(e)
+    return np.cumsum(counts), np.ascontiguousarray(np.concatenate(parts), dtype=float)
 
 
 Relation = Callable[[LayoutArrays, np.ndarray, np.ndarray], np.ndarray]

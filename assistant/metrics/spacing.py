@@ -17,7 +17,8 @@ such group there is nothing to judge. Elements: visible, non-background,
 non-decoration leaves (bullets and rules are not part of the text rhythm).
 Findings name the gap furthest from its group's median and suggest the exact
 ``move`` that restores it (of the element and the rest of its column or row,
-so that no other gap changes).
+so that no other gap changes). The numeric part is ``uneven_links`` (numpy),
+or its compiled kernel up to 256 leaves.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ NAME = "spacing"
 CV_REPORT = 0.25
 REACH = 0.08
 MAX_FINDINGS = 10
+#: links overlap on the other axis and may start up to this share of the short side before the element's end
+TOL = 0.002
+#: the softening added to a group's mean gap, as a share of the short side
+SOFT = 0.005
+
+#: a reported kind of link: (a, b, gap, median, vertical, cv, count, rest) — see ``uneven_links``
+Uneven = tuple[int, int, float, float, bool, float, int, list[int]]
 
 
 def _rest_of_stack(la: LayoutArrays, idx: np.ndarray, b: int, vertical: bool) -> np.ndarray:
@@ -43,19 +51,27 @@ def _rest_of_stack(la: LayoutArrays, idx: np.ndarray, b: int, vertical: bool) ->
     return idx[after]
 
 
-def spacing(la: LayoutArrays) -> MetricResult:
-    """Gap consistency per kind of neighbour pair (see module docstring)."""
-    idx = la.unit_nodeco_idx
+def uneven_links(la: LayoutArrays, idx: np.ndarray) -> tuple[float, float, list[Uneven]] | None:
+    """The numeric part of ``spacing`` (numpy; ``idx`` at least three elements).
+
+    Returns ``None`` when no kind of link has two links (nothing to judge),
+    else ``(score, links, worst)``: the score, the number of links in kinds
+    of two or more, and the kinds whose CV exceeds ``CV_REPORT``, most uneven
+    first (at most ``MAX_FINDINGS``), each as ``(a, b, gap, median, vertical,
+    cv, count, rest)``: the link furthest from its kind's median gap (leaf
+    ``a`` to leaf ``b``, its gap), the kind's axis, CV and number of links,
+    and ``rest`` the leaves that move with ``b`` (``b`` and the rest of its
+    column or row). The compiled kernel ``_native.spacing`` returns the same
+    (it compares all pairs for the nearest neighbours, with the same ties).
+    """
     m = idx.size
-    if m < 3:
-        return metric_result(name=NAME, score=1.0, applicable=False)
-    tol = 0.002 * la.short
+    tol = TOL * la.short
     reach = REACH * la.short
     part, gap = nearest_beyond_stacked(la, idx, tol, reach)
     part, gap = part.ravel(), gap.ravel()  # vertical links first, then horizontal
     sel = (gap <= reach).nonzero()[0]  # no partner: gap inf
     if sel.size < 2:
-        return metric_result(name=NAME, score=1.0, applicable=False)
+        return None
     src, dst = np.concatenate((idx, idx))[sel], part[sel]
     g = np.maximum(gap[sel], 0.0)
     role = la.role
@@ -69,38 +85,56 @@ def spacing(la: LayoutArrays) -> MetricResult:
     cnt = per_key[uniq]
     multi = cnt >= 2
     if not multi.any():
-        return metric_result(name=NAME, score=1.0, applicable=False)
+        return None
     s1 = np.bincount(grp, weights=g)
     s2 = np.bincount(grp, weights=g * g)
     mean = s1 / cnt
-    cv = np.sqrt(np.maximum(s2 / cnt - mean * mean, 0.0)) / (mean + 0.005 * la.short)
+    cv = np.sqrt(np.maximum(s2 / cnt - mean * mean, 0.0)) / (mean + SOFT * la.short)
     per = np.maximum(0.0, 1.0 - cv)
     cnt_multi = float(cnt[multi].sum())
     score = float((cnt * per)[multi].sum() / cnt_multi)
-    findings: list[Finding] = []
-    worst = (multi & (cv > CV_REPORT)).nonzero()[0]
-    if worst.size == 0:
-        return metric_result(name=NAME, score=score, findings=findings)
-    ids, names = la.ids, la.name
-    for c in worst[np.argsort(-cv[worst], kind="stable")][:MAX_FINDINGS].tolist():
+    worst: list[Uneven] = []
+    bad = (multi & (cv > CV_REPORT)).nonzero()[0]
+    for c in bad[np.argsort(-cv[bad], kind="stable")][:MAX_FINDINGS].tolist():
         links = (grp == c).nonzero()[0]
         gl = g[links]
         med = float(np.sort(gl)[(gl.size - 1) // 2])
         k = int(links[np.argmax(np.abs(gl - med))])
-        a, b = int(src[k]), int(dst[k])
-        gk = float(g[k])
-        delta = med - gk
+        b = int(dst[k])
         vertical = bool(uniq[c] < 100)
+        worst.append((int(src[k]), b, float(g[k]), med, vertical, float(cv[c]), int(cnt[c]),
+                      _rest_of_stack(la, idx, b, vertical).tolist()))
+    return score, cnt_multi, worst
+
+
+def spacing(la: LayoutArrays) -> MetricResult:
+    """Gap consistency per kind of neighbour pair (see module docstring)."""
+    idx = la.unit_nodeco_idx
+    if idx.size < 3:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    if la.native is not None:
+        short = la.short
+        res = la.native.spacing(la.edges6, la.role, idx, TOL * short, REACH * short, SOFT * short, CV_REPORT,
+                                MAX_FINDINGS)
+    else:
+        res = uneven_links(la, idx)
+    if res is None:
+        return metric_result(name=NAME, score=1.0, applicable=False)
+    score, links, worst = res
+    findings: list[Finding] = []
+    if not worst:
+        return metric_result(name=NAME, score=score, findings=findings)
+    ids, names, locked = la.ids, la.name, la.locked
+    for a, b, gk, med, vertical, cvc, count, rest in worst:
+        delta = med - gk
         axis = "vertical" if vertical else "horizontal"
-        rest = _rest_of_stack(la, idx, b, vertical)
-        cvc = float(cv[c])
-        sugg = None if la.locked[rest].any() else {"type": "move", "ids": [ids[i] for i in rest.tolist()],
-                                                    "dx": 0.0 if vertical else round(delta, 3),
-                                                    "dy": round(delta, 3) if vertical else 0.0}
+        sugg = None if any(locked[i] for i in rest) else {"type": "move", "ids": [ids[i] for i in rest],
+                                                          "dx": 0.0 if vertical else round(delta, 3),
+                                                          "dy": round(delta, 3) if vertical else 0.0}
         findings.append(finding(
             metric=NAME, element_ids=[ids[a], ids[b]],
             message=(f"uneven {axis} rhythm: {names(a)} and {names(b)} are {la.px(gk):.1f} px apart "
                      f"where the same kind of neighbours use about {la.px(med):.1f} px (CV {cvc:.2f})"),
             severity=severity_for(cvc, medium=0.5, high=1.0), suggestion=sugg,
-            impact=float(min(cvc, 1.0) * float(cnt[c]) / cnt_multi)))
+            impact=min(cvc, 1.0) * float(count) / links))
     return metric_result(name=NAME, score=score, findings=findings)

@@ -31,6 +31,8 @@ static PyMethodDef methods[] = {
     {"contrast", la_contrast, METH_VARARGS, "contrast kernel: see assistant/metrics/contrast.py"},
     {"balance", la_balance, METH_VARARGS, "balance kernel: see assistant/metrics/balance.py"},
     {"margins", la_margins, METH_VARARGS, "margins kernel: see assistant/metrics/margins.py"},
+    {"spacing", la_spacing, METH_VARARGS, "spacing kernel: see assistant/metrics/spacing.py"},
+    {"grouping", la_grouping, METH_VARARGS, "grouping kernel: see assistant/metrics/grouping.py"},
     {NULL, NULL, 0, NULL},
 };
 

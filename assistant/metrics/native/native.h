@@ -95,5 +95,7 @@ PyObject *la_hierarchy(PyObject *self, PyObject *args);
 PyObject *la_contrast(PyObject *self, PyObject *args);
 PyObject *la_balance(PyObject *self, PyObject *args);
 PyObject *la_margins(PyObject *self, PyObject *args);
+PyObject *la_spacing(PyObject *self, PyObject *args);
+PyObject *la_grouping(PyObject *self, PyObject *args);
 
 #endif
