@@ -9,6 +9,6 @@ NATIVE = Path("assistant/metrics/native")
 setup(ext_modules=[Extension(
     "assistant.metrics._native",
     sources=sorted(str(p) for p in NATIVE.glob("*.c")),
-    depends=[str(NATIVE / "native.h")],
+    depends=sorted(str(p) for p in NATIVE.glob("*.h")),
     extra_compile_args=["-O2", "-ffp-contract=off", "-std=c11", "-Wall", "-Wno-unused-parameter"],
 )])

@@ -11,6 +11,12 @@ shared machine do not count): ``cpu_ms_best`` is the fastest run (as
 ``cpu_ms_median`` the median, over at least ``MIN_RUNS`` runs and about half
 a second of CPU per size. ``wall_ms_median`` is the wall-clock median of the
 same runs, for comparison.
+
+``core`` says which code computed the report: ``compiled`` (the kernels of
+``assistant.metrics._native``, used up to ``native_core.MAX_ELEMENTS``
+leaves) or ``numpy`` (the vectorised definitions, used beyond that). Sizes
+the kernels cover are timed both ways, the numpy row under
+``native_core.numpy_only()``.
 """
 
 from __future__ import annotations
@@ -18,12 +24,13 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from contextlib import nullcontext
 
 import numpy as np
 
 from assistant.document import Canvas, Element, Layout
 from assistant.geometry import Box
-from assistant.metrics import evaluate
+from assistant.metrics import evaluate, native_core
 
 SIZES = (10, 20, 100, 1000, 2000)
 MIN_RUNS = 5
@@ -83,15 +90,19 @@ def time_report(layout: Layout, budget_s: float = 0.5, max_runs: int = 2000) -> 
 
 
 def run() -> list[dict]:
-    """One row per layout size: ``{"benchmark": "metrics", "elements": n, "cpu_ms_best": …}``."""
+    """One row per layout size and core: ``{"benchmark": "metrics", "elements": n, "core": …, "cpu_ms_best": …}``."""
     rows = []
     for n in SIZES:
         layout = catalogue_layout(n)
-        report = evaluate(layout)
-        best, median, wall = time_report(layout)
-        rows.append({"benchmark": "metrics", "elements": n, "cpu_ms_best": round(best, 3),
-                     "cpu_ms_median": round(median, 3), "wall_ms_median": round(wall, 3),
-                     "composite": round(report.composite, 4), "findings": len(report.findings())})
+        cores = [("compiled", nullcontext()), ("numpy", native_core.numpy_only())] if native_core.kernels(n) \
+            else [("numpy", nullcontext())]
+        for core, ctx in cores:
+            with ctx:
+                report = evaluate(layout)
+                best, median, wall = time_report(layout)
+            rows.append({"benchmark": "metrics", "elements": n, "core": core, "cpu_ms_best": round(best, 3),
+                         "cpu_ms_median": round(median, 3), "wall_ms_median": round(wall, 3),
+                         "composite": round(report.composite, 4), "findings": len(report.findings())})
     return rows
 
 

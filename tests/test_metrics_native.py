@@ -68,6 +68,9 @@ def test_kernels_reject_malformed_input() -> None:
     with pytest.raises(ValueError, match="edges6 holds"):
         nat.alignment(la.edges6[:3].copy(), la.anchor, la.is_text, idx, la.importance, la.W, la.H, 0.001, 0.003,
                       0.02)
+    with pytest.raises(ValueError, match=r"idx\[1\] = 10 is not in \[0, 10\)"):
+        nat.alignment(la.edges6, la.anchor, la.is_text, np.array([0, 10]), la.importance, la.W, la.H, 0.001, 0.003,
+                      0.02)
     i = np.array([0, 3], dtype=np.int64)
     j = np.array([1, 99], dtype=np.int64)
     with pytest.raises(ValueError, match=r"pair 1 \(3, 99\) outside"):

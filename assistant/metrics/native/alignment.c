@@ -25,7 +25,7 @@ PyObject *la_alignment(PyObject *self, PyObject *args) {
         goto done;
     }
     if (!la_check(&e6, 6 * n, sizeof(double), "edges6") || !la_check(&anc, n, sizeof(int64_t), "anchor")
-        || !la_check(&txt, n, 1, "is_text"))
+        || !la_check(&txt, n, 1, "is_text") || !la_check_index(ix.buf, m, n, "idx"))
         goto done;
     {
         const double *E = e6.buf, *I = imp.buf;
