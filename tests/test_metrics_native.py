@@ -4,8 +4,12 @@ Every report is computed twice, with the kernels and with
 ``native_core.numpy_only()``, on the real corpus (the ten OSGeo flyers and
 the resvg files), every generated task (broken and clean), and seeded pages
 of 2 to 256 elements with ties in position, locks, groups, anchors, opacity
-and overlaps; the two reports must be identical (scores and impacts to
-1e-9, findings' ids, messages, severities and suggestions exactly).
+and overlaps, and random small pages with degenerate boxes (zero sizes,
+invisible, identical and off-canvas boxes, text on paths); the two reports
+must be identical (scores and impacts to 1e-9, findings' ids, messages,
+severities and suggestions exactly). Each kernel's raw output is also
+compared with its numpy function, and malformed input must raise
+``ValueError``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from assistant.document import Canvas, Element, Layout
 from assistant.geometry import Box
@@ -416,3 +422,46 @@ def test_spacing_and_grouping_kernels_reject_bad_input() -> None:
         with pytest.raises(ValueError, match=words):
             kernel(*bad)
     assert nat.spacing(*sp) is not None and nat.grouping(*gr) is not None  # the good arguments still work
+
+
+# -- property test: random small pages with degenerate boxes ---------------------------------------------------------
+
+_ROLES = ("title", "subtitle", "body", "caption", "cta", "logo", "image", "badge", "background", "decoration")
+_COORD = st.sampled_from([0.0, 10.0, 50.0, 100.0, 100.0, 150.5, 200.0, 390.0, 400.0, -20.0])
+_SIZE = st.sampled_from([0.0, 1.0, 30.0, 50.0, 100.0, 100.0, 250.0, 400.0, 420.0])
+
+
+@st.composite
+def _element(draw: st.DrawFn, i: int) -> Element:
+    role = draw(st.sampled_from(_ROLES))
+    kind = draw(st.sampled_from(["text", "image", "shape"]))
+    text = kind == "text"
+    ink = []
+    if text and draw(st.integers(0, 9)) == 0:  # text on a path: ink boxes inside its box
+        ink = [Box(x=0.0, y=0.0, width=0.5, height=0.3), Box(x=0.4, y=0.6, width=0.6, height=0.4)]
+    return Element(
+        id=f"e{i}", kind=kind, role=role, box=Box(x=draw(_COORD), y=draw(_COORD), width=draw(_SIZE),
+                                                  height=draw(_SIZE)),
+        text=f"{role} {i}" if text else None,
+        font_size=draw(st.sampled_from([None, 4.0, 12.0, 12.0, 30.0, 80.0])) if text else None,
+        font_weight=draw(st.sampled_from([None, 400, 700])),
+        text_anchor=draw(st.sampled_from([None, "start", "middle", "end"])),
+        fill=draw(st.sampled_from([None, "none", "#000000", "#ffffff", "#777777", "#ff0000", "#fe0"])),
+        opacity=draw(st.sampled_from([0.0, 0.005, 0.3, 0.5, 1.0, 1.0])),
+        locked=draw(st.booleans()), importance=draw(st.sampled_from([0.5, 0.5, 0.0, 1.0, 0.25])),
+        group=draw(st.sampled_from([None, None, "g0", "g1"])), ink=ink)
+
+
+@st.composite
+def _page(draw: st.DrawFn) -> Layout:
+    n = draw(st.integers(0, 14))
+    margins = draw(st.booleans())
+    kw = dict(width=400.0, height=draw(st.sampled_from([300.0, 400.0, 600.0])))
+    canvas = Canvas.with_default_margins(**kw) if margins else Canvas(**kw)
+    return Layout(canvas=canvas, elements=[draw(_element(i)) for i in range(n)])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_page())
+def test_random_small_pages_with_degenerate_boxes(layout: Layout) -> None:
+    assert_same_reports(layout)
