@@ -51,7 +51,7 @@ ARRAYS = ("edges6", "x1", "cx", "x2", "y1", "cy", "y2", "w", "h", "opacity", "im
           "visible", "units", "unit_idx", "text_idx", "opaque", "rgb")
 
 
-@pytest.mark.parametrize("n,seed", [(0, 0), (1, 0), (7, 1), (40, 2), (256, 3)])
+@pytest.mark.parametrize("n,seed", [(0, 0), (1, 0), (7, 1), (40, 2), (64, 4), (65, 5), (120, 6), (256, 3)])
 def test_layout_arrays_are_equal_bit_for_bit(n: int, seed: int) -> None:
     layout = tie_page(max(n, 1), seed) if n else Layout(canvas=Canvas(width=100, height=100), elements=[])
     fast = LayoutArrays(layout)
@@ -63,6 +63,8 @@ def test_layout_arrays_are_equal_bit_for_bit(n: int, seed: int) -> None:
         assert got.dtype == want.dtype and got.shape == want.shape, name
         assert np.array_equal(got, want, equal_nan=got.dtype.kind == "f"), name
         assert got.flags.c_contiguous, name
+    for got, want in zip(fast.overlap_pairs, ref.overlap_pairs):
+        assert got.dtype == want.dtype and np.array_equal(got, want)
 
 
 def test_kernels_reject_malformed_input() -> None:
@@ -82,6 +84,10 @@ def test_kernels_reject_malformed_input() -> None:
     with pytest.raises(ValueError, match=r"pair 1 \(3, 99\) outside"):
         nat.overlap(i, j, np.ones(2), la.units, la.is_text, la.is_image, la.is_shape, la.is_deco, la.group,
                     la.opaque, la.ink_area, la.edges6, la.short, 0.02, 0.75, 1.0, 2.0, 0.01, 20)
+    with pytest.raises(ValueError, match="overlap_pairs: at most 256"):
+        nat.overlap_pairs(np.ones((6, 257)), np.ones(257, dtype=bool), np.ones(257))
+    with pytest.raises(ValueError, match="visible holds"):
+        nat.overlap_pairs(la.edges6, la.visible[:3].copy(), la.area)
     with pytest.raises(ValueError, match="14 values"):
         nat.layout_arrays(np.ones(15), 1.0, 8, 9, np.empty((12, 1)), np.empty((4, 1), dtype=np.int64),
                           np.empty((9, 1), dtype=bool))

@@ -272,8 +272,13 @@ class LayoutArrays:
         Up to ``ALL_PAIRS`` boxes every pair is tested; beyond that, sweeps along
         the axis with fewer candidate pairs (counted first, without building
         them), then keeps pairs that also overlap on the other axis. The result
-        is sorted, so it does not depend on the method or the axis swept.
+        is sorted, so it does not depend on the method or the axis swept. The
+        compiled kernel (``overlap_pairs``, every pair) gives the same pairs.
         """
+        if self.native is not None:
+            i, j, inter = self.native.overlap_pairs(self.edges6, self.visible, self.area)
+            return self._with_ink(np.frombuffer(i, dtype=np.intp), np.frombuffer(j, dtype=np.intp),
+                                  np.frombuffer(inter))
         idx = (self.visible & (self.area > 0)).nonzero()[0]
         if idx.size < 2:
             e = np.empty(0, dtype=np.intp)

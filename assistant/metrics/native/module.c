@@ -22,6 +22,7 @@ void la_argsort_stable(const double *v, Py_ssize_t m, Py_ssize_t *order) {
 static PyMethodDef methods[] = {
     {"layout_arrays", la_layout_arrays, METH_VARARGS, "the arrays of LayoutArrays: see assistant/metrics/context.py"},
     {"alignment", la_alignment, METH_VARARGS, "alignment kernel: see assistant/metrics/alignment.py"},
+    {"overlap_pairs", la_overlap_pairs, METH_VARARGS, "intersecting pairs: see LayoutArrays.overlap_pairs"},
     {"overlap", la_overlap, METH_VARARGS, "overlap kernel: see assistant/metrics/overlap.py"},
     {"grid", la_grid, METH_VARARGS, "grid kernel: see assistant/metrics/grid.py"},
     {"whitespace", la_whitespace, METH_VARARGS, "whitespace kernel: see assistant/metrics/whitespace.py"},

@@ -86,6 +86,7 @@ static inline int la_check_index(const int64_t *ix, Py_ssize_t m, Py_ssize_t n, 
 /* the kernels, one per file */
 PyObject *la_layout_arrays(PyObject *self, PyObject *args);
 PyObject *la_alignment(PyObject *self, PyObject *args);
+PyObject *la_overlap_pairs(PyObject *self, PyObject *args);
 PyObject *la_overlap(PyObject *self, PyObject *args);
 PyObject *la_grid(PyObject *self, PyObject *args);
 PyObject *la_whitespace(PyObject *self, PyObject *args);
