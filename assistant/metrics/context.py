@@ -19,7 +19,10 @@ evaluation, the index sets several metrics select (``unit_idx``,
 ``text_idx``, …), the alignment coordinates (``edges6``, one block, built
 with the arrays) and the fill colours (``palette`` of the distinct fills,
 ``fill_code`` per leaf). A full report is a few hundred small numpy calls,
-so the cost at a few dozen elements is the number of calls, not their size.
+so the cost at a few dozen elements is the number of calls, not their size:
+that is why layouts of up to ``native_core.MAX_ELEMENTS`` leaves are measured
+by the compiled kernels (``native``, set per layout), which build these
+arrays too and compute the same values.
 """
 
 from __future__ import annotations
