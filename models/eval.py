@@ -37,6 +37,14 @@ within 0.5 world units, or equals it exactly), exact match, valid rate, and
 change, as a share of all elements the target left alone), and the median
 milliseconds per request (the median, so that a few requests stalled by other
 work on a shared machine do not decide it).
+
+**Comparisons** — the targets that compare two policies ("SFT beats base",
+"GRPO beats SFT", "GRPO + verification ≥ heuristic") pair their episodes
+(same task, same seed, so the same broken layout) and give the mean
+difference of final composites with a 95 % bootstrap interval; "beats" is met
+only when the interval lies above zero (``within noise`` when the mean favours
+it but the interval holds zero). Every episode's result is written beside the
+report (``eval_episodes.jsonl``).
 """
 
 from __future__ import annotations
@@ -45,11 +53,14 @@ import argparse
 import json
 import random
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from models.data import SEED_RANGES
+
+#: Every evaluated episode (JSON lines), written beside the report.
+EPISODES_FILE = "eval_episodes.jsonl"
 
 #: A stage exported as a GGUF adapter over the run's ``gguf/base.gguf`` (``models.export_lora``).
 LORA_SUFFIX = ".lora.gguf"
@@ -245,8 +256,19 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
     get = overall.get
     lines = ["| target | measured | met |", "|---|---|---|"]
 
-    def add(target: str, measured: str, met: bool | None) -> None:
-        lines.append(f"| {target} | {measured} | {'yes' if met else 'no' if met is not None else 'n/a'} |")
+    def add(target: str, measured: str, met: bool | str | None) -> None:
+        verdict = met if isinstance(met, str) else "yes" if met else "no" if met is not None else "n/a"
+        lines.append(f"| {target} | {measured} | {verdict} |")
+
+    def compare(target: str, a: PolicyRow, b: PolicyRow, *, strict: bool) -> None:
+        diff = paired_difference(a, b)
+        if diff is None:  # no episodes to pair: the means alone
+            add(target, versus(a.composite, b.composite),
+                a.composite > b.composite if strict else a.composite >= b.composite)
+            return
+        mean, lo, hi, n = diff
+        measured = f"{versus(a.composite, b.composite)}; 95 % CI of the paired difference {lo:+.4f} … {hi:+.4f}, {n} episodes"
+        add(target, measured, comparison_verdict(mean, lo, hi, strict=strict))
 
     base, sft, grpo = get("base (grammar)"), get("SFT"), get("GRPO")
     verify = next((r for k, r in overall.items() if k.startswith("GRPO + verify")), None)
@@ -258,14 +280,11 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
     if sft:
         add("≥ 95 % valid without grammar after SFT", f"{sft.valid_rate:.0%}", sft.valid_rate >= 0.95)
     if sft and base:
-        add("SFT beats base (final composite)", versus(sft.composite, base.composite),
-            sft.composite > base.composite)
+        compare("SFT beats base (final composite)", sft, base, strict=True)
     if grpo and sft:
-        add("GRPO beats SFT (final composite)", versus(grpo.composite, sft.composite),
-            grpo.composite > sft.composite)
+        compare("GRPO beats SFT (final composite)", grpo, sft, strict=True)
     if verify and heur:
-        add("GRPO + verification ≥ heuristic (final composite)", versus(verify.composite, heur.composite),
-            verify.composite >= heur.composite)
+        compare("GRPO + verification ≥ heuristic (final composite)", verify, heur, strict=False)
     for r in app:
         add(f"applicator edit accuracy ≥ 90 % ({r['policy']})", f"{r['edit_accuracy']:.1%}", r["edit_accuracy"] >= 0.9)
         add(f"collateral damage ≤ 2 % ({r['policy']})", f"{r['collateral_damage']:.2%}", r["collateral_damage"] <= 0.02)
@@ -274,6 +293,42 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
     for name, mb in sizes.items():
         add(f"model file ≤ 30 MB ({name})", f"{mb:.1f} MB", mb <= 30)
     return "\n".join(lines)
+
+
+def paired_difference(a: PolicyRow, b: PolicyRow, *, resamples: int = 10_000,
+                      seed: int = 0) -> tuple[float, float, float, int] | None:
+    """Mean final-composite difference ``a − b`` over the episodes both rows ran, with a 95 % bootstrap interval.
+
+    Episodes are paired by (task, seed): both policies started from the same
+    broken layout, so the layout's own difficulty cancels. The interval is
+    the 2.5th and 97.5th percentiles of the mean over ``resamples`` resamples
+    of the pairs (seeded, so a report is reproducible). ``None`` when the rows
+    share no episode. Returns ``(mean, low, high, pairs)``.
+    """
+    import numpy as np
+
+    theirs = {(e.task, e.seed): e.composite for e in b.details}
+    pairs = [e.composite - theirs[(e.task, e.seed)] for e in a.details if (e.task, e.seed) in theirs]
+    if not pairs:
+        return None
+    d = np.asarray(pairs, dtype=float)
+    means = d[np.random.default_rng(seed).integers(0, len(d), size=(resamples, len(d)))].mean(axis=1)
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return float(d.mean()), float(lo), float(hi), len(d)
+
+
+def comparison_verdict(mean: float, lo: float, hi: float, *, strict: bool) -> str:
+    """``yes`` / ``no`` / ``within noise`` for "a beats b" (``strict``) or "a reaches b" from a paired difference.
+
+    "Beats" is met when the whole 95 % interval lies above zero, and not met
+    when the mean difference is not positive; a positive mean whose interval
+    holds zero is ``within noise``. "Reaches" is met when the mean difference
+    is not negative, not met when the whole interval lies below zero, and
+    ``within noise`` in between.
+    """
+    if strict:
+        return "yes" if lo > 0 else "no" if mean <= 0 else "within noise"
+    return "yes" if mean >= 0 else "no" if hi < 0 else "within noise"
 
 
 def versus(a: float, b: float) -> str:
@@ -320,6 +375,35 @@ def plot_curves(run: Path, out_dir: Path) -> list[Path]:
     return written
 
 
+def renamed_comparison(rows: list[PolicyRow]) -> str:
+    """A line comparing the verified model with the heuristic on the renamed tasks (paired, with its interval)."""
+    overall = {r.policy: r for r in rows if r.task == "all"}
+    verify = next((r for k, r in overall.items() if k.startswith("GRPO + verify")), None)
+    heur = overall.get("heuristic")
+    diff = paired_difference(verify, heur) if verify and heur else None
+    if diff is None:
+        return ""
+    mean, lo, hi, n = diff
+    return (f"{verify.policy} against the heuristic here: {versus(verify.composite, heur.composite)}; 95 % CI of "
+            f"the paired difference {lo:+.4f} … {hi:+.4f} over {n} episodes "
+            f"(reaches it: {comparison_verdict(mean, lo, hi, strict=False)}).\n")
+
+
+def write_episodes(path: Path, rows_by_ids: dict[str, list[PolicyRow]]) -> Path:
+    """Every evaluated episode as one JSON line (policy, task, seed, ids, scores, counts), written atomically."""
+    lines = [json.dumps({**asdict(e), "ids": ids}) for ids, rows in rows_by_ids.items()
+             for r in rows if r.task != "all" for e in r.details]
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def load_episodes(path: str | Path) -> list[dict[str, Any]]:
+    """The episodes :func:`write_episodes` wrote."""
+    return [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
 def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_steps: int = 12,
                  verify_samples: int = 4, applicator_per_layout: int = 6, tasks: list[str] | None = None,
                  title: str = "tiny") -> dict[str, Any]:
@@ -359,6 +443,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         print(json.dumps(r))
     out.parent.mkdir(parents=True, exist_ok=True)
     plots = plot_curves(run, out.parent)
+    episodes_file = write_episodes(out.parent / EPISODES_FILE, {"plain": rows, "varied": renamed})
     sizes = {p.name: f"{p.stat().st_size / 1e6:.1f} MB" for p in sorted(gg.glob("*.gguf"))}
     ship = {p.name: p.stat().st_size / 1e6 for p in sorted(gg.glob("grpo*.gguf"))}
     text = [f"# Evaluation — `{title}` run\n",
@@ -374,11 +459,14 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             "the same, only the ids differ. A model that learnt the generators' ids instead of reading the "
             "layout loses here.\n",
             policy_table([r for r in renamed if r.task == "all"] or renamed), "",
+            renamed_comparison(renamed),
             "## Applicator (plain-language requests → one action)\n", applicator_table(app) if app else "(no models)",
-            "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}.\n"]
+            "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}. Every episode's "
+            f"result, for other comparisons: `{episodes_file.name}`.\n"]
     text += [f"![{p.stem}]({p.name})" for p in plots]
     out.write_text("\n".join(text) + "\n", encoding="utf-8")
-    return {"rows": rows, "renamed": renamed, "applicator": app, "plots": [str(p) for p in plots], "report": str(out)}
+    return {"rows": rows, "renamed": renamed, "applicator": app, "plots": [str(p) for p in plots], "report": str(out),
+            "episodes": str(episodes_file)}
 
 
 def main(argv: list[str] | None = None) -> None:

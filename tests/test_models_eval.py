@@ -99,3 +99,38 @@ def test_targets_show_the_difference_the_rounding_hides() -> None:
     assert "| GRPO + verification ≥ heuristic (final composite) | 0.950 vs 0.950 (+0.0002) | yes |" in text
     assert "| GRPO beats SFT (final composite) | 0.880 vs 0.880 (-0.0002) | no |" in text
     assert "| SFT beats base (final composite) | 0.880 vs 0.781 (+0.0991) | yes |" in text
+
+
+def test_targets_compare_paired_episodes_with_a_bootstrap_interval() -> None:
+    from models.eval import EpisodeResult, PolicyRow, comparison_verdict, paired_difference, targets_section
+
+    def row(policy: str, composites: list[float]) -> PolicyRow:
+        eps = [EpisodeResult(policy, task, seed, c, 1.0, 1.0)
+               for (task, seed), c in zip([(t, s) for t in ("poster", "slide") for s in range(100, 110)], composites)]
+        mean = sum(composites) / len(composites)
+        return PolicyRow(policy, "all", len(eps), mean, 1.0, 1.0, 1.0, 0.0, 1.0, 5.0, 10.0, details=eps)
+
+    hard = [0.70 + 0.01 * i for i in range(20)]  # the layouts differ far more than the policies do
+    base = row("base (grammar)", [x - 0.2 for x in hard])
+    sft = row("SFT", hard)
+    grpo = row("GRPO", [x + (0.004 if i % 2 else -0.002) for i, x in enumerate(hard)])  # +0.001 on average, noisy
+    heur = row("heuristic", [x + 0.05 for x in hard])
+    verify = row("GRPO + verify (K=8, grammar)", [x + 0.05 + (0.001 if i % 2 else -0.0015) for i, x in enumerate(hard)])
+
+    mean, lo, hi, n = paired_difference(grpo, sft)
+    assert n == 20 and abs(mean - 0.001) < 1e-12 and lo < 0 < hi
+    # pairing removes the layouts' spread: a constant shift has a zero-width interval however spread the layouts are
+    assert paired_difference(sft, base) == pytest.approx((0.2, 0.2, 0.2, 20))
+    text = targets_section([base, sft, grpo, heur, verify], [], {})
+    assert "| SFT beats base (final composite) | 0.795 vs 0.595 (+0.2000); 95 % CI of the paired difference " \
+           "+0.2000 … +0.2000, 20 episodes | yes |" in text
+    assert "GRPO beats SFT (final composite) | 0.796 vs 0.795 (+0.0010); 95 % CI of the paired difference -0.0" in text
+    assert text.split("GRPO beats SFT")[1].split("\n")[0].endswith("| within noise |")
+    assert text.split("GRPO + verification ≥ heuristic")[1].split("\n")[0].endswith("| within noise |")
+
+    # episodes that only one row ran are not compared
+    assert paired_difference(sft, PolicyRow("other", "all", 0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 5.0, 10.0)) is None
+    assert comparison_verdict(0.01, 0.002, 0.02, strict=True) == "yes"
+    assert comparison_verdict(-0.001, -0.01, 0.008, strict=True) == "no"
+    assert comparison_verdict(0.0, -0.01, 0.01, strict=False) == "yes"
+    assert comparison_verdict(-0.02, -0.03, -0.01, strict=False) == "no"

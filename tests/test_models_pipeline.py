@@ -37,6 +37,15 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
         assert f"| {policy} |" in renamed
     assert {r.task for r in result["eval"]["renamed"]} == {"banner", "editorial", "all"}
     assert result["sft_best"]["step"] > 0
+    # the comparisons pair the episodes; every episode is written beside the report and reads back
+    assert "GRPO beats SFT (final composite) |" in report and "95 % CI of the paired difference" in report
+    from models.eval import load_episodes
+
+    episodes = load_episodes(result["eval"]["episodes"])
+    plain = [e for e in episodes if e["ids"] == "plain"]
+    assert {(e["policy"], e["task"]) for e in plain} >= {("SFT", "banner"), ("heuristic", "editorial")}
+    assert len(plain) == sum(r.episodes for r in result["eval"]["rows"] if r.task != "all")
+    assert {e["ids"] for e in episodes} == {"plain", "varied"}
     # GRPO validated the SFT model and every step; the checkpoint it chose is the one exported
     vals = [json.loads(x) for x in (run / "grpo" / "log.jsonl").read_text().splitlines() if '"val"' in x]
     assert [r["step"] for r in vals] == [0, 1, 2]
