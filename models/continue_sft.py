@@ -12,7 +12,10 @@ configuration's GRPO, GGUF export and evaluation stages unchanged
 (``models.pipeline.run_pipeline`` with ``resume``) and installs the result in
 ``models/`` like the pipeline does. ``--grpo-*``, ``--eval-episodes`` and
 ``--verify-samples`` change those stages' settings; ``--skip-sft`` reuses the
-SFT a stopped run finished and redoes the rest.
+SFT a stopped run finished and redoes the rest (with a new ``--run``, the
+source run's finished SFT is copied there: GRPO again with other settings)::
+
+    python -m models.continue_sft --from runs/tiny7 --run runs/tiny8 --skip-sft --grpo-steps 40 --grpo-states 8
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     ap.add_argument("--skip-sft", action="store_true",
-                    help="reuse the SFT this run already finished (<run>/sft); redo GRPO, export and evaluation")
+                    help="reuse a finished SFT (<run>/sft, copied from <from>/sft into a new run); "
+                         "redo GRPO, export and evaluation")
     # logging
     ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
     args = ap.parse_args(argv)
@@ -67,7 +71,10 @@ def main(argv: list[str] | None = None) -> None:
     src, run = Path(args.source), Path(args.run)
     run.mkdir(parents=True, exist_ok=True)
     data = Path(args.data) if args.data else src / "data"
-    for sub, origin in (("data", data), ("init", src / "init")):
+    copies = [("data", data), ("init", src / "init")]
+    if args.skip_sft and run.resolve() != src.resolve():
+        copies.append(("sft", src / "sft"))  # GRPO again, in a new run, on the SFT the source run finished
+    for sub, origin in copies:
         if not (run / sub).exists():
             shutil.copytree(origin, run / sub)
     cfg = config("tiny")
@@ -158,6 +165,14 @@ def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft:
     earlier = (src / "NOTES.md").read_text().strip() + "\n\n" if (src / "NOTES.md").is_file() else ""
     steps = max((h["step"] for h in sft["history"] if h.get("event") == "train"), default=0)
     best = sft["best"]
+    if args.skip_sft:  # no SFT ran: GRPO again on a finished SFT
+        text = (f"{earlier}GRPO again on `{run}/sft/best` (the SFT `{src}` finished: {steps} steps, best validation "
+                f"loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}) by "
+                f"`python -m models.continue_sft --from {src} --run {run} --skip-sft --threads {args.threads}"
+                f"{flags_text(args)}`: GRPO ({grpo_text(grpo, chosen)}), export and evaluation.")
+        path = run / "NOTES.md"
+        path.write_text(text + "\n", encoding="utf-8")
+        return path
     text = (f"{earlier}Continued from `{src}/sft/best` by `python -m models.continue_sft --from {src} --run {run}"
             f"{f' --data {data}' if args.data else ''} --minutes {args.minutes:g} --lr {args.lr:g} "
             f"--threads {args.threads}{flags_text(args)}`: {steps} more SFT steps on `{data}`{data_command(data)} "

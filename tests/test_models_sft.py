@@ -161,3 +161,28 @@ def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
     got = finished_sft(tmp_path)
     assert got["best"] == {"val_loss": 0.2, "step": 20} and got["best_dir"] == str(tmp_path / "sft" / "best")
     assert [h["event"] for h in got["history"]] == ["train", "end"]
+
+
+def test_notes_of_grpo_again_on_a_finished_sft(tmp_path: Path) -> None:
+    import argparse
+
+    from dataclasses import replace
+
+    from models.continue_sft import write_notes
+    from models.pipeline import config
+
+    src, run = tmp_path / "tiny7", tmp_path / "tiny8"
+    src.mkdir(), run.mkdir()
+    (src / "NOTES.md").write_text("Part (7) trained the SFT.\n")
+    args = argparse.Namespace(grpo_steps=40, grpo_lr=1e-5, grpo_depth=None, grpo_group=None, grpo_states=8,
+                              grpo_max_steps=None, grpo_val_every=10, grpo_val_episodes=None, eval_episodes=None,
+                              verify_samples=32, skip_sft=True, data=None, minutes=45.0, lr=1e-3, threads=2)
+    sft = {"best": {"val_loss": 0.1654, "step": 806},
+           "history": [{"event": "train", "step": 800}, {"event": "train", "step": 806}]}
+    grpo = replace(config("tiny").grpo, steps=40, lr=1e-5, states_per_step=8, val_every=10)
+    text = write_notes(run, src, src / "data", args, sft, grpo, chosen={"step": 20, "composite": 0.8853}).read_text()
+    assert text.startswith("Part (7) trained the SFT.\n\nGRPO again on ")
+    assert f"(the SFT `{src}` finished: 806 steps, best validation loss 0.1654 at step 806)" in text
+    assert f"--from {src} --run {run} --skip-sft --threads 2 --grpo-steps 40 --grpo-lr 1e-05 --grpo-states 8" in text
+    assert "more SFT steps" not in text and "--minutes" not in text  # no SFT ran
+    assert text.rstrip().endswith("exported: step 20, 0.885), export and evaluation.")
