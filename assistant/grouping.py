@@ -70,6 +70,9 @@ class Plan:
     explicit_role: bool = False
     #: Number of text lines when it differs from the items' own count (merged lines).
     lines: int | None = None
+    #: For a picture, the part of ``box`` that shows, when the rest is plain margin or paint in the colour
+    #: behind it (set on import; ``Element.ink``).
+    ink: Box | None = None
 
     @property
     def box(self) -> Box:

@@ -24,7 +24,13 @@ decoration (``assistant.document.ROLES``). Evidence, strongest first:
      lines) → title; sizes between, up to 3 lines → subtitle;
      the most common size or long text → body; smaller short text, URLs and
      e-mail addresses → caption; a short imperative ("Register now", "Join",
-     "Download") → cta.
+     "Download") → cta;
+   * short text (at most 2 lines, not bold, no larger than body text) set
+     just under a picture, within its width, and nearer to it than to any
+     other text → caption, whatever its size: "Mapbender Application" under a
+     screenshot is the picture's caption, though it has the body's size. The
+     picture's edge is what shows of it (``Plan.ink``), not a white margin
+     around it.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from assistant.document import Canvas
+from assistant.geometry import Box
 from assistant.grouping import Plan, explicit_role
 from assistant.svg_tree import INKSCAPE_NS
 
@@ -195,25 +202,76 @@ def _graphic_role(plan: Plan, canvas: Canvas) -> str:
     return "decoration"
 
 
+#: A caption sits within this many of its font sizes of its picture's edge.
+CAPTION_GAP = 1.5
+#: Pictures smaller than this share of the page (icons, bullets) take no captions.
+CAPTION_PICTURE = 0.01
+
+
 def assign_roles(plans: list[Plan], canvas: Canvas) -> None:
     """Set ``role`` on every plan (and on group children) in place."""
     body = body_size(plans)
     sizes = [font_size(p) for p in plans if p.kind == "text"]
     top_size = max(sizes) if sizes else 0.0
     zs = [p.z for p in plans]
+    pictures = _pictures(plans, canvas)
+    texts = [p.box for p in _flatten(plans) if p.kind == "text"] if pictures else []
     for plan in plans:
         if plan.role is None:
             plan.role = explicit_role(plan.node) or explicit_role(plan.items[0].node if len(plan.items) == 1 else None)
             plan.explicit_role = plan.role is not None
         if plan.role is None:
-            plan.role = _infer(plan, canvas, body, top_size, zs)
+            plan.role = _infer(plan, canvas, body, top_size, zs, pictures, texts)
         for child in plan.children:
             own = explicit_role(child.node)
             child.role = own or plan.role
             child.explicit_role = own is not None
 
 
-def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[int]) -> str:
+def _flatten(plans: list[Plan]) -> list[Plan]:
+    out: list[Plan] = []
+    stack = list(plans)
+    while stack:
+        p = stack.pop()
+        out.append(p)
+        stack.extend(p.children)
+    return out
+
+
+def _gap(a: Box, b: Box) -> float:
+    """Euclidean distance between two boxes (0 when they touch or overlap)."""
+    dx = max(a.x - b.x2, b.x - a.x2, 0.0)
+    dy = max(a.y - b.y2, b.y - a.y2, 0.0)
+    return (dx * dx + dy * dy) ** 0.5
+
+
+def _pictures(plans: list[Plan], canvas: Canvas) -> list[Box]:
+    """What shows of every picture big enough to take a caption (not a page background), nested ones too."""
+    page = canvas.box.area
+    return [p.ink or p.box for p in _flatten(plans)
+            if p.kind == "image" and CAPTION_PICTURE * page <= p.box.area < BACKGROUND_COVER * page]
+
+
+def captions_picture(plan: Plan, size: float, body: float, pictures: list[Box], texts: list[Box]) -> bool:
+    """Whether a text plan is set like a picture's caption (see the module docstring); ``texts``: every text's box."""
+    lines = plan.lines or max((len(i.metrics.lines) for i in plan.text_items if i.metrics is not None), default=1)
+    if not pictures or lines > 2 or len(plan.text) > 120 or (body and size > 1.05 * body):
+        return False
+    if any(i.metrics is not None and i.metrics.font_weight >= 600 for i in plan.text_items):
+        return False
+    b = plan.box
+    for pic in pictures:
+        gap = b.y - pic.y2
+        if min(b.x2, pic.x2) - max(b.x, pic.x) < 0.8 * b.width or not -0.5 * size <= gap <= CAPTION_GAP * size:
+            continue  # not under the picture, within its width
+        others = [_gap(b, t) for t in texts if t != b]
+        if not others or min(others) > 1.5 * max(gap, 0.0) + 0.1 * size:
+            return True
+    return False
+
+
+def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[int],
+           pictures: list[Box] | None = None, texts: list[Box] | None = None) -> str:
     # A full-page shape painted first is the background, whatever its name says.
     if plan.kind in ("shape", "image") and is_background(plan, canvas, _bottom_z(plan, zs)):
         return "background"
@@ -237,7 +295,11 @@ def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[in
         if (plan.kind == "text") == text_role or named in ("cta", "badge"):
             return named
     if plan.kind == "text":
-        return _text_role(plan, font_size(plan), body, top_size)
+        size = font_size(plan)
+        role = _text_role(plan, size, body, top_size)
+        if role in ("body", "subtitle") and captions_picture(plan, size, body, pictures or [], texts or []):
+            return "caption"
+        return role
     return _graphic_role(plan, canvas)
 
 

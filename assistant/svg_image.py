@@ -11,6 +11,13 @@ The picture's size is read only from an embedded ``data:`` URI (Pillow reads
 the header of the first 64 KiB); files and URLs are never opened, so an
 external picture leaves the viewport as the box, and an external picture
 without a size draws nothing measurable.
+
+**Margins.** Product shots and logos are often pictures with a plain margin
+around the subject — white around a phone, transparent around a logo. What a
+reader sees is the subject, so :func:`picture_ink` finds the part of the
+drawn rectangle that differs from a margin of one colour (or transparency),
+from a small decoded copy of an embedded picture; the importer uses it when
+the margin's colour is the colour behind the picture (``Element.ink``).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import base64
 import binascii
 import io
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 from assistant.geometry import Box
@@ -82,3 +90,100 @@ def image_rect(node: Any, viewport: tuple[float, float]) -> Box | None:
     sx, sy = viewbox_scale(size[0], size[1], w, h, align, mode)  # type: ignore[arg-type]
     tx, ty = viewbox_offset(size[0], size[1], w, h, sx, sy, align)  # type: ignore[arg-type]
     return Box(x=x + tx, y=y + ty, width=size[0] * sx, height=size[1] * sy)
+
+
+#: Longest side of the decoded copy :func:`picture_ink` examines (pixels).
+INK_SAMPLE = 256
+#: A picture larger than this (pixels) is not decoded for its margins.
+INK_MAX_PIXELS = 40_000_000
+#: Channel difference (0–255) within which a pixel has the margin's colour.
+INK_TOLERANCE = 24
+
+
+@dataclass(frozen=True)
+class PictureInk:
+    """Where an embedded picture's subject is, inside the rectangle it is drawn in.
+
+    ``box`` is in the same user space as that rectangle; ``margin`` is the
+    margin's colour as ``#rrggbb``, or None for a transparent margin.
+    """
+
+    box: Box
+    margin: str | None
+
+
+def picture_ink(node: Any, rect: Box) -> PictureInk | None:
+    """The subject of an ``<image>`` drawn in ``rect`` (see :func:`image_rect`), when it has a plain margin.
+
+    None when the picture is not embedded, cannot be decoded, is cut to its
+    viewport (``slice``), or has no margin of one colour or transparency all
+    round (a photograph's edges are never one colour).
+    """
+    align, mode = parse_preserve_aspect_ratio(node.get("preserveAspectRatio"))
+    if mode == "slice" and align != "none":
+        return None
+    pixels = _sample(href(node))
+    if pixels is None:
+        return None
+    import numpy as np
+
+    alpha = pixels[..., 3]
+    rgb = pixels[..., :3].astype(np.int16)
+    edge = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+    if (edge[:, 3] < 16).all():
+        margin, ink = None, alpha >= 16
+    elif (edge[:, 3] > 240).all():
+        colour = np.median(edge[:, :3], axis=0)
+        if np.abs(edge[:, :3] - colour).max() > INK_TOLERANCE // 2:
+            return None  # the edges are not one colour: no margin
+        margin = "#%02x%02x%02x" % tuple(int(round(v)) for v in colour)
+        ink = (np.abs(rgb - colour).max(axis=-1) > INK_TOLERANCE) & (alpha >= 16)
+    else:
+        return None
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    if rows.size == 0:
+        return None  # nothing but margin: leave the whole rectangle
+    h, w = ink.shape
+    top, bottom, left, right = rows[0], rows[-1] + 1, cols[0], cols[-1] + 1
+    if (top, bottom, left, right) == (0, h, 0, w):
+        return None
+    box = Box(x=rect.x + rect.width * left / w, y=rect.y + rect.height * top / h,
+              width=rect.width * (right - left) / w, height=rect.height * (bottom - top) / h)
+    return PictureInk(box=box, margin=margin)
+
+
+def _sample(ref: str | None) -> Any:
+    """A small RGBA copy (numpy ``uint8``, longest side at most ``INK_SAMPLE``) of an embedded picture, or None."""
+    data = _payload(ref)
+    if data is None:
+        return None
+    import numpy as np
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                w, h = im.size
+                if w <= 0 or h <= 0 or w * h > INK_MAX_PIXELS:
+                    return None
+                if im.format == "JPEG":  # decode at a reduced scale directly
+                    im.draft("RGB", (max(1, w * INK_SAMPLE // max(w, h)), max(1, h * INK_SAMPLE // max(w, h))))
+                im.thumbnail((INK_SAMPLE, INK_SAMPLE))
+                return np.asarray(im.convert("RGBA"))
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError, SyntaxError):
+        return None
+
+
+def _payload(ref: str | None) -> bytes | None:
+    """The bytes of a base64 ``data:`` URI, or None (files and URLs are never read)."""
+    if not ref or not ref.lstrip().lower().startswith("data:"):
+        return None
+    head, _, payload = ref.partition(",")
+    if ";base64" not in head.lower():
+        return None
+    text = "".join(payload.split())
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=False)
+    except (binascii.Error, ValueError):
+        return None

@@ -37,6 +37,7 @@ from assistant.errors import SvgImportError
 from assistant.geometry import Box
 from assistant.grouping import Plan, build_plans
 from assistant.roles import assign_roles, node_name
+from assistant.svg_image import INK_TOLERANCE
 from assistant.svg_parse import DEFAULT_LIMITS, ImportLimits, parse_svg_bytes, read_svg_bytes
 from assistant.svg_tree import SODIPODI_NS, local_name
 from assistant.svg_walk import Item, Walker
@@ -71,6 +72,7 @@ def import_tree(tree: Any, *, source: str = "<string>", limits: ImportLimits | N
     items = Walker(tree, source, limits, resolver).walk()
     plans = build_plans(items, canvas)
     generated = _assign_ids(root, plans)  # before roles: names are read from the final ids
+    _mark_picture_ink(plans)  # before roles: a caption is placed by what shows of its picture
     assign_roles(plans, canvas)
     elements = _elements(plans, canvas, generated)
     return Document(source=source, tree=tree, layout=Layout(canvas=canvas, elements=elements),
@@ -206,6 +208,10 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
     elif p.kind != "image":
         main = max(p.items, key=lambda i: i.box.area)
         kw["fill"] = main.fill
+    elif p.ink is not None and p.box.width > 0 and p.box.height > 0:
+        b, ink = p.box, p.ink
+        kw["ink"] = [Box(x=(ink.x - b.x) / b.width, y=(ink.y - b.y) / b.height,
+                         width=ink.width / b.width, height=ink.height / b.height)]
     return Element(
         id=ident, kind=p.kind, role=role, box=p.box, rotation=_rotation(p.items), z=z,
         opacity=max(i.opacity for i in p.items), locked=_locked(node), importance=_importance(node, role),
@@ -225,6 +231,76 @@ def _relative_ink(p: Plan, texts: list[Any]) -> list[Box]:
                 out.append(Box(x=(part.x - b.x) / b.width, y=(part.y - b.y) / b.height,
                                width=part.width / b.width, height=part.height / b.height))
     return out
+
+
+def _mark_picture_ink(plans: list[Plan]) -> None:
+    """Set ``Plan.ink`` on pictures whose box shows only what lies behind it in places (see ``_picture_ink``)."""
+    below: list[Plan] = []
+    for p in _walk_plans(plans):  # paint order, as the elements will be
+        if p.kind == "image":
+            p.ink = _picture_ink(p, _backdrop_colour(below, p.box))
+        below.append(p)
+
+
+def _picture_ink(p: Plan, back: str | None) -> Box | None:
+    """What shows of an image plan drawn over the colour ``back`` (None: over a picture), or None: all of it.
+
+    Two things in a picture's box can be invisible: a plain margin of an
+    embedded picture (white around a product shot, transparency around a
+    logo; ``svg_image.picture_ink``) when the margin has the colour behind
+    the element, and shapes painted in that colour (white patches on a white
+    page, often left where a picture was retouched). The result is the box of
+    the rest, when that is smaller than the whole box by more than 1 %.
+    """
+    parts: list[Box] = []
+    for item in p.items:
+        if item.kind == "image" and item.picture is not None and (
+                item.picture.margin is None or _same_colour(item.picture.margin, back)):
+            parts.append(item.picture.box)
+        elif item.kind == "shape" and _same_colour(item.fill, back) and (
+                item.stroke is None or _same_colour(item.stroke, back)):
+            continue
+        else:
+            parts.append(item.box)
+    b = p.box
+    ink = Box.union_all(parts).intersection(b) if parts else None
+    if ink is None:
+        return None
+    tx, ty = max(0.5, 0.01 * b.width), max(0.5, 0.01 * b.height)
+    if ink.x - b.x <= tx and b.x2 - ink.x2 <= tx and ink.y - b.y <= ty and b.y2 - ink.y2 <= ty:
+        return None
+    return ink
+
+
+def _backdrop_colour(below: list[Plan], box: Box) -> str | None:
+    """The colour behind the centre of ``box``: the topmost filled shape (at least half opaque) of ``below``
+    there, white (the page) when none, None when a picture is."""
+    for q in reversed(below):
+        b = q.box
+        if q.kind in ("text", "group") or not (b.x <= box.cx <= b.x2 and b.y <= box.cy <= b.y2):
+            continue
+        if q.kind == "image":
+            return None
+        main = max(q.items, key=lambda i: i.box.area)
+        if main.fill and max(i.opacity for i in q.items) >= 0.5:
+            return main.fill
+    return "#ffffff"
+
+
+def _same_colour(a: str | None, b: str | None, tolerance: int = INK_TOLERANCE) -> bool:
+    """Two ``#rrggbb`` colours within ``tolerance`` (0–255) in every channel; False when either is unknown."""
+    ca, cb = _rgb255(a), _rgb255(b)
+    return ca is not None and cb is not None and max(abs(x - y) for x, y in zip(ca, cb)) <= tolerance
+
+
+def _rgb255(colour: str | None) -> tuple[int, int, int] | None:
+    if not colour or not colour.startswith("#") or len(colour) not in (4, 7):
+        return None
+    h = colour[1:] if len(colour) == 7 else "".join(c * 2 for c in colour[1:])
+    try:
+        return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+    except ValueError:
+        return None
 
 
 def _elements(plans: list[Plan], canvas: Canvas, ids: _Ids) -> list[Element]:

@@ -41,7 +41,7 @@ from assistant.pathbbox import (
     NonFiniteNumber, Segment, ellipse_segments, parse_path, poly_segments, rect_segments, segments_bbox,
 )
 from assistant.svg_parse import ImportLimits
-from assistant.svg_image import image_rect
+from assistant.svg_image import PictureInk, image_rect, picture_ink
 from assistant.svg_rules import (
     clamp01, conditions_pass, expanded_size, intersect, is_keyword, local_matrix_no_parent, num, overflow_visible,
 )
@@ -76,6 +76,10 @@ class Item:
     segments: int = 0
     curved: bool = False
     parts: list["Item"] = field(default_factory=list)
+    #: A shape's stroke colour (``fill`` is its fill, or the stroke when it has none).
+    stroke: str | None = None
+    #: An embedded picture's subject inside its margin, in world units (``svg_image.picture_ink``).
+    picture: PictureInk | None = None
 
 
 @dataclass
@@ -335,6 +339,8 @@ class Walker:
         metrics = None
         segs = 0
         curved = False
+        stroke: str | None = None
+        picture: PictureInk | None = None
         if name in SHAPES:
             if not self._paints(node, name):
                 return None
@@ -348,7 +354,8 @@ class Walker:
             segs = len(segments)
             curved = any(s.kind != "L" for s in segments)
             kind = "shape"
-            fill = self.style.color(node, "fill") or self.style.color(node, "stroke")
+            stroke = self.style.color(node, "stroke")
+            fill = self.style.color(node, "fill") or stroke
         elif name == "image":
             self._check_finite(node)
             rect = image_rect(node, self._viewport(node))
@@ -356,6 +363,9 @@ class Walker:
                 return None
             box = m.map_box(rect)
             kind, fill = "image", None
+            subject = picture_ink(node, rect)
+            if subject is not None:
+                picture = PictureInk(box=m.map_box(subject.box), margin=subject.margin)
         elif name in TEXTS:
             self._check_finite(node)
             metrics = self._measure(node)
@@ -374,9 +384,13 @@ class Walker:
             if inter is None:
                 return None
             box = inter
+        if picture is not None:
+            inside = picture.box.intersection(box)
+            picture = PictureInk(box=inside, margin=picture.margin) if inside is not None else None
         self._z += 1
         return Item(node=node, tag=name, kind=kind, box=box, ctm=m, z=self._z, containers=containers,
-                    opacity=op, fill=fill, metrics=metrics, segments=segs, curved=curved)
+                    opacity=op, fill=fill, metrics=metrics, segments=segs, curved=curved, stroke=stroke,
+                    picture=picture)
 
     def _use(self, node: Any, m: Matrix, op: float, clip: Box | None, containers: tuple[Any, ...],
              sink: list[Item]) -> None:

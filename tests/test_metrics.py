@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 import pytest
 
@@ -217,6 +219,32 @@ def test_grouping_related_elements_closer_than_strangers() -> None:
               el("img", 420, 100, 300, 200, role="image"))
     assert score(good, "grouping") > 0.9
     assert score(bad, "grouping") < 0.6
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_grouping_leaves_relatives_beyond_its_reach_alone(native: bool) -> None:
+    from assistant.metrics import grouping, native_core
+
+    REACH = grouping.REACH
+    # a header logo and a footer sponsor's logo, a footer URL (caption) and a picture half a page away
+    def page(logo_gap: float, caption_gap: float) -> Layout:
+        return lay(el("logo1", 700, 60, 200, 60, role="logo", kind="shape"),
+                   el("title", 100, 60, 500, 60, role="title", font_size=48.0),
+                   el("img", 100, 300, 400, 200, role="image", kind="image"),
+                   el("p", 550, 300, 350, 200),
+                   el("url", 100, 500 + caption_gap, 300, 20, role="caption", font_size=12.0),
+                   el("logo2", 700, 120 + logo_gap, 200, 60, role="logo", kind="shape"),
+                   el("foot", 550, 120 + logo_gap - 30, 140, 20, role="body"))
+    assert REACH * 1000 == pytest.approx(330)
+    with native_core.numpy_only() if not native else nullcontext():
+        far = evaluate(page(logo_gap=600, caption_gap=400), checks=["grouping"])
+        near = evaluate(page(logo_gap=200, caption_gap=200), checks=["grouping"])
+    assert not [f for f in far.findings() if {"logo1", "logo2"} & set(f.element_ids[:2])]
+    assert not [f for f in far.findings() if f.element_ids[0] in ("url", "img") and "url" in f.element_ids[:2]]
+    # within the reach the same relatives are judged: they are further apart than their strangers
+    judged = {tuple(f.element_ids[:2]) for f in near.findings()}
+    assert ("logo1", "logo2") in judged or ("logo2", "logo1") in judged
+    assert ("url", "img") in judged or ("img", "url") in judged
 
 
 # -- reading order ------------------------------------------------------------------------------------

@@ -377,7 +377,7 @@ def _grouping_args(la: LayoutArrays, max_findings: int) -> tuple:
     m = la.unit_nodeco_idx.size
     radius = min(G.RADIUS * la.short, 1.5 * float(np.sqrt(la.W * la.H / m)))
     return (la.edges6, la.role, la.group, la.unit_nodeco_idx, G._REL, *ink_table(la), radius, G.DELTA * la.short,
-            SMALL, DENSE_SHARE, max_findings)
+            G.REACH * la.short, SMALL, DENSE_SHARE, max_findings)
 
 
 def _spacing_args(la: LayoutArrays, max_findings: int) -> tuple:

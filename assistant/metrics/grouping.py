@@ -11,7 +11,11 @@ one unrelated leaf, ``d_rel`` and ``d_unrel`` are the box gaps (Euclidean,
 ``q = (d_rel + δ) / (d_unrel + δ)`` with ``δ`` = 0.5 % of the canvas short
 side. The element scores ``clip(1.5 − q, 0, 1)``: 1 when its relative is at
 most half as far as any stranger, 0.5 at equal distance, 0 when it is 1.5×
-further. The metric is the mean; the nearest searches are a sweep within a
+further. Proximity groups what is near: an element whose nearest relative
+is further than ``REACH`` (a third of the canvas short side) is not judged —
+a header logo and a footer sponsor's logo, or a footer URL (a caption) and a
+picture half a page away, are not a group that came apart. The metric is the
+mean; the nearest searches are a sweep within a
 radius (8 % of the short side, less on crowded pages: 1.5× the mean spacing
 ``sqrt(canvas area / n)``) with an exact blocked numpy fallback for elements
 whose nearest partner lies beyond it (``neighbours``). Up to 256 leaves the
@@ -35,6 +39,8 @@ MAX_FINDINGS = 10
 RADIUS = 0.08
 #: the softening of the distance ratio, as a share of the short side
 DELTA = 0.005
+#: an element whose nearest relative is further than this share of the short side is not judged
+REACH = 0.33
 _REL = np.zeros((len(ROLE_CODES), len(ROLE_CODES)), dtype=bool)
 for _a, _b in (("title", "subtitle"), ("subtitle", "body"), ("body", "body"), ("caption", "image"),
                ("cta", "cta"), ("logo", "logo"), ("badge", "badge")):
@@ -64,8 +70,8 @@ def has_relative(la: LayoutArrays, idx: np.ndarray) -> np.ndarray:
 def proximity(la: LayoutArrays, idx: np.ndarray, radius: float) -> tuple[float, int, list[Stray]] | None:
     """The numeric part of ``grouping`` (numpy; ``idx`` at least three elements, ``radius`` the sweep radius).
 
-    Returns ``None`` when no element has both a related and an unrelated
-    other element, else ``(score, count, worst)``: the score, the number of
+    Returns ``None`` when no element has both a related (within ``REACH``)
+    and an unrelated other element, else ``(score, count, worst)``: the score, the number of
     elements judged, and those whose ratio ``q`` exceeds 1, largest first
     (at most ``MAX_FINDINGS``), each as ``(e, rel, un, d_rel, d_un, s, gx,
     gy, sx, sy)``: the leaf, its nearest related and unrelated leaves, the
@@ -76,7 +82,7 @@ def proximity(la: LayoutArrays, idx: np.ndarray, radius: float) -> tuple[float, 
     compares all pairs, and reproduces the sweep's ties above ``SMALL``).
     """
     d_rel, p_rel, d_un, p_un = nearest_split(la, idx, related, radius, need=has_relative(la, idx))
-    sel = (np.isfinite(d_rel) & np.isfinite(d_un)).nonzero()[0]
+    sel = (np.isfinite(d_rel) & np.isfinite(d_un) & (d_rel <= REACH * la.short)).nonzero()[0]
     if sel.size == 0:
         return None
     delta = DELTA * la.short
@@ -108,7 +114,7 @@ def grouping(la: LayoutArrays) -> MetricResult:
     if la.native is not None:
         ink_off, ink_boxes = ink_table(la)
         res = la.native.grouping(la.edges6, la.role, la.group, idx, _REL, ink_off, ink_boxes, radius,
-                                 DELTA * la.short, SMALL, DENSE_SHARE, MAX_FINDINGS)
+                                 DELTA * la.short, REACH * la.short, SMALL, DENSE_SHARE, MAX_FINDINGS)
     else:
         res = proximity(la, idx, radius)
     if res is None:

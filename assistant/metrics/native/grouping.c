@@ -1,6 +1,6 @@
 /* Grouping kernel: the numeric part of ``assistant/metrics/grouping.py`` (Gestalt proximity).
  *
- * grouping(edges6, role, group, idx, rel, ink_off, ink_boxes, radius, delta, small, dense_share, max_findings)
+ * grouping(edges6, role, group, idx, rel, ink_off, ink_boxes, radius, delta, reach, small, dense_share, max_findings)
  *   edges6      float64 (6, n): left, centre-x, right, top, centre-y, bottom of every leaf
  *   role        int64 (n): role codes; group int64 (n): parent group code, -1 for none
  *   idx         int64 (m): the elements judged (3 <= m <= LA_MAX)
@@ -9,7 +9,8 @@
  *   ink_boxes   float64 (K, 4): ink boxes as x1, y1, x2, y2 (``LayoutArrays.ink_edges``)
  *   radius      the sweep radius of ``neighbours.nearest_split``; small, dense_share its SMALL and DENSE_SHARE
  *   delta       the softening of the distance ratio
- * -> None when no element has both a related and an unrelated other element, else
+ *   reach       an element whose nearest relative is further than this is not judged (``grouping.REACH``)
+ * -> None when no element has both a related (within the reach) and an unrelated other element, else
  *    (score, count, [(e, rel, un, d_rel, d_un, s, gx, gy, sx, sy), ...]): ``count`` elements judged, and the
  *    elements whose ratio q exceeds 1, largest q first (at most ``max_findings``), with their nearest related
  *    and unrelated leaves, the two distances, the element's score, its box gaps to the relative along x and y
@@ -172,11 +173,11 @@ static void swept(const Geo *g, const uint8_t *need, double radius, double dense
 
 PyObject *la_grouping(PyObject *self, PyObject *args) {
     Py_buffer e6, rol, grp, ix, rl, io, ib;
-    double radius, delta, dense_share;
+    double radius, delta, reach, dense_share;
     Py_ssize_t small, max_findings;
     PyObject *out = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*ddndn", &e6, &rol, &grp, &ix, &rl, &io, &ib, &radius, &delta,
-                          &small, &dense_share, &max_findings))
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*dddndn", &e6, &rol, &grp, &ix, &rl, &io, &ib, &radius, &delta,
+                          &reach, &small, &dense_share, &max_findings))
         return NULL;
     Py_ssize_t n = rol.len / (Py_ssize_t)sizeof(int64_t), m = ix.len / (Py_ssize_t)sizeof(int64_t);
     Py_ssize_t R = (Py_ssize_t)sqrt((double)rl.len);
@@ -253,7 +254,7 @@ PyObject *la_grouping(PyObject *self, PyObject *args) {
         Py_ssize_t sel[LA_MAX], ns = 0;
         double q[LA_MAX], s[LA_MAX];
         for (Py_ssize_t r = 0; r < m; r++) {
-            if (!need[r] || !isfinite(d_rel[r]) || !isfinite(d_un[r])) continue;
+            if (!need[r] || !isfinite(d_rel[r]) || !isfinite(d_un[r]) || d_rel[r] > reach) continue;
             q[ns] = (d_rel[r] + delta) / (d_un[r] + delta);
             s[ns] = gr_min(gr_max(1.5 - q[ns], 0.0), 1.0);
             sel[ns++] = r;
