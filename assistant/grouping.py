@@ -91,6 +91,15 @@ class Plan:
         return " ".join((i.metrics.text or "").strip() for i in self.text_items if i.metrics is not None).strip()
 
 
+def walk_plans(plans: list[Plan]) -> list[Plan]:
+    """Every plan and, after each, its children (depth first): the elements' paint order."""
+    out: list[Plan] = []
+    for p in plans:
+        out.append(p)
+        out.extend(walk_plans(p.children))
+    return out
+
+
 def explicit_role(node: Any) -> str | None:
     """The node's ``data-role`` when it names a known role."""
     if node is None:

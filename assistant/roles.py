@@ -41,7 +41,7 @@ from typing import Any, Iterable
 
 from assistant.document import Canvas
 from assistant.geometry import Box
-from assistant.grouping import Plan, explicit_role
+from assistant.grouping import Plan, explicit_role, walk_plans
 from assistant.svg_tree import INKSCAPE_NS
 
 BACKGROUND_COVER = 0.9
@@ -215,7 +215,7 @@ def assign_roles(plans: list[Plan], canvas: Canvas) -> None:
     top_size = max(sizes) if sizes else 0.0
     zs = [p.z for p in plans]
     pictures = _pictures(plans, canvas)
-    texts = [p.box for p in _flatten(plans) if p.kind == "text"] if pictures else []
+    texts = [p.box for p in walk_plans(plans) if p.kind == "text"] if pictures else []
     for plan in plans:
         if plan.role is None:
             plan.role = explicit_role(plan.node) or explicit_role(plan.items[0].node if len(plan.items) == 1 else None)
@@ -228,16 +228,6 @@ def assign_roles(plans: list[Plan], canvas: Canvas) -> None:
             child.explicit_role = own is not None
 
 
-def _flatten(plans: list[Plan]) -> list[Plan]:
-    out: list[Plan] = []
-    stack = list(plans)
-    while stack:
-        p = stack.pop()
-        out.append(p)
-        stack.extend(p.children)
-    return out
-
-
 def _gap(a: Box, b: Box) -> float:
     """Euclidean distance between two boxes (0 when they touch or overlap)."""
     dx = max(a.x - b.x2, b.x - a.x2, 0.0)
@@ -248,7 +238,7 @@ def _gap(a: Box, b: Box) -> float:
 def _pictures(plans: list[Plan], canvas: Canvas) -> list[Box]:
     """What shows of every picture big enough to take a caption (not a page background), nested ones too."""
     page = canvas.box.area
-    return [p.ink or p.box for p in _flatten(plans)
+    return [p.ink or p.box for p in walk_plans(plans)
             if p.kind == "image" and CAPTION_PICTURE * page <= p.box.area < BACKGROUND_COVER * page]
 
 

@@ -38,16 +38,8 @@ _HEAD_CHARS = 65536  # base64 characters decoded to find the picture's header
 
 def intrinsic_size(ref: str | None) -> tuple[float, float] | None:
     """Pixel size of a picture embedded as a base64 ``data:`` URI, or None."""
-    if not ref or not ref.lstrip().lower().startswith("data:"):
-        return None
-    head, _, payload = ref.partition(",")
-    if ";base64" not in head.lower():
-        return None
-    chunk = "".join(payload[:_HEAD_CHARS].split())
-    chunk = chunk[: len(chunk) - len(chunk) % 4]
-    try:
-        data = base64.b64decode(chunk, validate=False)
-    except (binascii.Error, ValueError):
+    data = _payload(ref, _HEAD_CHARS)
+    if data is None:
         return None
     from PIL import Image, UnidentifiedImageError
 
@@ -175,15 +167,19 @@ def _sample(ref: str | None) -> Any:
         return None
 
 
-def _payload(ref: str | None) -> bytes | None:
-    """The bytes of a base64 ``data:`` URI, or None (files and URLs are never read)."""
+def _payload(ref: str | None, max_chars: int | None = None) -> bytes | None:
+    """The bytes of a base64 ``data:`` URI (of its first ``max_chars`` characters when given), or None.
+
+    Files and URLs are never read.
+    """
     if not ref or not ref.lstrip().lower().startswith("data:"):
         return None
     head, _, payload = ref.partition(",")
     if ";base64" not in head.lower():
         return None
-    text = "".join(payload.split())
+    text = "".join((payload if max_chars is None else payload[:max_chars]).split())
+    text = text[: len(text) - len(text) % 4] if max_chars is not None else text + "=" * (-len(text) % 4)
     try:
-        return base64.b64decode(text + "=" * (-len(text) % 4), validate=False)
+        return base64.b64decode(text, validate=False)
     except (binascii.Error, ValueError):
         return None

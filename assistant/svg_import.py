@@ -22,7 +22,9 @@ space, √|det|); ``rotation`` is the world transform's rotation (normalised
 to (-180, 180]); ``locked`` is ``data-locked="true"`` or Inkscape's
 ``sodipodi:insensitive`` on the node or an ancestor; ``importance`` is
 ``data-importance`` when given, else the role's default
-(``ROLE_IMPORTANCE``).
+(``ROLE_IMPORTANCE``); ``ink`` is where a text set on a path inks, and what
+shows of a picture when part of its box is plain margin or paint in the
+colour behind it (``_picture_ink``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from assistant.css import StyleResolver
 from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layout
 from assistant.errors import SvgImportError
 from assistant.geometry import Box
-from assistant.grouping import Plan, build_plans
+from assistant.grouping import Plan, build_plans, walk_plans
 from assistant.roles import assign_roles, node_name
 from assistant.svg_image import INK_TOLERANCE
 from assistant.svg_parse import DEFAULT_LIMITS, ImportLimits, parse_svg_bytes, read_svg_bytes
@@ -124,7 +126,7 @@ def _assign_ids(root: Any, plans: list[Plan]) -> _Ids:
         node.set("id", cand)
         out.node_ids.append(cand)
     counts: dict[str, int] = {}
-    for p in _walk_plans(plans):
+    for p in walk_plans(plans):
         if p.node is None:
             prefix = {"group": "group", "text": "paragraph"}.get(p.kind, "cluster")
             k = counts.get(prefix, 0)
@@ -136,14 +138,6 @@ def _assign_ids(root: Any, plans: list[Plan]) -> _Ids:
             counts[prefix] = k
             used.add(cand)
             out.group_ids[id(p)] = cand
-    return out
-
-
-def _walk_plans(plans: list[Plan]) -> list[Plan]:
-    out: list[Plan] = []
-    for p in plans:
-        out.append(p)
-        out.extend(_walk_plans(p.children))
     return out
 
 
@@ -236,7 +230,7 @@ def _relative_ink(p: Plan, texts: list[Any]) -> list[Box]:
 def _mark_picture_ink(plans: list[Plan]) -> None:
     """Set ``Plan.ink`` on pictures whose box shows only what lies behind it in places (see ``_picture_ink``)."""
     below: list[Plan] = []
-    for p in _walk_plans(plans):  # paint order, as the elements will be
+    for p in walk_plans(plans):  # paint order, as the elements will be
         if p.kind == "image":
             p.ink = _picture_ink(p, _backdrop_colour(below, p.box))
         below.append(p)
