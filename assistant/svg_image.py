@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import io
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,8 +146,33 @@ def picture_ink(node: Any, rect: Box) -> PictureInk | None:
     return PictureInk(box=box, margin=margin)
 
 
+#: Decoded samples by the digest of their ``data:`` URI: a picture repeated in a file, or a file opened again,
+#: is decoded once (decoding a large PNG takes 0.1 s or more).
+_SAMPLES: OrderedDict[bytes, Any] = OrderedDict()
+_SAMPLES_KEPT = 32
+
+
 def _sample(ref: str | None) -> Any:
     """A small RGBA copy (numpy ``uint8``, longest side at most ``INK_SAMPLE``) of an embedded picture, or None."""
+    if not ref or not ref.lstrip().lower().startswith("data:"):
+        return None
+    key = hashlib.blake2b(ref.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    if key in _SAMPLES:
+        _SAMPLES.move_to_end(key)
+        return _SAMPLES[key]
+    pixels = _decode_sample(ref)
+    _SAMPLES[key] = pixels
+    if len(_SAMPLES) > _SAMPLES_KEPT:
+        _SAMPLES.popitem(last=False)
+    return pixels
+
+
+def forget_decoded() -> None:
+    """Drop the decoded pictures kept for :func:`picture_ink` (the next import decodes them again)."""
+    _SAMPLES.clear()
+
+
+def _decode_sample(ref: str) -> Any:
     data = _payload(ref)
     if data is None:
         return None
@@ -161,8 +188,10 @@ def _sample(ref: str | None) -> Any:
                     return None
                 if im.format == "JPEG":  # decode at a reduced scale directly
                     im.draft("RGB", (max(1, w * INK_SAMPLE // max(w, h)), max(1, h * INK_SAMPLE // max(w, h))))
-                im.thumbnail((INK_SAMPLE, INK_SAMPLE))
-                return np.asarray(im.convert("RGBA"))
+                im.thumbnail((INK_SAMPLE, INK_SAMPLE), reducing_gap=2.0)
+                pixels = np.asarray(im.convert("RGBA"))
+                pixels.setflags(write=False)  # shared by every picture with the same data
+                return pixels
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError, SyntaxError):
         return None
 

@@ -4,7 +4,9 @@ Run: ``python -m benchmarks.bench_import`` (prints the rows); ``benchmarks/run.p
 calls ``run()``. Each file is imported from its bytes (reading the file is not
 timed) with ``assistant.svg_import.import_svg_text``; the time is CPU time
 (``time.process_time``, best of three), so that other work on a shared machine
-does not count. ``elements`` counts every layout element (groups and their
+does not count; the decoded pictures are forgotten before each run
+(``svg_image.forget_decoded``), so every run pays for decoding them, as a first
+import does. ``elements`` counts every layout element (groups and their
 children included); ``roles`` lists how many elements got each role.
 """
 
@@ -15,6 +17,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from assistant.svg_image import forget_decoded
 from assistant.svg_import import import_svg_text
 
 CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpus"
@@ -28,6 +31,7 @@ def run() -> list[dict]:
         best = float("inf")
         doc = None
         for _ in range(REPEATS):
+            forget_decoded()
             t0 = time.process_time()
             doc = import_svg_text(data, source=str(path))
             best = min(best, time.process_time() - t0)
