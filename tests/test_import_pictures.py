@@ -151,3 +151,22 @@ def test_mapbender_phone_and_its_caption() -> None:
     assert cap.role == "caption" and d.layout.get("Together-these-appro-2").role == "caption"
     report = evaluate(d.layout)
     assert not [f for f in report.findings() if {"g4335", cap.id} <= set(f.element_ids)]
+
+
+def test_a_repeated_picture_is_decoded_once(monkeypatch) -> None:
+    import assistant.svg_image as svg_image
+
+    calls = []
+    decode = svg_image._decode_sample
+    monkeypatch.setattr(svg_image, "_decode_sample", lambda ref: calls.append(ref) or decode(ref))
+    svg_image.forget_decoded()
+    uri = png(margin=(5, 5, 5, 5))
+    body = "".join(f'<image id="i{k}" x="{20 + 120 * k}" y="100" width="100" height="50" xlink:href="{uri}"/>'
+                   for k in range(3))
+    first = doc(body)
+    assert len(calls) == 1
+    again = doc(body)  # a file opened again
+    assert len(calls) == 1 and again.layout.get("i2").ink == first.layout.get("i2").ink != []
+    svg_image.forget_decoded()
+    doc(body)
+    assert len(calls) == 2
