@@ -23,8 +23,9 @@ decoration (``assistant.document.ROLES``). Evidence, strongest first:
      common size, weighted by characters) and the text is short (at most 4
      lines) → title; sizes between, up to 3 lines → subtitle;
      the most common size or long text → body; smaller short text, URLs and
-     e-mail addresses → caption; a short imperative ("Register now", "Join",
-     "Download") → cta;
+     e-mail addresses → caption (a URL or address set larger than the body
+     text, a footer's "visit us" line → cta); a short imperative ("Register
+     now", "Join", "Download") → cta;
    * short text (at most 2 lines, not bold, no larger than body text) set
      just under a picture, within its width, and nearer to it than to any
      other text → caption, whatever its size: "Mapbender Application" under a
@@ -162,13 +163,23 @@ def is_background(plan: Plan, canvas: Canvas, lowest_z: int) -> bool:
     return plan.kind in ("shape", "image") and covered >= BACKGROUND_COVER and plan.z <= lowest_z
 
 
+def is_address(text: str) -> bool:
+    """A short web or e-mail address (letter-spaced ones, "w w w . a . o r g", too)."""
+    return len(text) <= 60 and bool(_URL.search(text) or _URL.search("".join(text.split())))
+
+
+def _address_role(size: float, body: float) -> str:
+    """Small print, or — set larger than the body text — a footer's "visit us" line: a call to action."""
+    return "cta" if body and size >= 1.12 * body else "caption"
+
+
 def _text_role(plan: Plan, size: float, body: float, top_size: float) -> str:
     text = plan.text
     words = re.findall(r"[A-Za-z]+", text.lower())
     lines = plan.lines or max((len(i.metrics.lines) for i in plan.text_items if i.metrics is not None), default=1)
     n = len(text)
-    if _URL.search(text) and n <= 60:
-        return "caption"
+    if is_address(text):
+        return _address_role(size, body)
     if words and len(words) <= 4 and words[0] in _CTA_WORDS and n <= 32 and lines == 1 and size >= body:
         return "cta"
     if body and size >= top_size - 1e-6 and size >= TITLE_RATIO * body and n <= 160 and lines <= 4:
@@ -282,6 +293,8 @@ def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[in
         if plan.kind == "text" and named == "title" and font_size(plan) < 0.75 * top_size:
             return "subtitle"  # a section heading named "Title", well below the page's title
         text_role = named in ("title", "subtitle", "body", "caption")
+        if plan.kind == "text" and named == "caption" and is_address(plan.text):
+            return _address_role(font_size(plan), body)  # a "Footer" group's big URL is still its call to action
         if (plan.kind == "text") == text_role or named in ("cta", "badge"):
             return named
     if plan.kind == "text":

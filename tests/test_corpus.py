@@ -17,17 +17,18 @@ from tests.conftest import osgeo_files, resvg_files
 OSGEO = osgeo_files()
 RESVG = resvg_files()
 
-#: Roles that a reader sees at a glance on each flyer.
+#: Roles that a reader sees at a glance on each flyer (the big web address at the foot is its call to action;
+#: Mapbender's screenshots have captions).
 OBVIOUS_ROLES: dict[str, set[str]] = {
-    "osgeo_a4.svg": {"title", "subtitle", "body", "logo", "background", "caption"},
-    "gdal_a4.svg": {"title", "subtitle", "body", "logo", "image", "caption"},
-    "geonetwork_a4.svg": {"title", "body", "logo", "caption"},
-    "geonode_a4.svg": {"title", "body", "image", "logo", "caption"},
-    "gvsig_a4.svg": {"title", "body", "image", "logo", "background"},
-    "mapbender_a4.svg": {"title", "body", "logo", "image", "caption"},
+    "osgeo_a4.svg": {"title", "subtitle", "body", "logo", "background", "cta"},
+    "gdal_a4.svg": {"title", "subtitle", "body", "logo", "image", "cta"},
+    "geonetwork_a4.svg": {"title", "body", "logo", "cta"},
+    "geonode_a4.svg": {"title", "body", "image", "logo", "cta"},
+    "gvsig_a4.svg": {"title", "body", "image", "logo", "background", "cta"},
+    "mapbender_a4.svg": {"title", "body", "logo", "image", "caption", "cta"},
     "osgeo-gsoc-A4.svg": {"title", "subtitle", "body", "logo", "image"},
-    "pgRouting_a4.svg": {"title", "body", "logo", "caption"},
-    "postgis-flyer-a4.svg": {"title", "subtitle", "body", "image", "caption"},
+    "pgRouting_a4.svg": {"title", "body", "logo", "cta"},
+    "postgis-flyer-a4.svg": {"title", "subtitle", "body", "image", "cta"},
     "OSGeo_bronze_sponsor.svg": {"logo"},
 }
 

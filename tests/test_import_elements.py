@@ -146,6 +146,17 @@ def test_name_keywords() -> None:
     assert d.layout.get("url").role == "caption"
 
 
+def test_web_addresses_are_small_print_or_a_call_to_action() -> None:
+    big = '<text id="{id}" x="300" y="760" font-size="24" font-weight="bold">{text}</text>'
+    small = '<text id="{id}" x="300" y="780" font-size="10">{text}</text>'
+    d = doc(PAGE + big.format(id="a1", text="www.example.org") + small.format(id="a2", text="info@example.org"))
+    assert d.layout.get("a1").role == "cta" and d.layout.get("a2").role == "caption"
+    # in a group named "Footer", letter-spaced as some flyers set it: still the page's "visit us" line
+    d = doc(PAGE + '<g id="Footer">' + big.format(id="a3", text="w w w . o s g e o . o r g")
+            + small.format(id="a4", text="© 2026 Example") + '</g>')
+    assert d.layout.get("a3").role == "cta" and d.layout.get("a4").role == "caption"
+
+
 def test_inkscape_label_and_title_child_name_elements() -> None:
     d = doc('<rect id="r" inkscape:label="logo mark" x="1" y="1" width="50" height="50"/>'
             '<rect id="s" x="100" y="1" width="50" height="50"><title>Sale badge</title></rect>')
