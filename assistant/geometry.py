@@ -262,6 +262,12 @@ class Box(BaseModel):
             return None
         return Box.from_edges(x1, y1, x2, y2)
 
+    def distance(self, o: "Box") -> float:
+        """Euclidean distance between the two boxes (0 when they touch or overlap)."""
+        dx = max(self.x - o.x2, o.x - self.x2, 0.0)
+        dy = max(self.y - o.y2, o.y - self.y2, 0.0)
+        return math.hypot(dx, dy)
+
     def contains(self, o: "Box", tol: float = 0.0) -> bool:
         return (o.x >= self.x - tol and o.y >= self.y - tol
                 and o.x2 <= self.x2 + tol and o.y2 <= self.y2 + tol)

@@ -239,13 +239,6 @@ def assign_roles(plans: list[Plan], canvas: Canvas) -> None:
             child.explicit_role = own is not None
 
 
-def _gap(a: Box, b: Box) -> float:
-    """Euclidean distance between two boxes (0 when they touch or overlap)."""
-    dx = max(a.x - b.x2, b.x - a.x2, 0.0)
-    dy = max(a.y - b.y2, b.y - a.y2, 0.0)
-    return (dx * dx + dy * dy) ** 0.5
-
-
 def _pictures(plans: list[Plan], canvas: Canvas) -> list[Box]:
     """What shows of every picture big enough to take a caption (not a page background), nested ones too."""
     page = canvas.box.area
@@ -265,7 +258,7 @@ def captions_picture(plan: Plan, size: float, body: float, pictures: list[Box], 
         gap = b.y - pic.y2
         if min(b.x2, pic.x2) - max(b.x, pic.x) < 0.8 * b.width or not -0.5 * size <= gap <= CAPTION_GAP * size:
             continue  # not under the picture, within its width
-        others = [_gap(b, t) for t in texts if t != b]
+        others = [b.distance(t) for t in texts if t != b]
         if not others or min(others) > 1.5 * max(gap, 0.0) + 0.1 * size:
             return True
     return False

@@ -38,6 +38,7 @@ from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layou
 from assistant.errors import SvgImportError
 from assistant.geometry import Box
 from assistant.grouping import Plan, build_plans, walk_plans
+from assistant.metrics.context import hex_rgb
 from assistant.roles import assign_roles, node_name
 from assistant.svg_image import INK_TOLERANCE
 from assistant.svg_parse import DEFAULT_LIMITS, ImportLimits, parse_svg_bytes, read_svg_bytes
@@ -283,18 +284,8 @@ def _backdrop_colour(below: list[Plan], box: Box) -> str | None:
 
 def _same_colour(a: str | None, b: str | None, tolerance: int = INK_TOLERANCE) -> bool:
     """Two ``#rrggbb`` colours within ``tolerance`` (0–255) in every channel; False when either is unknown."""
-    ca, cb = _rgb255(a), _rgb255(b)
-    return ca is not None and cb is not None and max(abs(x - y) for x, y in zip(ca, cb)) <= tolerance
-
-
-def _rgb255(colour: str | None) -> tuple[int, int, int] | None:
-    if not colour or not colour.startswith("#") or len(colour) not in (4, 7):
-        return None
-    h = colour[1:] if len(colour) == 7 else "".join(c * 2 for c in colour[1:])
-    try:
-        return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
-    except ValueError:
-        return None
+    ca, cb = hex_rgb(a), hex_rgb(b)
+    return ca is not None and cb is not None and 255 * max(abs(x - y) for x, y in zip(ca, cb)) <= tolerance + 1e-9
 
 
 def _elements(plans: list[Plan], canvas: Canvas, ids: _Ids) -> list[Element]:

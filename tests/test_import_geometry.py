@@ -270,3 +270,12 @@ def test_image_meet_draws_in_a_smaller_rectangle() -> None:
     approx_box(box_of(d, "c"), 100, 0, 100, 100)
     approx_box(box_of(d, "d"), 100, 100, 200, 100)  # SVG 2 auto size from the picture
     assert "e" not in d.layout
+
+
+def test_box_distance_is_the_gap_between_boxes() -> None:
+    a = Box(x=0, y=0, width=10, height=10)
+    assert a.distance(Box(x=5, y=5, width=10, height=10)) == 0.0  # overlapping
+    assert a.distance(Box(x=10, y=0, width=5, height=5)) == 0.0  # touching
+    assert a.distance(Box(x=0, y=14, width=5, height=5)) == 4.0  # below
+    assert a.distance(Box(x=13, y=14, width=5, height=5)) == pytest.approx(5.0)  # diagonal: 3, 4, 5
+    assert Box(x=13, y=14, width=5, height=5).distance(a) == pytest.approx(5.0)
