@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 
-def main(argv: list[str] | None = None) -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m models.continue_sft``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # data / model
     ap.add_argument("--from", dest="source", default="runs/tiny", help="finished run to continue")
@@ -52,6 +53,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--grpo-val-every", type=int, default=None,
                     help="validate every N GRPO steps and export the best checkpoint (0: the final one)")
     ap.add_argument("--grpo-val-episodes", type=int, default=None, help="validation seeds per task")
+    ap.add_argument("--grpo-stop-share", type=float, default=None,
+                    help="share of GRPO states taken where the greedy policy would end the episode early")
+    ap.add_argument("--grpo-kl", type=float, default=None, help="GRPO KL penalty coefficient")
+    ap.add_argument("--grpo-charge-stops", type=int, choices=(0, 1), default=None,
+                    help="1: a finalize or no-op sampled in GRPO costs the best gain of its group")
+    ap.add_argument("--grpo-need-gain", type=int, choices=(0, 1), default=None,
+                    help="1: GRPO learns only from groups in which a sampled edit improves the layout")
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     ap.add_argument("--skip-sft", action="store_true",
@@ -59,7 +67,11 @@ def main(argv: list[str] | None = None) -> None:
                          "redo GRPO, export and evaluation")
     # logging
     ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(argv)
 
     import torch
 
@@ -113,12 +125,16 @@ def finished_sft(run: Path) -> dict:
 
 GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size",
               "grpo_states": "states_per_step", "grpo_max_steps": "env_max_steps", "grpo_val_every": "val_every",
-              "grpo_val_episodes": "val_episodes"}
+              "grpo_val_episodes": "val_episodes", "grpo_stop_share": "stop_share", "grpo_kl": "kl_coef",
+              "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
     """The ``GRPOConfig`` fields the ``--grpo-*`` flags set."""
     out = {field: getattr(args, flag) for flag, field in GRPO_FLAGS.items() if getattr(args, flag) is not None}
+    for switch in ("charge_stops", "need_gain"):
+        if switch in out:
+            out[switch] = bool(out[switch])
     if "steps" in out:
         out["save_every"] = max(6, out["steps"] // 5)
     return out
@@ -149,7 +165,15 @@ def data_command(data: Path) -> str:
 def grpo_text(g: Any, chosen: dict | None = None) -> str:
     """A ``GRPOConfig``'s settings in words (for the run notes), and the checkpoint validation chose."""
     text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
-            f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}")
+            f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "
+            f"KL coefficient {g.kl_coef:g}")
+    if g.stop_share > 0:
+        text += (f"; {g.stop_share:.0%} of the states where the greedy policy would end its episode early "
+                 f"(an invalid answer, a no-op or finalize)")
+    if g.charge_stops:
+        text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
+    if g.need_gain:
+        text += "; learning only from groups in which a sampled edit improved the layout"
     if g.val_every > 0:
         text += (f"; validated every {g.val_every} steps on {g.val_episodes} validation seeds per task "
                  f"(greedy, final composite)")

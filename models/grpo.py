@@ -12,21 +12,30 @@ compact torch loop:
    *n* covers steps ``[k/n, (k+1)/n)`` of the run and draws from difficulties
    up to its own), a training seed (``models.data.SEED_RANGES["train"]``), and
    roll the *current* policy (greedy) forward a random number of steps
-   (0 … ``max_depth``) in ``assistant.env.LayoutEnv``.
+   (0 … ``max_depth``) in ``assistant.env.LayoutEnv`` — or, for a share
+   ``stop_share`` of the states, on to the first state where its greedy answer
+   would end the episode early (invalid, a no-op, ``finalize``): the states
+   where the greedy policy loses what the environment still offers.
 2. **A group of G actions.** Sample G completions of the planner prompt
    (``assistant.prompting.build_prompt(kind="planner")``) at ``temperature``.
 3. **Rewards from the environment.** Each completion is parsed
    (``prompting.parse_completion``) and executed in a deep copy of the
    environment; its reward is the environment's shaped step reward (potential
    difference minus invalid / no-op / premature-finalize penalties). An
-   answer that is not an action at all gets ``invalid_reward``.
+   answer that is not an action at all gets ``invalid_reward``. With
+   ``charge_stops`` an answer that would end a greedy episode (``finalize``,
+   a no-op) is charged the best gain of an edit sampled in its group
+   (:func:`charge_stops`). With ``need_gain`` only groups in which some
+   sampled edit improves the layout are learnt from (the others could only
+   teach the policy to stop, which its held-out episodes already do too often).
 4. **Group-normalised advantages** ``A_i = (r_i − mean r) / (std r + eps)``.
 5. **Loss** per completion token: clipped surrogate
    ``−min(ρ A, clip(ρ, 1−ε, 1+ε) A)`` with ρ = π/π_old, plus ``kl_coef`` × the
    k3 estimator of KL(π ‖ π_ref) to the frozen SFT reference; averaged over
    tokens; ``ppo_epochs`` updates per batch.
 
-Logged every step (``OUT/log.jsonl``): mean reward, valid rate,
+Logged every step (``OUT/log.jsonl``): mean reward (as the environment
+scored the samples, before ``charge_stops``), valid rate,
 premature-finalize rate, finalize rate, KL, loss, curriculum stage;
 checkpoints every ``save_every`` steps and the final one in ``OUT/final``.
 
@@ -78,6 +87,9 @@ class GRPOConfig:
     # environment / curriculum
     tasks: tuple[str, ...] = ()        # empty: every registered task
     max_depth: int = 4                 # on-policy steps before a sampled state
+    stop_share: float = 0.0            # share of states taken where the greedy policy would stop (see on_policy_state)
+    charge_stops: bool = False         # finalize / no-op answers cost the best gain of their group (charge_stops)
+    need_gain: bool = False            # learn only from groups in which a sampled edit improves the layout
     env_max_steps: int = 24
     # GRPO
     steps: int = 60
@@ -191,11 +203,31 @@ def score_action(env: Any, text: str, invalid_reward: float) -> dict[str, Any]:
     try:
         action = parse_completion(text)
     except InvalidAction:
-        return {"reward": invalid_reward, "valid": False, "finalize": False, "premature": False}
+        return {"reward": invalid_reward, "valid": False, "finalize": False, "premature": False, "noop": False}
     trial = copy.deepcopy(env)
     _, reward, _, _, info = trial.step(action)
     return {"reward": float(reward), "valid": bool(info["valid"]), "finalize": action.get("type") == "finalize",
-            "premature": bool(info.get("premature_finalize")), "env": trial, "action": action}
+            "premature": bool(info.get("premature_finalize")), "noop": bool(info.get("noop")), "env": trial,
+            "action": action}
+
+
+def best_gain(results: list[dict[str, Any]]) -> float:
+    """The highest reward of a valid edit (not ``finalize``, not a no-op) among ``results`` (0 when none)."""
+    return max((r["reward"] for r in results if r["valid"] and not r["finalize"] and not r["noop"]), default=0.0)
+
+
+def charge_stops(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Charge the answers that end a greedy episode (``finalize``, a no-op) with the best gain their group found.
+
+    The environment rewards a finalize the environment does not call premature with 0 and a no-op with a small
+    penalty, which is above the mean of any group holding a few poor edits: GRPO then learns to stop. Here such
+    an answer's reward is lowered by the best reward of an edit sampled beside it (nothing when no edit in the
+    group improves the layout) — stopping costs what the policy itself showed it could still gain, the rule by
+    which the verified policy finalizes. Returns new result dicts; the others are unchanged.
+    """
+    gain = best_gain(results)
+    return [{**r, "reward": r["reward"] - max(gain, 0.0)} if r["valid"] and (r["finalize"] or r["noop"]) else r
+            for r in results]
 
 
 class TorchPolicy:
@@ -217,23 +249,34 @@ class TorchPolicy:
         return Decision(action, text, time.perf_counter() - t0)
 
 
-def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int) -> Any:
-    """An environment advanced ``depth`` steps by the current policy (greedy); stops early at episode end."""
+def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *, to_stop: bool = False) -> Any:
+    """An environment advanced ``depth`` steps by the current policy (greedy); stops early at episode end.
+
+    With ``to_stop`` the policy is rolled on, up to the episode's length, to the first state at which its
+    greedy answer would end a held-out episode without the episode being over: an answer that is not a
+    valid action, a no-op or ``finalize`` (``models.eval.run_episode``'s stop rule). These are the states
+    where greedy episodes stop short of what verification reaches. When the policy meets none, the
+    state ``depth`` steps in is returned as without ``to_stop``.
+    """
     from assistant.env import LayoutEnv
 
     env = LayoutEnv(task, max_steps=max_steps)
     env.reset(seed=seed, options={"task": task, "task_seed": seed})
     policy = TorchPolicy(lm)
-    for _ in range(depth):
+    seen = [env]
+    for _ in range(max_steps if to_stop else depth):
         action = policy.act(env).action
         if action is None or action.get("type") == "finalize":
-            break
+            return env if to_stop else seen[min(depth, len(seen) - 1)]
         trial = copy.deepcopy(env)
         _, _, terminated, truncated, info = trial.step(action)
-        if not info["valid"] or terminated or truncated:
+        if not info["valid"] or (to_stop and info.get("noop")):
+            return env if to_stop else seen[min(depth, len(seen) - 1)]
+        if terminated or truncated:
             break
         env = trial
-    return env
+        seen.append(env)
+    return seen[min(depth, len(seen) - 1)]
 
 
 def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[str, Any]:
@@ -295,14 +338,19 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
         stats = {"reward": [], "valid": [], "premature": [], "finalize": []}
         for _ in range(cfg.states_per_step):
             task = rng.choice(open_tasks)
-            env = on_policy_state(lm, task, rng.randrange(lo, hi), rng.randint(0, cfg.max_depth), cfg.env_max_steps)
+            env = on_policy_state(lm, task, rng.randrange(lo, hi), rng.randint(0, cfg.max_depth), cfg.env_max_steps,
+                                  to_stop=rng.random() < cfg.stop_share)
             prompt = planner_prompt(env)
             comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
                                  max_new_tokens=cfg.max_new_tokens, generator=gen)
             results = [score_action(env, lm.decode(c).split("\n", 1)[0], cfg.invalid_reward) for c in comps]
-            rewards = torch.tensor([r["reward"] for r in results])
-            for key in stats:
+            for key in stats:  # as the environment scored them
                 stats[key] += [float(r[key]) for r in results]
+            if cfg.need_gain and best_gain(results) <= 0:
+                continue  # nothing sampled improves: the group could only teach stopping
+            if cfg.charge_stops:
+                results = charge_stops(results)
+            rewards = torch.tensor([r["reward"] for r in results])
             adv = group_advantages(rewards, cfg.adv_eps)
             if not bool(adv.abs().sum() > 0):
                 continue  # all rewards equal: no signal in this group
@@ -353,7 +401,8 @@ def main(argv: list[str] | None = None) -> None:
         if name == "tasks":
             ap.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
             continue
-        ap.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
+        kind = (lambda v: v.lower() in ("1", "true", "yes")) if isinstance(value, bool) else type(value)
+        ap.add_argument(f"--{name.replace('_', '-')}", type=kind, default=value)
     args = ap.parse_args(argv)
     kw = {k: getattr(args, k) for k in asdict(d) if k != "tasks"}
     cfg = GRPOConfig(**kw, tasks=tuple(t for t in args.tasks.split(",") if t))

@@ -142,3 +142,102 @@ def test_without_validation_the_final_checkpoint_is_the_result(tmp_path: Path, l
     summary = train_grpo(cfg, lm=lm)
     assert summary["best_dir"] == summary["final_dir"] == str(out / "final") and "best" not in summary
     assert not (out / "best").exists()
+
+
+class _Scripted:
+    """Stands in for the greedy policy: answers a fixed sequence of actions, one per call."""
+
+    answers: list = []
+
+    def __init__(self, lm, **_: object) -> None:
+        self.calls = iter(type(self).answers)
+
+    def act(self, env):
+        from models.policies import Decision
+
+        return Decision(next(self.calls), "", 0.0)
+
+
+def _steps(env) -> int:
+    return int(env.observation()["step"])
+
+
+@pytest.mark.parametrize(("answers", "to_stop", "depth", "expected"), [
+    # two edits, then a no-op: the stop state is the one the no-op was answered in
+    ([{"type": "move", "ids": ["logo"], "dx": 2, "dy": 0}] * 2 + [{"type": "move", "ids": ["logo"], "dx": 0, "dy": 0}]
+     + [{"type": "move", "ids": ["logo"], "dx": 2, "dy": 0}] * 3, True, 0, 2),
+    # without to_stop the same policy is rolled ``depth`` steps, through the no-op
+    ([{"type": "move", "ids": ["logo"], "dx": 2, "dy": 0}] * 2 + [{"type": "move", "ids": ["logo"], "dx": 0, "dy": 0}]
+     + [{"type": "move", "ids": ["logo"], "dx": 2, "dy": 0}] * 3, False, 4, 4),
+    # finalize and answers that are not actions stop it too
+    ([{"type": "move", "ids": ["logo"], "dx": 2, "dy": 0}, {"type": "finalize"}], True, 0, 1),
+    ([None], True, 3, 0),
+    # an action the environment refuses (an unknown id)
+    ([{"type": "move", "ids": ["logo"], "dx": 2, "dy": 0}, {"type": "move", "ids": ["nope"], "dx": 2, "dy": 0}],
+     True, 0, 1),
+    # a policy that never stops early: the state ``depth`` steps in
+    ([{"type": "move", "ids": ["logo"], "dx": 1 - 2 * (i % 2), "dy": 0} for i in range(6)], True, 3, 3),
+])
+def test_on_policy_state_can_stop_where_the_greedy_episode_would(monkeypatch, answers, to_stop, depth,
+                                                                  expected) -> None:
+    from models.grpo import on_policy_state
+
+    monkeypatch.setattr(_Scripted, "answers", answers)
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    env = on_policy_state(None, "banner", 1000, depth, 6, to_stop=to_stop)
+    assert _steps(env) == expected
+
+
+def test_charge_stops_costs_a_stop_the_best_gain_of_its_group() -> None:
+    from models.grpo import charge_stops
+
+    def r(reward, *, valid=True, finalize=False, noop=False):
+        return {"reward": reward, "valid": valid, "finalize": finalize, "noop": noop, "premature": False}
+
+    group = [r(0.0, finalize=True), r(-0.01, noop=True), r(0.08), r(-0.03), r(-0.1, valid=False), r(0.02)]
+    charged = [x["reward"] for x in charge_stops(group)]
+    assert charged == pytest.approx([-0.08, -0.09, 0.08, -0.03, -0.1, 0.02])
+    assert [x["reward"] for x in group][:2] == [0.0, -0.01]  # the results given are not changed
+    # the environment's rewards make finalize the best answer of this group; charged, the best edit is
+    assert int(group_advantages(torch.tensor([x["reward"] for x in group])).argmax()) == 2
+    assert int(group_advantages(torch.tensor([0.0, -0.01, -0.02, -0.03, -0.1]) ).argmax()) == 0
+    # no edit improves: stopping costs nothing
+    calm = [r(0.0, finalize=True), r(-0.02), r(-0.05, valid=False)]
+    assert [x["reward"] for x in charge_stops(calm)] == [0.0, -0.02, -0.05]
+
+
+def test_grpo_command_line_reads_boolean_settings(monkeypatch, capsys) -> None:
+    seen = []
+    monkeypatch.setattr(grpo_mod, "train_grpo", lambda cfg: seen.append(cfg) or {"final_dir": "f", "best_dir": "b"})
+    grpo_mod.main(["--charge-stops", "false", "--stop-share", "0.5"])
+    grpo_mod.main(["--charge-stops", "true"])
+    grpo_mod.main([])
+    assert [(c.charge_stops, c.stop_share) for c in seen] == [(False, 0.5), (True, 0.0), (False, 0.0)]
+
+
+@pytest.mark.parametrize(("need_gain", "scored", "learnt"), [
+    (True, [("finalize", 0.0), ("edit", -0.02)], False),   # nothing sampled improves: skipped
+    (False, [("finalize", 0.0), ("edit", -0.02)], True),
+    (True, [("noop", -0.01), ("edit", 0.05)], True),
+])
+def test_need_gain_learns_only_from_groups_with_an_improving_edit(tmp_path: Path, lm, monkeypatch, need_gain,
+                                                                  scored, learnt) -> None:
+    answers = iter(scored * 4)
+
+    def fake_score(env, text, invalid_reward):
+        kind, reward = next(answers)
+        return {"reward": reward, "valid": True, "finalize": kind == "finalize", "noop": kind == "noop",
+                "premature": False}
+
+    monkeypatch.setattr(grpo_mod, "score_action", fake_score)
+    model = copy.deepcopy(lm)
+    before = {k: v.clone() for k, v in model.model.state_dict().items()}
+    cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=1, states_per_step=1, group_size=2,
+                     max_depth=0, max_new_tokens=8, save_every=5, temperature=1.5, need_gain=need_gain,
+                     charge_stops=True, lr=1e-2)
+    train_grpo(cfg, lm=model)
+    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines()]
+    assert log[0]["groups_with_signal"] == int(learnt)
+    assert log[0]["reward"] == pytest.approx(sum(r for _, r in scored) / 2)  # as the environment scored them
+    changed = any(not torch.equal(before[k], v) for k, v in model.model.state_dict().items())
+    assert changed is learnt

@@ -122,13 +122,10 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
 
     from dataclasses import replace
 
-    from models.continue_sft import flags_text, grpo_overrides, grpo_text
+    from models.continue_sft import flags_text, grpo_overrides, grpo_text, parser
     from models.pipeline import config
 
-    none = argparse.Namespace(grpo_steps=None, grpo_lr=None, grpo_depth=None, grpo_group=None, grpo_states=None,
-                              grpo_max_steps=None, grpo_val_every=None, grpo_val_episodes=None,
-                              eval_episodes=None, verify_samples=None)
-    assert grpo_overrides(none) == {} and flags_text(none) == ""
+    none = parser().parse_args([])
     tiny = config("tiny").grpo
     assert grpo_text(replace(tiny, **grpo_overrides(none))).startswith("12 steps of 2 states × 4 sampled actions")
     some = argparse.Namespace(**{**vars(none), "grpo_steps": 120, "grpo_lr": 3e-5, "grpo_depth": 4,
@@ -145,6 +142,16 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     g = replace(tiny, **grpo_overrides(val))
     assert grpo_text(g, {"step": 30, "composite": 0.8812}).endswith("exported: step 30, 0.881")
     assert "exported: the SFT model (no GRPO step beat it)" in grpo_text(g, {"step": 0, "composite": 0.86})
+    assert "KL coefficient 0.04" in text and "greedy policy would end" not in text
+    assert "cost the best gain" not in text
+    stop = argparse.Namespace(**{**vars(none), "grpo_stop_share": 0.5, "grpo_kl": 0.02, "grpo_charge_stops": 1,
+                                 "grpo_need_gain": 1})
+    assert grpo_overrides(stop) == {"stop_share": 0.5, "kl_coef": 0.02, "charge_stops": True, "need_gain": True}
+    assert flags_text(stop) == " --grpo-stop-share 0.5 --grpo-kl 0.02 --grpo-charge-stops 1 --grpo-need-gain 1"
+    text = grpo_text(replace(tiny, **grpo_overrides(stop)))
+    assert "50% of the states where the greedy policy would end its episode early" in text
+    assert "a sampled finalize or no-op cost the best gain of an edit sampled beside it" in text
+    assert "learning only from groups in which a sampled edit improved the layout" in text
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
@@ -164,19 +171,16 @@ def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
 
 
 def test_notes_of_grpo_again_on_a_finished_sft(tmp_path: Path) -> None:
-    import argparse
-
     from dataclasses import replace
 
-    from models.continue_sft import write_notes
+    from models.continue_sft import parser, write_notes
     from models.pipeline import config
 
     src, run = tmp_path / "tiny7", tmp_path / "tiny8"
     src.mkdir(), run.mkdir()
     (src / "NOTES.md").write_text("Part (7) trained the SFT.\n")
-    args = argparse.Namespace(grpo_steps=40, grpo_lr=1e-5, grpo_depth=None, grpo_group=None, grpo_states=8,
-                              grpo_max_steps=None, grpo_val_every=10, grpo_val_episodes=None, eval_episodes=None,
-                              verify_samples=32, skip_sft=True, data=None, minutes=45.0, lr=1e-3, threads=2)
+    args = parser().parse_args(["--grpo-steps", "40", "--grpo-lr", "1e-5", "--grpo-states", "8",
+                                "--grpo-val-every", "10", "--verify-samples", "32", "--skip-sft"])
     sft = {"best": {"val_loss": 0.1654, "step": 806},
            "history": [{"event": "train", "step": 800}, {"event": "train", "step": 806}]}
     grpo = replace(config("tiny").grpo, steps=40, lr=1e-5, states_per_step=8, val_every=10)
