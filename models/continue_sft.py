@@ -56,6 +56,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--grpo-stop-share", type=float, default=None,
                     help="share of GRPO states taken where the greedy policy would end the episode early")
     ap.add_argument("--grpo-kl", type=float, default=None, help="GRPO KL penalty coefficient")
+    ap.add_argument("--grpo-temperature", type=float, default=None, help="temperature GRPO samples its groups at")
     ap.add_argument("--grpo-charge-stops", type=int, choices=(0, 1), default=None,
                     help="1: a finalize or no-op sampled in GRPO costs the best gain of its group")
     ap.add_argument("--grpo-need-gain", type=int, choices=(0, 1), default=None,
@@ -126,7 +127,7 @@ def finished_sft(run: Path) -> dict:
 GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size",
               "grpo_states": "states_per_step", "grpo_max_steps": "env_max_steps", "grpo_val_every": "val_every",
               "grpo_val_episodes": "val_episodes", "grpo_stop_share": "stop_share", "grpo_kl": "kl_coef",
-              "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain"}
+              "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
@@ -166,7 +167,7 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
     """A ``GRPOConfig``'s settings in words (for the run notes), and the checkpoint validation chose."""
     text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
             f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "
-            f"KL coefficient {g.kl_coef:g}")
+            f"KL coefficient {g.kl_coef:g}, sampled at temperature {g.temperature:g}")
     if g.stop_share > 0:
         text += (f"; {g.stop_share:.0%} of the states where the greedy policy would end its episode early "
                  f"(an invalid answer, a no-op or finalize)")

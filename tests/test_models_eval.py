@@ -134,3 +134,38 @@ def test_targets_compare_paired_episodes_with_a_bootstrap_interval() -> None:
     assert comparison_verdict(-0.001, -0.01, 0.008, strict=True) == "no"
     assert comparison_verdict(0.0, -0.01, 0.01, strict=False) == "yes"
     assert comparison_verdict(-0.02, -0.03, -0.01, strict=False) == "no"
+
+
+class _Scripted:
+    """Answers the same action (or text that is no action) every step."""
+
+    def __init__(self, name, action, text=""):
+        self.name, self.action, self.text = name, action, text
+
+    def act(self, env):
+        from models.policies import Decision
+
+        action = self.action(env) if callable(self.action) else self.action
+        return Decision(action, self.text, 0.001)
+
+
+def test_episodes_say_what_ended_them() -> None:
+    from models.eval import ENDINGS, endings_text
+
+    def wiggle(env):  # never a no-op: left, right, left …
+        return {"type": "move", "ids": ["logo"], "dx": 1 - 2 * (env.observation()["step"] % 2), "dy": 0}
+
+    policies = {"no-op": _Scripted("still", {"type": "move", "ids": ["logo"], "dx": 0, "dy": 0}),
+                "invalid": _Scripted("garbage", None, "not an action"),
+                "finalize": _Scripted("done", {"type": "finalize"}),
+                "step limit": _Scripted("wiggle", wiggle)}
+    eps = {}
+    for ending, policy in policies.items():
+        eps[ending] = run_episode(policy, "banner", 100, max_steps=3)
+        assert eps[ending].ended == ending
+    assert eps["step limit"].steps == 3 and eps["no-op"].steps == 1
+    row = summarise("mixed", "banner", [*eps.values(), eps["no-op"]])
+    assert row.ended == {"no-op": 0.4, "invalid": 0.2, "finalize": 0.2, "step limit": 0.2}
+    assert list(row.ended) == list(ENDINGS)
+    assert endings_text(row.ended) == "40 / 20 / 20 / 20 %" and endings_text({}) == "–"
+    assert "| 20% | 40 / 20 / 20 / 20 % | 1.4 |" in policy_table([row])  # the finalize at the start is premature

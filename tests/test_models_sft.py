@@ -142,12 +142,14 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     g = replace(tiny, **grpo_overrides(val))
     assert grpo_text(g, {"step": 30, "composite": 0.8812}).endswith("exported: step 30, 0.881")
     assert "exported: the SFT model (no GRPO step beat it)" in grpo_text(g, {"step": 0, "composite": 0.86})
-    assert "KL coefficient 0.04" in text and "greedy policy would end" not in text
+    assert "KL coefficient 0.04, sampled at temperature 1" in text and "greedy policy would end" not in text
     assert "cost the best gain" not in text
     stop = argparse.Namespace(**{**vars(none), "grpo_stop_share": 0.5, "grpo_kl": 0.02, "grpo_charge_stops": 1,
-                                 "grpo_need_gain": 1})
-    assert grpo_overrides(stop) == {"stop_share": 0.5, "kl_coef": 0.02, "charge_stops": True, "need_gain": True}
-    assert flags_text(stop) == " --grpo-stop-share 0.5 --grpo-kl 0.02 --grpo-charge-stops 1 --grpo-need-gain 1"
+                                 "grpo_need_gain": 1, "grpo_temperature": 0.6})
+    assert grpo_overrides(stop) == {"stop_share": 0.5, "kl_coef": 0.02, "charge_stops": True, "need_gain": True,
+                                    "temperature": 0.6}
+    assert flags_text(stop) == (" --grpo-stop-share 0.5 --grpo-kl 0.02 --grpo-temperature 0.6 --grpo-charge-stops 1"
+                                " --grpo-need-gain 1")
     text = grpo_text(replace(tiny, **grpo_overrides(stop)))
     assert "50% of the states where the greedy policy would end its episode early" in text
     assert "a sampled finalize or no-op cost the best gain of an edit sampled beside it" in text
