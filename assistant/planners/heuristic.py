@@ -8,8 +8,10 @@ Algorithm (one ``propose`` call = one decision):
    a locked or kept element; at most ``max_candidates`` distinct actions.
 2. Simulate each on the live document — ``apply_action`` then ``undo_diff``,
    which restores it exactly, so no deep copies — and score the result with
-   ``assistant.metrics.evaluate``. Keep the candidates that pass the loop's
-   improvement guard (``assistant.planners.loop.improves``): a higher
+   ``assistant.metrics.evaluate`` (an edit that would pull a bulleted list off
+   its bullet shapes is dropped, ``assistant.planners.lists``). Keep the
+   candidates that pass the loop's improvement guard
+   (``assistant.planners.loop.improves``): a higher
    composite, or a higher instruction fit costing at most ``tolerance`` —
    and gain at least ``min_gain`` (no edit for a negligible improvement).
 3. Rank by value = composite gain − ``collateral`` × (elements changed that no
@@ -112,17 +114,23 @@ class HeuristicPlanner:
                     return out
         return out
 
-    def _simulate(self, state: PlannerState, action: Any) -> tuple[Any, set[str]] | None:
-        """Apply, score and undo ``action``; ``(report, changed ids)`` or None when invalid."""
+    def _simulate(self, state: PlannerState, action: Any,
+                  markers: dict[str, list[str]]) -> tuple[Any, set[str]] | None:
+        """Apply, score and undo ``action``; ``(report, changed ids)``, or None when invalid or when it
+        would pull a bulleted list off its bullets (``assistant.planners.lists``)."""
         from assistant.actions import apply_action, undo_diff
         from assistant.metrics import evaluate
+        from assistant.planners.lists import detached_lists, snapshot
 
         doc = state.document
+        before = snapshot(doc.layout, markers)
         try:
             diff = apply_action(doc, action)
         except InvalidAction:
             return None
         try:
+            if detached_lists(before, doc.layout, markers):
+                return None
             report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
         finally:
             undo_diff(doc, diff)
@@ -130,8 +138,10 @@ class HeuristicPlanner:
 
     def _trials(self, state: PlannerState, report: Any, max_findings: int, max_candidates: int) -> list[_Trial]:
         from assistant.actions import parse_action
+        from assistant.planners.lists import list_markers
 
         layout = state.document.layout
+        markers = list_markers(layout)
         trials: list[_Trial] = []
         for order, (raw, reason, finding) in enumerate(
                 self._candidates(state, report, max_findings, max_candidates)):
@@ -141,7 +151,7 @@ class HeuristicPlanner:
                 action = parse_action(raw)
             except InvalidAction:
                 continue
-            sim = self._simulate(state, action)
+            sim = self._simulate(state, action, markers)
             if sim is None:
                 continue
             after, changed = sim

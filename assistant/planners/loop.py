@@ -106,6 +106,7 @@ def run_planner(
     """
     from assistant.actions import apply_action, parse_action, undo_diff
     from assistant.metrics import evaluate
+    from assistant.planners.lists import detached_lists, list_markers, snapshot
 
     if max_steps < 0:
         raise PlannerError(f"max_steps must be >= 0, got {max_steps}")
@@ -149,13 +150,16 @@ def run_planner(
                 finalize = True
                 break
             t_step = time.monotonic()
+            markers = list_markers(document.layout)
+            before = snapshot(document.layout, markers)
             try:
                 diff = apply_action(document, action)
             except InvalidAction:
                 continue
-            if set(getattr(diff, "changed_ids", ()) or ()) & protected:
-                undo_diff(document, diff)  # it would move a locked or kept element: not a valid edit here
-                continue
+            if set(getattr(diff, "changed_ids", ()) or ()) & protected \
+                    or detached_lists(before, document.layout, markers):
+                undo_diff(document, diff)  # it would move a locked or kept element, or pull a list off its
+                continue                   # bullets: not a valid edit here
             result.valid += 1
             after = score()
             if guard and not (improves(report, after, tolerance)
