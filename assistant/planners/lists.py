@@ -1,10 +1,11 @@
 """Bulleted lists drawn as a paragraph plus loose marker shapes, kept together by every planner.
 
 Real flyers often set a list as one multi-line text and draw each bullet as its
-own small shape (a triangle, a dot) just left of a line: the Mapbender flyer in
-the corpus has six such lists. The layout model sees a paragraph and some
-decorations; an edit that moves the paragraph, or changes its size or line
-breaks, leaves the bullets where they were, pointing at nothing.
+own small shape (a triangle, a dot) just left of a line: seven of the ten OSGeo
+flyers in the corpus do (four lists with 17 bullets on the Mapbender flyer).
+The layout model sees a paragraph and some decorations; an edit that moves the
+paragraph, or changes its size or line breaks, leaves the bullets where they
+were, pointing at nothing.
 
 :func:`list_markers` finds them: a *marker* of a text is a shape of role
 ``decoration`` (not a group), no larger than :data:`MARKER_EM` of the text's
