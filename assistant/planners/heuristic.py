@@ -114,22 +114,22 @@ class HeuristicPlanner:
                     return out
         return out
 
-    def _simulate(self, state: PlannerState, action: Any,
-                  markers: dict[str, list[str]]) -> tuple[Any, set[str]] | None:
+    def _simulate(self, state: PlannerState, action: Any, markers: dict[str, list[str]],
+                  listed: dict[str, Any]) -> tuple[Any, set[str]] | None:
         """Apply, score and undo ``action``; ``(report, changed ids)``, or None when invalid or when it
-        would pull a bulleted list off its bullets (``assistant.planners.lists``)."""
+        would pull a bulleted list off its bullets (``markers`` and their ``listed`` snapshot,
+        ``assistant.planners.lists``)."""
         from assistant.actions import apply_action, undo_diff
         from assistant.metrics import evaluate
-        from assistant.planners.lists import detached_lists, snapshot
+        from assistant.planners.lists import detached_lists
 
         doc = state.document
-        before = snapshot(doc.layout, markers)
         try:
             diff = apply_action(doc, action)
         except InvalidAction:
             return None
         try:
-            if detached_lists(before, doc.layout, markers):
+            if detached_lists(listed, doc.layout, markers):
                 return None
             report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
         finally:
@@ -138,10 +138,11 @@ class HeuristicPlanner:
 
     def _trials(self, state: PlannerState, report: Any, max_findings: int, max_candidates: int) -> list[_Trial]:
         from assistant.actions import parse_action
-        from assistant.planners.lists import list_markers
+        from assistant.planners.lists import list_markers, snapshot
 
         layout = state.document.layout
         markers = list_markers(layout)
+        listed = snapshot(layout, markers)  # every simulation is undone: one snapshot serves them all
         trials: list[_Trial] = []
         for order, (raw, reason, finding) in enumerate(
                 self._candidates(state, report, max_findings, max_candidates)):
@@ -151,7 +152,7 @@ class HeuristicPlanner:
                 action = parse_action(raw)
             except InvalidAction:
                 continue
-            sim = self._simulate(state, action, markers)
+            sim = self._simulate(state, action, markers, listed)
             if sim is None:
                 continue
             after, changed = sim

@@ -139,6 +139,8 @@ def run_planner(
             break
         accepted: tuple[Proposal, Any, Any, float] | None = None
         finalize = False
+        markers = list_markers(document.layout)  # a refused try is undone: the same lists for every try
+        listed = snapshot(document.layout, markers)
         for proposal in proposals[:TRIES_PER_STEP]:
             result.proposed += 1
             try:
@@ -150,14 +152,12 @@ def run_planner(
                 finalize = True
                 break
             t_step = time.monotonic()
-            markers = list_markers(document.layout)
-            before = snapshot(document.layout, markers)
             try:
                 diff = apply_action(document, action)
             except InvalidAction:
                 continue
             if set(getattr(diff, "changed_ids", ()) or ()) & protected \
-                    or detached_lists(before, document.layout, markers):
+                    or detached_lists(listed, document.layout, markers):
                 undo_diff(document, diff)  # it would move a locked or kept element, or pull a list off its
                 continue                   # bullets: not a valid edit here
             result.valid += 1
