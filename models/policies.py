@@ -20,12 +20,13 @@ import copy
 import json
 import random
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from assistant.errors import InvalidAction, ModelFileError
+from assistant.planners.local import check_adapter_applied, no_weight_repacking
 from assistant.prompting import STOP_SEQUENCES, build_prompt, layout_text, parse_completion
 
 
@@ -83,39 +84,12 @@ class HeuristicPolicy:
         return Decision(dump, json.dumps(dump), time.perf_counter() - t0)
 
 
-@contextmanager
-def _no_weight_repacking() -> Iterator[None]:
-    """Load llama.cpp models without extra buffer types (weight repacking) inside the block.
-
-    On CPUs with AMX (Sapphire Rapids and later) llama.cpp repacks Q8_0 weights
-    into its AMX buffer and segfaults in ``ggml_backend_amx_mul_mat`` for small
-    models (llama.cpp issue #20824). ``use_extra_bufts = False`` keeps the plain
-    CPU kernels. llama-cpp-python exposes the flag only through
-    ``llama_model_default_params``, so it is overridden for the duration of the load.
-    """
-    import llama_cpp
-    import llama_cpp.llama as llama_module
-
-    original = llama_cpp.llama_model_default_params
-
-    def params() -> Any:
-        p = original()
-        p.use_extra_bufts = False
-        return p
-
-    llama_module.llama_cpp.llama_model_default_params = params
-    try:
-        yield
-    finally:
-        llama_module.llama_cpp.llama_model_default_params = original
-
-
 def load_llama(path: str | Path, *, n_ctx: int = 2048, threads: int = 1, repack: bool = False,
                lora: str | Path | None = None) -> Any:
     """A llama.cpp model for ``path`` (clear error when the file is missing or unreadable).
 
     ``repack=False`` (default) disables llama.cpp's weight repacking, see
-    :func:`_no_weight_repacking`. ``lora`` is a GGUF adapter (``models.export_lora``)
+    :func:`assistant.planners.local.no_weight_repacking`. ``lora`` is a GGUF adapter (``models.export_lora``)
     applied over the model at scale 1.
     """
     import llama_cpp
@@ -125,11 +99,14 @@ def load_llama(path: str | Path, *, n_ctx: int = 2048, threads: int = 1, repack:
         if f is not None and not f.is_file():
             raise ModelFileError(f, "model file not found")
     try:
-        with (nullcontext() if repack else _no_weight_repacking()):
-            return llama_cpp.Llama(model_path=str(p), n_ctx=n_ctx, n_threads=threads, n_batch=512,
-                                   verbose=False, seed=0, lora_path=str(lora) if lora else None)
+        with (nullcontext() if repack else no_weight_repacking()):
+            llm = llama_cpp.Llama(model_path=str(p), n_ctx=n_ctx, n_threads=threads, n_batch=512,
+                                  verbose=False, seed=0, lora_path=str(lora) if lora else None)
     except (ValueError, RuntimeError) as exc:
         raise ModelFileError(Path(lora) if lora else p, f"llama.cpp could not load it: {exc}") from None
+    if lora:
+        check_adapter_applied(llm, lora, p)
+    return llm
 
 
 class GGUFPolicy:

