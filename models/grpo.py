@@ -74,7 +74,7 @@ import torch
 from assistant.errors import InvalidAction
 from assistant.prompting import build_prompt, parse_completion
 from models.data import SEED_RANGES
-from models.lm import LM, load_lm, pick_device
+from models.lm import LM, describe_device, load_lm, pick_device
 
 
 @dataclass
@@ -105,6 +105,7 @@ class GRPOConfig:
     grad_clip: float = 1.0
     adv_eps: float = 1e-4
     seed: int = 0
+    max_minutes: float = 0.0           # wall-clock budget: stop after the step that passes it (0: none)
     # logging
     save_every: int = 20
     # selection: greedy validation episodes every ``val_every`` steps (0: none; ``final`` is the result)
@@ -163,14 +164,13 @@ def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int
     device = next(model.parameters()).device
     seq = torch.full((g, len(prompt_ids) + width), pad_id, dtype=torch.long)
     mask = torch.zeros((g, width), dtype=torch.float32)
-    attn = torch.zeros_like(seq)
     for i, c in enumerate(completions):
         seq[i, :len(prompt_ids)] = torch.tensor(prompt_ids)
         seq[i, len(prompt_ids):len(prompt_ids) + len(c)] = torch.tensor(c)
-        attn[i, :len(prompt_ids) + len(c)] = 1
         mask[i, :len(c)] = 1
-    seq, attn, mask = seq.to(device), attn.to(device), mask.to(device)
-    logits = model(input_ids=seq, attention_mask=attn).logits[:, len(prompt_ids) - 1:-1].float()
+    seq, mask = seq.to(device), mask.to(device)
+    # the padding is on the right, behind the causal mask: no padding mask (see models.sft.completion_loss)
+    logits = model(input_ids=seq).logits[:, len(prompt_ids) - 1:-1].float()
     logp = torch.log_softmax(logits, dim=-1).gather(-1, seq[:, len(prompt_ids):].unsqueeze(-1)).squeeze(-1)
     return logp, mask
 
@@ -314,6 +314,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     lo, hi = SEED_RANGES["train"]
     history: list[dict[str, Any]] = []
     log = (out / "log.jsonl").open("w", encoding="utf-8")
+    log.write(json.dumps({"event": "start", "device": describe_device(lm.device),
+                          "trainable": sum(p.numel() for p in params)}) + "\n")
     t0 = time.time()
     best: dict[str, Any] = {}
 
@@ -385,8 +387,12 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
         print(json.dumps(rec))
         if (step + 1) % cfg.save_every == 0:
             lm.save(out / f"step{step + 1}")
-        if cfg.val_every > 0 and ((step + 1) % cfg.val_every == 0 or step + 1 == cfg.steps):
+        over_time = cfg.max_minutes > 0 and time.time() - t0 > 60 * cfg.max_minutes
+        if cfg.val_every > 0 and ((step + 1) % cfg.val_every == 0 or step + 1 == cfg.steps or over_time):
             check(step + 1)
+        if over_time:
+            log.write(json.dumps({"event": "time_budget", "step": step + 1}) + "\n")
+            break
     log.close()
     final = lm.save(out / "final")
     if not best:

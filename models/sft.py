@@ -29,7 +29,7 @@ from typing import Any, Iterable
 import torch
 
 from assistant.prompting import render_record
-from models.lm import LM, LoraSettings, load_lm, pick_device
+from models.lm import LM, LoraSettings, describe_device, load_lm, pick_device
 
 
 @dataclass
@@ -97,13 +97,18 @@ def collate(batch: list[tuple[list[int], int]], pad_id: int, device: torch.devic
 
 def completion_loss(model: Any, batch: dict[str, torch.Tensor]) -> tuple[torch.Tensor, int, int]:
     """Mean cross-entropy over completion tokens, plus (correct, total) next-token counts."""
-    logits = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits
-    shift_logits = logits[:, :-1].float()
+    # No padding mask: the padding is on the right, where the causal mask already keeps it from every real
+    # token. With one, a padded row's positions past the last real token by more than a sliding window
+    # (Gemma 3's 512) see no key at all; attention gives NaN there, and the backward spreads it.
+    logits = model(input_ids=batch["input_ids"]).logits
     shift_labels = batch["labels"][:, 1:]
-    loss = torch.nn.functional.cross_entropy(shift_logits.reshape(-1, shift_logits.size(-1)),
-                                             shift_labels.reshape(-1), ignore_index=-100)
     valid = shift_labels != -100
-    correct = int(((shift_logits.argmax(-1) == shift_labels) & valid).sum())
+    # only the completion's positions, before the upcast: a pretrained base's vocabulary (262 144 for
+    # Gemma 3) makes float32 logits of every prompt position the largest tensor of the step
+    picked = logits[:, :-1][valid].float()
+    targets = shift_labels[valid]
+    loss = torch.nn.functional.cross_entropy(picked, targets)
+    correct = int((picked.argmax(-1) == targets).sum())
     return loss, correct, int(valid.sum())
 
 
@@ -164,7 +169,8 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
     head = {"event": "start", "train_examples": len(train), "val_examples": len(val),
             "dropped_too_long": dropped_train + dropped_val,
             "parameters": sum(p.numel() for p in lm.model.parameters()),
-            "trainable": sum(p.numel() for p in lm.model.parameters() if p.requires_grad)}
+            "trainable": sum(p.numel() for p in lm.model.parameters() if p.requires_grad),
+            "device": describe_device(lm.device)}
     log.write(json.dumps(head) + "\n")
     print(json.dumps(head))
     params = [p for p in lm.model.parameters() if p.requires_grad]
@@ -172,7 +178,7 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
     lm.model.train()
     order: list[int] = []
     best = {"val_loss": float("inf"), "step": -1}
-    run_loss, run_correct, run_total, t0 = 0.0, 0, 0, time.time()
+    run_loss, run_correct, run_total, run_steps, skipped, t0 = 0.0, 0, 0, 0, 0, time.time()
     history: list[dict[str, Any]] = []
     for step in range(cfg.steps):
         if len(order) < cfg.batch_size:
@@ -187,22 +193,27 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
         loss, correct, total = completion_loss(lm.model, batch)
         opt.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, cfg.grad_clip)
-        opt.step()
-        run_loss += float(loss.detach())
-        run_correct += correct
-        run_total += total
+        norm = torch.nn.utils.clip_grad_norm_(params, cfg.grad_clip)
+        if torch.isfinite(norm):
+            opt.step()
+            run_loss += float(loss.detach())
+            run_correct += correct
+            run_total += total
+        else:  # an overflow in this batch: skip it rather than write NaN into the weights
+            skipped += 1
+            run_steps -= 1
         over_time = cfg.max_minutes > 0 and time.time() - t0 > 60 * cfg.max_minutes
         last = step == cfg.steps - 1 or over_time
+        run_steps += 1
         if (step + 1) % cfg.log_every == 0 or last:
-            n = (step % cfg.log_every) + 1
-            rec = {"event": "train", "step": step + 1, "loss": run_loss / n, "acc": run_correct / max(run_total, 1),
-                   "lr": lr_at(step, cfg, time.time() - t0), "s": round(time.time() - t0, 1)}
+            rec = {"event": "train", "step": step + 1, "loss": run_loss / run_steps if run_steps else math.nan,
+                   "acc": run_correct / max(run_total, 1), "lr": lr_at(step, cfg, time.time() - t0),
+                   "s": round(time.time() - t0, 1), "skipped_nonfinite": skipped}
             history.append(rec)
             log.write(json.dumps(rec) + "\n")
             log.flush()
             print(json.dumps(rec))
-            run_loss, run_correct, run_total = 0.0, 0, 0
+            run_loss, run_correct, run_total, run_steps = 0.0, 0, 0, 0
         if (step + 1) % cfg.eval_every == 0 or last:
             rec = {"event": "val", "step": step + 1, **evaluate_loss(lm, val, cfg.batch_size)}
             history.append(rec)

@@ -98,7 +98,8 @@ def test_miniature_grpo_run_logs_and_checkpoints(tmp_path: Path, lm) -> None:
     cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=2, states_per_step=1, group_size=2,
                      max_depth=0, max_new_tokens=8, save_every=1, temperature=1.5)
     summary = train_grpo(cfg, lm=lm)
-    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines()]
+    start, *log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines()]
+    assert start["event"] == "start" and start["device"].startswith("cpu") and start["trainable"] > 0
     assert [r["step"] for r in log] == [1, 2]
     for key in ("reward", "valid_rate", "premature_finalize_rate", "kl", "loss"):
         assert all(isinstance(r[key], float) for r in log)
@@ -132,6 +133,23 @@ def test_validation_keeps_the_best_checkpoint(tmp_path: Path, lm, monkeypatch) -
     assert summary["best"]["step"] == 1 and summary["best_dir"] == str(out / "best")
     assert (out / "best" / "model.safetensors").is_file() and not (out / "best" / "stale.txt").exists()
     assert (out / "best" / "model.safetensors").read_bytes() == (out / "step1" / "model.safetensors").read_bytes()
+
+
+def test_time_budget_stops_after_the_step_that_passes_it_and_validates_there(tmp_path: Path, lm,
+                                                                             monkeypatch) -> None:
+    out = tmp_path / "grpo"
+    clock = iter(range(0, 10_000, 50))  # every reading of the clock is 50 s after the last
+    monkeypatch.setattr(grpo_mod.time, "time", lambda: float(next(clock)))
+    monkeypatch.setattr(grpo_mod, "validate", lambda *a, **k: {"composite": 0.5, "gap_closed": 0.0, "episodes": 1})
+    cfg = GRPOConfig(out=str(out), tasks=("banner",), steps=50, states_per_step=1, group_size=2, max_depth=0,
+                     max_new_tokens=8, save_every=100, temperature=1.5, val_every=10, max_minutes=4.0)
+    summary = train_grpo(cfg, lm=lm)
+    log = [json.loads(x) for x in (out / "log.jsonl").read_text().splitlines()]
+    steps = [r["step"] for r in log if "reward" in r]
+    assert 1 <= len(steps) < 10  # stopped long before 50 steps, on the clock
+    assert log[-1] == {"event": "time_budget", "step": steps[-1]}
+    assert [r["step"] for r in log if r.get("event") == "val"] == [0, steps[-1]]  # validated where it stopped
+    assert (Path(summary["final_dir"]) / "model.safetensors").is_file()
 
 
 def test_without_validation_the_final_checkpoint_is_the_result(tmp_path: Path, lm) -> None:
@@ -236,7 +254,7 @@ def test_need_gain_learns_only_from_groups_with_an_improving_edit(tmp_path: Path
                      max_depth=0, max_new_tokens=8, save_every=5, temperature=1.5, need_gain=need_gain,
                      charge_stops=True, lr=1e-2)
     train_grpo(cfg, lm=model)
-    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines()]
+    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines() if '"event"' not in x]
     assert log[0]["groups_with_signal"] == int(learnt)
     assert log[0]["reward"] == pytest.approx(sum(r for _, r in scored) / 2)  # as the environment scored them
     changed = any(not torch.equal(before[k], v) for k, v in model.model.state_dict().items())

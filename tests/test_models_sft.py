@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machin
 
 from assistant.prompting import format_target, make_record, render_record  # noqa: E402
 from models.lm import from_tiny, generate, load_lm  # noqa: E402
-from models.sft import SFTConfig, collate, encode_records, lr_at, spread, train_sft  # noqa: E402
+from models.sft import SFTConfig, collate, completion_loss, encode_records, lr_at, spread, train_sft  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
 OBS = "canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\ntitle title text 40,40,300,60"
@@ -52,6 +53,53 @@ def test_collate_masks_prompt_and_padding(tiny_lm) -> None:
         assert labels[n_prompt:len(seq)].tolist() == seq[n_prompt:]
         assert (labels[len(seq):] == -100).all()
         assert seq[-1] == tiny_lm.eos_id  # the completion ends with eos
+
+
+def test_completion_loss_is_the_mean_over_completion_tokens_only(tiny_lm) -> None:
+    """The loss picks the completion's positions before the upcast; it equals cross-entropy over all positions
+    with the prompt and the padding masked, and counts the same tokens."""
+    examples, _ = encode_records(tiny_lm, _records()[:3], max_len=256)
+    batch = collate(examples, tiny_lm.pad_id, torch.device("cpu"))
+    loss, correct, total = completion_loss(tiny_lm.model, batch)
+    logits = tiny_lm.model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"]).logits[:, :-1]
+    labels = batch["labels"][:, 1:]
+    full = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), labels.reshape(-1),
+                                             ignore_index=-100)
+    assert float(loss) == pytest.approx(float(full), rel=1e-5)
+    assert total == sum(len(seq) - n_prompt for seq, n_prompt in examples)
+    assert correct == int(((logits.argmax(-1) == labels) & (labels != -100)).sum())
+
+
+def test_a_batch_with_non_finite_gradients_is_skipped(tmp_path: Path, tiny_lm, monkeypatch) -> None:
+    """An overflow in one batch leaves the weights as they were and is counted in the log; training goes on."""
+    import copy
+
+    import models.sft as sft_mod
+
+    real = sft_mod.completion_loss
+    calls = iter(range(1000))
+
+    def overflow_on_first(model, batch):
+        loss, correct, total = real(model, batch)
+        return (loss * float("inf") if next(calls) == 0 else loss), correct, total
+
+    monkeypatch.setattr(sft_mod, "completion_loss", overflow_on_first)
+    lm = copy.deepcopy(tiny_lm)
+    before = {k: v.clone() for k, v in lm.model.state_dict().items()}
+    recs = _records()
+    cfg = SFTConfig(train=_write(tmp_path / "train.jsonl", recs), val=_write(tmp_path / "val.jsonl", recs[:4]),
+                    out=str(tmp_path / "sft"), steps=1, batch_size=4, lr=5e-3, warmup=0, log_every=1, eval_every=1)
+    train_sft(cfg, lm=lm)
+    assert all(torch.equal(before[k], v) for k, v in lm.model.state_dict().items())
+    cfg.steps, cfg.out = 3, str(tmp_path / "sft2")
+    train_sft(cfg, lm=lm)
+    log = [json.loads(x) for x in (tmp_path / "sft2" / "log.jsonl").read_text().splitlines()]
+    train = [r for r in log if r.get("event") == "train"]
+    assert [r["skipped_nonfinite"] for r in train] == [0, 0, 0]
+    assert all(math.isfinite(r["loss"]) for r in train)
+    assert any(not torch.equal(before[k], v) for k, v in lm.model.state_dict().items())
+    first = [json.loads(x) for x in (tmp_path / "sft" / "log.jsonl").read_text().splitlines()]
+    assert [r["skipped_nonfinite"] for r in first if r.get("event") == "train"] == [1]
 
 
 def test_too_long_examples_are_dropped(tiny_lm) -> None:
