@@ -52,10 +52,11 @@ report (``eval_episodes.jsonl``).
 from __future__ import annotations
 
 import argparse
+import filecmp
 import json
 import random
 import statistics
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -424,10 +425,31 @@ def load_episodes(path: str | Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
+def _same_weights(run: Path) -> bool:
+    """Whether the GRPO checkpoint the pipeline exports (``grpo/best``, else ``grpo/final``) holds the SFT
+    checkpoint's weights byte for byte (GRPO's validation kept the SFT model). The exported GGUF files
+    differ anyway: their names."""
+    sft = run / "sft" / "best"
+    grpo = run / "grpo" / "best" if (run / "grpo" / "best").is_dir() else run / "grpo" / "final"
+    a, b = sorted(sft.glob("*.safetensors")), sorted(grpo.glob("*.safetensors"))
+    return bool(a) and [p.name for p in a] == [p.name for p in b] and all(
+        filecmp.cmp(x, y, shallow=False) for x, y in zip(a, b))
+
+
+def _as_policy(rows: list[PolicyRow], name: str) -> list[PolicyRow]:
+    """``rows`` of one policy under another name (episodes included)."""
+    return [replace(r, policy=name, details=[replace(e, policy=name) for e in r.details]) for r in rows]
+
+
 def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_steps: int = 12,
                  verify_samples: int = 4, applicator_per_layout: int = 6, tasks: list[str] | None = None,
-                 title: str = "tiny") -> dict[str, Any]:
-    """Evaluate a pipeline run directory and write the Markdown report ``out``."""
+                 title: str = "tiny", renamed: bool = True) -> dict[str, Any]:
+    """Evaluate a pipeline run directory and write the Markdown report ``out``.
+
+    When GRPO's exported model is byte for byte the SFT model (its validation kept the SFT model), the
+    GRPO rows are the SFT rows under GRPO's name: decoding is deterministic, so evaluating the same file
+    twice would only cost time. ``renamed=False`` leaves out the table of tasks with renamed elements.
+    """
     from assistant.tasks import task_names
     from models.policies import GGUFPolicy, HeuristicPolicy, RandomPolicy
 
@@ -438,24 +460,36 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     if (gg / "base.gguf").is_file():
         policies.append(GGUFPolicy(gg / "base.gguf", name="base (grammar)", grammar=True))
     models: dict[str, Any] = {}
+    grpo_is_sft = _same_weights(run)
     for stage in ("sft", "grpo"):
         if (gg / f"{stage}.gguf").is_file():
             models[stage] = GGUFPolicy(gg / f"{stage}.gguf", name=stage.upper())
         elif (gg / f"{stage}{LORA_SUFFIX}").is_file():  # a GGUF adapter over base.gguf (pretrained bases)
             models[stage] = GGUFPolicy(gg / "base.gguf", name=stage.upper(), lora=gg / f"{stage}{LORA_SUFFIX}")
-        if stage in models:
+        if stage in models and not (stage == "grpo" and grpo_is_sft and "sft" in models):
             policies.append(models[stage])
+    copied = grpo_is_sft and "sft" in models and "grpo" in models
     if "grpo" in models:
         policies.append(GGUFPolicy(gg / "grpo.gguf", name="GRPO (grammar)", grammar=True, llm=models["grpo"].llm))
         # as the runtime's ``local`` planner with ``--samples K``: grammar-constrained answers, verified by simulation
         policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples}, grammar)",
                                    samples=verify_samples, grammar=True, llm=models["grpo"].llm))
     rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps)
+    if copied:
+        at = max(i for i, r in enumerate(rows) if r.policy == "SFT") + 1
+        rows[at:at] = _as_policy([r for r in rows if r.policy == "SFT"], "GRPO")
     # the same held-out tasks with their elements named as real files name them (``assistant.tasks.ids``)
-    renamed = evaluate_policies([p for p in policies if p.name == "heuristic" or p.name.startswith("GRPO")],
-                                tasks, episodes, max_steps=max_steps, ids="varied")
+    renamed_rows = evaluate_policies(
+        [p for p in policies if p.name == "heuristic" or p.name.startswith("GRPO")] if renamed else [],
+        tasks, episodes, max_steps=max_steps, ids="varied")
+    if copied and renamed:  # the plain GRPO policy was left out above; it is the SFT model
+        sft_renamed = evaluate_policies([models["sft"]], tasks, episodes, max_steps=max_steps, ids="varied")
+        at = sum(1 for r in renamed_rows if r.policy == "heuristic")
+        renamed_rows[at:at] = _as_policy(sft_renamed, "GRPO")
     cases = applicator_cases(tasks, episodes, applicator_per_layout)
-    app = [evaluate_applicator(p, cases) for p in models.values()]
+    app = [evaluate_applicator(p, cases) for k, p in models.items() if not (k == "grpo" and copied)]
+    if copied:
+        app.insert(1, {**next(a for a in app if a["policy"] == "SFT"), "policy": "GRPO"})
     if "grpo" in models:  # what ships: the runtime decodes with the grammar over the layout's ids
         app.append(evaluate_applicator(GGUFPolicy(gg / "grpo.gguf", name="GRPO + grammar",
                                                   llm=models["grpo"].llm, grammar=True), cases))
@@ -463,7 +497,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         print(json.dumps(r))
     out.parent.mkdir(parents=True, exist_ok=True)
     plots = plot_curves(run, out.parent)
-    episodes_file = write_episodes(out.parent / EPISODES_FILE, {"plain": rows, "varied": renamed})
+    episodes_file = write_episodes(out.parent / EPISODES_FILE, {"plain": rows, "varied": renamed_rows})
     sizes = {p.name: f"{p.stat().st_size / 1e6:.1f} MB" for p in sorted(gg.glob("*.gguf"))}
     ship = {p.name: p.stat().st_size / 1e6 for p in sorted(gg.glob("grpo*.gguf"))}
     text = [f"# Evaluation — `{title}` run\n",
@@ -474,18 +508,21 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             "## Against the targets\n", targets_section(rows, app, ship), "",
             "## Policies\n", policy_table(rows), "",
             "## Elements named as real files name them\n",
-            "The same held-out tasks with every element renamed in a style drawn per task (`slide-title`, "
-            "`headline`, `point-1`, `text1234`; `assistant.tasks.ids`): the layouts, briefs and scores are "
-            "the same, only the ids differ. A model that learnt the generators' ids instead of reading the "
-            "layout loses here.\n",
-            policy_table([r for r in renamed if r.task == "all"] or renamed), "",
-            renamed_comparison(renamed),
+            *(["The same held-out tasks with every element renamed in a style drawn per task (`slide-title`, "
+               "`headline`, `point-1`, `text1234`; `assistant.tasks.ids`): the layouts, briefs and scores are "
+               "the same, only the ids differ. A model that learnt the generators' ids instead of reading the "
+               "layout loses here.\n",
+               policy_table([r for r in renamed_rows if r.task == "all"] or renamed_rows), "",
+               renamed_comparison(renamed_rows)] if renamed else
+              ["Not run for this report (`eval_renamed` off in the run's configuration).\n"]),
+            *([f"GRPO's exported model is the SFT model byte for byte (GRPO's validation kept it), so the GRPO "
+               f"rows repeat the SFT rows.\n"] if copied else []),
             "## Applicator (plain-language requests → one action)\n", applicator_table(app) if app else "(no models)",
             "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}. Every episode's "
             f"result, for other comparisons: `{episodes_file.name}`.\n"]
     text += [f"![{p.stem}]({p.name})" for p in plots]
     out.write_text("\n".join(text) + "\n", encoding="utf-8")
-    return {"rows": rows, "renamed": renamed, "applicator": app, "plots": [str(p) for p in plots], "report": str(out),
+    return {"rows": rows, "renamed": renamed_rows, "applicator": app, "plots": [str(p) for p in plots], "report": str(out),
             "episodes": str(episodes_file)}
 
 

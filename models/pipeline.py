@@ -71,6 +71,7 @@ class PipelineConfig:
     base: str = "tiny"             # tiny (from scratch) | gemma-3-270m | a local Hugging Face model directory
     lora: LoraSettings | None = None
     base_gguf: str | None = None   # GGUF of a pretrained base (default: the packaged file for gemma-3-270m)
+    eval_renamed: bool = True      # evaluate the tasks with renamed elements too (models.eval.evaluate_run)
     notes: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -246,7 +247,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     report = out_report or (install_dir(cfg) / "EVAL.md" if cfg.install else run / "EVAL.md")
     ev = evaluate_run(run, report, episodes=cfg.eval_episodes, max_steps=cfg.eval_max_steps,
                       verify_samples=cfg.verify_samples, applicator_per_layout=cfg.requests_per_layout,
-                      tasks=list(cfg.data.tasks) or None, title=cfg.name)
+                      tasks=list(cfg.data.tasks) or None, title=cfg.name, renamed=cfg.eval_renamed)
     summary = {"run": str(run), "sft_best": sft["best"], "grpo_final": grpo["final_dir"],
                "grpo_exported": grpo["best_dir"], "report": str(report),
                "seconds": round(time.time() - t0, 1)}

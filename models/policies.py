@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import InvalidAction, ModelFileError
-from assistant.planners.local import check_adapter_applied, no_weight_repacking
+from assistant.planners.grammar import within_grammar
+from assistant.planners.local import LAZY_GRAMMAR_VOCAB, check_adapter_applied, no_weight_repacking
 from assistant.prompting import STOP_SEQUENCES, build_prompt, layout_text, parse_completion
 
 
@@ -118,6 +119,8 @@ class GGUFPolicy:
         self.name = name
         self.llm = llm or load_llama(path, lora=lora)
         self.grammar = grammar
+        # as the runtime's local planner: a large vocabulary answers without the grammar first
+        self.lazy_grammar = int(self.llm.n_vocab()) >= LAZY_GRAMMAR_VOCAB
         self.samples = samples
         self.temperature = temperature
         self.max_tokens = max_tokens
@@ -132,10 +135,19 @@ class GGUFPolicy:
         from assistant.planners.modelstep import element_ids
 
         ids = element_ids(layout)
-        return {"grammar": action_grammar(ids), "max_tokens": max(self.max_tokens, answer_token_bound(ids))}
+        return {"grammar": action_grammar(ids), "max_tokens": max(self.max_tokens, answer_token_bound(ids)),
+                "ids": ids}
 
     def complete(self, prompt: str, *, temperature: float = 0.0, seed: int = 0, grammar: Any = None,
-                 max_tokens: int | None = None) -> str:
+                 max_tokens: int | None = None, ids: list[str] | None = None) -> str:
+        """One answer; under ``grammar`` (decoded lazily for a large vocabulary, as ``LocalPlanner.complete``)."""
+        if grammar is not None and self.lazy_grammar:
+            text = self._create(prompt, temperature=temperature, seed=seed, grammar=None, max_tokens=None)
+            if within_grammar(text, ids):
+                return text
+        return self._create(prompt, temperature=temperature, seed=seed, grammar=grammar, max_tokens=max_tokens)
+
+    def _create(self, prompt: str, *, temperature: float, seed: int, grammar: Any, max_tokens: int | None) -> str:
         res = self.llm.create_completion(
             prompt, max_tokens=max_tokens or self.max_tokens, temperature=temperature, top_k=1 if temperature <= 0 else 0,
             top_p=1.0, min_p=0.0, repeat_penalty=1.0, stop=list(STOP_SEQUENCES), grammar=grammar, seed=seed)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from models.eval import applicator_cases, evaluate_applicator, policy_table, run_episode, summarise
@@ -169,3 +171,24 @@ def test_episodes_say_what_ended_them() -> None:
     assert list(row.ended) == list(ENDINGS)
     assert endings_text(row.ended) == "40 / 20 / 20 / 20 %" and endings_text({}) == "–"
     assert "| 20% | 40 / 20 / 20 / 20 % | 1.4 |" in policy_table([row])  # the finalize at the start is premature
+
+
+def test_grpo_rows_repeat_the_sft_rows_when_grpo_kept_the_sft_weights(tmp_path: Path) -> None:
+    from models.eval import EpisodeResult, PolicyRow, _as_policy, _same_weights
+
+    run = tmp_path / "run"
+    for d in ("sft/best", "grpo/best", "grpo/final"):
+        (run / d).mkdir(parents=True)
+    (run / "sft" / "best" / "adapter_model.safetensors").write_bytes(b"weights of step 0")
+    (run / "grpo" / "final" / "adapter_model.safetensors").write_bytes(b"weights of step 4")
+    assert not _same_weights(run)  # grpo/best holds nothing yet
+    (run / "grpo" / "best" / "adapter_model.safetensors").write_bytes(b"weights of step 0")
+    assert _same_weights(run)  # validation kept the SFT model: best is what the pipeline exports
+    (run / "grpo" / "best" / "adapter_model.safetensors").write_bytes(b"weights of step 2")
+    assert not _same_weights(run)
+    ep = EpisodeResult(policy="SFT", task="banner", seed=9000, composite=0.9, fit=1.0, gap_closed=0.8)
+    row = PolicyRow(policy="SFT", task="banner", episodes=1, composite=0.9, fit=1.0, gap_closed=0.8, valid_rate=1.0,
+                    premature_rate=0.0, wellformed_rate=1.0, steps=3.0, ms_per_step=10.0, details=[ep])
+    (copy,) = _as_policy([row], "GRPO")
+    assert copy.policy == "GRPO" and copy.details[0].policy == "GRPO" and copy.composite == 0.9
+    assert row.policy == "SFT" and ep.policy == "SFT"  # the SFT row is left as it was
