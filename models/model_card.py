@@ -104,7 +104,10 @@ def _grpo_choice(summary: dict[str, Any]) -> str:
     chosen = vals[-1]["best_step"]
     score = {e["step"]: e["composite"] for e in vals}
     which = "the SFT model itself (no GRPO step beat it)" if chosen == 0 else f"step {chosen}"
-    every = f" every {vals[1]['step'] - vals[0]['step']} steps" if len(vals) > 1 else ""
+    steps = [e["step"] for e in vals]
+    gaps = {b - a for a, b in zip(steps, steps[1:])}
+    every = (f" every {gaps.pop()} steps" if len(steps) > 2 and len(gaps) == 1 else
+             f" at steps {', '.join(map(str, steps))}" if len(steps) > 1 else "")
     return (f"; checked on validation seeds{every} (greedy episodes, mean final composite: SFT {score[0]:.3f}, "
             f"exported {which}, {score[chosen]:.3f})")
 

@@ -117,3 +117,7 @@ def test_model_card_says_which_grpo_checkpoint_ships(tmp_path: Path) -> None:
     (run / "grpo" / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
     text = _grpo_choice({"run": str(run)})
     assert "every 12 steps" in text and "SFT 0.861" in text and "exported step 12, 0.875" in text
+    # a run its time budget stopped checks where it stopped: the steps, not a period
+    log[2:] = [{"event": "val", "step": 4, "composite": 0.855, "best_step": 0}]
+    (run / "grpo" / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
+    assert "at steps 0, 4" in _grpo_choice({"run": str(run)})
