@@ -507,6 +507,8 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             f"machine's CPU. Produced by `python -m models.eval --run {run}`; definitions in `models/eval.py`.\n",
             "## Against the targets\n", targets_section(rows, app, ship), "",
             "## Policies\n", policy_table(rows), "",
+            *(["GRPO's exported model is the SFT model byte for byte (GRPO's validation kept it), so the GRPO "
+               "rows repeat the SFT rows.\n"] if copied else []),
             "## Elements named as real files name them\n",
             *(["The same held-out tasks with every element renamed in a style drawn per task (`slide-title`, "
                "`headline`, `point-1`, `text1234`; `assistant.tasks.ids`): the layouts, briefs and scores are "
@@ -515,8 +517,6 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
                policy_table([r for r in renamed_rows if r.task == "all"] or renamed_rows), "",
                renamed_comparison(renamed_rows)] if renamed else
               ["Not run for this report (`eval_renamed` off in the run's configuration).\n"]),
-            *([f"GRPO's exported model is the SFT model byte for byte (GRPO's validation kept it), so the GRPO "
-               f"rows repeat the SFT rows.\n"] if copied else []),
             "## Applicator (plain-language requests → one action)\n", applicator_table(app) if app else "(no models)",
             "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}. Every episode's "
             f"result, for other comparisons: `{episodes_file.name}`.\n"]
