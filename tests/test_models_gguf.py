@@ -165,3 +165,85 @@ def test_export_rejects_a_non_checkpoint(tmp_path: Path) -> None:
     from assistant.errors import ModelFileError
     with pytest.raises(ModelFileError, match="config.json"):
         export_gguf(tmp_path, tmp_path / "x.gguf")
+
+
+# --------------------------------------------------------------------------- import (GGUF → checkpoint)
+def test_import_gives_back_the_f16_weights_and_the_tokenizer(exported, tmp_path: Path) -> None:
+    from models.import_gguf import import_gguf
+    from models.lm import load_lm
+
+    ckpt = import_gguf(exported["f16"], tmp_path / "back")
+    lm = load_lm(ckpt, device=torch.device("cpu"))
+    codec, model = exported["codec"], exported["model"]
+    # the tokenizer is rebuilt: the same ids, the same special tokens, the same text back
+    for text in [p + c for p, c in exported["pairs"]] + EXTRA_TEXTS + ["unseen words: zebra 3.14159 €"]:
+        assert lm.encode(text, bos=True) == codec.encode(text, bos=True), text
+        assert lm.decode(codec.encode(text)) == codec.decode(codec.encode(text))
+    assert (lm.bos_id, lm.eos_id, lm.pad_id) == (codec.bos_id, codec.eos_id, codec.pad_id)
+    # every matrix is the original rounded to F16 (Q and K rows back in Hugging Face's order); norms are exact
+    original = model.state_dict()
+    for name, tensor in lm.model.state_dict().items():
+        if name.endswith("rotary_emb.inv_freq"):
+            continue
+        expected = original[name].half().float() if tensor.ndim == 2 else original[name]
+        assert torch.equal(tensor, expected), name
+    for prompt, completion in exported["pairs"]:
+        _, text = greedy_generate(lm.model, lm.codec, prompt)
+        assert text + "\n" == completion
+
+
+def test_import_then_export_writes_the_same_gguf_tensors(exported, tmp_path: Path) -> None:
+    import gguf
+
+    from models.import_gguf import import_gguf
+
+    again = export_gguf(import_gguf(exported["f16"], tmp_path / "back"), tmp_path / "again.gguf", out_type="f16")
+    a, b = gguf.GGUFReader(str(exported["f16"])), gguf.GGUFReader(str(again))
+    assert [t.name for t in a.tensors] == [t.name for t in b.tensors]
+    for x, y in zip(a.tensors, b.tensors):
+        assert np.array_equal(np.asarray(x.data), np.asarray(y.data)), x.name
+    llm = _llama(again)
+    for prompt, _ in exported["pairs"]:
+        assert _llama_greedy(llm, exported["codec"], prompt) == greedy_generate(
+            exported["model"], exported["codec"], prompt)[0]
+
+
+def test_import_dequantizes_q8_0(exported, tmp_path: Path) -> None:
+    from models.import_gguf import import_gguf
+    from models.tiny import load_checkpoint
+
+    model, codec = load_checkpoint(import_gguf(exported["q8"], tmp_path / "q8"))
+    ref = exported["model"].state_dict()
+    for name, tensor in model.state_dict().items():
+        if tensor.ndim == 2:  # 8-bit blocks: within a block's step of the original
+            step = ref[name].abs().max() / 127
+            assert float((tensor - ref[name]).abs().max()) <= float(step) + 1e-6, name
+    for prompt, completion in exported["pairs"]:
+        assert json.loads(greedy_generate(model, codec, prompt)[1]) == json.loads(completion)
+
+
+def test_import_names_the_file_it_cannot_read(tmp_path: Path) -> None:
+    from assistant.errors import ModelFileError
+    from models.import_gguf import import_gguf
+
+    with pytest.raises(ModelFileError, match="no such GGUF file"):
+        import_gguf(tmp_path / "missing.gguf", tmp_path / "out")
+    bad = tmp_path / "notes.gguf"
+    bad.write_bytes(b"this is not a model\n" * 10)
+    with pytest.raises(ModelFileError, match="notes.gguf.*not a readable GGUF"):
+        import_gguf(bad, tmp_path / "out")
+    assert not (tmp_path / "out").exists()  # nothing half-written
+
+
+def test_import_refuses_to_overwrite_a_directory_it_did_not_write(exported, tmp_path: Path) -> None:
+    from assistant.errors import ModelFileError
+    from models.import_gguf import import_gguf
+
+    keep = tmp_path / "work"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    with pytest.raises(ModelFileError, match="work: exists and is not a checkpoint"):
+        import_gguf(exported["f16"], keep)
+    assert (keep / "notes.txt").read_text() == "mine"
+    first = import_gguf(exported["f16"], tmp_path / "ckpt")
+    assert import_gguf(exported["f16"], first) == first  # its own output is replaced
