@@ -61,6 +61,8 @@ def parser() -> argparse.ArgumentParser:
                     help="1: a finalize or no-op sampled in GRPO costs the best gain of its group")
     ap.add_argument("--grpo-need-gain", type=int, choices=(0, 1), default=None,
                     help="1: GRPO learns only from groups in which a sampled edit improves the layout")
+    ap.add_argument("--grpo-reward", choices=("step", "return"), default=None,
+                    help="return: a sampled action's reward adds the greedy rest of its episode (models.grpo)")
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     ap.add_argument("--skip-sft", action="store_true",
@@ -127,7 +129,8 @@ def finished_sft(run: Path) -> dict:
 GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size",
               "grpo_states": "states_per_step", "grpo_max_steps": "env_max_steps", "grpo_val_every": "val_every",
               "grpo_val_episodes": "val_episodes", "grpo_stop_share": "stop_share", "grpo_kl": "kl_coef",
-              "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain"}
+              "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain",
+              "grpo_reward": "reward"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
@@ -144,7 +147,12 @@ def grpo_overrides(args: argparse.Namespace) -> dict:
 def flags_text(args: argparse.Namespace) -> str:
     """The optional GRPO / evaluation flags given, as command-line text."""
     names = (*GRPO_FLAGS, "eval_episodes", "verify_samples")
-    return "".join(f" --{n.replace('_', '-')} {getattr(args, n):g}" for n in names if getattr(args, n) is not None)
+    return "".join(f" --{n.replace('_', '-')} {_flag_value(getattr(args, n))}" for n in names
+                   if getattr(args, n) is not None)
+
+
+def _flag_value(value: Any) -> str:
+    return value if isinstance(value, str) else f"{value:g}"
 
 
 def data_command(data: Path) -> str:
@@ -175,6 +183,8 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
         text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
     if g.need_gain:
         text += "; learning only from groups in which a sampled edit improved the layout"
+    if getattr(g, "reward", "step") == "return":
+        text += "; each sampled action rewarded with the return of its episode played on greedily"
     if g.val_every > 0:
         text += (f"; validated every {g.val_every} steps on {g.val_episodes} validation seeds per task "
                  f"(greedy, final composite)")

@@ -21,8 +21,16 @@ compact torch loop:
 3. **Rewards from the environment.** Each completion is parsed
    (``prompting.parse_completion``) and executed in a deep copy of the
    environment; its reward is the environment's shaped step reward (potential
-   difference minus invalid / no-op / premature-finalize penalties). An
-   answer that is not an action at all gets ``invalid_reward``. With
+   difference minus invalid / no-op / premature-finalize penalties). With
+   ``reward="return"`` the current policy then plays the rest of that episode
+   greedily in the copy and the shaped rewards of its answers are added
+   (:func:`episode_return`): the sum telescopes to the final quality of the
+   episode, the quantity the held-out evaluation measures, so an edit is judged
+   by where the policy's own episode ends up after it rather than by its one
+   step (a one-step reward does not line up with end-of-episode quality: it
+   rewards stopping next to a few poor edits, and a step's gain the policy then
+   undoes). Identical answers in a group are scored once.
+   An answer that is not an action at all gets ``invalid_reward``. With
    ``charge_stops`` an answer that would end a greedy episode (``finalize``,
    a no-op) is charged the best gain of an edit sampled in its group
    (:func:`charge_stops`). With ``need_gain`` only groups in which some
@@ -35,7 +43,8 @@ compact torch loop:
    tokens; ``ppo_epochs`` updates per batch.
 
 Logged every step (``OUT/log.jsonl``): mean reward (as the environment
-scored the samples, before ``charge_stops``), valid rate,
+scored the samples, before ``charge_stops``; with ``reward="return"`` the
+one-step mean beside it as ``step_reward``), valid rate,
 premature-finalize rate, finalize rate, KL, loss, curriculum stage;
 checkpoints every ``save_every`` steps and the final one in ``OUT/final``.
 
@@ -90,6 +99,7 @@ class GRPOConfig:
     stop_share: float = 0.0            # share of states taken where the greedy policy would stop (see on_policy_state)
     charge_stops: bool = False         # finalize / no-op answers cost the best gain of their group (charge_stops)
     need_gain: bool = False            # learn only from groups in which a sampled edit improves the layout
+    reward: str = "step"               # "step": the action's shaped reward; "return": plus the greedy rest of the episode
     env_max_steps: int = 24
     # GRPO
     steps: int = 60
@@ -205,10 +215,63 @@ def score_action(env: Any, text: str, invalid_reward: float) -> dict[str, Any]:
     except InvalidAction:
         return {"reward": invalid_reward, "valid": False, "finalize": False, "premature": False, "noop": False}
     trial = copy.deepcopy(env)
-    _, reward, _, _, info = trial.step(action)
+    _, reward, terminated, truncated, info = trial.step(action)
     return {"reward": float(reward), "valid": bool(info["valid"]), "finalize": action.get("type") == "finalize",
             "premature": bool(info.get("premature_finalize")), "noop": bool(info.get("noop")), "env": trial,
-            "action": action}
+            "action": action, "over": bool(terminated or truncated)}
+
+
+def continue_greedy(lm: LM, env: Any, *, max_new_tokens: int = 64) -> tuple[float, int]:
+    """Play the current policy greedily on ``env`` (in place) to the end of its episode; (summed reward, steps).
+
+    The episode ends as a held-out one does (``models.eval.run_episode``): at ``finalize``, the step limit,
+    or an answer that leaves the state unchanged (not a valid action, or a no-op); that last answer's
+    penalty is counted, as the environment charges it.
+    """
+    policy = TorchPolicy(lm, max_new_tokens=max_new_tokens)
+    total, steps = 0.0, 0
+    while True:
+        decision = policy.act(env)
+        _, reward, terminated, truncated, info = env.step(
+            decision.action if decision.action is not None else decision.text)
+        total, steps = total + float(reward), steps + 1
+        if terminated or truncated or not info["valid"] or info.get("noop"):
+            return total, steps
+
+
+def episode_return(lm: LM, result: dict[str, Any], *, max_new_tokens: int = 64) -> dict[str, Any]:
+    """``result`` (:func:`score_action`) with the reward of the rest of its greedy episode added.
+
+    The sampled action's shaped reward plus the shaped rewards of the current policy's greedy answers after
+    it, to the end of the episode: by the potential's telescoping, the quality the episode ends with minus
+    the quality of the state the action was sampled in, less the penalties paid on the way — the held-out
+    evaluation's measure of an episode, credited to the one answer that differs. An action that ends the
+    episode itself (``finalize``, a no-op, not a valid action, the last step) keeps its own reward. The
+    one-step reward stays in ``step_reward``.
+    """
+    trial = result.get("env")
+    if trial is None or not result["valid"] or result["finalize"] or result["noop"] or result["over"]:
+        return {**result, "step_reward": result["reward"], "rest_steps": 0}
+    rest, steps = continue_greedy(lm, copy.deepcopy(trial), max_new_tokens=max_new_tokens)
+    return {**result, "reward": result["reward"] + rest, "step_reward": result["reward"], "rest_steps": steps}
+
+
+def score_group(lm: LM, env: Any, texts: list[str], cfg: "GRPOConfig") -> list[dict[str, Any]]:
+    """Score each sampled answer in a copy of ``env`` (``cfg.reward``: one step, or the greedy episode's return).
+
+    With ``return``, answers with the same text are scored once: execution and the greedy rest of an episode
+    are deterministic, and the rest of an episode is most of the cost.
+    """
+    if cfg.reward == "step":
+        return [score_action(env, text, cfg.invalid_reward) for text in texts]
+    if cfg.reward != "return":
+        raise ValueError(f"GRPO reward must be 'step' or 'return', got {cfg.reward!r}")
+    done: dict[str, dict[str, Any]] = {}
+    for text in texts:
+        if text not in done:
+            done[text] = episode_return(lm, score_action(env, text, cfg.invalid_reward),
+                                        max_new_tokens=cfg.max_new_tokens)
+    return [done[t] for t in texts]
 
 
 def best_gain(results: list[dict[str, Any]]) -> float:
@@ -297,6 +360,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     """
     from assistant.tasks import task_names
 
+    if cfg.reward not in ("step", "return"):
+        raise ValueError(f"GRPO reward must be 'step' or 'return', got {cfg.reward!r}")
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     gen = torch.Generator().manual_seed(cfg.seed)
@@ -337,7 +402,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     for step in range(cfg.steps):
         open_tasks = curriculum_tasks(tasks, step, cfg.steps)
         groups = []
-        stats = {"reward": [], "valid": [], "premature": [], "finalize": []}
+        stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "valid": [], "premature": [], "finalize": []}
         for _ in range(cfg.states_per_step):
             task = rng.choice(open_tasks)
             env = on_policy_state(lm, task, rng.randrange(lo, hi), rng.randint(0, cfg.max_depth), cfg.env_max_steps,
@@ -345,9 +410,10 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
             prompt = planner_prompt(env)
             comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
                                  max_new_tokens=cfg.max_new_tokens, generator=gen)
-            results = [score_action(env, lm.decode(c).split("\n", 1)[0], cfg.invalid_reward) for c in comps]
-            for key in stats:  # as the environment scored them
+            results = score_group(lm, env, [lm.decode(c).split("\n", 1)[0] for c in comps], cfg)
+            for key in ("reward", "valid", "premature", "finalize"):  # as the environment scored them
                 stats[key] += [float(r[key]) for r in results]
+            stats["step_reward"] += [float(r.get("step_reward", r["reward"])) for r in results]
             if cfg.need_gain and best_gain(results) <= 0:
                 continue  # nothing sampled improves: the group could only teach stopping
             if cfg.charge_stops:
@@ -377,7 +443,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
                 opt.step()
                 loss_val, kl_val = float(total_loss), float(total_kl)
         n = max(len(stats["reward"]), 1)
-        rec = {"step": step + 1, "reward": sum(stats["reward"]) / n, "valid_rate": sum(stats["valid"]) / n,
+        rec = {"step": step + 1, "reward": sum(stats["reward"]) / n, "step_reward": sum(stats["step_reward"]) / n,
+               "valid_rate": sum(stats["valid"]) / n,
                "premature_finalize_rate": sum(stats["premature"]) / n, "finalize_rate": sum(stats["finalize"]) / n,
                "kl": kl_val, "loss": loss_val, "groups_with_signal": len(groups),
                "stage_tasks": open_tasks, "s": round(time.time() - t0, 1)}

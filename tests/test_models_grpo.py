@@ -259,3 +259,79 @@ def test_need_gain_learns_only_from_groups_with_an_improving_edit(tmp_path: Path
     assert log[0]["reward"] == pytest.approx(sum(r for _, r in scored) / 2)  # as the environment scored them
     changed = any(not torch.equal(before[k], v) for k, v in model.model.state_dict().items())
     assert changed is learnt
+
+
+_MOVE = {"type": "move", "ids": ["logo"], "dx": 2, "dy": 0}
+_STILL = {"type": "move", "ids": ["logo"], "dx": 0, "dy": 0}
+
+
+def test_episode_return_adds_the_greedy_rest_of_the_episode(monkeypatch, env) -> None:
+    from models.grpo import episode_return
+
+    # after the sampled move the policy moves once more, then answers a no-op: its episode ends there
+    monkeypatch.setattr(_Scripted, "answers", [_MOVE, _STILL, _MOVE])
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    before = env.document.layout.model_dump()
+    first = score_action(env, json.dumps(_MOVE), invalid_reward=-0.1)
+    res = episode_return(None, first)
+    replay = copy.deepcopy(env)
+    rewards = [replay.step(a)[1] for a in (_MOVE, _MOVE, _STILL)]
+    assert res["rest_steps"] == 2 and res["step_reward"] == pytest.approx(rewards[0])
+    assert res["reward"] == pytest.approx(sum(rewards))
+    # the no-op's penalty is in it; by the potential's telescoping the rest is the quality gained less penalties
+    assert rewards[2] == pytest.approx(-replay.reward_config.noop_penalty)
+    assert env.document.layout.model_dump() == before and _steps(first["env"]) == 1  # copies only
+
+
+@pytest.mark.parametrize("text", ['{"type":"finalize"}', json.dumps(_STILL), "not an action",
+                                  '{"type":"move","ids":["nope"],"dx":2,"dy":0}'])
+def test_an_answer_that_ends_the_episode_keeps_its_own_reward(monkeypatch, env, text) -> None:
+    from models.grpo import episode_return
+
+    monkeypatch.setattr(_Scripted, "answers", [])  # the policy is never asked
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    first = score_action(env, text, invalid_reward=-0.1)
+    res = episode_return(None, first)
+    assert res["reward"] == res["step_reward"] == first["reward"] and res["rest_steps"] == 0
+
+
+def test_the_last_step_of_an_episode_has_no_rest(monkeypatch) -> None:
+    from models.grpo import episode_return
+
+    e = LayoutEnv("banner", max_steps=1)
+    e.reset(seed=0, options={"task": "banner", "task_seed": 1000})
+    monkeypatch.setattr(_Scripted, "answers", [])
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    res = episode_return(None, score_action(e, json.dumps(_MOVE), invalid_reward=-0.1))
+    assert res["rest_steps"] == 0 and res["reward"] == res["step_reward"]
+
+
+def test_return_scoring_runs_each_distinct_answer_once(monkeypatch, env) -> None:
+    from models.grpo import score_group
+
+    calls = []
+    real = grpo_mod.score_action
+    monkeypatch.setattr(grpo_mod, "score_action", lambda e, t, r: calls.append(t) or real(e, t, r))
+    monkeypatch.setattr(_Scripted, "answers", [_STILL] * 3)
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    texts = [json.dumps(_MOVE), '{"type":"finalize"}', json.dumps(_MOVE)]
+    res = score_group(None, env, texts, GRPOConfig(reward="return"))
+    assert calls == texts[:2] and res[0] is res[2] and res[0]["rest_steps"] == 1
+    calls.clear()
+    assert [r["reward"] for r in score_group(None, env, texts, GRPOConfig(reward="step"))] == pytest.approx(
+        [res[0]["step_reward"], res[1]["reward"], res[0]["step_reward"]])
+    assert calls == texts  # one step each: nothing saved by remembering
+
+
+def test_an_unknown_reward_is_refused(tmp_path: Path, lm) -> None:
+    with pytest.raises(ValueError, match="'step' or 'return'"):
+        train_grpo(GRPOConfig(out=str(tmp_path / "g"), reward="final"), lm=lm)
+
+
+def test_miniature_grpo_run_with_episode_returns(tmp_path: Path, lm) -> None:
+    cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=1, states_per_step=1, group_size=3,
+                     max_depth=1, max_new_tokens=8, save_every=1, temperature=1.5, reward="return", env_max_steps=3)
+    train_grpo(cfg, lm=lm)
+    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines() if '"event"' not in x]
+    assert isinstance(log[0]["step_reward"], float) and isinstance(log[0]["reward"], float)
+    assert json.loads((tmp_path / "grpo" / "config.json").read_text())["reward"] == "return"

@@ -202,6 +202,12 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert "50% of the states where the greedy policy would end its episode early" in text
     assert "a sampled finalize or no-op cost the best gain of an edit sampled beside it" in text
     assert "learning only from groups in which a sampled edit improved the layout" in text
+    assert "played on greedily" not in text
+    ret = parser().parse_args(["--grpo-reward", "return", "--grpo-lr", "3e-5"])
+    assert grpo_overrides(ret) == {"lr": 3e-5, "reward": "return"}
+    assert flags_text(ret) == " --grpo-lr 3e-05 --grpo-reward return"
+    assert "each sampled action rewarded with the return of its episode played on greedily" in grpo_text(
+        replace(tiny, **grpo_overrides(ret)))
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
