@@ -56,7 +56,7 @@ import filecmp
 import json
 import random
 import statistics
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -425,6 +425,57 @@ def load_episodes(path: str | Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
+#: Rows an evaluation can take from an earlier one's episodes when their model files are not in the run.
+REUSABLE = ("base (grammar)", "SFT")
+
+
+def rows_from_episodes(stored: list[dict[str, Any]], policy: str, tasks: list[str], episodes: int,
+                       source: str | Path) -> list[PolicyRow]:
+    """``policy``'s rows rebuilt from an earlier evaluation's episodes (held-out seeds, generators' ids).
+
+    Every task must have its ``episodes`` held-out seeds there; ``[]`` when ``policy`` is not there at all.
+    """
+    start = SEED_RANGES["test"][0]
+    names = {f.name for f in fields(EpisodeResult)}
+    mine = {(e["task"], e["seed"]): e for e in stored if e["policy"] == policy and e.get("ids", "plain") == "plain"}
+    if not mine:
+        return []
+    rows, all_eps = [], []
+    for task in tasks:
+        missing = [start + i for i in range(episodes) if (task, start + i) not in mine]
+        if missing:
+            raise ValueError(f"{source}: no {policy} episode of task {task} with seed {missing[0]} "
+                             f"({len(missing)} of its {episodes} held-out seeds missing)")
+        eps = [EpisodeResult(**{k: v for k, v in mine[(task, start + i)].items() if k in names})
+               for i in range(episodes)]
+        all_eps += eps
+        rows.append(summarise(policy, task, eps))
+    if len(tasks) > 1:
+        rows.append(summarise(policy, "all", all_eps))
+    return rows
+
+
+def check_same_scores(stored: list[dict[str, Any]], rows: list[PolicyRow], source: str | Path,
+                      policy: str = "heuristic") -> int:
+    """Raise unless ``policy``'s episodes run now end as the earlier evaluation recorded them; returns their count.
+
+    The heuristic is deterministic, so any difference means the environment, the tasks or the metrics
+    changed since: the earlier episodes would then not pair with new ones.
+    """
+    then = {(e["task"], e["seed"]): e for e in stored if e["policy"] == policy and e.get("ids", "plain") == "plain"}
+    now = [e for r in rows if r.policy == policy and r.task != "all" for e in r.details]
+    if not now or any((e.task, e.seed) not in then for e in now):
+        raise ValueError(f"{source}: does not hold the {policy}'s episodes on these held-out seeds to check against")
+    for e in now:
+        old = then[(e.task, e.seed)]
+        if abs(e.composite - old["composite"]) > 1e-9 or e.steps != old["steps"] or e.ended != old["ended"]:
+            raise ValueError(f"{source}: the {policy} now ends {e.task} seed {e.seed} at {e.composite:.6f} after "
+                             f"{e.steps} steps ({e.ended}), recorded there as {old['composite']:.6f} after "
+                             f"{old['steps']} ({old['ended']}): the environment changed, its episodes cannot be "
+                             f"paired with new ones")
+    return len(now)
+
+
 def _same_weights(run: Path) -> bool:
     """Whether the GRPO checkpoint the pipeline exports (``grpo/best``, else ``grpo/final``) holds the SFT
     checkpoint's weights byte for byte (GRPO's validation kept the SFT model). The exported GGUF files
@@ -443,8 +494,13 @@ def _as_policy(rows: list[PolicyRow], name: str) -> list[PolicyRow]:
 
 def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_steps: int = 12,
                  verify_samples: int = 4, applicator_per_layout: int = 6, tasks: list[str] | None = None,
-                 title: str = "tiny", renamed: bool = True) -> dict[str, Any]:
+                 title: str = "tiny", renamed: bool = True, previous: str | Path | None = None) -> dict[str, Any]:
     """Evaluate a pipeline run directory and write the Markdown report ``out``.
+
+    ``previous``: an earlier report's episodes file (``eval_episodes.jsonl``). The base and SFT rows, when
+    their model files are not in ``run`` (a GRPO run started from a shipped model), are taken from it —
+    after the heuristic's episodes, run again, have been checked to end exactly as recorded there
+    (:func:`check_same_scores`), so that the old episodes pair with the new ones.
 
     When GRPO's exported model is byte for byte the SFT model (its validation kept the SFT model), the
     GRPO rows are the SFT rows under GRPO's name: decoding is deterministic, so evaluating the same file
@@ -475,6 +531,16 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples}, grammar)",
                                    samples=verify_samples, grammar=True, llm=models["grpo"].llm))
     rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps)
+    reused: list[str] = []
+    if previous is not None:
+        stored = load_episodes(previous)
+        checked = check_same_scores(stored, rows, previous)
+        at = max(i for i, r in enumerate(rows) if r.policy == "heuristic") + 1
+        for name in reversed(REUSABLE):
+            if not any(p.name == name for p in policies):
+                got = rows_from_episodes(stored, name, tasks, episodes, previous)
+                rows[at:at] = got
+                reused += [name] if got else []
     if copied:
         at = max(i for i, r in enumerate(rows) if r.policy == "SFT") + 1
         rows[at:at] = _as_policy([r for r in rows if r.policy == "SFT"], "GRPO")
@@ -509,6 +575,11 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             "## Policies\n", policy_table(rows), "",
             *(["GRPO's exported model is the SFT model byte for byte (GRPO's validation kept it), so the GRPO "
                "rows repeat the SFT rows.\n"] if copied else []),
+            *([f"The {' and '.join(reversed(reused))} rows are the episodes of an earlier evaluation "
+               f"(`{previous}`): their model files are not in this run. The heuristic's {checked} episodes, run "
+               "again for this report, ended exactly as recorded there (same final composite, steps and ending), "
+               "so the environment scores as it did then and those episodes pair with the new ones. Their "
+               "applicator rows are not measured again here.\n"] if reused else []),
             "## Elements named as real files name them\n",
             *(["The same held-out tasks with every element renamed in a style drawn per task (`slide-title`, "
                "`headline`, `point-1`, `text1234`; `assistant.tasks.ids`): the layouts, briefs and scores are "
@@ -534,9 +605,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-steps", type=int, default=12)
     ap.add_argument("--verify-samples", type=int, default=4)
     ap.add_argument("--requests-per-layout", type=int, default=6)
+    ap.add_argument("--previous", default=None, metavar="EPISODES",
+                    help="an earlier report's eval_episodes.jsonl: the base and SFT rows come from it when their "
+                         "model files are not in the run (checked by re-running the heuristic)")
     args = ap.parse_args(argv)
-    evaluate_run(args.run, args.out, episodes=args.episodes, max_steps=args.max_steps,
-                 verify_samples=args.verify_samples, applicator_per_layout=args.requests_per_layout)
+    try:
+        evaluate_run(args.run, args.out, episodes=args.episodes, max_steps=args.max_steps,
+                     verify_samples=args.verify_samples, applicator_per_layout=args.requests_per_layout,
+                     previous=args.previous)
+    except (ValueError, OSError) as exc:
+        raise SystemExit(f"models.eval: {exc}") from exc
 
 
 if __name__ == "__main__":

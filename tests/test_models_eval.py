@@ -192,3 +192,35 @@ def test_grpo_rows_repeat_the_sft_rows_when_grpo_kept_the_sft_weights(tmp_path: 
     (copy,) = _as_policy([row], "GRPO")
     assert copy.policy == "GRPO" and copy.details[0].policy == "GRPO" and copy.composite == 0.9
     assert row.policy == "SFT" and ep.policy == "SFT"  # the SFT row is left as it was
+
+
+def test_an_earlier_evaluations_rows_are_reused_only_when_the_heuristic_scores_as_then(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from models.eval import (
+        check_same_scores, evaluate_policies, load_episodes, paired_difference, rows_from_episodes, write_episodes,
+    )
+
+    rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=3)], ["banner", "poster"], 2, max_steps=2)
+    # stands in for an SFT model whose file is gone: the random policy's episodes under that name
+    sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
+           for r in rows if r.policy == "random"]
+    path = write_episodes(tmp_path / "eval_episodes.jsonl", {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
+    stored = load_episodes(path)
+    assert check_same_scores(stored, rows, path) == 4
+    back = rows_from_episodes(stored, "SFT", ["banner", "poster"], 2, path)
+    assert [(r.task, r.episodes) for r in back] == [("banner", 2), ("poster", 2), ("all", 4)]
+    for a, b in zip(back, sft):
+        assert (a.composite, a.valid_rate, a.steps, a.ended) == (b.composite, b.valid_rate, b.steps, b.ended)
+    heur = next(r for r in rows if r.policy == "heuristic" and r.task == "all")
+    assert paired_difference(heur, back[-1])[3] == 4  # they pair episode by episode
+    assert rows_from_episodes(stored, "base (grammar)", ["banner"], 2, path) == []  # not there: no rows
+    with pytest.raises(ValueError, match="no SFT episode of task banner with seed 102"):
+        rows_from_episodes(stored, "SFT", ["banner"], 3, path)
+    # the environment scores differently now: the earlier episodes must not be paired with new ones
+    changed = [{**e, "composite": e["composite"] + 0.01} if e["policy"] == "heuristic" and e["seed"] == 101 else e
+               for e in stored]
+    with pytest.raises(ValueError, match=r"heuristic now ends \w+ seed 101 .* the environment changed"):
+        check_same_scores(changed, rows, path)
+    with pytest.raises(ValueError, match="does not hold the heuristic's episodes"):
+        check_same_scores([e for e in stored if e["policy"] != "heuristic"], rows, path)
