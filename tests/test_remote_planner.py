@@ -133,8 +133,13 @@ def test_sends_schema_and_key_and_uses_the_answer(stub, doc, monkeypatch) -> Non
     fmt = body["response_format"]
     assert fmt["type"] == "json_schema"
     schema = fmt["json_schema"]["schema"]
-    move = next(s for s in schema["oneOf"] if s["properties"]["type"]["const"] == "move")
+    move = next(s for s in schema["anyOf"] if s["properties"]["type"]["const"] == "move")
     assert move["properties"]["ids"]["items"]["enum"] == element_ids(doc.layout)
+    # the cross-field rules are alternatives: aligning to an element names one (never null)
+    to_element = next(s for s in schema["anyOf"] if s["properties"]["type"]["const"] == "align"
+                      and s["properties"]["to"]["enum"] == ["element"])
+    assert "target_id" in to_element["required"]
+    assert to_element["properties"]["target_id"] == {"type": "string", "enum": element_ids(doc.layout)}
 
 
 def test_429_then_200_is_retried_with_backoff(stub, doc) -> None:

@@ -229,6 +229,26 @@ def _variants(action: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def structured_schema(ids: Iterable[str] | None = None) -> dict[str, Any]:
+    """:func:`runtime_schema` with the cross-field rules (:data:`VARIANTS`) as ``anyOf`` alternatives.
+
+    The schema a remote server's structured output is constrained by: a server that turns it into a grammar
+    can then no longer answer, say, ``align`` to ``"element"`` with no ``target_id`` (null), which the action
+    models refuse. A field a variant requires is not nullable there. Still a plain JSON schema (no
+    placeholders; number ranges as the action schema gives them).
+    """
+    schema = runtime_schema(ids)
+    actions = []
+    for action in schema["oneOf"]:
+        kind = action.get("properties", {}).get("type", {}).get("const")
+        for v in _variants(action):
+            for name in (n for spec in VARIANTS.get(kind, ()) for n in spec.get("require", ())):
+                if name in v["required"]:
+                    v["properties"][name] = _not_null(v["properties"][name])
+            actions.append(v)
+    return {"anyOf": actions}
+
+
 def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], list[str]]:
     """``(schema, rules)``: :func:`runtime_schema` made exact for the grammar (see the module docstring).
 
@@ -319,5 +339,5 @@ def action_grammar(ids: Iterable[str] | None = None) -> Any:
     return _compiled(None if ids is None else tuple(dict.fromkeys(ids)))
 
 
-__all__ = ["runtime_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "answer_token_bound",
+__all__ = ["runtime_schema", "structured_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "answer_token_bound",
            "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]

@@ -4,8 +4,9 @@
 environment (:data:`API_KEY_VARS`, first set wins; none is fine for a local
 server). Each decision sends the prompt of ``assistant.prompting`` as a system
 and a user message (``kind="planner"``) to ``POST {base_url}/chat/completions``
-with the action JSON schema (``assistant.planners.grammar.runtime_schema``,
-specialised to the layout's element ids) as structured output:
+with the action JSON schema (``assistant.planners.grammar.structured_schema``,
+specialised to the layout's element ids, the action models' cross-field rules
+written as alternatives) as structured output:
 
 * ``structured="json_schema"``: ``response_format = {"type": "json_schema",
   "json_schema": {"name": ..., "schema": ...}}`` (OpenAI's structured outputs);
@@ -159,10 +160,10 @@ class RemotePlanner:
         """One valid action answer (JSON text), retrying with backoff (see the module docstring)."""
         import httpx
 
-        from assistant.planners.grammar import runtime_schema
+        from assistant.planners.grammar import structured_schema
         from assistant.planners.modelstep import validate_answer
 
-        schema = runtime_schema(ids)
+        schema = structured_schema(ids)
         problem = "no attempt made"
         with httpx.Client() as client:
             attempt = 0
