@@ -63,6 +63,8 @@ def parser() -> argparse.ArgumentParser:
                     help="1: GRPO learns only from groups in which a sampled edit improves the layout")
     ap.add_argument("--grpo-reward", choices=("step", "return"), default=None,
                     help="return: a sampled action's reward adds the greedy rest of its episode (models.grpo)")
+    ap.add_argument("--grpo-std-floor", type=float, default=None,
+                    help="GRPO advantages are divided by max(group std, this) (models.grpo.group_advantages)")
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     ap.add_argument("--skip-sft", action="store_true",
@@ -130,7 +132,7 @@ GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth",
               "grpo_states": "states_per_step", "grpo_max_steps": "env_max_steps", "grpo_val_every": "val_every",
               "grpo_val_episodes": "val_episodes", "grpo_stop_share": "stop_share", "grpo_kl": "kl_coef",
               "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain",
-              "grpo_reward": "reward"}
+              "grpo_reward": "reward", "grpo_std_floor": "std_floor"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
@@ -185,6 +187,8 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
         text += "; learning only from groups in which a sampled edit improved the layout"
     if getattr(g, "reward", "step") == "return":
         text += "; each sampled action rewarded with the return of its episode played on greedily"
+    if getattr(g, "std_floor", 0.0) > 0:
+        text += f"; advantages divided by the group's reward spread or {g.std_floor:g}, whichever is larger"
     if g.val_every > 0:
         text += (f"; validated every {g.val_every} steps on {g.val_episodes} validation seeds per task "
                  f"(greedy, final composite)")

@@ -36,7 +36,9 @@ compact torch loop:
    (:func:`charge_stops`). With ``need_gain`` only groups in which some
    sampled edit improves the layout are learnt from (the others could only
    teach the policy to stop, which its held-out episodes already do too often).
-4. **Group-normalised advantages** ``A_i = (r_i − mean r) / (std r + eps)``.
+4. **Group-normalised advantages** ``A_i = (r_i − mean r) / (max(std r, std_floor) + eps)``
+   (``std_floor`` 0: plain GRPO; above 0, groups whose rewards barely differ
+   are not stretched to unit spread, :func:`group_advantages`).
 5. **Loss** per completion token: clipped surrogate
    ``−min(ρ A, clip(ρ, 1−ε, 1+ε) A)`` with ρ = π/π_old, plus ``kl_coef`` × the
    k3 estimator of KL(π ‖ π_ref) to the frozen SFT reference; averaged over
@@ -114,6 +116,7 @@ class GRPOConfig:
     lr: float = 2e-5
     grad_clip: float = 1.0
     adv_eps: float = 1e-4
+    std_floor: float = 0.0             # advantages divided by max(group std, std_floor) (group_advantages)
     seed: int = 0
     max_minutes: float = 0.0           # wall-clock budget: stop after the step that passes it (0: none)
     # logging
@@ -185,12 +188,18 @@ def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int
     return logp, mask
 
 
-def group_advantages(rewards: torch.Tensor, eps: float = 1e-4) -> torch.Tensor:
-    """GRPO advantages: rewards normalised within their group (zero when all are equal)."""
+def group_advantages(rewards: torch.Tensor, eps: float = 1e-4, *, std_floor: float = 0.0) -> torch.Tensor:
+    """GRPO advantages: rewards normalised within their group (zero when all are equal).
+
+    The divisor is the group's standard deviation, or ``std_floor`` when that is larger: a group whose rewards
+    differ by less than the floor (a few thousandths of composite between edits that all do about the same)
+    gets advantages that small instead of being stretched to unit spread, so it cannot outweigh groups with a
+    real choice in them.
+    """
     std = rewards.std(unbiased=False)
     if float(std) < 1e-9:
         return torch.zeros_like(rewards)
-    return (rewards - rewards.mean()) / (std + eps)
+    return (rewards - rewards.mean()) / (max(float(std), std_floor) + eps)
 
 
 def grpo_loss(new: torch.Tensor, old: torch.Tensor, ref: torch.Tensor, adv: torch.Tensor, mask: torch.Tensor,
@@ -419,7 +428,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
             if cfg.charge_stops:
                 results = charge_stops(results)
             rewards = torch.tensor([r["reward"] for r in results])
-            adv = group_advantages(rewards, cfg.adv_eps)
+            adv = group_advantages(rewards, cfg.adv_eps, std_floor=cfg.std_floor)
             if not bool(adv.abs().sum() > 0):
                 continue  # all rewards equal: no signal in this group
             groups.append((lm.encode(prompt, bos=True), comps, adv))

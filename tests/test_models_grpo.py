@@ -44,6 +44,16 @@ def test_group_advantages_are_normalised_and_zero_without_signal() -> None:
     assert torch.equal(group_advantages(torch.tensor([0.3, 0.3])), torch.zeros(2))
 
 
+def test_std_floor_keeps_near_ties_small_and_leaves_real_choices_alone() -> None:
+    ties = torch.tensor([0.001, -0.001, 0.0, 0.002])          # edits that all do about the same
+    assert float(group_advantages(ties).abs().max()) > 1.0    # plain GRPO stretches them to unit spread
+    floored = group_advantages(ties, std_floor=0.05)
+    assert float(floored.abs().max()) < 0.05
+    assert int(floored.argmax()) == 3 and int(floored.argmin()) == 1
+    choice = torch.tensor([0.1, -0.01, -0.01, 0.1])           # std 0.055, above the floor: unchanged
+    assert torch.allclose(group_advantages(choice, std_floor=0.05), group_advantages(choice))
+
+
 def test_grpo_step_raises_the_better_completion(lm, env) -> None:
     prompt_ids = lm.encode(planner_prompt(env), bos=True)
     good = lm.encode(format_target({"type": "finalize"}))

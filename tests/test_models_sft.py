@@ -203,11 +203,13 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert "a sampled finalize or no-op cost the best gain of an edit sampled beside it" in text
     assert "learning only from groups in which a sampled edit improved the layout" in text
     assert "played on greedily" not in text
-    ret = parser().parse_args(["--grpo-reward", "return", "--grpo-lr", "3e-5"])
-    assert grpo_overrides(ret) == {"lr": 3e-5, "reward": "return"}
-    assert flags_text(ret) == " --grpo-lr 3e-05 --grpo-reward return"
-    assert "each sampled action rewarded with the return of its episode played on greedily" in grpo_text(
-        replace(tiny, **grpo_overrides(ret)))
+    ret = parser().parse_args(["--grpo-reward", "return", "--grpo-lr", "3e-5", "--grpo-std-floor", "0.05"])
+    assert grpo_overrides(ret) == {"lr": 3e-5, "reward": "return", "std_floor": 0.05}
+    assert flags_text(ret) == " --grpo-lr 3e-05 --grpo-reward return --grpo-std-floor 0.05"
+    text = grpo_text(replace(tiny, **grpo_overrides(ret)))
+    assert "each sampled action rewarded with the return of its episode played on greedily" in text
+    assert "advantages divided by the group's reward spread or 0.05, whichever is larger" in text
+    assert "reward spread" not in grpo_text(tiny)
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
