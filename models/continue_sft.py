@@ -61,8 +61,11 @@ def parser() -> argparse.ArgumentParser:
                     help="1: a finalize or no-op sampled in GRPO costs the best gain of its group")
     ap.add_argument("--grpo-need-gain", type=int, choices=(0, 1), default=None,
                     help="1: GRPO learns only from groups in which a sampled edit improves the layout")
-    ap.add_argument("--grpo-reward", choices=("step", "return"), default=None,
-                    help="return: a sampled action's reward adds the greedy rest of its episode (models.grpo)")
+    from models.grpo import REWARDS
+
+    ap.add_argument("--grpo-reward", choices=REWARDS, default=None,
+                    help="return: a sampled action's reward adds the greedy rest of its episode; composite: the "
+                         "final composite gain of that episode (models.grpo)")
     ap.add_argument("--grpo-std-floor", type=float, default=None,
                     help="GRPO advantages are divided by max(group std, this) (models.grpo.group_advantages)")
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
@@ -187,6 +190,8 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
         text += "; learning only from groups in which a sampled edit improved the layout"
     if getattr(g, "reward", "step") == "return":
         text += "; each sampled action rewarded with the return of its episode played on greedily"
+    elif getattr(g, "reward", "step") == "composite":
+        text += "; each sampled action rewarded with the final composite gain of its episode played on greedily"
     if getattr(g, "std_floor", 0.0) > 0:
         text += f"; advantages divided by the group's reward spread or {g.std_floor:g}, whichever is larger"
     if g.val_every > 0:

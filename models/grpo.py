@@ -29,7 +29,14 @@ compact torch loop:
    by where the policy's own episode ends up after it rather than by its one
    step (a one-step reward does not line up with end-of-episode quality: it
    rewards stopping next to a few poor edits, and a step's gain the policy then
-   undoes). Identical answers in a group are scored once.
+   undoes). With ``reward="composite"`` the reward is what the held-out
+   evaluation scores instead (:func:`episode_composite`): the final composite
+   of that greedy episode minus the composite of the sampled state, less only
+   the sampled answer's own penalty — not the potential, which also weighs the
+   instruction fit, and not the penalty of the no-op that ends most greedy
+   episodes, which the evaluation does not charge and which made an edit
+   followed by the policy's usual stop score below a plain ``finalize``.
+   Identical answers in a group are scored once.
    An answer that is not an action at all gets ``invalid_reward``. With
    ``charge_stops`` an answer that would end a greedy episode (``finalize``,
    a no-op) is charged the best gain of an edit sampled in its group
@@ -45,8 +52,8 @@ compact torch loop:
    tokens; ``ppo_epochs`` updates per batch.
 
 Logged every step (``OUT/log.jsonl``): mean reward (as the environment
-scored the samples, before ``charge_stops``; with ``reward="return"`` the
-one-step mean beside it as ``step_reward``), valid rate,
+scored the samples, before ``charge_stops``; with ``reward="return"`` or
+``"composite"`` the one-step mean beside it as ``step_reward``), valid rate,
 premature-finalize rate, finalize rate, KL, loss, curriculum stage;
 checkpoints every ``save_every`` steps and the final one in ``OUT/final``.
 
@@ -101,7 +108,8 @@ class GRPOConfig:
     stop_share: float = 0.0            # share of states taken where the greedy policy would stop (see on_policy_state)
     charge_stops: bool = False         # finalize / no-op answers cost the best gain of their group (charge_stops)
     need_gain: bool = False            # learn only from groups in which a sampled edit improves the layout
-    reward: str = "step"               # "step": the action's shaped reward; "return": plus the greedy rest of the episode
+    reward: str = "step"               # "step": the action's shaped reward; "return": plus the greedy rest of the
+    #                                    episode; "composite": that episode's final composite gain (REWARDS)
     env_max_steps: int = 24
     # GRPO
     steps: int = 60
@@ -125,6 +133,10 @@ class GRPOConfig:
     val_every: int = 0
     val_episodes: int = 2              # validation seeds per task
     val_max_steps: int = 6
+
+
+#: What a sampled answer can be rewarded with (``GRPOConfig.reward``; see the module docstring).
+REWARDS = ("step", "return", "composite")
 
 
 def curriculum_tasks(tasks: list[str], step: int, total: int) -> list[str]:
@@ -227,7 +239,7 @@ def score_action(env: Any, text: str, invalid_reward: float) -> dict[str, Any]:
     _, reward, terminated, truncated, info = trial.step(action)
     return {"reward": float(reward), "valid": bool(info["valid"]), "finalize": action.get("type") == "finalize",
             "premature": bool(info.get("premature_finalize")), "noop": bool(info.get("noop")), "env": trial,
-            "action": action, "over": bool(terminated or truncated)}
+            "action": action, "over": bool(terminated or truncated), "penalty": float(info["reward_penalty"])}
 
 
 def continue_greedy(lm: LM, env: Any, *, max_new_tokens: int = 64) -> tuple[float, int]:
@@ -265,21 +277,44 @@ def episode_return(lm: LM, result: dict[str, Any], *, max_new_tokens: int = 64) 
     return {**result, "reward": result["reward"] + rest, "step_reward": result["reward"], "rest_steps": steps}
 
 
-def score_group(lm: LM, env: Any, texts: list[str], cfg: "GRPOConfig") -> list[dict[str, Any]]:
-    """Score each sampled answer in a copy of ``env`` (``cfg.reward``: one step, or the greedy episode's return).
+def episode_composite(lm: LM, env: Any, result: dict[str, Any], *, max_new_tokens: int = 64) -> dict[str, Any]:
+    """``result`` (:func:`score_action` in ``env``) rewarded by the final composite its greedy episode reaches.
 
-    With ``return``, answers with the same text are scored once: execution and the greedy rest of an episode
-    are deterministic, and the rest of an episode is most of the cost.
+    The reward is the composite of the layout at the end of the episode — the sampled answer, then the current
+    policy's greedy answers to the end, stopped as ``models.eval.run_episode`` stops a held-out episode — minus
+    the composite of ``env``, the state the answer was sampled in: the paired gain the held-out evaluation
+    measures. Only the sampled answer's own penalty is taken off (a no-op's, a premature ``finalize``'s; an
+    answer that is not a valid action keeps its fixed ``invalid_reward``): the answers that end the greedy
+    rest change nothing the evaluation scores. The one-step shaped reward stays in ``step_reward``.
+    """
+    if not result["valid"]:
+        return {**result, "step_reward": result["reward"], "rest_steps": 0}
+    trial = result.get("env")
+    steps = 0
+    if trial is not None and not (result["finalize"] or result["noop"] or result["over"]):
+        trial = copy.deepcopy(trial)
+        _, steps = continue_greedy(lm, trial, max_new_tokens=max_new_tokens)
+    end = trial.report.composite if trial is not None else env.report.composite
+    gain = end - env.report.composite - result.get("penalty", 0.0)
+    return {**result, "reward": gain, "step_reward": result["reward"], "rest_steps": steps}
+
+
+def score_group(lm: LM, env: Any, texts: list[str], cfg: "GRPOConfig") -> list[dict[str, Any]]:
+    """Score each sampled answer in a copy of ``env`` as ``cfg.reward`` says (module docstring, step 3).
+
+    With ``return`` and ``composite``, answers with the same text are scored once: execution and the greedy
+    rest of an episode are deterministic, and the rest of an episode is most of the cost.
     """
     if cfg.reward == "step":
         return [score_action(env, text, cfg.invalid_reward) for text in texts]
-    if cfg.reward != "return":
-        raise ValueError(f"GRPO reward must be 'step' or 'return', got {cfg.reward!r}")
+    if cfg.reward not in REWARDS:
+        raise ValueError(f"GRPO reward must be one of {', '.join(REWARDS)}; got {cfg.reward!r}")
     done: dict[str, dict[str, Any]] = {}
     for text in texts:
         if text not in done:
-            done[text] = episode_return(lm, score_action(env, text, cfg.invalid_reward),
-                                        max_new_tokens=cfg.max_new_tokens)
+            scored = score_action(env, text, cfg.invalid_reward)
+            done[text] = (episode_return(lm, scored, max_new_tokens=cfg.max_new_tokens) if cfg.reward == "return"
+                          else episode_composite(lm, env, scored, max_new_tokens=cfg.max_new_tokens))
     return [done[t] for t in texts]
 
 
@@ -369,8 +404,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     """
     from assistant.tasks import task_names
 
-    if cfg.reward not in ("step", "return"):
-        raise ValueError(f"GRPO reward must be 'step' or 'return', got {cfg.reward!r}")
+    if cfg.reward not in REWARDS:
+        raise ValueError(f"GRPO reward must be one of {', '.join(REWARDS)}; got {cfg.reward!r}")
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     gen = torch.Generator().manual_seed(cfg.seed)
@@ -484,7 +519,8 @@ def main(argv: list[str] | None = None) -> None:
             ap.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
             continue
         kind = (lambda v: v.lower() in ("1", "true", "yes")) if isinstance(value, bool) else type(value)
-        ap.add_argument(f"--{name.replace('_', '-')}", type=kind, default=value)
+        ap.add_argument(f"--{name.replace('_', '-')}", type=kind, default=value,
+                        choices=REWARDS if name == "reward" else None)
     args = ap.parse_args(argv)
     kw = {k: getattr(args, k) for k in asdict(d) if k != "tasks"}
     cfg = GRPOConfig(**kw, tasks=tuple(t for t in args.tasks.split(",") if t))

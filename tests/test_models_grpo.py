@@ -316,7 +316,63 @@ def test_the_last_step_of_an_episode_has_no_rest(monkeypatch) -> None:
     assert res["rest_steps"] == 0 and res["reward"] == res["step_reward"]
 
 
-def test_return_scoring_runs_each_distinct_answer_once(monkeypatch, env) -> None:
+def test_composite_reward_is_the_final_composite_gain_of_the_greedy_episode(monkeypatch, env) -> None:
+    from models.grpo import episode_composite, episode_return
+
+    # after the sampled move the policy moves once more, then answers a no-op: its episode ends there
+    monkeypatch.setattr(_Scripted, "answers", [_MOVE, _STILL])
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    before = env.document.layout.model_dump()
+    first = score_action(env, json.dumps(_MOVE), invalid_reward=-0.1)
+    res = episode_composite(None, env, first)
+    replay = copy.deepcopy(env)
+    infos = [replay.step(a)[4] for a in (_MOVE, _MOVE, _STILL)]
+    assert infos[2]["noop"] and infos[2]["reward_penalty"] > 0
+    # what the held-out evaluation scores: the composite the episode ends with, less the one it started from;
+    # the no-op that ended it costs nothing there, and the instruction fit counts only as the composite weighs it
+    assert res["reward"] == pytest.approx(replay.report.composite - env.report.composite)
+    assert res["rest_steps"] == 2 and res["step_reward"] == pytest.approx(first["reward"])
+    monkeypatch.setattr(_Scripted, "answers", [_MOVE, _STILL])
+    assert episode_return(None, first)["reward"] != pytest.approx(res["reward"])
+    assert env.document.layout.model_dump() == before and _steps(first["env"]) == 1  # copies only
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('{"type":"finalize"}', lambda e, r: -r.premature_penalty if _premature(e) else 0.0),
+    (json.dumps(_STILL), lambda e, r: -r.noop_penalty),
+    ("not an action", lambda e, r: -0.1),
+    ('{"type":"move","ids":["nope"],"dx":2,"dy":0}', lambda e, r: -r.invalid_penalty),
+])
+def test_composite_reward_of_an_answer_that_ends_the_episode_is_its_own_penalty(monkeypatch, env, text,
+                                                                                expected) -> None:
+    from models.grpo import episode_composite
+
+    monkeypatch.setattr(_Scripted, "answers", [])  # the policy is never asked
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    res = episode_composite(None, env, score_action(env, text, invalid_reward=-0.1))
+    assert res["rest_steps"] == 0
+    assert res["reward"] == pytest.approx(expected(env, env.reward_config))
+
+
+def _premature(env) -> bool:
+    return bool(copy.deepcopy(env).step({"type": "finalize"})[4]["premature_finalize"])
+
+
+def test_composite_reward_of_a_last_step_is_its_own_composite_gain(monkeypatch) -> None:
+    from models.grpo import episode_composite
+
+    e = LayoutEnv("banner", max_steps=1)
+    e.reset(seed=0, options={"task": "banner", "task_seed": 1000})
+    monkeypatch.setattr(_Scripted, "answers", [])
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    first = score_action(e, json.dumps(_MOVE), invalid_reward=-0.1)
+    res = episode_composite(None, e, first)
+    assert res["rest_steps"] == 0
+    assert res["reward"] == pytest.approx(first["env"].report.composite - e.report.composite)
+
+
+@pytest.mark.parametrize("reward", ["return", "composite"])
+def test_episode_scoring_runs_each_distinct_answer_once(monkeypatch, env, reward) -> None:
     from models.grpo import score_group
 
     calls = []
@@ -325,7 +381,7 @@ def test_return_scoring_runs_each_distinct_answer_once(monkeypatch, env) -> None
     monkeypatch.setattr(_Scripted, "answers", [_STILL] * 3)
     monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
     texts = [json.dumps(_MOVE), '{"type":"finalize"}', json.dumps(_MOVE)]
-    res = score_group(None, env, texts, GRPOConfig(reward="return"))
+    res = score_group(None, env, texts, GRPOConfig(reward=reward))
     assert calls == texts[:2] and res[0] is res[2] and res[0]["rest_steps"] == 1
     calls.clear()
     assert [r["reward"] for r in score_group(None, env, texts, GRPOConfig(reward="step"))] == pytest.approx(
@@ -334,14 +390,15 @@ def test_return_scoring_runs_each_distinct_answer_once(monkeypatch, env) -> None
 
 
 def test_an_unknown_reward_is_refused(tmp_path: Path, lm) -> None:
-    with pytest.raises(ValueError, match="'step' or 'return'"):
+    with pytest.raises(ValueError, match="one of step, return, composite; got 'final'"):
         train_grpo(GRPOConfig(out=str(tmp_path / "g"), reward="final"), lm=lm)
 
 
-def test_miniature_grpo_run_with_episode_returns(tmp_path: Path, lm) -> None:
+@pytest.mark.parametrize("reward", ["return", "composite"])
+def test_miniature_grpo_run_with_episode_rewards(tmp_path: Path, lm, reward) -> None:
     cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=1, states_per_step=1, group_size=3,
-                     max_depth=1, max_new_tokens=8, save_every=1, temperature=1.5, reward="return", env_max_steps=3)
+                     max_depth=1, max_new_tokens=8, save_every=1, temperature=1.5, reward=reward, env_max_steps=3)
     train_grpo(cfg, lm=lm)
     log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines() if '"event"' not in x]
     assert isinstance(log[0]["step_reward"], float) and isinstance(log[0]["reward"], float)
-    assert json.loads((tmp_path / "grpo" / "config.json").read_text())["reward"] == "return"
+    assert json.loads((tmp_path / "grpo" / "config.json").read_text())["reward"] == reward

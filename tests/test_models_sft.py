@@ -210,6 +210,11 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert "each sampled action rewarded with the return of its episode played on greedily" in text
     assert "advantages divided by the group's reward spread or 0.05, whichever is larger" in text
     assert "reward spread" not in grpo_text(tiny)
+    comp = parser().parse_args(["--grpo-reward", "composite"])
+    assert grpo_overrides(comp) == {"reward": "composite"}
+    text = grpo_text(replace(tiny, **grpo_overrides(comp)))
+    assert "each sampled action rewarded with the final composite gain of its episode played on greedily" in text
+    assert "the return of its episode" not in text
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
