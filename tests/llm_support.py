@@ -9,7 +9,8 @@ The layout is :data:`SMALL_SVG` (five elements), so prompts stay short and
 training takes seconds; the loss covers the completion tokens only.
 
 The prompts are the runtime's own: the applicator prompt of
-``assistant.prompting`` for :data:`REQUESTS`, the planner prompt of the
+``assistant.prompting`` for :data:`REQUESTS` (the later requests also on the
+layout the first one leaves, as a chat session asks them), the planner prompt of the
 untouched flyer (answer: the heuristic planner's first edit), and the same
 applicator turn rendered by llama-cpp-python's ``llama-2`` chat format, which
 is what its OpenAI-compatible server feeds the model.
@@ -67,9 +68,17 @@ def training_pairs() -> tuple[list[tuple[str, str]], dict[str, Any]]:
     from assistant.prompting import SYSTEM_PROMPTS, build_prompt, format_target, layout_text, user_message
     from assistant.svg_import import import_svg_text
 
+    from assistant.actions import apply_action, parse_action
+
     doc = import_svg_text(SMALL_SVG, source="small.svg")
     pairs = [(build_prompt(layout_text(doc.layout), req, kind="applicator"), format_target(act))
              for req, act in REQUESTS]
+    # the second request once the first is applied, as a chat session asks it: the micro model learns both
+    # states rather than being trusted to carry a request across a changed layout
+    moved = import_svg_text(SMALL_SVG, source="small.svg")
+    apply_action(moved, parse_action(REQUESTS[0][1]))
+    pairs += [(build_prompt(layout_text(moved.layout), req, kind="applicator"), format_target(act))
+              for req, act in REQUESTS[1:]]
     plan_action = heuristic_first_action(doc)
     pairs.append((build_prompt(planner_prompt_text(planner_state(doc)), "", kind="planner"),
                   format_target(plan_action)))
