@@ -151,13 +151,14 @@ def _renamed(svg: str) -> str:
 
 
 def test_grammar_keeps_answers_valid_where_free_text_fails(tiny) -> None:
-    """On a layout whose ids the model never saw, free decoding names unknown ids (counted, never
-    applied); with the grammar every answer validates."""
+    """On a layout whose ids the model never saw, free decoding answers what is not a valid action
+    (unknown ids or broken JSON: counted, never applied); with the grammar every answer validates."""
     free_doc = import_svg_text(_renamed(SMALL_SVG), source="renamed.svg")
     before = export_svg(free_doc)
     free = get_planner("local", model=tiny["path"], samples=2, grammar=False)
     proposals = free.propose_detailed(planner_state(free_doc))
-    assert free.stats.invalid >= 1 and free.stats.answers == 2
+    # two draws asked for; a draw that repeats an earlier answer is drawn again, so there may be only one
+    assert 1 <= free.stats.answers <= 2 and free.stats.invalid >= 1
     assert all(p.action.type == "finalize" for p in proposals)
     assert export_svg(free_doc) == before
 
