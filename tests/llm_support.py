@@ -64,11 +64,10 @@ def training_pairs() -> tuple[list[tuple[str, str]], dict[str, Any]]:
     """``(prompt, completion)`` pairs and the planner's target action."""
     from llama_cpp.llama_chat_format import format_llama2
 
+    from assistant.actions import apply_action, parse_action
     from assistant.planners.modelstep import planner_prompt_text
     from assistant.prompting import SYSTEM_PROMPTS, build_prompt, format_target, layout_text, user_message
     from assistant.svg_import import import_svg_text
-
-    from assistant.actions import apply_action, parse_action
 
     doc = import_svg_text(SMALL_SVG, source="small.svg")
     pairs = [(build_prompt(layout_text(doc.layout), req, kind="applicator"), format_target(act))
