@@ -16,7 +16,7 @@ from assistant.prompting import format_target  # noqa: E402
 import models.grpo as grpo_mod  # noqa: E402
 from models.grpo import (  # noqa: E402
     GRPOConfig, curriculum_tasks, group_advantages, grpo_loss, planner_prompt, sample_group, score_action,
-    token_logprobs, train_grpo, validate,
+    token_logprobs, token_logprobs_full, train_grpo, validate,
 )
 from models.lm import from_tiny  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
@@ -75,6 +75,51 @@ def test_grpo_step_raises_the_better_completion(lm, env) -> None:
     seq = lambda lp, m: (lp * m).sum(1)  # noqa: E731
     assert seq(after, mask)[0] > seq(old, mask)[0]
     assert seq(after, mask)[1] < seq(old, mask)[1]
+
+
+@pytest.mark.parametrize("lengths", [(5, 12, 1, 9), (1, 1), (7,)])
+def test_token_logprobs_reads_the_prompt_once_with_the_same_values_and_gradients(lm, env, lengths) -> None:
+    prompt_ids = lm.encode(planner_prompt(env), bos=True)
+    gen = torch.Generator().manual_seed(sum(lengths))
+    comps = [torch.randint(3, 400, (n,), generator=gen).tolist() for n in lengths]  # ragged, right-padded
+    model = copy.deepcopy(lm.model).train()
+    results = []
+    for fn in (token_logprobs_full, token_logprobs):
+        model.zero_grad(set_to_none=True)
+        logp, mask = fn(model, prompt_ids, comps, lm.pad_id)
+        ((logp * mask).sum() + (logp * mask)[:, :1].sum()).backward()
+        grads = torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None])
+        results.append(((logp * mask).detach(), mask, grads))
+    (full, full_mask, full_grad), (shared, shared_mask, shared_grad) = results
+    assert torch.equal(full_mask, shared_mask) and full.shape == (len(lengths), max(lengths))
+    assert torch.allclose(shared, full, atol=1e-5)
+    assert float(full_grad.norm()) > 0
+    assert torch.allclose(shared_grad, full_grad, rtol=1e-4, atol=1e-6)
+
+
+def test_token_logprobs_of_a_sliding_window_model_under_lora_match_whole_sequences() -> None:
+    """Gemma 3 (the GPU base) keeps only a window of keys in its sliding layers; with peft's LoRA on top."""
+    from peft import LoraConfig, get_peft_model
+    from transformers import Gemma3ForCausalLM, Gemma3TextConfig
+
+    torch.manual_seed(0)
+    cfg = Gemma3TextConfig(vocab_size=400, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                           num_attention_heads=2, num_key_value_heads=1, head_dim=16, sliding_window=16,
+                           layer_types=["sliding_attention", "full_attention"], max_position_embeddings=512)
+    model = get_peft_model(Gemma3ForCausalLM(cfg), LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"],
+                                                              lora_dropout=0.0))
+    prompt = torch.randint(3, 400, (60,)).tolist()  # longer than the window
+    comps = [torch.randint(3, 400, (n,)).tolist() for n in (5, 20, 1)]
+    results = []
+    for fn in (token_logprobs_full, token_logprobs):
+        model.zero_grad(set_to_none=True)
+        logp, mask = fn(model, prompt, comps, 0)
+        (logp * mask).sum().backward()
+        grads = torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None])
+        results.append(((logp * mask).detach(), grads))
+    assert torch.allclose(results[1][0], results[0][0], atol=1e-5)
+    assert float(results[0][1].norm()) > 0
+    assert torch.allclose(results[1][1], results[0][1], rtol=1e-4, atol=1e-6)
 
 
 def test_score_action_runs_in_a_copy_and_penalises_non_actions(env) -> None:
