@@ -201,6 +201,8 @@ def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int
     comp, mask = comp.to(device), mask.to(device)
     head = model(input_ids=torch.tensor([prompt_ids], device=device), use_cache=True)
     cache = head.past_key_values
+    if cache is None:  # a model that keeps no cache (gradient checkpointing turns it off): whole sequences
+        return token_logprobs_full(model, prompt_ids, completions, pad_id)
     cache.batch_repeat_interleave(g)
     first = head.logits[:, -1:].float().expand(g, 1, -1)  # predicts each completion's first token
     if width > 1:

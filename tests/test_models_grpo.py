@@ -97,6 +97,19 @@ def test_token_logprobs_reads_the_prompt_once_with_the_same_values_and_gradients
     assert torch.allclose(shared_grad, full_grad, rtol=1e-4, atol=1e-6)
 
 
+def test_token_logprobs_without_a_cache_run_whole_sequences(lm, env) -> None:
+    """Gradient checkpointing turns the cache off in training: the log-probs fall back to whole sequences."""
+    prompt_ids = lm.encode(planner_prompt(env), bos=True)[:80]
+    comps = [[5, 6, 7], [8]]
+    model = copy.deepcopy(lm.model)
+    model.gradient_checkpointing_enable()
+    model.train()
+    assert model(input_ids=torch.tensor([prompt_ids]), use_cache=True).past_key_values is None
+    logp, mask = token_logprobs(model, prompt_ids, comps, lm.pad_id)
+    full, _ = token_logprobs_full(model, prompt_ids, comps, lm.pad_id)
+    assert torch.allclose(logp * mask, full * mask, atol=1e-5)
+
+
 def test_token_logprobs_of_a_sliding_window_model_under_lora_match_whole_sequences() -> None:
     """Gemma 3 (the GPU base) keeps only a window of keys in its sliding layers; with peft's LoRA on top."""
     from peft import LoraConfig, get_peft_model
