@@ -55,6 +55,7 @@ import argparse
 import filecmp
 import json
 import random
+import shutil
 import statistics
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -563,14 +564,23 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         print(json.dumps(r))
     out.parent.mkdir(parents=True, exist_ok=True)
     plots = plot_curves(run, out.parent)
+    if "SFT" in reused and not (run / "sft" / "log.jsonl").is_file():  # the earlier report's SFT model, its curve
+        earlier = Path(previous).parent / "eval_sft_loss.png"
+        if earlier.is_file():
+            plots.insert(0, out.parent / earlier.name)
+            if earlier.resolve() != plots[0].resolve():
+                shutil.copyfile(earlier, plots[0])
     episodes_file = write_episodes(out.parent / EPISODES_FILE, {"plain": rows, "varied": renamed_rows})
     sizes = {p.name: f"{p.stat().st_size / 1e6:.1f} MB" for p in sorted(gg.glob("*.gguf"))}
     ship = {p.name: p.stat().st_size / 1e6 for p in sorted(gg.glob("grpo*.gguf"))}
+    command = (f"python -m models.eval --run {run} --episodes {episodes} --max-steps {max_steps} "
+               f"--verify-samples {verify_samples} --requests-per-layout {applicator_per_layout}"
+               + (f" --previous {previous}" if previous is not None else ""))
     text = [f"# Evaluation — `{title}` run\n",
             f"Held-out test seeds {SEED_RANGES['test'][0]}–{SEED_RANGES['test'][0] + episodes - 1} of tasks "
             f"{', '.join(tasks)} (never trained on; training uses {SEED_RANGES['train'][0]}+), at most "
             f"{max_steps} steps per episode. Model rows run the exported GGUF files with llama.cpp on this "
-            f"machine's CPU. Produced by `python -m models.eval --run {run}`; definitions in `models/eval.py`.\n",
+            f"machine's CPU. Produced by `{command}`; definitions in `models/eval.py`.\n",
             "## Against the targets\n", targets_section(rows, app, ship), "",
             "## Policies\n", policy_table(rows), "",
             *(["GRPO's exported model is the SFT model byte for byte (GRPO's validation kept it), so the GRPO "

@@ -224,3 +224,37 @@ def test_an_earlier_evaluations_rows_are_reused_only_when_the_heuristic_scores_a
         check_same_scores(changed, rows, path)
     with pytest.raises(ValueError, match="does not hold the heuristic's episodes"):
         check_same_scores([e for e in stored if e["policy"] != "heuristic"], rows, path)
+
+
+def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows(tmp_path: Path) -> None:
+    """A run holding only a GRPO model (``models.grpo --init`` the shipped one): the report takes the SFT rows
+    and the SFT loss curve from the earlier report, pairs them with the new rows, and names its whole command."""
+    import shutil
+    from dataclasses import replace
+
+    from models.eval import evaluate_policies, evaluate_run, load_episodes, write_episodes
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+
+    run, prev = tmp_path / "run", tmp_path / "earlier"
+    (run / "gguf").mkdir(parents=True), prev.mkdir()
+    shutil.copyfile(MODELS_DIR / BUNDLED_NAME, run / "gguf" / "grpo.gguf")
+    rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=5)], ["banner"], 1, max_steps=6)
+    sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
+           for r in rows if r.policy == "random"]
+    previous = write_episodes(prev / "eval_episodes.jsonl", {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
+    (prev / "eval_sft_loss.png").write_bytes(b"\x89PNG earlier curve")
+    out = run / "report" / "EVAL.md"
+
+    got = evaluate_run(run, out, episodes=1, max_steps=6, verify_samples=2, applicator_per_layout=2,
+                       tasks=["banner"], renamed=False, previous=previous)
+
+    report = out.read_text(encoding="utf-8")
+    assert (f"`python -m models.eval --run {run} --episodes 1 --max-steps 6 --verify-samples 2 "
+            f"--requests-per-layout 2 --previous {previous}`") in report
+    sft_row = next(r for r in got["rows"] if r.policy == "SFT")
+    assert sft_row.composite == sft[0].composite and "| SFT | banner | 1 |" in report
+    assert "rows are the episodes of an earlier evaluation" in report
+    assert [a["policy"] for a in got["applicator"]] == ["GRPO", "GRPO + grammar"]  # no SFT file to measure
+    assert (out.parent / "eval_sft_loss.png").read_bytes() == b"\x89PNG earlier curve"
+    assert "![eval_sft_loss](eval_sft_loss.png)" in report
+    assert {e["policy"] for e in load_episodes(out.parent / "eval_episodes.jsonl")} >= {"heuristic", "SFT", "GRPO"}
