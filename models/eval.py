@@ -358,6 +358,15 @@ def versus(a: float, b: float) -> str:
     return f"{a:.3f} vs {b:.3f} ({a - b:+.4f})"
 
 
+def _moving_mean(xs: list[float], window: int) -> list[float]:
+    """The mean of each value and the ``window - 1`` before it (fewer at the start)."""
+    out, total = [], 0.0
+    for i, x in enumerate(xs):
+        total += x - (xs[i - window] if i >= window else 0.0)
+        out.append(total / min(i + 1, window))
+    return out
+
+
 def plot_curves(run: Path, out_dir: Path) -> list[Path]:
     """Loss (SFT) and reward (GRPO) curves as PNGs; returns the files written."""
     import matplotlib
@@ -383,14 +392,28 @@ def plot_curves(run: Path, out_dir: Path) -> list[Path]:
         every = [json.loads(x) for x in grpo_log.read_text().splitlines() if x.strip()]
         recs = [r for r in every if "event" not in r]  # one per step
         val = [r for r in every if r.get("event") == "val"]
-        fig, ax = plt.subplots(figsize=(6, 3.5))
-        ax.plot([r["step"] for r in recs], [r["reward"] for r in recs], label="mean reward")
-        ax.plot([r["step"] for r in recs], [r["valid_rate"] for r in recs], label="valid rate")
-        ax.plot([r["step"] for r in recs], [r["kl"] for r in recs], label="KL to SFT")
+        steps = [r["step"] for r in recs]
+        panels = 3 + bool(val)
+        fig, axes = plt.subplots(panels, 1, figsize=(6.5, 2.0 * panels), sharex=True)
+        reward = [r["reward"] for r in recs]
+        axes[0].plot(steps, reward, lw=0.6, alpha=0.5, label="mean reward")
+        axes[0].plot(steps, _moving_mean(reward, 10), lw=2, label="10-step mean")
+        axes[0].axhline(0, color="grey", lw=0.5), axes[0].set_ylabel("reward"), axes[0].legend(fontsize=8)
+        axes[1].plot(steps, [r["valid_rate"] for r in recs], lw=0.8, label="valid rate (sampled)")
+        axes[1].plot(steps, [r.get("premature_finalize_rate", 0.0) for r in recs], lw=0.8, label="premature finalize")
+        axes[1].set_ylim(-0.02, 1.02), axes[1].set_ylabel("share"), axes[1].legend(fontsize=8)
+        axes[2].plot(steps, [r["kl"] for r in recs], lw=0.8, color="tab:green")
+        axes[2].set_ylabel("KL to reference")
         if val:
-            ax.plot([r["step"] for r in val], [r["composite"] for r in val], "o-",
-                    label="validation final composite")
-        ax.set_xlabel("GRPO step"), ax.legend(), fig.tight_layout()
+            axes[3].plot([r["step"] for r in val], [r["composite"] for r in val], "o-")
+            axes[3].set_ylabel("validation\nfinal composite")
+        for a, b in zip(recs, recs[1:]):  # the curriculum opening harder tasks
+            if a.get("stage_tasks") != b.get("stage_tasks"):
+                for ax in axes:
+                    ax.axvline(b["step"], color="grey", ls=":", lw=0.8)
+                axes[0].annotate(f"+{', '.join(sorted(set(b['stage_tasks']) - set(a.get('stage_tasks') or [])))}",
+                                 (b["step"], 1), xycoords=("data", "axes fraction"), fontsize=7, va="top")
+        axes[-1].set_xlabel("GRPO step"), fig.tight_layout()
         written.append(out_dir / "eval_grpo_reward.png")
         fig.savefig(written[-1], dpi=100)
         plt.close(fig)
