@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         names = [n for n in names if n in args.only or n.removeprefix("bench_") in args.only]
     sections: dict[str, str] = _existing_sections(Path(args.out)) if args.only else {}
+    cpu = _machine().split(",")[0]  # the cores and processor: sections kept by ``--only`` may come from another
     for name in names:
         mod = importlib.import_module(f"benchmarks.{name}")
         load = " / ".join(f"{v:.1f}" for v in os.getloadavg())
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         took = time.perf_counter() - t0
         title = (mod.__doc__ or name).strip().splitlines()[0]
         sections[name] = (f"## {title}\n\n{_table(rows)}\n\n"
-                          f"_{name}, {took:.1f} s, {dt.date.today().isoformat()}, load {load}_\n")
+                          f"_{name}, {took:.1f} s, {dt.date.today().isoformat()}, {cpu}, load {load}_\n")
         print(f"{name}: {len(rows)} rows in {took:.1f} s", file=sys.stderr)
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -95,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         commit = "?"
     head = (
         "# Benchmarks\n\n"
-        f"Measured {dt.date.today().isoformat()} on {_machine()}, commit {commit}.\n"
-        "Each section's footer gives its module, run time, date and the load average (1/5/15 min) when it\n"
-        "started. Regenerate with `make bench`.\n\n"
+        f"Last written {dt.date.today().isoformat()} on {_machine()}, commit {commit}.\n"
+        "Each section's footer gives its module, run time, date, processor and the load average (1/5/15 min)\n"
+        "when it started. Regenerate with `make bench`.\n\n"
     )
     Path(args.out).write_text(head + "\n".join(sections[k] for k in sorted(sections)))
     print(f"wrote {args.out}")
