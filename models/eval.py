@@ -411,7 +411,7 @@ def plot_curves(run: Path, out_dir: Path) -> list[Path]:
             if a.get("stage_tasks") != b.get("stage_tasks"):
                 for ax in axes:
                     ax.axvline(b["step"], color="grey", ls=":", lw=0.8)
-                axes[0].annotate(f"+{', '.join(sorted(set(b['stage_tasks']) - set(a.get('stage_tasks') or [])))}",
+                axes[0].annotate(f"+{', '.join(sorted(set(b.get('stage_tasks') or []) - set(a.get('stage_tasks') or [])))}",
                                  (b["step"], 1), xycoords=("data", "axes fraction"), fontsize=7, va="top")
         axes[-1].set_xlabel("GRPO step"), fig.tight_layout()
         written.append(out_dir / "eval_grpo_reward.png")
@@ -596,7 +596,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     episodes_file = write_episodes(out.parent / EPISODES_FILE, {"plain": rows, "varied": renamed_rows})
     sizes = {p.name: f"{p.stat().st_size / 1e6:.1f} MB" for p in sorted(gg.glob("*.gguf"))}
     ship = {p.name: p.stat().st_size / 1e6 for p in sorted(gg.glob("grpo*.gguf"))}
-    command = (f"python -m models.eval --run {run} --episodes {episodes} --max-steps {max_steps} "
+    command = (f"python -m models.eval --run {run} --out {out} --episodes {episodes} --max-steps {max_steps} "
                f"--verify-samples {verify_samples} --requests-per-layout {applicator_per_layout}"
                + (f" --previous {previous}" if previous is not None else ""))
     text = [f"# Evaluation — `{title}` run\n",

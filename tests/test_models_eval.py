@@ -249,7 +249,7 @@ def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows
                        tasks=["banner"], renamed=False, previous=previous)
 
     report = out.read_text(encoding="utf-8")
-    assert (f"`python -m models.eval --run {run} --episodes 1 --max-steps 6 --verify-samples 2 "
+    assert (f"`python -m models.eval --run {run} --out {out} --episodes 1 --max-steps 6 --verify-samples 2 "
             f"--requests-per-layout 2 --previous {previous}`") in report
     sft_row = next(r for r in got["rows"] if r.policy == "SFT")
     assert sft_row.composite == sft[0].composite and "| SFT | banner | 1 |" in report
