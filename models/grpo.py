@@ -9,7 +9,8 @@ compact torch loop:
 
 1. **On-policy states.** For each of ``states_per_step`` states: pick a task
    by the curriculum (easy tasks first, then medium, then hard: stage *k* of
-   *n* covers steps ``[k/n, (k+1)/n)`` of the run and draws from difficulties
+   *n* covers steps ``[k/n, (k+1)/n)`` of the run — of its steps, or of its
+   ``max_minutes`` when that is further along — and draws from difficulties
    up to its own), a training seed (``models.data.SEED_RANGES["train"]``), and
    roll the *current* policy (greedy) forward a random number of steps
    (0 … ``max_depth``) in ``assistant.env.LayoutEnv`` — or, for a share
@@ -139,12 +140,19 @@ class GRPOConfig:
 REWARDS = ("step", "return", "composite")
 
 
-def curriculum_tasks(tasks: list[str], step: int, total: int) -> list[str]:
-    """Tasks open at ``step``: difficulties up to the current stage (easy → medium → hard)."""
+def curriculum_tasks(tasks: list[str], step: int, total: int, *, elapsed: float = 0.0,
+                     budget: float = 0.0) -> list[str]:
+    """Tasks open at ``step``: difficulties up to the current stage (easy → medium → hard).
+
+    The stage follows the run's progress: ``step`` of ``total`` steps or, when a wall-clock
+    ``budget`` (seconds) is set, ``elapsed`` of it, whichever is further — a run that its time
+    budget stops long before ``total`` still reaches the hard tasks.
+    """
     from assistant.tasks import DIFFICULTIES, TASKS
 
     levels = sorted({DIFFICULTIES.index(TASKS[t].difficulty) for t in tasks})
-    stage = min(len(levels) - 1, step * len(levels) // max(total, 1))
+    by_time = int(len(levels) * elapsed / budget) if budget > 0 else 0
+    stage = min(len(levels) - 1, max(step * len(levels) // max(total, 1), by_time))
     open_ = [t for t in tasks if DIFFICULTIES.index(TASKS[t].difficulty) <= levels[stage]]
     return open_ or tasks
 
@@ -166,12 +174,14 @@ def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tok
     outs: list[list[int]] = [[] for _ in range(n)]
     done = [False] * n
     for _ in range(max_new_tokens):
-        probs = torch.softmax(logits.float() / max(temperature, 1e-5), dim=-1).cpu()
+        # sampled where the logits are (one copy of n token ids per step, not of n vocabulary-wide rows)
+        probs = torch.softmax(logits.float() / max(temperature, 1e-5), dim=-1)
         nxt = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+        toks = nxt.tolist()
         for i in range(n):
             if done[i]:
                 continue
-            tok = int(nxt[i])
+            tok = toks[i]
             outs[i].append(tok)
             if tok == lm.eos_id or "\n" in lm.decode(outs[i][-1:]):
                 done[i] = True
@@ -440,12 +450,12 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
         raise ValueError(f"GRPO reward must be one of {', '.join(REWARDS)}; got {cfg.reward!r}")
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
-    gen = torch.Generator().manual_seed(cfg.seed)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / "best", ignore_errors=True)  # a choice of an earlier run in this directory
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
     lm = lm or load_lm(cfg.init, device=pick_device())
+    gen = torch.Generator(device=lm.device).manual_seed(cfg.seed)  # samples are drawn on the model's device
     ref = copy.deepcopy(lm.model).eval()
     for p in ref.parameters():
         p.requires_grad_(False)
@@ -476,7 +486,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     if cfg.val_every > 0:
         check(0)
     for step in range(cfg.steps):
-        open_tasks = curriculum_tasks(tasks, step, cfg.steps)
+        open_tasks = curriculum_tasks(tasks, step, cfg.steps, elapsed=time.time() - t0, budget=60 * cfg.max_minutes)
         groups = []
         stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "valid": [], "premature": [], "finalize": []}
         for _ in range(cfg.states_per_step):

@@ -153,6 +153,10 @@ def test_curriculum_opens_harder_tasks_later() -> None:
     last = curriculum_tasks(names, 8, 9)
     assert {TASKS[t].difficulty for t in first} == {"easy"}
     assert set(last) == set(names)
+    # a run its time budget stops early: the stage follows the time spent too
+    assert curriculum_tasks(names, 0, 1000, elapsed=0.0, budget=600.0) == first
+    assert set(curriculum_tasks(names, 10, 1000, elapsed=590.0, budget=600.0)) == set(names)
+    assert curriculum_tasks(names, 10, 1000, elapsed=590.0, budget=0.0) == first  # no budget: steps alone
 
 
 def test_sample_group_is_deterministic_for_a_seed(lm, env) -> None:

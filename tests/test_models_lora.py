@@ -240,3 +240,53 @@ def test_fix_with_a_bad_adapter_fails_with_one_clear_error(adapted, tmp_path: Pa
     assert res.exit_code == 2  # as every bad option of the command line
     assert "refused this LoRA adapter" in res.output and str(adapted["base"]) in res.output
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_gguf_adapter_imports_back_into_the_same_peft_adapter(adapted, tmp_path: Path) -> None:
+    """``models.import_lora`` undoes ``export_lora`` (Q/K permutation of a llama base included): the same
+    LoRA weights, the same logits, and a checkpoint GRPO can train on."""
+    from models.import_lora import import_lora
+    from models.lm import BASE_FILE, LoraSettings, load_lm
+
+    hf_dir = _hf_model_dir(adapted["codec"], tmp_path / "hf")
+    lm = load_lm(hf_dir, lora=LoraSettings(r=4, alpha=8, dropout=0.0), device=torch.device("cpu"))
+    torch.manual_seed(5)
+    with torch.no_grad():  # both halves non-trivial, so a transposed or permuted piece shows
+        for name, p in lm.model.named_parameters():
+            if "lora_" in name:
+                p.normal_(0, 0.1)
+    ckpt = lm.save(tmp_path / "ckpt")
+    base_gguf = export_gguf(hf_dir, tmp_path / "hf.gguf", out_type="f16")
+    gguf_adapter = export_lora(ckpt, tmp_path / "a.gguf", base=base_gguf, out_type="f32")
+
+    again = import_lora(gguf_adapter, tmp_path / "imported", base=hf_dir)
+    want = {n: p for n, p in lm.model.named_parameters() if "lora_" in n}
+    got = {n: p for n, p in again.model.named_parameters() if "lora_" in n}
+    assert want.keys() == got.keys() and len(want) == 2 * len(TARGETS) * 2
+    assert all(torch.equal(want[n], got[n]) for n in want)
+    assert all(p.requires_grad for p in got.values())
+    assert (tmp_path / "imported" / BASE_FILE).is_file()
+    reopened = load_lm(tmp_path / "imported", device=torch.device("cpu"))
+    ids = torch.tensor([lm.encode(adapted["prompts"][0], bos=True)])
+    for m in (lm, reopened):
+        m.model.eval()
+    with torch.no_grad():
+        assert torch.allclose(lm.model(input_ids=ids).logits, reopened.model(input_ids=ids).logits, atol=1e-5)
+
+
+def test_importing_what_is_not_an_adapter_of_the_base_fails_clearly(adapted, tmp_path: Path) -> None:
+    from models.import_lora import import_lora
+
+    hf_dir = _hf_model_dir(adapted["codec"], tmp_path / "hf")
+    with pytest.raises(ModelFileError, match="adapter GGUF not found"):
+        import_lora(tmp_path / "missing.gguf", tmp_path / "out", base=hf_dir)
+    with pytest.raises(ModelFileError, match="not a LoRA adapter"):
+        import_lora(adapted["base"], tmp_path / "out", base=hf_dir)  # a model, not an adapter
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"GGUF but not really")
+    with pytest.raises(ModelFileError, match="bad.gguf"):
+        import_lora(bad, tmp_path / "out", base=hf_dir)
+    # the fixture's adapter is rank 16 over a model of width 64; this base is width 32
+    with pytest.raises(ModelFileError, match="shape"):
+        import_lora(adapted["adapter"], tmp_path / "out", base=hf_dir)
+    assert not (tmp_path / "out").exists()
