@@ -93,7 +93,7 @@ import torch
 from assistant.errors import InvalidAction
 from assistant.prompting import build_prompt, parse_completion
 from models.data import SEED_RANGES
-from models.lm import LM, describe_device, load_lm, pick_device
+from models.lm import LM, describe_device, float32_weights, load_lm, pick_device
 
 
 @dataclass
@@ -429,12 +429,17 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
 
 
 def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[str, Any]:
-    """Mean final composite (and gap closed) of greedy episodes on the first ``episodes`` validation seeds per task."""
+    """Mean final composite (and gap closed) of greedy episodes on the first ``episodes`` validation seeds per task.
+
+    The episodes run in float32 (:func:`models.lm.float32_weights`), as the exported model will, also when
+    training runs in bfloat16.
+    """
     from models.eval import run_episode
 
     start = SEED_RANGES["val"][0]
     policy = TorchPolicy(lm)
-    eps = [run_episode(policy, task, start + i, max_steps=max_steps) for task in tasks for i in range(episodes)]
+    with float32_weights(lm.model):
+        eps = [run_episode(policy, task, start + i, max_steps=max_steps) for task in tasks for i in range(episodes)]
     return {"composite": sum(e.composite for e in eps) / len(eps),
             "gap_closed": sum(e.gap_closed for e in eps) / len(eps), "episodes": len(eps)}
 

@@ -10,9 +10,10 @@ Everything else (SFT, GRPO, evaluation) talks to an ``LM``.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import torch
 
@@ -110,6 +111,27 @@ class LM:
         self.model.save_pretrained(out, safe_serialization=True)
         (out / BASE_FILE).write_text(json.dumps({"base": self.meta.get("base")}) + "\n")
         return out
+
+
+@contextmanager
+def float32_weights(model: Any) -> Iterator[Any]:
+    """Run ``model`` in float32 for a while: its bfloat16 / float16 weights and buffers are widened, then narrowed
+    back to exactly what they were (widening is exact, so narrowing loses nothing).
+
+    A model trained in bfloat16 on a GPU is exported and run by llama.cpp in (at least) float32; greedy answers
+    decided in bfloat16 can differ from those (a Gemma 3 270M GRPO adapter scored 0.802 on 12 validation
+    episodes in bfloat16 and 0.912 in float32). Checks that choose a checkpoint run in float32.
+    """
+    low = [t for t in (*model.parameters(), *model.buffers())
+           if t.is_floating_point() and t.dtype in (torch.bfloat16, torch.float16)]
+    dtypes = [t.dtype for t in low]
+    for t in low:
+        t.data = t.data.float()
+    try:
+        yield model
+    finally:
+        for t, dtype in zip(low, dtypes):
+            t.data = t.data.to(dtype)
 
 
 def from_tiny(model: Any, codec: TextCodec) -> LM:

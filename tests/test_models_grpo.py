@@ -464,3 +464,23 @@ def test_miniature_grpo_run_with_episode_rewards(tmp_path: Path, lm, reward) -> 
     log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines() if '"event"' not in x]
     assert isinstance(log[0]["step_reward"], float) and isinstance(log[0]["reward"], float)
     assert json.loads((tmp_path / "grpo" / "config.json").read_text())["reward"] == reward
+
+
+def test_validation_decides_in_float32_and_leaves_bfloat16_weights_as_they_were(lm, env) -> None:
+    """A model trained in bfloat16 is checked in float32 (what the exported model computes in); afterwards its
+    weights are the same bfloat16 bits, so training goes on unchanged."""
+    from models.lm import LM, float32_weights, generate
+
+    low = copy.deepcopy(lm.model).to(torch.bfloat16)
+    widened = copy.deepcopy(low).float()  # the same weights, widened once
+    before = {n: t.clone() for n, t in low.state_dict().items()}
+    low_lm = LM(**{**lm.__dict__, "model": low})
+    wide_lm = LM(**{**lm.__dict__, "model": widened})
+    prompt = planner_prompt(env)
+    with float32_weights(low) as m:
+        assert all(p.dtype == torch.float32 for p in m.parameters())
+        inside = generate(low_lm, prompt, max_new_tokens=12)
+    assert inside == generate(wide_lm, prompt, max_new_tokens=12)
+    after = low.state_dict()
+    assert all(after[n].dtype == torch.bfloat16 and torch.equal(after[n], before[n]) for n in before)
+    assert validate(low_lm, ["banner"], 1, max_steps=2) == validate(wide_lm, ["banner"], 1, max_steps=2)
