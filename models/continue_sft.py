@@ -44,6 +44,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     # GRPO and evaluation (default: the ``tiny`` configuration's)
     ap.add_argument("--grpo-steps", type=int, default=None, help="GRPO steps")
+    ap.add_argument("--grpo-minutes", type=float, default=None,
+                    help="GRPO wall-clock budget (it ends at --grpo-steps or here, whichever comes first)")
     ap.add_argument("--grpo-lr", type=float, default=None, help="GRPO learning rate")
     ap.add_argument("--grpo-depth", type=int, default=None, help="on-policy steps before a sampled GRPO state")
     ap.add_argument("--grpo-group", type=int, default=None, help="actions sampled per GRPO state")
@@ -131,7 +133,8 @@ def finished_sft(run: Path) -> dict:
     return {"best": end[-1]["best"], "best_dir": str(run / "sft" / "best"), "history": history}
 
 
-GRPO_FLAGS = {"grpo_steps": "steps", "grpo_lr": "lr", "grpo_depth": "max_depth", "grpo_group": "group_size",
+GRPO_FLAGS = {"grpo_steps": "steps", "grpo_minutes": "max_minutes", "grpo_lr": "lr", "grpo_depth": "max_depth",
+              "grpo_group": "group_size",
               "grpo_states": "states_per_step", "grpo_max_steps": "env_max_steps", "grpo_val_every": "val_every",
               "grpo_val_episodes": "val_episodes", "grpo_stop_share": "stop_share", "grpo_kl": "kl_coef",
               "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain",
@@ -181,6 +184,8 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
     text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
             f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "
             f"KL coefficient {g.kl_coef:g}, sampled at temperature {g.temperature:g}")
+    if getattr(g, "max_minutes", 0.0) > 0:
+        text += f", or fewer steps where its {g.max_minutes:g}-minute budget ran out first"
     if g.stop_share > 0:
         text += (f"; {g.stop_share:.0%} of the states where the greedy policy would end its episode early "
                  f"(an invalid answer, a no-op or finalize)")

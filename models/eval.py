@@ -152,9 +152,12 @@ def summarise(policy: str, task: str, eps: list[EpisodeResult]) -> PolicyRow:
 
 
 def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, max_steps: int = 12,
-                      ids: str = "plain") -> list[PolicyRow]:
-    """One row per policy × task plus an ``all`` row per policy (elements named as ``ids`` says)."""
-    start = SEED_RANGES["test"][0]
+                      ids: str = "plain", first_seed: int | None = None) -> list[PolicyRow]:
+    """One row per policy × task plus an ``all`` row per policy (elements named as ``ids`` says).
+
+    Episode *i* of a task runs seed ``first_seed + i`` (default: the first held-out test seed).
+    """
+    start = SEED_RANGES["test"][0] if first_seed is None else first_seed
     rows: list[PolicyRow] = []
     for policy in policies:
         all_eps: list[EpisodeResult] = []

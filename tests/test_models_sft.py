@@ -191,7 +191,11 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert grpo_text(g, {"step": 30, "composite": 0.8812}).endswith("exported: step 30, 0.881")
     assert "exported: the SFT model (no GRPO step beat it)" in grpo_text(g, {"step": 0, "composite": 0.86})
     assert "KL coefficient 0.04, sampled at temperature 1" in text and "greedy policy would end" not in text
-    assert "cost the best gain" not in text
+    assert "cost the best gain" not in text and "budget" not in text
+    timed = argparse.Namespace(**{**vars(none), "grpo_steps": 400, "grpo_minutes": 40.0})
+    assert grpo_overrides(timed) == {"steps": 400, "max_minutes": 40.0, "save_every": 80}
+    assert flags_text(timed) == " --grpo-steps 400 --grpo-minutes 40"
+    assert "or fewer steps where its 40-minute budget ran out first" in grpo_text(replace(tiny, **grpo_overrides(timed)))
     stop = argparse.Namespace(**{**vars(none), "grpo_stop_share": 0.5, "grpo_kl": 0.02, "grpo_charge_stops": 1,
                                  "grpo_need_gain": 1, "grpo_temperature": 0.6})
     assert grpo_overrides(stop) == {"stop_share": 0.5, "kl_coef": 0.02, "charge_stops": True, "need_gain": True,

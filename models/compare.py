@@ -1,0 +1,187 @@
+"""Compare planners on many held-out episodes, paired, with 95 % intervals.
+
+Command (the GRPO stage of a run against its SFT stage, on 32 held-out seeds
+per task that no report has used)::
+
+    python -m models.compare grpo=runs/tiny29/gguf/grpo.gguf sft=runs/tiny29/gguf/sft.gguf \\
+        --episodes 32 --first-seed 108 --max-steps 6 --out runs/tiny29/compare/COMPARE.md
+
+``models.eval`` writes the full report of one run on a few seeds per task;
+this answers one question on more of them: is planner A better than planner
+B, beyond the noise of which layouts were drawn? Every planner plays the same
+episodes (task × seed, so the same broken layout and brief) greedily, as the
+evaluation plays them (``models.eval.run_episode``); each pair of planners,
+in the order given, gets the mean difference of final composites over the
+paired episodes, a 95 % bootstrap interval (``models.eval.paired_difference``)
+and how many episodes went each way. "Beats" is met only when the interval
+lies above zero.
+
+A planner is ``NAME=MODEL.gguf`` (llama.cpp), ``NAME=BASE.gguf+ADAPTER.gguf``
+(a GGUF LoRA adapter over its base), ``heuristic`` (the teacher) or
+``random``. ``--grammar`` decodes under the runtime's action grammar,
+``--samples K`` verifies K different answers by simulation as ``local
+--samples K`` does, ``--ids varied`` renames every element as real files name
+them. Seeds come from the held-out test range (``--split val`` for the
+validation range, the one to choose checkpoints on). The report and every
+episode (``compare_episodes.jsonl``, beside it) are written only when every
+planner loaded and ran.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from models.data import SEED_RANGES
+
+#: Every compared episode (JSON lines), written beside the report.
+EPISODES_FILE = "compare_episodes.jsonl"
+
+
+def parse_spec(spec: str) -> tuple[str, Path | None, Path | None]:
+    """``NAME=MODEL.gguf`` / ``NAME=BASE.gguf+ADAPTER.gguf`` / ``heuristic`` / ``random`` → (name, model, adapter)."""
+    if spec in ("heuristic", "random"):
+        return spec, None, None
+    name, sep, path = spec.partition("=")
+    if not sep or not name.strip() or not path.strip():
+        raise ValueError(f"planner {spec!r}: expected NAME=MODEL.gguf, NAME=BASE.gguf+ADAPTER.gguf, "
+                         "'heuristic' or 'random'")
+    model, plus, adapter = path.partition("+")
+    if plus and not adapter:
+        raise ValueError(f"planner {spec!r}: no adapter after '+'")
+    return name.strip(), Path(model), Path(adapter) if adapter else None
+
+
+def check_seeds(split: str, first_seed: int, episodes: int) -> None:
+    """Refuse seeds outside ``split``'s range: a training seed would make the comparison say nothing."""
+    lo, hi = SEED_RANGES[split]
+    if episodes < 1:
+        raise ValueError(f"--episodes must be at least 1, got {episodes}")
+    if not (lo <= first_seed and first_seed + episodes <= hi):
+        raise ValueError(f"seeds {first_seed}–{first_seed + episodes - 1} leave the {split} range {lo}–{hi - 1}")
+
+
+def make_policies(specs: list[str], *, grammar: bool, samples: int) -> list[Any]:
+    """Load every planner named by ``specs`` (model files are checked before any episode runs)."""
+    from models.policies import GGUFPolicy, HeuristicPolicy, RandomPolicy
+
+    parsed = [parse_spec(s) for s in specs]
+    names = [name for name, _, _ in parsed]
+    if len(set(names)) != len(names):
+        raise ValueError(f"planner names must differ: {', '.join(names)}")
+    if len(parsed) < 2:
+        raise ValueError("give at least two planners to compare")
+    policies: list[Any] = []
+    for name, model, adapter in parsed:
+        if model is None:
+            policies.append(HeuristicPolicy() if name == "heuristic" else RandomPolicy())
+        else:
+            policies.append(GGUFPolicy(model, name=name, grammar=grammar, samples=samples, lora=adapter))
+    return policies
+
+
+def comparison_rows(rows: list[Any]) -> list[dict[str, Any]]:
+    """Each pair of planners (in the order given, first minus second) over the episodes both played."""
+    from models.eval import comparison_verdict, paired_difference
+
+    overall = [r for r in rows if r.task == "all"] or rows
+    out = []
+    for a, b in itertools.combinations(overall, 2):
+        diff = paired_difference(a, b)
+        if diff is None:
+            continue
+        mean, lo, hi, pairs = diff
+        theirs = {(e.task, e.seed): e.composite for e in b.details}
+        deltas = [e.composite - theirs[(e.task, e.seed)] for e in a.details if (e.task, e.seed) in theirs]
+        out.append({"a": a.policy, "b": b.policy, "a_composite": a.composite, "b_composite": b.composite,
+                    "mean": mean, "low": lo, "high": hi, "pairs": pairs,
+                    "better": sum(d > 1e-9 for d in deltas), "worse": sum(d < -1e-9 for d in deltas),
+                    "verdict": comparison_verdict(mean, lo, hi, strict=True)})
+    return out
+
+
+def comparison_table(comparisons: list[dict[str, Any]]) -> str:
+    head = ("| A − B | A | B | mean difference | 95 % interval | episodes A better / worse / same | A beats B |\n"
+            "|---|---|---|---|---|---|---|")
+    lines = [f"| {c['a']} − {c['b']} | {c['a_composite']:.3f} | {c['b_composite']:.3f} | {c['mean']:+.4f} | "
+             f"{c['low']:+.4f} … {c['high']:+.4f} | {c['better']} / {c['worse']} / "
+             f"{c['pairs'] - c['better'] - c['worse']} | {c['verdict']} |" for c in comparisons]
+    return "\n".join([head, *lines])
+
+
+def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, split: str = "test",
+            max_steps: int = 6, tasks: list[str] | None = None, grammar: bool = False, samples: int = 1,
+            ids: str = "plain", out: str | Path | None = None, command: str = "") -> dict[str, Any]:
+    """Play every planner on the same episodes; the rows, the pairwise comparisons and the report's path."""
+    from assistant.tasks import task_names
+    from models.eval import evaluate_policies, policy_table, write_episodes
+
+    if split not in SEED_RANGES or split == "train":
+        raise ValueError(f"--split must be 'test' or 'val', got {split!r}")
+    first = SEED_RANGES[split][0] if first_seed is None else first_seed
+    check_seeds(split, first, episodes)
+    known = task_names()
+    tasks = tasks or known
+    unknown = [t for t in tasks if t not in known]
+    if unknown:
+        raise ValueError(f"unknown task(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    policies = make_policies(specs, grammar=grammar, samples=samples)
+    rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps, ids=ids, first_seed=first)
+    comparisons = comparison_rows(rows)
+    result: dict[str, Any] = {"rows": rows, "comparisons": comparisons, "report": None}
+    if out is not None:
+        out = Path(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        decoding = ("under the action grammar, " if grammar else "") + (
+            f"best of {samples} different answers verified by simulation" if samples > 1 else "greedy")
+        text = [f"# Planner comparison on {split} seeds\n",
+                f"Seeds {first}–{first + episodes - 1} of tasks {', '.join(tasks)} ({len(tasks) * episodes} "
+                f"episodes per planner, elements named `{ids}`), at most {max_steps} steps per episode, model "
+                f"answers {decoding}, run by llama.cpp on this machine's CPU."
+                + (f" Produced by `{command}`." if command else "") + "\n",
+                "## Paired differences of the final composite\n", comparison_table(comparisons), "",
+                "## Planners\n", policy_table(rows), ""]
+        episodes_file = write_episodes(out.parent / EPISODES_FILE, {ids: rows})
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
+        tmp.replace(out)
+        result.update(report=str(out), episodes=str(episodes_file))
+    return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("planners", nargs="+", metavar="PLANNER",
+                    help="NAME=MODEL.gguf, NAME=BASE.gguf+ADAPTER.gguf, heuristic or random")
+    ap.add_argument("--episodes", type=int, default=32, help="seeds per task")
+    ap.add_argument("--first-seed", type=int, default=None, help="first seed (default: the split's first)")
+    ap.add_argument("--split", default="test", help="test (held out) or val (validation)")
+    ap.add_argument("--max-steps", type=int, default=6, help="steps per episode")
+    ap.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
+    ap.add_argument("--grammar", action="store_true", help="decode under the runtime's action grammar")
+    ap.add_argument("--samples", type=int, default=1, help="K answers verified by simulation (1: greedy)")
+    ap.add_argument("--ids", choices=("plain", "varied"), default="plain",
+                    help="varied: elements renamed as real files name them")
+    ap.add_argument("--out", default=None, help="Markdown report (episodes beside it)")
+    args = ap.parse_args(argv)
+    from assistant.errors import LayoutError
+
+    command = "python -m models.compare " + " ".join(argv if argv is not None else sys.argv[1:])
+    try:
+        res = compare(args.planners, episodes=args.episodes, first_seed=args.first_seed, split=args.split,
+                      max_steps=args.max_steps, tasks=[t for t in args.tasks.split(",") if t] or None,
+                      grammar=args.grammar, samples=args.samples, ids=args.ids, out=args.out, command=command)
+    except (ValueError, OSError, LayoutError) as exc:
+        raise SystemExit(f"models.compare: {exc}") from exc
+    for c in res["comparisons"]:
+        print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in c.items()}))
+    if res["report"]:
+        print(f"report: {res['report']}")
+
+
+if __name__ == "__main__":
+    main()

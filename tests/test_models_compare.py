@@ -1,0 +1,85 @@
+"""models.compare: planners paired on the same held-out episodes, with intervals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("llama_cpp")
+
+from models.compare import EPISODES_FILE, check_seeds, compare, main, parse_spec  # noqa: E402
+
+BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
+
+
+def test_parse_spec_forms_and_errors():
+    assert parse_spec("heuristic") == ("heuristic", None, None)
+    assert parse_spec("random") == ("random", None, None)
+    assert parse_spec("grpo=runs/x/grpo.gguf") == ("grpo", Path("runs/x/grpo.gguf"), None)
+    assert parse_spec("g=base.gguf+a.lora.gguf") == ("g", Path("base.gguf"), Path("a.lora.gguf"))
+    for bad in ("grpo.gguf", "=x.gguf", "name=", "g=base.gguf+"):
+        with pytest.raises(ValueError, match="planner"):
+            parse_spec(bad)
+
+
+def test_seeds_must_stay_in_their_split():
+    check_seeds("test", 100, 400)
+    with pytest.raises(ValueError, match="leave the test range 100–499"):
+        check_seeds("test", 108, 400)
+    with pytest.raises(ValueError, match="leave the val range"):
+        check_seeds("val", 400, 8)
+    with pytest.raises(ValueError, match="at least 1"):
+        check_seeds("test", 100, 0)
+
+
+def test_pairs_episodes_and_writes_report(tmp_path):
+    out = tmp_path / "cmp" / "COMPARE.md"
+    res = compare([f"model={BUNDLED}", "heuristic", "random"], episodes=2, first_seed=110,
+                  tasks=["banner", "poster"], out=out, command="python -m models.compare …")
+    overall = {r.policy: r for r in res["rows"] if r.task == "all"}
+    assert set(overall) == {"model", "heuristic", "random"}
+    assert sorted({(e.task, e.seed) for e in overall["model"].details}) == [
+        ("banner", 110), ("banner", 111), ("poster", 110), ("poster", 111)]
+    pairs = {(c["a"], c["b"]): c for c in res["comparisons"]}
+    assert list(pairs) == [("model", "heuristic"), ("model", "random"), ("heuristic", "random")]
+    c = pairs[("heuristic", "random")]
+    theirs = {(e.task, e.seed): e.composite for e in overall["random"].details}
+    deltas = [e.composite - theirs[(e.task, e.seed)] for e in overall["heuristic"].details]
+    assert c["mean"] == pytest.approx(sum(deltas) / 4)
+    assert c["low"] <= c["mean"] <= c["high"] and c["pairs"] == 4
+    assert c["better"] + c["worse"] <= 4 and c["better"] == sum(d > 1e-9 for d in deltas)
+    text = out.read_text()
+    assert "Seeds 110–111 of tasks banner, poster (4 episodes per planner" in text
+    assert "| heuristic − random |" in text and "python -m models.compare …" in text
+    stored = [json.loads(x) for x in (out.parent / EPISODES_FILE).read_text().splitlines()]
+    assert len(stored) == 12 and {s["seed"] for s in stored} == {110, 111}
+
+
+def test_validation_split_and_bad_input_write_nothing(tmp_path):
+    out = tmp_path / "COMPARE.md"
+    res = compare(["heuristic", "random"], episodes=1, split="val", tasks=["slide"])
+    assert {e.seed for r in res["rows"] for e in r.details} == {500} and res["report"] is None
+    with pytest.raises(ValueError, match="must differ"):
+        compare(["heuristic", "heuristic"], episodes=1, out=out)
+    with pytest.raises(ValueError, match="at least two"):
+        compare(["heuristic"], episodes=1, out=out)
+    with pytest.raises(ValueError, match="unknown task"):
+        compare(["heuristic", "random"], episodes=1, tasks=["nope"], out=out)
+    with pytest.raises(ValueError, match="'test' or 'val'"):
+        compare(["heuristic", "random"], episodes=1, split="train", out=out)
+    assert not out.exists() and not (tmp_path / EPISODES_FILE).exists()
+
+
+def test_cli_names_the_missing_model_and_exits_nonzero(tmp_path, capsys):
+    missing = tmp_path / "gone.gguf"
+    with pytest.raises(SystemExit) as exc:
+        main([f"a={missing}", "heuristic", "--episodes", "1", "--out", str(tmp_path / "C.md")])
+    assert str(missing) in str(exc.value.code) and "not found" in str(exc.value.code)
+    assert not (tmp_path / "C.md").exists()
+    not_gguf = tmp_path / "text.gguf"
+    not_gguf.write_text("not a model")
+    with pytest.raises(SystemExit) as exc:
+        main([f"a={not_gguf}", "heuristic", "--episodes", "1"])
+    assert str(not_gguf) in str(exc.value.code)
