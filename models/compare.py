@@ -14,7 +14,7 @@ evaluation plays them (``models.eval.run_episode``); each pair of planners,
 in the order given, gets the mean difference of final composites over the
 paired episodes, a 95 % bootstrap interval (``models.eval.paired_difference``)
 and how many episodes went each way. "Beats" is met only when the interval
-lies above zero.
+lies above zero; under ``MIN_PAIRS`` paired episodes there is no verdict.
 
 A planner is ``NAME=MODEL.gguf`` (llama.cpp), ``NAME=BASE.gguf+ADAPTER.gguf``
 (a GGUF LoRA adapter over its base), ``heuristic`` (the teacher) or
@@ -40,6 +40,10 @@ from models.data import SEED_RANGES
 
 #: Every compared episode (JSON lines), written beside the report.
 EPISODES_FILE = "compare_episodes.jsonl"
+
+#: Fewer paired episodes than this give a difference but no verdict: a bootstrap over a handful of pairs
+#: gives an interval far narrower than the noise.
+MIN_PAIRS = 10
 
 
 def parse_spec(spec: str) -> tuple[str, Path | None, Path | None]:
@@ -100,7 +104,8 @@ def comparison_rows(rows: list[Any]) -> list[dict[str, Any]]:
         out.append({"a": a.policy, "b": b.policy, "a_composite": a.composite, "b_composite": b.composite,
                     "mean": mean, "low": lo, "high": hi, "pairs": pairs,
                     "better": sum(d > 1e-9 for d in deltas), "worse": sum(d < -1e-9 for d in deltas),
-                    "verdict": comparison_verdict(mean, lo, hi, strict=True)})
+                    "verdict": comparison_verdict(mean, lo, hi, strict=True) if pairs >= MIN_PAIRS
+                    else f"too few episodes ({pairs} < {MIN_PAIRS})"})
     return out
 
 

@@ -50,6 +50,7 @@ def test_pairs_episodes_and_writes_report(tmp_path):
     assert c["mean"] == pytest.approx(sum(deltas) / 4)
     assert c["low"] <= c["mean"] <= c["high"] and c["pairs"] == 4
     assert c["better"] + c["worse"] <= 4 and c["better"] == sum(d > 1e-9 for d in deltas)
+    assert c["verdict"] == "too few episodes (4 < 10)"  # no verdict from a bootstrap over four pairs
     text = out.read_text()
     assert "Seeds 110–111 of tasks banner, poster (4 episodes per planner" in text
     assert "| heuristic − random |" in text and "python -m models.compare …" in text
@@ -57,10 +58,13 @@ def test_pairs_episodes_and_writes_report(tmp_path):
     assert len(stored) == 12 and {s["seed"] for s in stored} == {110, 111}
 
 
-def test_validation_split_and_bad_input_write_nothing(tmp_path):
+def test_validation_split_verdict_and_bad_input_write_nothing(tmp_path):
     out = tmp_path / "COMPARE.md"
-    res = compare(["heuristic", "random"], episodes=1, split="val", tasks=["slide"])
-    assert {e.seed for r in res["rows"] for e in r.details} == {500} and res["report"] is None
+    res = compare(["heuristic", "random"], episodes=5, split="val", tasks=["slide", "banner"])
+    assert {e.seed for r in res["rows"] for e in r.details} == set(range(500, 505)) and res["report"] is None
+    (c,) = res["comparisons"]
+    assert c["pairs"] == 10 and c["verdict"] in ("yes", "no", "within noise")
+    assert (c["verdict"] == "yes") == (c["low"] > 0)  # the teacher against random edits, judged by its interval
     with pytest.raises(ValueError, match="must differ"):
         compare(["heuristic", "heuristic"], episodes=1, out=out)
     with pytest.raises(ValueError, match="at least two"):
