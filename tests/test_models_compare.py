@@ -87,3 +87,19 @@ def test_cli_names_the_missing_model_and_exits_nonzero(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main([f"a={not_gguf}", "heuristic", "--episodes", "1"])
     assert str(not_gguf) in str(exc.value.code)
+
+
+@pytest.mark.parametrize("stage,policy", [("grpo", "GRPO"), ("sft", "SFT")])
+def test_kept_run_models_replay_their_recorded_episodes(stage, policy):
+    """models/tiny29 keeps both stages' GGUFs: they play their recorded held-out episodes again, step for step."""
+    from models.eval import load_episodes, run_episode
+    from models.policies import GGUFPolicy
+
+    kept = BUNDLED.parent / "tiny29"
+    stored = {(e["task"], e["seed"]): e for e in load_episodes(kept / "eval_episodes.jsonl")
+              if e["policy"] == policy and e["ids"] == "plain"}
+    model = GGUFPolicy(kept / f"layout-applicator-tiny29-{stage}.gguf", name=policy)
+    for task, seed in (("banner", 100), ("editorial", 101), ("flyer", 102)):
+        got, want = run_episode(model, task, seed, max_steps=6), stored[(task, seed)]
+        assert (got.steps, got.ended) == (want["steps"], want["ended"])
+        assert got.composite == pytest.approx(want["composite"], abs=1e-9)
