@@ -1,7 +1,7 @@
 """Compare planners on many held-out episodes, paired, with 95 % intervals.
 
 Command (the GRPO stage of a run against its SFT stage, on 32 held-out seeds
-per task that no report has used)::
+per task after the 8 that the evaluation report plays)::
 
     python -m models.compare grpo=runs/tiny29/gguf/grpo.gguf sft=runs/tiny29/gguf/sft.gguf \\
         --episodes 32 --first-seed 108 --max-steps 6 --out runs/tiny29/compare/COMPARE.md
@@ -125,6 +125,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
     from assistant.tasks import task_names
     from models.eval import evaluate_policies, policy_table, write_episodes
 
+    if samples < 1:
+        raise ValueError(f"--samples must be at least 1, got {samples}")
     if split not in SEED_RANGES or split == "train":
         raise ValueError(f"--split must be 'test' or 'val', got {split!r}")
     first = SEED_RANGES[split][0] if first_seed is None else first_seed

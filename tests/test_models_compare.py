@@ -71,6 +71,8 @@ def test_validation_split_verdict_and_bad_input_write_nothing(tmp_path):
         compare(["heuristic"], episodes=1, out=out)
     with pytest.raises(ValueError, match="unknown task"):
         compare(["heuristic", "random"], episodes=1, tasks=["nope"], out=out)
+    with pytest.raises(ValueError, match="--samples must be at least 1"):
+        compare(["heuristic", "random"], episodes=1, samples=0, out=out)
     with pytest.raises(ValueError, match="'test' or 'val'"):
         compare(["heuristic", "random"], episodes=1, split="train", out=out)
     assert not out.exists() and not (tmp_path / EPISODES_FILE).exists()
