@@ -57,6 +57,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--grpo-val-episodes", type=int, default=None, help="validation seeds per task")
     ap.add_argument("--grpo-stop-share", type=float, default=None,
                     help="share of GRPO states taken where the greedy policy would end the episode early")
+    ap.add_argument("--grpo-varied-ids", type=float, default=None,
+                    help="share (0-1) of GRPO states whose elements are named as real files name them")
     ap.add_argument("--grpo-kl", type=float, default=None, help="GRPO KL penalty coefficient")
     ap.add_argument("--grpo-temperature", type=float, default=None, help="temperature GRPO samples its groups at")
     ap.add_argument("--grpo-charge-stops", type=int, choices=(0, 1), default=None,
@@ -138,7 +140,8 @@ GRPO_FLAGS = {"grpo_steps": "steps", "grpo_minutes": "max_minutes", "grpo_lr": "
               "grpo_states": "states_per_step", "grpo_max_steps": "env_max_steps", "grpo_val_every": "val_every",
               "grpo_val_episodes": "val_episodes", "grpo_stop_share": "stop_share", "grpo_kl": "kl_coef",
               "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain",
-              "grpo_reward": "reward", "grpo_std_floor": "std_floor"}
+              "grpo_reward": "reward", "grpo_std_floor": "std_floor",
+              "grpo_varied_ids": "varied_ids"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
@@ -189,6 +192,8 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
     if g.stop_share > 0:
         text += (f"; {g.stop_share:.0%} of the states where the greedy policy would end its episode early "
                  f"(an invalid answer, a no-op or finalize)")
+    if getattr(g, "varied_ids", 0.0) > 0:
+        text += f"; {g.varied_ids:.0%} of the states with elements named as real files name them"
     if g.charge_stops:
         text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
     if g.need_gain:

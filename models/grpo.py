@@ -16,7 +16,11 @@ compact torch loop:
    (0 … ``max_depth``) in ``assistant.env.LayoutEnv`` — or, for a share
    ``stop_share`` of the states, on to the first state where its greedy answer
    would end the episode early (invalid, a no-op, ``finalize``): the states
-   where the greedy policy loses what the environment still offers.
+   where the greedy policy loses what the environment still offers. A share
+   ``varied_ids`` of the states comes from tasks whose elements are named as
+   real files name them (``assistant.tasks.ids``: ``slide-title``,
+   ``headline``, ``text1234``), so that the policy learns to read ids from the
+   layout, as the ``local`` planner meets them, rather than the generators'.
 2. **A group of G actions.** Sample G completions of the planner prompt
    (``assistant.prompting.build_prompt(kind="planner")``) at ``temperature``.
 3. **Rewards from the environment.** Each completion is parsed
@@ -55,8 +59,9 @@ compact torch loop:
 Logged every step (``OUT/log.jsonl``): mean reward (as the environment
 scored the samples, before ``charge_stops``; with ``reward="return"`` or
 ``"composite"`` the one-step mean beside it as ``step_reward``), valid rate,
-premature-finalize rate, finalize rate, KL, loss, curriculum stage;
-checkpoints every ``save_every`` steps and the final one in ``OUT/final``.
+premature-finalize rate, finalize rate, KL, loss, curriculum stage, states
+with renamed elements; checkpoints every ``save_every`` steps and the final
+one in ``OUT/final``.
 
 **Selection by validation.** With ``val_every`` > 0 the policy is scored
 before the first step and every ``val_every`` steps (and after the last) on
@@ -107,6 +112,7 @@ class GRPOConfig:
     tasks: tuple[str, ...] = ()        # empty: every registered task
     max_depth: int = 4                 # on-policy steps before a sampled state
     stop_share: float = 0.0            # share of states taken where the greedy policy would stop (see on_policy_state)
+    varied_ids: float = 0.0            # share of states whose elements are renamed as real files name them
     charge_stops: bool = False         # finalize / no-op answers cost the best gain of their group (charge_stops)
     need_gain: bool = False            # learn only from groups in which a sampled edit improves the layout
     reward: str = "step"               # "step": the action's shaped reward; "return": plus the greedy rest of the
@@ -398,8 +404,11 @@ class TorchPolicy:
         return Decision(action, text, time.perf_counter() - t0)
 
 
-def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *, to_stop: bool = False) -> Any:
+def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *, to_stop: bool = False,
+                    ids: str = "plain") -> Any:
     """An environment advanced ``depth`` steps by the current policy (greedy); stops early at episode end.
+
+    ``ids``: how the task's elements are named (``assistant.tasks.make_task``).
 
     With ``to_stop`` the policy is rolled on, up to the episode's length, to the first state at which its
     greedy answer would end a held-out episode without the episode being over: an answer that is not a
@@ -408,9 +417,10 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
     state ``depth`` steps in is returned as without ``to_stop``.
     """
     from assistant.env import LayoutEnv
+    from assistant.tasks import make_task
 
     env = LayoutEnv(task, max_steps=max_steps)
-    env.reset(seed=seed, options={"task": task, "task_seed": seed})
+    env.reset(seed=seed, options={"task": make_task(task, seed, ids=ids)})
     policy = TorchPolicy(lm)
     seen = [env]
     for _ in range(max_steps if to_stop else depth):
@@ -453,6 +463,9 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
 
     if cfg.reward not in REWARDS:
         raise ValueError(f"GRPO reward must be one of {', '.join(REWARDS)}; got {cfg.reward!r}")
+    for name in ("stop_share", "varied_ids"):
+        if not 0.0 <= getattr(cfg, name) <= 1.0:
+            raise ValueError(f"GRPO {name} must be a share between 0 and 1; got {getattr(cfg, name)!r}")
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
@@ -494,10 +507,14 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
         open_tasks = curriculum_tasks(tasks, step, cfg.steps, elapsed=time.time() - t0, budget=60 * cfg.max_minutes)
         groups = []
         stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "valid": [], "premature": [], "finalize": []}
+        varied = 0
         for _ in range(cfg.states_per_step):
             task = rng.choice(open_tasks)
-            env = on_policy_state(lm, task, rng.randrange(lo, hi), rng.randint(0, cfg.max_depth), cfg.env_max_steps,
-                                  to_stop=rng.random() < cfg.stop_share)
+            seed, depth, to_stop = rng.randrange(lo, hi), rng.randint(0, cfg.max_depth), rng.random() < cfg.stop_share
+            # drawn only when asked for, so that runs without renamed states keep their random sequence
+            ids = "varied" if cfg.varied_ids > 0 and rng.random() < cfg.varied_ids else "plain"
+            env = on_policy_state(lm, task, seed, depth, cfg.env_max_steps, to_stop=to_stop, ids=ids)
+            varied += ids == "varied"
             prompt = planner_prompt(env)
             comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
                                  max_new_tokens=cfg.max_new_tokens, generator=gen)
@@ -537,7 +554,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
         rec = {"step": step + 1, "reward": sum(stats["reward"]) / n, "step_reward": sum(stats["step_reward"]) / n,
                "valid_rate": sum(stats["valid"]) / n,
                "premature_finalize_rate": sum(stats["premature"]) / n, "finalize_rate": sum(stats["finalize"]) / n,
-               "kl": kl_val, "loss": loss_val, "groups_with_signal": len(groups),
+               "kl": kl_val, "loss": loss_val, "groups_with_signal": len(groups), "varied_states": varied,
                "stage_tasks": open_tasks, "s": round(time.time() - t0, 1)}
         history.append(rec)
         log.write(json.dumps(rec) + "\n")

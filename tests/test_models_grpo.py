@@ -484,3 +484,53 @@ def test_validation_decides_in_float32_and_leaves_bfloat16_weights_as_they_were(
     after = low.state_dict()
     assert all(after[n].dtype == torch.bfloat16 and torch.equal(after[n], before[n]) for n in before)
     assert validate(low_lm, ["banner"], 1, max_steps=2) == validate(wide_lm, ["banner"], 1, max_steps=2)
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5])
+def test_shares_outside_zero_to_one_are_refused(tmp_path: Path, lm, share) -> None:
+    with pytest.raises(ValueError, match=rf"varied_ids must be a share between 0 and 1; got {share}"):
+        train_grpo(GRPOConfig(out=str(tmp_path / "g"), varied_ids=share), lm=lm)
+    with pytest.raises(ValueError, match="stop_share must be a share"):
+        train_grpo(GRPOConfig(out=str(tmp_path / "g"), stop_share=share), lm=lm)
+
+
+def test_on_policy_state_can_rename_the_elements(monkeypatch) -> None:
+    from assistant.tasks import make_task
+    from models.grpo import on_policy_state
+
+    monkeypatch.setattr(_Scripted, "answers", [{"type": "move", "ids": ["ad-logo"], "dx": 2, "dy": 0}] * 3)
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    env = on_policy_state(None, "banner", 1000, 2, 6, ids="varied")
+    renamed = make_task("banner", 1000, ids="varied")
+    assert _steps(env) == 2 and "ad-logo" in planner_prompt(env)
+    assert [e.id for e in env.document.layout.elements] == [e.id for e in renamed.broken.layout.elements]
+    assert env.instruction == renamed.instruction
+    plain = on_policy_state(None, "banner", 1000, 0, 6)
+    assert "ad-logo" not in planner_prompt(plain) and "logo" in [e.id for e in plain.document.layout.elements]
+
+
+@pytest.mark.parametrize(("share", "renamed"), [(1.0, 3), (0.0, 0)])
+def test_grpo_draws_the_asked_share_of_states_with_renamed_elements(tmp_path: Path, lm, monkeypatch, share,
+                                                                     renamed) -> None:
+    from assistant.tasks import make_task
+
+    states, prompts = [], []
+    real_state, real_sample = grpo_mod.on_policy_state, grpo_mod.sample_group
+
+    def state(lm_, task, seed, *a, **kw):
+        env = real_state(lm_, task, seed, *a, **kw)
+        states.append((task, seed, [e.id for e in env.document.layout.elements]))
+        return env
+
+    monkeypatch.setattr(grpo_mod, "on_policy_state", state)
+    monkeypatch.setattr(grpo_mod, "sample_group", lambda m, p, n, **kw: prompts.append(p) or real_sample(m, p, n, **kw))
+    cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=1, states_per_step=3, group_size=2,
+                     max_depth=0, max_new_tokens=8, save_every=5, varied_ids=share)
+    train_grpo(cfg, lm=lm)
+    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines() if '"event"' not in x]
+    assert log[0]["varied_states"] == renamed and len(states) == len(prompts) == 3
+    named = {"varied" if ids == [e.id for e in make_task(t, s, ids="varied").broken.layout.elements] else
+             "plain" if ids == [e.id for e in make_task(t, s).broken.layout.elements] else "?" for t, s, ids in states}
+    assert named == ({"varied"} if renamed else {"plain"})
+    # the sampled prompts list the elements by the names their states gave them
+    assert all(f"\n{ids[1]} logo shape " in p for (_, _, ids), p in zip(states, prompts))

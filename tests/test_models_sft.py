@@ -218,7 +218,12 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert grpo_overrides(comp) == {"reward": "composite"}
     text = grpo_text(replace(tiny, **grpo_overrides(comp)))
     assert "each sampled action rewarded with the final composite gain of its episode played on greedily" in text
-    assert "the return of its episode" not in text
+    assert "the return of its episode" not in text and "real files" not in text
+    renamed = parser().parse_args(["--grpo-varied-ids", "0.5"])
+    assert grpo_overrides(renamed) == {"varied_ids": 0.5}
+    assert flags_text(renamed) == " --grpo-varied-ids 0.5"
+    assert "; 50% of the states with elements named as real files name them" in grpo_text(
+        replace(tiny, **grpo_overrides(renamed)))
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
