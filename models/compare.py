@@ -21,7 +21,10 @@ A planner is ``NAME=MODEL.gguf`` (llama.cpp), ``NAME=BASE.gguf+ADAPTER.gguf``
 ``random``. ``--grammar`` decodes under the runtime's action grammar,
 ``--samples K`` verifies K different answers by simulation as ``local
 --samples K`` does, ``--ids varied`` renames every element as real files name
-them. Seeds come from the held-out test range (``--split val`` for the
+them, ``--no-instruction`` gives each task's broken layout without its brief
+(as ``fix`` meets a file). ``--files A.svg B.svg …`` plays them on real SVG
+files instead, each imported once and improved without a brief, paired by
+file. Seeds come from the held-out test range (``--split val`` for the
 validation range, the one to choose checkpoints on). The report and every
 episode (``compare_episodes.jsonl``, beside it) are written only when every
 planner loaded and ran.
@@ -120,10 +123,18 @@ def comparison_table(comparisons: list[dict[str, Any]]) -> str:
 
 def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, split: str = "test",
             max_steps: int = 6, tasks: list[str] | None = None, grammar: bool = False, samples: int = 1,
-            ids: str = "plain", out: str | Path | None = None, command: str = "") -> dict[str, Any]:
-    """Play every planner on the same episodes; the rows, the pairwise comparisons and the report's path."""
+            ids: str = "plain", instruction: bool = True, files: list[str | Path] | None = None,
+            out: str | Path | None = None, command: str = "") -> dict[str, Any]:
+    """Play every planner on the same episodes; the rows, the pairwise comparisons and the report's path.
+
+    With ``files`` the episodes are those SVG files (no brief), not generated tasks.
+    """
     from assistant.tasks import task_names
     from models.eval import evaluate_policies, policy_table, write_episodes
+
+    if files:
+        return compare_files(specs, files, max_steps=max_steps, grammar=grammar, samples=samples, out=out,
+                             command=command)
 
     if samples < 1:
         raise ValueError(f"--samples must be at least 1, got {samples}")
@@ -137,7 +148,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
     if unknown:
         raise ValueError(f"unknown task(s) {', '.join(unknown)}; known: {', '.join(known)}")
     policies = make_policies(specs, grammar=grammar, samples=samples)
-    rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps, ids=ids, first_seed=first)
+    rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps, ids=ids, first_seed=first,
+                             instruction=instruction)
     comparisons = comparison_rows(rows)
     result: dict[str, Any] = {"rows": rows, "comparisons": comparisons, "report": None}
     if out is not None:
@@ -145,14 +157,57 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
         out.parent.mkdir(parents=True, exist_ok=True)
         decoding = ("under the action grammar, " if grammar else "") + (
             f"best of {samples} different answers verified by simulation" if samples > 1 else "greedy")
+        bare = "" if instruction else ", without the tasks' instructions"
         text = [f"# Planner comparison on {split} seeds\n",
                 f"Seeds {first}–{first + episodes - 1} of tasks {', '.join(tasks)} ({len(tasks) * episodes} "
-                f"episodes per planner, elements named `{ids}`), at most {max_steps} steps per episode, model "
+                f"episodes per planner, elements named `{ids}`{bare}), at most {max_steps} steps per episode, model "
                 f"answers {decoding}, run by llama.cpp on this machine's CPU."
                 + (f" Produced by `{command}`." if command else "") + "\n",
                 "## Paired differences of the final composite\n", comparison_table(comparisons), "",
                 "## Planners\n", policy_table(rows), ""]
         episodes_file = write_episodes(out.parent / EPISODES_FILE, {ids: rows})
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
+        tmp.replace(out)
+        result.update(report=str(out), episodes=str(episodes_file))
+    return result
+
+
+def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int = 6, grammar: bool = False,
+                  samples: int = 1, out: str | Path | None = None, command: str = "") -> dict[str, Any]:
+    """Play every planner on the same real SVG files (imported once each, improved without a brief)."""
+    from assistant.svg_import import import_svg
+    from models.eval import run_file_episode, summarise, policy_table, write_episodes
+
+    if samples < 1:
+        raise ValueError(f"--samples must be at least 1, got {samples}")
+    paths = [Path(f) for f in files]
+    names = [p.name for p in paths]
+    if len(set(names)) != len(names):
+        raise ValueError(f"file names must differ (episodes are paired by name): {', '.join(names)}")
+    docs = [import_svg(p) for p in paths]  # an unreadable file is named before any planner loads
+    policies = make_policies(specs, grammar=grammar, samples=samples)
+    rows: list[Any] = []
+    for policy in policies:
+        eps = [run_file_episode(policy, doc, name, max_steps=max_steps) for doc, name in zip(docs, names)]
+        for e in eps:
+            rows.append(summarise(policy.name, e.task, [e]))
+        rows.append(summarise(policy.name, "all", eps))
+        print(json.dumps({k: v for k, v in rows[-1].__dict__.items() if k != "details"}))
+    comparisons = comparison_rows(rows)
+    result: dict[str, Any] = {"rows": rows, "comparisons": comparisons, "report": None}
+    if out is not None:
+        out = Path(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        decoding = ("under the action grammar, " if grammar else "") + (
+            f"best of {samples} different answers verified by simulation" if samples > 1 else "greedy")
+        text = ["# Planner comparison on SVG files\n",
+                f"{len(paths)} files, each imported once and improved without a brief (default metric weights), "
+                f"at most {max_steps} steps per file, model answers {decoding}, run by llama.cpp on this "
+                f"machine's CPU." + (f" Produced by `{command}`." if command else "") + "\n",
+                "## Paired differences of the final composite\n", comparison_table(comparisons), "",
+                "## Planners\n", policy_table(rows), ""]
+        episodes_file = write_episodes(out.parent / EPISODES_FILE, {"file": rows})
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
         tmp.replace(out)
@@ -173,6 +228,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--samples", type=int, default=1, help="K answers verified by simulation (1: greedy)")
     ap.add_argument("--ids", choices=("plain", "varied"), default="plain",
                     help="varied: elements renamed as real files name them")
+    ap.add_argument("--no-instruction", action="store_true",
+                    help="the tasks' broken layouts without their instructions, as fix meets a file")
+    ap.add_argument("--files", nargs="+", default=None, metavar="SVG",
+                    help="real SVG files to play instead of generated tasks (no brief)")
     ap.add_argument("--out", default=None, help="Markdown report (episodes beside it)")
     args = ap.parse_args(argv)
     from assistant.errors import LayoutError
@@ -181,7 +240,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         res = compare(args.planners, episodes=args.episodes, first_seed=args.first_seed, split=args.split,
                       max_steps=args.max_steps, tasks=[t for t in args.tasks.split(",") if t] or None,
-                      grammar=args.grammar, samples=args.samples, ids=args.ids, out=args.out, command=command)
+                      grammar=args.grammar, samples=args.samples, ids=args.ids,
+                      instruction=not args.no_instruction, files=args.files, out=args.out, command=command)
     except (ValueError, OSError, LayoutError) as exc:
         raise SystemExit(f"models.compare: {exc}") from exc
     for c in res["comparisons"]:

@@ -109,20 +109,55 @@ class PolicyRow:
     ended: dict[str, float] = field(default_factory=dict)   # share of episodes per ending (ENDINGS)
 
 
-def run_episode(policy: Any, task: str, seed: int, *, max_steps: int, ids: str = "plain") -> EpisodeResult:
+def run_episode(policy: Any, task: str, seed: int, *, max_steps: int, ids: str = "plain",
+                instruction: bool = True) -> EpisodeResult:
     """One held-out episode of ``policy`` (see the module docstring for the stop rule).
 
-    ``ids``: how the task's elements are named (``assistant.tasks.generate_svgs``).
+    ``ids``: how the task's elements are named (``assistant.tasks.generate_svgs``). Without
+    ``instruction`` the task's broken layout comes as a plain document, with the task's metric
+    weights and no brief, as ``fix`` meets a file; there is no clean layout to close a gap to, so
+    its gap closed is 0.
     """
     from assistant.env import LayoutEnv
     from assistant.tasks import make_task
 
     env = LayoutEnv(task, max_steps=max_steps)
-    _, info = env.reset(seed=seed, options={"task": make_task(task, seed, ids=ids)})
+    t = make_task(task, seed, ids=ids)
+    options = {"task": t} if instruction else {"document": t.broken.copy(), "weights": t.weights}
+    _, info = env.reset(seed=seed, options=options)
+    return play_episode(policy, env, info, task, seed)
+
+
+def run_file_episode(policy: Any, document: Any, name: str, *, max_steps: int) -> EpisodeResult:
+    """``policy`` improving one imported file (``assistant.document.Document``) on its own: no brief, the
+    default metric weights, the same stop rule as :func:`run_episode`; recorded as task ``name``, seed 0.
+    A file the model cannot read (its prompt longer than the model's context) ends the episode as an
+    invalid answer, the layout unchanged: the planner failed on that file."""
+    from assistant.env import LayoutEnv
+
+    env = LayoutEnv(max_steps=max_steps)
+    _, info = env.reset(seed=0, options={"document": document})
+    return play_episode(policy, env, info, name, 0, refusals_invalid=True)
+
+
+def play_episode(policy: Any, env: Any, info: dict[str, Any], task: str, seed: int, *,
+                 refusals_invalid: bool = False) -> EpisodeResult:
+    """Let ``policy`` act in the freshly reset ``env`` until the episode ends or an answer stops it.
+
+    With ``refusals_invalid`` a model that refuses the prompt (``ValueError``: longer than its context)
+    gives an answer that is no action, which ends the episode as invalid.
+    """
+    from models.policies import Decision
+
     res = EpisodeResult(policy.name, task, seed, info["composite"], info["instruction_fit"],
                         1.0 - info.get("gap_remaining", 1.0))
     while True:
-        decision = policy.act(env)
+        try:
+            decision = policy.act(env)
+        except ValueError as exc:
+            if not refusals_invalid:
+                raise
+            decision = Decision(None, f"no answer: {exc}", 0.0)
         res.answers += 1
         res.parsed += decision.action is not None
         res.seconds += decision.seconds
@@ -152,8 +187,10 @@ def summarise(policy: str, task: str, eps: list[EpisodeResult]) -> PolicyRow:
 
 
 def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, max_steps: int = 12,
-                      ids: str = "plain", first_seed: int | None = None) -> list[PolicyRow]:
-    """One row per policy × task plus an ``all`` row per policy (elements named as ``ids`` says).
+                      ids: str = "plain", first_seed: int | None = None,
+                      instruction: bool = True) -> list[PolicyRow]:
+    """One row per policy × task plus an ``all`` row per policy (elements named as ``ids`` says;
+    without ``instruction`` the tasks come without their briefs, :func:`run_episode`).
 
     Episode *i* of a task runs seed ``first_seed + i`` (default: the first held-out test seed).
     """
@@ -162,7 +199,8 @@ def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, m
     for policy in policies:
         all_eps: list[EpisodeResult] = []
         for task in tasks:
-            eps = [run_episode(policy, task, start + i, max_steps=max_steps, ids=ids) for i in range(episodes)]
+            eps = [run_episode(policy, task, start + i, max_steps=max_steps, ids=ids, instruction=instruction)
+                   for i in range(episodes)]
             all_eps += eps
             rows.append(summarise(policy.name, task, eps))
             print(json.dumps({k: v for k, v in rows[-1].__dict__.items() if k != "details"}))

@@ -91,17 +91,83 @@ def test_cli_names_the_missing_model_and_exits_nonzero(tmp_path, capsys):
     assert str(not_gguf) in str(exc.value.code)
 
 
+@pytest.mark.parametrize("run", ["tiny29", "tiny30"])
 @pytest.mark.parametrize("stage,policy", [("grpo", "GRPO"), ("sft", "SFT")])
-def test_kept_run_models_replay_their_recorded_episodes(stage, policy):
-    """models/tiny29 keeps both stages' GGUFs: they play their recorded held-out episodes again, step for step."""
+def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
+    """Kept runs keep both stages' GGUFs: they play their recorded held-out episodes again, step for step."""
     from models.eval import load_episodes, run_episode
     from models.policies import GGUFPolicy
 
-    kept = BUNDLED.parent / "tiny29"
+    kept = BUNDLED.parent / run
     stored = {(e["task"], e["seed"]): e for e in load_episodes(kept / "eval_episodes.jsonl")
               if e["policy"] == policy and e["ids"] == "plain"}
-    model = GGUFPolicy(kept / f"layout-applicator-tiny29-{stage}.gguf", name=policy)
+    model = GGUFPolicy(kept / f"layout-applicator-{run}-{stage}.gguf", name=policy)
     for task, seed in (("banner", 100), ("editorial", 101), ("flyer", 102)):
         got, want = run_episode(model, task, seed, max_steps=6), stored[(task, seed)]
         assert (got.steps, got.ended) == (want["steps"], want["ended"])
         assert got.composite == pytest.approx(want["composite"], abs=1e-9)
+
+
+def test_without_instructions_the_tasks_come_as_bare_documents(tmp_path):
+    from assistant.env import LayoutEnv
+    from assistant.tasks import make_task
+    from models.eval import run_episode
+    from models.policies import HeuristicPolicy
+
+    out = tmp_path / "COMPARE.md"
+    res = compare(["heuristic", "random"], episodes=2, first_seed=120, tasks=["poster"], instruction=False, out=out)
+    assert "elements named `plain`, without the tasks' instructions), at most" in out.read_text()
+    bare = {e.seed: e for r in res["rows"] if r.policy == "heuristic" and r.task == "poster" for e in r.details}
+    # the same broken layout, scored with the task's weights but no brief: instruction fit is 1 and no gap exists
+    env = LayoutEnv("poster", max_steps=6)
+    t = make_task("poster", 120)
+    _, info = env.reset(seed=120, options={"document": t.broken.copy(), "weights": t.weights})
+    assert env.instruction is None and info["instruction_fit"] == 1.0
+    assert bare[120].fit == 1.0 and bare[120].gap_closed == 0.0
+    with_brief = LayoutEnv("poster", max_steps=6)
+    _, start = with_brief.reset(seed=120, options={"task": t})
+    assert with_brief.instruction and start["instruction_fit"] < 1.0  # the brief is what the bare run lacks
+    again = run_episode(HeuristicPolicy(), "poster", 120, max_steps=6, instruction=False)
+    assert again.composite == pytest.approx(bare[120].composite) and again.fit == 1.0
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_files_are_compared_paired_by_name(tmp_path):
+    out = tmp_path / "files" / "COMPARE.md"
+    files = [EXAMPLES / "poster.svg", EXAMPLES / "slide.svg"]
+    res = compare(["heuristic", "random"], episodes=1, files=files, max_steps=3, out=out)
+    per_file = {(r.policy, r.task): r for r in res["rows"]}
+    assert {t for _, t in per_file} == {"poster.svg", "slide.svg", "all"}
+    (c,) = res["comparisons"]
+    deltas = [per_file[("heuristic", f)].composite - per_file[("random", f)].composite
+              for f in ("poster.svg", "slide.svg")]
+    assert c["pairs"] == 2 and c["mean"] == pytest.approx(sum(deltas) / 2)
+    text = out.read_text()
+    assert text.startswith("# Planner comparison on SVG files") and "2 files, each imported once" in text
+    stored = [json.loads(x) for x in (out.parent / EPISODES_FILE).read_text().splitlines()]
+    assert {(s["policy"], s["task"], s["ids"]) for s in stored} >= {("heuristic", "poster.svg", "file")}
+
+
+def test_a_file_the_model_cannot_read_is_its_failure_not_a_crash(osgeo_dir):
+    from assistant.svg_import import import_svg
+    from models.eval import run_file_episode
+    from models.policies import GGUFPolicy
+
+    long_file = osgeo_dir / "osgeo-gsoc-A4.svg"
+    doc = import_svg(long_file)
+    res = run_file_episode(GGUFPolicy(BUNDLED, name="m", grammar=True), doc, long_file.name, max_steps=3)
+    assert (res.ended, res.parsed, res.valid, res.steps) == ("invalid", 0, 0, 1)  # longer than the model's context
+
+
+def test_bad_files_are_named_and_nothing_is_written(tmp_path, capsys):
+    out = tmp_path / "C.md"
+    with pytest.raises(ValueError, match="file names must differ"):
+        compare(["heuristic", "random"], episodes=1, files=[EXAMPLES / "poster.svg", EXAMPLES / "poster.svg"], out=out)
+    broken = tmp_path / "broken.svg"
+    broken.write_text("<svg><rect")
+    with pytest.raises(SystemExit) as exc:
+        main(["heuristic", "random", "--files", str(EXAMPLES / "slide.svg"), str(broken), "--out", str(out)])
+    assert "broken.svg" in str(exc.value.code)
+    assert not out.exists() and not (tmp_path / EPISODES_FILE).exists()
