@@ -24,7 +24,9 @@ A planner is ``NAME=MODEL.gguf`` (llama.cpp), ``NAME=BASE.gguf+ADAPTER.gguf``
 them, ``--no-instruction`` gives each task's broken layout without its brief
 (as ``fix`` meets a file). ``--files A.svg B.svg …`` plays them on real SVG
 files instead, each imported once and improved without a brief, paired by
-file. Seeds come from the held-out test range (``--split val`` for the
+file; ``--variants V`` also plays V − 1 perturbed copies of each
+(``models.files``: 1 … ``--perturb`` random damaging edits), paired by file
+and seed. Seeds come from the held-out test range (``--split val`` for the
 validation range, the one to choose checkpoints on). The report and every
 episode (``compare_episodes.jsonl``, beside it) are written only when every
 planner loaded and ran.
@@ -124,6 +126,7 @@ def comparison_table(comparisons: list[dict[str, Any]]) -> str:
 def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, split: str = "test",
             max_steps: int = 6, tasks: list[str] | None = None, grammar: bool = False, samples: int = 1,
             ids: str = "plain", instruction: bool = True, files: list[str | Path] | None = None,
+            variants: int = 1, perturb: int = 3,
             out: str | Path | None = None, command: str = "") -> dict[str, Any]:
     """Play every planner on the same episodes; the rows, the pairwise comparisons and the report's path.
 
@@ -133,8 +136,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
     from models.eval import evaluate_policies, policy_table, write_episodes
 
     if files:
-        return compare_files(specs, files, max_steps=max_steps, grammar=grammar, samples=samples, out=out,
-                             command=command)
+        return compare_files(specs, files, max_steps=max_steps, grammar=grammar, samples=samples,
+                             variants=variants, perturb=perturb, out=out, command=command)
 
     if samples < 1:
         raise ValueError(f"--samples must be at least 1, got {samples}")
@@ -174,24 +177,29 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
 
 
 def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int = 6, grammar: bool = False,
-                  samples: int = 1, out: str | Path | None = None, command: str = "") -> dict[str, Any]:
-    """Play every planner on the same real SVG files (imported once each, improved without a brief)."""
-    from assistant.svg_import import import_svg
+                  samples: int = 1, variants: int = 1, perturb: int = 3, out: str | Path | None = None,
+                  command: str = "") -> dict[str, Any]:
+    """Play every planner on the same real SVG files (imported once each, improved without a brief).
+
+    Each file is played at seeds ``0 … variants - 1`` (``models.files``: seed 0 as it is, later seeds after
+    1 … ``perturb`` random damaging edits)."""
     from models.eval import run_file_episode, summarise, policy_table, write_episodes
+    from models.files import file_variant, load_files
 
     if samples < 1:
         raise ValueError(f"--samples must be at least 1, got {samples}")
-    paths = [Path(f) for f in files]
-    names = [p.name for p in paths]
-    if len(set(names)) != len(names):
-        raise ValueError(f"file names must differ (episodes are paired by name): {', '.join(names)}")
-    docs = [import_svg(p) for p in paths]  # an unreadable file is named before any planner loads
+    if variants < 1 or perturb < 0:
+        raise ValueError(f"--variants must be at least 1 and --perturb at least 0, got {variants} and {perturb}")
+    loaded = load_files(files)  # an unreadable file is named before any planner loads
+    episodes = [(name, seed, file_variant(doc, name, seed, perturb)[0])
+                for name, doc in loaded for seed in range(variants)]
     policies = make_policies(specs, grammar=grammar, samples=samples)
     rows: list[Any] = []
     for policy in policies:
-        eps = [run_file_episode(policy, doc, name, max_steps=max_steps) for doc, name in zip(docs, names)]
-        for e in eps:
-            rows.append(summarise(policy.name, e.task, [e]))
+        eps = [run_file_episode(policy, doc.copy(), name, max_steps=max_steps, seed=seed)
+               for name, seed, doc in episodes]
+        for name, _ in loaded:
+            rows.append(summarise(policy.name, name, [e for e in eps if e.task == name]))
         rows.append(summarise(policy.name, "all", eps))
         print(json.dumps({k: v for k, v in rows[-1].__dict__.items() if k != "details"}))
     comparisons = comparison_rows(rows)
@@ -202,7 +210,9 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
         decoding = ("under the action grammar, " if grammar else "") + (
             f"best of {samples} different answers verified by simulation" if samples > 1 else "greedy")
         text = ["# Planner comparison on SVG files\n",
-                f"{len(paths)} files, each imported once and improved without a brief (default metric weights), "
+                f"{len(loaded)} files, each imported once and improved without a brief (default metric weights)"
+                + (f", each played as it is and in {variants - 1} perturbed copies (seeds 1–{variants - 1}, 1–{perturb} "
+                   "random damaging edits each, `models.files`)" if variants > 1 else "") + ", "
                 f"at most {max_steps} steps per file, model answers {decoding}, run by llama.cpp on this "
                 f"machine's CPU." + (f" Produced by `{command}`." if command else "") + "\n",
                 "## Paired differences of the final composite\n", comparison_table(comparisons), "",
@@ -232,6 +242,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="the tasks' broken layouts without their instructions, as fix meets a file")
     ap.add_argument("--files", nargs="+", default=None, metavar="SVG",
                     help="real SVG files to play instead of generated tasks (no brief)")
+    ap.add_argument("--variants", type=int, default=1,
+                    help="with --files: play each file as it is and in VARIANTS - 1 perturbed copies (models.files)")
+    ap.add_argument("--perturb", type=int, default=3,
+                    help="with --files: at most this many random damaging edits per perturbed copy")
     ap.add_argument("--out", default=None, help="Markdown report (episodes beside it)")
     args = ap.parse_args(argv)
     from assistant.errors import LayoutError
@@ -241,7 +255,8 @@ def main(argv: list[str] | None = None) -> None:
         res = compare(args.planners, episodes=args.episodes, first_seed=args.first_seed, split=args.split,
                       max_steps=args.max_steps, tasks=[t for t in args.tasks.split(",") if t] or None,
                       grammar=args.grammar, samples=args.samples, ids=args.ids,
-                      instruction=not args.no_instruction, files=args.files, out=args.out, command=command)
+                      instruction=not args.no_instruction, files=args.files, variants=args.variants,
+                      perturb=args.perturb, out=args.out, command=command)
     except (ValueError, OSError, LayoutError) as exc:
         raise SystemExit(f"models.compare: {exc}") from exc
     for c in res["comparisons"]:

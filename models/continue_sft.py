@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import shutil
 import time
 from dataclasses import asdict
@@ -59,6 +60,12 @@ def parser() -> argparse.ArgumentParser:
                     help="share of GRPO states taken where the greedy policy would end the episode early")
     ap.add_argument("--grpo-varied-ids", type=float, default=None,
                     help="share (0-1) of GRPO states whose elements are named as real files name them")
+    ap.add_argument("--grpo-files", nargs="+", default=None, metavar="SVG",
+                    help="real SVG files a share of GRPO's states comes from (models.files)")
+    ap.add_argument("--grpo-file-share", type=float, default=None,
+                    help="share (0-1) of GRPO's states drawn from --grpo-files")
+    ap.add_argument("--grpo-perturb", type=int, default=None,
+                    help="a GRPO file state's file after at most this many random damaging edits")
     ap.add_argument("--grpo-kl", type=float, default=None, help="GRPO KL penalty coefficient")
     ap.add_argument("--grpo-temperature", type=float, default=None, help="temperature GRPO samples its groups at")
     ap.add_argument("--grpo-charge-stops", type=int, choices=(0, 1), default=None,
@@ -141,12 +148,15 @@ GRPO_FLAGS = {"grpo_steps": "steps", "grpo_minutes": "max_minutes", "grpo_lr": "
               "grpo_val_episodes": "val_episodes", "grpo_stop_share": "stop_share", "grpo_kl": "kl_coef",
               "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain",
               "grpo_reward": "reward", "grpo_std_floor": "std_floor",
-              "grpo_varied_ids": "varied_ids"}
+              "grpo_varied_ids": "varied_ids", "grpo_files": "files", "grpo_file_share": "file_share",
+              "grpo_perturb": "perturb"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
     """The ``GRPOConfig`` fields the ``--grpo-*`` flags set."""
     out = {field: getattr(args, flag) for flag, field in GRPO_FLAGS.items() if getattr(args, flag) is not None}
+    if "files" in out:
+        out["files"] = tuple(out["files"])
     for switch in ("charge_stops", "need_gain"):
         if switch in out:
             out[switch] = bool(out[switch])
@@ -163,6 +173,8 @@ def flags_text(args: argparse.Namespace) -> str:
 
 
 def _flag_value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return " ".join(shlex.quote(str(v)) for v in value)
     return value if isinstance(value, str) else f"{value:g}"
 
 
@@ -194,6 +206,9 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
                  f"(an invalid answer, a no-op or finalize)")
     if getattr(g, "varied_ids", 0.0) > 0:
         text += f"; {g.varied_ids:.0%} of the states with elements named as real files name them"
+    if getattr(g, "file_share", 0.0) > 0:
+        text += (f"; {g.file_share:.0%} of the states from {len(g.files)} real SVG files without a brief, as they are "
+                 f"or after up to {g.perturb} random damaging edits")
     if g.charge_stops:
         text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
     if g.need_gain:

@@ -41,6 +41,12 @@ elements of that share of the episodes (drawn per episode, seeded) as real
 files name them (``assistant.tasks.ids``: ``slide-title``, ``headline``,
 ``text1234``) instead of the generators' ``title``, ``cta``, ``bullet-2``,
 so that the model reads ids from the layout instead of memorising them.
+``--files A.svg B.svg …`` plays real SVG files instead of the generated
+tasks (``models.files``): episode *i* is file ``files[i % len(files)]`` at
+seed ``first_seed + i // len(files)``, always without a brief — at seed 0 the
+file as it is, at later seeds after 1 … ``--perturb`` random damaging edits —
+so that the model learns the states it reaches on layouts nobody generated.
+Files are held out by file: keep the files a comparison plays out of this list.
 ``--shard K/N`` keeps the
 episodes with ``i % N == K`` (run N processes, one per core, and mix their
 outputs with ``models.mix``).
@@ -82,6 +88,8 @@ class DaggerConfig:
     no_instruction: float = 0.0          # share of episodes run without the task's instruction
     teacher_share: float = 0.0           # DAgger's beta: probability that the teacher's action drives a step
     varied_ids: float = 0.0              # share of episodes whose elements are renamed as real files name them
+    files: tuple[str, ...] = ()          # real SVG files to play instead of the generated tasks
+    perturb: int = 3                     # with files: at most this many damaging edits at seeds > 0
     seed: int = 0                        # request phrasing
     command: str = field(default="", repr=False)
 
@@ -97,7 +105,17 @@ def with_varied_ids(cfg: DaggerConfig, task: str, seed: int) -> bool:
 
 
 def dagger_episodes(cfg: DaggerConfig, tasks: list[str]) -> list[tuple[int, str, int]]:
-    """``(i, task, seed)`` of this shard's episodes; every seed inside the training range."""
+    """``(i, task, seed)`` of this shard's episodes; every seed inside the training range.
+
+    With ``cfg.files`` the "tasks" are the file names and the seeds count from ``first_seed`` (0: the file as
+    it is), with no range: files are held out by file, not by seed.
+    """
+    k, n = cfg.shard
+    if cfg.files:
+        if cfg.first_seed < 0:
+            raise ValueError(f"--first-seed must be at least 0 with --files, got {cfg.first_seed}")
+        return [(i, tasks[i % len(tasks)], cfg.first_seed + i // len(tasks)) for i in range(cfg.episodes)
+                if i % n == k]
     start, end = SEED_RANGES["train"]
     if not start <= cfg.first_seed < end:
         raise ValueError(f"--first-seed {cfg.first_seed} is outside the training seeds {start}-{end - 1}")
@@ -105,7 +123,6 @@ def dagger_episodes(cfg: DaggerConfig, tasks: list[str]) -> list[tuple[int, str,
     if cfg.episodes and last >= end:
         raise ValueError(f"{cfg.episodes} episodes from seed {cfg.first_seed} overflow the training seeds "
                          f"(last {last}, range ends at {end - 1})")
-    k, n = cfg.shard
     return [(i, tasks[i % len(tasks)], cfg.first_seed + i // len(tasks)) for i in range(cfg.episodes) if i % n == k]
 
 
@@ -124,11 +141,9 @@ def same_action(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
 
 def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig, rng: random.Random,
             instruction: bool = True, ids: str = "plain") -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The records of one learner-driven episode and its counts (see the module docstring)."""
+    """The records of one learner-driven episode of a generated task and its counts (see the module docstring)."""
     from assistant.env import LayoutEnv
-    from assistant.prompting import make_record
     from assistant.tasks import make_task
-    from models.data import applicator_records
 
     env = LayoutEnv(task, max_steps=cfg.max_steps + 1)
     t = make_task(task, seed, ids=ids)
@@ -136,19 +151,45 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
         env.reset(seed=seed, options={"task": t})
     else:
         env.reset(seed=seed, options={"document": t.broken.copy(), "weights": t.weights})
+    meta = {"task": task, "seed": seed, "source": "dagger", "instruction": instruction, "ids": ids}
+    return drive(learner, teacher, env, meta, cfg, rng)
+
+
+def file_episode(learner: Any, teacher: Any, name: str, document: Any, seed: int, cfg: DaggerConfig,
+                 rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The records of one learner-driven episode of a real file (``models.files``: as is at seed 0, perturbed
+    after), without a brief as ``fix`` meets it."""
+    from models.files import file_env, file_variant
+
+    doc, _ = file_variant(document, name, seed, cfg.perturb)
+    env, _ = file_env(doc, max_steps=cfg.max_steps + 1)
+    meta = {"task": name, "seed": seed, "source": "dagger-file", "instruction": False, "ids": "file"}
+    return drive(learner, teacher, env, meta, cfg, rng)
+
+
+def drive(learner: Any, teacher: Any, env: Any, meta: dict[str, Any], cfg: DaggerConfig,
+          rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Let the learner (or, at DAgger's mixing rate, the teacher) drive ``env``; label every state it reaches.
+
+    A learner that cannot read the state (its prompt longer than the model's context) counts as stopping there.
+    """
+    from assistant.prompting import make_record
+    from models.data import applicator_records
+
     records: list[dict[str, Any]] = []
     counts = {"states": 0, "agree": 0, "learner_stopped_early": 0, "teacher_finalize": 0, "teacher_steps": 0,
               "learner_steps": 0}
-    driver = random.Random(f"{cfg.seed}:driver:{task}:{seed}")
+    driver = random.Random(f"{cfg.seed}:driver:{meta['task']}:{meta['seed']}")
     for step in range(cfg.max_steps + 1):
-        meta = {"task": task, "seed": seed, "step": step, "source": "dagger", "instruction": instruction, "ids": ids}
+        meta_step = {**meta, "step": step}
         want = teacher.act(env).action or {"type": "finalize"}
-        records.append(make_record(env.observation_text(), env.instruction or "", want, kind="planner", meta=meta))
+        records.append(make_record(env.observation_text(), env.instruction or "", want, kind="planner",
+                                   meta=meta_step))
         counts["states"] += 1
         teacher_stops = want.get("type") == "finalize"
         counts["teacher_finalize"] += teacher_stops
         if not teacher_stops:
-            records += applicator_records(env.document, rng, want, 0, meta)
+            records += applicator_records(env.document, rng, want, 0, meta_step)
         if step == cfg.max_steps:
             break
         if driver.random() < cfg.teacher_share:  # the teacher drives this step
@@ -157,7 +198,10 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
             got = want
             counts["teacher_steps"] += 1
         else:
-            got = learner.act(env).action
+            try:
+                got = learner.act(env).action
+            except ValueError:  # the prompt does not fit the learner's context
+                got = None
             counts["learner_steps"] += 1
             counts["agree"] += same_action(got, want)
             if got is None or got.get("type") == "finalize":
@@ -177,10 +221,21 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     from assistant.tasks import task_names
     from models.policies import GGUFPolicy, HeuristicPolicy
 
-    tasks = list(cfg.tasks) or task_names()
-    unknown = sorted(set(tasks) - set(task_names()))
-    if unknown:
-        raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {', '.join(task_names())}")
+    documents: dict[str, Any] = {}
+    if cfg.files:
+        from models.files import load_files
+
+        if cfg.tasks:
+            raise ValueError("give either --tasks or --files, not both")
+        if cfg.perturb < 0:
+            raise ValueError(f"--perturb must be at least 0, got {cfg.perturb}")
+        documents = dict(load_files(list(cfg.files)))  # an unreadable file is named before the model loads
+        tasks = list(documents)
+    else:
+        tasks = list(cfg.tasks) or task_names()
+        unknown = sorted(set(tasks) - set(task_names()))
+        if unknown:
+            raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {', '.join(task_names())}")
     plan = dagger_episodes(cfg, tasks)
     learner = GGUFPolicy(cfg.model, name="learner", grammar=True, samples=cfg.samples, temperature=cfg.temperature)
     teacher = HeuristicPolicy()
@@ -192,7 +247,7 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
     t0 = time.time()
     tmp = out / "train.jsonl.part"  # becomes train.jsonl when every episode is written; removed on failure
     try:
-        _write_episodes(tmp, plan, learner, teacher, cfg, rng, totals, t0)
+        _write_episodes(tmp, plan, learner, teacher, cfg, rng, totals, t0, documents)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -213,13 +268,19 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
 
 
 def _write_episodes(path: Path, plan: list[tuple[int, str, int]], learner: Any, teacher: Any, cfg: DaggerConfig,
-                    rng: random.Random, totals: dict[str, int], t0: float) -> None:
-    """Run ``plan``'s episodes, writing their records to ``path`` and adding their counts to ``totals``."""
+                    rng: random.Random, totals: dict[str, int], t0: float, documents: dict[str, Any]) -> None:
+    """Run ``plan``'s episodes, writing their records to ``path`` and adding their counts to ``totals``.
+
+    ``documents`` (file name → imported file) is set when the episodes are files."""
     with path.open("w", encoding="utf-8") as fh:
         for i, task, seed in plan:
-            bare = without_instruction(i, cfg.no_instruction)
-            ids = "varied" if with_varied_ids(cfg, task, seed) else "plain"
-            records, counts = episode(learner, teacher, task, seed, cfg, rng, instruction=not bare, ids=ids)
+            if documents:
+                bare, ids = True, "file"
+                records, counts = file_episode(learner, teacher, task, documents[task], seed, cfg, rng)
+            else:
+                bare = without_instruction(i, cfg.no_instruction)
+                ids = "varied" if with_varied_ids(cfg, task, seed) else "plain"
+                records, counts = episode(learner, teacher, task, seed, cfg, rng, instruction=not bare, ids=ids)
             for rec in records:
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 totals[rec["kind"]] += 1
@@ -227,7 +288,7 @@ def _write_episodes(path: Path, plan: list[tuple[int, str, int]], learner: Any, 
                 totals[k] += v
             totals["episodes"] += 1
             totals["no_instruction"] += bare
-            totals["varied_ids"] += ids != "plain"
+            totals["varied_ids"] += ids == "varied"
             print(json.dumps({"episode": i, "task": task, "seed": seed, "instruction": not bare, "ids": ids, **counts,
                               "seconds": round(time.time() - t0)}), flush=True)
 
@@ -259,6 +320,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="probability (0-1) that the teacher's action drives a step (DAgger's beta)")
     ap.add_argument("--varied-ids", type=float, default=d.varied_ids,
                     help="share of episodes (0-1) whose elements are named as real files name them")
+    ap.add_argument("--files", nargs="+", default=(), metavar="SVG",
+                    help="real SVG files to play (no brief) instead of the generated tasks; seeds from --first-seed")
+    ap.add_argument("--perturb", type=int, default=d.perturb,
+                    help="with --files: at most this many random damaging edits at seeds above 0 (models.files)")
     ap.add_argument("--shard", type=_shard, default=d.shard, help="K/N: this process's share of the episodes")
     ap.add_argument("--seed", type=int, default=d.seed)
     args = ap.parse_args(argv)
@@ -273,13 +338,13 @@ def main(argv: list[str] | None = None) -> None:
                        episodes=args.episodes, first_seed=args.first_seed, max_steps=args.max_steps,
                        samples=args.samples, temperature=args.temperature, shard=args.shard, seed=args.seed,
                        no_instruction=args.no_instruction, teacher_share=args.teacher_share,
-                       varied_ids=args.varied_ids,
+                       varied_ids=args.varied_ids, files=tuple(args.files), perturb=args.perturb,
                        command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
-    from assistant.errors import ModelFileError
+    from assistant.errors import LayoutError, ModelFileError
 
     try:
         stats = collect(cfg)
-    except (ValueError, ModelFileError) as exc:
+    except (ValueError, ModelFileError, LayoutError) as exc:
         ap.error(str(exc))
     print(json.dumps({"out": cfg.out, **stats["splits"]["train"], **stats["learner"]}))
 

@@ -128,16 +128,16 @@ def run_episode(policy: Any, task: str, seed: int, *, max_steps: int, ids: str =
     return play_episode(policy, env, info, task, seed)
 
 
-def run_file_episode(policy: Any, document: Any, name: str, *, max_steps: int) -> EpisodeResult:
+def run_file_episode(policy: Any, document: Any, name: str, *, max_steps: int, seed: int = 0) -> EpisodeResult:
     """``policy`` improving one imported file (``assistant.document.Document``) on its own: no brief, the
-    default metric weights, the same stop rule as :func:`run_episode`; recorded as task ``name``, seed 0.
+    default metric weights, the same stop rule as :func:`run_episode`; recorded as task ``name``, ``seed``
+    (``models.files``: 0 for the file as it is, above for a perturbed copy).
     A file the model cannot read (its prompt longer than the model's context) ends the episode as an
     invalid answer, the layout unchanged: the planner failed on that file."""
-    from assistant.env import LayoutEnv
+    from models.files import file_env
 
-    env = LayoutEnv(max_steps=max_steps)
-    _, info = env.reset(seed=0, options={"document": document})
-    return play_episode(policy, env, info, name, 0, refusals_invalid=True)
+    env, info = file_env(document, max_steps=max_steps)
+    return play_episode(policy, env, info, name, seed, refusals_invalid=True)
 
 
 def play_episode(policy: Any, env: Any, info: dict[str, Any], task: str, seed: int, *,

@@ -21,6 +21,11 @@ compact torch loop:
    real files name them (``assistant.tasks.ids``: ``slide-title``,
    ``headline``, ``text1234``), so that the policy learns to read ids from the
    layout, as the ``local`` planner meets them, rather than the generators'.
+   A share ``file_share`` comes from real SVG ``files`` instead
+   (``models.files``: a file as it is or after 1 … ``perturb`` random damaging
+   edits, without a brief, as ``layout-assistant fix`` meets it), rolled on by
+   the policy in the same way, so that the policy also learns where its
+   episodes on layouts nobody generated end up.
 2. **A group of G actions.** Sample G completions of the planner prompt
    (``assistant.prompting.build_prompt(kind="planner")``) at ``temperature``.
 3. **Rewards from the environment.** Each completion is parsed
@@ -98,6 +103,7 @@ import torch
 from assistant.errors import InvalidAction
 from assistant.prompting import build_prompt, parse_completion
 from models.data import SEED_RANGES
+from models.files import load_files
 from models.lm import LM, describe_device, float32_weights, load_lm, pick_device
 
 
@@ -113,6 +119,9 @@ class GRPOConfig:
     max_depth: int = 4                 # on-policy steps before a sampled state
     stop_share: float = 0.0            # share of states taken where the greedy policy would stop (see on_policy_state)
     varied_ids: float = 0.0            # share of states whose elements are renamed as real files name them
+    files: tuple[str, ...] = ()        # real SVG files a share of the states comes from (models.files)
+    file_share: float = 0.0            # that share
+    perturb: int = 3                   # a file state's file after 0 … perturb damaging edits
     charge_stops: bool = False         # finalize / no-op answers cost the best gain of their group (charge_stops)
     need_gain: bool = False            # learn only from groups in which a sampled edit improves the layout
     reward: str = "step"               # "step": the action's shaped reward; "return": plus the greedy rest of the
@@ -421,6 +430,21 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
 
     env = LayoutEnv(task, max_steps=max_steps)
     env.reset(seed=seed, options={"task": make_task(task, seed, ids=ids)})
+    return roll_on(lm, env, depth, max_steps, to_stop=to_stop)
+
+
+def file_state(lm: LM, name: str, document: Any, seed: int, depth: int, max_steps: int, *, perturb: int,
+               to_stop: bool = False) -> Any:
+    """:func:`on_policy_state` on a real file: ``document`` at ``seed`` (``models.files.file_variant``: as it
+    is at seed 0, perturbed after), without a brief, rolled on by the current policy."""
+    from models.files import file_env, file_variant
+
+    env, _ = file_env(file_variant(document, name, seed, perturb)[0], max_steps=max_steps)
+    return roll_on(lm, env, depth, max_steps, to_stop=to_stop)
+
+
+def roll_on(lm: LM, env: Any, depth: int, max_steps: int, *, to_stop: bool = False) -> Any:
+    """``env`` advanced by the current greedy policy as :func:`on_policy_state` describes."""
     policy = TorchPolicy(lm)
     seen = [env]
     for _ in range(max_steps if to_stop else depth):
@@ -436,6 +460,24 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
         env = trial
         seen.append(env)
     return seen[min(depth, len(seen) - 1)]
+
+
+#: A file state's perturbation seed is drawn from 0 … FILE_SEEDS - 1 (0: the file as it is).
+FILE_SEEDS = 10_000
+
+
+def check_context(lm: LM, documents: list[tuple[str, Any]], max_new_tokens: int) -> None:
+    """Refuse, by name, a GRPO file whose prompt and answer would not fit the model's context (the model
+    would read it truncated)."""
+    from models.files import file_env
+
+    limit = int(getattr(lm.model.config, "max_position_embeddings", 0) or 0)
+    for name, document in documents:
+        env, _ = file_env(document.copy(), max_steps=1)
+        need = len(lm.encode(planner_prompt(env), bos=True)) + max_new_tokens
+        if limit and need > limit:
+            raise ValueError(f"{name}: its prompt and answer take {need} tokens, more than the model's "
+                             f"{limit}-token context; leave it out of the GRPO files")
 
 
 def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[str, Any]:
@@ -463,16 +505,20 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
 
     if cfg.reward not in REWARDS:
         raise ValueError(f"GRPO reward must be one of {', '.join(REWARDS)}; got {cfg.reward!r}")
-    for name in ("stop_share", "varied_ids"):
+    for name in ("stop_share", "varied_ids", "file_share"):
         if not 0.0 <= getattr(cfg, name) <= 1.0:
             raise ValueError(f"GRPO {name} must be a share between 0 and 1; got {getattr(cfg, name)!r}")
+    if cfg.file_share > 0 and not cfg.files:
+        raise ValueError("GRPO file_share needs files to draw states from")
+    documents = load_files(list(cfg.files)) if cfg.files else []  # an unreadable file is named first
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
+    lm = lm or load_lm(cfg.init, device=pick_device())
+    check_context(lm, documents, cfg.max_new_tokens)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / "best", ignore_errors=True)  # a choice of an earlier run in this directory
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
-    lm = lm or load_lm(cfg.init, device=pick_device())
     gen = torch.Generator(device=lm.device).manual_seed(cfg.seed)  # samples are drawn on the model's device
     ref = copy.deepcopy(lm.model).eval()
     for p in ref.parameters():
@@ -507,14 +553,20 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
         open_tasks = curriculum_tasks(tasks, step, cfg.steps, elapsed=time.time() - t0, budget=60 * cfg.max_minutes)
         groups = []
         stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "valid": [], "premature": [], "finalize": []}
-        varied = 0
+        varied = from_files = 0
         for _ in range(cfg.states_per_step):
             task = rng.choice(open_tasks)
             seed, depth, to_stop = rng.randrange(lo, hi), rng.randint(0, cfg.max_depth), rng.random() < cfg.stop_share
             # drawn only when asked for, so that runs without renamed states keep their random sequence
             ids = "varied" if cfg.varied_ids > 0 and rng.random() < cfg.varied_ids else "plain"
-            env = on_policy_state(lm, task, seed, depth, cfg.env_max_steps, to_stop=to_stop, ids=ids)
-            varied += ids == "varied"
+            if cfg.file_share > 0 and rng.random() < cfg.file_share:
+                name, document = rng.choice(documents)
+                env = file_state(lm, name, document, rng.randrange(FILE_SEEDS), depth, cfg.env_max_steps,
+                                 perturb=cfg.perturb, to_stop=to_stop)
+                from_files += 1
+            else:
+                env = on_policy_state(lm, task, seed, depth, cfg.env_max_steps, to_stop=to_stop, ids=ids)
+                varied += ids == "varied"
             prompt = planner_prompt(env)
             comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
                                  max_new_tokens=cfg.max_new_tokens, generator=gen)
@@ -555,6 +607,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
                "valid_rate": sum(stats["valid"]) / n,
                "premature_finalize_rate": sum(stats["premature"]) / n, "finalize_rate": sum(stats["finalize"]) / n,
                "kl": kl_val, "loss": loss_val, "groups_with_signal": len(groups), "varied_states": varied,
+               "file_states": from_files,
                "stage_tasks": open_tasks, "s": round(time.time() - t0, 1)}
         history.append(rec)
         log.write(json.dumps(rec) + "\n")
@@ -582,13 +635,22 @@ def main(argv: list[str] | None = None) -> None:
         if name == "tasks":
             ap.add_argument("--tasks", default="", help="comma-separated task names (default: all)")
             continue
+        if name == "files":
+            ap.add_argument("--files", nargs="+", default=(), metavar="SVG",
+                            help="real SVG files a share (--file-share) of the states comes from")
+            continue
         kind = (lambda v: v.lower() in ("1", "true", "yes")) if isinstance(value, bool) else type(value)
         ap.add_argument(f"--{name.replace('_', '-')}", type=kind, default=value,
                         choices=REWARDS if name == "reward" else None)
     args = ap.parse_args(argv)
-    kw = {k: getattr(args, k) for k in asdict(d) if k != "tasks"}
-    cfg = GRPOConfig(**kw, tasks=tuple(t for t in args.tasks.split(",") if t))
-    summary = train_grpo(cfg)
+    kw = {k: getattr(args, k) for k in asdict(d) if k not in ("tasks", "files")}
+    cfg = GRPOConfig(**kw, tasks=tuple(t for t in args.tasks.split(",") if t), files=tuple(args.files))
+    from assistant.errors import LayoutError
+
+    try:
+        summary = train_grpo(cfg)
+    except (ValueError, LayoutError) as exc:
+        ap.error(str(exc))
     print(json.dumps({k: summary[k] for k in ("final_dir", "best_dir", "best") if k in summary}))
 
 

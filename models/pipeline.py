@@ -160,7 +160,8 @@ def load_config(path: str | Path) -> PipelineConfig:
         return PipelineConfig(**{
             **raw, "data": DataConfig(**{**raw["data"], "tasks": tuple(raw["data"]["tasks"])}),
             "model": TinyConfig(**raw["model"]), "sft": SFTConfig(**sft),
-            "grpo": GRPOConfig(**{**raw["grpo"], "tasks": tuple(raw["grpo"]["tasks"])}),
+            "grpo": GRPOConfig(**{**raw["grpo"], "tasks": tuple(raw["grpo"]["tasks"]),
+                                  "files": tuple(raw["grpo"].get("files", ()))}),
             "lora": _lora(raw["lora"]) if raw.get("lora") else None})
     except FileNotFoundError:
         raise ValueError(f"{p}: no such file (a finished pipeline run holds one)") from None

@@ -150,6 +150,31 @@ def test_files_are_compared_paired_by_name(tmp_path):
     assert {(s["policy"], s["task"], s["ids"]) for s in stored} >= {("heuristic", "poster.svg", "file")}
 
 
+def test_files_with_perturbed_variants_are_paired_by_file_and_seed(tmp_path):
+    from models.eval import run_file_episode
+    from models.files import file_variant, load_files
+    from models.policies import HeuristicPolicy
+
+    out = tmp_path / "variants" / "COMPARE.md"
+    files = [EXAMPLES / "poster.svg", EXAMPLES / "slide.svg"]
+    res = compare(["heuristic", "random"], episodes=1, files=files, max_steps=2, variants=3, perturb=2, out=out)
+    rows = {(r.policy, r.task): r for r in res["rows"]}
+    assert rows[("heuristic", "all")].episodes == 6 and rows[("heuristic", "poster.svg")].episodes == 3
+    (c,) = res["comparisons"]
+    assert c["pairs"] == 6
+    assert {(e.task, e.seed) for e in rows[("random", "all")].details} == {
+        (f, s) for f in ("poster.svg", "slide.svg") for s in range(3)}
+    # seed 2 of slide.svg is the perturbed copy models.files makes, played from its own composite
+    name, doc = load_files([EXAMPLES / "slide.svg"])[0]
+    again = run_file_episode(HeuristicPolicy(), file_variant(doc, name, 2, 2)[0], name, max_steps=2, seed=2)
+    played = next(e for e in rows[("heuristic", "all")].details if (e.task, e.seed) == (name, 2))
+    assert played.composite == pytest.approx(again.composite) and played.steps == again.steps
+    assert "each played as it is and in 2 perturbed copies" in out.read_text()
+    with pytest.raises(ValueError, match="--variants"):
+        compare(["heuristic", "random"], episodes=1, files=files, variants=0, out=tmp_path / "none.md")
+    assert not (tmp_path / "none.md").exists()
+
+
 def test_a_file_the_model_cannot_read_is_its_failure_not_a_crash(osgeo_dir):
     from assistant.svg_import import import_svg
     from models.eval import run_file_episode

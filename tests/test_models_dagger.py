@@ -181,3 +181,77 @@ def test_varied_ids_episodes_label_the_renamed_layout(tmp_path: Path) -> None:
     assert first == make_record(env.observation_text(), env.instruction or "", want, kind="planner", meta=first["meta"])
     renamed = {e.id for e in task.broken.layout.elements}
     assert set(want.get("ids", [])) <= renamed and "bullet-1" not in renamed
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_files_are_played_without_a_brief_as_they_are_then_perturbed(tmp_path: Path) -> None:
+    """``--files``: episode i is file i % n at seed i // n; seed 0 is the file itself, later seeds perturbed copies."""
+    pytest.importorskip("llama_cpp")
+    from assistant.prompting import make_record
+    from models.files import file_env, file_variant, load_files
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from models.policies import HeuristicPolicy
+
+    out = tmp_path / "files"
+    files = [EXAMPLES / "poster.svg", EXAMPLES / "slide.svg"]
+    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--files", *map(str, files),
+          "--episodes", "4", "--first-seed", "0", "--max-steps", "2", "--samples", "1", "--perturb", "2"])
+    recs = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
+    stats = json.loads((out / "stats.json").read_text())
+    planner = [r for r in recs if r["kind"] == "planner"]
+    assert stats["tasks"] == ["poster.svg", "slide.svg"] and stats["splits"]["train"]["episodes"] == 4
+    assert stats["splits"]["train"]["no_instruction"] == 4 and stats["splits"]["train"]["varied_ids"] == 0
+    assert {(r["meta"]["task"], r["meta"]["seed"]) for r in planner} == {
+        ("poster.svg", 0), ("poster.svg", 1), ("slide.svg", 0), ("slide.svg", 1)}
+    assert all(r["meta"]["source"] == "dagger-file" and r["meta"]["instruction"] is False
+               and r["meta"]["ids"] == "file" for r in planner)
+    for name, doc in load_files(files):
+        for seed in (0, 1):
+            env, _ = file_env(file_variant(doc, name, seed, 2)[0], max_steps=3)
+            want = HeuristicPolicy().act(env).action
+            first = next(r for r in planner if (r["meta"]["task"], r["meta"]["seed"], r["meta"]["step"]) ==
+                         (name, seed, 0))
+            assert first == make_record(env.observation_text(), "", want, kind="planner", meta=first["meta"])
+
+
+class _CannotRead:
+    """A learner whose context the prompt does not fit (llama.cpp raises ValueError then)."""
+
+    name = "short"
+
+    def act(self, env):  # noqa: ANN001, ANN201
+        raise ValueError("Requested tokens exceed context window")
+
+
+def test_a_learner_that_cannot_read_the_file_stops_and_the_teacher_takes_over() -> None:
+    import random
+
+    from models.dagger import file_episode
+    from models.files import load_files
+    from models.policies import HeuristicPolicy
+
+    ((name, doc),) = load_files([EXAMPLES / "slide.svg"])
+    recs, counts = file_episode(_CannotRead(), HeuristicPolicy(), name, doc, 0, DaggerConfig(max_steps=2),
+                                random.Random(0))
+    assert counts["states"] == 1 and counts["learner_stopped_early"] == 1
+    recs, counts = file_episode(_CannotRead(), HeuristicPolicy(), name, doc, 0,
+                                DaggerConfig(max_steps=2, teacher_share=1e-9), random.Random(0))
+    assert counts["states"] == 3 and counts["teacher_steps"] == 2
+
+
+def test_bad_file_arguments_stop_the_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    broken = tmp_path / "broken.svg"
+    broken.write_text("<svg><rect")
+    poster = str(EXAMPLES / "poster.svg")
+    for argv, why in ((["--files", poster, "--tasks", "poster"], "either --tasks or --files"),
+                      (["--files", poster, "--first-seed", "-1"], "at least 0"),
+                      (["--files", poster, "--perturb", "-1"], "--perturb"),
+                      (["--files", poster, poster], "file names must differ"),
+                      (["--files", poster, str(broken)], "broken.svg")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--out", str(tmp_path / "d"), "--model", str(tmp_path / "none.gguf"), *argv])
+        assert exc.value.code == 2
+        assert why in capsys.readouterr().err
+    assert not (tmp_path / "d").exists()

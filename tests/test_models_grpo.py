@@ -534,3 +534,55 @@ def test_grpo_draws_the_asked_share_of_states_with_renamed_elements(tmp_path: Pa
     assert named == ({"varied"} if renamed else {"plain"})
     # the sampled prompts list the elements by the names their states gave them
     assert all(f"\n{ids[1]} logo shape " in p for (_, _, ids), p in zip(states, prompts))
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_a_file_state_is_the_file_variant_rolled_on_by_the_policy(monkeypatch) -> None:
+    from models.files import file_variant, load_files
+    from models.grpo import file_state
+
+    ((name, doc),) = load_files([EXAMPLES / "slide.svg"])
+    first = "slide-title"
+    monkeypatch.setattr(_Scripted, "answers", [{"type": "move", "ids": [first], "dx": 2, "dy": 0}] * 3)
+    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    env = file_state(None, name, doc, 3, 2, 6, perturb=2)
+    assert _steps(env) == 2 and env.instruction is None
+    variant, _ = file_variant(doc, name, 3, 2)
+    start = next(e for e in variant.layout.elements if e.id == first)
+    now = next(e for e in env.document.layout.elements if e.id == first)
+    assert now.box.x == pytest.approx(start.box.x + 4, abs=0.01)
+    assert next(e for e in doc.layout.elements if e.id == first).box.x == 80  # the imported file is untouched
+
+
+@pytest.mark.parametrize(("share", "from_files"), [(1.0, 2), (0.0, 0)])
+def test_grpo_draws_the_asked_share_of_states_from_files(tmp_path: Path, lm, monkeypatch, share, from_files) -> None:
+    prompts = []
+    real_sample = grpo_mod.sample_group
+    monkeypatch.setattr(grpo_mod, "sample_group", lambda m, p, n, **kw: prompts.append(p) or real_sample(m, p, n, **kw))
+    cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=1, states_per_step=2, group_size=2,
+                     max_depth=0, max_new_tokens=8, save_every=5, file_share=share,
+                     files=(str(EXAMPLES / "slide.svg"),))
+    train_grpo(cfg, lm=lm)
+    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines() if '"event"' not in x]
+    assert log[0]["file_states"] == from_files and len(prompts) == 2
+    # a slide.svg state lists the file's own elements; a banner state the generator's
+    assert sum("\nslide-title title text " in p for p in prompts) == from_files
+
+
+def test_grpo_files_that_cannot_be_used_are_refused_by_name(tmp_path: Path, lm, osgeo_dir: Path) -> None:
+    out = tmp_path / "g"
+    with pytest.raises(ValueError, match="file_share needs files"):
+        train_grpo(GRPOConfig(out=str(out), file_share=0.5), lm=lm)
+    with pytest.raises(ValueError, match="file_share must be a share"):
+        train_grpo(GRPOConfig(out=str(out), file_share=1.5, files=(str(EXAMPLES / "slide.svg"),)), lm=lm)
+    with pytest.raises(ValueError, match=r"osgeo-gsoc-A4\.svg: its prompt and answer take \d+ tokens"):
+        train_grpo(GRPOConfig(out=str(out), file_share=0.5, files=(str(osgeo_dir / "osgeo-gsoc-A4.svg"),)), lm=lm)
+    broken = tmp_path / "broken.svg"
+    broken.write_text("<svg><rect")
+    from assistant.errors import LayoutError
+
+    with pytest.raises(LayoutError, match="broken.svg"):
+        train_grpo(GRPOConfig(out=str(out), file_share=0.5, files=(str(broken),)), lm=lm)
+    assert not out.exists()  # refused before anything is written

@@ -224,6 +224,12 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert flags_text(renamed) == " --grpo-varied-ids 0.5"
     assert "; 50% of the states with elements named as real files name them" in grpo_text(
         replace(tiny, **grpo_overrides(renamed)))
+    files = parser().parse_args(["--grpo-files", "a.svg", "my flyer.svg", "--grpo-file-share", "0.25",
+                                 "--grpo-perturb", "2"])
+    assert grpo_overrides(files) == {"files": ("a.svg", "my flyer.svg"), "file_share": 0.25, "perturb": 2}
+    assert flags_text(files) == " --grpo-files a.svg 'my flyer.svg' --grpo-file-share 0.25 --grpo-perturb 2"
+    assert ("; 25% of the states from 2 real SVG files without a brief, as they are or after up to 2 random "
+            "damaging edits") in grpo_text(replace(tiny, **grpo_overrides(files)))
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
