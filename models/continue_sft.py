@@ -66,6 +66,8 @@ def parser() -> argparse.ArgumentParser:
                     help="share (0-1) of GRPO's states drawn from --grpo-files")
     ap.add_argument("--grpo-perturb", type=int, default=None,
                     help="a GRPO file state's file after at most this many random damaging edits")
+    ap.add_argument("--grpo-grammar", type=int, choices=(0, 1), default=None,
+                    help="1: sample GRPO's groups under the runtime's action grammar (models.grammar_mask)")
     ap.add_argument("--grpo-kl", type=float, default=None, help="GRPO KL penalty coefficient")
     ap.add_argument("--grpo-temperature", type=float, default=None, help="temperature GRPO samples its groups at")
     ap.add_argument("--grpo-charge-stops", type=int, choices=(0, 1), default=None,
@@ -149,7 +151,7 @@ GRPO_FLAGS = {"grpo_steps": "steps", "grpo_minutes": "max_minutes", "grpo_lr": "
               "grpo_temperature": "temperature", "grpo_charge_stops": "charge_stops", "grpo_need_gain": "need_gain",
               "grpo_reward": "reward", "grpo_std_floor": "std_floor",
               "grpo_varied_ids": "varied_ids", "grpo_files": "files", "grpo_file_share": "file_share",
-              "grpo_perturb": "perturb"}
+              "grpo_perturb": "perturb", "grpo_grammar": "grammar"}
 
 
 def grpo_overrides(args: argparse.Namespace) -> dict:
@@ -157,7 +159,7 @@ def grpo_overrides(args: argparse.Namespace) -> dict:
     out = {field: getattr(args, flag) for flag, field in GRPO_FLAGS.items() if getattr(args, flag) is not None}
     if "files" in out:
         out["files"] = tuple(out["files"])
-    for switch in ("charge_stops", "need_gain"):
+    for switch in ("charge_stops", "need_gain", "grammar"):
         if switch in out:
             out[switch] = bool(out[switch])
     if "steps" in out:
@@ -209,6 +211,8 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
     if getattr(g, "file_share", 0.0) > 0:
         text += (f"; {g.file_share:.0%} of the states from {len(g.files)} real SVG files without a brief, as they are "
                  f"or after up to {g.perturb} random damaging edits")
+    if getattr(g, "grammar", False):
+        text += "; groups sampled under the runtime's action grammar over each state's element ids"
     if g.charge_stops:
         text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
     if g.need_gain:

@@ -28,6 +28,14 @@ compact torch loop:
    episodes on layouts nobody generated end up.
 2. **A group of G actions.** Sample G completions of the planner prompt
    (``assistant.prompting.build_prompt(kind="planner")``) at ``temperature``.
+   With ``grammar`` they are sampled under the runtime's action grammar over
+   the state's element ids, as the shipped model decodes
+   (``models.grammar_mask``: llama.cpp's grammar sampler masks the torch
+   model's logits; ``grammar_vocab`` is a GGUF with the model's tokenizer,
+   by default the starting model exported once), so each group holds real
+   choices between edits of elements the layout has. The loss still uses the
+   model's unmasked token probabilities: raising a sampled token's probability
+   raises it under the mask too.
 3. **Rewards from the environment.** Each completion is parsed
    (``prompting.parse_completion``) and executed in a deep copy of the
    environment; its reward is the environment's shaped step reward (potential
@@ -94,6 +102,7 @@ import json
 import random
 import shutil
 import time
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -122,6 +131,8 @@ class GRPOConfig:
     files: tuple[str, ...] = ()        # real SVG files a share of the states comes from (models.files)
     file_share: float = 0.0            # that share
     perturb: int = 3                   # a file state's file after 0 … perturb damaging edits
+    grammar: bool = False              # sample the groups under the runtime's action grammar (models.grammar_mask)
+    grammar_vocab: str = ""            # a GGUF with the model's tokenizer ("": the starting model, exported)
     charge_stops: bool = False         # finalize / no-op answers cost the best gain of their group (charge_stops)
     need_gain: bool = False            # learn only from groups in which a sampled edit improves the layout
     reward: str = "step"               # "step": the action's shaped reward; "return": plus the greedy rest of the
@@ -178,8 +189,13 @@ def planner_prompt(env: Any) -> str:
 
 @torch.no_grad()
 def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tokens: int,
-                 generator: torch.Generator | None = None) -> list[list[int]]:
-    """``n`` sampled completions (token ids, ending with the newline or eos token when reached)."""
+                 generator: torch.Generator | None = None, grammar: Any = None) -> list[list[int]]:
+    """``n`` sampled completions (token ids, ending with the newline or eos token when reached).
+
+    ``grammar`` (``models.grammar_mask.GrammarStates`` with ``n`` states): each sample's tokens are drawn
+    among those its grammar allows, and it ends where its grammar is complete (the forced end token is not
+    appended).
+    """
     model = lm.model
     model.eval()
     prompt_ids = lm.encode(prompt, bos=True)
@@ -189,6 +205,10 @@ def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tok
     outs: list[list[int]] = [[] for _ in range(n)]
     done = [False] * n
     for _ in range(max_new_tokens):
+        if grammar is not None:
+            logits = mask_logits(grammar, logits, done)
+            if all(done):
+                break
         # sampled where the logits are (one copy of n token ids per step, not of n vocabulary-wide rows)
         probs = torch.softmax(logits.float() / max(temperature, 1e-5), dim=-1)
         nxt = torch.multinomial(probs, 1, generator=generator).squeeze(1)
@@ -198,6 +218,8 @@ def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tok
                 continue
             tok = toks[i]
             outs[i].append(tok)
+            if grammar is not None:
+                grammar.accept(i, tok)
             if tok == lm.eos_id or "\n" in lm.decode(outs[i][-1:]):
                 done[i] = True
         if all(done):
@@ -205,6 +227,23 @@ def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tok
         res = model(input_ids=nxt.view(n, 1).to(lm.device), past_key_values=past, use_cache=True)
         past, logits = res.past_key_values, res.logits[:, -1]
     return outs
+
+
+def mask_logits(grammar: Any, logits: torch.Tensor, done: list[bool]) -> torch.Tensor:
+    """``logits`` with the tokens each unfinished sample's grammar does not allow set to ``-inf``; a sample
+    whose grammar is complete is marked done (its row is left as it is: nothing more is taken from it)."""
+    rows = logits.float().cpu().numpy()
+    masked = logits.clone()
+    for i, finished in enumerate(done):
+        if finished:
+            continue
+        allowed = grammar.allowed(i, rows[i])
+        if grammar.ended(allowed):
+            done[i] = True
+            continue
+        keep = torch.from_numpy(allowed).to(masked.device)
+        masked[i] = masked[i].masked_fill(~keep, float("-inf"))
+    return masked
 
 
 def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -462,6 +501,15 @@ def roll_on(lm: LM, env: Any, depth: int, max_steps: int, *, to_stop: bool = Fal
     return seen[min(depth, len(seen) - 1)]
 
 
+def grammar_states(mask: Any, env: Any, n: int) -> Any:
+    """``n`` grammar states over ``env``'s element ids (a context that closes them), or a null context."""
+    if mask is None:
+        return nullcontext()
+    from assistant.planners.modelstep import element_ids
+
+    return mask.start(element_ids(env.document.layout), n)
+
+
 #: A file state's perturbation seed is drawn from 0 … FILE_SEEDS - 1 (0: the file as it is).
 FILE_SEEDS = 10_000
 
@@ -511,6 +559,10 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     if cfg.file_share > 0 and not cfg.files:
         raise ValueError("GRPO file_share needs files to draw states from")
     documents = load_files(list(cfg.files)) if cfg.files else []  # an unreadable file is named first
+    if cfg.grammar and cfg.grammar_vocab:
+        from assistant.planners.local import check_model_file
+
+        check_model_file(cfg.grammar_vocab)
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     lm = lm or load_lm(cfg.init, device=pick_device())
@@ -519,6 +571,11 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / "best", ignore_errors=True)  # a choice of an earlier run in this directory
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    mask = None
+    if cfg.grammar:
+        from models.grammar_mask import GrammarMask, vocab_gguf_for
+
+        mask = GrammarMask(cfg.grammar_vocab or vocab_gguf_for(lm, out / "vocab"))
     gen = torch.Generator(device=lm.device).manual_seed(cfg.seed)  # samples are drawn on the model's device
     ref = copy.deepcopy(lm.model).eval()
     for p in ref.parameters():
@@ -568,8 +625,9 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
                 env = on_policy_state(lm, task, seed, depth, cfg.env_max_steps, to_stop=to_stop, ids=ids)
                 varied += ids == "varied"
             prompt = planner_prompt(env)
-            comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
-                                 max_new_tokens=cfg.max_new_tokens, generator=gen)
+            with grammar_states(mask, env, cfg.group_size) as states:
+                comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
+                                     max_new_tokens=cfg.max_new_tokens, generator=gen, grammar=states)
             results = score_group(lm, env, [lm.decode(c).split("\n", 1)[0] for c in comps], cfg)
             for key in ("reward", "valid", "premature", "finalize"):  # as the environment scored them
                 stats[key] += [float(r[key]) for r in results]
