@@ -230,6 +230,11 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert flags_text(files) == " --grpo-files a.svg 'my flyer.svg' --grpo-file-share 0.25 --grpo-perturb 2"
     assert ("; 25% of the states from 2 real SVG files without a brief, as they are or after up to 2 random "
             "damaging edits") in grpo_text(replace(tiny, **grpo_overrides(files)))
+    gram = parser().parse_args(["--grpo-grammar", "1"])
+    assert grpo_overrides(gram) == {"grammar": True} and flags_text(gram) == " --grpo-grammar 1"
+    assert "; groups sampled under the runtime's action grammar over each state's element ids" in grpo_text(
+        replace(tiny, **grpo_overrides(gram)))
+    assert "action grammar" not in grpo_text(tiny)
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
