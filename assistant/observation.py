@@ -14,17 +14,32 @@ that equal states give equal observations:
 :func:`observation_text` renders it for a language model: one line per
 element (``id role kind x,y,w,h "text" size``), the weakest metrics with
 findings, the instruction. A 30-element layout stays well under 1 500 tokens.
+
+A larger layout may not fit a small model's context. :func:`fit_observation_text`
+then shortens the text, in the same line format, one level at a time until a
+caller's test (its model's token count) passes: element text cut to
+:data:`SHORT_SNIPPET` characters (level 1); locked elements, which no edit may
+touch, left out of the list and counted instead (level 2); no element text
+(level 3); then the least important elements no finding names left out, a few
+at a time. Findings, the score line and every element an edit is likely to
+concern stay.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from assistant.document import Layout
 
 #: Characters of element text shown.
 SNIPPET = 28
+
+#: Characters of element text shown at compaction level 1 and above (none from level 3).
+SHORT_SNIPPET = 12
+
+#: The compaction levels of :func:`observation_text` before elements are left out.
+COMPACT_LEVELS = 3
 
 
 def _r(v: float, nd: int = 1) -> float:
@@ -91,8 +106,16 @@ def _num(v: float) -> str:
     return str(int(round(v)))
 
 
-def observation_text(obs: dict[str, Any]) -> str:
-    """Compact text of an observation dict for language models (see module docstring)."""
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text.rstrip("…")[:limit - 1] + "…"
+
+
+def observation_text(obs: dict[str, Any], *, compact: int = 0, leave_out: frozenset[str] = frozenset()) -> str:
+    """Compact text of an observation dict for language models (see module docstring).
+
+    ``compact`` (0 … :data:`COMPACT_LEVELS`) shortens it as :func:`fit_observation_text` describes;
+    the elements whose ids are in ``leave_out`` are not listed (a line counts what was left out).
+    """
     c = obs["canvas"]
     sb = c["safe_box"]
     lines = [f"canvas {_num(c['width'])}x{_num(c['height'])} {c['units']}, safe box "
@@ -100,17 +123,29 @@ def observation_text(obs: dict[str, Any]) -> str:
     if obs.get("instruction"):
         lines.append(f"instruction: {obs['instruction']}")
     lines.append("elements (id role kind x,y,w,h):")
+    locked = unlisted = 0
     for e in obs["elements"]:
+        if compact >= 2 and e.get("locked"):
+            locked += 1
+            continue
+        if e["id"] in leave_out:
+            unlisted += 1
+            continue
         parts = [e["id"], e["role"], e["kind"], ",".join(_num(v) for v in e["box"])]
         if e.get("group"):
             parts.append(f"in={e['group']}")
-        if e.get("text"):
-            parts.append(json.dumps(e["text"], ensure_ascii=False))
+        if e.get("text") and compact < 3:
+            text = _short(e["text"], SHORT_SNIPPET) if compact >= 1 else e["text"]
+            parts.append(json.dumps(text, ensure_ascii=False))
         if e.get("font_size"):
             parts.append(f"{e['font_size']:g}pt" if c["units"] == "pt" else f"size={e['font_size']:g}")
         if e.get("locked"):
             parts.append("locked")
         lines.append(" ".join(parts))
+    if locked or unlisted:
+        lines.append("(not listed: " + ", ".join(
+            t for t in (f"{locked} locked" if locked else "", f"{unlisted} others" if unlisted else "") if t)
+            + ")")
     weak = ", ".join(f"{w['metric']} {w['score']:.2f}" for w in obs["weakest"])
     lines.append(f"score {obs['composite']:.3f}, instruction fit {obs['instruction_fit']:.2f}"
                  + (f"; weakest: {weak}" if weak else ""))
@@ -123,4 +158,23 @@ def observation_text(obs: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["build_observation", "observation_text"]
+def fit_observation_text(obs: dict[str, Any], fits: Callable[[str], bool]) -> str:
+    """The fullest :func:`observation_text` of ``obs`` for which ``fits(text)`` holds (see the module
+    docstring for the order in which it is shortened); the shortest one when none does."""
+    for level in range(COMPACT_LEVELS + 1):
+        text = observation_text(obs, compact=level)
+        if fits(text):
+            return text
+    named = {i for w in obs["weakest"] for f in w["findings"] for i in f["ids"]}
+    # decorations first, then the smallest: the elements an edit is least likely to concern
+    spare = sorted((e for e in obs["elements"] if not e.get("locked") and e["id"] not in named),
+                   key=lambda e: (e["role"] != "decoration", e["box"][2] * e["box"][3]))
+    step = max(1, len(spare) // 8)
+    for n in range(step, len(spare) + step, step):
+        text = observation_text(obs, compact=COMPACT_LEVELS, leave_out=frozenset(e["id"] for e in spare[:n]))
+        if fits(text):
+            return text
+    return text
+
+
+__all__ = ["build_observation", "observation_text", "fit_observation_text"]

@@ -27,7 +27,9 @@ from typing import Any
 
 from assistant.errors import InvalidAction, ModelFileError
 from assistant.planners.grammar import within_grammar
-from assistant.planners.local import LAZY_GRAMMAR_VOCAB, check_adapter_applied, no_weight_repacking
+from assistant.planners.local import (
+    LAZY_GRAMMAR_VOCAB, check_adapter_applied, fit_planner_prompt, no_weight_repacking,
+)
 from assistant.prompting import STOP_SEQUENCES, build_prompt, layout_text, parse_completion
 
 
@@ -162,7 +164,7 @@ class GGUFPolicy:
 
     def act(self, env: Any) -> Decision:
         t0 = time.perf_counter()
-        prompt = build_prompt(env.observation_text(), env.instruction or "", kind="planner")
+        prompt = fit_planner_prompt(self.llm, env.observation(), env.instruction or "")
         if self.samples <= 1:
             action, text = self.answer(prompt, **self._decoding(env.document.layout))
             return Decision(action, text, time.perf_counter() - t0)

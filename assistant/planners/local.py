@@ -48,7 +48,7 @@ from typing import Any, Iterator, Sequence
 from assistant.errors import ModelFileError, PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
-from assistant.planners.modelstep import ModelStats, choose, distinct_answers, element_ids, planner_prompt_text
+from assistant.planners.modelstep import ModelStats, choose, distinct_answers, element_ids, planner_observation
 
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
 #: The bundled applicator model (written by ``python -m models.pipeline --config tiny``).
@@ -242,6 +242,26 @@ def _load_with_lock(path: str | Path, *, n_ctx: int, threads: int,
                  _stamp(a) if a else None)
 
 
+#: Context tokens kept free for the answer when a prompt is fitted to the context (fit_planner_prompt).
+ANSWER_RESERVE = 128
+
+
+def fit_planner_prompt(llm: Any, obs: dict[str, Any], instruction: str) -> str:
+    """The planner prompt for observation ``obs``, shortened (``assistant.observation.fit_observation_text``)
+    only where the full one would leave fewer than :data:`ANSWER_RESERVE` of ``llm``'s context tokens
+    for the answer: a large real file is read in brief rather than refused."""
+    from assistant.observation import fit_observation_text
+    from assistant.prompting import build_prompt
+
+    limit = int(llm.n_ctx()) - ANSWER_RESERVE
+
+    def fits(text: str) -> bool:
+        prompt = build_prompt(text, instruction, kind="planner")
+        return len(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)) <= limit
+
+    return build_prompt(fit_observation_text(obs, fits), instruction, kind="planner")
+
+
 class LocalPlanner:
     """GGUF model via llama.cpp, grammar-constrained, best of K answers by simulation."""
 
@@ -359,9 +379,7 @@ class LocalPlanner:
     # -- the Planner contract -------------------------------------------------
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals from the model's verified answers (``[finalize]`` when none improves)."""
-        from assistant.prompting import build_prompt
-
-        prompt = build_prompt(planner_prompt_text(state), state.instruction or "", kind="planner")
+        prompt = fit_planner_prompt(self.llm, planner_observation(state), state.instruction or "")
         texts = self.generate(prompt, ids=element_ids(state), step=state.step, deadline=state.deadline)
         return choose(state, texts, self.stats, source="local")
 

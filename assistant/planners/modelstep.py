@@ -238,13 +238,19 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
     return out
 
 
+def planner_observation(state: PlannerState) -> dict[str, Any]:
+    """The observation dict for ``state`` (same as ``LayoutEnv.observation``)."""
+    from assistant.observation import build_observation
+
+    return build_observation(state.document.layout, state.report, instruction=state.instruction,
+                             constraints=state.constraints, step=state.step, max_steps=state.max_steps)
+
+
 def planner_prompt_text(state: PlannerState) -> str:
     """The planner observation text for ``state`` (same as ``LayoutEnv.observation_text``)."""
-    from assistant.observation import build_observation, observation_text
+    from assistant.observation import observation_text
 
-    obs = build_observation(state.document.layout, state.report, instruction=state.instruction,
-                            constraints=state.constraints, step=state.step, max_steps=state.max_steps)
-    return observation_text(obs)
+    return observation_text(planner_observation(state))
 
 
 def element_ids(state_or_layout: Any) -> list[str]:
@@ -254,5 +260,5 @@ def element_ids(state_or_layout: Any) -> list[str]:
 
 
 __all__ = ["ModelStats", "Candidate", "distinct_answers", "answer_key", "DRAWS_PER_ANSWER", "TEMPERATURE_RAMP",
-           "validate_answer", "simulate", "choose", "planner_prompt_text",
+           "validate_answer", "simulate", "choose", "planner_prompt_text", "planner_observation",
            "element_ids"]

@@ -1,0 +1,70 @@
+"""Observations shortened to fit a model's context: ``fit_observation_text`` and ``fit_planner_prompt``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.env import LayoutEnv
+from assistant.observation import COMPACT_LEVELS, fit_observation_text, observation_text
+from assistant.svg_import import import_svg
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
+
+
+def _obs(path: Path) -> dict:
+    env = LayoutEnv(max_steps=8)
+    env.reset(seed=0, options={"document": import_svg(path)})
+    return env.observation()
+
+
+def test_a_prompt_that_fits_is_left_as_it_is() -> None:
+    obs = _obs(EXAMPLES / "poster.svg")
+    assert fit_observation_text(obs, lambda t: True) == observation_text(obs)
+
+
+def test_each_level_is_shorter_and_keeps_the_line_format(osgeo_dir: Path) -> None:
+    obs = _obs(osgeo_dir / "mapbender_a4.svg")  # no locked elements: level 2 leaves nothing out
+    full, short, unlocked, bare = [observation_text(obs, compact=k) for k in range(COMPACT_LEVELS + 1)]
+    assert len(full) > len(short) == len(unlocked) > len(bare)
+    assert all(len(q) <= 12 for q in short.split("\nscore ", 1)[0].split('"')[1::2])  # text cut to 12 characters
+    assert bare.split("\nscore ", 1)[0].count('"') == 0  # element text gone
+    for text in (short, bare):  # the same lines, fewer characters; the score, findings and step lines kept
+        assert [line.split(" ", 4)[:4] for line in text.split("\n")[:3]] == \
+            [line.split(" ", 4)[:4] for line in full.split("\n")[:3]]
+        assert full.split("\nscore ", 1)[1] == text.split("\nscore ", 1)[1]
+    locked = _obs(osgeo_dir / "osgeo-gsoc-A4.svg")  # every element locked: no edit may touch them
+    listed, counted = observation_text(locked, compact=1), observation_text(locked, compact=2)
+    assert len(counted) < len(listed) // 2 and "(not listed: 66 locked)" in counted
+    assert all(f"\n{e['id']} " not in counted for e in locked["elements"])
+
+
+def test_a_budget_leaves_out_the_least_important_elements_but_none_a_finding_names(osgeo_dir: Path) -> None:
+    obs = _obs(osgeo_dir / "mapbender_a4.svg")
+    bare = observation_text(obs, compact=COMPACT_LEVELS)
+    budget = len(bare) * 2 // 3
+    text = fit_observation_text(obs, lambda t: len(t) <= budget)
+    assert len(text) <= budget and "others)" in text
+    named = {i for w in obs["weakest"] for f in w["findings"] for i in f["ids"]}
+    listed = {line.split(" ", 1)[0] for line in text.split("\n")}
+    assert named <= listed | {e["id"] for e in obs["elements"] if e.get("locked")}
+    # nothing fits: the shortest text there is
+    assert len(fit_observation_text(obs, lambda t: False)) < budget
+
+
+def test_the_local_planner_reads_a_file_longer_than_its_context(osgeo_dir: Path) -> None:
+    pytest.importorskip("llama_cpp")
+    from assistant.planners.local import ANSWER_RESERVE, fit_planner_prompt
+    from assistant.prompting import build_prompt
+    from models.policies import load_llama
+
+    llm = load_llama(BUNDLED)
+    count = lambda p: len(llm.tokenize(p.encode(), add_bos=True, special=True))  # noqa: E731
+    for name in ("osgeo-gsoc-A4.svg", "postgis-flyer-a4.svg", "gdal_a4.svg"):
+        obs = _obs(osgeo_dir / name)
+        full = build_prompt(observation_text(obs), "", kind="planner")
+        prompt = fit_planner_prompt(llm, obs, "")
+        assert count(prompt) <= llm.n_ctx() - ANSWER_RESERVE
+        assert (prompt == full) == (count(full) <= llm.n_ctx() - ANSWER_RESERVE)
