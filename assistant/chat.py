@@ -186,7 +186,8 @@ class ChatAssistant:
         except LayoutError:
             constraints = []
         before = evaluate(layout, constraints=constraints or None)
-        prompt = build_prompt(layout_text(layout), request, kind="applicator")
+        fitted = getattr(self.model, "applicator_prompt", None)  # a local model fits it to its context
+        prompt = fitted(layout, request) if fitted else build_prompt(layout_text(layout), request, kind="applicator")
         try:
             texts = self.model.generate(prompt, ids=element_ids(layout), samples=self.samples,
                                         step=self.session.revision)

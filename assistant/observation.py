@@ -110,21 +110,20 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text.rstrip("…")[:limit - 1] + "…"
 
 
-def observation_text(obs: dict[str, Any], *, compact: int = 0, leave_out: frozenset[str] = frozenset()) -> str:
-    """Compact text of an observation dict for language models (see module docstring).
+def canvas_line(canvas: dict[str, Any]) -> str:
+    """The observation's first line: the canvas size, its units and the safe box."""
+    sb = canvas["safe_box"]
+    return (f"canvas {_num(canvas['width'])}x{_num(canvas['height'])} {canvas['units']}, safe box "
+            f"{_num(sb[0])},{_num(sb[1])},{_num(sb[2])},{_num(sb[3])}")
 
-    ``compact`` (0 … :data:`COMPACT_LEVELS`) shortens it as :func:`fit_observation_text` describes;
-    the elements whose ids are in ``leave_out`` are not listed (a line counts what was left out).
-    """
-    c = obs["canvas"]
-    sb = c["safe_box"]
-    lines = [f"canvas {_num(c['width'])}x{_num(c['height'])} {c['units']}, safe box "
-             f"{_num(sb[0])},{_num(sb[1])},{_num(sb[2])},{_num(sb[3])}"]
-    if obs.get("instruction"):
-        lines.append(f"instruction: {obs['instruction']}")
-    lines.append("elements (id role kind x,y,w,h):")
+
+def element_lines(elements: list[dict[str, Any]], units: str, *, compact: int = 0,
+                  leave_out: frozenset[str] = frozenset()) -> list[str]:
+    """One line per element dict (``id role kind x,y,w,h in=group "text" size=… locked``), shortened at
+    ``compact`` level 1 and above (see the module docstring); a last line counts the elements left out."""
+    lines = ["elements (id role kind x,y,w,h):"]
     locked = unlisted = 0
-    for e in obs["elements"]:
+    for e in elements:
         if compact >= 2 and e.get("locked"):
             locked += 1
             continue
@@ -138,7 +137,7 @@ def observation_text(obs: dict[str, Any], *, compact: int = 0, leave_out: frozen
             text = _short(e["text"], SHORT_SNIPPET) if compact >= 1 else e["text"]
             parts.append(json.dumps(text, ensure_ascii=False))
         if e.get("font_size"):
-            parts.append(f"{e['font_size']:g}pt" if c["units"] == "pt" else f"size={e['font_size']:g}")
+            parts.append(f"{e['font_size']:g}pt" if units == "pt" else f"size={e['font_size']:g}")
         if e.get("locked"):
             parts.append("locked")
         lines.append(" ".join(parts))
@@ -146,6 +145,25 @@ def observation_text(obs: dict[str, Any], *, compact: int = 0, leave_out: frozen
         lines.append("(not listed: " + ", ".join(
             t for t in (f"{locked} locked" if locked else "", f"{unlisted} others" if unlisted else "") if t)
             + ")")
+    return lines
+
+
+def layout_element_dicts(layout: Layout) -> list[dict[str, Any]]:
+    """The observation's element dicts of ``layout`` (what :func:`element_lines` shows)."""
+    return [_element(e) for e in layout.elements]
+
+
+def observation_text(obs: dict[str, Any], *, compact: int = 0, leave_out: frozenset[str] = frozenset()) -> str:
+    """Compact text of an observation dict for language models (see module docstring).
+
+    ``compact`` (0 … :data:`COMPACT_LEVELS`) shortens it as :func:`fit_observation_text` describes;
+    the elements whose ids are in ``leave_out`` are not listed (a line counts what was left out).
+    """
+    c = obs["canvas"]
+    lines = [canvas_line(c)]
+    if obs.get("instruction"):
+        lines.append(f"instruction: {obs['instruction']}")
+    lines += element_lines(obs["elements"], c["units"], compact=compact, leave_out=leave_out)
     weak = ", ".join(f"{w['metric']} {w['score']:.2f}" for w in obs["weakest"])
     lines.append(f"score {obs['composite']:.3f}, instruction fit {obs['instruction_fit']:.2f}"
                  + (f"; weakest: {weak}" if weak else ""))
@@ -158,23 +176,33 @@ def observation_text(obs: dict[str, Any], *, compact: int = 0, leave_out: frozen
     return "\n".join(lines)
 
 
-def fit_observation_text(obs: dict[str, Any], fits: Callable[[str], bool]) -> str:
-    """The fullest :func:`observation_text` of ``obs`` for which ``fits(text)`` holds (see the module
-    docstring for the order in which it is shortened); the shortest one when none does."""
+def fit_text(render: Callable[[int, frozenset[str]], str], elements: list[dict[str, Any]], keep: set[str],
+             fits: Callable[[str], bool]) -> str:
+    """The fullest ``render(level, leave_out)`` for which ``fits`` holds: levels 0 … :data:`COMPACT_LEVELS`,
+    then, at the last level, more and more of ``elements`` left out — unlocked ones not in ``keep``,
+    decorations first, then the smallest. The shortest text when nothing fits."""
     for level in range(COMPACT_LEVELS + 1):
-        text = observation_text(obs, compact=level)
+        text = render(level, frozenset())
         if fits(text):
             return text
-    named = {i for w in obs["weakest"] for f in w["findings"] for i in f["ids"]}
     # decorations first, then the smallest: the elements an edit is least likely to concern
-    spare = sorted((e for e in obs["elements"] if not e.get("locked") and e["id"] not in named),
+    spare = sorted((e for e in elements if not e.get("locked") and e["id"] not in keep),
                    key=lambda e: (e["role"] != "decoration", e["box"][2] * e["box"][3]))
     step = max(1, len(spare) // 8)
     for n in range(step, len(spare) + step, step):
-        text = observation_text(obs, compact=COMPACT_LEVELS, leave_out=frozenset(e["id"] for e in spare[:n]))
+        text = render(COMPACT_LEVELS, frozenset(e["id"] for e in spare[:n]))
         if fits(text):
             return text
     return text
 
 
-__all__ = ["build_observation", "observation_text", "fit_observation_text"]
+def fit_observation_text(obs: dict[str, Any], fits: Callable[[str], bool]) -> str:
+    """The fullest :func:`observation_text` of ``obs`` for which ``fits(text)`` holds (see the module
+    docstring for the order in which it is shortened; elements a finding names are always listed)."""
+    named = {i for w in obs["weakest"] for f in w["findings"] for i in f["ids"]}
+    return fit_text(lambda level, out: observation_text(obs, compact=level, leave_out=out), obs["elements"],
+                    named, fits)
+
+
+__all__ = ["build_observation", "observation_text", "fit_observation_text", "fit_text", "element_lines",
+           "canvas_line", "layout_element_dicts"]

@@ -116,34 +116,23 @@ def build_prompt(observation_text: str, request: str, *, kind: Kind = "applicato
     return render_prompt(SYSTEM_PROMPTS[kind], user_message(observation_text, request, kind=kind))
 
 
-def layout_text(layout: Any) -> str:
+def layout_text(layout: Any, *, compact: int = 0, leave_out: frozenset[str] = frozenset()) -> str:
     """The applicator's view of a layout: the canvas line and one line per element.
 
     Same line format as the environment's ``observation_text`` (``id role kind
     x,y,w,h "text" size=…``, whole world units), without metrics or findings, so
-    a request can be answered from the element list alone.
+    a request can be answered from the element list alone. ``compact`` and
+    ``leave_out`` shorten it as they shorten the observation
+    (``assistant.observation.fit_text``).
     """
+    from assistant.observation import canvas_line, element_lines, layout_element_dicts
+
     c = layout.canvas
     s = c.safe_box
-    def num(v: float) -> str:
-        return str(int(round(round(float(v), 1))))
-    lines = [f"canvas {num(c.width)}x{num(c.height)} {c.units}, safe box "
-             f"{num(s.x)},{num(s.y)},{num(s.width)},{num(s.height)}",
-             "elements (id role kind x,y,w,h):"]
-    for e in layout.elements:
-        b = e.box
-        parts = [e.id, e.role, e.kind, ",".join(num(v) for v in (b.x, b.y, b.width, b.height))]
-        if e.group:
-            parts.append(f"in={e.group}")
-        if e.text:
-            t = " ".join(e.text.split())
-            parts.append(json.dumps(t if len(t) <= 28 else t[:27] + "…", ensure_ascii=False))
-        if e.font_size:
-            size = round(float(e.font_size), 1)
-            parts.append(f"{size:g}pt" if c.units == "pt" else f"size={size:g}")
-        if e.locked:
-            parts.append("locked")
-        lines.append(" ".join(parts))
+    canvas = {"width": round(float(c.width), 1), "height": round(float(c.height), 1), "units": c.units,
+              "safe_box": [round(float(v), 1) for v in (s.x, s.y, s.width, s.height)]}
+    lines = [canvas_line(canvas)] + element_lines(layout_element_dicts(layout), c.units, compact=compact,
+                                                  leave_out=leave_out)
     return "\n".join(lines)
 
 

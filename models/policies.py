@@ -28,9 +28,9 @@ from typing import Any
 from assistant.errors import InvalidAction, ModelFileError
 from assistant.planners.grammar import within_grammar
 from assistant.planners.local import (
-    LAZY_GRAMMAR_VOCAB, check_adapter_applied, fit_planner_prompt, no_weight_repacking,
+    LAZY_GRAMMAR_VOCAB, check_adapter_applied, fit_applicator_prompt, fit_planner_prompt, no_weight_repacking,
 )
-from assistant.prompting import STOP_SEQUENCES, build_prompt, layout_text, parse_completion
+from assistant.prompting import STOP_SEQUENCES, parse_completion
 
 
 @dataclass
@@ -193,6 +193,5 @@ class GGUFPolicy:
     def apply_request(self, layout: Any, request: str) -> tuple[dict[str, Any] | None, str, float]:
         """Applicator use: the action for ``request`` on ``layout``, the raw text and seconds taken."""
         t0 = time.perf_counter()
-        action, text = self.answer(build_prompt(layout_text(layout), request, kind="applicator"),
-                                   **self._decoding(layout))
+        action, text = self.answer(fit_applicator_prompt(self.llm, layout, request), **self._decoding(layout))
         return action, text, time.perf_counter() - t0

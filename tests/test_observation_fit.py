@@ -68,3 +68,36 @@ def test_the_local_planner_reads_a_file_longer_than_its_context(osgeo_dir: Path)
         prompt = fit_planner_prompt(llm, obs, "")
         assert count(prompt) <= llm.n_ctx() - ANSWER_RESERVE
         assert (prompt == full) == (count(full) <= llm.n_ctx() - ANSWER_RESERVE)
+
+
+def test_the_applicator_prompt_of_a_large_file_fits_and_keeps_the_element_asked_about(osgeo_dir: Path) -> None:
+    from assistant.observation import fit_text, layout_element_dicts
+    from assistant.prompting import layout_text
+
+    layout = import_svg(osgeo_dir / "mapbender_a4.svg").layout
+    elements = layout_element_dicts(layout)
+    asked = min(elements, key=lambda e: e["box"][2] * e["box"][3])["id"]  # the first one to go otherwise
+    budget = len(layout_text(layout, compact=COMPACT_LEVELS)) * 2 // 3
+    text = fit_text(lambda level, out: layout_text(layout, compact=level, leave_out=out), elements, {asked},
+                    lambda t: len(t) <= budget)
+    assert len(text) <= budget and f"\n{asked} " in text and "others)" in text
+    assert layout_text(layout, compact=0) == fit_text(
+        lambda level, out: layout_text(layout, compact=level, leave_out=out), elements, set(), lambda t: True)
+
+
+def test_chat_answers_a_request_on_a_file_longer_than_the_models_context(osgeo_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("llama_cpp")
+    from typer.testing import CliRunner
+
+    from assistant.cli import app
+    from assistant.planners.local import ANSWER_RESERVE, fit_applicator_prompt
+    from models.policies import load_llama
+
+    llm = load_llama(BUNDLED)
+    layout = import_svg(osgeo_dir / "postgis-flyer-a4.svg").layout
+    prompt = fit_applicator_prompt(llm, layout, "make la-text-1 bigger")
+    assert len(llm.tokenize(prompt.encode(), add_bos=True, special=True)) <= llm.n_ctx() - ANSWER_RESERVE
+    assert "\nla-text-1 title text " in prompt
+    res = CliRunner().invoke(app, ["chat", str(osgeo_dir / "osgeo-gsoc-A4.svg"), "--once",
+                                   "make text14621 bigger", "--out", str(tmp_path / "chat")])
+    assert "exceed" not in res.output and "context" not in res.output, res.output

@@ -246,6 +246,19 @@ def _load_with_lock(path: str | Path, *, n_ctx: int, threads: int,
 ANSWER_RESERVE = 128
 
 
+def _fits(llm: Any, instruction: str, kind: str) -> Any:
+    """Whether the prompt around a text leaves :data:`ANSWER_RESERVE` of ``llm``'s context for the answer."""
+    from assistant.prompting import build_prompt
+
+    limit = int(llm.n_ctx()) - ANSWER_RESERVE
+
+    def fits(text: str) -> bool:
+        prompt = build_prompt(text, instruction, kind=kind)
+        return len(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)) <= limit
+
+    return fits
+
+
 def fit_planner_prompt(llm: Any, obs: dict[str, Any], instruction: str) -> str:
     """The planner prompt for observation ``obs``, shortened (``assistant.observation.fit_observation_text``)
     only where the full one would leave fewer than :data:`ANSWER_RESERVE` of ``llm``'s context tokens
@@ -253,13 +266,20 @@ def fit_planner_prompt(llm: Any, obs: dict[str, Any], instruction: str) -> str:
     from assistant.observation import fit_observation_text
     from assistant.prompting import build_prompt
 
-    limit = int(llm.n_ctx()) - ANSWER_RESERVE
+    return build_prompt(fit_observation_text(obs, _fits(llm, instruction, "planner")), instruction, kind="planner")
 
-    def fits(text: str) -> bool:
-        prompt = build_prompt(text, instruction, kind="planner")
-        return len(llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)) <= limit
 
-    return build_prompt(fit_observation_text(obs, fits), instruction, kind="planner")
+def fit_applicator_prompt(llm: Any, layout: Any, request: str) -> str:
+    """The applicator prompt for ``request`` on ``layout``, shortened as :func:`fit_planner_prompt` shortens
+    the planner's; an element the request names by id is always listed."""
+    from assistant.observation import fit_text, layout_element_dicts
+    from assistant.prompting import build_prompt, layout_text
+
+    elements = layout_element_dicts(layout)
+    named = {e["id"] for e in elements if e["id"] in request}
+    text = fit_text(lambda level, out: layout_text(layout, compact=level, leave_out=out), elements, named,
+                    _fits(llm, request, "applicator"))
+    return build_prompt(text, request, kind="applicator")
 
 
 class LocalPlanner:
@@ -377,6 +397,10 @@ class LocalPlanner:
         return distinct_answers(draw, k, self.temperature, deadline=deadline, stats=self.stats)
 
     # -- the Planner contract -------------------------------------------------
+    def applicator_prompt(self, layout: Any, request: str) -> str:
+        """The applicator prompt for ``request`` on ``layout``, fitted to this model's context."""
+        return fit_applicator_prompt(self.llm, layout, request)
+
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals from the model's verified answers (``[finalize]`` when none improves)."""
         prompt = fit_planner_prompt(self.llm, planner_observation(state), state.instruction or "")
