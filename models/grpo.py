@@ -501,13 +501,14 @@ def roll_on(lm: LM, env: Any, depth: int, max_steps: int, *, to_stop: bool = Fal
     return seen[min(depth, len(seen) - 1)]
 
 
-def grammar_states(mask: Any, env: Any, n: int) -> Any:
-    """``n`` grammar states over ``env``'s element ids (a context that closes them), or a null context."""
-    if mask is None:
+def grammar_states(grammar: Any, env: Any, n: int) -> Any:
+    """``n`` states of ``grammar`` (a ``models.grammar_mask.GrammarMask``) over ``env``'s element ids (a context
+    that closes them), or a null context without one."""
+    if grammar is None:
         return nullcontext()
     from assistant.planners.modelstep import element_ids
 
-    return mask.start(element_ids(env.document.layout), n)
+    return grammar.start(element_ids(env.document.layout), n)
 
 
 #: A file state's perturbation seed is drawn from 0 … FILE_SEEDS - 1 (0: the file as it is).
@@ -571,11 +572,11 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / "best", ignore_errors=True)  # a choice of an earlier run in this directory
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
-    mask = None
+    grammar = None
     if cfg.grammar:
         from models.grammar_mask import GrammarMask, vocab_gguf_for
 
-        mask = GrammarMask(cfg.grammar_vocab or vocab_gguf_for(lm, out / "vocab"))
+        grammar = GrammarMask(cfg.grammar_vocab or vocab_gguf_for(lm, out / "vocab"))
     gen = torch.Generator(device=lm.device).manual_seed(cfg.seed)  # samples are drawn on the model's device
     ref = copy.deepcopy(lm.model).eval()
     for p in ref.parameters():
@@ -625,7 +626,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
                 env = on_policy_state(lm, task, seed, depth, cfg.env_max_steps, to_stop=to_stop, ids=ids)
                 varied += ids == "varied"
             prompt = planner_prompt(env)
-            with grammar_states(mask, env, cfg.group_size) as states:
+            with grammar_states(grammar, env, cfg.group_size) as states:
                 comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
                                      max_new_tokens=cfg.max_new_tokens, generator=gen, grammar=states)
             results = score_group(lm, env, [lm.decode(c).split("\n", 1)[0] for c in comps], cfg)
