@@ -91,7 +91,7 @@ def test_cli_names_the_missing_model_and_exits_nonzero(tmp_path, capsys):
     assert str(not_gguf) in str(exc.value.code)
 
 
-@pytest.mark.parametrize("run", ["tiny29", "tiny30"])
+@pytest.mark.parametrize("run", ["tiny29", "tiny30", "tiny31"])
 @pytest.mark.parametrize("stage,policy", [("grpo", "GRPO"), ("sft", "SFT")])
 def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
     """Kept runs keep both stages' GGUFs: they play their recorded held-out episodes again, step for step."""
