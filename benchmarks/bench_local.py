@@ -11,10 +11,13 @@ for each request in :data:`REQUESTS` on each file in ``examples/``;
 
 *Episode rows*: ``fix`` on every file in ``examples/`` — the loop of
 ``assistant.planners.loop.run_planner`` with at most :data:`MAX_STEPS` edits —
-with the ``heuristic`` planner and with ``local`` (K = 1 and each K of
-:data:`SAMPLES` different answers per step, default threads; 32 is the
-evaluation's verified setting); *start*/*end* composite, edits, the edits that
-were the model's own (greedy) choice, seconds per file.
+with the ``heuristic`` planner and with ``local`` (K = 1 untuned, the old
+default; then each K of :data:`SAMPLES` different answers per step with their
+amounts tuned, 16 being the planner's default and 32 the evaluation's verified
+setting; default threads); *start*/*end* composite, edits, the edits that were
+the model's own (greedy) choice, seconds per file. The same on the OSGeo
+flyers of ``../shared/corpus/osgeo`` — real files the model never trained on —
+with the heuristic, K = 1 untuned and the default.
 
 A missing bundled model gives one row saying so (nothing is substituted).
 Same command by hand: ``python -m benchmarks.bench_local``.
@@ -23,6 +26,7 @@ Same command by hand: ``python -m benchmarks.bench_local``.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -34,7 +38,8 @@ EXAMPLES = ROOT / "examples"
 REQUESTS = ("move the logo to the top right", "make the title bigger", "tidy the spacing",
             "align the body text with the title")
 MAX_STEPS = 8
-SAMPLES = (4, 32)
+SAMPLES = (4, 16, 32)
+CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", ROOT.parent / "shared")) / "corpus" / "osgeo"
 #: Thread counts probed (the machine has 2 cores; the planner's default for a small model is 1).
 THREADS = (1, 2)
 
@@ -99,7 +104,12 @@ def _episode(svg: Path, planner_name: str, **options: Any) -> dict[str, Any]:
     result = run_planner(doc, planner, max_steps=MAX_STEPS, time_budget=120.0)
     seconds = time.perf_counter() - t0
     own = sum("the model's own choice" in s.reason for s in result.steps)
-    label = planner_name if planner_name == "heuristic" else f"local K={options.get('samples', 1)}"
+    if planner_name == "heuristic":
+        label = planner_name
+    else:
+        k = options.get("samples", getattr(planner, "samples", 1))
+        label = f"local K={k}" + ("" if options.get("tune", True) else " untuned") + (
+            " (default)" if not options else "")
     return {"what": "fix episode", "file": svg.name, "planner": label,
             "start": round(result.start.composite, 3), "end": round(result.end.composite, 3),
             "edits": len(result.steps), "model's own": own if planner_name != "heuristic" else "",
@@ -109,12 +119,19 @@ def _episode(svg: Path, planner_name: str, **options: Any) -> dict[str, Any]:
 def run() -> list[dict]:
     from assistant.planners.local import DEFAULT_MODEL
 
+    from assistant.planners.local import DEFAULT_SAMPLES
+
     rows = [_model_row(DEFAULT_MODEL, t) for t in THREADS]
     for svg in sorted(EXAMPLES.glob("*.svg")):
         rows.append(_episode(svg, "heuristic"))
         if DEFAULT_MODEL.is_file():
-            rows.append(_episode(svg, "local", samples=1))
-            rows += [_episode(svg, "local", samples=k) for k in SAMPLES]
+            rows.append(_episode(svg, "local", samples=1, tune=False))
+            rows += [_episode(svg, "local") if k == DEFAULT_SAMPLES else _episode(svg, "local", samples=k)
+                     for k in SAMPLES]
+    for svg in sorted(CORPUS.glob("*.svg")):
+        rows.append(_episode(svg, "heuristic"))
+        if DEFAULT_MODEL.is_file():
+            rows += [_episode(svg, "local", samples=1, tune=False), _episode(svg, "local")]
     return rows
 
 

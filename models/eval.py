@@ -27,7 +27,10 @@ with verification (best of K by simulation: the greedy answer and sampled
 ones until K different edits are in — a repeat is drawn again at a rising
 temperature, at most 3K draws —, all under the grammar as ``local --samples K``
 decodes; each edit is tried on a copy of the environment and the one with the
-highest reward is taken, finalize when none improves). A greedy model episode
+highest reward is taken, finalize when none improves), and the same with each
+answer also tried with its amounts scaled (``GRPO + verify + tuned amounts``:
+``assistant.planners.modelstep.amount_variants``, what the runtime planners do
+by default since they tune amounts). A greedy model episode
 stops when an answer leaves the state unchanged (invalid or no-op): greedy
 decoding would repeat it.
 
@@ -65,6 +68,9 @@ from models.data import SEED_RANGES
 
 #: Every evaluated episode (JSON lines), written beside the report.
 EPISODES_FILE = "eval_episodes.jsonl"
+
+#: The name of the verified row whose answers' amounts are also tuned by simulation (``GGUFPolicy(tune=True)``).
+TUNED_VERIFY = "GRPO + verify + tuned amounts"
 
 #: A stage exported as a GGUF adapter over the run's ``gguf/base.gguf`` (``models.export_lora``).
 LORA_SUFFIX = ".lora.gguf"
@@ -334,7 +340,8 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
         add(target, measured, comparison_verdict(mean, lo, hi, strict=strict))
 
     base, sft, grpo = get("base (grammar)"), get("SFT"), get("GRPO")
-    verify = next((r for k, r in overall.items() if k.startswith("GRPO + verify")), None)
+    verify = next((r for k, r in overall.items() if k.startswith("GRPO + verify (")), None)
+    tuned = next((r for k, r in overall.items() if k.startswith(TUNED_VERIFY)), None)
     heur = get("heuristic")
     grammar_rows = [r for k, r in overall.items() if k.endswith("(grammar)")]
     for r in grammar_rows:
@@ -348,6 +355,8 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
         compare("GRPO beats SFT (final composite)", grpo, sft, strict=True)
     if verify and heur:
         compare("GRPO + verification ≥ heuristic (final composite)", verify, heur, strict=False)
+    if tuned and heur:
+        compare("GRPO + verification, amounts tuned ≥ heuristic (final composite)", tuned, heur, strict=False)
     for r in app:
         add(f"applicator edit accuracy ≥ 90 % ({r['policy']})", f"{r['edit_accuracy']:.1%}", r["edit_accuracy"] >= 0.9)
         add(f"collateral damage ≤ 2 % ({r['policy']})", f"{r['collateral_damage']:.2%}", r["collateral_damage"] <= 0.02)
@@ -462,17 +471,20 @@ def plot_curves(run: Path, out_dir: Path) -> list[Path]:
 
 
 def renamed_comparison(rows: list[PolicyRow]) -> str:
-    """A line comparing the verified model with the heuristic on the renamed tasks (paired, with its interval)."""
+    """A line per verified model row comparing it with the heuristic on the renamed tasks (paired, with its
+    interval)."""
     overall = {r.policy: r for r in rows if r.task == "all"}
-    verify = next((r for k, r in overall.items() if k.startswith("GRPO + verify")), None)
     heur = overall.get("heuristic")
-    diff = paired_difference(verify, heur) if verify and heur else None
-    if diff is None:
-        return ""
-    mean, lo, hi, n = diff
-    return (f"{verify.policy} against the heuristic here: {versus(verify.composite, heur.composite)}; 95 % CI of "
-            f"the paired difference {lo:+.4f} … {hi:+.4f} over {n} episodes "
-            f"(reaches it: {comparison_verdict(mean, lo, hi, strict=False)}).\n")
+    lines = []
+    for verify in (r for k, r in overall.items() if k.startswith("GRPO + verify")):
+        diff = paired_difference(verify, heur) if heur else None
+        if diff is None:
+            continue
+        mean, lo, hi, n = diff
+        lines.append(f"{verify.policy} against the heuristic here: {versus(verify.composite, heur.composite)}; "
+                     f"95 % CI of the paired difference {lo:+.4f} … {hi:+.4f} over {n} episodes "
+                     f"(reaches it: {comparison_verdict(mean, lo, hi, strict=False)}).\n")
+    return "\n".join(lines)
 
 
 def write_episodes(path: Path, rows_by_ids: dict[str, list[PolicyRow]]) -> Path:
@@ -595,6 +607,9 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         # as the runtime's ``local`` planner with ``--samples K``: grammar-constrained answers, verified by simulation
         policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples}, grammar)",
                                    samples=verify_samples, grammar=True, llm=models["grpo"].llm))
+        # the same, each answer also tried with its amounts scaled, as the runtime planners now choose by default
+        policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"{TUNED_VERIFY} (K={verify_samples}, grammar)",
+                                   samples=verify_samples, grammar=True, tune=True, llm=models["grpo"].llm))
     rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps)
     reused: list[str] = []
     if previous is not None:

@@ -11,7 +11,10 @@ answer parses, exactly as ``layout-assistant chat`` and the MCP server decode. W
 actions (greedy + sampled, repeats drawn again at a rising temperature — the
 runtime's ``assistant.planners.modelstep.distinct_answers``), simulates each in
 a deep copy of the environment and keeps the one with the highest step reward,
-answering ``finalize`` when none improves.
+answering ``finalize`` when none improves. With ``tune`` each answer is also
+simulated with its amounts scaled (``assistant.planners.modelstep.amount_variants``,
+as the runtime planners do by default) and counts with its best version; with
+``tune`` and one sample the greedy answer is verified and tuned alike.
 """
 
 from __future__ import annotations
@@ -117,8 +120,9 @@ class GGUFPolicy:
 
     def __init__(self, path: str | Path, *, name: str, grammar: bool = False, samples: int = 1,
                  temperature: float = 0.8, max_tokens: int = 96, seed: int = 0, llm: Any = None,
-                 lora: str | Path | None = None) -> None:
+                 lora: str | Path | None = None, tune: bool = False) -> None:
         self.name = name
+        self.tune = tune
         self.llm = llm or load_llama(path, lora=lora)
         self.grammar = grammar
         # as the runtime's local planner: a large vocabulary answers without the grammar first
@@ -165,10 +169,10 @@ class GGUFPolicy:
     def act(self, env: Any) -> Decision:
         t0 = time.perf_counter()
         prompt = fit_planner_prompt(self.llm, env.observation(), env.instruction or "")
-        if self.samples <= 1:
+        if self.samples <= 1 and not self.tune:
             action, text = self.answer(prompt, **self._decoding(env.document.layout))
             return Decision(action, text, time.perf_counter() - t0)
-        from assistant.planners.modelstep import distinct_answers
+        from assistant.planners.modelstep import amount_variants, distinct_answers
 
         decoding = self._decoding(env.document.layout)
         step = int(env.observation()["step"])
@@ -184,9 +188,10 @@ class GGUFPolicy:
                 continue
             if action.get("type") == "finalize":
                 continue
-            _, reward, _, _, info = copy.deepcopy(env).step(action)
-            if info["valid"] and reward > best[0]:
-                best = (reward, action, text)
+            for form in [action, *(amount_variants(action) if self.tune else [])]:
+                _, reward, _, _, info = copy.deepcopy(env).step(form)
+                if info["valid"] and reward > best[0]:
+                    best = (reward, form, text if form is action else json.dumps(form))
         action = best[1] or {"type": "finalize"}
         return Decision(action, best[2] or json.dumps(action), time.perf_counter() - t0)
 

@@ -104,6 +104,9 @@ def test_bad_options_are_planner_errors(tiny) -> None:
         get_planner("local", model=tiny["path"], samples=0)
     with pytest.raises(PlannerError, match="bad options"):
         get_planner("local", model=tiny["path"], temprature=1.0)
+    with pytest.raises(PlannerError, match="tune must be true or false"):
+        get_planner("local", model=tiny["path"], tune=2)
+    assert get_planner("local", model=tiny["path"]).tune and not get_planner("local", model=tiny["path"], tune=0).tune
 
 
 # -- answers ---------------------------------------------------------------------

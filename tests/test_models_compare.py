@@ -202,3 +202,30 @@ def test_bad_files_are_named_and_nothing_is_written(tmp_path, capsys):
         main(["heuristic", "random", "--files", str(EXAMPLES / "slide.svg"), str(broken), "--out", str(out)])
     assert "broken.svg" in str(exc.value.code)
     assert not out.exists() and not (tmp_path / EPISODES_FILE).exists()
+
+
+def test_tuned_amounts_are_a_named_planners_option(tmp_path):
+    import copy
+
+    from models.policies import GGUFPolicy
+    from models.files import file_env, load_files
+
+    with pytest.raises(ValueError, match="--tune heuristic: not a model planner"):
+        compare(["heuristic", "random"], episodes=1, tune=["heuristic"], out=tmp_path / "C.md")
+    assert not (tmp_path / "C.md").exists()
+    # the same model, once as it answers and once with its answers' amounts tuned, on the same file
+    name, doc = load_files([EXAMPLES / "flyer.svg"])[0]
+    plain = GGUFPolicy(BUNDLED, name="plain", grammar=True, samples=1)
+    tuned = GGUFPolicy(BUNDLED, name="tuned", grammar=True, samples=1, tune=True, llm=plain.llm)
+    env, _ = file_env(doc.copy(), max_steps=4)
+    mine, theirs = plain.act(env), tuned.act(env)
+    assert mine.action["type"] == theirs.action["type"] == "move" and mine.action["ids"] == theirs.action["ids"]
+    scale = theirs.action["dy"] / mine.action["dy"]  # the greedy answer's move, further or less far
+    assert theirs.action["dx"] == mine.action["dx"] * scale and scale > 0 and scale != 1
+    gains = [copy.deepcopy(env).step(d.action)[1] for d in (mine, theirs)]
+    assert gains[1] > max(gains[0], 0.0)  # greedy alone barely moves the score; the tuned move improves it
+    out = tmp_path / "T.md"
+    res = compare([f"plain={BUNDLED}", f"tuned={BUNDLED}"], episodes=1, files=[EXAMPLES / "flyer.svg"],
+                  max_steps=2, grammar=True, tune=["tuned"], out=out)
+    assert {r.policy for r in res["rows"]} == {"plain", "tuned"}
+    assert "tuned also with each answer's amounts scaled" in out.read_text()

@@ -129,6 +129,12 @@ def test_targets_compare_paired_episodes_with_a_bootstrap_interval() -> None:
     assert "GRPO beats SFT (final composite) | 0.796 vs 0.795 (+0.0010); 95 % CI of the paired difference -0.0" in text
     assert text.split("GRPO beats SFT")[1].split("\n")[0].endswith("| within noise |")
     assert text.split("GRPO + verification ≥ heuristic")[1].split("\n")[0].endswith("| within noise |")
+    # the verified row with tuned amounts has its own line; the plain verified row keeps its own
+    tuned = row("GRPO + verify + tuned amounts (K=8, grammar)", [x + 0.06 for x in hard])
+    text = targets_section([base, sft, grpo, heur, verify, tuned], [], {})
+    assert text.split("GRPO + verification ≥ heuristic")[1].split("\n")[0].endswith("| within noise |")
+    line = text.split("GRPO + verification, amounts tuned ≥ heuristic")[1].split("\n")[0]
+    assert "0.855 vs 0.845 (+0.0100)" in line and line.endswith("| yes |")
 
     # episodes that only one row ran are not compared
     assert paired_difference(sft, PolicyRow("other", "all", 0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 5.0, 10.0)) is None

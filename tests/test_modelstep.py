@@ -62,3 +62,76 @@ def test_deadline_stops_after_the_first_answer() -> None:
 def test_unparsable_answers_are_keyed_by_their_text() -> None:
     assert answer_key(" not json ") == "not json"
     assert answer_key(move(1)) == answer_key(' {"dy": 0, "dx": 1, "ids": ["logo"], "type": "move"}')
+
+
+# -- amounts tuned by simulation -------------------------------------------------------
+from assistant.planners.modelstep import AMOUNT_SCALES, amount_variants, choose  # noqa: E402
+
+
+def test_amount_variants_scale_amounts_never_the_edit() -> None:
+    both = amount_variants({"type": "move", "ids": ["a"], "dx": 10, "dy": -4})
+    pairs = {(v["dx"], v["dy"]) for v in both}
+    assert {(10 * s, -4 * s) for s in AMOUNT_SCALES} <= pairs  # both axes together
+    assert (10, 0) in pairs and (0, -4) in pairs and (30, 0) in pairs and (0, -12) in pairs  # each alone
+    assert (10, -4) not in pairs and len(pairs) == len(both)  # not the answer itself, no repeats
+    assert all(v["type"] == "move" and v["ids"] == ["a"] for v in both)
+    assert all(v["dx"] * 10 >= 0 and v["dy"] * -4 >= 0 for v in both)  # never the other way
+    one_axis = amount_variants({"type": "move", "ids": ["a"], "dx": 0, "dy": 8})
+    assert sorted(v["dy"] for v in one_axis) == [2, 4, 12, 16, 24] and {v["dx"] for v in one_axis} == {0}
+    assert [v["factor"] for v in amount_variants({"type": "promote", "id": "t", "factor": 1.2})] == [
+        1.05, 1.1, 1.3, 1.4, 1.6]
+    assert [v["scale"] for v in amount_variants({"type": "resize", "id": "p", "scale": 0.8})] == [
+        0.95, 0.9, 0.7, 0.6, 0.4]
+    assert [v["gap"] for v in amount_variants({"type": "distribute", "ids": ["a", "b", "c"], "axis": "y",
+                                               "mode": "gaps", "gap": 10})] == [2.5, 5, 15, 20, 30]
+    for fixed in ({"type": "align", "ids": ["a"], "edge": "left", "to": "canvas"},
+                  {"type": "resize", "id": "p", "width": 100}, {"type": "finalize"},
+                  {"type": "distribute", "ids": ["a", "b", "c"], "axis": "x", "mode": "gaps"}):
+        assert amount_variants(fixed) == []
+
+
+def _one_problem_state():
+    from test_planner_heuristic import ONE_PROBLEM, _state
+
+    from assistant.svg_import import import_svg_text
+
+    return _state(import_svg_text(ONE_PROBLEM, source="card.svg"))
+
+
+def _choice(state, answer: dict, *, tune: bool, stats: ModelStats | None = None):
+    (best, *_) = choose(state, [json.dumps(answer)], stats or ModelStats(), source="local", tune=tune)
+    return best
+
+
+def test_tuning_keeps_the_answers_edit_at_its_best_amount() -> None:
+    state = _one_problem_state()  # the logo pokes out of the bottom-right margin
+    before = state.document.layout.get("logo").box
+    short = {"type": "move", "ids": ["logo"], "dx": -10, "dy": -10}
+    plain, tuned = _choice(state, short, tune=False), _choice(state, short, tune=True)
+    assert plain.action.model_dump(exclude_none=True)["dx"] == -10 and "tuned" not in plain.reason
+    moved = tuned.action.model_dump(exclude_none=True)
+    assert moved["ids"] == ["logo"] and moved["dx"] < -10 and moved["dy"] < -10  # further, the same way
+    assert tuned.gain > plain.gain > 0
+    assert "the model's own choice, amount tuned: dx -10.0 → " in tuned.reason
+    assert state.document.layout.get("logo").box == before  # only copies were edited
+
+
+def test_tuning_rescues_an_answer_that_overshoots_and_never_turns_it_around() -> None:
+    state = _one_problem_state()
+    stats = ModelStats()
+    over = {"type": "move", "ids": ["logo"], "dx": -760, "dy": 0}  # off the canvas: refused as it is
+    assert _choice(state, over, tune=False).action.type == "finalize"
+    rescued = _choice(state, over, tune=True, stats=stats)
+    assert rescued.action.type == "move" and -760 < rescued.action.dx < 0 and rescued.gain > 0
+    assert stats.rejected == 1  # the answer itself is still counted as not applying
+    wrong_way = {"type": "move", "ids": ["logo"], "dx": 10, "dy": 10}  # further out: no amount helps
+    assert _choice(state, wrong_way, tune=True).action.type == "finalize"
+
+
+def test_tuning_never_touches_a_locked_element() -> None:
+    from dataclasses import replace
+
+    state = replace(_one_problem_state(), locked=frozenset({"logo"}))
+    stats = ModelStats()
+    best = _choice(state, {"type": "move", "ids": ["logo"], "dx": -10, "dy": -10}, tune=True, stats=stats)
+    assert best.action.type == "finalize" and stats.rejected == 1

@@ -117,6 +117,8 @@ def test_registered_and_needs_url_and_model(monkeypatch) -> None:
         get_planner("remote", base_url="http://127.0.0.1:9/v1")
     with pytest.raises(PlannerError, match="http"):
         get_planner("remote", base_url="ftp://x", model="m")
+    with pytest.raises(PlannerError, match="tune must be true or false"):
+        get_planner("remote", base_url="http://127.0.0.1:9/v1", model="m", tune="sometimes")
 
 
 def test_sends_schema_and_key_and_uses_the_answer(stub, doc, monkeypatch) -> None:

@@ -127,7 +127,8 @@ def fix(
     adapter: str | None = typer.Option(None, "--adapter",
                                        help="GGUF LoRA adapter over --model, for --planner local."),
     samples: int | None = typer.Option(None, "--samples", "-k", min=1, max=32,
-                                       help="Different model answers per step (local/remote); the best by simulation wins."),
+                                       help="Different model answers per step (local: 16, remote: 1 unless "
+                                            "given); the best by simulation wins."),
     base_url: str | None = typer.Option(None, "--base-url",
                                         help="OpenAI-compatible endpoint for --planner remote, e.g. http://127.0.0.1:8080/v1."),
 ) -> None:

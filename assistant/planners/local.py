@@ -14,7 +14,8 @@ One decision (``propose_detailed``):
    training pipeline renders its examples with — from the environment's
    observation text of the current layout and the user's instruction
    (``kind="planner"``);
-2. the model writes ``samples`` answers (K) with different actions: answer 1
+2. the model writes ``samples`` answers (K, :data:`DEFAULT_SAMPLES` unless
+   given) with different actions: answer 1
    greedy, the others sampled at ``temperature`` (raised when answers repeat,
    see ``assistant.planners.modelstep.distinct_answers``) with fixed seeds
    (same input → same output);
@@ -22,7 +23,9 @@ One decision (``propose_detailed``):
    (``assistant.planners.grammar``, generated from the action JSON schema and
    specialised to the layout's element ids), so every answer parses;
 3. ``assistant.planners.modelstep.choose`` validates and simulates each answer
-   on a copy and ranks those that improve the layout (or the instruction fit);
+   on a copy — with ``tune`` (default), also with its amounts scaled (a move
+   further or less far, a factor's step larger or smaller), keeping the best
+   version — and ranks those that improve the layout (or the instruction fit);
    when none does, the decision is ``finalize``. Invalid answers (possible with
    ``grammar=False``) are counted in :attr:`LocalPlanner.stats`, never applied.
 
@@ -282,15 +285,23 @@ def fit_applicator_prompt(llm: Any, layout: Any, request: str) -> str:
     return build_prompt(text, request, kind="applicator")
 
 
+#: Answers a decision draws by default (``samples``). The bundled model answers in milliseconds, and on files it
+#: never saw its first answer alone seldom helps (``fix --planner local`` on the OSGeo flyers: mean score
+#: 0.836 → 0.841 with 1 answer, 0.848 with 4, 0.865 with 16, 0.866 with 32; BENCHMARKS.md). A slow model is
+#: bounded by ``step_timeout`` instead: once it passes, the answers in hand are verified.
+DEFAULT_SAMPLES = 16
+
+
 class LocalPlanner:
     """GGUF model via llama.cpp, grammar-constrained, best of K answers by simulation."""
 
     name = "local"
 
-    def __init__(self, *, model: str | Path | None = None, adapter: str | Path | None = None, samples: int = 1,
+    def __init__(self, *, model: str | Path | None = None, adapter: str | Path | None = None,
+                 samples: int = DEFAULT_SAMPLES,
                  temperature: float = 0.8, max_tokens: int = 160, step_timeout: float = 20.0,
                  threads: int | None = None, n_ctx: int = 2048, seed: int = 0, grammar: bool = True,
-                 llm: Any = None) -> None:
+                 tune: bool = True, llm: Any = None) -> None:
         if samples < 1:
             raise PlannerError(f"samples must be >= 1, got {samples}")
         if step_timeout <= 0:
@@ -306,6 +317,9 @@ class LocalPlanner:
         self.step_timeout = float(step_timeout)
         self.seed = int(seed)
         self.grammar = bool(grammar)
+        if not isinstance(tune, (bool, int)) or tune not in (0, 1):
+            raise PlannerError(f"tune must be true or false (1 or 0), got {tune!r}")
+        self.tune = bool(tune)
         self.stats = ModelStats()
         t0 = time.perf_counter()
         if llm is not None:
@@ -405,7 +419,7 @@ class LocalPlanner:
         """Ranked proposals from the model's verified answers (``[finalize]`` when none improves)."""
         prompt = fit_planner_prompt(self.llm, planner_observation(state), state.instruction or "")
         texts = self.generate(prompt, ids=element_ids(state), step=state.step, deadline=state.deadline)
-        return choose(state, texts, self.stats, source="local")
+        return choose(state, texts, self.stats, source="local", tune=self.tune)
 
     def propose(self, state: PlannerState) -> list[Any]:
         """Ranked actions for ``state``."""
@@ -418,7 +432,7 @@ def make_local_planner(**options: Any) -> LocalPlanner:
     return LocalPlanner(**options)
 
 
-__all__ = ["LocalPlanner", "make_local_planner", "load_model", "check_model_file", "default_model_path",
+__all__ = ["LocalPlanner", "DEFAULT_SAMPLES", "make_local_planner", "load_model", "check_model_file", "default_model_path",
            "default_threads", "gemma_base_path", "resolve_model", "check_adapter_applied", "no_weight_repacking",
            "GEMMA_ADAPTER",
            "DEFAULT_MODEL", "BUNDLED_NAME"]

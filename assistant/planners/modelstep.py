@@ -17,10 +17,19 @@ at a rising temperature). Each answer is
    (``assistant.planners.loop.improves``: a higher composite, or a higher
    instruction fit costing at most the tolerance).
 
+With ``tune`` (the local and remote planners' default), every valid answer
+is also simulated with its amounts scaled (:func:`amount_variants`: a move
+0.25 … 3 times as far, on both axes or on one; a promote, demote or resize
+factor's step from 1 scaled alike; a stack's or spread's gap scaled), and the
+answer counts with whichever of those versions scores best. A small model
+often names the right edit — which element, which kind of change — with the
+wrong amount; the simulation settles the amount, never the edit.
+
 The kept candidates are ranked by composite gain (fit gain breaks ties) and
-returned as proposals whose reason says which answer it was; when none is
-kept the decision is ``finalize`` ("no model answer improves the layout").
-Nothing else is ever proposed: there is no fallback to another planner.
+returned as proposals whose reason says which answer it was (and the amount
+chosen); when none is kept the decision is ``finalize`` ("no model answer
+improves the layout"). Nothing else is ever proposed: there is no fallback to
+another planner.
 """
 
 from __future__ import annotations
@@ -152,6 +161,7 @@ class Candidate:
     fit_gain: float | None
     report: Any
     changed_ids: tuple[str, ...]
+    tuned: str = ""
 
 
 def validate_answer(text: str, stats: ModelStats) -> Any | None:
@@ -182,8 +192,59 @@ def simulate(document: Any, action: Any, *, constraints: list[Any] | None,
     return report, tuple(sorted(getattr(diff, "changed_ids", ()) or ()))
 
 
+#: Multipliers :func:`amount_variants` applies to an answer's amounts.
+AMOUNT_SCALES = (0.25, 0.5, 1.5, 2.0, 3.0)
+
+
+def amount_variants(action: dict[str, Any]) -> list[dict[str, Any]]:
+    """The edit ``action`` (a JSON dict) with its amounts scaled by :data:`AMOUNT_SCALES`, canonical,
+    without repeats or the action itself; empty for an edit without amounts (align, reorder …).
+
+    - ``move``: ``dx`` and ``dy`` together, and each alone when both are set;
+    - ``promote`` / ``demote`` / ``resize`` by ``scale``: the factor's step from 1 (a factor of 1.2
+      becomes 1.05, 1.1, 1.3, 1.4, 1.6);
+    - ``distribute`` / ``reflow_group`` with a ``gap``: the gap.
+
+    Variants the action schema refuses (a factor not above 1, say) are returned all the same; the
+    caller validates each.
+    """
+    from assistant.prompting import canonical_action
+
+    kind = action.get("type")
+    forms: list[dict[str, Any]] = []
+    if kind == "move":
+        dx, dy = float(action.get("dx") or 0.0), float(action.get("dy") or 0.0)
+        axes = [(dx, dy)] + ([(dx, 0.0), (0.0, dy)] if dx and dy else [])
+        for ax, ay in axes:
+            forms += [{**action, "dx": ax * s, "dy": ay * s} for s in (1.0, *AMOUNT_SCALES)]
+    elif kind in ("promote", "demote") and action.get("factor") is not None:
+        forms = [{**action, "factor": 1.0 + (float(action["factor"]) - 1.0) * s} for s in AMOUNT_SCALES]
+    elif kind == "resize" and action.get("scale") is not None:
+        forms = [{**action, "scale": 1.0 + (float(action["scale"]) - 1.0) * s} for s in AMOUNT_SCALES]
+    elif kind in ("distribute", "reflow_group") and action.get("gap") is not None:
+        forms = [{**action, "gap": float(action["gap"]) * s} for s in AMOUNT_SCALES]
+    own = json.dumps(canonical_action(action), sort_keys=True)
+    out: dict[str, dict[str, Any]] = {}
+    for form in forms:
+        try:
+            canon = canonical_action(form)
+        except InvalidAction:
+            continue
+        key = json.dumps(canon, sort_keys=True)
+        if key != own:
+            out.setdefault(key, canon)
+    return list(out.values())
+
+
+def describe_amount(answer: dict[str, Any], chosen: dict[str, Any]) -> str:
+    """How ``chosen`` (an amount variant of ``answer``) differs, e.g. ``"dy -5 → -15"``; "" when equal."""
+    parts = [f"{k} {answer.get(k, 0)} → {v}" for k, v in chosen.items()
+             if k in ("dx", "dy", "factor", "scale", "gap") and v != answer.get(k, 0)]
+    return ", ".join(parts)
+
+
 def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: str,
-           tolerance: float = FIT_TOLERANCE) -> list[Proposal]:
+           tolerance: float = FIT_TOLERANCE, tune: bool = False) -> list[Proposal]:
     """Ranked proposals from the model answers ``texts`` for ``state`` (see module docstring)."""
     from assistant.actions import parse_action
 
@@ -193,6 +254,13 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
     kept: list[Candidate] = []
     said_finalize = False
     before = state.report
+    fit_b = instruction_fit(before)
+
+    def trial(action: Any) -> tuple[Any, tuple[str, ...]] | None:
+        """The simulated ``(report, changed)`` of ``action`` when it passes the improvement guard."""
+        report, changed = simulate(state.document, action, constraints=state.constraints, weights=state.weights)
+        return (report, changed) if improves(before, report, tolerance) else None
+
     for index, text in enumerate(texts):
         action = validate_answer(text, stats)
         if action is None:
@@ -208,17 +276,30 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
         if action_ids(dump) & frozen:
             stats.note_invalid(text, "names a locked or kept element", rejected=True)
             continue
+        options: list[tuple[Any, tuple[Any, tuple[str, ...]]]] = []
         try:
-            report, changed = simulate(state.document, action, constraints=state.constraints,
-                                       weights=state.weights)
+            result = trial(action)
+            if result is not None:
+                options.append((action, result))
         except InvalidAction as exc:
             stats.note_invalid(text, str(exc).splitlines()[0], rejected=True)
+        if tune and state.time_left() > 0:
+            for form in amount_variants(dump):
+                try:
+                    variant = parse_action(form)
+                    result = trial(variant)
+                except InvalidAction:
+                    continue
+                if result is not None:
+                    options.append((variant, result))
+        if not options:
             continue
-        if not improves(before, report, tolerance):
-            continue
-        fit_b, fit_a = instruction_fit(before), instruction_fit(report)
+        best, (report, changed) = max(options, key=lambda o: o[1][0].composite)
+        fit_a = instruction_fit(report)
         fit_gain = None if fit_b is None or fit_a is None else fit_a - fit_b
-        kept.append(Candidate(index, action, text, report.composite - before.composite, fit_gain, report, changed))
+        tuned = describe_amount(dump, best.model_dump(mode="json", exclude_none=True)) if best is not action else ""
+        kept.append(Candidate(index, best, text, report.composite - before.composite, fit_gain, report, changed,
+                              tuned))
     if not kept:
         stats.no_improvement += 1
         why = ("the model answered finalize" if said_finalize
@@ -232,6 +313,7 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
     out = []
     for c in kept:
         which = "the model's own choice" if c.index == 0 else f"sample {c.index + 1} of {len(texts)}"
+        which += f", amount tuned: {c.tuned}" if c.tuned else ""
         fit = "" if not c.fit_gain else f", fit {c.fit_gain:+.3f}"
         out.append(Proposal(action=c.action, reason=f"{source} model: {which} (simulated {c.gain:+.4f}{fit})",
                             metric="planner", element_ids=c.changed_ids, gain=c.gain, fit_gain=c.fit_gain))
@@ -260,5 +342,5 @@ def element_ids(state_or_layout: Any) -> list[str]:
 
 
 __all__ = ["ModelStats", "Candidate", "distinct_answers", "answer_key", "DRAWS_PER_ANSWER", "TEMPERATURE_RAMP",
-           "validate_answer", "simulate", "choose", "planner_prompt_text", "planner_observation",
+           "validate_answer", "simulate", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text", "planner_observation",
            "element_ids"]

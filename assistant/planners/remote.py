@@ -19,7 +19,8 @@ written as alternatives) as structured output:
 K answers with different actions (``samples``) are requested one by one with
 seeds (``assistant.planners.modelstep.distinct_answers``: a repeat is drawn
 again, at a higher temperature); then ``assistant.planners.modelstep.choose``
-validates, simulates and ranks them.
+validates, simulates and ranks them — with ``tune`` (default) each also with
+its amounts scaled, the best version kept.
 
 Failures are retried with exponential backoff — ``backoff · 2^attempt``
 seconds, capped at ``max_backoff``, or the server's ``Retry-After`` when it
@@ -83,7 +84,7 @@ class RemotePlanner:
     def __init__(self, *, base_url: str | None = None, model: str | None = None, samples: int = 1,
                  temperature: float = 0.7, max_tokens: int = 256, timeout: float = 60.0, retries: int = 4,
                  backoff: float = 0.5, max_backoff: float = 8.0, structured: str = "auto",
-                 api_key: str | None = None, seed: int = 0,
+                 api_key: str | None = None, seed: int = 0, tune: bool = True,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         base_url = base_url or os.environ.get(BASE_URL_VAR)
         if not base_url:
@@ -110,6 +111,9 @@ class RemotePlanner:
         self._auto = structured == "auto"
         self.api_key = api_key if api_key is not None else api_key_from_env()
         self.seed = int(seed)
+        if not isinstance(tune, (bool, int)) or tune not in (0, 1):
+            raise PlannerError(f"tune must be true or false (1 or 0), got {tune!r}")
+        self.tune = bool(tune)
         self.sleep = sleep
         self.stats = ModelStats()
         self.attempts = 0
@@ -217,7 +221,7 @@ class RemotePlanner:
         # the answers were validated while retrying; choose() counts them again, so undo that (repeats are
         # counted as such, not as answers)
         self.stats.answers -= len(texts) + self.stats.repeats - repeats
-        return choose(state, texts, self.stats, source="remote")
+        return choose(state, texts, self.stats, source="remote", tune=self.tune)
 
     def propose(self, state: PlannerState) -> list[Any]:
         """Ranked actions for ``state``."""
