@@ -47,6 +47,15 @@ seed ``first_seed + i // len(files)``, always without a brief — at seed 0 the
 file as it is, at later seeds after 1 … ``--perturb`` random damaging edits —
 so that the model learns the states it reaches on layouts nobody generated.
 Files are held out by file: keep the files a comparison plays out of this list.
+``--teacher search`` labels with the model's own search instead of the
+heuristic: the same model with ``--teacher-samples`` different answers per
+state, each verified by simulation with its amounts tuned
+(``models.policies.GGUFPolicy(tune=True)``, what the ``local`` planner does),
+``finalize`` where none improves — expert iteration (Anthony, Tian and Barber
+2017, "Thinking Fast and Slow with Deep Learning and Tree Search"): the greedy
+policy learns what its own search finds, edits it can already write, where
+the heuristic's edits on a file it never saw may be ones it cannot.
+``--tune 1`` tunes the learner's answers' amounts too.
 ``--shard K/N`` keeps the
 episodes with ``i % N == K`` (run N processes, one per core, and mix their
 outputs with ``models.mix``).
@@ -91,7 +100,14 @@ class DaggerConfig:
     files: tuple[str, ...] = ()          # real SVG files to play instead of the generated tasks
     perturb: int = 3                     # with files: at most this many damaging edits at seeds > 0
     seed: int = 0                        # request phrasing
+    teacher: str = "heuristic"           # heuristic, or search: the model's own best of teacher_samples, tuned
+    teacher_samples: int = 32            # with teacher search: answers verified per state
+    tune: bool = False                   # the learner's answers' amounts tuned by simulation
     command: str = field(default="", repr=False)
+
+
+#: Who labels the states (``--teacher``).
+TEACHERS = ("heuristic", "search")
 
 
 def without_instruction(i: int, share: float) -> bool:
@@ -237,8 +253,16 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
         if unknown:
             raise ValueError(f"unknown task(s): {', '.join(unknown)}; known: {', '.join(task_names())}")
     plan = dagger_episodes(cfg, tasks)
-    learner = GGUFPolicy(cfg.model, name="learner", grammar=True, samples=cfg.samples, temperature=cfg.temperature)
-    teacher = HeuristicPolicy()
+    if cfg.teacher not in TEACHERS:
+        raise ValueError(f"--teacher must be one of {', '.join(TEACHERS)}, got {cfg.teacher!r}")
+    if cfg.teacher_samples < 1:
+        raise ValueError(f"--teacher-samples must be at least 1, got {cfg.teacher_samples}")
+    learner = GGUFPolicy(cfg.model, name="learner", grammar=True, samples=cfg.samples, temperature=cfg.temperature,
+                         tune=cfg.tune)
+    teacher: Any = HeuristicPolicy()
+    if cfg.teacher == "search":  # the same weights, searching: many answers, verified, amounts tuned
+        teacher = GGUFPolicy(cfg.model, name="search", grammar=True, samples=cfg.teacher_samples,
+                             temperature=cfg.temperature, tune=True, llm=learner.llm)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     totals = {"episodes": 0, "planner": 0, "applicator": 0, "states": 0, "agree": 0, "learner_stopped_early": 0,
@@ -324,6 +348,12 @@ def main(argv: list[str] | None = None) -> None:
                     help="real SVG files to play (no brief) instead of the generated tasks; seeds from --first-seed")
     ap.add_argument("--perturb", type=int, default=d.perturb,
                     help="with --files: at most this many random damaging edits at seeds above 0 (models.files)")
+    ap.add_argument("--teacher", choices=TEACHERS, default=d.teacher,
+                    help="who labels each state: the heuristic, or the model's own search (expert iteration)")
+    ap.add_argument("--teacher-samples", type=int, default=d.teacher_samples,
+                    help="with --teacher search: different answers verified (amounts tuned) per state")
+    ap.add_argument("--tune", type=int, choices=(0, 1), default=int(d.tune),
+                    help="1: the learner's answers' amounts are tuned by simulation too")
     ap.add_argument("--shard", type=_shard, default=d.shard, help="K/N: this process's share of the episodes")
     ap.add_argument("--seed", type=int, default=d.seed)
     args = ap.parse_args(argv)
@@ -339,6 +369,7 @@ def main(argv: list[str] | None = None) -> None:
                        samples=args.samples, temperature=args.temperature, shard=args.shard, seed=args.seed,
                        no_instruction=args.no_instruction, teacher_share=args.teacher_share,
                        varied_ids=args.varied_ids, files=tuple(args.files), perturb=args.perturb,
+                       teacher=args.teacher, teacher_samples=args.teacher_samples, tune=bool(args.tune),
                        command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
     from assistant.errors import LayoutError, ModelFileError
 

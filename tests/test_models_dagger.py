@@ -255,3 +255,33 @@ def test_bad_file_arguments_stop_the_command(capsys: pytest.CaptureFixture[str],
         assert exc.value.code == 2
         assert why in capsys.readouterr().err
     assert not (tmp_path / "d").exists()
+
+
+def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
+    """``--teacher search``: each label is what the model's best of K tuned answers would do (expert iteration)."""
+    pytest.importorskip("llama_cpp")
+    from assistant.prompting import make_record
+    from models.files import file_env, file_variant, load_files
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from models.policies import GGUFPolicy
+
+    model = MODELS_DIR / BUNDLED_NAME
+    out = tmp_path / "search"
+    main(["--model", str(model), "--out", str(out), "--files", str(EXAMPLES / "flyer.svg"), "--episodes", "1",
+          "--first-seed", "0", "--max-steps", "1", "--samples", "1", "--teacher", "search",
+          "--teacher-samples", "4", "--tune", "1"])
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["config"]["teacher"] == "search" and stats["config"]["teacher_samples"] == 4
+    first = next(json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()
+                 if json.loads(x)["kind"] == "planner")
+    ((name, doc),) = load_files([EXAMPLES / "flyer.svg"])
+    env, _ = file_env(file_variant(doc, name, 0, 3)[0], max_steps=2)
+    want = GGUFPolicy(model, name="search", grammar=True, samples=4, tune=True).act(env).action
+    assert want["type"] != "finalize"  # its search improves the flyer: the label is that edit
+    _, reward, _, _, info = env.step(want)
+    assert info["valid"] and reward > 0
+    env, _ = file_env(file_variant(doc, name, 0, 3)[0], max_steps=2)
+    assert first == make_record(env.observation_text(), "", want, kind="planner", meta=first["meta"])
+    with pytest.raises(SystemExit):
+        main(["--model", str(model), "--out", str(tmp_path / "bad"), "--teacher-samples", "0", "--teacher", "search"])
+    assert not (tmp_path / "bad").exists()
