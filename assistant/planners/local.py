@@ -286,9 +286,10 @@ def fit_applicator_prompt(llm: Any, layout: Any, request: str) -> str:
 
 
 #: Answers a decision draws by default (``samples``). The bundled model answers in milliseconds, and on files it
-#: never saw its first answer alone seldom helps (``fix --planner local`` on the OSGeo flyers: mean score
-#: 0.836 → 0.841 with 1 answer, 0.848 with 4, 0.865 with 16, 0.866 with 32; BENCHMARKS.md). A slow model is
-#: bounded by ``step_timeout`` instead: once it passes, the answers in hand are verified.
+#: never saw its first answer alone seldom helps: ``fix --planner local`` on the ten OSGeo flyers raised their mean
+#: score from 0.836 to 0.840 with 1 untuned answer, 0.848 with 4 tuned ones, 0.865 with 16 and 0.866 with 32
+#: (16 took 45 s for the ten on two cores; BENCHMARKS.md has 1 and 16). A slow model is bounded by
+#: ``step_timeout`` instead: once it passes, the answers in hand are verified.
 DEFAULT_SAMPLES = 16
 
 
