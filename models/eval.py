@@ -30,7 +30,7 @@ decodes; each edit is tried on a copy of the environment and the one with the
 highest reward is taken, finalize when none improves), and the same with each
 answer also tried with its amounts scaled (``GRPO + verify + tuned amounts``:
 ``assistant.planners.modelstep.amount_variants``, what the runtime planners do
-by default since they tune amounts). A greedy model episode
+by default). A greedy model episode
 stops when an answer leaves the state unchanged (invalid or no-op): greedy
 decoding would repeat it.
 
@@ -604,7 +604,8 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     copied = grpo_is_sft and "sft" in models and "grpo" in models
     if "grpo" in models:
         policies.append(GGUFPolicy(gg / "grpo.gguf", name="GRPO (grammar)", grammar=True, llm=models["grpo"].llm))
-        # as the runtime's ``local`` planner with ``--samples K``: grammar-constrained answers, verified by simulation
+        # as the runtime's ``local`` planner with ``--samples K -O tune=0``: grammar-constrained answers, verified by
+        # simulation
         policies.append(GGUFPolicy(gg / "grpo.gguf", name=f"GRPO + verify (K={verify_samples}, grammar)",
                                    samples=verify_samples, grammar=True, llm=models["grpo"].llm))
         # the same, each answer also tried with its amounts scaled, as the runtime planners now choose by default

@@ -433,7 +433,8 @@ def make_local_planner(**options: Any) -> LocalPlanner:
     return LocalPlanner(**options)
 
 
-__all__ = ["LocalPlanner", "DEFAULT_SAMPLES", "make_local_planner", "load_model", "check_model_file", "default_model_path",
-           "default_threads", "gemma_base_path", "resolve_model", "check_adapter_applied", "no_weight_repacking",
+__all__ = ["LocalPlanner", "DEFAULT_SAMPLES", "make_local_planner", "load_model", "check_model_file",
+           "default_model_path", "default_threads", "gemma_base_path", "resolve_model", "check_adapter_applied",
+           "no_weight_repacking",
            "GEMMA_ADAPTER",
            "DEFAULT_MODEL", "BUNDLED_NAME"]

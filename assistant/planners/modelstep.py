@@ -342,5 +342,6 @@ def element_ids(state_or_layout: Any) -> list[str]:
 
 
 __all__ = ["ModelStats", "Candidate", "distinct_answers", "answer_key", "DRAWS_PER_ANSWER", "TEMPERATURE_RAMP",
-           "validate_answer", "simulate", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text", "planner_observation",
+           "validate_answer", "simulate", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text",
+           "planner_observation",
            "element_ids"]
