@@ -17,8 +17,9 @@ and how many episodes went each way. "Beats" is met only when the interval
 lies above zero; under ``MIN_PAIRS`` paired episodes there is no verdict.
 
 A planner is ``NAME=MODEL.gguf`` (llama.cpp), ``NAME=BASE.gguf+ADAPTER.gguf``
-(a GGUF LoRA adapter over its base), ``heuristic`` (the teacher) or
-``random``. ``--grammar`` decodes under the runtime's action grammar,
+(a GGUF LoRA adapter over its base), ``heuristic`` (the teacher),
+``fixes`` (the best of the fixes the prompt's findings suggest, by simulation:
+what copying a suggestion, and nothing else, reaches) or ``random``. ``--grammar`` decodes under the runtime's action grammar,
 ``--samples K`` verifies K different answers by simulation as ``local
 --samples K`` does, ``--tune NAME`` also tries each of model NAME's answers
 with its amounts scaled, as the runtime planners do by default
@@ -54,18 +55,30 @@ EPISODES_FILE = "compare_episodes.jsonl"
 MIN_PAIRS = 10
 
 
+#: Planners named without a model file.
+BUILT_IN = ("heuristic", "fixes", "random")
+
+
 def parse_spec(spec: str) -> tuple[str, Path | None, Path | None]:
-    """``NAME=MODEL.gguf`` / ``NAME=BASE.gguf+ADAPTER.gguf`` / ``heuristic`` / ``random`` → (name, model, adapter)."""
-    if spec in ("heuristic", "random"):
+    """``NAME=MODEL.gguf`` / ``NAME=BASE.gguf+ADAPTER.gguf`` / a built-in planner (:data:`BUILT_IN`) →
+    (name, model, adapter)."""
+    if spec in BUILT_IN:
         return spec, None, None
     name, sep, path = spec.partition("=")
     if not sep or not name.strip() or not path.strip():
         raise ValueError(f"planner {spec!r}: expected NAME=MODEL.gguf, NAME=BASE.gguf+ADAPTER.gguf, "
-                         "'heuristic' or 'random'")
+                         "'heuristic', 'fixes' or 'random'")
     model, plus, adapter = path.partition("+")
     if plus and not adapter:
         raise ValueError(f"planner {spec!r}: no adapter after '+'")
     return name.strip(), Path(model), Path(adapter) if adapter else None
+
+
+def model_clause(specs: list[str], decoding: str) -> str:
+    """The report's words on how model answers were decoded; nothing when no planner is a model."""
+    if all(parse_spec(s)[1] is None for s in specs):
+        return ""
+    return f", model answers {decoding}, run by llama.cpp on this machine's CPU"
 
 
 def check_seeds(split: str, first_seed: int, episodes: int) -> None:
@@ -80,7 +93,7 @@ def check_seeds(split: str, first_seed: int, episodes: int) -> None:
 def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[str] | None = None) -> list[Any]:
     """Load every planner named by ``specs`` (model files are checked before any episode runs);
     the model planners named in ``tune`` get their answers' amounts tuned by simulation."""
-    from models.policies import GGUFPolicy, HeuristicPolicy, RandomPolicy
+    from models.policies import FixesPolicy, GGUFPolicy, HeuristicPolicy, RandomPolicy
 
     parsed = [parse_spec(s) for s in specs]
     names = [name for name, _, _ in parsed]
@@ -96,7 +109,7 @@ def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[s
     policies: list[Any] = []
     for name, model, adapter in parsed:
         if model is None:
-            policies.append(HeuristicPolicy() if name == "heuristic" else RandomPolicy())
+            policies.append({"heuristic": HeuristicPolicy, "fixes": FixesPolicy, "random": RandomPolicy}[name]())
         else:
             policies.append(GGUFPolicy(model, name=name, grammar=grammar, samples=samples, lora=adapter,
                                        tune=name in (tune or [])))
@@ -182,8 +195,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
         bare = "" if instruction else ", without the tasks' instructions"
         text = [f"# Planner comparison on {split} seeds\n",
                 f"Seeds {first}–{first + episodes - 1} of tasks {', '.join(tasks)} ({len(tasks) * episodes} "
-                f"episodes per planner, elements named `{ids}`{bare}), at most {max_steps} steps per episode, model "
-                f"answers {decoding}, run by llama.cpp on this machine's CPU."
+                f"episodes per planner, elements named `{ids}`{bare}), at most {max_steps} steps per episode"
+                f"{model_clause(specs, decoding)}."
                 + (f" Produced by `{command}`." if command else "") + "\n",
                 "## Paired differences of the final composite\n", comparison_table(comparisons), "",
                 "## Planners\n", policy_table(rows), ""]
@@ -231,8 +244,7 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
                 f"{len(loaded)} files, each imported once and improved without a brief (default metric weights)"
                 + (f", each played as it is and in {variants - 1} perturbed copies (seeds 1–{variants - 1}, 1–{perturb} "
                    "random damaging edits each, `models.files`)" if variants > 1 else "") + ", "
-                f"at most {max_steps} steps per file, model answers {decoding}, run by llama.cpp on this "
-                f"machine's CPU." + (f" Produced by `{command}`." if command else "") + "\n",
+                f"at most {max_steps} steps per file{model_clause(specs, decoding)}." + (f" Produced by `{command}`." if command else "") + "\n",
                 "## Paired differences of the final composite\n", comparison_table(comparisons), "",
                 "## Planners\n", policy_table(rows), ""]
         episodes_file = write_episodes(out.parent / EPISODES_FILE, {"file": rows})
@@ -246,7 +258,7 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("planners", nargs="+", metavar="PLANNER",
-                    help="NAME=MODEL.gguf, NAME=BASE.gguf+ADAPTER.gguf, heuristic or random")
+                    help="NAME=MODEL.gguf, NAME=BASE.gguf+ADAPTER.gguf, heuristic, fixes or random")
     ap.add_argument("--episodes", type=int, default=32, help="seeds per task")
     ap.add_argument("--first-seed", type=int, default=None, help="first seed (default: the split's first)")
     ap.add_argument("--split", default="test", help="test (held out) or val (validation)")

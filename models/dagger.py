@@ -55,6 +55,11 @@ state, each verified by simulation with its amounts tuned
 2017, "Thinking Fast and Slow with Deep Learning and Tree Search"): the greedy
 policy learns what its own search finds, edits it can already write, where
 the heuristic's edits on a file it never saw may be ones it cannot.
+``--teacher lookahead`` labels with the heuristic's action or, where one
+does at least as well one step ahead, the best of the fixes the prompt's
+findings suggest (``models.policies.LookaheadPolicy``): copying a fix from
+the prompt carries over to layouts the model never saw, where the heuristic's
+own computed edits do not (``stats.json`` counts the labels copied).
 ``--tune 1`` tunes the learner's answers' amounts too.
 ``--shard K/N`` keeps the
 episodes with ``i % N == K`` (run N processes, one per core, and mix their
@@ -100,14 +105,15 @@ class DaggerConfig:
     files: tuple[str, ...] = ()          # real SVG files to play instead of the generated tasks
     perturb: int = 3                     # with files: at most this many damaging edits at seeds > 0
     seed: int = 0                        # request phrasing
-    teacher: str = "heuristic"           # heuristic, or search: the model's own best of teacher_samples, tuned
+    teacher: str = "heuristic"           # heuristic; search: the model's own best of teacher_samples, tuned;
+    #                                      lookahead: the heuristic's action or a fix the prompt suggests
     teacher_samples: int = 32            # with teacher search: answers verified per state
     tune: bool = False                   # the learner's answers' amounts tuned by simulation
     command: str = field(default="", repr=False)
 
 
 #: Who labels the states (``--teacher``).
-TEACHERS = ("heuristic", "search")
+TEACHERS = ("heuristic", "search", "lookahead")
 
 
 def without_instruction(i: int, share: float) -> bool:
@@ -183,6 +189,18 @@ def file_episode(learner: Any, teacher: Any, name: str, document: Any, seed: int
     return drive(learner, teacher, env, meta, cfg, rng)
 
 
+def read_as_learner(learner: Any, env: Any) -> str:
+    """The observation text of ``env`` as the learner's prompt holds it: shortened as the runtime shortens a
+    prompt longer than the model's context (``assistant.planners.local.fit_planner_prompt``), so that a large
+    file's states are trained on as they are read instead of dropped by SFT as too long."""
+    from assistant.planners.local import fit_planner_observation
+
+    llm = getattr(learner, "llm", None)
+    if llm is None:
+        return env.observation_text()
+    return fit_planner_observation(llm, env.observation(), env.instruction or "")
+
+
 def drive(learner: Any, teacher: Any, env: Any, meta: dict[str, Any], cfg: DaggerConfig,
           rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Let the learner (or, at DAgger's mixing rate, the teacher) drive ``env``; label every state it reaches.
@@ -199,7 +217,7 @@ def drive(learner: Any, teacher: Any, env: Any, meta: dict[str, Any], cfg: Dagge
     for step in range(cfg.max_steps + 1):
         meta_step = {**meta, "step": step}
         want = teacher.act(env).action or {"type": "finalize"}
-        records.append(make_record(env.observation_text(), env.instruction or "", want, kind="planner",
+        records.append(make_record(read_as_learner(learner, env), env.instruction or "", want, kind="planner",
                                    meta=meta_step))
         counts["states"] += 1
         teacher_stops = want.get("type") == "finalize"
@@ -235,7 +253,7 @@ def drive(learner: Any, teacher: Any, env: Any, meta: dict[str, Any], cfg: Dagge
 def collect(cfg: DaggerConfig) -> dict[str, Any]:
     """Run the episodes and write the output directory (see the module docstring)."""
     from assistant.tasks import task_names
-    from models.policies import GGUFPolicy, HeuristicPolicy
+    from models.policies import GGUFPolicy, HeuristicPolicy, LookaheadPolicy
 
     documents: dict[str, Any] = {}
     if cfg.files:
@@ -259,7 +277,7 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
         raise ValueError(f"--teacher-samples must be at least 1, got {cfg.teacher_samples}")
     learner = GGUFPolicy(cfg.model, name="learner", grammar=True, samples=cfg.samples, temperature=cfg.temperature,
                          tune=cfg.tune)
-    teacher: Any = HeuristicPolicy()
+    teacher: Any = LookaheadPolicy() if cfg.teacher == "lookahead" else HeuristicPolicy()
     if cfg.teacher == "search":  # the same weights, searching: many answers, verified, amounts tuned
         teacher = GGUFPolicy(cfg.model, name="search", grammar=True, samples=cfg.teacher_samples,
                              temperature=cfg.temperature, tune=True, llm=learner.llm)
@@ -286,6 +304,7 @@ def collect(cfg: DaggerConfig) -> dict[str, Any]:
              "learner": {"agreement": totals["agree"] / max(totals["learner_steps"], 1),
                          "stopped_early": totals["learner_stopped_early"], "states": totals["states"],
                          "teacher_steps": totals["teacher_steps"]},
+             "teacher": {"name": cfg.teacher, "copied_fixes": getattr(teacher, "copied", None)},
              "seconds": round(time.time() - t0)}
     (out / "stats.json").write_text(json.dumps(stats, indent=2))
     return stats
@@ -349,7 +368,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--perturb", type=int, default=d.perturb,
                     help="with --files: at most this many random damaging edits at seeds above 0 (models.files)")
     ap.add_argument("--teacher", choices=TEACHERS, default=d.teacher,
-                    help="who labels each state: the heuristic, or the model's own search (expert iteration)")
+                    help="who labels each state: the heuristic, the model's own search (expert iteration), or "
+                         "lookahead (the heuristic's action or a fix the prompt suggests, whichever gains more)")
     ap.add_argument("--teacher-samples", type=int, default=d.teacher_samples,
                     help="with --teacher search: different answers verified (amounts tuned) per state")
     ap.add_argument("--tune", type=int, choices=(0, 1), default=int(d.tune),

@@ -39,7 +39,7 @@ class SFTConfig:
     # data
     train: str = "runs/tiny/data/train.jsonl"
     val: str = "runs/tiny/data/val.jsonl"
-    max_len: int = 1536            # tokens; longer examples are dropped (counted in the log)
+    max_len: int = 2048            # tokens (the tiny model's context); longer examples are dropped (counted in the log)
     # model
     base: str = "runs/tiny/init"   # tiny checkpoint dir | gemma-3-270m | HF model dir
     lora: LoraSettings | None = None

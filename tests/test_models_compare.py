@@ -17,6 +17,7 @@ BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-ti
 def test_parse_spec_forms_and_errors():
     assert parse_spec("heuristic") == ("heuristic", None, None)
     assert parse_spec("random") == ("random", None, None)
+    assert parse_spec("fixes") == ("fixes", None, None)
     assert parse_spec("grpo=runs/x/grpo.gguf") == ("grpo", Path("runs/x/grpo.gguf"), None)
     assert parse_spec("g=base.gguf+a.lora.gguf") == ("g", Path("base.gguf"), Path("a.lora.gguf"))
     for bad in ("grpo.gguf", "=x.gguf", "name=", "g=base.gguf+"):
@@ -229,3 +230,35 @@ def test_tuned_amounts_are_a_named_planners_option(tmp_path):
                   max_steps=2, grammar=True, tune=["tuned"], out=out)
     assert {r.policy for r in res["rows"]} == {"plain", "tuned"}
     assert "tuned also with each answer's amounts scaled" in out.read_text()
+
+
+def test_the_fixes_baseline_copies_the_best_suggested_fix(tmp_path):
+    """``fixes``: the suggested fix that gains most by simulation, ``finalize`` when none improves; compared
+    like any planner."""
+    import copy
+
+    from models.files import file_env, load_files
+    from models.policies import FixesPolicy, finding_fixes
+
+    def gain(env, action):
+        _, reward, _, _, info = copy.deepcopy(env).step(action)
+        return reward if info["valid"] and not info.get("noop") else float("-inf")
+
+    ((_, doc),) = load_files([EXAMPLES / "slide.svg"])
+    env, _ = file_env(doc, max_steps=12)
+    fixes = finding_fixes(env.observation())
+    got = FixesPolicy().act(env).action
+    assert got in fixes
+    assert gain(env, got) == max(gain(env, f) for f in fixes) > 0
+    for _ in range(12):  # played on, it stops exactly where no suggested fix improves the layout
+        got = FixesPolicy().act(env).action
+        if got["type"] == "finalize":
+            break
+        env.step(got)
+    assert got == {"type": "finalize"}
+    assert all(gain(env, f) <= 0 for f in finding_fixes(env.observation()))
+
+    res = compare(["fixes", "random"], episodes=1, files=[EXAMPLES / "slide.svg"], max_steps=2,
+                  out=tmp_path / "COMPARE.md")
+    assert {r.policy for r in res["rows"]} == {"fixes", "random"} and res["comparisons"][0]["pairs"] == 1
+    assert "llama.cpp" not in (tmp_path / "COMPARE.md").read_text()  # no model answered

@@ -285,3 +285,90 @@ def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--model", str(model), "--out", str(tmp_path / "bad"), "--teacher-samples", "0", "--teacher", "search"])
     assert not (tmp_path / "bad").exists()
+
+
+def test_lookahead_labels_a_fix_the_prompt_suggests_when_it_does_at_least_as_well(tmp_path: Path) -> None:
+    """``--teacher lookahead``: on examples/slide.svg the heuristic aligns the chart, but the prompt's own
+    suggested move of the chart gains at least as much one step ahead, so the label is that fix, copied."""
+    pytest.importorskip("llama_cpp")
+    import copy
+
+    from assistant.prompting import make_record
+    from models.files import file_env, file_variant, load_files
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from models.policies import HeuristicPolicy, LookaheadPolicy, finding_fixes
+
+    ((name, doc),) = load_files([EXAMPLES / "slide.svg"])
+    env, _ = file_env(file_variant(doc, name, 0, 3)[0], max_steps=2)
+    teacher = LookaheadPolicy()
+    got = teacher.act(env).action
+    heuristic = HeuristicPolicy().act(env).action
+    fixes = finding_fixes(env.observation())
+    assert got in fixes and got != heuristic and teacher.copied == 1
+    text = env.observation_text()
+    assert all(f"fix: {json.dumps(f, separators=(',', ':'))}" in text for f in fixes)  # what the model reads
+
+    def gain(action: dict) -> float:
+        _, reward, _, _, info = copy.deepcopy(env).step(action)
+        assert info["valid"]
+        return reward
+
+    assert gain(got) >= gain(heuristic) > 0
+    assert gain(got) == max(gain(f) for f in fixes if copy.deepcopy(env).step(f)[4]["valid"])
+
+    out = tmp_path / "lookahead"
+    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--files", str(EXAMPLES / "slide.svg"),
+          "--episodes", "1", "--first-seed", "0", "--max-steps", "1", "--samples", "1", "--teacher", "lookahead"])
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["teacher"] == {"name": "lookahead", "copied_fixes": stats["teacher"]["copied_fixes"]}
+    assert stats["teacher"]["copied_fixes"] >= 1
+    first = next(json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()
+                 if json.loads(x)["kind"] == "planner")
+    assert first == make_record(text, "", got, kind="planner", meta=first["meta"])
+
+
+def test_lookahead_keeps_the_heuristics_action_when_no_fix_does_as_well() -> None:
+    """Where every suggested fix gains less than the heuristic's edit (or none is valid), the label is the heuristic's."""
+    import copy
+
+    from models.files import file_env, file_variant, load_files
+    from models.policies import HeuristicPolicy, LookaheadPolicy, finding_fixes
+
+    ((name, doc),) = load_files([EXAMPLES / "poster.svg"])
+    env, _ = file_env(file_variant(doc, name, 0, 3)[0], max_steps=2)
+    heuristic = HeuristicPolicy().act(env).action
+    got = LookaheadPolicy().act(env).action
+    assert got == heuristic  # promote the title: no suggested fix gains as much
+    _, h_gain, *_ = copy.deepcopy(env).step(heuristic)
+    for fix in finding_fixes(env.observation()):
+        _, reward, _, _, info = copy.deepcopy(env).step(fix)
+        assert not info["valid"] or reward < h_gain or fix == heuristic
+
+
+def test_a_large_files_states_are_recorded_as_the_learner_reads_them(tmp_path: Path, osgeo_dir: Path) -> None:
+    """postgis-flyer-a4.svg's full observation overflows the bundled model's context: the planner record holds
+    the shortened text the runtime's prompt holds, so SFT trains on it instead of dropping it as too long."""
+    pytest.importorskip("llama_cpp")
+    from assistant.planners.local import ANSWER_RESERVE, fit_planner_prompt
+    from assistant.prompting import build_prompt, render_record
+    from models.files import file_env, load_files
+    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from models.policies import load_llama
+
+    svg = osgeo_dir / "postgis-flyer-a4.svg"
+    out = tmp_path / "large"
+    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--files", str(svg), "--episodes", "1",
+          "--first-seed", "0", "--max-steps", "1", "--samples", "1"])
+    first = next(json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()
+                 if json.loads(x)["kind"] == "planner")
+    llm = load_llama(MODELS_DIR / BUNDLED_NAME)
+    ((_, doc),) = load_files([svg])
+    env, _ = file_env(doc, max_steps=2)
+
+    def tokens(text: str) -> int:
+        return len(llm.tokenize(text.encode("utf-8"), add_bos=True, special=True))
+
+    assert tokens(build_prompt(env.observation_text(), "", kind="planner")) > llm.n_ctx() - ANSWER_RESERVE
+    prompt, _ = render_record(first)
+    assert prompt == fit_planner_prompt(llm, env.observation(), "")
+    assert tokens(prompt) <= llm.n_ctx() - ANSWER_RESERVE

@@ -266,10 +266,17 @@ def fit_planner_prompt(llm: Any, obs: dict[str, Any], instruction: str) -> str:
     """The planner prompt for observation ``obs``, shortened (``assistant.observation.fit_observation_text``)
     only where the full one would leave fewer than :data:`ANSWER_RESERVE` of ``llm``'s context tokens
     for the answer: a large real file is read in brief rather than refused."""
-    from assistant.observation import fit_observation_text
     from assistant.prompting import build_prompt
 
-    return build_prompt(fit_observation_text(obs, _fits(llm, instruction, "planner")), instruction, kind="planner")
+    return build_prompt(fit_planner_observation(llm, obs, instruction), instruction, kind="planner")
+
+
+def fit_planner_observation(llm: Any, obs: dict[str, Any], instruction: str) -> str:
+    """The observation text that :func:`fit_planner_prompt` puts in the prompt (the training data records
+    this text, so that a large file's states are learnt as the model reads them)."""
+    from assistant.observation import fit_observation_text
+
+    return fit_observation_text(obs, _fits(llm, instruction, "planner"))
 
 
 def fit_applicator_prompt(llm: Any, layout: Any, request: str) -> str:
