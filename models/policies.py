@@ -133,14 +133,15 @@ class LookaheadPolicy:
     """The heuristic's action, or a fix the prompt itself suggests when that does at least as well.
 
     The observation a model reads lists its findings, each with a suggested
-    fix (``fix: {"type":"move",…}``). The heuristic's edit is usually none of
-    them (on real files 16 % of its edits are one), and a small model does not
-    learn to compute it for a layout it has not seen. Copying a fix from the
-    prompt is a skill that carries over to any layout: so this teacher
-    simulates the heuristic's action and every suggested fix one step ahead
-    (in a copy of the environment) and labels the state with the fix that
-    gains most when it gains at least as much as the heuristic's action, the
-    heuristic's action otherwise (``finalize`` included).
+    fix (``fix: {"type":"move",…}``). The heuristic's edit is often none of
+    them, and a small model does not learn to compute it for a layout it has
+    not seen; copying a fix from the prompt would not depend on the layout. So
+    this teacher simulates the heuristic's action and every suggested fix one
+    step ahead (in a copy of the environment) and labels the state with the
+    fix that gains most when it gains at least as much as the heuristic's
+    action, the heuristic's action otherwise (``finalize`` included).
+    ``copied`` counts the labels that are a suggested fix. Trained on, it did
+    not teach the bundled tiny model to copy (``models/COMPARE_FIXES.md``).
     """
 
     name = "lookahead"
