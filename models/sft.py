@@ -13,6 +13,15 @@ masked with -100). ``tiny`` checkpoints are trained in full; pretrained bases
 merged back when saving. Training loss and completion-token accuracy are logged
 every ``log_every`` steps, validation loss/accuracy every ``eval_every`` steps,
 and the checkpoint with the lowest validation loss is kept in ``OUT/best``.
+
+``--adapter A.gguf`` trains on from a GGUF LoRA adapter over ``--base`` (the
+shipped Gemma adapter, say) instead of a fresh one: ``models.import_lora``
+reads it into a trainable peft adapter of its own rank and modules (written to
+``OUT/init``), with ``--adapter-dropout`` during training::
+
+    python -m models.sft --base gemma-3-270m --adapter models/layout-applicator-gemma.lora.gguf \
+        --train runs/data33/mix/train.jsonl --val runs/data33/mix/val.jsonl --out runs/gemma34/sft \
+        --batch-size 8 --lr 1e-4 --warmup 20 --eval-every 50 --max-minutes 7.2
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from typing import Any, Iterable
 
 import torch
 
+from assistant.errors import ModelFileError
 from assistant.prompting import render_record
 from models.lm import LM, LoraSettings, describe_device, load_lm, pick_device
 
@@ -43,6 +53,8 @@ class SFTConfig:
     # model
     base: str = "runs/tiny/init"   # tiny checkpoint dir | gemma-3-270m | HF model dir
     lora: LoraSettings | None = None
+    adapter: str = ""              # GGUF LoRA adapter over ``base`` to train on from (its rank and modules kept)
+    adapter_dropout: float = 0.05  # LoRA dropout of that adapter while it trains
     # optimisation
     steps: int = 3000
     batch_size: int = 16
@@ -149,6 +161,18 @@ def lr_at(step: int, cfg: SFTConfig, elapsed: float = 0.0) -> float:
     return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
+def start_model(cfg: SFTConfig, out: Path) -> LM:
+    """The model SFT starts from: ``cfg.base`` with a fresh LoRA adapter (``cfg.lora``), with the GGUF adapter
+    ``cfg.adapter`` read back as a trainable one (saved to ``out/init``), or in full for a ``tiny`` checkpoint."""
+    if not cfg.adapter:
+        return load_lm(cfg.base, lora=cfg.lora, device=pick_device())
+    if cfg.lora is not None:
+        raise ValueError("an adapter to train on keeps its own rank and modules: give it without LoRA settings")
+    from models.import_lora import import_lora
+
+    return import_lora(cfg.adapter, out / "init", base=cfg.base, dropout=cfg.adapter_dropout, device=pick_device())
+
+
 def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
     """Run SFT; returns a summary (best validation loss, its step, paths, log)."""
     if cfg.threads:
@@ -156,8 +180,8 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
     out = Path(cfg.out)
+    lm = lm or start_model(cfg, out)
     out.mkdir(parents=True, exist_ok=True)
-    lm = lm or load_lm(cfg.base, lora=cfg.lora, device=pick_device())
     train, dropped_train = encode_records(lm, load_jsonl(cfg.train), cfg.max_len)
     val, dropped_val = encode_records(lm, load_jsonl(cfg.val), cfg.max_len)
     val = spread(val, cfg.max_val_examples)
@@ -240,9 +264,14 @@ def main(argv: list[str] | None = None) -> None:
         ap.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
     ap.add_argument("--lora-r", type=int, default=0, help="LoRA rank for pretrained bases (0: full training)")
     args = ap.parse_args(argv)
+    if args.adapter and args.lora_r:
+        ap.error("--adapter trains that adapter on at its own rank: leave out --lora-r")
     kwargs = {k: getattr(args, k) for k in asdict(defaults) if k not in ("lora", "extra")}
     cfg = SFTConfig(**kwargs, lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r) if args.lora_r else None)
-    summary = train_sft(cfg)
+    try:
+        summary = train_sft(cfg)
+    except (ValueError, OSError, ModelFileError) as exc:
+        raise SystemExit(f"models.sft: {exc}") from exc
     print(json.dumps({"best": summary["best"], "best_dir": summary["best_dir"]}))
 
 

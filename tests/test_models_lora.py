@@ -242,11 +242,10 @@ def test_fix_with_a_bad_adapter_fails_with_one_clear_error(adapted, tmp_path: Pa
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
-def test_a_gguf_adapter_imports_back_into_the_same_peft_adapter(adapted, tmp_path: Path) -> None:
-    """``models.import_lora`` undoes ``export_lora`` (Q/K permutation of a llama base included): the same
-    LoRA weights, the same logits, and a checkpoint GRPO can train on."""
-    from models.import_lora import import_lora
-    from models.lm import BASE_FILE, LoraSettings, load_lm
+def _random_gguf_adapter(adapted, tmp_path: Path):
+    """A local Hugging Face base, a peft adapter over it with random (non-trivial) A and B, and that adapter
+    exported as GGUF: ``(base dir, model, adapter.gguf)``."""
+    from models.lm import LoraSettings, load_lm
 
     hf_dir = _hf_model_dir(adapted["codec"], tmp_path / "hf")
     lm = load_lm(hf_dir, lora=LoraSettings(r=4, alpha=8, dropout=0.0), device=torch.device("cpu"))
@@ -257,8 +256,16 @@ def test_a_gguf_adapter_imports_back_into_the_same_peft_adapter(adapted, tmp_pat
                 p.normal_(0, 0.1)
     ckpt = lm.save(tmp_path / "ckpt")
     base_gguf = export_gguf(hf_dir, tmp_path / "hf.gguf", out_type="f16")
-    gguf_adapter = export_lora(ckpt, tmp_path / "a.gguf", base=base_gguf, out_type="f32")
+    return hf_dir, lm, export_lora(ckpt, tmp_path / "a.gguf", base=base_gguf, out_type="f32")
 
+
+def test_a_gguf_adapter_imports_back_into_the_same_peft_adapter(adapted, tmp_path: Path) -> None:
+    """``models.import_lora`` undoes ``export_lora`` (Q/K permutation of a llama base included): the same
+    LoRA weights, the same logits, and a checkpoint GRPO can train on."""
+    from models.import_lora import import_lora
+    from models.lm import BASE_FILE, load_lm
+
+    hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
     again = import_lora(gguf_adapter, tmp_path / "imported", base=hf_dir)
     want = {n: p for n, p in lm.model.named_parameters() if "lora_" in n}
     got = {n: p for n, p in again.model.named_parameters() if "lora_" in n}
@@ -290,3 +297,35 @@ def test_importing_what_is_not_an_adapter_of_the_base_fails_clearly(adapted, tmp
     with pytest.raises(ModelFileError, match="shape"):
         import_lora(adapted["adapter"], tmp_path / "out", base=hf_dir)
     assert not (tmp_path / "out").exists()
+
+
+def test_sft_trains_on_from_a_gguf_adapter(adapted, tmp_path: Path) -> None:
+    """``models.sft --adapter A.gguf`` starts from that adapter's weights (not a fresh adapter), at its own
+    rank, and lowers the loss from there; a bad adapter is one clear error and nothing is written."""
+    from assistant.prompting import make_record
+    from models.lm import load_lm
+    from models.sft import SFTConfig, main as sft_main, train_sft
+
+    hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
+    recs = [make_record(LAYOUT, r, a, kind="applicator") for r, a in zip(REQUESTS, ADAPTED_ANSWERS)]
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    common = dict(train=str(data), val=str(data), base=str(hf_dir), adapter=str(gguf_adapter), adapter_dropout=0.0,
+                  batch_size=3, max_len=256, warmup=1, log_every=1)
+    still = train_sft(SFTConfig(**common, out=str(tmp_path / "still"), steps=1, lr=0.0, eval_every=1))
+    kept = {n: p for n, p in load_lm(still["best_dir"], device=torch.device("cpu")).model.named_parameters()
+            if "lora_" in n}
+    want = {n: p for n, p in lm.model.named_parameters() if "lora_" in n}
+    assert kept.keys() == want.keys() and all(torch.equal(kept[n], want[n]) for n in want)
+    assert (tmp_path / "still" / "init" / "adapter_model.safetensors").is_file()
+
+    trained = train_sft(SFTConfig(**common, out=str(tmp_path / "sft"), steps=40, lr=1e-2, eval_every=40))
+    assert trained["best"]["val_loss"] < still["best"]["val_loss"] - 0.2  # (a random base learns slowly)
+
+    with pytest.raises(SystemExit, match="missing.gguf"):
+        sft_main(["--train", str(data), "--val", str(data), "--base", str(hf_dir), "--adapter",
+                  str(tmp_path / "missing.gguf"), "--out", str(tmp_path / "bad")])
+    assert not (tmp_path / "bad").exists()
+    with pytest.raises(SystemExit) as exc:
+        sft_main(["--base", str(hf_dir), "--adapter", str(gguf_adapter), "--lora-r", "8"])
+    assert exc.value.code == 2
