@@ -119,8 +119,10 @@ def float32_weights(model: Any) -> Iterator[Any]:
     back to exactly what they were (widening is exact, so narrowing loses nothing).
 
     A model trained in bfloat16 on a GPU is exported and run by llama.cpp in (at least) float32; greedy answers
-    decided in bfloat16 can differ from those (a Gemma 3 270M GRPO adapter scored 0.802 on 12 validation
-    episodes in bfloat16 and 0.912 in float32). Checks that choose a checkpoint run in float32.
+    decided in bfloat16 can differ from those. Checks that choose a checkpoint run in float32. (A Gemma 3 270M
+    GRPO adapter scored 0.802 on 12 validation episodes in bfloat16 on a GPU and 0.912 in float32 here, but the
+    GPU's transformers also split text otherwise than llama.cpp, :func:`check_gguf_tokenizer`: the gap is not
+    bfloat16's alone.)
     """
     low = [t for t in (*model.parameters(), *model.buffers())
            if t.is_floating_point() and t.dtype in (torch.bfloat16, torch.float16)]
@@ -144,6 +146,41 @@ def find_gemma_gguf() -> Path:
     from assistant.planners.local import gemma_base_path  # noqa: PLC0415
 
     return gemma_base_path()
+
+
+#: Text a tokenizer read from a GGUF must split into the same tokens as llama.cpp does with that GGUF: a prompt
+#: in the runtime's format with what prompts hold (ids, numbers, quotes, non-ASCII, runs of spaces and newlines).
+TOKEN_PROBE = ("### System\nYou improve the layout one step at a time. Answer with one line of JSON.\n### Layout\n"
+               "canvas 210x297 mm, safe box 10,10,189,276\nelements (id role kind x,y,w,h):\n"
+               "title-2 title text 12.5,42,69,52 \"Open Science — Café 2026\" size=48\n\n"
+               "findings: 0.62 overlap  fix: {\"type\":\"move\",\"ids\":[\"footer\"],\"dx\":15.0,\"dy\":-18.123}\n"
+               "### Answer\n{\"type\": \"anchor_to_region\", \"ids\": [\"logo\"], \"region\": \"top_right\"}\n")
+
+
+def check_gguf_tokenizer(encode: Any, gguf_path: str | Path, *, library: str = "transformers") -> None:
+    """Refuse a tokenizer that splits text otherwise than llama.cpp does with the same GGUF's vocabulary.
+
+    A model trained through such a tokenizer learns other token sequences than the ones it is given when
+    llama.cpp runs it (transformers 5.17 reads Gemma 3's GGUF tokenizer into pieces a third more numerous
+    than llama.cpp's; 5.18 to 5.24 agree). ``encode`` maps text to ids without special tokens added.
+    Raises :class:`ModelFileError` naming the GGUF, the library and the first token that differs.
+    """
+    import llama_cpp  # noqa: PLC0415
+
+    llm = llama_cpp.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
+    want = llm.tokenize(TOKEN_PROBE.encode(), add_bos=False, special=True)
+    got = list(encode(TOKEN_PROBE))
+    if got == want:
+        return
+    at = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+
+    def piece(ids: list[int]) -> str:
+        return repr(llm.detokenize(ids[at:at + 1]).decode(errors="replace"))
+
+    raise ModelFileError(gguf_path, f"{library} splits text into other tokens than llama.cpp does with this "
+                                    f"GGUF ({len(got)} against {len(want)} on the same prompt; token {at} is "
+                                    f"{piece(got)}, llama.cpp's {piece(want)}): a model trained through it would "
+                                    "not read what llama.cpp gives it; use a version whose tokenizer agrees")
 
 
 def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch.device | None = None) -> LM:
@@ -170,6 +207,10 @@ def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch
     if str(base) == "gemma-3-270m":
         gguf_path = find_gemma_gguf()
         tok = AutoTokenizer.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name)
+        import transformers  # noqa: PLC0415
+
+        check_gguf_tokenizer(lambda t: tok(t, add_special_tokens=False)["input_ids"], gguf_path,
+                             library=f"transformers {transformers.__version__}")
         model = AutoModelForCausalLM.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name, dtype=dtype)
     elif path.is_dir():
         tok = AutoTokenizer.from_pretrained(path)

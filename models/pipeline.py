@@ -217,6 +217,11 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
             _stage(f"base: {cfg.base} with LoRA r={cfg.lora.r if cfg.lora else 0}", t0)
             sft_cfg = SFTConfig(**{**asdict(cfg.sft), **files, "lora": cfg.lora, "base": cfg.base})
             lm = load_lm(cfg.base, lora=cfg.lora)
+            if cfg.base_gguf:  # a local model directory: it must read text as llama.cpp reads it with its GGUF
+                from models.export_lora import base_gguf_path
+                from models.lm import check_gguf_tokenizer
+                check_gguf_tokenizer(lm.encode, base_gguf_path(cfg.base_gguf),
+                                     library=f"the tokenizer of {cfg.base}")
         else:
             _stage("tokenizer + base", t0)
             codec = TextCodec(train_tokenizer(data_mod.iter_texts([data_dir / "train.jsonl"]), cfg.vocab_size))

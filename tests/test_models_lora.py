@@ -23,7 +23,7 @@ peft = pytest.importorskip("peft")
 llama_cpp = pytest.importorskip("llama_cpp")
 
 from assistant.errors import ExportError, ModelFileError  # noqa: E402
-from assistant.prompting import build_prompt, format_target  # noqa: E402
+from assistant.prompting import build_prompt, format_target, make_record  # noqa: E402
 from models.export_gguf import export_gguf  # noqa: E402
 from models.export_lora import export_lora  # noqa: E402
 from models.lm import from_tiny  # noqa: E402
@@ -302,7 +302,6 @@ def test_importing_what_is_not_an_adapter_of_the_base_fails_clearly(adapted, tmp
 def test_sft_trains_on_from_a_gguf_adapter(adapted, tmp_path: Path) -> None:
     """``models.sft --adapter A.gguf`` starts from that adapter's weights (not a fresh adapter), at its own
     rank, and lowers the loss from there; a bad adapter is one clear error and nothing is written."""
-    from assistant.prompting import make_record
     from models.lm import load_lm
     from models.sft import SFTConfig, main as sft_main, train_sft
 
@@ -329,3 +328,35 @@ def test_sft_trains_on_from_a_gguf_adapter(adapted, tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exc:
         sft_main(["--base", str(hf_dir), "--adapter", str(gguf_adapter), "--lora-r", "8"])
     assert exc.value.code == 2
+
+
+def test_a_tokenizer_that_splits_text_otherwise_than_llama_cpp_is_refused(adapted) -> None:
+    """Training reads text through a tokenizer, llama.cpp through the GGUF's: they must give the same ids.
+    The tiny base's own tokenizer agrees with its GGUF; one trained on other text is refused, by file name."""
+    from models.lm import TOKEN_PROBE, check_gguf_tokenizer
+
+    codec = adapted["codec"]
+    check_gguf_tokenizer(codec.encode, adapted["base"])
+    other = TextCodec(train_tokenizer([TOKEN_PROBE * 3, LAYOUT], vocab_size=300, min_frequency=1))
+    assert other.encode(TOKEN_PROBE) != codec.encode(TOKEN_PROBE)
+    with pytest.raises(ModelFileError, match=r"base\.gguf.*other tokens than llama\.cpp") as err:
+        check_gguf_tokenizer(other.encode, adapted["base"], library="this tokenizer")
+    assert "this tokenizer" in str(err.value) and "token " in str(err.value)
+
+
+def test_the_pipeline_refuses_a_local_base_whose_gguf_reads_text_otherwise(adapted, tmp_path: Path) -> None:
+    """``--base DIR --base-gguf FILE``: a model directory whose tokenizer splits text otherwise than llama.cpp
+    does with the GGUF given for it stops before any training, naming the GGUF."""
+    from models.pipeline import config, run_pipeline
+
+    other = TextCodec(train_tokenizer([LAYOUT * 2, " ".join(REQUESTS)], vocab_size=300, min_frequency=1))
+    cfg = config("gemma-mini")
+    cfg.base, cfg.base_gguf = str(_hf_model_dir(other, tmp_path / "hf")), str(adapted["base"])
+    cfg.run, cfg.data.out = str(tmp_path / "run"), str(tmp_path / "run" / "data")
+    data = Path(cfg.data.out)
+    data.mkdir(parents=True)
+    for split in ("train", "val"):
+        (data / f"{split}.jsonl").write_text(json.dumps(make_record(LAYOUT, REQUESTS[0], ADAPTED_ANSWERS[0])) + "\n")
+    with pytest.raises(ModelFileError, match=r"base\.gguf.*other tokens than llama\.cpp"):
+        run_pipeline(cfg, skip_data=True)
+    assert not (tmp_path / "run" / "sft").exists()
