@@ -92,7 +92,11 @@ def test_cli_names_the_missing_model_and_exits_nonzero(tmp_path, capsys):
     assert str(not_gguf) in str(exc.value.code)
 
 
-@pytest.mark.parametrize("run", ["tiny29", "tiny30", "tiny31"])
+#: Where a kept run's stage lies when it is another run's (tiny32's GRPO started from tiny31's SFT model).
+STAGE_OF = {("tiny32", "sft"): "tiny31"}
+
+
+@pytest.mark.parametrize("run", ["tiny29", "tiny30", "tiny31", "tiny32"])
 @pytest.mark.parametrize("stage,policy", [("grpo", "GRPO"), ("sft", "SFT")])
 def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
     """Kept runs keep both stages' GGUFs: they play their recorded held-out episodes again, step for step."""
@@ -102,7 +106,8 @@ def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
     kept = BUNDLED.parent / run
     stored = {(e["task"], e["seed"]): e for e in load_episodes(kept / "eval_episodes.jsonl")
               if e["policy"] == policy and e["ids"] == "plain"}
-    model = GGUFPolicy(kept / f"layout-applicator-{run}-{stage}.gguf", name=policy)
+    owner = STAGE_OF.get((run, stage), run)
+    model = GGUFPolicy(BUNDLED.parent / owner / f"layout-applicator-{owner}-{stage}.gguf", name=policy)
     for task, seed in (("banner", 100), ("editorial", 101), ("flyer", 102)):
         got, want = run_episode(model, task, seed, max_steps=6), stored[(task, seed)]
         assert (got.steps, got.ended) == (want["steps"], want["ended"])
