@@ -11,13 +11,16 @@ for each request in :data:`REQUESTS` on each file in ``examples/``;
 
 *Episode rows*: ``fix`` on every file in ``examples/`` — the loop of
 ``assistant.planners.loop.run_planner`` with at most :data:`MAX_STEPS` edits —
-with the ``heuristic`` planner and with ``local`` (K = 1 untuned, the old
-default; then each K of :data:`SAMPLES` different answers per step with their
-amounts tuned, 16 being the planner's default and 32 the evaluation's verified
-setting; default threads); *start*/*end* composite, edits, the edits that were
-the model's own (greedy) choice, seconds per file. The same on the OSGeo
-flyers of ``../shared/corpus/osgeo`` — real files the model never trained on —
-with the heuristic, K = 1 untuned and the default.
+with the ``heuristic`` planner and with ``local``: the model alone
+(``suggestions=0``) with K = 1 untuned answer, the old default, then each K of
+:data:`SAMPLES` different answers per step with their amounts tuned (32 is the
+evaluation's verified setting); and the planner's default, 16 tuned answers
+with the fixes the findings suggest verified beside them (``+ fixes``;
+default threads); *start*/*end* composite, edits, the edits that were the
+model's own (greedy) choice and those that were a suggested fix, seconds per
+file. The same on the OSGeo flyers of ``../shared/corpus/osgeo`` — real files
+the model never trained on — with the heuristic, K = 1 untuned, K = 16 alone
+and the default.
 
 A missing bundled model gives one row saying so (nothing is substituted).
 Same command by hand: ``python -m benchmarks.bench_local``.
@@ -104,15 +107,17 @@ def _episode(svg: Path, planner_name: str, **options: Any) -> dict[str, Any]:
     result = run_planner(doc, planner, max_steps=MAX_STEPS, time_budget=120.0)
     seconds = time.perf_counter() - t0
     own = sum("the model's own choice" in s.reason for s in result.steps)
+    suggested = sum("suggested fix" in s.reason for s in result.steps)
     if planner_name == "heuristic":
         label = planner_name
     else:
         k = options.get("samples", getattr(planner, "samples", 1))
         label = f"local K={k}" + ("" if options.get("tune", True) else " untuned") + (
-            " (default)" if not options else "")
+            " + fixes" if options.get("suggestions", True) else "") + (" (default)" if not options else "")
     return {"what": "fix episode", "file": svg.name, "planner": label,
             "start": round(result.start.composite, 3), "end": round(result.end.composite, 3),
             "edits": len(result.steps), "model's own": own if planner_name != "heuristic" else "",
+            "suggested fixes": suggested if planner_name != "heuristic" else "",
             "stopped": result.stopped, "s/file": round(seconds, 2)}
 
 
@@ -125,13 +130,14 @@ def run() -> list[dict]:
     for svg in sorted(EXAMPLES.glob("*.svg")):
         rows.append(_episode(svg, "heuristic"))
         if DEFAULT_MODEL.is_file():
-            rows.append(_episode(svg, "local", samples=1, tune=False))
-            rows += [_episode(svg, "local") if k == DEFAULT_SAMPLES else _episode(svg, "local", samples=k)
-                     for k in SAMPLES]
+            rows.append(_episode(svg, "local", samples=1, tune=False, suggestions=False))
+            rows += [_episode(svg, "local", samples=k, suggestions=False) for k in SAMPLES]
+            rows.append(_episode(svg, "local"))
     for svg in sorted(CORPUS.glob("*.svg")):
         rows.append(_episode(svg, "heuristic"))
         if DEFAULT_MODEL.is_file():
-            rows += [_episode(svg, "local", samples=1, tune=False), _episode(svg, "local")]
+            rows += [_episode(svg, "local", samples=1, tune=False, suggestions=False),
+                     _episode(svg, "local", samples=DEFAULT_SAMPLES, suggestions=False), _episode(svg, "local")]
     return rows
 
 

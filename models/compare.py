@@ -24,7 +24,9 @@ what copying a suggestion, and nothing else, reaches) or ``random``. ``--grammar
 --samples K`` does, ``--tune NAME`` also tries each of model NAME's answers
 with its amounts scaled, as the runtime planners do by default
 (``assistant.planners.modelstep.amount_variants``; the same model file may be
-named twice, once with ``--tune``), ``--ids varied`` renames every element as real files name
+named twice, once with ``--tune``), ``--suggestions NAME`` also verifies the
+fixes the observation's findings suggest beside model NAME's answers, as
+the ``local`` planner does by default, ``--ids varied`` renames every element as real files name
 them, ``--no-instruction`` gives each task's broken layout without its brief
 (as ``fix`` meets a file). ``--files A.svg B.svg …`` plays them on real SVG
 files instead, each imported once and improved without a brief, paired by
@@ -90,9 +92,11 @@ def check_seeds(split: str, first_seed: int, episodes: int) -> None:
         raise ValueError(f"seeds {first_seed}–{first_seed + episodes - 1} leave the {split} range {lo}–{hi - 1}")
 
 
-def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[str] | None = None) -> list[Any]:
+def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[str] | None = None,
+                  suggestions: list[str] | None = None) -> list[Any]:
     """Load every planner named by ``specs`` (model files are checked before any episode runs);
-    the model planners named in ``tune`` get their answers' amounts tuned by simulation."""
+    the model planners named in ``tune`` get their answers' amounts tuned by simulation, those named in
+    ``suggestions`` have the findings' suggested fixes verified beside their answers."""
     from models.policies import FixesPolicy, GGUFPolicy, HeuristicPolicy, RandomPolicy
 
     parsed = [parse_spec(s) for s in specs]
@@ -102,27 +106,32 @@ def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[s
     if len(parsed) < 2:
         raise ValueError("give at least two planners to compare")
     models = {name for name, model, _ in parsed if model is not None}
-    stray = [t for t in tune or [] if t not in models]
-    if stray:
-        raise ValueError(f"--tune {', '.join(stray)}: not a model planner here (model planners: "
-                         f"{', '.join(sorted(models)) or 'none'})")
+    for flag, named in (("--tune", tune), ("--suggestions", suggestions)):
+        stray = [t for t in named or [] if t not in models]
+        if stray:
+            raise ValueError(f"{flag} {', '.join(stray)}: not a model planner here (model planners: "
+                             f"{', '.join(sorted(models)) or 'none'})")
     policies: list[Any] = []
     for name, model, adapter in parsed:
         if model is None:
             policies.append({"heuristic": HeuristicPolicy, "fixes": FixesPolicy, "random": RandomPolicy}[name]())
         else:
             policies.append(GGUFPolicy(model, name=name, grammar=grammar, samples=samples, lora=adapter,
-                                       tune=name in (tune or [])))
+                                       tune=name in (tune or []), suggestions=name in (suggestions or [])))
     return policies
 
 
-def decoding_text(grammar: bool, samples: int, tune: list[str] | None) -> str:
+def decoding_text(grammar: bool, samples: int, tune: list[str] | None,
+                  suggestions: list[str] | None = None) -> str:
     """How the report's model answers were decoded and chosen."""
     text = ("under the action grammar, " if grammar else "") + (
         f"best of {samples} different answers verified by simulation" if samples > 1 else "greedy")
     if tune:
         text += (f"; {', '.join(tune)} also with each answer's amounts scaled ×0.25 … ×3 and the best version "
                  "kept (`assistant.planners.modelstep.amount_variants`)")
+    if suggestions:
+        text += (f"; {', '.join(suggestions)} with the fixes the findings suggest verified beside the answers "
+                 "(`assistant.planners.modelstep.finding_fixes`)")
     return text
 
 
@@ -160,7 +169,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
             max_steps: int = 6, tasks: list[str] | None = None, grammar: bool = False, samples: int = 1,
             ids: str = "plain", instruction: bool = True, files: list[str | Path] | None = None,
             variants: int = 1, perturb: int = 3, tune: list[str] | None = None,
-            out: str | Path | None = None, command: str = "") -> dict[str, Any]:
+            suggestions: list[str] | None = None, out: str | Path | None = None,
+            command: str = "") -> dict[str, Any]:
     """Play every planner on the same episodes; the rows, the pairwise comparisons and the report's path.
 
     With ``files`` the episodes are those SVG files (no brief), not generated tasks.
@@ -170,7 +180,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
 
     if files:
         return compare_files(specs, files, max_steps=max_steps, grammar=grammar, samples=samples,
-                             variants=variants, perturb=perturb, tune=tune, out=out, command=command)
+                             variants=variants, perturb=perturb, tune=tune, suggestions=suggestions, out=out,
+                             command=command)
 
     if samples < 1:
         raise ValueError(f"--samples must be at least 1, got {samples}")
@@ -183,7 +194,7 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
     unknown = [t for t in tasks if t not in known]
     if unknown:
         raise ValueError(f"unknown task(s) {', '.join(unknown)}; known: {', '.join(known)}")
-    policies = make_policies(specs, grammar=grammar, samples=samples, tune=tune)
+    policies = make_policies(specs, grammar=grammar, samples=samples, tune=tune, suggestions=suggestions)
     rows = evaluate_policies(policies, tasks, episodes, max_steps=max_steps, ids=ids, first_seed=first,
                              instruction=instruction)
     comparisons = comparison_rows(rows)
@@ -191,7 +202,7 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
     if out is not None:
         out = Path(out)
         out.parent.mkdir(parents=True, exist_ok=True)
-        decoding = decoding_text(grammar, samples, tune)
+        decoding = decoding_text(grammar, samples, tune, suggestions)
         bare = "" if instruction else ", without the tasks' instructions"
         text = [f"# Planner comparison on {split} seeds\n",
                 f"Seeds {first}–{first + episodes - 1} of tasks {', '.join(tasks)} ({len(tasks) * episodes} "
@@ -210,7 +221,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
 
 def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int = 6, grammar: bool = False,
                   samples: int = 1, variants: int = 1, perturb: int = 3, tune: list[str] | None = None,
-                  out: str | Path | None = None, command: str = "") -> dict[str, Any]:
+                  suggestions: list[str] | None = None, out: str | Path | None = None,
+                  command: str = "") -> dict[str, Any]:
     """Play every planner on the same real SVG files (imported once each, improved without a brief).
 
     Each file is played at seeds ``0 … variants - 1`` (``models.files``: seed 0 as it is, later seeds after
@@ -225,7 +237,7 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
     loaded = load_files(files)  # an unreadable file is named before any planner loads
     episodes = [(name, seed, file_variant(doc, name, seed, perturb)[0])
                 for name, doc in loaded for seed in range(variants)]
-    policies = make_policies(specs, grammar=grammar, samples=samples, tune=tune)
+    policies = make_policies(specs, grammar=grammar, samples=samples, tune=tune, suggestions=suggestions)
     rows: list[Any] = []
     for policy in policies:
         eps = [run_file_episode(policy, doc.copy(), name, max_steps=max_steps, seed=seed)
@@ -239,7 +251,7 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
     if out is not None:
         out = Path(out)
         out.parent.mkdir(parents=True, exist_ok=True)
-        decoding = decoding_text(grammar, samples, tune)
+        decoding = decoding_text(grammar, samples, tune, suggestions)
         text = ["# Planner comparison on SVG files\n",
                 f"{len(loaded)} files, each imported once and improved without a brief (default metric weights)"
                 + (f", each played as it is and in {variants - 1} perturbed copies (seeds 1–{variants - 1}, 1–{perturb} "
@@ -268,6 +280,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--samples", type=int, default=1, help="K answers verified by simulation (1: greedy)")
     ap.add_argument("--tune", action="append", default=[], metavar="NAME",
                     help="model planner NAME also tries each answer with its amounts scaled (repeatable)")
+    ap.add_argument("--suggestions", action="append", default=[], metavar="NAME",
+                    help="model planner NAME also verifies the fixes the findings suggest (repeatable)")
     ap.add_argument("--ids", choices=("plain", "varied"), default="plain",
                     help="varied: elements renamed as real files name them")
     ap.add_argument("--no-instruction", action="store_true",
@@ -288,7 +302,8 @@ def main(argv: list[str] | None = None) -> None:
                       max_steps=args.max_steps, tasks=[t for t in args.tasks.split(",") if t] or None,
                       grammar=args.grammar, samples=args.samples, ids=args.ids,
                       instruction=not args.no_instruction, files=args.files, variants=args.variants,
-                      perturb=args.perturb, tune=args.tune, out=args.out, command=command)
+                      perturb=args.perturb, tune=args.tune, suggestions=args.suggestions, out=args.out,
+                      command=command)
     except (ValueError, OSError, LayoutError) as exc:
         raise SystemExit(f"models.compare: {exc}") from exc
     for c in res["comparisons"]:

@@ -11,7 +11,9 @@ answer parses, exactly as ``layout-assistant chat`` and the MCP server decode. W
 actions (greedy + sampled, repeats drawn again at a rising temperature — the
 runtime's ``assistant.planners.modelstep.distinct_answers``), simulates each in
 a deep copy of the environment and keeps the one with the highest step reward,
-answering ``finalize`` when none improves. With ``tune`` each answer is also
+answering ``finalize`` when none improves; with ``suggestions`` the fixes the
+observation's findings suggest are verified beside the answers, as the runtime
+planners' ``suggestions`` option does. With ``tune`` each answer is also
 simulated with its amounts scaled (``assistant.planners.modelstep.amount_variants``,
 as the runtime planners do by default) and counts with its best version; with
 ``tune`` and one sample the greedy answer is verified and tuned alike.
@@ -30,6 +32,7 @@ from typing import Any
 
 from assistant.errors import InvalidAction, ModelFileError
 from assistant.planners.grammar import within_grammar
+from assistant.planners.modelstep import finding_fixes
 from assistant.planners.local import (
     LAZY_GRAMMAR_VOCAB, check_adapter_applied, fit_applicator_prompt, fit_planner_prompt, no_weight_repacking,
 )
@@ -88,20 +91,6 @@ class HeuristicPolicy:
         action = proposals[0] if proposals else {"type": "finalize"}
         dump = action.model_dump(mode="json", exclude_none=True) if hasattr(action, "model_dump") else dict(action)
         return Decision(dump, json.dumps(dump), time.perf_counter() - t0)
-
-
-def finding_fixes(obs: dict[str, Any]) -> list[dict[str, Any]]:
-    """The fixes the observation's findings suggest (the ``fix: {…}`` of its prompt), first mention kept."""
-    fixes: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for weak in obs["weakest"]:
-        for finding in weak["findings"]:
-            fix = {k: v for k, v in (finding.get("suggestion") or {}).items() if v is not None}
-            key = json.dumps(fix, sort_keys=True)
-            if fix and key not in seen:
-                seen.add(key)
-                fixes.append(fix)
-    return fixes
 
 
 def best_fix(env: Any) -> tuple[float, dict[str, Any] | None]:
@@ -195,9 +184,10 @@ class GGUFPolicy:
 
     def __init__(self, path: str | Path, *, name: str, grammar: bool = False, samples: int = 1,
                  temperature: float = 0.8, max_tokens: int = 96, seed: int = 0, llm: Any = None,
-                 lora: str | Path | None = None, tune: bool = False) -> None:
+                 lora: str | Path | None = None, tune: bool = False, suggestions: bool = False) -> None:
         self.name = name
         self.tune = tune
+        self.suggestions = suggestions
         self.llm = llm or load_llama(path, lora=lora)
         self.grammar = grammar
         # as the runtime's local planner: a large vocabulary answers without the grammar first
@@ -244,7 +234,7 @@ class GGUFPolicy:
     def act(self, env: Any) -> Decision:
         t0 = time.perf_counter()
         prompt = fit_planner_prompt(self.llm, env.observation(), env.instruction or "")
-        if self.samples <= 1 and not self.tune:
+        if self.samples <= 1 and not self.tune and not self.suggestions:
             action, text = self.answer(prompt, **self._decoding(env.document.layout))
             return Decision(action, text, time.perf_counter() - t0)
         from assistant.planners.modelstep import amount_variants, distinct_answers
@@ -256,7 +246,10 @@ class GGUFPolicy:
             return self.complete(prompt, temperature=temperature, **decoding, seed=self.seed * 100_003 + step * 101 + i)
 
         best: tuple[float, dict[str, Any] | None, str] = (0.0, None, "")
-        for text in distinct_answers(draw, self.samples, self.temperature):
+        texts = distinct_answers(draw, self.samples, self.temperature)
+        if self.suggestions:
+            texts += [json.dumps(fix) for fix in finding_fixes(env.observation())]
+        for text in texts:
             try:
                 action = parse_completion(text)
             except InvalidAction:

@@ -107,6 +107,10 @@ def test_bad_options_are_planner_errors(tiny) -> None:
     with pytest.raises(PlannerError, match="tune must be true or false"):
         get_planner("local", model=tiny["path"], tune=2)
     assert get_planner("local", model=tiny["path"]).tune and not get_planner("local", model=tiny["path"], tune=0).tune
+    with pytest.raises(PlannerError, match="suggestions must be true or false"):
+        get_planner("local", model=tiny["path"], suggestions="yes")
+    assert get_planner("local", model=tiny["path"]).suggestions  # on by default
+    assert not get_planner("local", model=tiny["path"], suggestions=0).suggestions
 
 
 # -- answers ---------------------------------------------------------------------
@@ -158,7 +162,7 @@ def test_grammar_keeps_answers_valid_where_free_text_fails(tiny) -> None:
     (unknown ids or broken JSON: counted, never applied); with the grammar every answer validates."""
     free_doc = import_svg_text(_renamed(SMALL_SVG), source="renamed.svg")
     before = export_svg(free_doc)
-    free = get_planner("local", model=tiny["path"], samples=2, grammar=False)
+    free = get_planner("local", model=tiny["path"], samples=2, grammar=False, suggestions=0)
     proposals = free.propose_detailed(planner_state(free_doc))
     # two draws asked for; a draw that repeats an earlier answer is drawn again, so there may be only one
     assert 1 <= free.stats.answers <= 2 and free.stats.invalid >= 1
@@ -170,13 +174,43 @@ def test_grammar_keeps_answers_valid_where_free_text_fails(tiny) -> None:
     assert constrained.stats.answers == 2 and constrained.stats.invalid == 0
 
 
+def test_suggestions_play_a_findings_fix_where_no_answer_helps(tiny) -> None:
+    """On ids the model never saw, its free answers are invalid; with ``suggestions`` (the default) the fixes
+    the observation's findings suggest are verified beside them, and the best is played."""
+    from assistant.planners.modelstep import finding_fixes, planner_observation
+
+    svg = _renamed(SMALL_SVG)
+    plain = get_planner("local", model=tiny["path"], samples=2, grammar=False, suggestions=0)
+    (alone, *_) = plain.propose_detailed(planner_state(import_svg_text(svg, source="renamed.svg")))
+    assert alone.action.type == "finalize"
+    doc = import_svg_text(svg, source="renamed.svg")
+    state = planner_state(doc)
+    before = export_svg(doc)
+    with_fixes = get_planner("local", model=tiny["path"], samples=2, grammar=False, suggestions=1)
+    (best, *_) = with_fixes.propose_detailed(state)
+    fixes = finding_fixes(planner_observation(state))
+    assert best.action.type != "finalize" and best.gain > 0 and "suggested fix" in best.reason
+    fixed = best.action.model_dump(mode="json", exclude_none=True)
+    assert any(f["type"] == fixed["type"] and f.get("ids", f.get("id")) == fixed.get("ids", fixed.get("id"))
+               for f in fixes)  # one of the fixes, its amount perhaps tuned
+    assert with_fixes.stats.suggested_choice == 1 and with_fixes.stats.invalid >= 1
+    assert export_svg(doc) == before
+    result = run_planner(doc, get_planner("local", model=tiny["path"], samples=2, grammar=False, suggestions=1),
+                         max_steps=3)
+    assert result.steps and result.end.composite > result.start.composite
+
+
 def test_step_timeout_cuts_generation(tiny, doc) -> None:
-    slow = get_planner("local", model=tiny["path"], samples=4, step_timeout=1e-4)
+    slow = get_planner("local", model=tiny["path"], samples=4, step_timeout=1e-4, suggestions=0)
     before = export_svg(doc)
     proposals = slow.propose_detailed(planner_state(doc))
     assert slow.stats.timeouts >= 1 and slow.stats.answers == 1  # no further samples after the deadline
     assert slow.stats.invalid == 1 and proposals[0].action.type == "finalize"
     assert export_svg(doc) == before
+    # the findings' suggested fixes are still verified when the model ran out of time
+    (best, *_) = get_planner("local", model=tiny["path"], samples=4, step_timeout=1e-4).propose_detailed(
+        planner_state(doc))
+    assert "suggested fix" in best.reason and export_svg(doc) == before
 
 
 def test_fix_cli_with_the_local_planner(tmp_path: Path, tiny) -> None:
@@ -193,6 +227,9 @@ def test_fix_cli_with_the_local_planner(tmp_path: Path, tiny) -> None:
     summary = json.loads((tmp_path / "s.json").read_text())["files"][0]
     assert summary["ok"] and summary["score_after"] > summary["score_before"]
     assert "local model" in summary["edits"][0]["reason"]
+    reasons = [e["reason"] for e in summary["edits"]]
+    own, fixes = (sum(what in r for r in reasons) for what in ("the model's own choice", "suggested fix"))
+    assert f"{own} the model's own choice, {fixes} suggested fix" in " ".join(res.output.split())
     assert (out / "small.svg").is_file() and src.read_text() == SMALL_SVG
 
 

@@ -267,3 +267,31 @@ def test_the_fixes_baseline_copies_the_best_suggested_fix(tmp_path):
                   out=tmp_path / "COMPARE.md")
     assert {r.policy for r in res["rows"]} == {"fixes", "random"} and res["comparisons"][0]["pairs"] == 1
     assert "llama.cpp" not in (tmp_path / "COMPARE.md").read_text()  # no model answered
+
+
+def test_a_model_with_suggestions_does_at_least_as_well_as_the_fixes_each_step(tmp_path):
+    """``--suggestions NAME``: the findings' fixes are verified beside the model's answers, so each decision
+    gains at least what the best fix alone gains, and the report says how the answers were chosen."""
+    import copy
+
+    from models.files import file_env, load_files
+    from models.policies import FixesPolicy, GGUFPolicy
+
+    def gain(env, action):
+        _, reward, _, _, info = copy.deepcopy(env).step(action)
+        return reward if info["valid"] and not info.get("noop") else 0.0
+
+    ((_, doc),) = load_files([EXAMPLES / "slide.svg"])
+    env, _ = file_env(doc, max_steps=12)
+    model = GGUFPolicy(BUNDLED, name="m", grammar=True, suggestions=True)
+    for _ in range(3):
+        got = model.act(env).action
+        assert gain(env, got) >= gain(env, FixesPolicy().act(env).action) > 0
+        env.step(got)
+
+    with pytest.raises(ValueError, match="--suggestions fixes: not a model planner"):
+        compare(["m=" + str(BUNDLED), "fixes"], episodes=1, files=[EXAMPLES / "slide.svg"], suggestions=["fixes"])
+    res = compare(["m=" + str(BUNDLED), "fixes"], episodes=1, files=[EXAMPLES / "slide.svg"], max_steps=2,
+                  grammar=True, suggestions=["m"], out=tmp_path / "COMPARE.md")
+    assert res["comparisons"][0]["pairs"] == 1
+    assert "m with the fixes the findings suggest verified beside the answers" in (tmp_path / "COMPARE.md").read_text()

@@ -135,3 +135,44 @@ def test_tuning_never_touches_a_locked_element() -> None:
     stats = ModelStats()
     best = _choice(state, {"type": "move", "ids": ["logo"], "dx": -10, "dy": -10}, tune=True, stats=stats)
     assert best.action.type == "finalize" and stats.rejected == 1
+
+
+# -- the findings' suggested fixes verified beside the answers --------------------------
+def test_suggested_fixes_compete_with_the_answers_by_simulation() -> None:
+    from assistant.planners.modelstep import finding_fixes, planner_observation
+
+    state = _one_problem_state()  # the logo pokes out of the bottom-right margin; its finding suggests a move
+    fixes = finding_fixes(planner_observation(state))
+    assert fixes and all(f["type"] != "finalize" for f in fixes)
+    wrong_way = json.dumps({"type": "move", "ids": ["logo"], "dx": 10, "dy": 10})
+    alone = choose(state, [wrong_way], ModelStats(), source="local", tune=True)
+    assert [p.action.type for p in alone] == ["finalize"]
+    stats = ModelStats()
+    (best, *_) = choose(state, [wrong_way], stats, source="local", tune=True, suggested=fixes)
+    assert best.action.type != "finalize" and best.gain > 0 and "logo" in best.element_ids
+    assert "suggested fix" in best.reason and "local model's answers" in best.reason
+    assert stats.suggested_choice == 1 and stats.own_choice == stats.verified_choice == 0
+    assert stats.answers == 1  # the fixes are not counted as the model's answers
+
+
+def test_an_answer_equal_to_a_suggested_fix_is_the_models_own() -> None:
+    from assistant.planners.modelstep import finding_fixes, planner_observation
+
+    state = _one_problem_state()
+    fix = finding_fixes(planner_observation(state))[0]
+    stats = ModelStats()
+    (best, *_) = choose(state, [json.dumps(fix)], stats, source="local", suggested=[fix])
+    assert "the model's own choice" in best.reason and stats.own_choice == 1 and stats.suggested_choice == 0
+
+
+def test_suggested_fixes_never_touch_locked_elements_and_say_why_nothing_helps() -> None:
+    from dataclasses import replace
+
+    from assistant.planners.modelstep import finding_fixes, planner_observation
+
+    state = replace(_one_problem_state(), locked=frozenset({"logo"}))
+    fixes = [f for f in finding_fixes(planner_observation(_one_problem_state())) if "logo" in json.dumps(f)]
+    stats = ModelStats()
+    (only,) = choose(state, [], stats, source="local", tune=True, suggested=fixes)
+    assert only.action.type == "finalize" and stats.rejected == 0  # a fix is no model answer to count
+    assert f"nor does any of the {len(fixes)} suggested fix" in only.reason

@@ -119,6 +119,21 @@ def test_registered_and_needs_url_and_model(monkeypatch) -> None:
         get_planner("remote", base_url="ftp://x", model="m")
     with pytest.raises(PlannerError, match="tune must be true or false"):
         get_planner("remote", base_url="http://127.0.0.1:9/v1", model="m", tune="sometimes")
+    with pytest.raises(PlannerError, match="suggestions must be true or false"):
+        get_planner("remote", base_url="http://127.0.0.1:9/v1", model="m", suggestions=3)
+
+
+def test_suggestions_verify_the_findings_fixes_beside_the_endpoints_answer(stub, doc) -> None:
+    from assistant.planners.modelstep import planner_prompt_text
+
+    url, script = stub([reply(body=completion(json.dumps({"type": "finalize"})))])
+    assert planner(url, suggestions=False).propose_detailed(planner_state(doc))[0].action.type == "finalize"
+    p = planner(url)  # suggestions on by default
+    state = planner_state(doc)
+    (best, *_) = p.propose_detailed(state)
+    assert best.action.type != "finalize" and "suggested fix" in best.reason and "remote model" in best.reason
+    assert p.stats.suggested_choice == 1 and p.stats.answers == 1
+    assert planner_prompt_text(state) in script.requests[-1]["body"]["messages"][1]["content"]
 
 
 def test_sends_schema_and_key_and_uses_the_answer(stub, doc, monkeypatch) -> None:

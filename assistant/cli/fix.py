@@ -93,7 +93,9 @@ def _result_line(r: object) -> str:
     colour = "green" if a > b else "dim"
     reasons = [str(e.get("reason", "")) for e in getattr(r, "edits")]
     own = sum("the model's own choice" in x for x in reasons)  # local/remote model planners
-    mine = f", {own} the model's own choice" if any(" model: " in x for x in reasons) else ""
+    fixes = sum("suggested fix" in x for x in reasons)
+    mine = (f", {own} the model's own choice, {fixes} suggested fix{'es' * (fixes != 1)}"
+            if any(" model: " in x or "suggested fix" in x for x in reasons) else "")
     total, locked = getattr(r, "elements"), getattr(r, "locked")
     if edits == 0 and total and locked == total:
         return (f"{name}: {b:.2f} → [dim]{a:.2f}[/dim] (0 edits: all {total} elements are locked in the file — "

@@ -28,6 +28,10 @@ One decision (``propose_detailed``):
    version — and ranks those that improve the layout (or the instruction fit);
    when none does, the decision is ``finalize``. Invalid answers (possible with
    ``grammar=False``) are counted in :attr:`LocalPlanner.stats`, never applied.
+   With ``suggestions`` (the default; ``-O suggestions=0`` for the model
+   alone) the fixes the observation's findings suggest — shown to the model in
+   its prompt — are verified beside the answers, and the best of either kind
+   is played (``models/COMPARE_SUGGESTED.md``).
 
 ``threads`` defaults to :func:`default_threads` (1 for a small model).
 ``step_timeout`` bounds the seconds of generation per decision: a generation
@@ -51,7 +55,9 @@ from typing import Any, Iterator, Sequence
 from assistant.errors import ModelFileError, PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
-from assistant.planners.modelstep import ModelStats, choose, distinct_answers, element_ids, planner_observation
+from assistant.planners.modelstep import (
+    ModelStats, choose, distinct_answers, element_ids, finding_fixes, planner_observation, switch,
+)
 
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
 #: The bundled applicator model (written by ``python -m models.pipeline --config tiny``).
@@ -309,7 +315,7 @@ class LocalPlanner:
                  samples: int = DEFAULT_SAMPLES,
                  temperature: float = 0.8, max_tokens: int = 160, step_timeout: float = 20.0,
                  threads: int | None = None, n_ctx: int = 2048, seed: int = 0, grammar: bool = True,
-                 tune: bool = True, llm: Any = None) -> None:
+                 tune: bool = True, suggestions: bool = True, llm: Any = None) -> None:
         if samples < 1:
             raise PlannerError(f"samples must be >= 1, got {samples}")
         if step_timeout <= 0:
@@ -325,9 +331,8 @@ class LocalPlanner:
         self.step_timeout = float(step_timeout)
         self.seed = int(seed)
         self.grammar = bool(grammar)
-        if not isinstance(tune, (bool, int)) or tune not in (0, 1):
-            raise PlannerError(f"tune must be true or false (1 or 0), got {tune!r}")
-        self.tune = bool(tune)
+        self.tune = switch("tune", tune)
+        self.suggestions = switch("suggestions", suggestions)
         self.stats = ModelStats()
         t0 = time.perf_counter()
         if llm is not None:
@@ -425,9 +430,11 @@ class LocalPlanner:
 
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals from the model's verified answers (``[finalize]`` when none improves)."""
-        prompt = fit_planner_prompt(self.llm, planner_observation(state), state.instruction or "")
+        obs = planner_observation(state)
+        prompt = fit_planner_prompt(self.llm, obs, state.instruction or "")
         texts = self.generate(prompt, ids=element_ids(state), step=state.step, deadline=state.deadline)
-        return choose(state, texts, self.stats, source="local", tune=self.tune)
+        return choose(state, texts, self.stats, source="local", tune=self.tune,
+                      suggested=finding_fixes(obs) if self.suggestions else ())
 
     def propose(self, state: PlannerState) -> list[Any]:
         """Ranked actions for ``state``."""
@@ -436,7 +443,7 @@ class LocalPlanner:
 
 @register_planner("local")
 def make_local_planner(**options: Any) -> LocalPlanner:
-    """GGUF model run by llama.cpp (bundled applicator or --model PATH), grammar-constrained, verified by simulation."""
+    """GGUF model via llama.cpp (bundled or --model PATH), grammar-constrained; answers + suggested fixes simulated."""
     return LocalPlanner(**options)
 
 

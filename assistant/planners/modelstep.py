@@ -25,6 +25,13 @@ answer counts with whichever of those versions scores best. A small model
 often names the right edit — which element, which kind of change — with the
 wrong amount; the simulation settles the amount, never the edit.
 
+With ``suggestions`` (the local and remote planners' option of that name,
+on by default), the fixes that the observation's findings suggest — the ``fix: {…}`` the
+prompt shows the model, :func:`finding_fixes` — are verified alongside the
+answers, tuned alike: the model's answers and the metrics' own suggestions
+compete by simulation. Their proposals say "suggested fix"; their wins are
+counted in ``ModelStats.suggested_choice``.
+
 The kept candidates are ranked by composite gain (fit gain breaks ties) and
 returned as proposals whose reason says which answer it was (and the amount
 chosen); when none is kept the decision is ``finalize`` ("no model answer
@@ -37,7 +44,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from assistant.errors import InvalidAction
 from assistant.planners.base import PlannerState, Proposal, action_ids
@@ -58,6 +65,7 @@ class ModelStats:
     ``errors`` failed calls (remote); ``decisions`` propose calls;
     ``own_choice`` decisions whose best candidate was the model's first
     (greedy) answer; ``verified_choice`` decisions won by another sample;
+    ``suggested_choice`` decisions won by a finding's suggested fix (``suggestions``);
     ``no_improvement`` decisions that found no improving answer;
     ``seconds`` time spent waiting for the model.
     """
@@ -71,6 +79,7 @@ class ModelStats:
     decisions: int = 0
     own_choice: int = 0
     verified_choice: int = 0
+    suggested_choice: int = 0
     no_improvement: int = 0
     seconds: float = 0.0
     invalid_examples: list[str] = field(default_factory=list)
@@ -243,9 +252,34 @@ def describe_amount(answer: dict[str, Any], chosen: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def switch(name: str, value: Any) -> bool:
+    """A planner's on/off option (``tune``, ``suggestions``): true or false, 1 or 0; anything else refused."""
+    from assistant.errors import PlannerError
+
+    if not isinstance(value, (bool, int)) or value not in (0, 1):
+        raise PlannerError(f"{name} must be true or false (1 or 0), got {value!r}")
+    return bool(value)
+
+
+def finding_fixes(obs: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fixes the observation's findings suggest (the ``fix: {…}`` of its prompt), first mention kept."""
+    fixes: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for weak in obs["weakest"]:
+        for finding in weak["findings"]:
+            fix = {k: v for k, v in (finding.get("suggestion") or {}).items() if v is not None}
+            key = json.dumps(fix, sort_keys=True)
+            if fix and key not in seen:
+                seen.add(key)
+                fixes.append(fix)
+    return fixes
+
+
 def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: str,
-           tolerance: float = FIT_TOLERANCE, tune: bool = False) -> list[Proposal]:
-    """Ranked proposals from the model answers ``texts`` for ``state`` (see module docstring)."""
+           tolerance: float = FIT_TOLERANCE, tune: bool = False,
+           suggested: Sequence[dict[str, Any]] = ()) -> list[Proposal]:
+    """Ranked proposals from the model answers ``texts`` for ``state``, and from the ``suggested`` fixes
+    (:func:`finding_fixes`) when given (see module docstring)."""
     from assistant.actions import parse_action
 
     stats.decisions += 1
@@ -261,8 +295,15 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
         report, changed = simulate(state.document, action, constraints=state.constraints, weights=state.weights)
         return (report, changed) if improves(before, report, tolerance) else None
 
-    for index, text in enumerate(texts):
-        action = validate_answer(text, stats)
+    answers = len(texts)
+    for index, text in enumerate([*texts, *(json.dumps(fix) for fix in suggested)]):
+        if index < answers:
+            action = validate_answer(text, stats)
+        else:
+            try:
+                action = parse_action(json.loads(text))
+            except InvalidAction:
+                continue
         if action is None:
             continue
         dump = action.model_dump(mode="json", exclude_none=True)
@@ -274,7 +315,8 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
             continue
         seen.add(key)
         if action_ids(dump) & frozen:
-            stats.note_invalid(text, "names a locked or kept element", rejected=True)
+            if index < answers:
+                stats.note_invalid(text, "names a locked or kept element", rejected=True)
             continue
         options: list[tuple[Any, tuple[Any, tuple[str, ...]]]] = []
         try:
@@ -282,7 +324,8 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
             if result is not None:
                 options.append((action, result))
         except InvalidAction as exc:
-            stats.note_invalid(text, str(exc).splitlines()[0], rejected=True)
+            if index < answers:
+                stats.note_invalid(text, str(exc).splitlines()[0], rejected=True)
         if tune and state.time_left() > 0:
             for form in amount_variants(dump):
                 try:
@@ -303,19 +346,26 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
     if not kept:
         stats.no_improvement += 1
         why = ("the model answered finalize" if said_finalize
-               else f"no {source} answer improves the layout ({len(texts)} answer{'s' * (len(texts) != 1)})")
+               else f"no {source} answer improves the layout ({answers} answer{'s' * (answers != 1)})")
+        if suggested:
+            why += f", nor does any of the {len(suggested)} suggested fix{'es' * (len(suggested) != 1)}"
         return [Proposal(action=parse_action({"type": "finalize"}), reason=why, metric="planner")]
     kept.sort(key=lambda c: (-c.gain, -(c.fit_gain or 0.0), c.index))
     if kept[0].index == 0:
         stats.own_choice += 1
-    else:
+    elif kept[0].index < answers:
         stats.verified_choice += 1
+    else:
+        stats.suggested_choice += 1
     out = []
     for c in kept:
-        which = "the model's own choice" if c.index == 0 else f"sample {c.index + 1} of {len(texts)}"
+        which = (f"{source} model: the model's own choice" if c.index == 0
+                 else f"{source} model: sample {c.index + 1} of {answers}" if c.index < answers
+                 else f"a finding's suggested fix ({c.index - answers + 1} of {len(suggested)}), "
+                      f"verified beside the {source} model's answers")
         which += f", amount tuned: {c.tuned}" if c.tuned else ""
         fit = "" if not c.fit_gain else f", fit {c.fit_gain:+.3f}"
-        out.append(Proposal(action=c.action, reason=f"{source} model: {which} (simulated {c.gain:+.4f}{fit})",
+        out.append(Proposal(action=c.action, reason=f"{which} (simulated {c.gain:+.4f}{fit})",
                             metric="planner", element_ids=c.changed_ids, gain=c.gain, fit_gain=c.fit_gain))
     return out
 
@@ -344,4 +394,4 @@ def element_ids(state_or_layout: Any) -> list[str]:
 __all__ = ["ModelStats", "Candidate", "distinct_answers", "answer_key", "DRAWS_PER_ANSWER", "TEMPERATURE_RAMP",
            "validate_answer", "simulate", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text",
            "planner_observation",
-           "element_ids"]
+           "element_ids", "finding_fixes", "switch"]

@@ -20,7 +20,8 @@ K answers with different actions (``samples``) are requested one by one with
 seeds (``assistant.planners.modelstep.distinct_answers``: a repeat is drawn
 again, at a higher temperature); then ``assistant.planners.modelstep.choose``
 validates, simulates and ranks them — with ``tune`` (default) each also with
-its amounts scaled, the best version kept.
+its amounts scaled, the best version kept; with ``suggestions`` (default) the
+fixes the findings suggest are verified beside them.
 
 Failures are retried with exponential backoff — ``backoff · 2^attempt``
 seconds, capped at ``max_backoff``, or the server's ``Retry-After`` when it
@@ -41,7 +42,9 @@ from typing import Any, Callable, Sequence
 from assistant.errors import PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
-from assistant.planners.modelstep import ModelStats, choose, distinct_answers, element_ids, planner_prompt_text
+from assistant.planners.modelstep import (
+    ModelStats, choose, distinct_answers, element_ids, finding_fixes, planner_observation, switch,
+)
 
 #: Environment variables holding the API key, in order of precedence.
 API_KEY_VARS = ("LAYOUT_ASSISTANT_API_KEY", "OPENAI_API_KEY")
@@ -84,7 +87,7 @@ class RemotePlanner:
     def __init__(self, *, base_url: str | None = None, model: str | None = None, samples: int = 1,
                  temperature: float = 0.7, max_tokens: int = 256, timeout: float = 60.0, retries: int = 4,
                  backoff: float = 0.5, max_backoff: float = 8.0, structured: str = "auto",
-                 api_key: str | None = None, seed: int = 0, tune: bool = True,
+                 api_key: str | None = None, seed: int = 0, tune: bool = True, suggestions: bool = True,
                  sleep: Callable[[float], None] = time.sleep) -> None:
         base_url = base_url or os.environ.get(BASE_URL_VAR)
         if not base_url:
@@ -111,9 +114,8 @@ class RemotePlanner:
         self._auto = structured == "auto"
         self.api_key = api_key if api_key is not None else api_key_from_env()
         self.seed = int(seed)
-        if not isinstance(tune, (bool, int)) or tune not in (0, 1):
-            raise PlannerError(f"tune must be true or false (1 or 0), got {tune!r}")
-        self.tune = bool(tune)
+        self.tune = switch("tune", tune)
+        self.suggestions = switch("suggestions", suggestions)
         self.sleep = sleep
         self.stats = ModelStats()
         self.attempts = 0
@@ -212,16 +214,19 @@ class RemotePlanner:
 
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals from the endpoint's verified answers (``[finalize]`` when none improves)."""
+        from assistant.observation import observation_text
         from assistant.prompting import SYSTEM_PROMPTS, user_message
 
-        user = user_message(planner_prompt_text(state), state.instruction or "", kind="planner")
+        obs = planner_observation(state)
+        user = user_message(observation_text(obs), state.instruction or "", kind="planner")
         repeats = self.stats.repeats
         texts = self.generate(SYSTEM_PROMPTS["planner"], user, ids=element_ids(state), step=state.step,
                               deadline=state.deadline)
         # the answers were validated while retrying; choose() counts them again, so undo that (repeats are
         # counted as such, not as answers)
         self.stats.answers -= len(texts) + self.stats.repeats - repeats
-        return choose(state, texts, self.stats, source="remote", tune=self.tune)
+        return choose(state, texts, self.stats, source="remote", tune=self.tune,
+                      suggested=finding_fixes(obs) if self.suggestions else ())
 
     def propose(self, state: PlannerState) -> list[Any]:
         """Ranked actions for ``state``."""
@@ -230,7 +235,7 @@ class RemotePlanner:
 
 @register_planner("remote")
 def make_remote_planner(**options: Any) -> RemotePlanner:
-    """OpenAI-compatible endpoint (--base-url URL --model NAME), action schema as structured output."""
+    """OpenAI-compatible endpoint (--base-url URL --model NAME), schema output; answers + suggested fixes simulated."""
     return RemotePlanner(**options)
 
 
