@@ -172,6 +172,7 @@ def test_suggested_fixes_never_touch_locked_elements_and_say_why_nothing_helps()
 
     state = replace(_one_problem_state(), locked=frozenset({"logo"}))
     fixes = [f for f in finding_fixes(planner_observation(_one_problem_state())) if "logo" in json.dumps(f)]
+    assert fixes  # unlocked, the logo's finding suggests moving it
     stats = ModelStats()
     (only,) = choose(state, [], stats, source="local", tune=True, suggested=fixes)
     assert only.action.type == "finalize" and stats.rejected == 0  # a fix is no model answer to count
