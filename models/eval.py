@@ -48,8 +48,13 @@ work on a shared machine do not decide it).
 (same task, same seed, so the same broken layout) and give the mean
 difference of final composites with a 95 % bootstrap interval; "beats" is met
 only when the interval lies above zero (``within noise`` when the mean favours
-it but the interval holds zero). Every episode's result is written beside the
-report (``eval_episodes.jsonl``).
+it but the interval holds zero). Forty-eight episodes tell apart differences of
+about 0.015; the greedy stages differ by less. ``more_episodes`` (``--more-episodes``)
+plays the greedy stages (base, SFT, GRPO) on that many further held-out seeds
+per task, right after the table's, and "SFT beats base" and "GRPO beats SFT"
+then pair the table's episodes and those together (the report shows them in
+their own table). Every episode's result is written beside the report
+(``eval_episodes.jsonl``).
 """
 
 from __future__ import annotations
@@ -319,9 +324,15 @@ def applicator_table(results: list[dict[str, Any]]) -> str:
         f"{r['valid_rate']:.1%} | {r['collateral_damage']:.2%} | {r['ms_per_request']:.0f} |" for r in results)
 
 
-def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dict[str, float]) -> str:
-    """The issue's targets next to the measured numbers (overall rows), met or not."""
+def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dict[str, float],
+                    more: list[PolicyRow] | None = None) -> str:
+    """The issue's targets next to the measured numbers (overall rows), met or not.
+
+    ``more``: the greedy stages' rows on further held-out seeds (:func:`evaluate_run`'s ``more_episodes``);
+    a comparison of two policies that both have such rows pairs the table's episodes and those together.
+    """
     overall = {r.policy: r for r in rows if r.task == "all"} or {r.policy: r for r in rows}
+    extra = _overall(more or [])
     get = overall.get
     lines = ["| target | measured | met |", "|---|---|---|"]
 
@@ -330,13 +341,18 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
         lines.append(f"| {target} | {measured} | {verdict} |")
 
     def compare(target: str, a: PolicyRow, b: PolicyRow, *, strict: bool) -> None:
+        seeds = ""
+        if a.policy in extra and b.policy in extra:
+            a, b = (summarise(r.policy, "all", r.details + extra[r.policy].details) for r in (a, b))
+            seeds = f" (seeds {seed_span(a.details)} of each task)"
         diff = paired_difference(a, b)
         if diff is None:  # no episodes to pair: the means alone
             add(target, versus(a.composite, b.composite),
                 a.composite > b.composite if strict else a.composite >= b.composite)
             return
         mean, lo, hi, n = diff
-        measured = f"{versus(a.composite, b.composite)}; 95 % CI of the paired difference {lo:+.4f} … {hi:+.4f}, {n} episodes"
+        measured = (f"{versus(a.composite, b.composite)}; 95 % CI of the paired difference {lo:+.4f} … {hi:+.4f}, "
+                    f"{n} episodes{seeds}")
         add(target, measured, comparison_verdict(mean, lo, hi, strict=strict))
 
     base, sft, grpo = get("base (grammar)"), get("SFT"), get("GRPO")
@@ -365,6 +381,19 @@ def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dic
     for name, mb in sizes.items():
         add(f"model file ≤ 30 MB ({name})", f"{mb:.1f} MB", mb <= 30)
     return "\n".join(lines)
+
+
+def _overall(rows: list[PolicyRow]) -> dict[str, PolicyRow]:
+    """Each policy's ``all`` row (its only row when the rows cover a single task)."""
+    return {r.policy: r for r in rows if r.task == "all"} or {r.policy: r for r in rows}
+
+
+def seed_span(eps: list[EpisodeResult]) -> str:
+    """``"100–163"``: the lowest and highest seed of ``eps`` (``"101"`` when they are one)."""
+    seeds = [e.seed for e in eps]
+    if not seeds:
+        return "none"
+    return f"{min(seeds)}–{max(seeds)}" if max(seeds) > min(seeds) else str(seeds[0])
 
 
 def paired_difference(a: PolicyRow, b: PolicyRow, *, resamples: int = 10_000,
@@ -506,13 +535,18 @@ def load_episodes(path: str | Path) -> list[dict[str, Any]]:
 REUSABLE = ("base (grammar)", "SFT")
 
 
+#: The stages played greedily on further held-out seeds when an evaluation asks for ``more_episodes``.
+GREEDY_STAGES = ("base (grammar)", "SFT", "GRPO")
+
+
 def rows_from_episodes(stored: list[dict[str, Any]], policy: str, tasks: list[str], episodes: int,
-                       source: str | Path) -> list[PolicyRow]:
-    """``policy``'s rows rebuilt from an earlier evaluation's episodes (held-out seeds, generators' ids).
+                       source: str | Path, first_seed: int | None = None) -> list[PolicyRow]:
+    """``policy``'s rows rebuilt from an earlier evaluation's episodes (held-out seeds from ``first_seed``,
+    default the first held-out seed; generators' ids).
 
     Every task must have its ``episodes`` held-out seeds there; ``[]`` when ``policy`` is not there at all.
     """
-    start = SEED_RANGES["test"][0]
+    start = SEED_RANGES["test"][0] if first_seed is None else first_seed
     names = {f.name for f in fields(EpisodeResult)}
     mine = {(e["task"], e["seed"]): e for e in stored if e["policy"] == policy and e.get("ids", "plain") == "plain"}
     if not mine:
@@ -571,8 +605,14 @@ def _as_policy(rows: list[PolicyRow], name: str) -> list[PolicyRow]:
 
 def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_steps: int = 12,
                  verify_samples: int = 4, applicator_per_layout: int = 6, tasks: list[str] | None = None,
-                 title: str = "tiny", renamed: bool = True, previous: str | Path | None = None) -> dict[str, Any]:
+                 title: str = "tiny", renamed: bool = True, previous: str | Path | None = None,
+                 more_episodes: int = 0) -> dict[str, Any]:
     """Evaluate a pipeline run directory and write the Markdown report ``out``.
+
+    ``more_episodes``: further held-out seeds per task, right after the table's ``episodes``, on which the
+    greedy stages (``GREEDY_STAGES``) are played too; "SFT beats base" and "GRPO beats SFT" pair them
+    with the table's episodes (a stage reused from ``previous`` joins only when its episodes on those
+    seeds are there).
 
     ``previous``: an earlier report's episodes file (``eval_episodes.jsonl``). The base and SFT rows, when
     their model files are not in ``run`` (a GRPO run started from a shipped model), are taken from it —
@@ -588,6 +628,11 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
 
     run, out = Path(run), Path(out)
     tasks = tasks or task_names()
+    more_first = SEED_RANGES["test"][0] + episodes
+    if more_episodes < 0 or more_first + more_episodes > SEED_RANGES["test"][1]:
+        raise ValueError(f"--episodes {episodes} and --more-episodes {more_episodes} need held-out seeds "
+                         f"{SEED_RANGES['test'][0]}–{more_first + more_episodes - 1}; the held-out seeds are "
+                         f"{SEED_RANGES['test'][0]}–{SEED_RANGES['test'][1] - 1}")
     gg = run / "gguf"
     policies: list[Any] = [RandomPolicy(), HeuristicPolicy()]
     if (gg / "base.gguf").is_file():
@@ -625,6 +670,8 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     if copied:
         at = max(i for i, r in enumerate(rows) if r.policy == "SFT") + 1
         rows[at:at] = _as_policy([r for r in rows if r.policy == "SFT"], "GRPO")
+    more, more_missing = _more_stage_rows(policies, tasks, more_episodes, more_first, max_steps=max_steps,
+                                          copied=copied, previous=previous)
     # the same held-out tasks with their elements named as real files name them (``assistant.tasks.ids``)
     renamed_rows = evaluate_policies(
         [p for p in policies if p.name == "heuristic" or p.name.startswith("GRPO")] if renamed else [],
@@ -650,18 +697,19 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             plots.insert(0, out.parent / earlier.name)
             if earlier.resolve() != plots[0].resolve():
                 shutil.copyfile(earlier, plots[0])
-    episodes_file = write_episodes(out.parent / EPISODES_FILE, {"plain": rows, "varied": renamed_rows})
+    episodes_file = write_episodes(out.parent / EPISODES_FILE, {"plain": rows + more, "varied": renamed_rows})
     sizes = {p.name: f"{p.stat().st_size / 1e6:.1f} MB" for p in sorted(gg.glob("*.gguf"))}
     ship = {p.name: p.stat().st_size / 1e6 for p in sorted(gg.glob("grpo*.gguf"))}
     command = (f"python -m models.eval --run {run} --out {out} --episodes {episodes} --max-steps {max_steps} "
                f"--verify-samples {verify_samples} --requests-per-layout {applicator_per_layout}"
+               + (f" --more-episodes {more_episodes}" if more_episodes else "")
                + (f" --previous {previous}" if previous is not None else ""))
     text = [f"# Evaluation — `{title}` run\n",
             f"Held-out test seeds {SEED_RANGES['test'][0]}–{SEED_RANGES['test'][0] + episodes - 1} of tasks "
             f"{', '.join(tasks)} (never trained on; training uses {SEED_RANGES['train'][0]}+), at most "
             f"{max_steps} steps per episode. Model rows run the exported GGUF files with llama.cpp on this "
             f"machine's CPU. Produced by `{command}`; definitions in `models/eval.py`.\n",
-            "## Against the targets\n", targets_section(rows, app, ship), "",
+            "## Against the targets\n", targets_section(rows, app, ship, more), "",
             "## Policies\n", policy_table(rows), "",
             *(["GRPO's exported model is the SFT model byte for byte (GRPO's validation kept it), so the GRPO "
                "rows repeat the SFT rows.\n"] if copied else []),
@@ -670,6 +718,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
                "again for this report, ended exactly as recorded there (same final composite, steps and ending), "
                "so the environment scores as it did then and those episodes pair with the new ones. Their "
                "applicator rows are not measured again here.\n"] if reused else []),
+            *(more_section(more, more_missing, previous) if more_episodes else []),
             "## Elements named as real files name them\n",
             *(["The same held-out tasks with every element renamed in a style drawn per task (`slide-title`, "
                "`headline`, `point-1`, `text1234`; `assistant.tasks.ids`): the layouts, briefs and scores are "
@@ -684,7 +733,49 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     text += [f"![{p.stem}]({p.name})" for p in plots]
     out.write_text("\n".join(text) + "\n", encoding="utf-8")
     return {"rows": rows, "renamed": renamed_rows, "applicator": app, "plots": [str(p) for p in plots], "report": str(out),
-            "episodes": str(episodes_file)}
+            "episodes": str(episodes_file), "more": more}
+
+
+def _more_stage_rows(policies: list[Any], tasks: list[str], episodes: int, first_seed: int, *, max_steps: int,
+                     copied: bool, previous: str | Path | None) -> tuple[list[PolicyRow], list[str]]:
+    """The greedy stages' rows on ``episodes`` further held-out seeds from ``first_seed`` (``evaluate_run``'s
+    ``more_episodes``), in ``GREEDY_STAGES`` order, and the stages left out: those neither in the run nor,
+    on these seeds, in ``previous``."""
+    if episodes <= 0:
+        return [], []
+    played = evaluate_policies([p for p in policies if p.name in GREEDY_STAGES], tasks, episodes,
+                               max_steps=max_steps, first_seed=first_seed)
+    by_stage = {name: [r for r in played if r.policy == name] for name in GREEDY_STAGES}
+    if copied:  # GRPO's model is the SFT model: its episodes are the SFT model's
+        by_stage["GRPO"] = _as_policy(by_stage["SFT"], "GRPO")
+    stored = load_episodes(previous) if previous is not None else []
+    for name in GREEDY_STAGES:
+        if not by_stage[name] and stored:
+            try:
+                by_stage[name] = rows_from_episodes(stored, name, tasks, episodes, previous, first_seed=first_seed)
+            except ValueError:  # the earlier evaluation did not play these seeds
+                by_stage[name] = []
+    missing = [name for name in GREEDY_STAGES if not by_stage[name]]
+    return [r for name in GREEDY_STAGES for r in by_stage[name]], missing
+
+
+def more_section(more: list[PolicyRow], missing: list[str], previous: str | Path | None) -> list[str]:
+    """The report's section on the greedy stages' further held-out episodes."""
+    if not more:
+        return ["## Greedy stages on more held-out episodes\n",
+                f"Not measured: none of {', '.join(missing)} has a model file in this run"
+                + (f" or episodes on these seeds in `{previous}`" if previous is not None else "") + ".\n"]
+    overall = _overall(more)
+    first = next(iter(overall.values()))
+    text = ["## Greedy stages on more held-out episodes\n",
+            f"Each stage decoded greedily as in the table above (the base under the grammar, SFT and GRPO "
+            f"without it), on held-out seeds {seed_span(first.details)} of each task ({first.episodes} "
+            f"episode{'s' if first.episodes != 1 else ''} a stage). \"SFT beats base\" and \"GRPO beats SFT\" pair these episodes with the table's.\n",
+            policy_table(more), ""]
+    if missing:
+        text.append(f"Left out: {', '.join(missing)} (no model file in this run"
+                    + (f" and no episodes on these seeds in `{previous}`" if previous is not None else "") + ").\n")
+    return text
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -695,6 +786,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-steps", type=int, default=12)
     ap.add_argument("--verify-samples", type=int, default=4)
     ap.add_argument("--requests-per-layout", type=int, default=6)
+    ap.add_argument("--more-episodes", type=int, default=0,
+                    help="further held-out seeds per task on which the greedy stages (base, SFT, GRPO) are "
+                         "played and compared as well")
     ap.add_argument("--previous", default=None, metavar="EPISODES",
                     help="an earlier report's eval_episodes.jsonl: the base and SFT rows come from it when their "
                          "model files are not in the run (checked by re-running the heuristic)")
@@ -702,7 +796,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         evaluate_run(args.run, args.out, episodes=args.episodes, max_steps=args.max_steps,
                      verify_samples=args.verify_samples, applicator_per_layout=args.requests_per_layout,
-                     previous=args.previous)
+                     previous=args.previous, more_episodes=args.more_episodes)
     except (ValueError, OSError) as exc:
         raise SystemExit(f"models.eval: {exc}") from exc
 

@@ -24,8 +24,8 @@ off) the GRPO model is copied to ``models/layout-applicator-tiny.gguf`` (F16), t
 written; for ``gemma`` the adapter goes to ``models/layout-applicator-gemma.lora.gguf``
 (what ``--model gemma`` runs) and the report and card to ``models/gemma/``. ``--reevaluate RUN`` redoes a finished run's export and evaluation
 (and installation, when the run installed) with the settings it recorded in
-``RUN/pipeline.json`` (:func:`load_config`), changed by ``--eval-episodes`` and
-``--verify-samples``: how a changed evaluation reaches ``models/EVAL.md``
+``RUN/pipeline.json`` (:func:`load_config`), changed by ``--eval-episodes``,
+``--eval-more-episodes`` and ``--verify-samples``: how a changed evaluation reaches ``models/EVAL.md``
 without training again.
 """
 
@@ -63,6 +63,7 @@ class PipelineConfig:
     sft: SFTConfig
     grpo: GRPOConfig
     eval_episodes: int = 10
+    eval_more_episodes: int = 0    # further held-out seeds per task for the greedy stages (models.eval)
     eval_max_steps: int = 12
     verify_samples: int = 4
     requests_per_layout: int = 6
@@ -97,7 +98,7 @@ def config(name: str) -> PipelineConfig:
                           max_val_examples=8, max_len=2048),
             grpo=GRPOConfig(steps=2, states_per_step=1, group_size=3, max_depth=1, max_new_tokens=24, save_every=2,
                             env_max_steps=2, val_every=1, val_episodes=1, val_max_steps=2),
-            eval_episodes=1, eval_max_steps=2, verify_samples=2, requests_per_layout=2,
+            eval_episodes=1, eval_more_episodes=1, eval_max_steps=2, verify_samples=2, requests_per_layout=2,
         )
     if name == "tiny":
         return PipelineConfig(
@@ -253,7 +254,8 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     report = out_report or (install_dir(cfg) / "EVAL.md" if cfg.install else run / "EVAL.md")
     ev = evaluate_run(run, report, episodes=cfg.eval_episodes, max_steps=cfg.eval_max_steps,
                       verify_samples=cfg.verify_samples, applicator_per_layout=cfg.requests_per_layout,
-                      tasks=list(cfg.data.tasks) or None, title=cfg.name, renamed=cfg.eval_renamed)
+                      tasks=list(cfg.data.tasks) or None, title=cfg.name, renamed=cfg.eval_renamed,
+                      more_episodes=cfg.eval_more_episodes)
     summary = {"run": str(run), "sft_best": sft["best"], "grpo_final": grpo["final_dir"],
                "grpo_exported": grpo["best_dir"], "report": str(report),
                "seconds": round(time.time() - t0, 1)}
@@ -301,6 +303,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="redo a finished run's export, evaluation (and installation) with its recorded settings")
     ap.add_argument("--eval-episodes", type=int, default=None, help="held-out seeds per task in the evaluation")
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
+    ap.add_argument("--eval-more-episodes", type=int, default=None,
+                    help="further held-out seeds per task on which the greedy stages are compared (models.eval)")
     args = ap.parse_args(argv)
     if args.reevaluate:
         run = Path(args.reevaluate)
@@ -313,6 +317,8 @@ def main(argv: list[str] | None = None) -> None:
         cfg.run = str(run)
         cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
         cfg.verify_samples = args.verify_samples or cfg.verify_samples
+        if args.eval_more_episodes is not None:
+            cfg.eval_more_episodes = args.eval_more_episodes
         cfg.install = cfg.install and not args.no_install
         run_pipeline(cfg, skip_data=True, resume=True)
         return
@@ -320,6 +326,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.eval_episodes or args.verify_samples:
         cfg.eval_episodes = args.eval_episodes or cfg.eval_episodes
         cfg.verify_samples = args.verify_samples or cfg.verify_samples
+    if args.eval_more_episodes is not None:
+        cfg.eval_more_episodes = args.eval_more_episodes
     if args.run:
         cfg.run = args.run
         cfg.data.out = f"{args.run}/data"

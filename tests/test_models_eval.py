@@ -244,7 +244,7 @@ def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows
     run, prev = tmp_path / "run", tmp_path / "earlier"
     (run / "gguf").mkdir(parents=True), prev.mkdir()
     shutil.copyfile(MODELS_DIR / BUNDLED_NAME, run / "gguf" / "grpo.gguf")
-    rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=5)], ["banner"], 1, max_steps=6)
+    rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=5)], ["banner"], 2, max_steps=6)  # seeds 100, 101
     sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
            for r in rows if r.policy == "random"]
     previous = write_episodes(prev / "eval_episodes.jsonl", {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
@@ -252,15 +252,55 @@ def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows
     out = run / "report" / "EVAL.md"
 
     got = evaluate_run(run, out, episodes=1, max_steps=6, verify_samples=2, applicator_per_layout=2,
-                       tasks=["banner"], renamed=False, previous=previous)
+                       tasks=["banner"], renamed=False, previous=previous, more_episodes=1)
 
     report = out.read_text(encoding="utf-8")
     assert (f"`python -m models.eval --run {run} --out {out} --episodes 1 --max-steps 6 --verify-samples 2 "
-            f"--requests-per-layout 2 --previous {previous}`") in report
+            f"--requests-per-layout 2 --more-episodes 1 --previous {previous}`") in report
     sft_row = next(r for r in got["rows"] if r.policy == "SFT")
-    assert sft_row.composite == sft[0].composite and "| SFT | banner | 1 |" in report
+    assert sft_row.composite == sft[0].details[0].composite and "| SFT | banner | 1 |" in report
+    # seed 101: GRPO played now, the SFT episode taken from the earlier evaluation, no base model anywhere
+    assert [(r.policy, [e.seed for e in r.details]) for r in got["more"]] == [("SFT", [101]), ("GRPO", [101])]
+    assert got["more"][0].composite == sft[0].details[1].composite
+    assert "Left out: base (grammar) (no model file in this run and no episodes on these seeds in" in report
+    assert "on held-out seeds 101 of each task (1 episode a stage)" in report
+    assert "2 episodes (seeds 100–101 of each task)" in report.split("| GRPO beats SFT")[1].split("\n")[0]
     assert "rows are the episodes of an earlier evaluation" in report
     assert [a["policy"] for a in got["applicator"]] == ["GRPO", "GRPO + grammar"]  # no SFT file to measure
     assert (out.parent / "eval_sft_loss.png").read_bytes() == b"\x89PNG earlier curve"
     assert "![eval_sft_loss](eval_sft_loss.png)" in report
     assert {e["policy"] for e in load_episodes(out.parent / "eval_episodes.jsonl")} >= {"heuristic", "SFT", "GRPO"}
+
+
+def test_more_episodes_join_the_greedy_stage_comparisons() -> None:
+    """Rows of the greedy stages on further seeds pair with the table's in "GRPO beats SFT"; other targets
+    keep the table's episodes."""
+    from models.eval import EpisodeResult, PolicyRow, summarise, targets_section
+
+    def rows(policy: str, seeds: range, shift: float) -> PolicyRow:
+        eps = [EpisodeResult(policy, "poster", s, 0.70 + 0.01 * (s % 7) + shift + (0.003 if s % 2 else -0.001),
+                             1.0, 1.0) for s in seeds]
+        return summarise(policy, "poster", eps)
+
+    table = [rows("SFT", range(100, 108), 0.0), rows("GRPO", range(100, 108), 0.001),
+             rows("heuristic", range(100, 108), 0.05), rows("GRPO + verify (K=4, grammar)", range(100, 108), 0.05)]
+    alone = targets_section(table, [], {})
+    assert "8 episodes |" in alone.split("GRPO beats SFT")[1].split("\n")[0]
+    more = [rows("SFT", range(108, 140), 0.0), rows("GRPO", range(108, 140), 0.004)]
+    text = targets_section(table, [], {}, more)
+    line = text.split("GRPO beats SFT")[1].split("\n")[0]
+    assert "40 episodes (seeds 100–139 of each task)" in line and line.endswith("| yes |")
+    assert "8 episodes |" in text.split("GRPO + verification ≥ heuristic")[1].split("\n")[0]
+    # a stage with no further rows keeps both sides on the table's episodes
+    only_grpo = targets_section(table, [], {}, [r for r in more if r.policy == "GRPO"])
+    assert "8 episodes |" in only_grpo.split("GRPO beats SFT")[1].split("\n")[0]
+
+
+def test_more_episodes_must_stay_among_the_held_out_seeds(tmp_path: Path) -> None:
+    from models.eval import evaluate_run, main
+
+    with pytest.raises(ValueError, match=r"need held-out seeds 100–500; the held-out seeds are 100–499"):
+        evaluate_run(tmp_path, tmp_path / "EVAL.md", episodes=8, more_episodes=393)
+    with pytest.raises(SystemExit, match="models.eval: --episodes 8 and --more-episodes -1"):
+        main(["--run", str(tmp_path), "--out", str(tmp_path / "EVAL.md"), "--episodes", "8", "--more-episodes", "-1"])
+    assert not (tmp_path / "EVAL.md").exists()

@@ -44,7 +44,13 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     episodes = load_episodes(result["eval"]["episodes"])
     plain = [e for e in episodes if e["ids"] == "plain"]
     assert {(e["policy"], e["task"]) for e in plain} >= {("SFT", "banner"), ("heuristic", "editorial")}
-    assert len(plain) == sum(r.episodes for r in result["eval"]["rows"] if r.task != "all")
+    more = result["eval"]["more"]  # the greedy stages on one further held-out seed per task
+    assert {(r.policy, r.task) for r in more} >= {("base (grammar)", "banner"), ("SFT", "all"), ("GRPO", "all")}
+    assert {e.seed for r in more for e in r.details} == {101}
+    assert len(plain) == sum(r.episodes for r in result["eval"]["rows"] + more if r.task != "all")
+    assert "## Greedy stages on more held-out episodes" in report and "--more-episodes 1" in report
+    line = report.split("| GRPO beats SFT (final composite) |")[1].split("\n")[0]
+    assert "4 episodes (seeds 100–101 of each task)" in line  # 2 tasks × (table's seed 100 + seed 101)
     assert {e["ids"] for e in episodes} == {"plain", "varied"}
     # GRPO validated the SFT model and every step; the checkpoint it chose is the one exported
     vals = [json.loads(x) for x in (run / "grpo" / "log.jsonl").read_text().splitlines() if '"val"' in x]
@@ -60,10 +66,12 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     # --reevaluate redoes export and evaluation with other settings; the trained checkpoints stay as they were
     weights = sorted((run / "grpo" / "best").glob("*.safetensors"))
     stamps = [w.stat().st_mtime_ns for w in weights]
-    main(["--reevaluate", str(run), "--verify-samples", "3", "--no-install"])
-    assert "| GRPO + verify (K=3, grammar) | all |" in (run / "EVAL.md").read_text()
+    main(["--reevaluate", str(run), "--verify-samples", "3", "--eval-more-episodes", "0", "--no-install"])
+    again = (run / "EVAL.md").read_text()
+    assert "| GRPO + verify (K=3, grammar) | all |" in again and "## Greedy stages on more" not in again
     assert [w.stat().st_mtime_ns for w in weights] == stamps
-    assert json.loads((run / "pipeline.json").read_text())["verify_samples"] == 3
+    recorded = json.loads((run / "pipeline.json").read_text())
+    assert recorded["verify_samples"] == 3 and recorded["eval_more_episodes"] == 0
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
