@@ -7,10 +7,12 @@ SFT at its 28-minute budget)::
 
 The new run reuses the old run's data and untrained base (``data/``, ``init/``,
 copied), trains SFT further from ``<from>/sft/best`` for a wall-clock budget
-(the best checkpoint by validation loss is kept), then runs the ``tiny``
-configuration's GRPO, GGUF export and evaluation stages unchanged
-(``models.pipeline.run_pipeline`` with ``resume``) and installs the result in
-``models/`` like the pipeline does. ``--grpo-*``, ``--eval-episodes`` and
+(the best checkpoint by validation loss is kept), then runs GRPO (``CONTINUATION_GRPO``:
+the settings every continuation in the model card's notes started from), the
+``tiny`` configuration's GGUF export and evaluation stages
+(``models.pipeline.run_pipeline`` with ``resume``; 2 seeds per task, 3 verified
+answers) and installs the result in ``models/`` like the pipeline does.
+``--grpo-*``, ``--eval-episodes`` and
 ``--verify-samples`` change those stages' settings; ``--skip-sft`` reuses the
 SFT a stopped run finished and redoes the rest (with a new ``--run``, the
 source run's finished SFT is copied there: GRPO again with other settings)::
@@ -28,6 +30,16 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+
+def continuation_grpo() -> Any:
+    """The GRPO settings a continuation starts from before its ``--grpo-*`` flags: those of the ``tiny``
+    configuration when the bundled model's parts were trained (12 steps of 2 states × 4 actions), kept
+    here so that the commands quoted in the model card run as they ran."""
+    from models.grpo import GRPOConfig
+
+    return GRPOConfig(steps=12, states_per_step=2, group_size=4, max_depth=2, lr=2e-5, save_every=6,
+                      env_max_steps=6, val_every=6, val_episodes=2, val_max_steps=6)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -112,6 +124,8 @@ def main(argv: list[str] | None = None) -> None:
             shutil.copytree(origin, run / sub)
     cfg = config("tiny")
     cfg.run, cfg.data.out, cfg.threads = str(run), str(run / "data"), args.threads
+    # the continuations' settings, whatever the tiny configuration's are now
+    cfg.grpo, cfg.eval_episodes, cfg.eval_more_episodes, cfg.verify_samples = continuation_grpo(), 2, 0, 3
     sft_cfg = SFTConfig(**{**asdict(cfg.sft), "lora": None, "train": str(run / "data/train.jsonl"),
                            "val": str(run / "data/val.jsonl"), "base": str(src / "sft/best"),
                            "out": str(run / "sft"), "steps": args.steps, "lr": args.lr, "warmup": 20,

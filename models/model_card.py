@@ -50,8 +50,8 @@ with templates and synonyms (`models/requests.py`), so each pair is exact.
 schedule; best validation loss {summary['sft_best'].get('val_loss', float('nan')):.4f}
 at step {summary['sft_best'].get('step')}, completion-token accuracy
 {summary['sft_best'].get('val_acc', float('nan')):.3f}), then GRPO with the
-layout environment as verifier ({cfg.grpo.steps} steps, {cfg.grpo.states_per_step} states ×
-{cfg.grpo.group_size} samples, KL {cfg.grpo.kl_coef} to the SFT model){_grpo_choice(summary)}.
+layout environment as verifier ({_grpo_settings(cfg.grpo)}, the KL measured to the SFT model;
+{_grpo_log(summary)}){_grpo_choice(summary)}.
 Reproduce: `make train-tiny` (`python -m models.pipeline --config tiny`), CPU only.
 This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
 {_run_notes(summary)}
@@ -92,6 +92,23 @@ def _sft_log(summary: dict[str, Any]) -> str:
             if event.get("event") == "train":
                 steps, seconds = event.get("step", steps), event.get("s", seconds)
     return f"{steps} steps in {seconds / 60:.0f} min"
+
+
+def _grpo_settings(grpo: Any) -> str:
+    """The GRPO configuration in words, without its validation (:func:`_grpo_choice` says what that chose)."""
+    from dataclasses import replace
+
+    from models.continue_sft import grpo_text
+
+    return grpo_text(replace(grpo, val_every=0))
+
+
+def _grpo_log(summary: dict[str, Any]) -> str:
+    """"N steps ran in M min" from the run's GRPO log."""
+    steps = [e for e in _log_events(summary, "grpo") if "step" in e and "event" not in e]
+    if not steps:
+        return "no step recorded"
+    return f"{steps[-1]['step']} steps ran in {steps[-1].get('s', 0.0) / 60:.0f} min"
 
 
 def _grpo_choice(summary: dict[str, Any]) -> str:

@@ -129,3 +129,22 @@ def test_model_card_says_which_grpo_checkpoint_ships(tmp_path: Path) -> None:
     log[2:] = [{"event": "val", "step": 4, "composite": 0.855, "best_step": 0}]
     (run / "grpo" / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
     assert "at steps 0, 4" in _grpo_choice({"run": str(run)})
+
+
+def test_model_card_says_what_grpo_ran(tmp_path: Path) -> None:
+    """The card names the recipe of the tiny configuration's GRPO and the steps its time budget allowed."""
+    from models.model_card import _grpo_log, _grpo_settings
+    from models.pipeline import config
+
+    run = tmp_path / "run"
+    assert _grpo_log({"run": str(run)}) == "no step recorded"
+    (run / "grpo").mkdir(parents=True)
+    log = [{"event": "start", "device": "cpu"}, {"step": 1, "reward": 0.1, "s": 14.0},
+           {"event": "val", "step": 0, "composite": 0.861, "best_step": 0}, {"step": 151, "reward": 0.2, "s": 1830.4},
+           {"event": "time_budget", "step": 151}]
+    (run / "grpo" / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
+    assert _grpo_log({"run": str(run)}) == "151 steps ran in 31 min"
+    text = _grpo_settings(config("tiny").grpo)
+    assert text.startswith("2000 steps of 8 states × 8 sampled actions") and "30-minute budget" in text
+    assert "final composite gain of its episode" in text and "KL coefficient 0.5" in text
+    assert "under the runtime's action grammar" in text and "validated" not in text  # _grpo_choice says that

@@ -170,11 +170,10 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
 
     from dataclasses import replace
 
-    from models.continue_sft import flags_text, grpo_overrides, grpo_text, parser
-    from models.pipeline import config
+    from models.continue_sft import continuation_grpo, flags_text, grpo_overrides, grpo_text, parser
 
     none = parser().parse_args([])
-    tiny = config("tiny").grpo
+    tiny = continuation_grpo()
     assert grpo_text(replace(tiny, **grpo_overrides(none))).startswith("12 steps of 2 states × 4 sampled actions")
     some = argparse.Namespace(**{**vars(none), "grpo_steps": 120, "grpo_lr": 3e-5, "grpo_depth": 4,
                                  "verify_samples": 6})
@@ -256,8 +255,7 @@ def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
 def test_notes_of_grpo_again_on_a_finished_sft(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from models.continue_sft import parser, write_notes
-    from models.pipeline import config
+    from models.continue_sft import continuation_grpo, parser, write_notes
 
     src, run = tmp_path / "tiny7", tmp_path / "tiny8"
     src.mkdir(), run.mkdir()
@@ -266,7 +264,7 @@ def test_notes_of_grpo_again_on_a_finished_sft(tmp_path: Path) -> None:
                                 "--grpo-val-every", "10", "--verify-samples", "32", "--skip-sft"])
     sft = {"best": {"val_loss": 0.1654, "step": 806},
            "history": [{"event": "train", "step": 800}, {"event": "train", "step": 806}]}
-    grpo = replace(config("tiny").grpo, steps=40, lr=1e-5, states_per_step=8, val_every=10)
+    grpo = replace(continuation_grpo(), steps=40, lr=1e-5, states_per_step=8, val_every=10)
     text = write_notes(run, src, src / "data", args, sft, grpo, chosen={"step": 20, "composite": 0.8853}).read_text()
     assert text.startswith("Part (7) trained the SFT.\n\nGRPO again on ")
     assert f"(the SFT `{src}` finished: 806 steps, best validation loss 0.1654 at step 806)" in text
