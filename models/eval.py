@@ -770,7 +770,8 @@ def more_section(more: list[PolicyRow], missing: list[str], previous: str | Path
     text = ["## Greedy stages on more held-out episodes\n",
             f"Each stage decoded greedily as in the table above (the base under the grammar, SFT and GRPO "
             f"without it), on held-out seeds {seed_span(first.details)} of each task ({first.episodes} "
-            f"episode{'s' if first.episodes != 1 else ''} a stage). \"SFT beats base\" and \"GRPO beats SFT\" pair these episodes with the table's.\n",
+            f"episode{'s' if first.episodes != 1 else ''} a stage). \"SFT beats base\" and \"GRPO beats SFT\" "
+            "pair these episodes with the table's.\n",
             policy_table(more), ""]
     if missing:
         text.append(f"Left out: {', '.join(missing)} (no model file in this run"
