@@ -2,7 +2,7 @@
 
 Commands::
 
-    python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), ~75 min on 2 cores
+    python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), ~65 min on 2 cores
     python -m models.pipeline --config mini      # every stage on a miniature configuration, a few minutes
     python -m models.pipeline --config gemma     # Gemma 3 270M + LoRA, for a GPU (pip install -e '.[gemma]')
     python -m models.pipeline --config gemma-mini  # the Gemma path in miniature (CPU, ~10 min)
