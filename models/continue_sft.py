@@ -7,7 +7,7 @@ SFT at its 28-minute budget)::
 
 The new run reuses the old run's data and untrained base (``data/``, ``init/``,
 copied), trains SFT further from ``<from>/sft/best`` for a wall-clock budget
-(the best checkpoint by validation loss is kept), then runs GRPO (``CONTINUATION_GRPO``:
+(the best checkpoint by validation loss is kept), then runs GRPO (:func:`continuation_grpo`:
 the settings every continuation in the model card's notes started from), the
 ``tiny`` configuration's GGUF export and evaluation stages
 (``models.pipeline.run_pipeline`` with ``resume``; 2 seeds per task, 3 verified
