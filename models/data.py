@@ -23,6 +23,12 @@ Two kinds of records (``assistant.prompting.make_record``):
   actions (``models.requests``): from the heuristic's action at that state
   and from ``synthetic_per_state`` random plausible edits, each validated by
   applying it to a copy of the document.
+
+``varied_ids`` (``--varied-ids F``) renames every element of a share F of
+the episodes and layouts as real files name them (``slide-title``,
+``headline``, ``text1234``; ``assistant.tasks.ids``), a seeded draw per task
+and seed, so a model learns to read the ids it is given instead of the
+generators' own; their records say ``"ids": "varied"`` in ``meta``.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ class DataConfig:
     requests_per_layout: int = 4           # requests on each extra layout
     time_budget: float = 20.0              # seconds per heuristic episode
     seed: int = 0                          # request phrasing / synthetic action randomness
+    varied_ids: float = 0.0                # share of episodes and layouts with elements renamed as real files name them
 
 
 def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]:
@@ -110,18 +117,26 @@ def applicator_records(document: Any, rng: random.Random, expert: dict[str, Any]
     return out
 
 
+def ids_style(cfg: DataConfig, task_name: str, seed: int) -> str:
+    """``"varied"`` for a seeded share ``cfg.varied_ids`` of the ``(task, seed)`` pairs, else ``"plain"``."""
+    draw = random.Random(f"{cfg.seed}:ids:{task_name}:{seed}").random()
+    return "varied" if cfg.varied_ids > 0 and draw < cfg.varied_ids else "plain"
+
+
 def episode_records(task_name: str, seed: int, cfg: DataConfig, rng: random.Random) -> list[dict[str, Any]]:
     """All records of one episode (see the module docstring)."""
     from assistant.env import LayoutEnv
+    from assistant.tasks import make_task
 
+    ids = ids_style(cfg, task_name, seed)
     env = LayoutEnv(task_name, max_steps=cfg.max_steps + 1)
-    env.reset(seed=seed, options={"task": task_name, "task_seed": seed})
+    env.reset(seed=seed, options={"task": make_task(task_name, seed, ids=ids)})
     actions, stopped = heuristic_actions(env.task, max_steps=cfg.max_steps, time_budget=cfg.time_budget)
     if stopped != "max_steps":
         actions.append({"type": "finalize"})
     records: list[dict[str, Any]] = []
     for step, action in enumerate(actions):
-        meta = {"task": task_name, "seed": seed, "step": step}
+        meta = {"task": task_name, "seed": seed, "step": step, "ids": ids}
         records.append(make_record(env.observation_text(), env.instruction or "", action, kind="planner", meta=meta))
         expert = action if action["type"] != "finalize" else None
         records += applicator_records(env.document, rng, expert, cfg.synthetic_per_state, meta)
@@ -143,18 +158,20 @@ def extra_layouts(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]
     return pairs
 
 
-def layout_records(task_name: str, seed: int, n: int, rng: random.Random) -> list[dict[str, Any]]:
+def layout_records(task_name: str, seed: int, n: int, rng: random.Random, ids: str = "plain") -> list[dict[str, Any]]:
     """Applicator records on a task's broken layout (no trajectory): ``n`` synthetic requests."""
     from assistant.tasks import make_task
 
-    doc = make_task(task_name, seed).broken
-    return applicator_records(doc, rng, None, n, {"task": task_name, "seed": seed, "step": 0})
+    doc = make_task(task_name, seed, ids=ids).broken
+    return applicator_records(doc, rng, None, n, {"task": task_name, "seed": seed, "step": 0, "ids": ids})
 
 
 def generate(cfg: DataConfig) -> dict[str, Any]:
     """Write ``train.jsonl``, ``val.jsonl``, ``test.jsonl`` and ``stats.json`` under ``cfg.out``."""
     from assistant.tasks import task_names
 
+    if not 0.0 <= cfg.varied_ids <= 1.0:
+        raise ValueError(f"varied_ids {cfg.varied_ids} is not a share between 0 and 1")
     tasks = list(cfg.tasks) or task_names()
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -169,9 +186,12 @@ def generate(cfg: DataConfig) -> dict[str, Any]:
                     fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                     counts[rec["kind"]] += 1
             for task_name, seed in extra_layouts(split, extra, tasks):
-                for rec in layout_records(task_name, seed, cfg.requests_per_layout, rng):
+                for rec in layout_records(task_name, seed, cfg.requests_per_layout, rng,
+                                          ids_style(cfg, task_name, seed)):
                     fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                     counts[rec["kind"]] += 1
+        pairs = split_episodes(split, n, tasks) + extra_layouts(split, extra, tasks)
+        counts["renamed"] = sum(ids_style(cfg, t, s) == "varied" for t, s in pairs)  # episodes and layouts
         stats["splits"][split] = counts
         print(json.dumps({"split": split, **counts}))
     (out / "stats.json").write_text(json.dumps(stats, indent=2))
@@ -199,11 +219,15 @@ def main(argv: list[str] | None = None) -> None:
                  "applicator_layouts", "requests_per_layout"):
         ap.add_argument(f"--{name.replace('_', '-')}", type=int, default=getattr(d, name))
     ap.add_argument("--time-budget", type=float, default=d.time_budget)
+    ap.add_argument("--varied-ids", type=float, default=d.varied_ids,
+                    help="share of episodes and layouts whose elements are renamed as real files name them")
     args = ap.parse_args(argv)
+    if not 0.0 <= args.varied_ids <= 1.0:
+        ap.error(f"--varied-ids {args.varied_ids} is not a share between 0 and 1")
     cfg = DataConfig(out=args.out, tasks=tuple(t for t in args.tasks.split(",") if t),
                      **{k: getattr(args, k) for k in ("train_episodes", "val_episodes", "test_episodes",
                                                       "max_steps", "synthetic_per_state", "seed", "time_budget",
-                                                      "applicator_layouts", "requests_per_layout")})
+                                                      "applicator_layouts", "requests_per_layout", "varied_ids")})
     generate(cfg)
 
 

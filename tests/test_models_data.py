@@ -10,7 +10,8 @@ import pytest
 from assistant.actions import parse_action
 from assistant.prompting import build_prompt, layout_text, parse_completion, render_record
 from assistant.tasks import make_task, task_names
-from models.data import SEED_RANGES, DataConfig, episode_records, extra_layouts, split_episodes, valid_on
+from models.data import (SEED_RANGES, DataConfig, episode_records, extra_layouts, generate, ids_style, layout_records,
+                         main, split_episodes, valid_on)
 from models.requests import describe, normalise_for_request, request_for, synth_action
 
 
@@ -80,6 +81,59 @@ def test_episode_records_from_heuristic_trajectory() -> None:
     env.reset(seed=SEED_RANGES["train"][0], options={"task": "banner", "task_seed": SEED_RANGES["train"][0]})
     planner0 = next(r for r in records if r["kind"] == "planner")
     assert render_record(planner0)[0] == build_prompt(env.observation_text(), env.instruction, kind="planner")
+
+
+def _action_ids(action: dict) -> set[str]:
+    return set(action.get("ids") or ([action["id"]] if action.get("id") else []))
+
+
+def test_varied_ids_rename_the_elements_the_records_name() -> None:
+    seed = SEED_RANGES["train"][0]
+    cfg = DataConfig(max_steps=2, synthetic_per_state=1, time_budget=10.0, varied_ids=1.0)
+    records = episode_records("banner", seed, cfg, random.Random(0))
+    varied = {e.id for e in make_task("banner", seed, ids="varied").broken.layout.elements}
+    plain = {e.id for e in make_task("banner", seed).broken.layout.elements}
+    assert varied != plain
+    assert records and all(r["meta"]["ids"] == "varied" for r in records)
+    edits = [parse_completion(render_record(r)[1]) for r in records]
+    named = set().union(*(_action_ids(a) for a in edits))
+    assert named and named <= varied          # every edit names an element of the renamed layout
+    prompt = render_record(records[0])[0]
+    assert all(i in prompt for i in named & (varied - plain))
+    layout = layout_records("poster", seed, 3, random.Random(0), ids="varied")
+    assert layout and all(r["meta"]["ids"] == "varied" for r in layout)
+    assert _action_ids(parse_completion(render_record(layout[0])[1])) <= {
+        e.id for e in make_task("poster", seed, ids="varied").broken.layout.elements}
+
+
+def test_ids_style_draws_a_seeded_share() -> None:
+    pairs = [(t, SEED_RANGES["train"][0] + i) for t in task_names() for i in range(40)]
+    half = [ids_style(DataConfig(varied_ids=0.5), t, s) for t, s in pairs]
+    assert 0.35 < half.count("varied") / len(pairs) < 0.65
+    assert half == [ids_style(DataConfig(varied_ids=0.5), t, s) for t, s in pairs]
+    assert {ids_style(DataConfig(varied_ids=0.0), t, s) for t, s in pairs} == {"plain"}
+    assert {ids_style(DataConfig(varied_ids=1.0), t, s) for t, s in pairs} == {"varied"}
+
+
+def test_generate_counts_the_renamed_episodes_and_layouts(tmp_path) -> None:
+    cfg = DataConfig(out=str(tmp_path / "data"), tasks=("banner",), train_episodes=2, val_episodes=0,
+                     test_episodes=0, max_steps=1, synthetic_per_state=1, applicator_layouts=4,
+                     requests_per_layout=1, time_budget=5.0, varied_ids=1.0)
+    stats = generate(cfg)
+    assert stats["splits"]["train"]["renamed"] == 6 and stats["config"]["varied_ids"] == 1.0
+    rows = [json.loads(x) for x in (tmp_path / "data" / "train.jsonl").read_text().splitlines()]
+    assert rows and {r["meta"]["ids"] for r in rows} == {"varied"}
+
+
+def test_a_share_out_of_range_is_refused_before_anything_is_written(tmp_path, capsys) -> None:
+    out = tmp_path / "data"
+    with pytest.raises(ValueError, match="varied_ids 1.5 is not a share between 0 and 1"):
+        generate(DataConfig(out=str(out), train_episodes=1, varied_ids=1.5))
+    with pytest.raises(SystemExit) as exc:
+        main(["--out", str(out), "--varied-ids", "-0.2"])
+    assert exc.value.code == 2
+    assert "--varied-ids -0.2 is not a share between 0 and 1" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_valid_on_rejects_unknown_ids(poster) -> None:
