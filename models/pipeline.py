@@ -104,10 +104,11 @@ def config(name: str) -> PipelineConfig:
         return PipelineConfig(
             name=name, run=run,
             # the bundled model's data in one stage: 600 heuristic episodes (planner examples and requests
-            # at their states) and 15 000 requests on 3 000 further layouts; SFT sees each example about once
+            # at their states) and 15 000 requests on 3 000 further layouts, half of them with elements renamed
+            # as real files name them; SFT sees each example about once
             data=DataConfig(out=f"{run}/data", train_episodes=600, val_episodes=30, test_episodes=0, max_steps=8,
                             synthetic_per_state=1, applicator_layouts=3000, requests_per_layout=5,
-                            time_budget=8.0),
+                            time_budget=8.0, varied_ids=0.5),
             vocab_size=1024,
             model=TinyConfig(hidden_size=128, num_layers=4, num_heads=4, num_kv_heads=4, intermediate_size=384,
                              max_positions=2048),
