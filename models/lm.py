@@ -9,6 +9,7 @@ Everything else (SFT, GRPO, evaluation) talks to an ``LM``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -157,29 +158,79 @@ TOKEN_PROBE = ("### System\nYou improve the layout one step at a time. Answer wi
                "### Answer\n{\"type\": \"anchor_to_region\", \"ids\": [\"logo\"], \"region\": \"top_right\"}\n")
 
 
+#: llama.cpp's ids for :data:`TOKEN_PROBE` with GGUFs met before, by the GGUF's SHA-256
+#: (:func:`record_probe_ids` writes it): the check on a machine without llama-cpp-python (a GPU machine
+#: that cannot build it) compares with these.
+PROBE_IDS_FILE = Path(__file__).resolve().parent / "gemma" / "token_probe.json"
+
+
+def _sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _probe_key() -> str:
+    return hashlib.sha256(TOKEN_PROBE.encode()).hexdigest()
+
+
+def record_probe_ids(gguf_path: str | Path, out: str | Path = PROBE_IDS_FILE) -> list[int]:
+    """Tokenize :data:`TOKEN_PROBE` with llama.cpp and ``gguf_path``'s vocabulary; keep the ids in ``out``
+    under the GGUF's SHA-256 (with the probe's, so that a changed probe invalidates them)."""
+    import llama_cpp  # noqa: PLC0415
+
+    llm = llama_cpp.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
+    ids = llm.tokenize(TOKEN_PROBE.encode(), add_bos=False, special=True)
+    path = Path(out)
+    book = json.loads(path.read_text()) if path.is_file() else {}
+    if book.get("probe_sha256") != _probe_key():
+        book = {"probe_sha256": _probe_key(), "ids": {}}
+    book["ids"][_sha256(gguf_path)] = ids
+    path.write_text(json.dumps(book) + "\n")
+    return ids
+
+
+def _llama_cpp_probe(gguf_path: str | Path) -> tuple[list[int], Any]:
+    """llama.cpp's ids for :data:`TOKEN_PROBE` with ``gguf_path``, and a function naming a token; without
+    llama-cpp-python, the ids :data:`PROBE_IDS_FILE` recorded for this very file."""
+    try:
+        import llama_cpp  # noqa: PLC0415
+    except ImportError:
+        book = json.loads(PROBE_IDS_FILE.read_text()) if PROBE_IDS_FILE.is_file() else {}
+        ids = book.get("ids", {}).get(_sha256(gguf_path)) if book.get("probe_sha256") == _probe_key() else None
+        if ids is None:
+            raise ModelFileError(gguf_path, "llama-cpp-python is not installed and llama.cpp's tokens for this "
+                                            "GGUF are not recorded: the tokenizer cannot be checked against "
+                                            "llama.cpp's (pip install llama-cpp-python)") from None
+        return list(ids), lambda token: f"id {token}"
+    llm = llama_cpp.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
+    return (llm.tokenize(TOKEN_PROBE.encode(), add_bos=False, special=True),
+            lambda token: repr(llm.detokenize([token]).decode(errors="replace")))
+
+
 def check_gguf_tokenizer(encode: Any, gguf_path: str | Path, *, library: str = "transformers") -> None:
     """Refuse a tokenizer that splits text otherwise than llama.cpp does with the same GGUF's vocabulary.
 
     A model trained through such a tokenizer learns other token sequences than the ones it is given when
     llama.cpp runs it (transformers 5.17 reads Gemma 3's GGUF tokenizer into pieces a third more numerous
     than llama.cpp's; 5.18 to 5.24 agree). ``encode`` maps text to ids without special tokens added.
+    Without llama-cpp-python the ids llama.cpp gave for the same file are read from :data:`PROBE_IDS_FILE`.
     Raises :class:`ModelFileError` naming the GGUF, the library and the first token that differs.
     """
-    import llama_cpp  # noqa: PLC0415
-
-    llm = llama_cpp.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
-    want = llm.tokenize(TOKEN_PROBE.encode(), add_bos=False, special=True)
+    want, piece = _llama_cpp_probe(gguf_path)
     got = list(encode(TOKEN_PROBE))
     if got == want:
         return
     at = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
 
-    def piece(ids: list[int]) -> str:
-        return repr(llm.detokenize(ids[at:at + 1]).decode(errors="replace"))
+    def name(ids: list[int]) -> str:
+        return piece(ids[at]) if at < len(ids) else "the end"
 
     raise ModelFileError(gguf_path, f"{library} splits text into other tokens than llama.cpp does with this "
                                     f"GGUF ({len(got)} against {len(want)} on the same prompt; token {at} is "
-                                    f"{piece(got)}, llama.cpp's {piece(want)}): a model trained through it would "
+                                    f"{name(got)}, llama.cpp's {name(want)}): a model trained through it would "
                                     "not read what llama.cpp gives it; use a version whose tokenizer agrees")
 
 

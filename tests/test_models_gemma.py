@@ -96,3 +96,18 @@ def test_fix_with_model_gemma_runs_the_bundled_adapter(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     (result,) = json.loads((tmp_path / "fix.json").read_text())["files"]
     assert result["ok"] and result["score_after"] > result["score_before"]
+
+
+def test_the_recorded_probe_ids_are_llama_cpps_for_the_packaged_gemma(tmp_path: Path) -> None:
+    """``models/gemma/token_probe.json`` (what a machine without llama-cpp-python checks the tokenizer
+    against) holds llama.cpp's ids for the packaged GGUF, and the transformers installed here agrees."""
+    from models.lm import PROBE_IDS_FILE, check_gguf_tokenizer, record_probe_ids
+
+    fresh = record_probe_ids(find_gemma_gguf(), tmp_path / "probe.json")
+    assert json.loads(PROBE_IDS_FILE.read_text()) == json.loads((tmp_path / "probe.json").read_text())
+    from transformers import AutoTokenizer
+
+    gguf = find_gemma_gguf()
+    tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    check_gguf_tokenizer(lambda t: tok(t, add_special_tokens=False)["input_ids"], gguf)
+    assert len(fresh) > 100

