@@ -262,7 +262,10 @@ def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch
 
         check_gguf_tokenizer(lambda t: tok(t, add_special_tokens=False)["input_ids"], gguf_path,
                              library=f"transformers {transformers.__version__}")
-        model = AutoModelForCausalLM.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name, dtype=dtype)
+        # float32 even on a GPU: where transformers keeps a GGUF's weights packed (a GPU with its GGUF kernels)
+        # they compute in float32 and any other dtype is cast at every matmul (its own warning says so), and
+        # llama.cpp, which runs the adapter, computes in float32 too
+        model = AutoModelForCausalLM.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name, dtype=torch.float32)
     elif path.is_dir():
         tok = AutoTokenizer.from_pretrained(path)
         model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype)
