@@ -18,7 +18,8 @@ is read and de-quantized twice)::
 
 ``--sft KEY=VALUE …`` and ``--grpo KEY=VALUE …`` set fields of :class:`models.sft.SFTConfig` and
 :class:`models.grpo.GRPOConfig` (lists comma-separated); paths and the base are this command's own. A
-summary (device, minutes per stage, best validation loss, GRPO steps, files) goes to ``OUT/summary.json``.
+summary (device, minutes per stage, best validation loss, GRPO steps, files) goes to ``OUT/summary.json``, the
+loss and reward curves to ``OUT/eval_sft_loss.png`` and ``OUT/eval_grpo_reward.png``.
 ``--base`` other than ``gemma-3-270m`` (a local Hugging Face directory) needs ``--base-gguf``, the GGUF
 llama.cpp runs the adapters over.
 """
@@ -72,6 +73,7 @@ def run_round(*, base: str, train: str, val: str, out: str | Path, adapter: str 
     from peft import set_peft_model_state_dict  # noqa: PLC0415
     from safetensors.torch import load_file  # noqa: PLC0415
 
+    from models.eval import plot_curves  # noqa: PLC0415
     from models.export_lora import base_gguf_path, export_lora  # noqa: PLC0415
     from models.grpo import GRPOConfig, train_grpo  # noqa: PLC0415
     from models.lm import LoraSettings, describe_device  # noqa: PLC0415
@@ -109,6 +111,7 @@ def run_round(*, base: str, train: str, val: str, out: str | Path, adapter: str 
                                                name="layout-applicator-lora"))
     files["grpo"] = str(export_lora(Path(grpo_summary["final_dir"]), out / "grpo.lora.gguf", base=gguf,
                                     name="layout-applicator-lora"))
+    plots = plot_curves(out, out)  # OUT/sft/log.jsonl, OUT/grpo/log.jsonl → eval_sft_loss.png, eval_grpo_reward.png
     steps = [h for h in grpo_summary["history"] if "reward" in h and "step" in h]
     summary = {
         "device": describe_device(lm.device), "base": base, "base_gguf": str(gguf), "adapter": adapter,
@@ -118,7 +121,7 @@ def run_round(*, base: str, train: str, val: str, out: str | Path, adapter: str 
                 "config": asdict(scfg)},
         "grpo": {"steps": len(steps), "final_dir": grpo_summary["final_dir"], "best_dir": grpo_summary["best_dir"],
                  "config": asdict(gcfg)},
-        "files": files,
+        "files": files, "plots": [str(p) for p in plots],
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     return summary

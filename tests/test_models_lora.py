@@ -395,6 +395,7 @@ def test_an_adapter_round_trains_sft_then_grpo_on_one_loaded_base(adapted, tmp_p
         llm = _llama(base_gguf, lora_path=summary["files"][name])
         assert isinstance(_answer(llm, adapted["prompts"][0]), str)
     assert json.loads((out / "summary.json").read_text())["files"] == summary["files"]
+    assert {Path(p).name for p in summary["plots"]} == {"eval_sft_loss.png", "eval_grpo_reward.png"}
 
     with pytest.raises(ModelFileError, match="missing.jsonl"):
         run_round(base=str(hf_dir), base_gguf=str(base_gguf), adapter=str(gguf_adapter),
