@@ -16,6 +16,8 @@ is read and de-quantized twice)::
    gives, not bfloat16's. Every checkpoint (``OUT/grpo/stepN``, ``OUT/grpo/final``) is exported as
    ``OUT/grpo-stepN.lora.gguf`` / ``OUT/grpo.lora.gguf``, for choosing among them where llama.cpp runs.
 
+``--skip-sft`` gives the whole run to GRPO, from ``--adapter`` itself (no ``--train`` / ``--val`` needed).
+
 ``--sft KEY=VALUE …`` and ``--grpo KEY=VALUE …`` set fields of :class:`models.sft.SFTConfig` and
 :class:`models.grpo.GRPOConfig` (lists comma-separated); paths and the base are this command's own. A
 summary (device, minutes per stage, best validation loss, GRPO steps, files) goes to ``OUT/summary.json``, the
@@ -67,9 +69,12 @@ def parse_settings(pairs: list[str], cls: type, own: tuple[str, ...]) -> dict[st
     return out
 
 
-def run_round(*, base: str, train: str, val: str, out: str | Path, adapter: str = "", lora_r: int = 0,
-              base_gguf: str = "", sft: dict[str, Any] | None = None, grpo: dict[str, Any] | None = None) -> dict[str, Any]:
-    """SFT then GRPO on one loaded base; returns (and writes to ``OUT/summary.json``) what the round made."""
+def run_round(*, base: str, out: str | Path, train: str = "", val: str = "", adapter: str = "", lora_r: int = 0,
+              base_gguf: str = "", sft: dict[str, Any] | None = None, grpo: dict[str, Any] | None = None,
+              skip_sft: bool = False) -> dict[str, Any]:
+    """SFT then GRPO on one loaded base; returns (and writes to ``OUT/summary.json``) what the round made.
+
+    ``skip_sft``: GRPO straight from ``adapter`` (read back into ``OUT/sft/init``), all of a budget for it."""
     from peft import set_peft_model_state_dict  # noqa: PLC0415
     from safetensors.torch import load_file  # noqa: PLC0415
 
@@ -81,9 +86,15 @@ def run_round(*, base: str, train: str, val: str, out: str | Path, adapter: str 
 
     if bool(adapter) == bool(lora_r):
         raise ValueError("give the GGUF adapter to train on (adapter) or the rank of a fresh one (lora_r), not both")
+    if skip_sft and not adapter:
+        raise ValueError("skipping SFT needs an adapter to start GRPO from")
     if base != "gemma-3-270m" and not base_gguf:
         raise ValueError(f"base {base!r} needs base_gguf: the GGUF llama.cpp runs the adapters over")
-    for path in (train, val):
+    for path, flag in ((train, "train"), (val, "val")):
+        if skip_sft:
+            break
+        if not path:
+            raise ValueError(f"SFT needs {flag} data (or skip_sft)")
         if not Path(path).is_file():
             raise ModelFileError(path, "training data not found")
     gguf = base_gguf_path(base_gguf or base).resolve()
@@ -97,10 +108,15 @@ def run_round(*, base: str, train: str, val: str, out: str | Path, adapter: str 
     if lm.kind != "hf" or not lm.has_lora:
         raise ValueError(f"base {base!r} is not a pretrained model with a LoRA adapter")
     loaded = time.time()
-    sft_summary = train_sft(scfg, lm)
-    best_dir = Path(sft_summary["best_dir"])
-    set_peft_model_state_dict(lm.model, load_file(str(best_dir / "adapter_model.safetensors")))
-    files = {"sft": str(export_lora(best_dir, out / "sft.lora.gguf", base=gguf, name="layout-applicator-sft-lora"))}
+    files: dict[str, str] = {}
+    if skip_sft:
+        sft_summary: dict[str, Any] = {"best": {}, "history": []}
+        gcfg.init = str(out / "sft" / "init")
+    else:
+        sft_summary = train_sft(scfg, lm)
+        best_dir = Path(sft_summary["best_dir"])
+        set_peft_model_state_dict(lm.model, load_file(str(best_dir / "adapter_model.safetensors")))
+        files["sft"] = str(export_lora(best_dir, out / "sft.lora.gguf", base=gguf, name="layout-applicator-sft-lora"))
     sft_done = time.time()
     lm.model.float()  # exact widening: GRPO chooses in float32, as llama.cpp's answers are decided
     grpo_summary = train_grpo(gcfg, lm)
@@ -133,11 +149,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--base-gguf", default="", help="GGUF of --base for llama.cpp (default: the packaged Gemma file)")
     ap.add_argument("--adapter", default="", help="GGUF LoRA adapter over the base to train on from")
     ap.add_argument("--lora-r", type=int, default=0, help="rank of a fresh adapter instead of --adapter")
-    ap.add_argument("--train", required=True)
-    ap.add_argument("--val", required=True)
+    ap.add_argument("--train", default="", help="SFT data (chat JSONL)")
+    ap.add_argument("--val", default="", help="SFT validation data")
     ap.add_argument("--out", required=True)
     ap.add_argument("--sft", nargs="*", default=[], metavar="KEY=VALUE", help="models.sft.SFTConfig settings")
     ap.add_argument("--grpo", nargs="*", default=[], metavar="KEY=VALUE", help="models.grpo.GRPOConfig settings")
+    ap.add_argument("--skip-sft", action="store_true", help="GRPO straight from --adapter")
     args = ap.parse_args(argv)
     from models.grpo import GRPOConfig  # noqa: PLC0415
     from models.sft import SFTConfig  # noqa: PLC0415
@@ -149,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(str(exc))
     try:
         summary = run_round(base=args.base, train=args.train, val=args.val, out=args.out, adapter=args.adapter,
-                            lora_r=args.lora_r, base_gguf=args.base_gguf, sft=sft, grpo=grpo)
+                            lora_r=args.lora_r, base_gguf=args.base_gguf, sft=sft, grpo=grpo, skip_sft=args.skip_sft)
     except (ValueError, OSError, ModelFileError) as exc:
         raise SystemExit(f"models.adapter_round: {exc}") from exc
     print(json.dumps({k: summary[k] for k in ("device", "minutes", "files")}))

@@ -446,3 +446,29 @@ def test_the_gemma_base_can_be_named_by_the_environment(adapted, tmp_path: Path,
     monkeypatch.setenv(GEMMA_ENV, str(tmp_path / "text.gguf"))
     with pytest.raises(ModelFileError, match=r"text\.gguf: not a GGUF model file.*LAYOUT_ASSISTANT_GEMMA_GGUF"):
         gemma_base_path()
+
+
+def test_an_adapter_round_can_give_all_its_time_to_grpo(adapted, tmp_path: Path) -> None:
+    """``--skip-sft``: GRPO starts from the GGUF adapter itself (read back exactly) and needs no SFT data; without
+    an adapter to start from it is refused, and without ``--skip-sft`` the data is required."""
+    from models.adapter_round import main as round_main, run_round
+    from models.lm import load_lm
+
+    hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
+    base_gguf = tmp_path / "hf.gguf"
+    out = tmp_path / "grpo-only"
+    summary = run_round(base=str(hf_dir), base_gguf=str(base_gguf), adapter=str(gguf_adapter), out=out, skip_sft=True,
+                        grpo={"steps": 1, "states_per_step": 1, "group_size": 2, "max_depth": 0, "max_new_tokens": 16,
+                              "env_max_steps": 2, "save_every": 5, "tasks": ("banner",), "lr": 0.0})
+    assert set(summary["files"]) == {"grpo"} and summary["sft"]["steps"] == 0
+    assert summary["grpo"]["config"]["init"] == str(out / "sft" / "init")
+    want = {n: p for n, p in lm.model.named_parameters() if "lora_" in n}
+    got = {n: p for n, p in load_lm(out / "grpo" / "final", device=torch.device("cpu")).model.named_parameters()
+           if "lora_" in n}
+    assert want.keys() == got.keys() and all(torch.allclose(want[n].float(), got[n]) for n in want)
+    with pytest.raises(ValueError, match="skipping SFT needs an adapter"):
+        run_round(base=str(hf_dir), base_gguf=str(base_gguf), lora_r=4, out=tmp_path / "bad", skip_sft=True)
+    with pytest.raises(SystemExit, match="SFT needs train data"):
+        round_main(["--base", str(hf_dir), "--base-gguf", str(base_gguf), "--adapter", str(gguf_adapter),
+                    "--out", str(tmp_path / "bad")])
+    assert not (tmp_path / "bad").exists()
