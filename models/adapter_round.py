@@ -45,13 +45,14 @@ OWN_GRPO = ("init", "out")
 def parse_settings(pairs: list[str], cls: type, own: tuple[str, ...]) -> dict[str, Any]:
     """``KEY=VALUE`` strings as keyword arguments of the dataclass ``cls``, each converted to its field's type."""
     defaults = cls()
-    known = {f.name for f in fields(cls)} - set(own)
+    known = {f.name for f in fields(cls)
+             if isinstance(getattr(defaults, f.name), (bool, int, float, str, tuple))} - set(own)
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or key not in known:
-            raise ValueError(f"{pair!r} is not a {cls.__name__} setting KEY=VALUE "
+            raise ValueError(f"{pair!r} is not a setting KEY=VALUE of {cls.__name__} "
                              f"(settings: {', '.join(sorted(known))})")
         default = getattr(defaults, key)
         try:
