@@ -81,7 +81,7 @@ def run_round(*, base: str, out: str | Path, train: str = "", val: str = "", ada
 
     from models.eval import plot_curves  # noqa: PLC0415
     from models.export_lora import base_gguf_path, export_lora  # noqa: PLC0415
-    from models.grpo import GRPOConfig, train_grpo  # noqa: PLC0415
+    from models.grpo import GRPOConfig, check_config, train_grpo  # noqa: PLC0415
     from models.lm import LoraSettings, describe_device  # noqa: PLC0415
     from models.sft import SFTConfig, start_model, train_sft  # noqa: PLC0415
 
@@ -91,9 +91,7 @@ def run_round(*, base: str, out: str | Path, train: str = "", val: str = "", ada
         raise ValueError("skipping SFT needs an adapter to start GRPO from")
     if base != "gemma-3-270m" and not base_gguf:
         raise ValueError(f"base {base!r} needs base_gguf: the GGUF llama.cpp runs the adapters over")
-    for path, flag in ((train, "train"), (val, "val")):
-        if skip_sft:
-            break
+    for path, flag in () if skip_sft else ((train, "train"), (val, "val")):
         if not path:
             raise ValueError(f"SFT needs {flag} data (or skip_sft)")
         if not Path(path).is_file():
@@ -104,6 +102,7 @@ def run_round(*, base: str, out: str | Path, train: str = "", val: str = "", ada
     scfg = SFTConfig(**{**(sft or {}), "train": train, "val": val, "out": str(out / "sft"), "base": base,
                         "adapter": adapter, "lora": lora})
     gcfg = GRPOConfig(**{**(grpo or {}), "init": str(out / "sft" / "best"), "out": str(out / "grpo")})
+    check_config(gcfg)
     t0 = time.time()
     lm = start_model(scfg, out / "sft")
     if lm.kind != "hf" or not lm.has_lora:

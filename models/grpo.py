@@ -545,13 +545,8 @@ def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[st
             "gap_closed": sum(e.gap_closed for e in eps) / len(eps), "episodes": len(eps)}
 
 
-def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
-    """Run GRPO from ``cfg.init``; returns a summary with the log history, the final and the best checkpoint.
-
-    ``best_dir`` is the checkpoint chosen by validation (``val_every`` > 0), else the final one.
-    """
-    from assistant.tasks import task_names
-
+def check_config(cfg: GRPOConfig) -> None:
+    """Refuse settings GRPO cannot run with (``ValueError``), before a model is loaded or a file written."""
     if cfg.reward not in REWARDS:
         raise ValueError(f"GRPO reward must be one of {', '.join(REWARDS)}; got {cfg.reward!r}")
     for name in ("stop_share", "varied_ids", "file_share"):
@@ -559,6 +554,16 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
             raise ValueError(f"GRPO {name} must be a share between 0 and 1; got {getattr(cfg, name)!r}")
     if cfg.file_share > 0 and not cfg.files:
         raise ValueError("GRPO file_share needs files to draw states from")
+
+
+def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
+    """Run GRPO from ``cfg.init``; returns a summary with the log history, the final and the best checkpoint.
+
+    ``best_dir`` is the checkpoint chosen by validation (``val_every`` > 0), else the final one.
+    """
+    from assistant.tasks import task_names
+
+    check_config(cfg)
     documents = load_files(list(cfg.files)) if cfg.files else []  # an unreadable file is named first
     if cfg.grammar and cfg.grammar_vocab:
         from assistant.planners.local import check_model_file

@@ -400,6 +400,9 @@ def test_an_adapter_round_trains_sft_then_grpo_on_one_loaded_base(adapted, tmp_p
     with pytest.raises(ModelFileError, match="missing.jsonl"):
         run_round(base=str(hf_dir), base_gguf=str(base_gguf), adapter=str(gguf_adapter),
                   train=str(tmp_path / "missing.jsonl"), val=str(data), out=tmp_path / "bad")
+    with pytest.raises(ValueError, match="reward must be one of"):
+        run_round(base=str(hf_dir), base_gguf=str(base_gguf), adapter=str(gguf_adapter), train=str(data),
+                  val=str(data), out=tmp_path / "bad", grpo={"reward": "applause"})
     with pytest.raises(ValueError, match="base_gguf"):
         run_round(base=str(hf_dir), adapter=str(gguf_adapter), train=str(data), val=str(data), out=tmp_path / "bad")
     for flags in (["--sft", "nonsense=1"], ["--grpo", "steps=many"], ["--sft", "out=/tmp/x"]):
