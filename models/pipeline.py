@@ -105,14 +105,15 @@ def config(name: str) -> PipelineConfig:
             name=name, run=run,
             # the bundled model's data in one stage: 600 heuristic episodes (planner examples and requests
             # at their states) and 15 000 requests on 3 000 further layouts, half of them with elements renamed
-            # as real files name them; SFT sees each example about once
+            # as real files name them; SFT sees each example two to three times in its 30 minutes (the requests
+            # about one layout share its prompt, which is run once for them: models.sft.prefix_groups)
             data=DataConfig(out=f"{run}/data", train_episodes=600, val_episodes=30, test_episodes=0, max_steps=8,
                             synthetic_per_state=1, applicator_layouts=3000, requests_per_layout=5,
                             time_budget=8.0, varied_ids=0.5),
             vocab_size=1024,
             model=TinyConfig(hidden_size=128, num_layers=4, num_heads=4, num_kv_heads=4, intermediate_size=384,
                              max_positions=2048),
-            sft=SFTConfig(steps=2400, batch_size=12, lr=2e-3, warmup=60, log_every=20, eval_every=100,
+            sft=SFTConfig(steps=8000, batch_size=12, lr=2e-3, warmup=60, log_every=20, eval_every=100,
                           max_val_examples=128, max_len=2048, max_minutes=30.0),
             # the recipe that beat its SFT stage beyond noise (models/tiny29, models/tiny32): each sampled answer
             # rewarded with the final composite gain of the greedy episode played on after it, a strong pull to

@@ -13,7 +13,8 @@ torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machin
 
 from assistant.prompting import format_target, make_record, render_record  # noqa: E402
 from models.lm import from_tiny, generate, load_lm  # noqa: E402
-from models.sft import SFTConfig, collate, completion_loss, encode_records, lr_at, spread, train_sft  # noqa: E402
+from models.sft import (SFTConfig, collate, completion_loss, encode_records, grouped_loss_sum, lr_at,  # noqa: E402
+                        prefix_groups, spread, train_sft)
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
 OBS = "canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\ntitle title text 40,40,300,60"
@@ -76,14 +77,14 @@ def test_a_batch_with_non_finite_gradients_is_skipped(tmp_path: Path, tiny_lm, m
 
     import models.sft as sft_mod
 
-    real = sft_mod.completion_loss
+    real = sft_mod.grouped_loss_sum
     calls = iter(range(1000))
 
-    def overflow_on_first(model, batch):
-        loss, correct, total = real(model, batch)
+    def overflow_on_first(*args):
+        loss, correct, total = real(*args)
         return (loss * float("inf") if next(calls) == 0 else loss), correct, total
 
-    monkeypatch.setattr(sft_mod, "completion_loss", overflow_on_first)
+    monkeypatch.setattr(sft_mod, "grouped_loss_sum", overflow_on_first)
     lm = copy.deepcopy(tiny_lm)
     before = {k: v.clone() for k, v in lm.model.state_dict().items()}
     recs = _records()
@@ -100,6 +101,94 @@ def test_a_batch_with_non_finite_gradients_is_skipped(tmp_path: Path, tiny_lm, m
     assert any(not torch.equal(before[k], v) for k, v in lm.model.state_dict().items())
     first = [json.loads(x) for x in (tmp_path / "sft" / "log.jsonl").read_text().splitlines()]
     assert [r["skipped_nonfinite"] for r in first if r.get("event") == "train"] == [1]
+
+
+def test_requests_about_one_layout_are_grouped_by_their_shared_prompt(tiny_lm) -> None:
+    """The records ask about two layouts (``logo`` / ``badge``) four ways each. Sorted by their tokens, the requests
+    about one layout lie side by side: groups of at most four hold one layout each; the shared tokens stop before
+    every member's last prompt token. With no share asked for, or one no two prompts reach, every example is
+    alone."""
+    examples, _ = encode_records(tiny_lm, _records(), max_len=256)
+    layout = ["\nlogo logo shape" in r["messages"][1]["content"] for r in _records()]  # which layout
+    assert len(set(layout)) == 2
+    for max_group, sizes in ((4, [4, 4]), (3, [2, 3, 3]), (8, [8])):
+        groups = prefix_groups(examples, share=0.5, max_group=max_group)
+        assert sorted(i for idx, _ in groups for i in idx) == list(range(len(examples)))
+        assert sorted(len(idx) for idx, _ in groups) == sizes
+        for idx, shared in groups:
+            if len(idx) == 1:
+                assert shared == 0
+                continue
+            assert len({tuple(examples[i][0][:shared]) for i in idx}) == 1
+            assert 0 < shared < min(examples[i][1] for i in idx)
+            if max_group == 4:
+                assert len({layout[i] for i in idx}) == 1
+    assert prefix_groups(examples, share=0.0, max_group=8) == [([i], 0) for i in range(len(examples))]
+    assert all(len(idx) == 1 for idx, _ in prefix_groups(examples, share=1.0, max_group=8))
+
+
+def _loss_and_grads(model, fn) -> tuple[float, int, int, torch.Tensor]:
+    model.zero_grad(set_to_none=True)
+    summed, correct, total = fn()
+    summed.backward()
+    grads = torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None])
+    return float(summed), correct, total, grads
+
+
+def test_grouped_loss_equals_running_every_example_whole(tiny_lm) -> None:
+    """Running a group's shared tokens once gives the loss, the counts and the gradients of whole examples."""
+    model = tiny_lm.model
+    examples, _ = encode_records(tiny_lm, _records()[:7], max_len=256)
+    groups = prefix_groups(examples, share=0.5, max_group=3)  # groups of 3 and an example alone
+    assert sorted(len(idx) for idx, _ in groups) == [1, 3, 3]
+    whole = collate(sorted(examples, key=lambda e: len(e[0])), tiny_lm.pad_id, torch.device("cpu"))
+    a = _loss_and_grads(model, lambda: grouped_loss_sum(model, examples, groups, tiny_lm.pad_id, torch.device("cpu")))
+    b = _loss_and_grads(model, lambda: _summed(model, whole))
+    assert a[0] == pytest.approx(b[0], rel=1e-5) and a[1:3] == b[1:3]
+    assert float(b[3].norm()) > 0
+    assert torch.allclose(a[3], b[3], rtol=1e-4, atol=1e-6)
+
+
+def _summed(model, batch):
+    mean, correct, total = completion_loss(model, batch)
+    return mean * total, correct, total
+
+
+def test_grouped_loss_of_a_sliding_window_model_under_lora_equals_whole_examples() -> None:
+    """Gemma 3 (the GPU base) keeps only a window of keys in its sliding layers; with peft's LoRA on top, and a
+    shared prompt longer than the window."""
+    from peft import LoraConfig, get_peft_model
+    from transformers import Gemma3ForCausalLM, Gemma3TextConfig
+
+    torch.manual_seed(0)
+    cfg = Gemma3TextConfig(vocab_size=400, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                           num_attention_heads=2, num_key_value_heads=1, head_dim=16, sliding_window=16,
+                           layer_types=["sliding_attention", "full_attention"], max_position_embeddings=512)
+    model = get_peft_model(Gemma3ForCausalLM(cfg), LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"],
+                                                              lora_dropout=0.0))
+    prompt = torch.randint(3, 400, (60,)).tolist()
+    examples = [(prompt + torch.randint(3, 400, (n,)).tolist(), 60 + n - m) for n, m in ((8, 3), (25, 10), (2, 1))]
+    groups = prefix_groups(examples, share=0.5, max_group=8)
+    assert [(sorted(idx), shared) for idx, shared in groups] == [([0, 1, 2], 60)]
+    a = _loss_and_grads(model, lambda: grouped_loss_sum(model, examples, groups, 0, torch.device("cpu")))
+    b = _loss_and_grads(model, lambda: _summed(model, collate(examples, 0, torch.device("cpu"))))
+    assert a[0] == pytest.approx(b[0], rel=1e-5) and a[1:3] == b[1:3] == (a[1], 14)
+    assert torch.allclose(a[3], b[3], rtol=1e-4, atol=1e-6)
+
+
+def test_grouped_loss_without_a_cache_runs_whole_examples(tiny_lm) -> None:
+    """Gradient checkpointing turns the cache off in training: the group's examples are run whole."""
+    import copy
+
+    model = copy.deepcopy(tiny_lm.model)
+    model.gradient_checkpointing_enable()
+    model.train()
+    examples, _ = encode_records(tiny_lm, _records()[:4], max_len=256)
+    groups = prefix_groups(examples, share=0.5, max_group=8)
+    assert max(len(idx) for idx, _ in groups) > 1
+    a = _loss_and_grads(model, lambda: grouped_loss_sum(model, examples, groups, tiny_lm.pad_id, torch.device("cpu")))
+    b = _loss_and_grads(model, lambda: _summed(model, collate(examples, tiny_lm.pad_id, torch.device("cpu"))))
+    assert a[0] == pytest.approx(b[0], rel=1e-5) and a[1:3] == b[1:3]
 
 
 def test_too_long_examples_are_dropped(tiny_lm) -> None:
