@@ -36,6 +36,15 @@ and seed. Seeds come from the held-out test range (``--split val`` for the
 validation range, the one to choose checkpoints on). The report and every
 episode (``compare_episodes.jsonl``, beside it) are written only when every
 planner loaded and ran.
+
+``--requests N`` compares model files as applicators instead: each answers, once,
+the evaluation's held-out plain-language requests (N on the broken layout of each
+of ``--episodes`` held-out seeds per task; ``--episodes 4 --requests 8`` are the
+192 of a ``make train-tiny`` report), scored by edit accuracy, exact match, valid
+rate, collateral damage and milliseconds per request::
+
+    python -m models.compare sft=runs/tiny37/gguf/sft.gguf more=runs/tiny37more/sft.gguf \
+        --requests 8 --episodes 4 --out runs/tiny37more/APPLICATOR.md
 """
 
 from __future__ import annotations
@@ -219,6 +228,52 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
     return result
 
 
+def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks: list[str] | None = None,
+                     grammar: bool = False, out: str | Path | None = None, command: str = "") -> dict[str, Any]:
+    """Every model, as the applicator, answers the same held-out plain-language requests once (greedy).
+
+    The requests are the evaluation's (``models.eval.applicator_cases``): ``per_layout`` on the broken layout of
+    each of the first ``episodes`` held-out seeds per task, so that ``--episodes 4 --requests 8`` gives the 192
+    of a ``make train-tiny`` report. Each model gets edit accuracy, exact match, valid rate, collateral damage
+    and milliseconds per request (``models.eval.evaluate_applicator``)."""
+    from assistant.tasks import task_names
+    from models.eval import applicator_cases, applicator_table, evaluate_applicator
+
+    if per_layout < 1:
+        raise ValueError(f"--requests must be at least 1, got {per_layout}")
+    check_seeds("test", SEED_RANGES["test"][0], episodes)
+    known = task_names()
+    tasks = tasks or known
+    unknown = [t for t in tasks if t not in known]
+    if unknown:
+        raise ValueError(f"unknown task(s) {', '.join(unknown)}; known: {', '.join(known)}")
+    built_in = [parse_spec(s)[0] for s in specs if parse_spec(s)[1] is None]
+    if built_in:
+        raise ValueError(f"--requests compares model applicators; {', '.join(built_in)} answers no request")
+    policies = make_policies(specs, grammar=grammar, samples=1)
+    cases = applicator_cases(tasks, episodes, per_layout)
+    results = []
+    for policy in policies:
+        results.append(evaluate_applicator(policy, cases))
+        print(json.dumps(results[-1]))
+    result: dict[str, Any] = {"applicator": results, "report": None}
+    if out is not None:
+        out = Path(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        first = SEED_RANGES["test"][0]
+        text = ["# Applicator comparison on held-out requests\n",
+                f"{len(cases)} plain-language requests, up to {per_layout} on the broken layout of each of seeds "
+                f"{first}–{first + episodes - 1} of tasks {', '.join(tasks)}; each answered once"
+                f"{model_clause(specs, decoding_text(grammar, 1, None))}."
+                + (f" Produced by `{command}`." if command else "") + "\n",
+                applicator_table(results), ""]
+        tmp = out.with_name(out.name + ".tmp")
+        tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
+        tmp.replace(out)
+        result["report"] = str(out)
+    return result
+
+
 def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int = 6, grammar: bool = False,
                   samples: int = 1, variants: int = 1, perturb: int = 3, tune: list[str] | None = None,
                   suggestions: list[str] | None = None, out: str | Path | None = None,
@@ -292,11 +347,31 @@ def main(argv: list[str] | None = None) -> None:
                     help="with --files: play each file as it is and in VARIANTS - 1 perturbed copies (models.files)")
     ap.add_argument("--perturb", type=int, default=3,
                     help="with --files: at most this many random damaging edits per perturbed copy")
+    ap.add_argument("--requests", type=int, default=0, metavar="N",
+                    help="compare the models as applicators instead: N held-out requests on each layout of "
+                         "--episodes seeds per task, answered once each")
     ap.add_argument("--out", default=None, help="Markdown report (episodes beside it)")
     args = ap.parse_args(argv)
     from assistant.errors import LayoutError
 
     command = "python -m models.compare " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.requests:
+        stray = [flag for flag, on in (("--samples", args.samples != 1), ("--tune", args.tune),
+                                       ("--suggestions", args.suggestions), ("--files", args.files),
+                                       ("--no-instruction", args.no_instruction), ("--ids", args.ids != "plain"),
+                                       ("--split", args.split != "test"), ("--first-seed", args.first_seed is not None))
+                 if on]
+        if stray:
+            ap.error(f"--requests answers each held-out request once: leave out {', '.join(stray)}")
+        try:
+            res = compare_requests(args.planners, episodes=args.episodes, per_layout=args.requests,
+                                   tasks=[t for t in args.tasks.split(",") if t] or None, grammar=args.grammar,
+                                   out=args.out, command=command)
+        except (ValueError, OSError, LayoutError) as exc:
+            raise SystemExit(f"models.compare: {exc}") from exc
+        if res["report"]:
+            print(f"report: {res['report']}")
+        return
     try:
         res = compare(args.planners, episodes=args.episodes, first_seed=args.first_seed, split=args.split,
                       max_steps=args.max_steps, tasks=[t for t in args.tasks.split(",") if t] or None,

@@ -295,3 +295,40 @@ def test_a_model_with_suggestions_does_at_least_as_well_as_the_fixes_each_step(t
                   grammar=True, suggestions=["m"], out=tmp_path / "COMPARE.md")
     assert res["comparisons"][0]["pairs"] == 1
     assert "m with the fixes the findings suggest verified beside the answers" in (tmp_path / "COMPARE.md").read_text()
+
+
+def test_models_compare_as_applicators_on_the_evaluations_requests(tmp_path, capsys):
+    """``--requests N`` answers the evaluation's held-out requests once per model, as ``models.eval`` scores them."""
+    from models.eval import applicator_cases, evaluate_applicator
+    from models.policies import GGUFPolicy
+
+    out = tmp_path / "APPLICATOR.md"
+    main([f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "3", "--episodes", "1", "--tasks", "banner,poster",
+          "--grammar", "--out", str(out)])
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert [r["policy"] for r in rows] == ["a", "b"]
+    want = evaluate_applicator(GGUFPolicy(BUNDLED, name="a", grammar=True), applicator_cases(["banner", "poster"], 1, 3))
+    for r in rows:
+        assert r["cases"] == want["cases"] == 6
+        for key in ("edit_accuracy", "exact_match", "valid_rate", "collateral_damage"):
+            assert r[key] == pytest.approx(want[key])
+    text = out.read_text()
+    assert "6 plain-language requests" in text and "under the action grammar" in text
+    assert f"| a | 6 | {want['edit_accuracy']:.1%} |" in text
+
+
+def test_requests_refuse_planners_and_options_that_answer_no_request(tmp_path, capsys):
+    out = tmp_path / "A.md"
+    with pytest.raises(SystemExit) as err:
+        main([f"a={BUNDLED}", "heuristic", "--requests", "2", "--episodes", "1", "--out", str(out)])
+    assert "heuristic answers no request" in str(err.value)
+    with pytest.raises(SystemExit) as err:
+        main([f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "2", "--samples", "4", "--out", str(out)])
+    assert err.value.code == 2 and "leave out --samples" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as err:
+        main([f"a={BUNDLED}", f"b={tmp_path / 'none.gguf'}", "--requests", "2", "--episodes", "1", "--out", str(out)])
+    assert "none.gguf" in str(err.value)
+    with pytest.raises(SystemExit) as err:
+        main([f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "2", "--episodes", "900", "--out", str(out)])
+    assert "leave the test range" in str(err.value)
+    assert not out.exists()
