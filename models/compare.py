@@ -237,7 +237,7 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
     of a ``make train-tiny`` report. Each model gets edit accuracy, exact match, valid rate, collateral damage
     and milliseconds per request (``models.eval.evaluate_applicator``)."""
     from assistant.tasks import task_names
-    from models.eval import applicator_cases, applicator_table, evaluate_applicator
+    from models.eval import applicator_breakdown_table, applicator_cases, applicator_table, evaluate_applicator
 
     if per_layout < 1:
         raise ValueError(f"--requests must be at least 1, got {per_layout}")
@@ -266,7 +266,9 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
                 f"{first}–{first + episodes - 1} of tasks {', '.join(tasks)}; each answered once"
                 f"{model_clause(specs, decoding_text(grammar, 1, None))}."
                 + (f" Produced by `{command}`." if command else "") + "\n",
-                applicator_table(results), ""]
+                applicator_table(results), "",
+                "By the action each request asks for (`models.eval.MISSES`: why the misses missed):\n",
+                applicator_breakdown_table(results), ""]
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
         tmp.replace(out)

@@ -266,13 +266,37 @@ def _changed(before: dict[str, Any], after: dict[str, Any], tol: float = 0.5) ->
         abs(b.height - after[i].height)) > tol}
 
 
+#: why an applicator answer missed, in the order :func:`applicator_breakdown_table` shows them
+MISSES: tuple[str, ...] = ("invalid", "other action", "other elements", "other settings")
+
+
+def _named(action: dict[str, Any]) -> list[str]:
+    """The element ids an action names, in order (``ids``, then ``id``, then ``target_id``)."""
+    return [*(action.get("ids") or []), *(action[k] for k in ("id", "target_id") if action.get(k))]
+
+
+def _miss(pred: dict[str, Any], target: dict[str, Any]) -> str:
+    """Why the applicable action ``pred`` is not the edit ``target`` asks for (one of :data:`MISSES` but invalid)."""
+    if pred.get("type") != target.get("type"):
+        return "other action"
+    if _named(pred) != _named(target):
+        return "other elements"
+    return "other settings"
+
+
 def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, Any]:
-    """Edit accuracy, exact match, valid rate and collateral damage of ``policy.apply_request``."""
+    """Edit accuracy, exact match, valid rate and collateral damage of ``policy.apply_request``.
+
+    ``by_action`` breaks the requests down by the action they ask for: how many, how many answered right, and
+    why the others missed (:data:`MISSES`: no applicable action, another action, the right action on other
+    elements — a repeated or neighbouring id —, or the right action and elements with other settings, such as
+    an amount)."""
     from assistant.prompting import canonical_action
 
     acc = exact = valid = 0
     collateral: list[float] = []
     seconds: list[float] = []
+    by_action: dict[str, dict[str, int]] = {}
     for case in cases:
         doc = case["document"]
         before = {e.id: e.box for e in doc.layout.elements}
@@ -280,8 +304,12 @@ def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, A
         pred, _text, secs = policy.apply_request(doc.layout, case["request"])
         seconds.append(secs)
         got = _boxes_after(doc, pred) if pred is not None else None
+        tally = by_action.setdefault(str(case["target"].get("type")),
+                                     {"cases": 0, "right": 0, **dict.fromkeys(MISSES, 0)})
+        tally["cases"] += 1
         if got is None:
             collateral.append(0.0)
+            tally["invalid"] += 1
             continue
         valid += 1
         same_action = canonical_action(pred) == canonical_action(case["target"])
@@ -290,12 +318,15 @@ def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, A
         got_changed = _changed(before, got)
         untouched = [i for i in before if i not in want_changed]
         collateral.append(len(got_changed - want_changed) / max(len(untouched), 1))
-        acc += same_action or (want is not None and not _changed(want, got) and got_changed == want_changed)
+        right = same_action or (want is not None and not _changed(want, got) and got_changed == want_changed)
+        acc += right
+        tally["right" if right else _miss(pred, case["target"])] += 1
     n = max(len(cases), 1)
     return {"policy": policy.name, "cases": len(cases), "edit_accuracy": acc / n, "exact_match": exact / n,
             "valid_rate": valid / n, "collateral_damage": statistics.fmean(collateral) if collateral else 0.0,
             # the median: on a shared machine a few stalled requests would otherwise decide a mean
-            "ms_per_request": 1000 * statistics.median(seconds) if seconds else 0.0}
+            "ms_per_request": 1000 * statistics.median(seconds) if seconds else 0.0,
+            "by_action": dict(sorted(by_action.items()))}
 
 
 # --------------------------------------------------------------------------- report
@@ -322,6 +353,22 @@ def applicator_table(results: list[dict[str, Any]]) -> str:
     return head + "\n".join(
         f"| {r['policy']} | {r['cases']} | {r['edit_accuracy']:.1%} | {r['exact_match']:.1%} | "
         f"{r['valid_rate']:.1%} | {r['collateral_damage']:.2%} | {r['ms_per_request']:.0f} |" for r in results)
+
+
+def applicator_breakdown_table(results: list[dict[str, Any]]) -> str:
+    """Each model's requests by the action they ask for: edit accuracy and why the misses missed.
+
+    Results without a breakdown (reports made before it was measured) are left out; ``""`` when none has one."""
+    rows = []
+    for r in results:
+        for action, t in (r.get("by_action") or {}).items():
+            misses = " / ".join(str(t.get(k, 0)) for k in MISSES)
+            accuracy = t["right"] / max(t["cases"], 1)
+            rows.append(f"| {r['policy']} | {action} | {t['cases']} | {accuracy:.1%} | {misses} |")
+    if not rows:
+        return ""
+    return ("| model | action asked for | requests | edit accuracy | missed: invalid / other action / other elements"
+            " / other settings |\n|---|---|---|---|---|\n" + "\n".join(rows))
 
 
 def targets_section(rows: list[PolicyRow], app: list[dict[str, Any]], sizes: dict[str, float],
@@ -728,6 +775,10 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
                renamed_comparison(renamed_rows)] if renamed else
               ["Not run for this report (`eval_renamed` off in the run's configuration).\n"]),
             "## Applicator (plain-language requests → one action)\n", applicator_table(app) if app else "(no models)",
+            *(["", "By the action each request asks for; a miss is an answer that is no applicable action, another "
+               "action, the right action on other elements, or the right action and elements with other settings "
+               "(an amount, an edge, a region):\n", breakdown] if (breakdown := applicator_breakdown_table(app))
+              else []),
             "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}. Every episode's "
             f"result, for other comparisons: `{episodes_file.name}`.\n"]
     text += [f"![{p.stem}]({p.name})" for p in plots]

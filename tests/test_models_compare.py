@@ -312,9 +312,12 @@ def test_models_compare_as_applicators_on_the_evaluations_requests(tmp_path, cap
         assert r["cases"] == want["cases"] == 6
         for key in ("edit_accuracy", "exact_match", "valid_rate", "collateral_damage"):
             assert r[key] == pytest.approx(want[key])
+        assert r["by_action"] == want["by_action"]
     text = out.read_text()
     assert "6 plain-language requests" in text and "under the action grammar" in text
     assert f"| a | 6 | {want['edit_accuracy']:.1%} |" in text
+    for action, tally in want["by_action"].items():  # the breakdown, one row per model and action asked for
+        assert f"| b | {action} | {tally['cases']} | {tally['right'] / tally['cases']:.1%} |" in text
 
 
 def test_requests_refuse_planners_and_options_that_answer_no_request(tmp_path, capsys):

@@ -61,6 +61,36 @@ def test_oracle_is_perfect_and_wrong_element_is_collateral(cases) -> None:
     assert garbage["valid_rate"] == 0.0 and garbage["edit_accuracy"] == 0.0
 
 
+def test_applicator_breakdown_says_why_each_miss_missed(cases) -> None:
+    """Every request is counted once under the action it asks for, as right or under one reason for missing."""
+    from models.eval import MISSES, _miss, applicator_breakdown_table
+
+    kinds = {c["target"]["type"] for c in cases}
+    results = {p.name: evaluate_applicator(p, cases) for p in (_Oracle(cases), _WrongElement(cases), _Garbage(cases))}
+    for r in results.values():
+        assert set(r["by_action"]) == kinds
+        for tally in r["by_action"].values():
+            assert tally["cases"] == tally["right"] + sum(tally[k] for k in MISSES)
+        assert sum(t["cases"] for t in r["by_action"].values()) == len(cases)
+    assert all(t["right"] == t["cases"] for t in results["oracle"]["by_action"].values())
+    assert all(t["invalid"] == t["cases"] for t in results["garbage"]["by_action"].values())
+    wrong = results["wrong"]["by_action"]
+    assert all(t["right"] == 0 for t in wrong.values())
+    # the wrong policy answers a move of another element: another action, or for a move the other elements
+    assert all(t["other action"] == t["cases"] for k, t in wrong.items() if k != "move")
+    assert all(t["other elements"] == t["cases"] for k, t in wrong.items() if k == "move")
+
+    move = {"type": "move", "ids": ["title"], "dx": 0, "dy": 50}
+    assert _miss({**move, "dy": 5}, move) == "other settings"
+    assert _miss({**move, "ids": ["title", "title"]}, move) == "other elements"
+    assert _miss({"type": "demote", "id": "title", "factor": 1.1}, move) == "other action"
+
+    table = applicator_breakdown_table(list(results.values()))
+    assert table.count("\n| oracle |") == len(kinds)
+    assert "| garbage |" in table and "0.0%" in table
+    assert applicator_breakdown_table([{k: v for k, v in results["oracle"].items() if k != "by_action"}]) == ""
+
+
 def test_heuristic_episode_closes_gap_and_random_is_valid() -> None:
     h = run_episode(HeuristicPolicy(), "banner", 100, max_steps=3)
     r = run_episode(RandomPolicy(seed=1), "banner", 100, max_steps=3)

@@ -32,6 +32,7 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     for policy in ("random", "heuristic", "base (grammar)", "SFT", "GRPO", "GRPO + verify"):
         assert f"| {policy}" in report
     assert "## Applicator" in report and (run / "eval_sft_loss.png").is_file()
+    assert "| model | action asked for | requests | edit accuracy |" in report.split("## Applicator", 1)[1]
     renamed = report.split("## Elements named as real files name them", 1)[1].split("## Applicator", 1)[0]
     for policy in ("heuristic | all", "GRPO | all", "GRPO (grammar) | all", "GRPO + verify (K=2, grammar) | all"):
         assert f"| {policy} |" in renamed
@@ -145,6 +146,6 @@ def test_model_card_says_what_grpo_ran(tmp_path: Path) -> None:
     (run / "grpo" / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
     assert _grpo_log({"run": str(run)}) == "151 steps ran in 31 min"
     text = _grpo_settings(config("tiny").grpo)
-    assert text.startswith("2000 steps of 8 states × 8 sampled actions") and "30-minute budget" in text
+    assert text.startswith("2000 steps of 8 states × 8 sampled actions") and "25-minute budget" in text
     assert "final composite gain of its episode" in text and "KL coefficient 0.5" in text
     assert "under the runtime's action grammar" in text and "validated" not in text  # _grpo_choice says that
