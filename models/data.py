@@ -24,6 +24,13 @@ Two kinds of records (``assistant.prompting.make_record``):
   and from ``synthetic_per_state`` random plausible edits, each validated by
   applying it to a copy of the document.
 
+``kind_weights`` (``--kind-weights distribute=4,align=5``) and ``role_words``
+(``--role-words 0.6``) set the mix of synthetic requests: how often each kind of
+edit is asked for (``models.requests.KIND_WEIGHTS``) and how often an element
+whose role is unique is named by a role word rather than by its text or id. By
+default they are the evaluation's mix; a training set may ask more often for
+what a model gets wrong, while the held-out requests stay the same.
+
 ``varied_ids`` (``--varied-ids F``) renames every element of a share F of
 the episodes and layouts as real files name them (``slide-title``,
 ``headline``, ``text1234``; ``assistant.tasks.ids``), a seeded draw per task
@@ -36,12 +43,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from assistant.prompting import layout_text, make_record
-from models.requests import request_for, synth_action
+from models.requests import KIND_WEIGHTS, ROLE_WORDS_SHARE, kind_weights, request_for, synth_action
 
 #: Disjoint seed ranges per split (inclusive start, exclusive end).
 SEED_RANGES: dict[str, tuple[int, int]] = {"train": (1000, 10000), "val": (500, 1000), "test": (100, 500)}
@@ -63,6 +70,8 @@ class DataConfig:
     time_budget: float = 20.0              # seconds per heuristic episode
     seed: int = 0                          # request phrasing / synthetic action randomness
     varied_ids: float = 0.0                # share of episodes and layouts with elements renamed as real files name them
+    kind_weights: dict[str, float] = field(default_factory=dict)  # synthetic request kinds drawn more or less often
+    role_words: float = ROLE_WORDS_SHARE   # chance a unique-role element is named by role, not by its words or id
 
 
 def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]:
@@ -100,16 +109,21 @@ def valid_on(document: Any, action: dict[str, Any]) -> bool:
 
 
 def applicator_records(document: Any, rng: random.Random, expert: dict[str, Any] | None, n_synth: int,
-                       meta: dict[str, Any]) -> list[dict[str, Any]]:
-    """Applicator records at one state: the expert action and ``n_synth`` synthetic edits, with requests."""
+                       meta: dict[str, Any], cfg: DataConfig | None = None) -> list[dict[str, Any]]:
+    """Applicator records at one state: the expert action and ``n_synth`` synthetic edits, with requests.
+
+    ``cfg`` gives the mix of synthetic requests (``kind_weights``, ``role_words``; by default the evaluation's).
+    """
+    cfg = cfg or DataConfig()
+    weights = kind_weights(cfg.kind_weights)
     layout = document.layout
     view = layout_text(layout)
     out = []
-    candidates = ([expert] if expert else []) + [synth_action(layout, rng) for _ in range(n_synth)]
+    candidates = ([expert] if expert else []) + [synth_action(layout, rng, weights) for _ in range(n_synth)]
     for i, action in enumerate(candidates):
         if action is None:
             continue
-        request, norm = request_for(action, layout, rng)
+        request, norm = request_for(action, layout, rng, cfg.role_words)
         if not valid_on(document, norm):
             continue
         out.append(make_record(view, request, norm, kind="applicator",
@@ -139,7 +153,7 @@ def episode_records(task_name: str, seed: int, cfg: DataConfig, rng: random.Rand
         meta = {"task": task_name, "seed": seed, "step": step, "ids": ids}
         records.append(make_record(env.observation_text(), env.instruction or "", action, kind="planner", meta=meta))
         expert = action if action["type"] != "finalize" else None
-        records += applicator_records(env.document, rng, expert, cfg.synthetic_per_state, meta)
+        records += applicator_records(env.document, rng, expert, cfg.synthetic_per_state, meta, cfg)
         if action["type"] == "finalize":
             break
         _, _, terminated, truncated, info = env.step(action)
@@ -158,12 +172,13 @@ def extra_layouts(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]
     return pairs
 
 
-def layout_records(task_name: str, seed: int, n: int, rng: random.Random, ids: str = "plain") -> list[dict[str, Any]]:
+def layout_records(task_name: str, seed: int, n: int, rng: random.Random, ids: str = "plain",
+                   cfg: DataConfig | None = None) -> list[dict[str, Any]]:
     """Applicator records on a task's broken layout (no trajectory): ``n`` synthetic requests."""
     from assistant.tasks import make_task
 
     doc = make_task(task_name, seed, ids=ids).broken
-    return applicator_records(doc, rng, None, n, {"task": task_name, "seed": seed, "step": 0, "ids": ids})
+    return applicator_records(doc, rng, None, n, {"task": task_name, "seed": seed, "step": 0, "ids": ids}, cfg)
 
 
 def generate(cfg: DataConfig) -> dict[str, Any]:
@@ -172,6 +187,9 @@ def generate(cfg: DataConfig) -> dict[str, Any]:
 
     if not 0.0 <= cfg.varied_ids <= 1.0:
         raise ValueError(f"varied_ids {cfg.varied_ids} is not a share between 0 and 1")
+    if not 0.0 <= cfg.role_words <= 1.0:
+        raise ValueError(f"role_words {cfg.role_words} is not a share between 0 and 1")
+    kind_weights(cfg.kind_weights)
     tasks = list(cfg.tasks) or task_names()
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -187,7 +205,7 @@ def generate(cfg: DataConfig) -> dict[str, Any]:
                     counts[rec["kind"]] += 1
             for task_name, seed in extra_layouts(split, extra, tasks):
                 for rec in layout_records(task_name, seed, cfg.requests_per_layout, rng,
-                                          ids_style(cfg, task_name, seed)):
+                                          ids_style(cfg, task_name, seed), cfg):
                     fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                     counts[rec["kind"]] += 1
         pairs = split_episodes(split, n, tasks) + extra_layouts(split, extra, tasks)
@@ -210,6 +228,23 @@ def iter_texts(paths: list[Path]) -> Iterator[str]:
                     yield prompt + completion
 
 
+def parse_kind_weights(text: str) -> dict[str, float]:
+    """``"distribute=3,align=5"`` → ``{"distribute": 3.0, "align": 5.0}``, checked by ``kind_weights``."""
+    out: dict[str, float] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        kind, sep, value = item.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            out[kind.strip()] = float(value)
+        except ValueError:
+            raise ValueError(f"{item!r} is not kind=weight") from None
+    kind_weights(out)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Generate SFT data from heuristic trajectories.")
     d = DataConfig()
@@ -221,13 +256,25 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--time-budget", type=float, default=d.time_budget)
     ap.add_argument("--varied-ids", type=float, default=d.varied_ids,
                     help="share of episodes and layouts whose elements are renamed as real files name them")
+    ap.add_argument("--kind-weights", default="",
+                    help="request kinds drawn more or less often, e.g. distribute=3,align=5 (kinds: "
+                         + ", ".join(KIND_WEIGHTS) + ")")
+    ap.add_argument("--role-words", type=float, default=d.role_words,
+                    help="chance that an element whose role is unique is named by a role word")
     args = ap.parse_args(argv)
     if not 0.0 <= args.varied_ids <= 1.0:
         ap.error(f"--varied-ids {args.varied_ids} is not a share between 0 and 1")
-    cfg = DataConfig(out=args.out, tasks=tuple(t for t in args.tasks.split(",") if t),
+    if not 0.0 <= args.role_words <= 1.0:
+        ap.error(f"--role-words {args.role_words} is not a share between 0 and 1")
+    try:
+        weights = parse_kind_weights(args.kind_weights)
+    except ValueError as exc:
+        ap.error(f"--kind-weights: {exc}")
+    cfg = DataConfig(out=args.out, tasks=tuple(t for t in args.tasks.split(",") if t), kind_weights=weights,
                      **{k: getattr(args, k) for k in ("train_episodes", "val_episodes", "test_episodes",
                                                       "max_steps", "synthetic_per_state", "seed", "time_budget",
-                                                      "applicator_layouts", "requests_per_layout", "varied_ids")})
+                                                      "applicator_layouts", "requests_per_layout", "varied_ids",
+                                                      "role_words")})
     generate(cfg)
 
 

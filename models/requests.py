@@ -9,9 +9,16 @@ that everything it says is recoverable from the words (numbers rounded as
 spoken, promote factors snapped to the handful of degrees the words express).
 
 Elements are referred to the way people do: by role when the role is unique
-("the logo", "the headline"), else by the first words of their text ("the
-'Spring sale' text"), else by id ("#badge-2"). Pure functions of the layout, the
-action and a ``random.Random``; deterministic for a seed.
+("the logo", "the headline"; with probability ``role_words``), else by the first
+words of their text ("the 'Spring sale' text"), else by id ("#badge-2"). Pure
+functions of the layout, the action and a ``random.Random``; deterministic for a
+seed.
+
+:data:`KIND_WEIGHTS` and :data:`ROLE_WORDS_SHARE` are the mix of requests the
+evaluation asks (``models.eval.evaluate_applicator``); training data may ask
+more often for what a model finds hard (``models.data.DataConfig.kind_weights``
+and ``role_words``: three-element ``distribute``, two-element ``align``, texts
+named by their words) without changing the held-out requests.
 """
 
 from __future__ import annotations
@@ -67,6 +74,11 @@ EDGE_WORDS: dict[str, tuple[str, ...]] = {
     "center_x": ("horizontal centres", "centres horizontally"), "center_y": ("vertical centres", "centres vertically"),
     "baseline": ("baselines", "text baselines"),
 }
+#: How often :func:`synth_action` draws each kind of edit, by default (the evaluation's mix).
+KIND_WEIGHTS: dict[str, float] = {"move": 5, "anchor": 4, "promote": 3, "demote": 2, "align": 3, "reorder": 1,
+                                  "style": 2, "resize": 1, "distribute": 1, "reflow": 1}
+#: Chance that an element whose role is unique is named by a role word rather than its text or id.
+ROLE_WORDS_SHARE = 0.85
 COLOUR_NAMES: dict[str, str] = {
     "#000000": "black", "#ffffff": "white", "#ff0000": "red", "#0000ff": "blue", "#008000": "green",
     "#ffa500": "orange", "#808080": "grey", "#ffff00": "yellow", "#800080": "purple",
@@ -77,10 +89,24 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def refer(el: Element, layout: Layout, rng: random.Random) -> str:
-    """A phrase naming ``el`` unambiguously in ``layout``."""
+def kind_weights(overrides: dict[str, float] | None = None) -> dict[str, float]:
+    """:data:`KIND_WEIGHTS` with ``overrides``; an unknown kind or a negative weight is a ``ValueError``."""
+    weights = dict(KIND_WEIGHTS)
+    for kind, weight in (overrides or {}).items():
+        if kind not in KIND_WEIGHTS:
+            raise ValueError(f"unknown request kind {kind!r} (known: {', '.join(KIND_WEIGHTS)})")
+        if not weight >= 0:
+            raise ValueError(f"request kind {kind!r} has weight {weight}; weights are 0 or more")
+        weights[kind] = float(weight)
+    if not sum(weights.values()) > 0:
+        raise ValueError("every request kind has weight 0")
+    return weights
+
+
+def refer(el: Element, layout: Layout, rng: random.Random, role_words: float = ROLE_WORDS_SHARE) -> str:
+    """A phrase naming ``el`` unambiguously in ``layout`` (by a role word with probability ``role_words``)."""
     same_role = [e for e in layout.elements if e.role == el.role]
-    if len(same_role) == 1 and el.role in ROLE_WORDS and rng.random() < 0.85:
+    if len(same_role) == 1 and el.role in ROLE_WORDS and rng.random() < role_words:
         return "the " + rng.choice(ROLE_WORDS[el.role])
     if el.text:
         words = el.text.split()[:3]
@@ -91,8 +117,8 @@ def refer(el: Element, layout: Layout, rng: random.Random) -> str:
     return rng.choice((f"#{el.id}", f"element {el.id}", f"the {el.id} element"))
 
 
-def _refer_many(ids: list[str], layout: Layout, rng: random.Random) -> str:
-    names = [refer(layout.get(i), layout, rng) for i in ids]
+def _refer_many(ids: list[str], layout: Layout, rng: random.Random, role_words: float) -> str:
+    names = [refer(layout.get(i), layout, rng, role_words) for i in ids]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -133,7 +159,8 @@ def _move_text(a: dict[str, Any], e: str, u: str, rng: random.Random) -> str:
     return f"{verb} {e} {' and '.join(parts)}"
 
 
-def describe(action: dict[str, Any], layout: Layout, rng: random.Random) -> str:
+def describe(action: dict[str, Any], layout: Layout, rng: random.Random,
+             role_words: float = ROLE_WORDS_SHARE) -> str:
     """A plain-language request meaning exactly ``action`` (already normalised)."""
     t = action["type"]
     u = _unit(layout)
@@ -143,7 +170,7 @@ def describe(action: dict[str, Any], layout: Layout, rng: random.Random) -> str:
         name = action["template"]
         return rng.choice((f"use the {name} template", f"apply the {name} layout", f"switch to the {name} template"))
     ids = action.get("ids") or [action["id"]]
-    e = _refer_many(ids, layout, rng)
+    e = _refer_many(ids, layout, rng, role_words)
     if t == "move":
         return _move_text(action, e, u, rng)
     if t == "anchor_to_region":
@@ -154,7 +181,7 @@ def describe(action: dict[str, Any], layout: Layout, rng: random.Random) -> str:
         edge, to = action["edge"], action.get("to", "each_other")
         ew = rng.choice(EDGE_WORDS[edge])
         if to == "element":
-            tgt = refer(layout.get(action["target_id"]), layout, rng)
+            tgt = refer(layout.get(action["target_id"]), layout, rng, role_words)
             if edge == "left":
                 return rng.choice((f"align {e} with {tgt}", f"line up the {ew} of {e} with {tgt}"))
             return f"line up the {ew} of {e} with {tgt}"
@@ -215,12 +242,13 @@ def describe(action: dict[str, Any], layout: Layout, rng: random.Random) -> str:
     return f"{t.replace('_', ' ')} {e}"
 
 
-def request_for(action: dict[str, Any], layout: Layout, rng: random.Random) -> tuple[str, dict[str, Any]]:
+def request_for(action: dict[str, Any], layout: Layout, rng: random.Random,
+                role_words: float = ROLE_WORDS_SHARE) -> tuple[str, dict[str, Any]]:
     """``(request, normalised action)`` for a target action; randomly capitalised or casual."""
     norm = normalise_for_request(action)
     if norm["type"] == "set_text_style" and "fill" in norm and norm["fill"].lower() not in COLOUR_NAMES:
         norm["fill"] = norm["fill"].lower()
-    text = describe(norm, layout, rng)
+    text = describe(norm, layout, rng, role_words)
     style = rng.random()
     if style < 0.3:
         text = _cap(text)
@@ -236,16 +264,20 @@ def candidate_elements(layout: Layout) -> list[Element]:
     return [e for e in layout.elements if not e.locked and e.role != "background" and e.group is None]
 
 
-def synth_action(layout: Layout, rng: random.Random) -> dict[str, Any] | None:
-    """A random plausible edit on ``layout`` (None when it has nothing editable)."""
+def synth_action(layout: Layout, rng: random.Random,
+                 weights: dict[str, float] | None = None) -> dict[str, Any] | None:
+    """A random plausible edit on ``layout`` (None when it has nothing editable).
+
+    ``weights`` (every kind of :data:`KIND_WEIGHTS`, e.g. from :func:`kind_weights`) says how often each kind
+    of edit is drawn; by default :data:`KIND_WEIGHTS`.
+    """
     els = candidate_elements(layout)
     if not els:
         return None
     el = rng.choice(els)
     texts = [e for e in els if e.is_text]
-    kind = rng.choices(
-        ("move", "anchor", "promote", "demote", "align", "reorder", "style", "resize", "distribute", "reflow"),
-        weights=(5, 4, 3, 2, 3, 1, 2, 1, 1, 1))[0]
+    mix = weights or KIND_WEIGHTS
+    kind = rng.choices(tuple(KIND_WEIGHTS), weights=tuple(mix[k] for k in KIND_WEIGHTS))[0]
     if kind == "move":
         step = rng.choice((2, 4, 5, 8, 10, 12, 15, 20, 24, 30, 40, 50))
         dx, dy = rng.choice(((step, 0), (-step, 0), (0, step), (0, -step),

@@ -11,8 +11,9 @@ from assistant.actions import parse_action
 from assistant.prompting import build_prompt, layout_text, parse_completion, render_record
 from assistant.tasks import make_task, task_names
 from models.data import (SEED_RANGES, DataConfig, episode_records, extra_layouts, generate, ids_style, layout_records,
-                         main, split_episodes, valid_on)
-from models.requests import describe, normalise_for_request, request_for, synth_action
+                         main, parse_kind_weights, split_episodes, valid_on)
+from models.requests import (KIND_WEIGHTS, describe, kind_weights, normalise_for_request, request_for, refer,
+                             synth_action)
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,70 @@ def test_ids_style_draws_a_seeded_share() -> None:
     assert half == [ids_style(DataConfig(varied_ids=0.5), t, s) for t, s in pairs]
     assert {ids_style(DataConfig(varied_ids=0.0), t, s) for t, s in pairs} == {"plain"}
     assert {ids_style(DataConfig(varied_ids=1.0), t, s) for t, s in pairs} == {"varied"}
+
+
+def test_the_default_mix_is_the_evaluations_and_a_training_mix_shifts_it(poster) -> None:
+    # the default draws exactly as before the mix could be set: the held-out requests stay the same
+    a, b = random.Random(7), random.Random(7)
+    for _ in range(40):
+        assert synth_action(poster.layout, a) == synth_action(poster.layout, b, kind_weights())
+    only = kind_weights({k: 0.0 for k in KIND_WEIGHTS if k != "distribute"})
+    rng = random.Random(0)
+    drawn = [synth_action(poster.layout, rng, only) for _ in range(30)]
+    assert all(d["type"] == "distribute" and len(set(d["ids"])) == 3 for d in drawn)
+    more = kind_weights({"distribute": 3.0, "align": 5.0})
+    rng = random.Random(1)
+    types = [synth_action(poster.layout, rng, more)["type"] for _ in range(600)]
+    rng = random.Random(1)
+    base = [synth_action(poster.layout, rng)["type"] for _ in range(600)]
+    assert types.count("distribute") > 2 * base.count("distribute")
+    assert types.count("align") > base.count("align")
+
+
+def test_role_words_share_names_elements_by_their_words(poster) -> None:
+    layout = poster.layout
+    title = layout.get("title")
+    assert title.text
+    by_role = [refer(title, layout, random.Random(i)) for i in range(40)]
+    by_words = [refer(title, layout, random.Random(i), role_words=0.0) for i in range(40)]
+    assert sum("'" in r for r in by_role) < 20
+    assert all(r.startswith("the '") for r in by_words)
+    text, _ = request_for({"type": "promote", "id": "title", "factor": 1.25}, layout, random.Random(3), role_words=0.0)
+    assert "'" + " ".join(title.text.split()[:3]).strip(".,:;!?\"'") + "'" in text
+
+
+def test_a_bad_request_mix_is_refused(tmp_path, capsys) -> None:
+    assert parse_kind_weights(" distribute=3, align=5 ") == {"distribute": 3.0, "align": 5.0}
+    assert parse_kind_weights("") == {}
+    for text, message in (("wiggle=2", "unknown request kind 'wiggle'"), ("align", "'align' is not kind=weight"),
+                          ("align=x", "'align=x' is not kind=weight"), ("align=-1", "weights are 0 or more")):
+        with pytest.raises(ValueError, match=message):
+            parse_kind_weights(text)
+    with pytest.raises(ValueError, match="every request kind has weight 0"):
+        kind_weights({k: 0 for k in KIND_WEIGHTS})
+    out = tmp_path / "data"
+    with pytest.raises(ValueError, match="unknown request kind 'wiggle'"):
+        generate(DataConfig(out=str(out), train_episodes=1, kind_weights={"wiggle": 1.0}))
+    with pytest.raises(ValueError, match="role_words 2 is not a share"):
+        generate(DataConfig(out=str(out), train_episodes=1, role_words=2))
+    for args, message in ((["--kind-weights", "distribute=lots"], "--kind-weights: 'distribute=lots' is not"),
+                          (["--role-words", "1.5"], "--role-words 1.5 is not a share between 0 and 1")):
+        with pytest.raises(SystemExit) as exc:
+            main(["--out", str(out), *args])
+        assert exc.value.code == 2
+        assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_generate_writes_the_training_mix(tmp_path) -> None:
+    cfg = DataConfig(out=str(tmp_path / "data"), tasks=("poster",), train_episodes=0, val_episodes=0,
+                     test_episodes=0, applicator_layouts=6, requests_per_layout=5,
+                     kind_weights={k: (1.0 if k == "distribute" else 0.0) for k in KIND_WEIGHTS}, role_words=0.0)
+    stats = generate(cfg)
+    assert stats["config"]["kind_weights"]["distribute"] == 1.0 and stats["config"]["role_words"] == 0.0
+    rows = [json.loads(x) for x in (tmp_path / "data" / "train.jsonl").read_text().splitlines()]
+    assert 10 <= len(rows) <= 30  # a distribute that would push an element off the page is left out
+    assert {json.loads(r["messages"][-1]["content"])["type"] for r in rows} == {"distribute"}
 
 
 def test_generate_counts_the_renamed_episodes_and_layouts(tmp_path) -> None:
