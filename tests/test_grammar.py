@@ -22,7 +22,15 @@ from llm_support import REQUESTS, SMALL_SVG, planner_state, tiny_gguf  # noqa: E
 from assistant.actions import parse_action  # noqa: E402
 from assistant.errors import InvalidAction  # noqa: E402
 from assistant.planners.gbnf_rules import int_range, number_rule  # noqa: E402
-from assistant.planners.grammar import FRACTION_DIGITS, INT_DIGITS, action_gbnf, grammar_schema  # noqa: E402
+from assistant.planners.grammar import (  # noqa: E402
+    FRACTION_DIGITS,
+    INT_DIGITS,
+    MAX_IDS,
+    action_gbnf,
+    distinct_span,
+    grammar_schema,
+    within_grammar,
+)
 from assistant.planners.modelstep import element_ids, planner_prompt_text  # noqa: E402
 from assistant.prompting import build_prompt, format_target, layout_text, parse_completion  # noqa: E402
 from assistant.svg_import import import_svg_text  # noqa: E402
@@ -214,6 +222,69 @@ def test_free_id_strings_without_an_id_set_validate() -> None:
     assert not rx.fullmatch('{"type":"reorder","id":"' + "x" * 49 + '","to":"front"}')
 
 
+# -- element ids -----------------------------------------------------------------------
+#: ids that share prefixes, hold a quote, a backslash and a non-ASCII letter
+ODD_IDS = ["a", "ab", "b", 'q"x', "caf\u00e9", "a\\b"]
+
+
+@pytest.mark.parametrize("lo", [1, 2])
+def test_id_lists_admit_exactly_the_lists_with_no_id_right_after_itself(lo) -> None:
+    """Every list of 0 … 6 of the six ids, written as ``format_target`` writes it: the list rule admits it
+    exactly when it has ``lo`` … 6 ids and none follows itself, and ``within_grammar`` agrees."""
+    import itertools
+
+    rx = gbnf_regex(action_gbnf(ODD_IDS), f"id-list-{lo}-{len(ODD_IDS)}")
+    kind = "move" if lo == 1 else "distribute"
+    rest = {"dx": 1} if lo == 1 else {"axis": "vertical"}
+    admitted = 0
+    for n in range(len(ODD_IDS) + 1):
+        for ids in itertools.product(ODD_IDS, repeat=n):
+            want = lo <= n and all(ids[i] != ids[i - 1] for i in range(1, n))
+            assert (rx.fullmatch(json.dumps(list(ids), ensure_ascii=False, separators=(",", ":"))) is not None) == want
+            if n <= 3:
+                text = format_target({"type": kind, "ids": list(ids), **rest}).rstrip("\n")
+                assert within_grammar(text, ODD_IDS) == (want and _valid({"type": kind, "ids": list(ids), **rest}))
+            admitted += want
+    assert admitted == sum(6 * 5 ** (n - 1) for n in range(lo, 7))
+
+
+def test_a_repeated_id_is_refused_under_an_id_set_and_admitted_without_one() -> None:
+    twice = {"type": "distribute", "ids": ["title", "logo", "logo"], "axis": "vertical"}
+    assert _valid(twice)  # it validates, but spaces two elements where three were named
+    text = format_target(twice).rstrip("\n")
+    assert not _action_regex(tuple(IDS)).fullmatch(text) and not within_grammar(text, IDS)
+    assert within_grammar(text, None)  # free strings: no id set to follow
+    apart = {**twice, "ids": ["logo", "title", "logo"]}  # only a repeat right after itself is refused
+    assert _action_regex(tuple(IDS)).fullmatch(format_target(apart).rstrip("\n"))
+
+
+def test_ids_are_written_as_the_model_learnt_them() -> None:
+    """A non-ASCII id as ``format_target`` writes it (UTF-8, not ``\\u00e9``), in an id field and a list."""
+    ids = ["caf\u00e9", "logo"]
+    rx = gbnf_regex(action_gbnf(ids))
+    for action in ({"type": "promote", "id": "caf\u00e9", "factor": 1.5},
+                   {"type": "anchor_to_region", "ids": ["logo", "caf\u00e9"], "region": "top_right"}):
+        text = format_target(action).rstrip("\n")
+        assert "\u00e9" in text and rx.fullmatch(text)
+        assert not rx.fullmatch(json.dumps(action, separators=(",", ":")))  # the escaped form
+
+
+def test_distinct_span_keeps_the_grammar_small_on_many_ids() -> None:
+    assert distinct_span(["logo"]) == 1 and distinct_span([]) == 1
+    assert distinct_span(IDS) == MAX_IDS
+    some = [f"path{i}" for i in range(80)]
+    span = distinct_span(some)
+    assert 2 <= span < MAX_IDS
+    late = some[:span] + [some[span - 1]]  # a repeat past the checked positions is not refused
+    assert within_grammar(json.dumps({"type": "move", "ids": late, "dx": 1}), some)
+    assert not within_grammar(json.dumps({"type": "move", "ids": some[:span - 1] + [some[span - 2]], "dx": 1}),
+                              some)
+    many = [f"path{i}" for i in range(2000)]  # even two positions would pass the budget: no check
+    assert distinct_span(many) == 1
+    assert within_grammar(json.dumps({"type": "move", "ids": ["path1", "path1"], "dx": 1}), many)
+    assert len(action_gbnf(many)) < 1_000_000
+
+
 # -- the model under the compiled grammar ------------------------------------------------
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory) -> dict:
@@ -242,6 +313,8 @@ def test_hot_samples_under_the_grammar_all_validate(tiny) -> None:
         except InvalidAction as exc:
             bad.append((text, str(exc)))
     assert not bad, bad[:5]
+    lists = [json.loads(t)["ids"] for t in answers if "ids" in json.loads(t)]
+    assert lists and not [x for x in lists if any(a == b for a, b in zip(x, x[1:]))]
     # hot sampling really explores (how many distinct answers depends on the llama.cpp build's kernels: 9 or more)
     assert len(set(answers)) >= 5
 

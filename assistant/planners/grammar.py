@@ -38,13 +38,20 @@ The grammar itself is generated from a stricter form of that schema
   hex digits;
 * the JSON is compact (no whitespace between tokens, as
   ``assistant.prompting.format_target`` writes it, and no newline, which is
-  the completion's stop sequence).
+  the completion's stop sequence);
+* element ids are written as ``format_target`` writes them (JSON strings with
+  UTF-8 as it is, where the converter would write ``\\u`` escapes), and an id
+  list never names an id right after itself (``["logo","logo"]``): such a list
+  validates (``apply_action`` uses each element once) but is never the edit
+  asked for — a ``distribute`` of three elements that names one twice spaces
+  two. The rule for "any id but the one before" follows a radix trie over the
+  ids (:func:`_id_rules`); on a layout with very many ids only the first
+  :func:`distinct_span` positions are checked, to keep the grammar small.
 
 Property order follows the schema (the converter writes required fields
-first; the variants keep the canonical order of ``format_target``). Duplicate
-ids in an id list are valid actions (``apply_action`` uses each element once)
-and are not excluded. What the grammar cannot know — a locked element, an edit
-that leaves the canvas — is found by simulation and counted as a rejection.
+first; the variants keep the canonical order of ``format_target``). What the
+grammar cannot know — a locked element, an edit that leaves the canvas, an
+element aligned to itself — is found by simulation and counted as a rejection.
 """
 
 from __future__ import annotations
@@ -249,22 +256,191 @@ def structured_schema(ids: Iterable[str] | None = None) -> dict[str, Any]:
     return {"anyOf": actions}
 
 
-def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], list[str]]:
-    """``(schema, rules)``: :func:`runtime_schema` made exact for the grammar (see the module docstring).
+# ----------------------------------------------------------------------------- element ids
+#: Grammar size (alternatives) the no-repeat id lists may take; beyond it fewer leading positions are checked.
+ID_LIST_BUDGET = 8_000
 
-    Numbers and free strings are placeholders ``"__gbnf_rule_N__"`` whose GBNF
-    body is ``rules[N]``; :func:`action_gbnf` substitutes them.
-    """
+
+def _gbnf_literal(text: str) -> str:
+    """``text`` as a GBNF string literal (UTF-8 kept as it is)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r") + '"'
+
+
+def _json_id(element_id: str) -> str:
+    """An id as an answer writes it: a JSON string, UTF-8 as it is (``assistant.prompting.format_target``)."""
+    return json.dumps(element_id, ensure_ascii=False)
+
+
+class _Node:
+    """A node of a radix trie over the ids' JSON strings (prefix-free: each ends in its closing quote)."""
+
+    __slots__ = ("edges", "leaf", "members", "key")
+
+    def __init__(self) -> None:
+        self.edges: list[tuple[str, _Node]] = []
+        self.leaf: int | None = None
+        self.members: frozenset[int] = frozenset()
+        self.key = 0
+
+
+def _radix_trie(words: list[str]) -> _Node:
+    def build(items: list[tuple[str, int]]) -> _Node:
+        node = _Node()
+        node.members = frozenset(i for _, i in items)
+        if len(items) == 1 and items[0][0] == "":
+            node.leaf = items[0][1]
+            return node
+        groups: dict[str, list[tuple[str, int]]] = {}
+        for word, i in items:
+            groups.setdefault(word[0], []).append((word, i))
+        for group in groups.values():
+            words_in = [w for w, _ in group]
+            n = 1  # the longest prefix the group shares
+            while all(len(w) > n for w in words_in) and len({w[n] for w in words_in}) == 1:
+                n += 1
+            node.edges.append((words_in[0][:n], build([(w[n:], i) for w, i in group])))
+        return node
+
+    root = build([(w, i) for i, w in enumerate(words)])
+    todo, count = [root], 0
+    while todo:  # number the nodes, for rule names
+        node = todo.pop()
+        node.key, count = count, count + 1
+        todo.extend(child for _, child in node.edges)
+    return root
+
+
+def _path_cost(root: _Node, index: int) -> int:
+    """Alternatives a rule "any id but ``index``" writes: the edges of every node on that id's path."""
+    cost, node = 0, root
+    while node.leaf is None:
+        cost += len(node.edges)
+        node = next(child for _, child in node.edges if index in child.members)
+    return cost
+
+
+def distinct_span(ids: Iterable[str]) -> int:
+    """How many leading positions of an id list the grammar over ``ids`` keeps from repeating the id before.
+
+    An answer that names one element twice in a row (``["logo","logo"]``) is never the edit asked for: a
+    ``distribute`` of three elements spaces two, an ``align`` of two aligns one. The grammar forbids it in the
+    first ``distinct_span(ids)`` positions of every id list: all of them (:data:`MAX_IDS`) unless the layout
+    has so many ids that the rules would pass :data:`ID_LIST_BUDGET` alternatives, fewer then. ``1`` (no
+    check) where fewer than two ids exist or where even the first two positions would pass the budget (some
+    hundreds of ids), so that the grammar stays as small as it was without the check."""
+    id_list = list(dict.fromkeys(ids))
+    if len(id_list) < 2:
+        return 1
+    root = _radix_trie([_json_id(i) for i in id_list])
+    per_position = sum(_path_cost(root, i) for i in range(len(id_list))) + len(id_list)
+    span = min(MAX_IDS, ID_LIST_BUDGET // per_position)
+    return span if span >= 2 else 1
+
+
+def _id_rules(ids: list[str], lists: Iterable[tuple[int, int]]) -> dict[str, str]:
+    """GBNF rules for the element ids: ``id-one`` (one id) and ``id-list-LO-HI`` (a JSON array of ``LO`` …
+    ``HI`` ids, no id right after itself in the first :func:`distinct_span` positions) for each ``lists`` pair.
+
+    A radix trie over the ids' JSON strings keeps "any id but the one before" linear in the ids' length:
+    the rule for it follows the excluded id's path and shares every other branch."""
+    words = [_json_id(i) for i in ids]
+    root = _radix_trie(words)
+    span = distinct_span(ids)
+    out: dict[str, str] = {"id-one": " | ".join(_gbnf_literal(w) for w in words)}
+    memo: dict[str, str | None] = {}  # rule name → itself, or None where no id is left
+    for lo, hi in sorted(set(lists)):
+        # rules of the k-th id on depend on ``lo`` only while k < lo: lists of 1 and of 2 or more share the rest
+
+        def tag(k: int) -> str:
+            return f"id{hi}m{lo}" if k < lo else f"id{hi}"
+
+        def cont(k: int, j: int) -> str:
+            """The rest of the list after its ``k``-th id, ``j``."""
+            if k >= hi:
+                return ""
+            name = f"{tag(k)}-after{k}" + (f"-{j}" if k < span else "")
+            if name not in out:
+                nxt = pick(k + 1, root, j if k < span else None)
+                if nxt is None:
+                    raise ValueError(f"no id can follow {ids[j]!r}")  # fewer than two ids: span is 1
+                out[name] = f'( "," {nxt} )?' if k >= lo else f'"," {nxt}'
+            return name
+
+        def pick(k: int, node: _Node, not_id: int | None) -> str | None:
+            """Rule: the ``k``-th id (from ``node`` on, not ``not_id``) and the rest of the list."""
+            excl = not_id if not_id is not None and not_id in node.members else None
+            if excl is None and node is root and k >= span:  # any id, and the rest does not depend on which
+                name = f"{tag(k)}-{k}"
+                if name not in memo:
+                    memo[name] = name
+                    out[name] = f"id-one {cont(k, 0)}".rstrip()
+                return name
+            name = f"{tag(k)}-{k}-n{node.key}" + ("" if excl is None else f"-x{excl}")
+            if name not in memo:
+                alts = []
+                for label, child in node.edges:
+                    if child.leaf is not None:
+                        if child.leaf != excl:
+                            alts.append(f"{_gbnf_literal(label)} {cont(k, child.leaf)}".rstrip())
+                    elif (rest := pick(k, child, excl)) is not None:
+                        alts.append(f"{_gbnf_literal(label)} {rest}")
+                memo[name] = name if alts else None
+                if alts:
+                    out[name] = " | ".join(alts)
+            return memo[name]
+
+        out[f"id-list-{lo}-{hi}"] = f'"[" {pick(1, root, None)} "]"'
+    return out
+
+
+def _id_placeholders(actions: list[dict[str, Any]], rules: list[str]) -> set[tuple[int, int]]:
+    """Replace the id fields of ``actions`` (enums of the layout's ids) by placeholders of :func:`_id_rules`'
+    rules; the ``(minItems, maxItems)`` pairs of the id lists."""
+    lists: set[tuple[int, int]] = set()
+    for action in actions:
+        props = action.get("properties", {})
+        for key, sub in list(props.items()):
+            sub = _not_null(sub)
+            if key in ID_FIELDS and "enum" in sub:
+                body = "id-one"
+            elif key in ID_LIST_FIELDS and sub.get("type") == "array" and "enum" in sub.get("items", {}):
+                lo, hi = int(sub.get("minItems", 0)), int(sub["maxItems"])
+                if not 1 <= lo <= hi:
+                    raise ValueError(f"id list of {lo} … {hi} ids: the grammar writes at least one")
+                lists.add((lo, hi))
+                body = f"id-list-{lo}-{hi}"
+            else:
+                continue
+            rules.append(body)
+            props[key] = {"const": _PLACEHOLDER.format(len(rules) - 1)}
+    return lists
+
+
+def _grammar_parts(ids: Iterable[str] | None) -> tuple[dict[str, Any], list[str], dict[str, str]]:
     schema = runtime_schema(ids)
     actions = [v for a in schema["oneOf"] for v in _variants(_not_null(a))]
     rules: list[str] = []
-    return {"oneOf": _with_rules(actions, rules)}, rules
+    helpers: dict[str, str] = {}
+    if ids is not None and (id_list := list(dict.fromkeys(ids))):
+        helpers = _id_rules(id_list, _id_placeholders(actions, rules))
+    return {"oneOf": _with_rules(actions, rules)}, rules, helpers
+
+
+def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """``(schema, rules)``: :func:`runtime_schema` made exact for the grammar (see the module docstring).
+
+    Numbers, free strings and element ids are placeholders ``"__gbnf_rule_N__"``
+    whose GBNF body is ``rules[N]``; :func:`action_gbnf` substitutes them (an
+    id body names a rule of :func:`_id_rules`, which it adds).
+    """
+    schema, rules, _helpers = _grammar_parts(ids)
+    return schema, rules
 
 
 def within_grammar(text: str, ids: Iterable[str] | None = None) -> bool:
     """Whether ``text`` is an answer the grammar admits in substance: one action that validates, whose
-    id fields name only ``ids`` (at most :data:`MAX_IDS` in a list) and whose free strings are at most
-    :data:`MAX_STRING` characters.
+    id fields name only ``ids`` (at most :data:`MAX_IDS` in a list, none right after itself in the first
+    :func:`distinct_span` positions) and whose free strings are at most :data:`MAX_STRING` characters.
 
     What the local planner accepts from a model decoded without the grammar before falling back to it
     (``LocalPlanner.complete``); the grammar itself is stricter only in layout (spacing, key order, digits).
@@ -278,12 +454,14 @@ def within_grammar(text: str, ids: Iterable[str] | None = None) -> bool:
     except InvalidAction:
         return False
     allowed = None if ids is None else set(ids)
+    span = 1 if ids is None else distinct_span(ids)
 
     def ok(key: str, value: Any) -> bool:
         if isinstance(value, dict):
             return all(ok(k, v) for k, v in value.items())
         if key in ID_LIST_FIELDS and isinstance(value, list):
-            return len(value) <= MAX_IDS and all(allowed is None or v in allowed for v in value)
+            return (len(value) <= MAX_IDS and all(allowed is None or v in allowed for v in value)
+                    and all(value[i] != value[i - 1] for i in range(1, min(len(value), span))))
         if isinstance(value, list):
             return all(ok(key, v) for v in value)
         if key in ID_FIELDS and isinstance(value, str):
@@ -297,7 +475,7 @@ def action_gbnf(ids: Iterable[str] | None = None) -> str:
     """GBNF text for one compact action JSON object (see the module docstring)."""
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
-    schema, rules = grammar_schema(ids)
+    schema, rules, helpers = _grammar_parts(ids)
     gbnf = json_schema_to_gbnf(json.dumps(schema))
     gbnf = _PLACEHOLDER_RE.sub(lambda m: f"value-{m.group(1)}", gbnf)
     if "__gbnf_rule_" in gbnf:
@@ -305,6 +483,8 @@ def action_gbnf(ids: Iterable[str] | None = None) -> str:
     gbnf = _replace_rule(gbnf, "space", '""')
     for i, body in enumerate(rules):
         gbnf += f"value-{i} ::= {body}\n"
+    for name, body in helpers.items():
+        gbnf += f"{name} ::= {body}\n"
     return gbnf
 
 
