@@ -24,8 +24,8 @@ from assistant.errors import InvalidAction  # noqa: E402
 from assistant.planners.gbnf_rules import int_range, number_rule  # noqa: E402
 from assistant.planners.grammar import (  # noqa: E402
     FRACTION_DIGITS,
+    DISTINCT_SPAN,
     INT_DIGITS,
-    MAX_IDS,
     action_gbnf,
     distinct_span,
     grammar_schema,
@@ -248,6 +248,27 @@ def test_id_lists_admit_exactly_the_lists_with_no_id_right_after_itself(lo) -> N
     assert admitted == sum(6 * 5 ** (n - 1) for n in range(lo, 7))
 
 
+def test_an_element_is_not_aligned_to_the_id_it_was_listed_last() -> None:
+    """``align`` to an element: every list of 1 … 3 of four ids and every target. The action rule admits
+    the answer exactly when the list has no id right after itself and the target is not its last id."""
+    import itertools
+
+    some = ODD_IDS[:3] + ODD_IDS[4:5]  # four ids, two of them sharing a prefix
+    rx = gbnf_regex(action_gbnf(some), "id-list-1-4-tail0")
+    for n in (1, 2, 3):
+        for ids in itertools.product(some, repeat=n):
+            for target in some:
+                action = {"type": "align", "ids": list(ids), "edge": "left", "to": "element", "target_id": target}
+                text = format_target(action).rstrip("\n")
+                want = all(ids[i] != ids[i - 1] for i in range(1, n)) and target != ids[-1]
+                assert (rx.fullmatch(text[len('{"type":"align","ids":'):-1]) is not None) == want, text
+                assert within_grammar(text, some) == want, text
+    to_self = {"type": "align", "ids": ["logo"], "edge": "top", "to": "element", "target_id": "logo"}
+    assert _valid(to_self) and not _action_regex(tuple(IDS)).fullmatch(format_target(to_self).rstrip("\n"))
+    to_canvas = {"type": "align", "ids": ["logo"], "edge": "top", "to": "canvas", "target_id": "logo"}
+    assert within_grammar(format_target(to_canvas), IDS)  # the target is not used: no rule for it
+
+
 def test_a_repeated_id_is_refused_under_an_id_set_and_admitted_without_one() -> None:
     twice = {"type": "distribute", "ids": ["title", "logo", "logo"], "axis": "vertical"}
     assert _valid(twice)  # it validates, but spaces two elements where three were named
@@ -271,10 +292,10 @@ def test_ids_are_written_as_the_model_learnt_them() -> None:
 
 def test_distinct_span_keeps_the_grammar_small_on_many_ids() -> None:
     assert distinct_span(["logo"]) == 1 and distinct_span([]) == 1
-    assert distinct_span(IDS) == MAX_IDS
-    some = [f"path{i}" for i in range(80)]
+    assert distinct_span(IDS) == DISTINCT_SPAN
+    some = [f"path{i}" for i in range(40)]
     span = distinct_span(some)
-    assert 2 <= span < MAX_IDS
+    assert 2 <= span < DISTINCT_SPAN
     late = some[:span] + [some[span - 1]]  # a repeat past the checked positions is not refused
     assert within_grammar(json.dumps({"type": "move", "ids": late, "dx": 1}), some)
     assert not within_grammar(json.dumps({"type": "move", "ids": some[:span - 1] + [some[span - 2]], "dx": 1}),

@@ -258,7 +258,9 @@ def structured_schema(ids: Iterable[str] | None = None) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- element ids
 #: Grammar size (alternatives) the no-repeat id lists may take; beyond it fewer leading positions are checked.
-ID_LIST_BUDGET = 8_000
+ID_LIST_BUDGET = 4_000
+#: Most leading positions of an id list checked for an id right after itself (longer lists are rare).
+DISTINCT_SPAN = 8
 
 
 def _gbnf_literal(text: str) -> str:
@@ -324,22 +326,25 @@ def distinct_span(ids: Iterable[str]) -> int:
 
     An answer that names one element twice in a row (``["logo","logo"]``) is never the edit asked for: a
     ``distribute`` of three elements spaces two, an ``align`` of two aligns one. The grammar forbids it in the
-    first ``distinct_span(ids)`` positions of every id list: all of them (:data:`MAX_IDS`) unless the layout
+    first ``distinct_span(ids)`` positions of every id list: :data:`DISTINCT_SPAN` of them unless the layout
     has so many ids that the rules would pass :data:`ID_LIST_BUDGET` alternatives, fewer then. ``1`` (no
-    check) where fewer than two ids exist or where even the first two positions would pass the budget (some
-    hundreds of ids), so that the grammar stays as small as it was without the check."""
+    check) where fewer than two ids exist or where even the first two positions would pass the budget (about a
+    hundred ids), so that the grammar stays as small as it was without the check."""
     id_list = list(dict.fromkeys(ids))
     if len(id_list) < 2:
         return 1
     root = _radix_trie([_json_id(i) for i in id_list])
     per_position = sum(_path_cost(root, i) for i in range(len(id_list))) + len(id_list)
-    span = min(MAX_IDS, ID_LIST_BUDGET // per_position)
+    span = min(DISTINCT_SPAN, ID_LIST_BUDGET // per_position)
     return span if span >= 2 else 1
 
 
-def _id_rules(ids: list[str], lists: Iterable[tuple[int, int]]) -> dict[str, str]:
-    """GBNF rules for the element ids: ``id-one`` (one id) and ``id-list-LO-HI`` (a JSON array of ``LO`` …
-    ``HI`` ids, no id right after itself in the first :func:`distinct_span` positions) for each ``lists`` pair.
+def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str, str]:
+    """GBNF rules for the element ids: ``id-one`` (one id) and, for each ``(lo, hi, tail)`` of ``lists``,
+    ``id-list-LO-HI`` (a JSON array of ``lo`` … ``hi`` ids, no id right after itself in the first
+    :func:`distinct_span` positions) or, where ``tail`` names a rule, ``id-list-LO-HI-TAIL``: the array, then
+    that rule (the fields between the list and a ``target_id``), then a target id that is not the list's last
+    id (where the list is shorter than the span; any id after a longer list).
 
     A radix trie over the ids' JSON strings keeps "any id but the one before" linear in the ids' length:
     the rule for it follows the excluded id's path and shares every other branch."""
@@ -348,67 +353,118 @@ def _id_rules(ids: list[str], lists: Iterable[tuple[int, int]]) -> dict[str, str
     span = distinct_span(ids)
     out: dict[str, str] = {"id-one": " | ".join(_gbnf_literal(w) for w in words)}
     memo: dict[str, str | None] = {}  # rule name → itself, or None where no id is left
-    for lo, hi in sorted(set(lists)):
+
+    def trie(prefix: str, node: _Node, excl: int | None, then: Any) -> str | None:
+        """Rule ``prefix-n<node>[-x<excl>]``: an id from ``node`` on, not ``excl``, each followed by ``then(id)``."""
+        excl = excl if excl is not None and excl in node.members else None
+        name = f"{prefix}-n{node.key}" + ("" if excl is None else f"-x{excl}")
+        if name not in memo:
+            alts = []
+            for label, child in node.edges:
+                if child.leaf is not None:
+                    if child.leaf != excl:
+                        alts.append(f"{_gbnf_literal(label)} {then(child.leaf)}".rstrip())
+                elif (rest := trie(prefix, child, excl, then)) is not None:
+                    alts.append(f"{_gbnf_literal(label)} {rest}")
+            memo[name] = name if alts else None
+            if alts:
+                out[name] = " | ".join(alts)
+        return memo[name]
+
+    def target(j: int | None) -> str:
+        """A target id other than ``j`` (any id where ``j`` is None)."""
+        found = "id-one" if j is None else trie("id-target", root, j, lambda _i: "")
+        if found is None:
+            raise ValueError(f"no target id other than {ids[j]!r}")
+        return found
+
+    for lo, hi, tail in sorted(set(lists)):
         # rules of the k-th id on depend on ``lo`` only while k < lo: lists of 1 and of 2 or more share the rest
 
         def tag(k: int) -> str:
-            return f"id{hi}m{lo}" if k < lo else f"id{hi}"
+            return f"id{hi}{tail}" + (f"m{lo}" if k < lo else "")
+
+        def end(k: int, j: int) -> str:
+            return f'"]" {tail} {target(j if k < span else None)}' if tail else ""
 
         def cont(k: int, j: int) -> str:
-            """The rest of the list after its ``k``-th id, ``j``."""
-            if k >= hi:
-                return ""
-            name = f"{tag(k)}-after{k}" + (f"-{j}" if k < span else "")
+            """The rest of the list after its ``k``-th id, ``j`` (the closing bracket and tail too if ``tail``)."""
+            tracked = k < span
+            name = f"{tag(k)}-after{k}" + (f"-{j}" if tracked else "")
             if name not in out:
-                nxt = pick(k + 1, root, j if k < span else None)
-                if nxt is None:
+                nxt = pick(k + 1, j if tracked else None) if k < hi else None
+                if nxt is None and k < lo:
                     raise ValueError(f"no id can follow {ids[j]!r}")  # fewer than two ids: span is 1
-                out[name] = f'( "," {nxt} )?' if k >= lo else f'"," {nxt}'
+                more = f'"," {nxt}' if nxt else None
+                if tail:
+                    body = more if k < lo else " | ".join(x for x in (more, end(k, j)) if x)
+                else:
+                    body = more if k < lo else (f"( {more} )?" if more else '""')
+                out[name] = body
             return name
 
-        def pick(k: int, node: _Node, not_id: int | None) -> str | None:
-            """Rule: the ``k``-th id (from ``node`` on, not ``not_id``) and the rest of the list."""
-            excl = not_id if not_id is not None and not_id in node.members else None
-            if excl is None and node is root and k >= span:  # any id, and the rest does not depend on which
+        def pick(k: int, not_id: int | None) -> str | None:
+            """Rule: the ``k``-th id (not ``not_id``) and the rest of the list."""
+            if not_id is None and k >= span:  # any id, and the rest does not depend on which
                 name = f"{tag(k)}-{k}"
-                if name not in memo:
-                    memo[name] = name
-                    out[name] = f"id-one {cont(k, 0)}".rstrip()
+                if name not in out:
+                    out[name] = f"id-one {cont(k, 0)}"
                 return name
-            name = f"{tag(k)}-{k}-n{node.key}" + ("" if excl is None else f"-x{excl}")
-            if name not in memo:
-                alts = []
-                for label, child in node.edges:
-                    if child.leaf is not None:
-                        if child.leaf != excl:
-                            alts.append(f"{_gbnf_literal(label)} {cont(k, child.leaf)}".rstrip())
-                    elif (rest := pick(k, child, excl)) is not None:
-                        alts.append(f"{_gbnf_literal(label)} {rest}")
-                memo[name] = name if alts else None
-                if alts:
-                    out[name] = " | ".join(alts)
-            return memo[name]
+            return trie(f"{tag(k)}-{k}", root, not_id, lambda leaf: cont(k, leaf))
 
-        out[f"id-list-{lo}-{hi}"] = f'"[" {pick(1, root, None)} "]"'
+        first = pick(1, None)
+        out[f"id-list-{lo}-{hi}" + (f"-{tail}" if tail else "")] = f'"[" {first}' + ("" if tail else ' "]"')
     return out
 
 
-def _id_placeholders(actions: list[dict[str, Any]], rules: list[str]) -> set[tuple[int, int]]:
+#: The action field that names the element an ``ids`` list is lined up with: never the list's last id.
+TARGET_FIELD = "target_id"
+
+
+def _enum_literal(node: dict[str, Any]) -> str:
+    values = node.get("enum", [node["const"]] if "const" in node else None)
+    if not values:
+        raise ValueError(f"no grammar rule for a field between an id list and its target: {node}")
+    return "( " + " | ".join(_gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in values) + " )"
+
+
+def _id_placeholders(actions: list[dict[str, Any]], rules: list[str],
+                     tails: dict[str, str]) -> set[tuple[int, int, str]]:
     """Replace the id fields of ``actions`` (enums of the layout's ids) by placeholders of :func:`_id_rules`'
-    rules; the ``(minItems, maxItems)`` pairs of the id lists."""
-    lists: set[tuple[int, int]] = set()
+    rules; the ``(minItems, maxItems, tail)`` of the id lists.
+
+    Where an action requires both an id list and :data:`TARGET_FIELD` (``align`` to an element), the list's
+    placeholder takes the fields after it up to the target too (required enums; written as ``tails``'
+    rules), so that the target can be kept from being the list's last id."""
+    lists: set[tuple[int, int, str]] = set()
     for action in actions:
         props = action.get("properties", {})
-        for key, sub in list(props.items()):
-            sub = _not_null(sub)
+        order = list(props)
+        for key in order:
+            if key not in props:  # taken into an id list's tail
+                continue
+            sub = _not_null(props[key])
             if key in ID_FIELDS and "enum" in sub:
                 body = "id-one"
             elif key in ID_LIST_FIELDS and sub.get("type") == "array" and "enum" in sub.get("items", {}):
                 lo, hi = int(sub.get("minItems", 0)), int(sub["maxItems"])
                 if not 1 <= lo <= hi:
                     raise ValueError(f"id list of {lo} … {hi} ids: the grammar writes at least one")
-                lists.add((lo, hi))
-                body = f"id-list-{lo}-{hi}"
+                tail = ""
+                required = action.get("required", [])
+                if TARGET_FIELD in required and TARGET_FIELD in props:
+                    between = order[order.index(key) + 1:order.index(TARGET_FIELD)]
+                    if any(n not in required for n in between) or order[-1] != TARGET_FIELD:
+                        raise ValueError(f"{key} and {TARGET_FIELD} must have only required fields between them")
+                    text = " ".join(f'"," {_gbnf_literal(json.dumps(n) + ":")} {_enum_literal(_not_null(props[n]))}'
+                                    for n in between) + f' "," {_gbnf_literal(json.dumps(TARGET_FIELD) + ":")}'
+                    tail = next((n for n, b in tails.items() if b == text), f"tail{len(tails)}")
+                    tails[tail] = text
+                    for n in (*between, TARGET_FIELD):
+                        props.pop(n)
+                    action["required"] = [n for n in required if n in props]
+                lists.add((lo, hi, tail))
+                body = f"id-list-{lo}-{hi}" + (f"-{tail}" if tail else "")
             else:
                 continue
             rules.append(body)
@@ -422,7 +478,9 @@ def _grammar_parts(ids: Iterable[str] | None) -> tuple[dict[str, Any], list[str]
     rules: list[str] = []
     helpers: dict[str, str] = {}
     if ids is not None and (id_list := list(dict.fromkeys(ids))):
-        helpers = _id_rules(id_list, _id_placeholders(actions, rules))
+        tails: dict[str, str] = {}
+        helpers = _id_rules(id_list, _id_placeholders(actions, rules, tails))
+        helpers.update(tails)
     return {"oneOf": _with_rules(actions, rules)}, rules, helpers
 
 
@@ -440,7 +498,8 @@ def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], li
 def within_grammar(text: str, ids: Iterable[str] | None = None) -> bool:
     """Whether ``text`` is an answer the grammar admits in substance: one action that validates, whose
     id fields name only ``ids`` (at most :data:`MAX_IDS` in a list, none right after itself in the first
-    :func:`distinct_span` positions) and whose free strings are at most :data:`MAX_STRING` characters.
+    :func:`distinct_span` positions, an ``align`` to an element not to the list's last id while the list is
+    shorter than that) and whose free strings are at most :data:`MAX_STRING` characters.
 
     What the local planner accepts from a model decoded without the grammar before falling back to it
     (``LocalPlanner.complete``); the grammar itself is stricter only in layout (spacing, key order, digits).
@@ -468,7 +527,17 @@ def within_grammar(text: str, ids: Iterable[str] | None = None) -> bool:
             return allowed is None or value in allowed
         return not isinstance(value, str) or len(value) <= MAX_STRING
 
-    return ok("", data)
+    if not ok("", data):
+        return False
+    listed = next((data[k] for k in ID_LIST_FIELDS if isinstance(data.get(k), list)), None)
+    return not (allowed is not None and listed and _target_required(data) and len(listed) < span
+                and data.get(TARGET_FIELD) == listed[-1])
+
+
+def _target_required(data: dict[str, Any]) -> bool:
+    """Whether ``data`` is of a variant (:data:`VARIANTS`) that requires :data:`TARGET_FIELD`."""
+    return any(TARGET_FIELD in spec.get("require", ()) and all(data.get(k) in v for k, v in spec.get("enum", {}).items())
+               for spec in VARIANTS.get(str(data.get("type")), ()))
 
 
 def action_gbnf(ids: Iterable[str] | None = None) -> str:
