@@ -44,14 +44,16 @@ The grammar itself is generated from a stricter form of that schema
   list never names an id right after itself (``["logo","logo"]``): such a list
   validates (``apply_action`` uses each element once) but is never the edit
   asked for — a ``distribute`` of three elements that names one twice spaces
-  two. The rule for "any id but the one before" follows a radix trie over the
-  ids (:func:`_id_rules`); on a layout with very many ids only the first
-  :func:`distinct_span` positions are checked, to keep the grammar small.
+  two. Nor does an ``align`` to an element name as its ``target_id`` the id
+  its list names last (an element aligned to itself). The rule for "any id
+  but the one before" follows a radix trie over the ids (:func:`_id_rules`);
+  only the first :func:`distinct_span` positions of a list are checked (fewer
+  on a layout with many ids), to keep the grammar small.
 
 Property order follows the schema (the converter writes required fields
 first; the variants keep the canonical order of ``format_target``). What the
-grammar cannot know — a locked element, an edit that leaves the canvas, an
-element aligned to itself — is found by simulation and counted as a rejection.
+grammar cannot know — a locked element, an edit that leaves the canvas — is
+found by simulation and counted as a rejection.
 """
 
 from __future__ import annotations
