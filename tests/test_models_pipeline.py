@@ -146,6 +146,6 @@ def test_model_card_says_what_grpo_ran(tmp_path: Path) -> None:
     (run / "grpo" / "log.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
     assert _grpo_log({"run": str(run)}) == "151 steps ran in 31 min"
     text = _grpo_settings(config("tiny").grpo)
-    assert text.startswith("2000 steps of 8 states × 8 sampled actions") and "25-minute budget" in text
+    assert text.startswith("60 steps of 8 states × 8 sampled actions") and "budget" not in text
     assert "final composite gain of its episode" in text and "KL coefficient 0.5" in text
     assert "under the runtime's action grammar" in text and "validated" not in text  # _grpo_choice says that
