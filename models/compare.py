@@ -45,6 +45,9 @@ rate, collateral damage and milliseconds per request::
 
     python -m models.compare sft=runs/tiny37/gguf/sft.gguf more=runs/tiny37more/sft.gguf \
         --requests 8 --episodes 4 --out runs/tiny37more/APPLICATOR.md
+
+``--moves any`` makes every such request a move by any distance (1–120 units;
+``models.eval.applicator_cases``), the report's "moves by any distance".
 """
 
 from __future__ import annotations
@@ -229,13 +232,15 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
 
 
 def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks: list[str] | None = None,
-                     grammar: bool = False, out: str | Path | None = None, command: str = "") -> dict[str, Any]:
+                     grammar: bool = False, moves: str = "", out: str | Path | None = None,
+                     command: str = "") -> dict[str, Any]:
     """Every model, as the applicator, answers the same held-out plain-language requests once (greedy).
 
     The requests are the evaluation's (``models.eval.applicator_cases``): ``per_layout`` on the broken layout of
     each of the first ``episodes`` held-out seeds per task, so that ``--episodes 4 --requests 8`` gives the 192
     of a ``make train-tiny`` report. Each model gets edit accuracy, exact match, valid rate, collateral damage
-    and milliseconds per request (``models.eval.evaluate_applicator``)."""
+    and milliseconds per request (``models.eval.evaluate_applicator``). ``moves="any"``: every request is a
+    move by any distance instead."""
     from assistant.tasks import task_names
     from models.eval import applicator_breakdown_table, applicator_cases, applicator_table, evaluate_applicator
 
@@ -251,7 +256,9 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
     if built_in:
         raise ValueError(f"--requests compares model applicators; {', '.join(built_in)} answers no request")
     policies = make_policies(specs, grammar=grammar, samples=1)
-    cases = applicator_cases(tasks, episodes, per_layout)
+    if moves not in ("", "any"):
+        raise ValueError(f"--moves {moves!r}: the only other set of requests is 'any' (moves by any distance)")
+    cases = applicator_cases(tasks, episodes, per_layout, moves=moves)
     results = []
     for policy in policies:
         results.append(evaluate_applicator(policy, cases))
@@ -262,7 +269,8 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
         out.parent.mkdir(parents=True, exist_ok=True)
         first = SEED_RANGES["test"][0]
         text = ["# Applicator comparison on held-out requests\n",
-                f"{len(cases)} plain-language requests, up to {per_layout} on the broken layout of each of seeds "
+                f"{len(cases)} plain-language requests{', each a move by any distance,' if moves else ','} "
+                f"up to {per_layout} on the broken layout of each of seeds "
                 f"{first}–{first + episodes - 1} of tasks {', '.join(tasks)}; each answered once"
                 f"{model_clause(specs, decoding_text(grammar, 1, None))}."
                 + (f" Produced by `{command}`." if command else "") + "\n",
@@ -352,6 +360,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--requests", type=int, default=0, metavar="N",
                     help="compare the models as applicators instead: N held-out requests on each layout of "
                          "--episodes seeds per task, answered once each")
+    ap.add_argument("--moves", choices=("any",), default="",
+                    help="with --requests: every request a move by any distance (1-120 units)")
     ap.add_argument("--out", default=None, help="Markdown report (episodes beside it)")
     args = ap.parse_args(argv)
     from assistant.errors import LayoutError
@@ -368,12 +378,14 @@ def main(argv: list[str] | None = None) -> None:
         try:
             res = compare_requests(args.planners, episodes=args.episodes, per_layout=args.requests,
                                    tasks=[t for t in args.tasks.split(",") if t] or None, grammar=args.grammar,
-                                   out=args.out, command=command)
+                                   moves=args.moves, out=args.out, command=command)
         except (ValueError, OSError, LayoutError) as exc:
             raise SystemExit(f"models.compare: {exc}") from exc
         if res["report"]:
             print(f"report: {res['report']}")
         return
+    if args.moves:
+        ap.error("--moves chooses the requests of --requests; give --requests N")
     try:
         res = compare(args.planners, episodes=args.episodes, first_seed=args.first_seed, split=args.split,
                       max_steps=args.max_steps, tasks=[t for t in args.tasks.split(",") if t] or None,

@@ -48,7 +48,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from assistant.prompting import layout_text, make_record
-from models.requests import KIND_WEIGHTS, ROLE_WORDS_SHARE, kind_weights, request_for, synth_action
+from models.requests import (KIND_WEIGHTS, MOVE_AMOUNTS, ROLE_WORDS_SHARE, kind_weights, request_for,
+                             synth_action)
 
 #: Disjoint seed ranges per split (inclusive start, exclusive end).
 SEED_RANGES: dict[str, tuple[int, int]] = {"train": (1000, 10000), "val": (500, 1000), "test": (100, 500)}
@@ -72,6 +73,7 @@ class DataConfig:
     varied_ids: float = 0.0                # share of episodes and layouts with elements renamed as real files name them
     kind_weights: dict[str, float] = field(default_factory=dict)  # synthetic request kinds drawn more or less often
     role_words: float = ROLE_WORDS_SHARE   # chance a unique-role element is named by role, not by its words or id
+    move_amounts: str = "mixed"            # how far synthetic moves go (models.requests.move_amounts)
 
 
 def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]:
@@ -119,7 +121,8 @@ def applicator_records(document: Any, rng: random.Random, expert: dict[str, Any]
     layout = document.layout
     view = layout_text(layout)
     out = []
-    candidates = ([expert] if expert else []) + [synth_action(layout, rng, weights) for _ in range(n_synth)]
+    candidates = ([expert] if expert else []) + [synth_action(layout, rng, weights, cfg.move_amounts)
+                                                for _ in range(n_synth)]
     for i, action in enumerate(candidates):
         if action is None:
             continue
@@ -190,6 +193,8 @@ def generate(cfg: DataConfig) -> dict[str, Any]:
     if not 0.0 <= cfg.role_words <= 1.0:
         raise ValueError(f"role_words {cfg.role_words} is not a share between 0 and 1")
     kind_weights(cfg.kind_weights)
+    if cfg.move_amounts not in MOVE_AMOUNTS:
+        raise ValueError(f"move_amounts {cfg.move_amounts!r} is not one of {', '.join(MOVE_AMOUNTS)}")
     tasks = list(cfg.tasks) or task_names()
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -261,6 +266,8 @@ def main(argv: list[str] | None = None) -> None:
                          + ", ".join(KIND_WEIGHTS) + ")")
     ap.add_argument("--role-words", type=float, default=d.role_words,
                     help="chance that an element whose role is unique is named by a role word")
+    ap.add_argument("--move-amounts", choices=MOVE_AMOUNTS, default=d.move_amounts,
+                    help="how far synthetic moves go: the common distances, any whole number, or mixed")
     args = ap.parse_args(argv)
     if not 0.0 <= args.varied_ids <= 1.0:
         ap.error(f"--varied-ids {args.varied_ids} is not a share between 0 and 1")
@@ -274,7 +281,7 @@ def main(argv: list[str] | None = None) -> None:
                      **{k: getattr(args, k) for k in ("train_episodes", "val_episodes", "test_episodes",
                                                       "max_steps", "synthetic_per_state", "seed", "time_budget",
                                                       "applicator_layouts", "requests_per_layout", "varied_ids",
-                                                      "role_words")})
+                                                      "role_words", "move_amounts")})
     generate(cfg)
 
 

@@ -221,13 +221,22 @@ def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, m
 
 
 # --------------------------------------------------------------------------- applicator
-def applicator_cases(tasks: list[str], episodes: int, per_layout: int, seed: int = 0) -> list[dict[str, Any]]:
-    """Held-out ``(document, request, target action)`` cases on the test tasks' broken layouts."""
+def applicator_cases(tasks: list[str], episodes: int, per_layout: int, seed: int = 0, *,
+                     moves: str = "") -> list[dict[str, Any]]:
+    """Held-out ``(document, request, target action)`` cases on the test tasks' broken layouts.
+
+    By default the requests are the evaluation's mix of edits (``models.requests.KIND_WEIGHTS``), moves by the
+    common distances, drawn exactly as in every earlier report. ``moves="any"`` makes every request a move by
+    any distance (``models.requests.move_amounts``), from a random stream of its own."""
     from assistant.tasks import make_task
     from models.data import valid_on
-    from models.requests import request_for, synth_action
+    from models.requests import KIND_WEIGHTS, request_for, synth_action
 
-    rng = random.Random(f"applicator-test:{seed}")
+    weights, amounts = None, "common"
+    if moves:
+        amounts = moves
+        weights = {k: float(k == "move") for k in KIND_WEIGHTS}
+    rng = random.Random(f"applicator-test:{seed}" + (f":moves-{moves}" if moves else ""))
     start = SEED_RANGES["test"][0]
     cases = []
     for task in tasks:
@@ -235,7 +244,7 @@ def applicator_cases(tasks: list[str], episodes: int, per_layout: int, seed: int
             doc = make_task(task, start + i).broken
             made = 0
             for _ in range(per_layout * 4):
-                action = synth_action(doc.layout, rng)
+                action = synth_action(doc.layout, rng, weights, amounts)
                 if action is None:
                     continue
                 request, target = request_for(action, doc.layout, rng)
@@ -727,14 +736,17 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         sft_renamed = evaluate_policies([models["sft"]], tasks, episodes, max_steps=max_steps, ids="varied")
         at = sum(1 for r in renamed_rows if r.policy == "heuristic")
         renamed_rows[at:at] = _as_policy(sft_renamed, "GRPO")
-    cases = applicator_cases(tasks, episodes, applicator_per_layout)
-    app = [evaluate_applicator(p, cases) for k, p in models.items() if not (k == "grpo" and copied)]
-    if copied:
-        app.insert(1, {**next(a for a in app if a["policy"] == "SFT"), "policy": "GRPO"})
+    appliers = [p for k, p in models.items() if not (k == "grpo" and copied)]
     if "grpo" in models:  # what ships: the runtime decodes with the grammar over the layout's ids
-        app.append(evaluate_applicator(GGUFPolicy(gg / "grpo.gguf", name="GRPO + grammar",
-                                                  llm=models["grpo"].llm, grammar=True), cases))
-    for r in app:
+        appliers.append(GGUFPolicy(gg / "grpo.gguf", name="GRPO + grammar", llm=models["grpo"].llm, grammar=True))
+    cases = applicator_cases(tasks, episodes, applicator_per_layout)
+    moves = applicator_cases(tasks, episodes, applicator_per_layout, moves="any")
+    app = [evaluate_applicator(p, cases) for p in appliers]
+    any_moves = [evaluate_applicator(p, moves) for p in appliers]
+    if copied:
+        for results in (app, any_moves):
+            results.insert(1, {**next(a for a in results if a["policy"] == "SFT"), "policy": "GRPO"})
+    for r in app + any_moves:
         print(json.dumps(r))
     out.parent.mkdir(parents=True, exist_ok=True)
     plots = plot_curves(run, out.parent)
@@ -779,11 +791,17 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
                "action, the right action on other elements, or the right action and elements with other settings "
                "(an amount, an edge, a region):\n", breakdown] if (breakdown := applicator_breakdown_table(app))
               else []),
+            "", "### Moves by any distance\n",
+            "Held-out requests that each move one element by any whole distance (1–120 units along one axis, "
+            "1–60 along the other of a diagonal move, any direction; `applicator_cases(..., moves=\"any\")`), "
+            "on the same layouts: a designer asks for 37 px as readily as for 40.\n",
+            applicator_table(any_moves) if any_moves else "(no models)",
             "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}. Every episode's "
             f"result, for other comparisons: `{episodes_file.name}`.\n"]
     text += [f"![{p.stem}]({p.name})" for p in plots]
     out.write_text("\n".join(text) + "\n", encoding="utf-8")
-    return {"rows": rows, "renamed": renamed_rows, "applicator": app, "plots": [str(p) for p in plots], "report": str(out),
+    return {"rows": rows, "renamed": renamed_rows, "applicator": app, "any_moves": any_moves,
+            "plots": [str(p) for p in plots], "report": str(out),
             "episodes": str(episodes_file), "more": more}
 
 

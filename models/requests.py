@@ -77,6 +77,10 @@ EDGE_WORDS: dict[str, tuple[str, ...]] = {
 #: How often :func:`synth_action` draws each kind of edit, by default (the evaluation's mix).
 KIND_WEIGHTS: dict[str, float] = {"move": 5, "anchor": 4, "promote": 3, "demote": 2, "align": 3, "reorder": 1,
                                   "style": 2, "resize": 1, "distribute": 1, "reflow": 1}
+#: The distances most move requests name, in whole units (``move_amounts(rng, "common")``).
+MOVE_STEPS: tuple[int, ...] = (2, 4, 5, 8, 10, 12, 15, 20, 24, 30, 40, 50)
+#: How :func:`move_amounts` draws distances: only :data:`MOVE_STEPS`, any whole number, or each half the time.
+MOVE_AMOUNTS: tuple[str, ...] = ("common", "any", "mixed")
 #: Chance that an element whose role is unique is named by a role word rather than its text or id.
 ROLE_WORDS_SHARE = 0.85
 COLOUR_NAMES: dict[str, str] = {
@@ -264,12 +268,38 @@ def candidate_elements(layout: Layout) -> list[Element]:
     return [e for e in layout.elements if not e.locked and e.role != "background" and e.group is None]
 
 
-def synth_action(layout: Layout, rng: random.Random,
-                 weights: dict[str, float] | None = None) -> dict[str, Any] | None:
+def move_amounts(rng: random.Random, amounts: str = "common") -> tuple[int, int]:
+    """``(dx, dy)`` of a requested move, in whole units; ``amounts`` is one of :data:`MOVE_AMOUNTS`.
+
+    ``common`` draws from :data:`MOVE_STEPS` (the held-out requests of every report since the applicator was
+    first measured, drawn exactly as then); ``any`` draws every distance uniformly, 1–120 along one axis and
+    1–60 for the second axis of a diagonal move, in any of the four diagonal directions; ``mixed`` draws each
+    distance one way or the other with even odds (the training data: a model that saw only the common
+    distances answers "move the logo 37px left" with one of them).
+    """
+    if amounts not in MOVE_AMOUNTS:
+        raise ValueError(f"unknown move amounts {amounts!r} (known: {', '.join(MOVE_AMOUNTS)})")
+    if amounts == "common":
+        step = rng.choice(MOVE_STEPS)
+        return rng.choice(((step, 0), (-step, 0), (0, step), (0, -step),
+                           (step, rng.choice((5, 10, 20))), (-step, -rng.choice((5, 10)))))
+
+    def amount(most: int, common: tuple[int, ...]) -> int:
+        if amounts == "mixed" and rng.random() < 0.5:
+            return rng.choice(common)
+        return rng.randint(1, most)
+
+    step, other = amount(120, MOVE_STEPS), amount(60, (5, 10, 20))
+    return rng.choice(((step, 0), (-step, 0), (0, step), (0, -step),
+                       (step, other), (-step, -other), (step, -other), (-step, other)))
+
+
+def synth_action(layout: Layout, rng: random.Random, weights: dict[str, float] | None = None,
+                 amounts: str = "common") -> dict[str, Any] | None:
     """A random plausible edit on ``layout`` (None when it has nothing editable).
 
     ``weights`` (every kind of :data:`KIND_WEIGHTS`, e.g. from :func:`kind_weights`) says how often each kind
-    of edit is drawn; by default :data:`KIND_WEIGHTS`.
+    of edit is drawn; by default :data:`KIND_WEIGHTS`. ``amounts`` says how far moves go (:func:`move_amounts`).
     """
     els = candidate_elements(layout)
     if not els:
@@ -279,9 +309,7 @@ def synth_action(layout: Layout, rng: random.Random,
     mix = weights or KIND_WEIGHTS
     kind = rng.choices(tuple(KIND_WEIGHTS), weights=tuple(mix[k] for k in KIND_WEIGHTS))[0]
     if kind == "move":
-        step = rng.choice((2, 4, 5, 8, 10, 12, 15, 20, 24, 30, 40, 50))
-        dx, dy = rng.choice(((step, 0), (-step, 0), (0, step), (0, -step),
-                             (step, rng.choice((5, 10, 20))), (-step, -rng.choice((5, 10)))))
+        dx, dy = move_amounts(rng, amounts)
         return {"type": "move", "ids": [el.id], "dx": dx, "dy": dy}
     if kind == "anchor":
         return {"type": "anchor_to_region", "ids": [el.id], "region": rng.choice(list(REGION_WORDS))}

@@ -320,6 +320,23 @@ def test_models_compare_as_applicators_on_the_evaluations_requests(tmp_path, cap
         assert f"| b | {action} | {tally['cases']} | {tally['right'] / tally['cases']:.1%} |" in text
 
 
+def test_models_compare_as_applicators_on_moves_by_any_distance(tmp_path, capsys):
+    from models.eval import applicator_cases
+
+    out = tmp_path / "MOVES.md"
+    main([f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "2", "--episodes", "1", "--tasks", "poster", "--moves", "any",
+          "--grammar", "--out", str(out)])
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert rows[0]["cases"] == 2 and list(rows[0]["by_action"]) == ["move"]
+    assert "2 plain-language requests, each a move by any distance, up to 2" in out.read_text()
+    assert [c["request"] for c in applicator_cases(["poster"], 1, 2, moves="any")] != [
+        c["request"] for c in applicator_cases(["poster"], 1, 2)]
+    with pytest.raises(SystemExit) as err:
+        main([f"a={BUNDLED}", f"b={BUNDLED}", "--moves", "any", "--episodes", "1", "--out", str(tmp_path / "X.md")])
+    assert err.value.code == 2 and "--moves chooses the requests of --requests" in capsys.readouterr().err
+    assert not (tmp_path / "X.md").exists()
+
+
 def test_requests_refuse_planners_and_options_that_answer_no_request(tmp_path, capsys):
     out = tmp_path / "A.md"
     with pytest.raises(SystemExit) as err:

@@ -12,8 +12,8 @@ from assistant.prompting import build_prompt, layout_text, parse_completion, ren
 from assistant.tasks import make_task, task_names
 from models.data import (SEED_RANGES, DataConfig, episode_records, extra_layouts, generate, ids_style, layout_records,
                          main, parse_kind_weights, split_episodes, valid_on)
-from models.requests import (KIND_WEIGHTS, describe, kind_weights, normalise_for_request, request_for, refer,
-                             synth_action)
+from models.requests import (KIND_WEIGHTS, MOVE_STEPS, describe, kind_weights, move_amounts, normalise_for_request,
+                             request_for, refer, synth_action)
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +132,61 @@ def test_the_default_mix_is_the_evaluations_and_a_training_mix_shifts_it(poster)
     base = [synth_action(poster.layout, rng)["type"] for _ in range(600)]
     assert types.count("distribute") > 2 * base.count("distribute")
     assert types.count("align") > base.count("align")
+
+
+def test_moves_go_any_distance_in_training_and_the_common_ones_in_the_evaluation(poster) -> None:
+    # the evaluation's held-out requests are drawn exactly as in every earlier report
+    from models.eval import applicator_cases
+
+    assert [c["request"] for c in applicator_cases(["poster"], 2, 4)][:4] == [
+        "Shift the heading 5px right", "please push the caption 50px down", "make the 'PIER 4, OLD' text fit",
+        "Line up the top edges of the 'Zines, poetry, comics' text with the heading"]
+    rng = random.Random(0)
+    common = [move_amounts(rng, "common") for _ in range(300)]
+    assert {abs(d) for pair in common for d in pair} <= {0, *MOVE_STEPS}
+    rng = random.Random(0)
+    anywhere = [move_amounts(rng, "any") for _ in range(2000)]
+    steps = {abs(d) for pair in anywhere for d in pair} - {0}
+    assert steps == set(range(1, 121))  # every distance, not only the common ones
+    assert {(dx > 0, dy > 0) for dx, dy in anywhere if dx and dy} == {(True, True), (True, False), (False, True),
+                                                                      (False, False)}
+    rng = random.Random(0)
+    mixed = [abs(d) for pair in (move_amounts(rng, "mixed") for _ in range(2000)) for d in pair if d]
+    share = sum(d in MOVE_STEPS for d in mixed) / len(mixed)
+    assert 0.5 < share < 0.7  # half from the common distances, and the uniform draws hit some of them too
+    with pytest.raises(ValueError, match="unknown move amounts 'far'"):
+        move_amounts(rng, "far")
+    # synthetic requests say the distance, and the action is the distance said
+    rng = random.Random(2)
+    only_moves = kind_weights({k: float(k == "move") for k in KIND_WEIGHTS})
+    for _ in range(30):
+        action = synth_action(poster.layout, rng, only_moves, "any")
+        text, target = request_for(action, poster.layout, rng)
+        assert target == normalise_for_request(action)
+        for key, (plus, minus) in (("dx", ("right", "left")), ("dy", ("down", "up"))):
+            if action[key]:
+                assert f"{abs(action[key])}px {plus if action[key] > 0 else minus}" in text
+    moves = applicator_cases(["poster", "banner"], 2, 4, moves="any")
+    assert len(moves) == 16 and {c["target"]["type"] for c in moves} == {"move"}
+    assert any(abs(c["target"]["dx"]) not in (0, *MOVE_STEPS) for c in moves)
+
+
+def test_the_training_data_moves_by_any_distance(tmp_path, capsys) -> None:
+    out = tmp_path / "data"
+    generate(DataConfig(out=str(out), tasks=("poster",), train_episodes=1, val_episodes=0, test_episodes=0,
+                        max_steps=1, synthetic_per_state=0, applicator_layouts=20, requests_per_layout=6,
+                        kind_weights={k: float(k == "move") for k in KIND_WEIGHTS}))
+    answers = [json.loads(r["messages"][-1]["content"]) for r in map(json.loads, (out / "train.jsonl").open())
+               if r["kind"] == "applicator"]
+    distances = {abs(a[k]) for a in answers if a["type"] == "move" for k in ("dx", "dy")} - {0}
+    assert distances - set(MOVE_STEPS) and distances & set(MOVE_STEPS)
+    assert json.loads((out / "stats.json").read_text())["config"]["move_amounts"] == "mixed"
+    with pytest.raises(ValueError, match="move_amounts 'far' is not one of common, any, mixed"):
+        generate(DataConfig(out=str(tmp_path / "bad"), train_episodes=1, move_amounts="far"))
+    with pytest.raises(SystemExit) as exc:
+        main(["--out", str(tmp_path / "bad"), "--move-amounts", "far"])
+    assert exc.value.code == 2 and "--move-amounts" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
 
 
 def test_role_words_share_names_elements_by_their_words(poster) -> None:
