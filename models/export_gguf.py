@@ -20,8 +20,9 @@ What llama.cpp expects (as in llama.cpp's ``convert_hf_to_gguf.py``, ``LlamaMode
 * 1-D tensors (norms) stay float32; 2-D tensors are F16 or Q8_0 (a tensor whose
   rows are not a multiple of the 32-wide Q8_0 block falls back to F16);
 * the tokenizer as a GPT-2-style byte-level BPE: ``tokenizer.ggml.model =
-  "gpt2"``, ``tokenizer.ggml.pre = "gpt-2"`` (the GPT-2 split regex, the one
-  our ``ByteLevel`` pre-tokenizer uses), tokens, token types (specials are
+  "gpt2"``, ``tokenizer.ggml.pre`` naming the split regex the tokenizer's
+  pre-tokenizer uses (``"qwen2"``, numbers as single digits, or ``"gpt-2"``;
+  ``models.tiny.pre_tokenizer_kind``), tokens, token types (specials are
   CONTROL), merges, bos/eos/pad ids, ``add_bos_token = true``.
 """
 
@@ -38,6 +39,7 @@ import torch
 from safetensors.torch import load_file
 
 from assistant.errors import ExportError, ModelFileError
+from models.tiny import pre_tokenizer_kind
 
 GgufType = Literal["f16", "q8_0"]
 #: Tensors kept F16 in a Q8_0 file (name substrings).
@@ -167,11 +169,16 @@ def export_gguf(checkpoint: str | Path, out_path: str | Path, *, out_type: GgufT
     writer.add_vocab_size(int(cfg["vocab_size"]))
     writer.add_file_type(gguf.LlamaFileType.MOSTLY_Q8_0 if out_type == "q8_0" else gguf.LlamaFileType.MOSTLY_F16)
 
-    tokens, types, merges, _specials = _tokenizer_tables(json.loads(tok_file.read_text()))
+    tok_json = json.loads(tok_file.read_text())
+    try:
+        pre = pre_tokenizer_kind(tok_json)
+    except ValueError as exc:
+        raise ExportError(f"{tok_file}: {exc}") from exc
+    tokens, types, merges, _specials = _tokenizer_tables(tok_json)
     if len(tokens) != int(cfg["vocab_size"]):
         raise ExportError(f"tokenizer has {len(tokens)} tokens but the model's vocab_size is {cfg['vocab_size']}")
     writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre("gpt-2")
+    writer.add_tokenizer_pre(pre)
     writer.add_token_list(tokens)
     writer.add_token_types(types)
     writer.add_token_merges(merges)

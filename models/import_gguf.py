@@ -35,7 +35,7 @@ from safetensors.torch import save_file
 
 from assistant.errors import ExportError, ModelFileError
 from models.export_gguf import _LAYER_MAP, _TOP_MAP
-from models.tiny import TOKENIZER_FILE
+from models.tiny import PRE_TOKENIZERS, TOKENIZER_FILE, pre_tokenizer_json
 
 _GGUF_TO_HF: dict[str, str] = {v: k for k, v in _TOP_MAP.items()}
 #: What an imported checkpoint directory holds (an existing one is replaced, anything else is refused).
@@ -86,15 +86,16 @@ def _tensor(t: Any) -> np.ndarray:
     return data.reshape(shape)
 
 
-def _tokenizer_json(tokens: list[str], types: list[int], merges: list[str]) -> dict[str, Any]:
-    """A ``tokenizers`` JSON for a byte-level BPE vocabulary (the layout ``models.tiny.train_tokenizer`` makes)."""
+def _tokenizer_json(tokens: list[str], types: list[int], merges: list[str], pre: str = "gpt-2") -> dict[str, Any]:
+    """A ``tokenizers`` JSON for a byte-level BPE vocabulary (the layout ``models.tiny.train_tokenizer`` makes)
+    whose pre-tokenizer is the one llama.cpp calls ``pre`` (``models.tiny.PRE_TOKENIZERS``)."""
     control = int(gguf.TokenType.CONTROL)
     added = [{"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False,
               "normalized": False, "special": True} for i, (tok, kind) in enumerate(zip(tokens, types))
              if kind == control]
     return {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None,
-        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True},
+        "pre_tokenizer": pre_tokenizer_json(pre),
         "post_processor": None,
         "decoder": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True},
         "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
@@ -122,6 +123,9 @@ def import_gguf(path: str | Path, out_dir: str | Path) -> Path:
         raise ModelFileError(src, f"architecture {arch!r} is not llama; only the tiny Llama can be imported")
     if _field(reader, "tokenizer.ggml.model") != "gpt2":
         raise ModelFileError(src, "the vocabulary is not a GPT-2-style byte-level BPE")
+    pre = _field(reader, "tokenizer.ggml.pre", "gpt-2")
+    if pre not in PRE_TOKENIZERS:
+        raise ModelFileError(src, f"its pre-tokenizer {pre!r} is none of {', '.join(PRE_TOKENIZERS)}")
     tokens = _field(reader, "tokenizer.ggml.tokens")
     types = _field(reader, "tokenizer.ggml.token_type")
     merges = _field(reader, "tokenizer.ggml.merges", [])
@@ -159,7 +163,7 @@ def import_gguf(path: str | Path, out_dir: str | Path) -> Path:
     tmp.mkdir(parents=True)
     config.save_pretrained(tmp)
     save_file(state, str(tmp / "model.safetensors"), metadata={"format": "pt"})
-    (tmp / TOKENIZER_FILE).write_text(json.dumps(_tokenizer_json(tokens, types, merges), ensure_ascii=False),
+    (tmp / TOKENIZER_FILE).write_text(json.dumps(_tokenizer_json(tokens, types, merges, pre), ensure_ascii=False),
                                       encoding="utf-8")
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)

@@ -8,10 +8,16 @@ from pathlib import Path
 from typing import Any
 
 
+#: how each of ``models.tiny.PRE_TOKENIZERS`` splits text, in the card's words
+SPLITS: dict[str, str] = {"qwen2": " (numbers split into single digits: Qwen2's split regex)",
+                          "gpt-2": " (GPT-2 split regex)"}
+
+
 def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
     """Model card: what it is, data, command, size, evaluation, licence."""
     from models.eval import applicator_table, policy_table
     from models.pipeline import BUNDLED_NAME
+    from models.tiny import pre_tokenizer_kind
 
     if cfg.pretrained:
         return _write_adapter_card(cfg, summary, ev, out)
@@ -22,6 +28,8 @@ def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out:
     stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
     splits = stats.get("splits", {})
     m = cfg.model
+    tok_file = Path(summary["run"]) / "init" / "tokenizer.json"
+    split = SPLITS.get(pre_tokenizer_kind(json.loads(tok_file.read_text())) if tok_file.is_file() else "", "")
     text = f"""# Model card — `{BUNDLED_NAME}`
 
 **What it is.** A small Llama-architecture language model trained from scratch to
@@ -34,7 +42,7 @@ offline assistant's `local` planner (llama.cpp via llama-cpp-python).
 **Architecture.** `LlamaForCausalLM`: {m.num_layers} layers, width {m.hidden_size},
 {m.num_heads} heads ({m.num_kv_heads} key/value heads), SwiGLU {m.intermediate_size},
 context {m.max_positions} tokens; byte-level BPE tokenizer with {cfg.vocab_size}
-tokens trained on the training data (GPT-2 split regex). GGUF F16, {size:.1f} MB
+tokens trained on the training data{split}. GGUF F16, {size:.1f} MB
 (a Q8_0 export is made too, `{summary['run']}/gguf/grpo-q8_0.gguf`; llama.cpp must load it
 without weight repacking on AMX CPUs, see `models/policies.py`).
 Prompt format: `assistant/prompting.py` (plain text, `### Action` marker, one
@@ -61,7 +69,7 @@ This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
 {policy_table(ev['rows'])}
 
 {applicator_table(ev['applicator'])}
-
+{_any_moves(ev)}
 **Limits.** Trained only on the generated task families and the request
 templates in `models/requests.py`; requests phrased far from them, or layouts
 unlike the generated posters, are out of distribution. Always run with the
@@ -127,6 +135,15 @@ def _grpo_choice(summary: dict[str, Any]) -> str:
              f" at steps {', '.join(map(str, steps))}" if len(steps) > 1 else "")
     return (f"; checked on validation seeds{every} (greedy episodes, mean final composite: SFT {score[0]:.3f}, "
             f"exported {which}, {score[chosen]:.3f})")
+
+
+def _any_moves(ev: dict[str, Any]) -> str:
+    """The applicator table on moves by any distance, when the evaluation measured it."""
+    from models.eval import applicator_table
+
+    if not ev.get("any_moves"):
+        return ""
+    return f"\nMoves by any distance (1–120 units):\n\n{applicator_table(ev['any_moves'])}\n"
 
 
 def _run_notes(summary: dict[str, Any]) -> str:
@@ -196,7 +213,7 @@ Exported and evaluated on this machine's CPU. Reproduce on a GPU:
 {policy_table(ev['rows'])}
 
 {applicator_table(ev['applicator'])}
-
+{_any_moves(ev)}
 **Limits.** A planner step costs seconds on a laptop CPU (the ms per step column), against tens of
 milliseconds for the tiny model; trained only on the generated task families and request templates.
 Run it with the action grammar and simulation (the `local` planner does).

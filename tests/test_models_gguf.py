@@ -247,3 +247,65 @@ def test_import_refuses_to_overwrite_a_directory_it_did_not_write(exported, tmp_
     assert (keep / "notes.txt").read_text() == "mine"
     first = import_gguf(exported["f16"], tmp_path / "ckpt")
     assert import_gguf(exported["f16"], first) == first  # its own output is replaced
+
+
+# --------------------------------------------------------------------------- pre-tokenizers (how text is split)
+NUMBER_TEXTS = ["move the logo 37px left", '{"type":"move","ids":["logo"],"dx":-37,"dy":120}',
+                "x=123.45 -0.5 1000000 20x30 #ff00aa 2026-11-27", "٣٤ ² ½ 12³", "  7  ", "a1b22c333"]
+
+
+def test_numbers_are_split_into_single_digits(exported) -> None:
+    codec = exported["codec"]
+    assert json.loads(codec.tokenizer.to_str())["pre_tokenizer"]["type"] == "Sequence"  # the digit split
+    request, answer = codec.tokenizer.encode(" 37px left").tokens, codec.tokenizer.encode('"dx": -37').tokens
+    assert [t for t in request if t.isdigit()] == ["3", "7"] == [t for t in answer if t.isdigit()]
+    assert not any(len(t) > 1 and any(c.isdigit() for c in t) for text in NUMBER_TEXTS
+                   for t in codec.tokenizer.encode(text).tokens)
+    llm = _llama(exported["f16"])
+    for text in NUMBER_TEXTS:
+        assert llm.tokenize(text.encode("utf-8"), add_bos=False, special=False) == codec.encode(text), text
+
+
+def test_gpt2_split_checkpoints_still_export_and_import(tmp_path: Path) -> None:
+    """Models made before the digit split (the bundled one) keep their tokenizer through export and import."""
+    import gguf
+
+    from models.import_gguf import import_gguf
+    from models.lm import load_lm
+
+    texts = [p + c for p, c in _pairs()] + EXTRA_TEXTS + NUMBER_TEXTS
+    codec = TextCodec(train_tokenizer(texts, vocab_size=400, min_frequency=1, pre="gpt-2"))
+    assert "37" in codec.tokenizer.encode('"dx": -37').tokens  # numbers stay whole under the GPT-2 regex
+    cfg = TinyConfig(hidden_size=32, num_layers=1, num_heads=2, num_kv_heads=2, intermediate_size=64,
+                     max_positions=256)
+    out = export_gguf(save_checkpoint(make_model(cfg, codec, seed=0), codec, tmp_path / "ckpt"),
+                      tmp_path / "gpt2.gguf", out_type="f16")
+    reader = gguf.GGUFReader(str(out))
+    field = reader.fields["tokenizer.ggml.pre"]
+    assert bytes(field.parts[field.data[0]]).decode() == "gpt-2"
+    llm = _llama(out)
+    lm = load_lm(import_gguf(out, tmp_path / "back"), device=torch.device("cpu"))
+    for text in texts:
+        assert llm.tokenize(text.encode("utf-8"), add_bos=True, special=False) == codec.encode(text, bos=True)
+        assert lm.encode(text, bos=True) == codec.encode(text, bos=True), text
+
+
+def test_export_and_import_refuse_a_split_llama_cpp_would_not_repeat(exported, tmp_path: Path, monkeypatch) -> None:
+    from assistant.errors import ExportError, ModelFileError
+    from models import export_gguf as export_mod
+    from models.import_gguf import import_gguf
+
+    ckpt = save_checkpoint(exported["model"], exported["codec"], tmp_path / "ckpt")
+    tok = json.loads((ckpt / "tokenizer.json").read_text())
+    tok["pre_tokenizer"] = {"type": "Whitespace"}
+    (ckpt / "tokenizer.json").write_text(json.dumps(tok))
+    with pytest.raises(ExportError, match=r"tokenizer\.json.*Whitespace.*llama\.cpp would split text differently"):
+        export_gguf(ckpt, tmp_path / "x.gguf")
+    assert not (tmp_path / "x.gguf").exists()
+
+    monkeypatch.setattr(export_mod, "pre_tokenizer_kind", lambda _json: "llama3")
+    odd = export_gguf(save_checkpoint(exported["model"], exported["codec"], tmp_path / "ckpt2"),
+                      tmp_path / "llama3.gguf")
+    with pytest.raises(ModelFileError, match=r"llama3\.gguf.*pre-tokenizer 'llama3' is none of qwen2, gpt-2"):
+        import_gguf(odd, tmp_path / "back")
+    assert not (tmp_path / "back").exists()

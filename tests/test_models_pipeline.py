@@ -37,6 +37,14 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     for policy in ("heuristic | all", "GRPO | all", "GRPO (grammar) | all", "GRPO + verify (K=2, grammar) | all"):
         assert f"| {policy} |" in renamed
     assert {r.task for r in result["eval"]["renamed"]} == {"banner", "editorial", "all"}
+    # the same models on moves by any distance, a table of their own
+    assert "### Moves by any distance" in report
+    assert [r["policy"] for r in result["eval"]["any_moves"]] == [r["policy"] for r in result["eval"]["applicator"]]
+    assert {a for r in result["eval"]["any_moves"] for a in r["by_action"]} == {"move"}
+    from models.model_card import write_model_card
+
+    card = write_model_card(cfg, result, result["eval"], tmp_path / "MODEL_CARD.md").read_text()
+    assert "(numbers split into single digits: Qwen2's split regex)" in card
     assert result["sft_best"]["step"] > 0
     # the comparisons pair the episodes; every episode is written beside the report and reads back
     assert "GRPO beats SFT (final composite) |" in report and "95 % CI of the paired difference" in report
