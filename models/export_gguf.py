@@ -21,7 +21,7 @@ What llama.cpp expects (as in llama.cpp's ``convert_hf_to_gguf.py``, ``LlamaMode
   rows are not a multiple of the 32-wide Q8_0 block falls back to F16);
 * the tokenizer as a GPT-2-style byte-level BPE: ``tokenizer.ggml.model =
   "gpt2"``, ``tokenizer.ggml.pre`` naming the split regex the tokenizer's
-  pre-tokenizer uses (``"qwen2"``, numbers as single digits, or ``"gpt-2"``;
+  pre-tokenizer uses (``"gpt-2"``, or ``"starcoder"``: single digits first;
   ``models.tiny.pre_tokenizer_kind``), tokens, token types (specials are
   CONTROL), merges, bos/eos/pad ids, ``add_bos_token = true``.
 """

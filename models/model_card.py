@@ -9,8 +9,8 @@ from typing import Any
 
 
 #: how each of ``models.tiny.PRE_TOKENIZERS`` splits text, in the card's words
-SPLITS: dict[str, str] = {"qwen2": " (numbers split into single digits: Qwen2's split regex)",
-                          "gpt-2": " (GPT-2 split regex)"}
+SPLITS: dict[str, str] = {"gpt-2": " (GPT-2 split regex)",
+                          "starcoder": " (numbers split into single digits, then the GPT-2 split regex)"}
 
 
 def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:

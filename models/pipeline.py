@@ -73,6 +73,7 @@ class PipelineConfig:
     lora: LoraSettings | None = None
     base_gguf: str | None = None   # GGUF of a pretrained base (default: the packaged file for gemma-3-270m)
     eval_renamed: bool = True      # evaluate the tasks with renamed elements too (models.eval.evaluate_run)
+    tokenizer_pre: str = "gpt-2"   # the tiny tokenizer's split: gpt-2 | starcoder (digits first; models.tiny)
     notes: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -218,6 +219,10 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     from models.sft import train_sft
     from models.tiny import TextCodec, make_model, save_checkpoint, train_tokenizer
 
+    from models.tiny import PRE_TOKENIZERS
+
+    if not cfg.pretrained and cfg.tokenizer_pre not in PRE_TOKENIZERS:
+        raise ValueError(f"tokenizer_pre {cfg.tokenizer_pre!r} is none of {', '.join(PRE_TOKENIZERS)}")
     torch.set_num_threads(cfg.threads)
     t0 = time.time()
     run = Path(cfg.run)
@@ -248,7 +253,8 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
                                      library=f"the tokenizer of {cfg.base}")
         else:
             _stage("tokenizer + base", t0)
-            codec = TextCodec(train_tokenizer(data_mod.iter_texts([data_dir / "train.jsonl"]), cfg.vocab_size))
+            codec = TextCodec(train_tokenizer(data_mod.iter_texts([data_dir / "train.jsonl"]), cfg.vocab_size,
+                                              pre=cfg.tokenizer_pre))
             base = make_model(cfg.model, codec, seed=0)
             save_checkpoint(base, codec, run / "init")
             sft_cfg = SFTConfig(**{**asdict(cfg.sft), **files, "lora": None, "base": str(run / "init")})

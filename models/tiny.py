@@ -4,13 +4,12 @@ Both are made from scratch so the bundled applicator is small (a few MB as GGUF)
 fast on two CPU cores and free of any third-party weights or licences.
 
 Tokenizer
-    Byte-level BPE (``tokenizers`` library) whose pre-tokenizer splits numbers into
-    single digits (Qwen2's split regex, GGUF ``tokenizer.ggml.pre = "qwen2"``), so
-    llama.cpp tokenizes exactly the same way and a number reads the same in a
-    request (" 37px left") and in the answer (``"dx": -37``): the model copies
-    digits instead of learning each number as a token of its own. Checkpoints
-    made before (the bundled model up to tiny40) use the GPT-2 regex
-    (``"gpt-2"``); both load, export and import (:func:`pre_tokenizer_kind`).
+    Byte-level BPE (``tokenizers`` library) with the GPT-2 pre-tokenizer regex,
+    so llama.cpp tokenizes exactly the same way (GGUF ``tokenizer.ggml.pre =
+    "gpt-2"``). ``pre="starcoder"`` first splits numbers into single digits
+    (as StarCoder's and SmolLM's tokenizers do; llama.cpp's ``"starcoder"``), so
+    a number reads the same in a request (" 37px left") and in the answer
+    (``"dx": -37``); :func:`pre_tokenizer_kind` tells them apart.
     Special tokens: ``<|bos|>`` (0), ``<|eos|>`` (1), ``<|pad|>`` (2).
     Every sequence starts with ``<|bos|>``; a completion ends with ``<|eos|>``.
 
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import torch
-from tokenizers import Regex, Tokenizer, decoders, models as tok_models, pre_tokenizers, trainers
+from tokenizers import Tokenizer, decoders, models as tok_models, pre_tokenizers, trainers
 from transformers import LlamaConfig, LlamaForCausalLM
 
 BOS, EOS, PAD = "<|bos|>", "<|eos|>", "<|pad|>"
@@ -60,21 +59,18 @@ class TinyConfig:
 
 
 # --------------------------------------------------------------------------- tokenizer
-#: llama.cpp's ``qwen2`` split regex (as in Qwen2's tokenizer.json): words, single digits, punctuation runs, spaces
-DIGITS_SPLIT = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
-                r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 #: pre-tokenizers a tiny tokenizer may use, by their GGUF ``tokenizer.ggml.pre`` name
-PRE_TOKENIZERS: tuple[str, ...] = ("qwen2", "gpt-2")
+PRE_TOKENIZERS: tuple[str, ...] = ("gpt-2", "starcoder")
+_BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
 
 
 def pre_tokenizer_json(kind: str) -> dict[str, Any]:
-    """The ``tokenizers`` JSON of the pre-tokenizer that llama.cpp calls ``kind`` (one of :data:`PRE_TOKENIZERS`)."""
+    """The ``tokenizers`` JSON of the pre-tokenizer that llama.cpp calls ``kind`` (one of :data:`PRE_TOKENIZERS`):
+    the GPT-2 regex, after single digits are split off for ``starcoder``."""
     if kind == "gpt-2":
-        return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
-    if kind == "qwen2":
-        return {"type": "Sequence", "pretokenizers": [
-            {"type": "Split", "pattern": {"Regex": DIGITS_SPLIT}, "behavior": "Isolated", "invert": False},
-            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}]}
+        return dict(_BYTE_LEVEL)
+    if kind == "starcoder":
+        return {"type": "Sequence", "pretokenizers": [{"type": "Digits", "individual_digits": True}, _BYTE_LEVEL]}
     raise ValueError(f"unknown pre-tokenizer {kind!r} (known: {', '.join(PRE_TOKENIZERS)})")
 
 
@@ -82,31 +78,31 @@ def pre_tokenizer_kind(tokenizer_json: dict[str, Any]) -> str:
     """Which of :data:`PRE_TOKENIZERS` a tokenizer's JSON uses; ``ValueError`` for any other (llama.cpp would
     split its text differently)."""
     pre = tokenizer_json.get("pre_tokenizer") or {}
-    if pre.get("type") == "ByteLevel" and pre.get("use_regex", True) and not pre.get("add_prefix_space"):
-        return "gpt-2"
+
+    def gpt2(step: dict[str, Any]) -> bool:
+        return step.get("type") == "ByteLevel" and step.get("use_regex", True) and not step.get("add_prefix_space")
+
     steps = pre.get("pretokenizers") or []
-    if (pre.get("type") == "Sequence" and len(steps) == 2 and steps[0].get("type") == "Split"
-            and (steps[0].get("pattern") or {}).get("Regex") == DIGITS_SPLIT
-            and str(steps[0].get("behavior", "")).lower() == "isolated" and not steps[0].get("invert")
-            and steps[1].get("type") == "ByteLevel" and not steps[1].get("use_regex", True)
-            and not steps[1].get("add_prefix_space")):
-        return "qwen2"
+    if gpt2(pre):
+        return "gpt-2"
+    if (pre.get("type") == "Sequence" and len(steps) == 2 and steps[0].get("type") == "Digits"
+            and steps[0].get("individual_digits") and gpt2(steps[1])):
+        return "starcoder"
     raise ValueError(f"pre-tokenizer {json.dumps(pre)[:200]} is neither of {', '.join(PRE_TOKENIZERS)}: "
                      "llama.cpp would split text differently")
 
 
 def train_tokenizer(texts: Iterable[str], vocab_size: int, *, min_frequency: int = 2,
-                    pre: str = "qwen2") -> Tokenizer:
+                    pre: str = "gpt-2") -> Tokenizer:
     """Train a byte-level BPE tokenizer on ``texts`` (deterministic for the same input).
 
-    ``pre`` is the pre-tokenizer (:data:`PRE_TOKENIZERS`): by default numbers split into single digits."""
+    ``pre`` is the pre-tokenizer (:data:`PRE_TOKENIZERS`): ``starcoder`` splits numbers into single digits."""
     tok = Tokenizer(tok_models.BPE())
+    byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     if pre == "gpt-2":
-        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
-    elif pre == "qwen2":
-        tok.pre_tokenizer = pre_tokenizers.Sequence([
-            pre_tokenizers.Split(Regex(DIGITS_SPLIT), behavior="isolated"),
-            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+        tok.pre_tokenizer = byte_level
+    elif pre == "starcoder":
+        tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=True), byte_level])
     else:
         raise ValueError(f"unknown pre-tokenizer {pre!r} (known: {', '.join(PRE_TOKENIZERS)})")
     tok.decoder = decoders.ByteLevel()

@@ -44,7 +44,7 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     from models.model_card import write_model_card
 
     card = write_model_card(cfg, result, result["eval"], tmp_path / "MODEL_CARD.md").read_text()
-    assert "(numbers split into single digits: Qwen2's split regex)" in card
+    assert "(GPT-2 split regex)" in card
     assert result["sft_best"]["step"] > 0
     # the comparisons pair the episodes; every episode is written beside the report and reads back
     assert "GRPO beats SFT (final composite) |" in report and "95 % CI of the paired difference" in report
@@ -81,6 +81,16 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     assert [w.stat().st_mtime_ns for w in weights] == stamps
     recorded = json.loads((run / "pipeline.json").read_text())
     assert recorded["verify_samples"] == 3 and recorded["eval_more_episodes"] == 0
+
+
+def test_an_unknown_tokenizer_split_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    from models.pipeline import config, run_pipeline
+
+    cfg = config("mini")
+    cfg.run, cfg.data.out, cfg.tokenizer_pre = str(tmp_path / "run"), str(tmp_path / "run" / "data"), "qwen2"
+    with pytest.raises(ValueError, match="tokenizer_pre 'qwen2' is none of gpt-2, starcoder"):
+        run_pipeline(cfg)
+    assert not (tmp_path / "run").exists()
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
