@@ -73,7 +73,7 @@ class DataConfig:
     varied_ids: float = 0.0                # share of episodes and layouts with elements renamed as real files name them
     kind_weights: dict[str, float] = field(default_factory=dict)  # synthetic request kinds drawn more or less often
     role_words: float = ROLE_WORDS_SHARE   # chance a unique-role element is named by role, not by its words or id
-    move_amounts: str = "mixed"            # how far synthetic moves go (models.requests.move_amounts)
+    move_amounts: str = "common"           # how far synthetic moves go (models.requests.move_amounts)
 
 
 def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]:
@@ -267,7 +267,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--role-words", type=float, default=d.role_words,
                     help="chance that an element whose role is unique is named by a role word")
     ap.add_argument("--move-amounts", choices=MOVE_AMOUNTS, default=d.move_amounts,
-                    help="how far synthetic moves go: the common distances, any whole number, or mixed")
+                    help="how far synthetic moves go: the common distances (default), any whole number, or "
+                         "each half the time (mixed)")
     args = ap.parse_args(argv)
     if not 0.0 <= args.varied_ids <= 1.0:
         ap.error(f"--varied-ids {args.varied_ids} is not a share between 0 and 1")

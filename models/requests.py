@@ -274,7 +274,7 @@ def move_amounts(rng: random.Random, amounts: str = "common") -> tuple[int, int]
     ``common`` draws from :data:`MOVE_STEPS` (the held-out requests of every report since the applicator was
     first measured, drawn exactly as then); ``any`` draws every distance uniformly, 1–120 along one axis and
     1–60 for the second axis of a diagonal move, in any of the four diagonal directions; ``mixed`` draws each
-    distance one way or the other with even odds (the training data: a model that saw only the common
+    distance one way or the other with even odds, for training data (a model that saw only the common
     distances answers "move the logo 37px left" with one of them).
     """
     if amounts not in MOVE_AMOUNTS:

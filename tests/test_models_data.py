@@ -171,16 +171,17 @@ def test_moves_go_any_distance_in_training_and_the_common_ones_in_the_evaluation
     assert any(abs(c["target"]["dx"]) not in (0, *MOVE_STEPS) for c in moves)
 
 
-def test_the_training_data_moves_by_any_distance(tmp_path, capsys) -> None:
+def test_training_data_can_move_by_any_distance(tmp_path, capsys) -> None:
     out = tmp_path / "data"
     generate(DataConfig(out=str(out), tasks=("poster",), train_episodes=1, val_episodes=0, test_episodes=0,
                         max_steps=1, synthetic_per_state=0, applicator_layouts=20, requests_per_layout=6,
-                        kind_weights={k: float(k == "move") for k in KIND_WEIGHTS}))
+                        kind_weights={k: float(k == "move") for k in KIND_WEIGHTS}, move_amounts="mixed"))
     answers = [json.loads(r["messages"][-1]["content"]) for r in map(json.loads, (out / "train.jsonl").open())
                if r["kind"] == "applicator"]
     distances = {abs(a[k]) for a in answers if a["type"] == "move" for k in ("dx", "dy")} - {0}
     assert distances - set(MOVE_STEPS) and distances & set(MOVE_STEPS)
     assert json.loads((out / "stats.json").read_text())["config"]["move_amounts"] == "mixed"
+    assert DataConfig().move_amounts == "common"  # make train-tiny's measured recipe
     with pytest.raises(ValueError, match="move_amounts 'far' is not one of common, any, mixed"):
         generate(DataConfig(out=str(tmp_path / "bad"), train_episodes=1, move_amounts="far"))
     with pytest.raises(SystemExit) as exc:
