@@ -74,7 +74,7 @@ This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
 templates in `models/requests.py`; requests phrased far from them, or layouts
 unlike the generated posters, are out of distribution. Always run with the
 action grammar and simulation (the `local` planner does) — an answer can still
-name the wrong element.
+name the wrong element.{_distances_limit(cfg)}
 
 **Licence.** Apache-2.0, like the project. No third-party weights or data:
 the model, its tokenizer and its training data are produced by this repository.
@@ -135,6 +135,14 @@ def _grpo_choice(summary: dict[str, Any]) -> str:
              f" at steps {', '.join(map(str, steps))}" if len(steps) > 1 else "")
     return (f"; checked on validation seeds{every} (greedy episodes, mean final composite: SFT {score[0]:.3f}, "
             f"exported {which}, {score[chosen]:.3f})")
+
+
+def _distances_limit(cfg: Any) -> str:
+    """The limit a model trained only on the common move distances has (``models.requests.move_amounts``)."""
+    if cfg.data.move_amounts != "common":
+        return ""
+    return (" Moves are learnt by the twelve distances the training requests named (2–50 units):\n"
+            "asked for another distance it tends to answer one of those (see \"Moves by any distance\").")
 
 
 def _any_moves(ev: dict[str, Any]) -> str:

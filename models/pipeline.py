@@ -43,7 +43,8 @@ from models.data import DataConfig
 from models.grpo import GRPOConfig
 from models.lm import LoraSettings
 from models.sft import SFTConfig
-from models.tiny import TinyConfig
+from models.requests import MOVE_AMOUNTS
+from models.tiny import PRE_TOKENIZERS, TinyConfig
 
 MODELS_DIR = Path(__file__).resolve().parent
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
@@ -219,8 +220,6 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     from models.sft import train_sft
     from models.tiny import TextCodec, make_model, save_checkpoint, train_tokenizer
 
-    from models.tiny import PRE_TOKENIZERS
-
     if not cfg.pretrained and cfg.tokenizer_pre not in PRE_TOKENIZERS:
         raise ValueError(f"tokenizer_pre {cfg.tokenizer_pre!r} is none of {', '.join(PRE_TOKENIZERS)}")
     torch.set_num_threads(cfg.threads)
@@ -334,6 +333,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--verify-samples", type=int, default=None, help="K of the verified (best-of-K) policy row")
     ap.add_argument("--eval-more-episodes", type=int, default=None,
                     help="further held-out seeds per task on which the greedy stages are compared (models.eval)")
+    ap.add_argument("--tokenizer-pre", choices=PRE_TOKENIZERS, default=None,
+                    help="the tiny tokenizer's split: gpt-2 (default) or starcoder (numbers as single digits first)")
+    ap.add_argument("--move-amounts", choices=MOVE_AMOUNTS, default=None,
+                    help="how far the data's synthetic moves go (models.data --move-amounts; default common)")
     args = ap.parse_args(argv)
     if args.reevaluate:
         run = Path(args.reevaluate)
@@ -362,6 +365,12 @@ def main(argv: list[str] | None = None) -> None:
         cfg.data.out = f"{args.run}/data"
     if args.no_install:
         cfg.install = False
+    if args.tokenizer_pre:
+        if cfg.pretrained:
+            ap.error("--tokenizer-pre goes with the tiny base, which trains its own tokenizer")
+        cfg.tokenizer_pre = args.tokenizer_pre
+    if args.move_amounts:
+        cfg.data.move_amounts = args.move_amounts
     if args.base or args.base_gguf:
         if not cfg.pretrained:
             ap.error("--base and --base-gguf go with a pretrained-base config (gemma, gemma-mini)")

@@ -44,7 +44,8 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     from models.model_card import write_model_card
 
     card = write_model_card(cfg, result, result["eval"], tmp_path / "MODEL_CARD.md").read_text()
-    assert "(GPT-2 split regex)" in card
+    assert "(GPT-2 split regex)" in card and "Moves by any distance" in card
+    assert "learnt by the twelve distances" in card  # the mini data names the common distances only
     assert result["sft_best"]["step"] > 0
     # the comparisons pair the episodes; every episode is written beside the report and reads back
     assert "GRPO beats SFT (final composite) |" in report and "95 % CI of the paired difference" in report
@@ -91,6 +92,11 @@ def test_an_unknown_tokenizer_split_is_refused_before_anything_is_written(tmp_pa
     with pytest.raises(ValueError, match="tokenizer_pre 'qwen2' is none of gpt-2, starcoder"):
         run_pipeline(cfg)
     assert not (tmp_path / "run").exists()
+    from models.pipeline import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--config", "gemma-mini", "--tokenizer-pre", "starcoder", "--run", str(tmp_path / "run")])
+    assert exc.value.code == 2 and not (tmp_path / "run").exists()
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
