@@ -181,7 +181,11 @@ def test_training_data_can_move_by_any_distance(tmp_path, capsys) -> None:
     distances = {abs(a[k]) for a in answers if a["type"] == "move" for k in ("dx", "dy")} - {0}
     assert distances - set(MOVE_STEPS) and distances & set(MOVE_STEPS)
     assert json.loads((out / "stats.json").read_text())["config"]["move_amounts"] == "mixed"
-    assert DataConfig().move_amounts == "common"  # make train-tiny's measured recipe
+    assert DataConfig().move_amounts == "common"  # models.data on its own keeps the common distances
+    from models.pipeline import config
+
+    tiny = config("tiny")  # make train-tiny: moves of any distance, numbers read digit by digit (models/tiny42)
+    assert (tiny.data.move_amounts, tiny.tokenizer_pre) == ("mixed", "starcoder")
     with pytest.raises(ValueError, match="move_amounts 'far' is not one of common, any, mixed"):
         generate(DataConfig(out=str(tmp_path / "bad"), train_episodes=1, move_amounts="far"))
     with pytest.raises(SystemExit) as exc:

@@ -44,8 +44,10 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     from models.model_card import write_model_card
 
     card = write_model_card(cfg, result, result["eval"], tmp_path / "MODEL_CARD.md").read_text()
-    assert "(GPT-2 split regex)" in card and "Moves by any distance" in card
-    assert "learnt by the twelve distances" in card  # the mini data names the common distances only
+    # the tiny recipe in miniature: numbers read digit by digit, moves of any distance in the data
+    assert "(numbers split into single digits, then the GPT-2 split regex)" in card and "Moves by any distance" in card
+    assert "learnt by the twelve distances" not in card
+    assert json.loads((run / "data" / "stats.json").read_text())["config"]["move_amounts"] == "mixed"
     assert result["sft_best"]["step"] > 0
     # the comparisons pair the episodes; every episode is written beside the report and reads back
     assert "GRPO beats SFT (final composite) |" in report and "95 % CI of the paired difference" in report
