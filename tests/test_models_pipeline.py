@@ -15,6 +15,16 @@ pytest.importorskip("torch")
 pytest.importorskip("llama_cpp")
 
 
+def test_model_card_names_the_limit_of_a_model_trained_on_common_distances() -> None:
+    from models.model_card import _distances_limit
+    from models.pipeline import config
+
+    cfg = config("tiny")
+    assert _distances_limit(cfg) == ""  # moves of any distance are in make train-tiny's data
+    cfg.data.move_amounts = "common"
+    assert "learnt by the twelve distances the training requests named" in _distances_limit(cfg)
+
+
 def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     import torch
 
