@@ -340,7 +340,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="the tiny tokenizer's split: gpt-2 or starcoder (numbers as single digits first; "
                          "tiny and mini use starcoder)")
     ap.add_argument("--move-amounts", choices=MOVE_AMOUNTS, default=None,
-                    help="how far the data's synthetic moves go (models.data --move-amounts; tiny and mini: mixed)")
+                    help="how far the data's synthetic moves go (models.data --move-amounts; "
+                         "every configuration: mixed)")
     args = ap.parse_args(argv)
     if args.reevaluate:
         run = Path(args.reevaluate)
