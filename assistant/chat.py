@@ -176,6 +176,7 @@ class ChatAssistant:
         """Turn ``request`` into one action with the model and apply it (see the module docstring)."""
         from assistant.metrics import evaluate
         from assistant.planners.constraints import compile_for_planner
+        from assistant.planners.grammar import request_distances
         from assistant.planners.loop import instruction_fit
         from assistant.planners.modelstep import ModelStats, element_ids, simulate, validate_answer
         from assistant.prompting import build_prompt, format_target, layout_text
@@ -189,8 +190,10 @@ class ChatAssistant:
         fitted = getattr(self.model, "applicator_prompt", None)  # a local model fits it to its context
         prompt = fitted(layout, request) if fitted else build_prompt(layout_text(layout), request, kind="applicator")
         try:
+            # a move goes the distance the request names ("37px left"), when it names one
             texts = self.model.generate(prompt, ids=element_ids(layout), samples=self.samples,
-                                        step=self.session.revision)
+                                        step=self.session.revision,
+                                        distances=request_distances(request, layout.canvas.px_per_unit))
         except PlannerError as exc:
             return Reply(f"error: {exc}")
         stats = getattr(self.model, "stats", None) or ModelStats()

@@ -105,10 +105,11 @@ def check_seeds(split: str, first_seed: int, episodes: int) -> None:
 
 
 def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[str] | None = None,
-                  suggestions: list[str] | None = None) -> list[Any]:
+                  suggestions: list[str] | None = None, free_distances: bool = False) -> list[Any]:
     """Load every planner named by ``specs`` (model files are checked before any episode runs);
     the model planners named in ``tune`` get their answers' amounts tuned by simulation, those named in
-    ``suggestions`` have the findings' suggested fixes verified beside their answers."""
+    ``suggestions`` have the findings' suggested fixes verified beside their answers; ``free_distances``:
+    a request's move distances are the model's own even under the grammar (``GGUFPolicy``)."""
     from models.policies import FixesPolicy, GGUFPolicy, HeuristicPolicy, RandomPolicy
 
     parsed = [parse_spec(s) for s in specs]
@@ -129,7 +130,8 @@ def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[s
             policies.append({"heuristic": HeuristicPolicy, "fixes": FixesPolicy, "random": RandomPolicy}[name]())
         else:
             policies.append(GGUFPolicy(model, name=name, grammar=grammar, samples=samples, lora=adapter,
-                                       tune=name in (tune or []), suggestions=name in (suggestions or [])))
+                                       tune=name in (tune or []), suggestions=name in (suggestions or []),
+                                       free_distances=free_distances))
     return policies
 
 
@@ -232,8 +234,8 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
 
 
 def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks: list[str] | None = None,
-                     grammar: bool = False, moves: str = "", out: str | Path | None = None,
-                     command: str = "") -> dict[str, Any]:
+                     grammar: bool = False, moves: str = "", free_distances: bool = False,
+                     out: str | Path | None = None, command: str = "") -> dict[str, Any]:
     """Every model, as the applicator, answers the same held-out plain-language requests once (greedy).
 
     The requests are the evaluation's (``models.eval.applicator_cases``): ``per_layout`` on the broken layout of
@@ -255,7 +257,7 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
     built_in = [parse_spec(s)[0] for s in specs if parse_spec(s)[1] is None]
     if built_in:
         raise ValueError(f"--requests compares model applicators; {', '.join(built_in)} answers no request")
-    policies = make_policies(specs, grammar=grammar, samples=1)
+    policies = make_policies(specs, grammar=grammar, samples=1, free_distances=free_distances)
     if moves not in ("", "any"):
         raise ValueError(f"--moves {moves!r}: the only other set of requests is 'any' (moves by any distance)")
     cases = applicator_cases(tasks, episodes, per_layout, moves=moves)
@@ -272,7 +274,9 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
                 f"{len(cases)} plain-language requests{', each a move by any distance,' if moves else ','} "
                 f"up to {per_layout} on the broken layout of each of seeds "
                 f"{first}–{first + episodes - 1} of tasks {', '.join(tasks)}; each answered once"
-                f"{model_clause(specs, decoding_text(grammar, 1, None))}."
+                f"{model_clause(specs, decoding_text(grammar, 1, None))}"
+                + (", move distances left to the model" if grammar and free_distances else
+                   ", a move limited to the distances its request names" if grammar else "") + "."
                 + (f" Produced by `{command}`." if command else "") + "\n",
                 applicator_table(results), "",
                 "By the action each request asks for (`models.eval.MISSES`: why the misses missed):\n",
@@ -362,6 +366,9 @@ def main(argv: list[str] | None = None) -> None:
                          "--episodes seeds per task, answered once each")
     ap.add_argument("--moves", choices=("any",), default="",
                     help="with --requests: every request a move by any distance (1-120 units)")
+    ap.add_argument("--free-distances", action="store_true",
+                    help="with --requests --grammar: leave a move's distance to the model instead of limiting it "
+                         "to the distances the request names (assistant.planners.grammar.request_distances)")
     ap.add_argument("--out", default=None, help="Markdown report (episodes beside it)")
     args = ap.parse_args(argv)
     from assistant.errors import LayoutError
@@ -378,14 +385,16 @@ def main(argv: list[str] | None = None) -> None:
         try:
             res = compare_requests(args.planners, episodes=args.episodes, per_layout=args.requests,
                                    tasks=[t for t in args.tasks.split(",") if t] or None, grammar=args.grammar,
-                                   moves=args.moves, out=args.out, command=command)
+                                   moves=args.moves, free_distances=args.free_distances, out=args.out,
+                                   command=command)
         except (ValueError, OSError, LayoutError) as exc:
             raise SystemExit(f"models.compare: {exc}") from exc
         if res["report"]:
             print(f"report: {res['report']}")
         return
-    if args.moves:
-        ap.error("--moves chooses the requests of --requests; give --requests N")
+    if args.moves or args.free_distances:
+        ap.error(f"{'--moves' if args.moves else '--free-distances'} is about the requests of --requests; "
+                 "give --requests N")
     try:
         res = compare(args.planners, episodes=args.episodes, first_seed=args.first_seed, split=args.split,
                       max_steps=args.max_steps, tasks=[t for t in args.tasks.split(",") if t] or None,

@@ -737,7 +737,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         at = sum(1 for r in renamed_rows if r.policy == "heuristic")
         renamed_rows[at:at] = _as_policy(sft_renamed, "GRPO")
     appliers = [p for k, p in models.items() if not (k == "grpo" and copied)]
-    if "grpo" in models:  # what ships: the runtime decodes with the grammar over the layout's ids
+    if "grpo" in models:  # what ships: the runtime's grammar over the layout's ids and the request's distances
         appliers.append(GGUFPolicy(gg / "grpo.gguf", name="GRPO + grammar", llm=models["grpo"].llm, grammar=True))
     cases = applicator_cases(tasks, episodes, applicator_per_layout)
     moves = applicator_cases(tasks, episodes, applicator_per_layout, moves="any")
@@ -786,7 +786,11 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
                policy_table([r for r in renamed_rows if r.task == "all"] or renamed_rows), "",
                renamed_comparison(renamed_rows)] if renamed else
               ["Not run for this report (`eval_renamed` off in the run's configuration).\n"]),
-            "## Applicator (plain-language requests → one action)\n", applicator_table(app) if app else "(no models)",
+            "## Applicator (plain-language requests → one action)\n",
+            *(["\"GRPO + grammar\" decodes as `layout-assistant chat` does: under the grammar over the layout's ids, "
+               "a move limited to the distances its request names (`assistant.planners.grammar.request_distances`); "
+               "the other rows are the models on their own.\n"] if "grpo" in models else []),
+            applicator_table(app) if app else "(no models)",
             *(["", "By the action each request asks for; a miss is an answer that is no applicable action, another "
                "action, the right action on other elements, or the right action and elements with other settings "
                "(an amount, an edge, a region):\n", breakdown] if (breakdown := applicator_breakdown_table(app))

@@ -142,7 +142,9 @@ def _distances_limit(cfg: Any) -> str:
     if cfg.data.move_amounts != "common":
         return ""
     return (" Moves are learnt by the twelve distances the training requests named (2–50 units):\n"
-            "asked for another distance it tends to answer one of those (see \"Moves by any distance\").")
+            "asked for another distance it tends to answer one of those (see \"Moves by any distance\"; under\n"
+            "the runtime's grammar a move can only go the distances a request names, "
+            "`assistant.planners.grammar.request_distances`).")
 
 
 def _any_moves(ev: dict[str, Any]) -> str:

@@ -184,8 +184,12 @@ class GGUFPolicy:
 
     def __init__(self, path: str | Path, *, name: str, grammar: bool = False, samples: int = 1,
                  temperature: float = 0.8, max_tokens: int = 96, seed: int = 0, llm: Any = None,
-                 lora: str | Path | None = None, tune: bool = False, suggestions: bool = False) -> None:
+                 lora: str | Path | None = None, tune: bool = False, suggestions: bool = False,
+                 free_distances: bool = False) -> None:
         self.name = name
+        #: under the grammar, leave a requested move's distance to the model (the runtime limits it to the
+        #: distances the request names; ``grammar.request_distances``)
+        self.free_distances = free_distances
         self.tune = tune
         self.suggestions = suggestions
         self.llm = llm or load_llama(path, lora=lora)
@@ -197,24 +201,28 @@ class GGUFPolicy:
         self.max_tokens = max_tokens
         self.seed = seed
 
-    def _decoding(self, layout: Any) -> dict[str, Any]:
+    def _decoding(self, layout: Any, request: str | None = None) -> dict[str, Any]:
         """Grammar settings for ``layout``: the runtime's grammar over its element ids (as chat and the
-        MCP server decode) and room for its longest answer; nothing without ``grammar``."""
+        MCP server decode) — for a ``request``, with a move's distances limited to those it names, as chat
+        decodes — and room for its longest answer; nothing without ``grammar``."""
         if not self.grammar:
             return {}
-        from assistant.planners.grammar import action_grammar, answer_token_bound
+        from assistant.planners.grammar import action_grammar, answer_token_bound, request_distances
         from assistant.planners.modelstep import element_ids
 
         ids = element_ids(layout)
-        return {"grammar": action_grammar(ids), "max_tokens": max(self.max_tokens, answer_token_bound(ids)),
-                "ids": ids}
+        distances = (None if request is None or self.free_distances
+                     else request_distances(request, layout.canvas.px_per_unit))
+        return {"grammar": action_grammar(ids, distances),
+                "max_tokens": max(self.max_tokens, answer_token_bound(ids)), "ids": ids, "distances": distances}
 
     def complete(self, prompt: str, *, temperature: float = 0.0, seed: int = 0, grammar: Any = None,
-                 max_tokens: int | None = None, ids: list[str] | None = None) -> str:
+                 max_tokens: int | None = None, ids: list[str] | None = None,
+                 distances: dict[str, tuple[int, ...]] | None = None) -> str:
         """One answer; under ``grammar`` (decoded lazily for a large vocabulary, as ``LocalPlanner.complete``)."""
         if grammar is not None and self.lazy_grammar:
             text = self._create(prompt, temperature=temperature, seed=seed, grammar=None, max_tokens=None)
-            if within_grammar(text, ids):
+            if within_grammar(text, ids, distances):
                 return text
         return self._create(prompt, temperature=temperature, seed=seed, grammar=grammar, max_tokens=max_tokens)
 
@@ -266,5 +274,6 @@ class GGUFPolicy:
     def apply_request(self, layout: Any, request: str) -> tuple[dict[str, Any] | None, str, float]:
         """Applicator use: the action for ``request`` on ``layout``, the raw text and seconds taken."""
         t0 = time.perf_counter()
-        action, text = self.answer(fit_applicator_prompt(self.llm, layout, request), **self._decoding(layout))
+        action, text = self.answer(fit_applicator_prompt(self.llm, layout, request),
+                                   **self._decoding(layout, request))
         return action, text, time.perf_counter() - t0

@@ -117,6 +117,27 @@ def test_request_the_model_cannot_apply_changes_nothing(tiny) -> None:
     assert model.stats.invalid == 1
 
 
+@pytest.mark.parametrize("request_text,moved", [
+    ("move the title 37px left and 12px up", (-37, -12)),
+    ("nudge the title 83px down", (0, 83)),
+])
+def test_a_move_goes_the_distance_the_request_names(request_text, moved) -> None:
+    """The bundled applicator on a bundled example: the title moves exactly as far as asked."""
+    from assistant.planners.local import DEFAULT_MODEL
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip(f"no bundled model at {DEFAULT_MODEL}")
+    example = Path(__file__).resolve().parents[1] / "examples" / "poster.svg"
+    chat = ChatAssistant(import_svg(example), model=get_planner("local", samples=1), out_dir=Path("unused"),
+                         samples=1, preview=False)
+    before = chat.document.layout.get("title").box
+    reply = chat.handle(request_text)
+    after = chat.document.layout.get("title").box
+    assert reply.edited, reply.text
+    assert (round(after.x - before.x, 6), round(after.y - before.y, 6)) == moved
+    assert (after.width, after.height) == (before.width, before.height)
+
+
 def test_once_edits_saves_and_keeps_the_input(tiny, svg: Path, tmp_path: Path) -> None:
     from assistant.cli import app
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,7 @@ from assistant.planners.grammar import (  # noqa: E402
     action_gbnf,
     distinct_span,
     grammar_schema,
+    request_distances,
     within_grammar,
 )
 from assistant.planners.modelstep import element_ids, planner_prompt_text  # noqa: E402
@@ -372,3 +374,76 @@ def test_token_bound_covers_the_longest_answer_the_grammar_allows() -> None:
         text = format_target(action)
         assert len(text.encode("utf-8")) <= answer_token_bound(ids), action["type"]
     assert answer_token_bound(None) >= answer_token_bound(["a"])  # free id strings need the most room
+
+
+# -- distances a request names ---------------------------------------------------------
+@pytest.mark.parametrize("request_text,px_per_unit,expected", [
+    ("nudge the logo 37px left", 1.0, {"dx": (-37,), "dy": (0,)}),
+    ("Shift the title 55px right and 11px up.", 1.0, {"dx": (55,), "dy": (-11,)}),
+    ("move the logo left by 20px and up by 7 px", 1.0, {"dx": (-20,), "dy": (-7,)}),
+    ("move the logo 20 pixels to the left", 1.0, {"dx": (-20,), "dy": (0,)}),
+    ("push the logo 12 units up", 0.5, {"dx": (0,), "dy": (-12,)}),  # the layout's own units
+    ("move the logo 10px down", 0.5, {"dx": (0,), "dy": (20,)}),  # 10 CSS px are 20 units of this canvas
+    ("move the logo 3pt right", 1.0, {"dx": (4,), "dy": (0,)}),
+    ("give the logo 24px more room", 1.0, {"dx": (-24, 0, 24), "dy": (-24, 0, 24)}),  # no direction: any way
+    ("move the logo 37px left, keep 20px margins", 1.0, {"dx": (-37, -20, 20), "dy": (-20, 0, 20)}),
+    ("nudge the 'Up to 40% off 20px' text 85px right", 1.0, {"dx": (85,), "dy": (0,)}),  # quotes: no distances
+    ("don't move the title's box 6px down", 1.0, {"dx": (0,), "dy": (6,)}),  # apostrophes are no quotes
+    ("make the title 50% bigger", 1.0, None),
+    ("move the logo to the left", 1.0, None),
+    ("move the logo 2 cm right", 1.0, None),  # 75.59 px: no whole distance to limit a move to
+    ("move the logo 12.5px left", 1.0, None),
+    (" and ".join(f"{n}px left" for n in range(1, 10)), 1.0, None),  # more than MAX_DISTANCES
+])
+def test_request_distances(request_text, px_per_unit, expected) -> None:
+    assert request_distances(request_text, px_per_unit) == expected
+
+
+def test_distances_limit_a_move_and_nothing_else() -> None:
+    distances = request_distances("move the logo 37px left, keep 20px margins")
+    rx = gbnf_regex(action_gbnf(IDS, distances))
+    for dx, dy in ((-37, 0), (-37, 20), (20, -20), (-20, 0)):
+        assert rx.fullmatch(f'{{"type":"move","ids":["logo"],"dx":{dx},"dy":{dy}}}'), (dx, dy)
+        assert within_grammar(json.dumps({"type": "move", "ids": ["logo"], "dx": dx, "dy": dy}), IDS, distances)
+    for dx, dy in ((37, 0), (0, 0), (-34, 0), (-3, 0), (-37, -37), (-37, 1), (-37.5, 0), (-370, 0)):
+        text = f'{{"type":"move","ids":["logo"],"dx":{dx},"dy":{dy}}}'
+        assert not rx.fullmatch(text), (dx, dy)
+        assert not within_grammar(text, IDS, distances), (dx, dy)
+        assert within_grammar(text, IDS)  # free without them
+    # under distances a move writes both fields (as the applicator's answers do); a left-out dx is 0, refused
+    assert not rx.fullmatch('{"type":"move","ids":["logo"],"dy":0}')
+    assert not within_grammar('{"type":"move","ids":["logo"],"dy":0}', IDS, distances)
+    assert gbnf_regex(action_gbnf(IDS)).fullmatch('{"type":"move","ids":["logo"],"dy":0}')
+    # other actions keep their numbers: a resize to 34 wide is still an answer
+    assert rx.fullmatch('{"type":"resize","id":"logo","width":34}')
+    assert within_grammar('{"type":"resize","id":"logo","width":34}', IDS, distances)
+    assert action_gbnf(IDS, None) == action_gbnf(IDS)
+
+
+def test_compiled_distances_bound_hot_samples() -> None:
+    """The bundled applicator, hot, under the whole compiled grammar with a request's distances: every move
+    goes exactly as far as asked; without them, the same draws go other distances too."""
+    from assistant.planners import get_planner
+    from assistant.planners.local import DEFAULT_MODEL
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip(f"no bundled model at {DEFAULT_MODEL}")
+    doc = import_svg_text(SMALL_SVG, source="small.svg")
+    ids = element_ids(doc.layout)
+    request = "move the logo 37px left and 12px up"
+    distances = request_distances(request)
+    planner = get_planner("local", step_timeout=300, threads=1)
+    prompt = planner.applicator_prompt(doc.layout, request)
+
+    def moves(limit: Any) -> list[tuple[float, float]]:
+        out = []
+        for seed in range(40):
+            action = parse_completion(planner.complete(prompt, ids=ids, temperature=2.0, seed=seed, distances=limit))
+            if action["type"] == "move":
+                out.append((action.get("dx", 0), action.get("dy", 0)))
+        return out
+
+    limited, free = moves(distances), moves(None)
+    assert len(limited) >= 10, limited
+    assert set(limited) == {(-37, -12)}, limited
+    assert any((dx, dy) != (-37, -12) for dx, dy in free), free

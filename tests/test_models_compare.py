@@ -333,8 +333,33 @@ def test_models_compare_as_applicators_on_moves_by_any_distance(tmp_path, capsys
         c["request"] for c in applicator_cases(["poster"], 1, 2)]
     with pytest.raises(SystemExit) as err:
         main([f"a={BUNDLED}", f"b={BUNDLED}", "--moves", "any", "--episodes", "1", "--out", str(tmp_path / "X.md")])
-    assert err.value.code == 2 and "--moves chooses the requests of --requests" in capsys.readouterr().err
+    assert err.value.code == 2 and "--moves is about the requests of --requests" in capsys.readouterr().err
     assert not (tmp_path / "X.md").exists()
+    with pytest.raises(SystemExit) as err:
+        main([f"a={BUNDLED}", f"b={BUNDLED}", "--free-distances", "--episodes", "1"])
+    assert err.value.code == 2 and "--free-distances is about the requests of --requests" in capsys.readouterr().err
+
+
+def test_the_grammar_moves_as_far_as_a_request_names_and_free_distances_measure_the_model(tmp_path, capsys):
+    """The bundled model, trained on twelve common distances, on moves by any distance: under the runtime's grammar
+    every answered move goes the requested distance; with ``--free-distances`` it answers its own (fewer right)."""
+    from models.eval import applicator_cases, evaluate_applicator
+    from models.policies import GGUFPolicy
+
+    args = [f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "4", "--episodes", "1", "--tasks", "poster,slide",
+            "--moves", "any", "--grammar"]
+    main([*args, "--out", str(tmp_path / "LIMITED.md")])
+    limited = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    main([*args, "--free-distances", "--out", str(tmp_path / "FREE.md")])
+    free = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert limited[0]["by_action"]["move"]["other settings"] == 0
+    assert free[0]["by_action"]["move"]["other settings"] > 0
+    assert limited[0]["edit_accuracy"] > free[0]["edit_accuracy"]
+    assert "a move limited to the distances its request names" in (tmp_path / "LIMITED.md").read_text()
+    assert "move distances left to the model" in (tmp_path / "FREE.md").read_text()
+    cases = applicator_cases(["poster", "slide"], 1, 4, moves="any")
+    own = evaluate_applicator(GGUFPolicy(BUNDLED, name="a", grammar=True, free_distances=True), cases)
+    assert own["edit_accuracy"] == pytest.approx(free[0]["edit_accuracy"])
 
 
 def test_requests_refuse_planners_and_options_that_answer_no_request(tmp_path, capsys):

@@ -50,6 +50,12 @@ The grammar itself is generated from a stricter form of that schema
   only the first :func:`distinct_span` positions of a list are checked (fewer
   on a layout with many ids), to keep the grammar small.
 
+For a plain-language request that names how far to move ("37px left and
+12px up"), :func:`request_distances` reads those distances and
+:func:`action_grammar` limits a ``move``'s ``dx`` and ``dy`` to them (axis
+and sign from the direction word beside each): a small model that reads
+"37" may write 3 or 34, a grammar that offers only -37 cannot.
+
 Property order follows the schema (the converter writes required fields
 first; the variants keep the canonical order of ``format_target``). What the
 grammar cannot know — a locked element, an edit that leaves the canvas — is
@@ -62,7 +68,7 @@ import copy
 import json
 import re
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from assistant.errors import InvalidAction
 
@@ -497,11 +503,13 @@ def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], li
     return schema, rules
 
 
-def within_grammar(text: str, ids: Iterable[str] | None = None) -> bool:
+def within_grammar(text: str, ids: Iterable[str] | None = None, distances: Distances | None = None) -> bool:
     """Whether ``text`` is an answer the grammar admits in substance: one action that validates, whose
     id fields name only ``ids`` (at most :data:`MAX_IDS` in a list, none right after itself in the first
     :func:`distinct_span` positions, an ``align`` to an element not to the list's last id while the list is
     shorter than that) and whose free strings are at most :data:`MAX_STRING` characters.
+
+    With ``distances`` (:func:`request_distances`), a ``move``'s ``dx`` and ``dy`` must also be among theirs.
 
     What the local planner accepts from a model decoded without the grammar before falling back to it
     (``LocalPlanner.complete``); the grammar itself is stricter only in layout (spacing, key order, digits).
@@ -531,6 +539,9 @@ def within_grammar(text: str, ids: Iterable[str] | None = None) -> bool:
 
     if not ok("", data):
         return False
+    if distances is not None and data.get("type") == "move":
+        if any(float(data.get(f) or 0) not in distances.get(f, (0,)) for f in MOVE_FIELDS):
+            return False
     listed = next((data[k] for k in ID_LIST_FIELDS if isinstance(data.get(k), list)), None)
     return not (allowed is not None and listed and _target_required(data) and len(listed) < span
                 and data.get(TARGET_FIELD) == listed[-1])
@@ -542,11 +553,31 @@ def _target_required(data: dict[str, Any]) -> bool:
                for spec in VARIANTS.get(str(data.get("type")), ()))
 
 
-def action_gbnf(ids: Iterable[str] | None = None) -> str:
-    """GBNF text for one compact action JSON object (see the module docstring)."""
+def action_gbnf(ids: Iterable[str] | None = None, distances: Distances | None = None) -> str:
+    """GBNF text for one compact action JSON object (see the module docstring).
+
+    ``distances`` (:func:`request_distances`): a ``move`` then writes both ``dx`` and ``dy``, each one of
+    its values."""
+    gbnf, move_rules = _base_gbnf(None if ids is None else tuple(dict.fromkeys(ids)), distances is not None)
+    if distances is None:
+        return gbnf
+    for field, name in zip(MOVE_FIELDS, move_rules):
+        gbnf = _replace_rule(gbnf, name, distance_rule(distances.get(field, (0,))))
+    return gbnf
+
+
+@lru_cache(maxsize=32)
+def _base_gbnf(ids: tuple[str, ...] | None, move_fields: bool = False) -> tuple[str, tuple[str, ...]]:
+    """The grammar over ``ids`` and the names of the rules of a move's :data:`MOVE_FIELDS` (which a move
+    must write with ``move_fields``)."""
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
     schema, rules, helpers = _grammar_parts(ids)
+    move = next(a for a in schema["oneOf"] if a["properties"]["type"].get("const") == "move")
+    if move_fields:
+        move["required"] = [k for k in move["properties"] if k in (*move.get("required", ()), *MOVE_FIELDS)]
+    move_rules = tuple("value-" + re.fullmatch(r"__gbnf_rule_(\d+)__", move["properties"][f]["const"])[1]
+                       for f in MOVE_FIELDS)
     gbnf = json_schema_to_gbnf(json.dumps(schema))
     gbnf = _PLACEHOLDER_RE.sub(lambda m: f"value-{m.group(1)}", gbnf)
     if "__gbnf_rule_" in gbnf:
@@ -556,7 +587,70 @@ def action_gbnf(ids: Iterable[str] | None = None) -> str:
         gbnf += f"value-{i} ::= {body}\n"
     for name, body in helpers.items():
         gbnf += f"{name} ::= {body}\n"
-    return gbnf
+    return gbnf, move_rules
+
+
+# ----------------------------------------------------------------------------- distances a request names
+#: The fields of a ``move`` that :func:`request_distances` limits.
+MOVE_FIELDS = ("dx", "dy")
+#: The whole numbers of layout units each field of a move may be: ``{"dx": (-37,), "dy": (0,)}``.
+Distances = Mapping[str, tuple[int, ...]]
+#: Most distances one request may name for the grammar to limit a move to them.
+MAX_DISTANCES = 8
+#: Quoted text (an element's words, "the 'Up to 40%' text"): its numbers are no distances.
+_QUOTED_RE = re.compile(r"(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"|\u2018[^\u2019]*\u2019|\u201c[^\u201d]*\u201d")
+_DISTANCE_RE = re.compile(
+    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>px|pixels?|pt|points?|pc|mm|millimet(?:re|er)s?|cm|"
+    r"centimet(?:re|er)s?|inch(?:es)?|units?)\b", re.IGNORECASE)
+_DIRECTION = r"(?P<dir>left|right|leftwards?|rightwards?|up|down|upwards?|downwards?|higher|lower)"
+#: A direction right after a distance ("37px left", "37px to the left") or right before it ("left by 37px").
+_AFTER_RE = re.compile(r"\s*(?:(?:further|more)\s+)?(?:(?:to|towards)\s+the\s+)?" + _DIRECTION + r"\b", re.IGNORECASE)
+_BEFORE_RE = re.compile(r"\b" + _DIRECTION + r"\s+(?:by\s+)?$", re.IGNORECASE)
+
+
+def request_distances(request: str, px_per_unit: float = 1.0) -> dict[str, tuple[int, ...]] | None:
+    """What each field of a move may be, after the distances ``request`` names ("37px left", "12 units up").
+
+    A request that says how far to move an element ("nudge the logo 37px left") is answered with that
+    distance, not one near it: a small model that reads "37" may write 3 or 34, and the grammar built from
+    these values (:func:`action_grammar`) only lets a ``move`` write them. A distance with a direction
+    beside it ("37px left", "37px to the left", "down by 12px") fixes its axis and sign: ``dx`` -37, and 0
+    is no longer an answer on that axis; a distance without one ("24px") may go either way along either
+    axis; an axis the request names no distance for stays 0. Lengths are read as the instruction compiler
+    reads them (``assistant.instructions.lexicon.UNIT_PX``; "units" are the layout's own) and converted with
+    the canvas's ``px_per_unit``; numbers in quotes (an element's text) and percentages are not distances.
+    ``None`` — moves stay free — when the request names no length, more than :data:`MAX_DISTANCES`, or one
+    that is not a whole number of layout units (the grammar could not write it exactly).
+    """
+    from assistant.instructions.lexicon import UNIT_PX
+
+    text = _QUOTED_RE.sub(lambda m: " " * len(m.group()), request)
+    paired: dict[str, set[int]] = {f: set() for f in MOVE_FIELDS}
+    loose: set[int] = set()
+    found = 0
+    for m in _DISTANCE_RE.finditer(text):
+        unit = m["unit"].lower()
+        value = float(m["num"]) if unit.startswith("unit") else float(m["num"]) * UNIT_PX[unit] / (px_per_unit or 1.0)
+        if abs(value - round(value)) > 1e-6 or round(value) >= 10 ** INT_DIGITS:
+            return None
+        found += 1
+        side = _AFTER_RE.match(text, m.end()) or _BEFORE_RE.search(text, 0, m.start())
+        if side is None:
+            loose.add(round(value))
+            continue
+        word = side["dir"].lower()
+        field = "dx" if word.startswith(("left", "right")) else "dy"
+        sign = -1 if word.startswith(("left", "up", "higher")) else 1
+        paired[field].add(sign * round(value))
+    if not 0 < found <= MAX_DISTANCES:
+        return None
+    return {f: tuple(sorted(paired[f] | {s * d for d in loose for s in (1, -1)} | ({0} if not paired[f] else set())))
+            for f in MOVE_FIELDS}
+
+
+def distance_rule(values: Iterable[int]) -> str:
+    """GBNF body for a move's ``dx`` or ``dy`` that is one of ``values`` (whole numbers, signed)."""
+    return "( " + " | ".join(f'"{v}"' for v in sorted({int(v) for v in values})) + " )"
 
 
 def answer_token_bound(ids: Iterable[str] | None = None) -> int:
@@ -578,17 +672,20 @@ def answer_token_bound(ids: Iterable[str] | None = None) -> int:
 _FIELD_BYTES = 512
 
 
-@lru_cache(maxsize=32)
-def _compiled(ids: tuple[str, ...] | None) -> Any:
+@lru_cache(maxsize=64)
+def _compiled(ids: tuple[str, ...] | None, distances: tuple[tuple[str, tuple[int, ...]], ...] | None) -> Any:
     from llama_cpp import LlamaGrammar
 
-    return LlamaGrammar.from_string(action_gbnf(ids), verbose=False)
+    return LlamaGrammar.from_string(action_gbnf(ids, None if distances is None else dict(distances)), verbose=False)
 
 
-def action_grammar(ids: Iterable[str] | None = None) -> Any:
-    """A compiled ``llama_cpp.LlamaGrammar`` for :func:`action_gbnf` (cached per id set)."""
-    return _compiled(None if ids is None else tuple(dict.fromkeys(ids)))
+def action_grammar(ids: Iterable[str] | None = None, distances: Distances | None = None) -> Any:
+    """A compiled ``llama_cpp.LlamaGrammar`` for :func:`action_gbnf` (cached per id set and distances)."""
+    key = None if distances is None else tuple(
+        (f, tuple(sorted({int(d) for d in distances.get(f, (0,))}))) for f in MOVE_FIELDS)
+    return _compiled(None if ids is None else tuple(dict.fromkeys(ids)), key)
 
 
 __all__ = ["runtime_schema", "structured_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "answer_token_bound",
+           "request_distances", "distance_rule", "Distances", "MOVE_FIELDS",
            "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]

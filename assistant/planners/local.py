@@ -55,6 +55,7 @@ from typing import Any, Iterator, Sequence
 from assistant.errors import ModelFileError, PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
+from assistant.planners.grammar import Distances
 from assistant.planners.modelstep import (
     ModelStats, choose, distinct_answers, element_ids, finding_fixes, planner_observation, switch,
 )
@@ -361,11 +362,12 @@ class LocalPlanner:
 
     # -- generation -------------------------------------------------------------
     def complete(self, prompt: str, *, ids: Sequence[str] | None, temperature: float = 0.0, seed: int = 0,
-                 deadline: float | None = None) -> str:
+                 deadline: float | None = None, distances: Distances | None = None) -> str:
         """One model answer for ``prompt`` (text up to the stop sequence).
 
-        ``ids`` specialises the grammar to those element ids; ``deadline`` (a
-        ``time.monotonic()`` value) cuts generation, counted in ``stats.timeouts``.
+        ``ids`` specialises the grammar to those element ids, ``distances`` (``grammar.request_distances``)
+        to the distances a request names; ``deadline`` (a ``time.monotonic()`` value) cuts generation,
+        counted in ``stats.timeouts``.
 
         The grammar's cost grows with the vocabulary: llama.cpp checks every token of it against the
         grammar at every step, about 0.4 s a token for Gemma 3's 262 144 on two cores. A model with a
@@ -379,13 +381,13 @@ class LocalPlanner:
         if self.grammar and self.lazy_grammar:
             text = self._complete(prompt, ids=ids, temperature=temperature, seed=seed, deadline=deadline,
                                   grammar=False)
-            if within_grammar(text, ids) or (deadline is not None and time.monotonic() >= deadline):
+            if within_grammar(text, ids, distances) or (deadline is not None and time.monotonic() >= deadline):
                 return text
         return self._complete(prompt, ids=ids, temperature=temperature, seed=seed, deadline=deadline,
-                              grammar=self.grammar)
+                              grammar=self.grammar, distances=distances)
 
     def _complete(self, prompt: str, *, ids: Sequence[str] | None, temperature: float, seed: int,
-                  deadline: float | None, grammar: bool) -> str:
+                  deadline: float | None, grammar: bool, distances: Distances | None = None) -> str:
         from llama_cpp import StoppingCriteriaList
 
         from assistant.planners.grammar import action_grammar, answer_token_bound
@@ -408,7 +410,7 @@ class LocalPlanner:
                     prompt, max_tokens=max_tokens, temperature=temperature,
                     top_k=1 if temperature <= 0 else 0, top_p=1.0, min_p=0.0, repeat_penalty=1.0,
                     stop=list(STOP_SEQUENCES), seed=seed,
-                    grammar=action_grammar(ids) if grammar else None,
+                    grammar=action_grammar(ids, distances) if grammar else None,
                     stopping_criteria=StoppingCriteriaList([over_time]))
         except ValueError as exc:  # e.g. the prompt does not fit the context window
             raise PlannerError(f"local model {self.model_path}: {exc}") from None
@@ -419,9 +421,9 @@ class LocalPlanner:
         return str(res["choices"][0]["text"])
 
     def generate(self, prompt: str, *, ids: Sequence[str] | None, samples: int | None = None, step: int = 0,
-                 deadline: float | None = None) -> list[str]:
+                 deadline: float | None = None, distances: Distances | None = None) -> list[str]:
         """Up to K answers for ``prompt`` with different actions: the first greedy, the rest sampled
-        (seeded by step and draw; see ``modelstep.distinct_answers``).
+        (seeded by step and draw; see ``modelstep.distinct_answers``); ``distances`` as :meth:`complete`.
 
         Stops early when ``deadline`` or this planner's ``step_timeout`` passes.
         """
@@ -431,7 +433,7 @@ class LocalPlanner:
 
         def draw(i: int, temperature: float) -> str:
             return self.complete(prompt, ids=ids, temperature=temperature,
-                                 seed=self.seed * 100_003 + step * 101 + i, deadline=deadline)
+                                 seed=self.seed * 100_003 + step * 101 + i, deadline=deadline, distances=distances)
 
         return distinct_answers(draw, k, self.temperature, deadline=deadline, stats=self.stats)
 
