@@ -342,7 +342,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--move-amounts", choices=MOVE_AMOUNTS, default=None,
                     help="how far the data's synthetic moves go (models.data --move-amounts; "
                          "every configuration: mixed)")
+    ap.add_argument("--sft-steps", type=int, default=None,
+                    help="SFT optimiser steps (default: the configuration's; tiny 4200)")
     args = ap.parse_args(argv)
+    if args.sft_steps is not None and args.sft_steps < 1:
+        ap.error(f"--sft-steps must be at least 1, got {args.sft_steps}")
     if args.reevaluate:
         run = Path(args.reevaluate)
         if not any((run / "grpo" / "final").glob("*.safetensors")):
@@ -376,6 +380,8 @@ def main(argv: list[str] | None = None) -> None:
         cfg.tokenizer_pre = args.tokenizer_pre
     if args.move_amounts:
         cfg.data.move_amounts = args.move_amounts
+    if args.sft_steps:
+        cfg.sft.steps = args.sft_steps
     if args.base or args.base_gguf:
         if not cfg.pretrained:
             ap.error("--base and --base-gguf go with a pretrained-base config (gemma, gemma-mini)")

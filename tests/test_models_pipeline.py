@@ -111,6 +111,19 @@ def test_an_unknown_tokenizer_split_is_refused_before_anything_is_written(tmp_pa
     assert exc.value.code == 2 and not (tmp_path / "run").exists()
 
 
+def test_sft_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
+    from models import pipeline
+
+    with pytest.raises(SystemExit) as exc:
+        pipeline.main(["--sft-steps", "0", "--run", str(tmp_path / "run")])
+    assert exc.value.code == 2 and "--sft-steps must be at least 1" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+    ran = []
+    monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
+    pipeline.main(["--sft-steps", "6000", "--run", str(tmp_path / "run"), "--no-install"])
+    assert ran[0].sft.steps == 6000 and pipeline.config("tiny").sft.steps == 4200
+
+
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
     from models.pipeline import load_config, main
 
