@@ -120,8 +120,8 @@ def test_sft_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
     assert not (tmp_path / "run").exists()
     ran = []
     monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
-    pipeline.main(["--sft-steps", "6000", "--run", str(tmp_path / "run"), "--no-install"])
-    assert ran[0].sft.steps == 6000 and pipeline.config("tiny").sft.steps == 4200
+    pipeline.main(["--sft-steps", "4200", "--run", str(tmp_path / "run"), "--no-install"])
+    assert ran[0].sft.steps == 4200 and pipeline.config("tiny").sft.steps == 6000
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
