@@ -126,10 +126,11 @@ def config(name: str) -> PipelineConfig:
             model=TinyConfig(hidden_size=128, num_layers=4, num_heads=4, num_kv_heads=4, intermediate_size=384,
                              max_positions=2048),
             # budgets in steps, not minutes, so that every machine trains the same amount (the learning rate
-            # decays over the steps): 6 000 steps of SFT, about 84 minutes on two cores, put both runs of this
+            # decays over the steps): 6 000 steps of SFT, 52-86 minutes on two cores, put all three runs of this
             # recipe past the 90 % applicator target under the runtime's grammar (models/tiny43 92.7 %,
-            # models/tiny44 91.1 %; 4 200 steps, models/tiny42: 85.4 %) and reach as planners what 4 200 steps
-            # reached only after GRPO (0.864 and 0.874 against 0.862); 60 steps of GRPO take about 25 minutes
+            # models/tiny44 91.1 %, models/tiny45 94.8 %; 4 200 steps, models/tiny42: 85.4 %) and reach as
+            # planners what 4 200 steps reached only after GRPO (0.864-0.882 against 0.862); 60 steps of GRPO
+            # take 12-25 minutes
             sft=SFTConfig(steps=6000, batch_size=12, lr=2e-3, warmup=60, log_every=20, eval_every=100,
                           max_val_examples=128, max_len=2048),
             # the recipe that beat its SFT stage beyond noise (models/tiny29, models/tiny32): each sampled answer
@@ -138,7 +139,8 @@ def config(name: str) -> PipelineConfig:
             # where the greedy policy would stop, half with elements renamed as real files name them, groups
             # sampled under the runtime's grammar; the checkpoint 48 validation episodes choose is exported.
             # From scratch it beat SFT beyond noise after a 30-minute SFT (models/tiny37) and after 4 200 steps
-            # (models/tiny42, +0.010), and stays level with the 6 000-step SFT (tiny43 +0.000, tiny44 +0.003).
+            # (models/tiny42, +0.010), and stays level with the 6 000-step SFT (tiny43 +0.000, tiny44 +0.003,
+            # tiny45 +0.004).
             grpo=GRPOConfig(steps=60, states_per_step=8, group_size=8, max_depth=5,
                             env_max_steps=6, reward="composite", kl_coef=0.5, lr=3e-5, std_floor=0.05,
                             stop_share=0.5, varied_ids=0.5, grammar=True, save_every=40,
