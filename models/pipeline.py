@@ -349,9 +349,13 @@ def main(argv: list[str] | None = None) -> None:
                          "every configuration: mixed)")
     ap.add_argument("--sft-steps", type=int, default=None,
                     help="SFT optimiser steps (default: the configuration's; tiny 6000)")
+    ap.add_argument("--grpo-steps", type=int, default=None,
+                    help="GRPO steps (default: the configuration's; tiny 60); checkpoints and validation "
+                         "keep the configuration's spacing")
     args = ap.parse_args(argv)
-    if args.sft_steps is not None and args.sft_steps < 1:
-        ap.error(f"--sft-steps must be at least 1, got {args.sft_steps}")
+    for flag, value in (("--sft-steps", args.sft_steps), ("--grpo-steps", args.grpo_steps)):
+        if value is not None and value < 1:
+            ap.error(f"{flag} must be at least 1, got {value}")
     if args.reevaluate:
         run = Path(args.reevaluate)
         if not any((run / "grpo" / "final").glob("*.safetensors")):
@@ -387,6 +391,8 @@ def main(argv: list[str] | None = None) -> None:
         cfg.data.move_amounts = args.move_amounts
     if args.sft_steps:
         cfg.sft.steps = args.sft_steps
+    if args.grpo_steps:
+        cfg.grpo.steps = args.grpo_steps
     if args.base or args.base_gguf:
         if not cfg.pretrained:
             ap.error("--base and --base-gguf go with a pretrained-base config (gemma, gemma-mini)")

@@ -122,6 +122,20 @@ def test_sft_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
     pipeline.main(["--sft-steps", "4200", "--run", str(tmp_path / "run"), "--no-install"])
     assert ran[0].sft.steps == 4200 and pipeline.config("tiny").sft.steps == 6000
+    assert ran[0].grpo.steps == pipeline.config("tiny").grpo.steps == 60
+
+
+def test_grpo_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
+    from models import pipeline
+
+    with pytest.raises(SystemExit) as exc:
+        pipeline.main(["--grpo-steps", "-3", "--run", str(tmp_path / "run")])
+    assert exc.value.code == 2 and "--grpo-steps must be at least 1, got -3" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+    ran = []
+    monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
+    pipeline.main(["--grpo-steps", "120", "--run", str(tmp_path / "run"), "--no-install"])
+    assert ran[0].grpo.steps == 120 and ran[0].grpo.save_every == 40 and ran[0].sft.steps == 6000
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
