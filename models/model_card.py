@@ -60,7 +60,7 @@ at step {summary['sft_best'].get('step')}, completion-token accuracy
 {summary['sft_best'].get('val_acc', float('nan')):.3f}), then GRPO with the
 layout environment as verifier ({_grpo_settings(cfg.grpo)}, the KL measured to the SFT model;
 {_grpo_log(summary)}){_grpo_choice(summary)}.
-Reproduce: `make train-tiny` (`python -m models.pipeline --config tiny`), CPU only.
+Reproduce: {reproduce_command(cfg)}, CPU only.
 This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
 {_run_notes(summary)}
 
@@ -88,6 +88,21 @@ the model, its tokenizer and its training data are produced by this repository.
 """
     out.write_text(text, encoding="utf-8")
     return out
+
+
+def reproduce_command(cfg: Any) -> str:
+    """The command that trains this configuration again: ``make train-tiny`` for the tiny recipe as it is, else
+    ``python -m models.pipeline`` with the options that set what differs from the named configuration."""
+    from models.pipeline import config
+
+    default = config(cfg.name)
+    options = [(f"--sft-steps {cfg.sft.steps}", cfg.sft.steps != default.sft.steps),
+               (f"--grpo-steps {cfg.grpo.steps}", cfg.grpo.steps != default.grpo.steps),
+               (f"--tokenizer-pre {cfg.tokenizer_pre}", cfg.tokenizer_pre != default.tokenizer_pre),
+               (f"--move-amounts {cfg.data.move_amounts}", cfg.data.move_amounts != default.data.move_amounts)]
+    flags = "".join(f" {option}" for option, differs in options if differs)
+    command = f"python -m models.pipeline --config {cfg.name}{flags}"
+    return f"`make train-tiny` (`{command}`)" if cfg.name == "tiny" and not flags else f"`{command}`"
 
 
 def _sft_log(summary: dict[str, Any]) -> str:

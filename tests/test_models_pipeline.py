@@ -25,6 +25,19 @@ def test_model_card_names_the_limit_of_a_model_trained_on_common_distances() -> 
     assert "learnt by the twelve distances the training requests named" in _distances_limit(cfg)
 
 
+def test_model_card_gives_the_command_that_trains_the_model_again() -> None:
+    from models.model_card import reproduce_command
+    from models.pipeline import config
+
+    cfg = config("tiny")
+    assert reproduce_command(cfg) == "`make train-tiny` (`python -m models.pipeline --config tiny`)"
+    cfg.grpo.steps, cfg.sft.steps = 120, 4200
+    assert reproduce_command(cfg) == "`python -m models.pipeline --config tiny --sft-steps 4200 --grpo-steps 120`"
+    cfg = config("mini")
+    cfg.data.move_amounts = "common"
+    assert reproduce_command(cfg) == "`python -m models.pipeline --config mini --move-amounts common`"
+
+
 def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     import torch
 
@@ -57,6 +70,7 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     # the tiny recipe in miniature: numbers read digit by digit, moves of any distance in the data
     assert "(numbers split into single digits, then the GPT-2 split regex)" in card and "Moves by any distance" in card
     assert "learnt by the twelve distances" not in card
+    assert "Reproduce: `python -m models.pipeline --config mini`, CPU only." in card
     assert json.loads((run / "data" / "stats.json").read_text())["config"]["move_amounts"] == "mixed"
     assert result["sft_best"]["step"] > 0
     # the comparisons pair the episodes; every episode is written beside the report and reads back
