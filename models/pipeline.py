@@ -2,7 +2,7 @@
 
 Commands::
 
-    python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), ~2 h on 2 cores
+    python -m models.pipeline --config tiny      # the bundled applicator (make train-tiny), 70 min-2 h on 2 cores
     python -m models.pipeline --config mini      # every stage on a miniature configuration, a few minutes
     python -m models.pipeline --config gemma     # Gemma 3 270M + LoRA, for a GPU (pip install -e '.[gemma]')
     python -m models.pipeline --config gemma-mini  # the Gemma path in miniature (CPU, ~10 min)
@@ -126,7 +126,7 @@ def config(name: str) -> PipelineConfig:
             model=TinyConfig(hidden_size=128, num_layers=4, num_heads=4, num_kv_heads=4, intermediate_size=384,
                              max_positions=2048),
             # budgets in steps, not minutes, so that every machine trains the same amount (the learning rate
-            # decays over the steps): 6 000 steps of SFT, 52-86 minutes on two cores, put all three runs of this
+            # decays over the steps): 6 000 steps of SFT, 48-86 minutes on two cores, put all three runs of this
             # recipe past the 90 % applicator target under the runtime's grammar (models/tiny43 92.7 %,
             # models/tiny44 91.1 %, models/tiny45 94.8 %; 4 200 steps, models/tiny42: 85.4 %) and reach as
             # planners what 4 200 steps reached only after GRPO (0.864-0.882 against 0.862); 60 steps of GRPO
@@ -140,7 +140,7 @@ def config(name: str) -> PipelineConfig:
             # sampled under the runtime's grammar; the checkpoint 48 validation episodes choose is exported.
             # From scratch it beat SFT beyond noise after a 30-minute SFT (models/tiny37) and after 4 200 steps
             # (models/tiny42, +0.010), and stays level with the 6 000-step SFT (tiny43 +0.000, tiny44 +0.003,
-            # tiny45 +0.004).
+            # tiny45 +0.004); 120 steps did no better (models/tiny46: step 40 kept, -0.001).
             grpo=GRPOConfig(steps=60, states_per_step=8, group_size=8, max_depth=5,
                             env_max_steps=6, reward="composite", kl_coef=0.5, lr=3e-5, std_floor=0.05,
                             stop_share=0.5, varied_ids=0.5, grammar=True, save_every=40,
