@@ -624,14 +624,17 @@ def rows_from_episodes(stored: list[dict[str, Any]], policy: str, tasks: list[st
 
 def check_same_scores(stored: list[dict[str, Any]], rows: list[PolicyRow], source: str | Path,
                       policy: str = "heuristic") -> int:
-    """Raise unless ``policy``'s episodes run now end as the earlier evaluation recorded them; returns their count.
+    """Raise unless ``policy``'s episodes run now end as the earlier evaluation recorded them; returns how many
+    were compared.
 
     The heuristic is deterministic, so any difference means the environment, the tasks or the metrics
-    changed since: the earlier episodes would then not pair with new ones.
+    changed since: the earlier episodes would then not pair with new ones. Every episode run now that the
+    earlier evaluation also played is compared (an earlier report on fewer seeds checks those it has); at
+    least one must be there.
     """
     then = {(e["task"], e["seed"]): e for e in stored if e["policy"] == policy and e.get("ids", "plain") == "plain"}
-    now = [e for r in rows if r.policy == policy and r.task != "all" for e in r.details]
-    if not now or any((e.task, e.seed) not in then for e in now):
+    now = [e for r in rows if r.policy == policy and r.task != "all" for e in r.details if (e.task, e.seed) in then]
+    if not now:
         raise ValueError(f"{source}: does not hold the {policy}'s episodes on these held-out seeds to check against")
     for e in now:
         old = then[(e.task, e.seed)]

@@ -260,6 +260,12 @@ def test_an_earlier_evaluations_rows_are_reused_only_when_the_heuristic_scores_a
         check_same_scores(changed, rows, path)
     with pytest.raises(ValueError, match="does not hold the heuristic's episodes"):
         check_same_scores([e for e in stored if e["policy"] != "heuristic"], rows, path)
+    # an earlier report on fewer seeds: the episodes both have are compared, and a change there still counts
+    fewer = [e for e in stored if e["seed"] == 100]
+    assert check_same_scores(fewer, rows, path) == 2
+    with pytest.raises(ValueError, match=r"heuristic now ends \w+ seed 100 .* the environment changed"):
+        check_same_scores([{**e, "steps": e["steps"] + 1} if e["policy"] == "heuristic" else e for e in fewer],
+                          rows, path)
 
 
 def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows(tmp_path: Path) -> None:
