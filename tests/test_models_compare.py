@@ -12,6 +12,8 @@ pytest.importorskip("llama_cpp")
 from models.compare import EPISODES_FILE, check_seeds, compare, main, parse_spec  # noqa: E402
 
 BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
+#: the model bundled before, which learnt twelve common move distances and copies few others on its own
+TINY27 = BUNDLED.parent / "tiny27" / "layout-applicator-tiny27.gguf"
 
 
 def test_parse_spec_forms_and_errors():
@@ -110,6 +112,22 @@ def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
     model = GGUFPolicy(BUNDLED.parent / owner / f"layout-applicator-{owner}-{stage}.gguf", name=policy)
     for task, seed in (("banner", 100), ("editorial", 101), ("flyer", 102)):
         got, want = run_episode(model, task, seed, max_steps=6), stored[(task, seed)]
+        assert (got.steps, got.ended) == (want["steps"], want["ended"])
+        assert got.composite == pytest.approx(want["composite"], abs=1e-9)
+
+
+@pytest.mark.parametrize("model,report", [(BUNDLED, BUNDLED.parent / "eval_episodes.jsonl"),
+                                          (TINY27, TINY27.parent / "eval_episodes.jsonl")])
+def test_the_bundled_model_and_the_one_before_replay_their_reports(model, report):
+    """``models/EVAL.md``'s GRPO episodes are the bundled file's, and ``models/tiny27/``'s are tiny27's: each
+    plays its report's held-out episodes again, step for step."""
+    from models.eval import load_episodes, run_episode
+    from models.policies import GGUFPolicy
+
+    stored = {(e["task"], e["seed"]): e for e in load_episodes(report) if e["policy"] == "GRPO" and e["ids"] == "plain"}
+    policy = GGUFPolicy(model, name="GRPO")
+    for task, seed in (("banner", 100), ("editorial", 101), ("flyer", 102)):
+        got, want = run_episode(policy, task, seed, max_steps=6), stored[(task, seed)]
         assert (got.steps, got.ended) == (want["steps"], want["ended"])
         assert got.composite == pytest.approx(want["composite"], abs=1e-9)
 
@@ -214,16 +232,16 @@ def test_tuned_amounts_are_a_named_planners_option(tmp_path):
     import copy
 
     from models.policies import GGUFPolicy
-    from models.files import file_env, load_files
+    from models.files import file_env, file_variant, load_files
 
     with pytest.raises(ValueError, match="--tune heuristic: not a model planner"):
         compare(["heuristic", "random"], episodes=1, tune=["heuristic"], out=tmp_path / "C.md")
     assert not (tmp_path / "C.md").exists()
-    # the same model, once as it answers and once with its answers' amounts tuned, on the same file
-    name, doc = load_files([EXAMPLES / "flyer.svg"])[0]
+    # the same model, once as it answers and once with its answers' amounts tuned, on the same damaged copy of a file
+    name, doc = load_files([EXAMPLES / "slide.svg"])[0]
     plain = GGUFPolicy(BUNDLED, name="plain", grammar=True, samples=1)
     tuned = GGUFPolicy(BUNDLED, name="tuned", grammar=True, samples=1, tune=True, llm=plain.llm)
-    env, _ = file_env(doc.copy(), max_steps=4)
+    env, _ = file_env(file_variant(doc, name, 3, 3)[0], max_steps=4)
     mine, theirs = plain.act(env), tuned.act(env)
     assert mine.action["type"] == theirs.action["type"] == "move" and mine.action["ids"] == theirs.action["ids"]
     scale = theirs.action["dy"] / mine.action["dy"]  # the greedy answer's move, further or less far
@@ -354,12 +372,13 @@ def test_models_compare_as_applicators_on_moves_by_any_distance(tmp_path, capsys
 
 
 def test_the_grammar_moves_as_far_as_a_request_names_and_free_distances_measure_the_model(tmp_path, capsys):
-    """The bundled model, trained on twelve common distances, on moves by any distance: under the runtime's grammar
-    every answered move goes the requested distance; with ``--free-distances`` it answers its own (fewer right)."""
+    """The model bundled before (tiny27), trained on twelve common distances, on moves by any distance: under the
+    runtime's grammar every answered move goes the requested distance; with ``--free-distances`` it answers its own
+    (fewer right)."""
     from models.eval import applicator_cases, evaluate_applicator
     from models.policies import GGUFPolicy
 
-    args = [f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "4", "--episodes", "1", "--tasks", "poster,slide",
+    args = [f"a={TINY27}", f"b={TINY27}", "--requests", "4", "--episodes", "1", "--tasks", "poster,slide",
             "--moves", "any", "--grammar"]
     main([*args, "--out", str(tmp_path / "LIMITED.md")])
     limited = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
@@ -371,7 +390,7 @@ def test_the_grammar_moves_as_far_as_a_request_names_and_free_distances_measure_
     assert "a move limited to the distances its request names" in (tmp_path / "LIMITED.md").read_text()
     assert "move distances left to the model" in (tmp_path / "FREE.md").read_text()
     cases = applicator_cases(["poster", "slide"], 1, 4, moves="any")
-    own = evaluate_applicator(GGUFPolicy(BUNDLED, name="a", grammar=True, free_distances=True), cases)
+    own = evaluate_applicator(GGUFPolicy(TINY27, name="a", grammar=True, free_distances=True), cases)
     assert own["edit_accuracy"] == pytest.approx(free[0]["edit_accuracy"])
 
 

@@ -267,17 +267,17 @@ def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
 
     model = MODELS_DIR / BUNDLED_NAME
     out = tmp_path / "search"
-    main(["--model", str(model), "--out", str(out), "--files", str(EXAMPLES / "flyer.svg"), "--episodes", "1",
+    main(["--model", str(model), "--out", str(out), "--files", str(EXAMPLES / "poster.svg"), "--episodes", "1",
           "--first-seed", "0", "--max-steps", "1", "--samples", "1", "--teacher", "search",
           "--teacher-samples", "4", "--tune", "1"])
     stats = json.loads((out / "stats.json").read_text())
     assert stats["config"]["teacher"] == "search" and stats["config"]["teacher_samples"] == 4
     first = next(json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()
                  if json.loads(x)["kind"] == "planner")
-    ((name, doc),) = load_files([EXAMPLES / "flyer.svg"])
+    ((name, doc),) = load_files([EXAMPLES / "poster.svg"])
     env, _ = file_env(file_variant(doc, name, 0, 3)[0], max_steps=2)
     want = GGUFPolicy(model, name="search", grammar=True, samples=4, tune=True).act(env).action
-    assert want["type"] != "finalize"  # its search improves the flyer: the label is that edit
+    assert want["type"] != "finalize"  # its search improves the poster: the label is that edit
     _, reward, _, _, info = env.step(want)
     assert info["valid"] and reward > 0
     env, _ = file_env(file_variant(doc, name, 0, 3)[0], max_steps=2)
