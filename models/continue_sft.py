@@ -227,6 +227,9 @@ def grpo_text(g: Any, chosen: dict | None = None) -> str:
                  f"or after up to {g.perturb} random damaging edits")
     if getattr(g, "grammar", False):
         text += "; groups sampled under the runtime's action grammar over each state's element ids"
+    if getattr(g, "suggested_fixes", 0) > 0:
+        text += (f"; each group also held up to {g.suggested_fixes} of the fixes its prompt suggests that no "
+                 f"sample wrote")
     if g.charge_stops:
         text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
     if g.need_gain:

@@ -36,6 +36,16 @@ compact torch loop:
    choices between edits of elements the layout has. The loss still uses the
    model's unmasked token probabilities: raising a sampled token's probability
    raises it under the mask too.
+   With ``suggested_fixes`` N > 0 the group also holds up to N of the fixes the
+   state's prompt itself suggests (each finding's ``fix: {…}``,
+   ``assistant.planners.modelstep.finding_fixes``) that no sample wrote, as the
+   canonical completion SFT trains on (:func:`suggested_completions`). They are
+   scored, normalised and learnt from as the samples are (their ``π_old`` is the
+   current policy's probability of them, so the ratio starts at 1): where a
+   suggestion beats what the policy samples it gets a positive advantage, the
+   policy's own poorer answers a negative one. A greedy planner that does not
+   copy the edit its prompt names (``models/tiny47/README.md``) rarely samples
+   it among G answers; this puts it in the group where it is there to take.
 3. **Rewards from the environment.** Each completion is parsed
    (``prompting.parse_completion``) and executed in a deep copy of the
    environment; its reward is the environment's shaped step reward (potential
@@ -72,8 +82,10 @@ compact torch loop:
 Logged every step (``OUT/log.jsonl``): mean reward (as the environment
 scored the samples, before ``charge_stops``; with ``reward="return"`` or
 ``"composite"`` the one-step mean beside it as ``step_reward``), valid rate,
-premature-finalize rate, finalize rate, KL, loss, curriculum stage, states
-with renamed elements; checkpoints every ``save_every`` steps and the final
+premature-finalize rate, finalize rate (of the sampled answers), KL, loss,
+curriculum stage, states with renamed elements, and with ``suggested_fixes``
+how many suggestions were added, their mean reward and the share of groups in
+which one beat every sample; checkpoints every ``save_every`` steps and the final
 one in ``OUT/final``.
 
 **Selection by validation.** With ``val_every`` > 0 the policy is scored
@@ -135,6 +147,7 @@ class GRPOConfig:
     grammar_vocab: str = ""            # a GGUF with the model's tokenizer ("": the starting model, exported)
     charge_stops: bool = False         # finalize / no-op answers cost the best gain of their group (charge_stops)
     need_gain: bool = False            # learn only from groups in which a sampled edit improves the layout
+    suggested_fixes: int = 0           # add up to N of the prompt's suggested fixes to each group (0: none)
     reward: str = "step"               # "step": the action's shaped reward; "return": plus the greedy rest of the
     #                                    episode; "composite": that episode's final composite gain (REWARDS)
     env_max_steps: int = 24
@@ -227,6 +240,42 @@ def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tok
         res = model(input_ids=nxt.view(n, 1).to(lm.device), past_key_values=past, use_cache=True)
         past, logits = res.past_key_values, res.logits[:, -1]
     return outs
+
+
+def suggested_completions(lm: LM, env: Any, texts: list[str], limit: int, *, grammar: bool) -> list[list[int]]:
+    """Token ids of up to ``limit`` of the fixes ``env``'s prompt suggests that none of ``texts`` (the sampled
+    answers, first lines) already is, in prompt order.
+
+    Each is the canonical completion (``assistant.prompting.format_target``: what SFT trains on) as
+    :func:`sample_group` would have returned it — without its end token under the grammar, which ends a
+    sample where the action is complete, with ``eos`` otherwise. An answer counts as the same fix when it
+    parses to the same canonical action.
+    """
+    from assistant.planners.modelstep import finding_fixes
+    from assistant.prompting import canonical_action, format_target
+
+    def key(text: str) -> str | None:
+        try:
+            return json.dumps(canonical_action(parse_completion(text)), sort_keys=True)
+        except (InvalidAction, ValueError):
+            return None
+
+    seen = {key(t) for t in texts}
+    out: list[list[int]] = []
+    for fix in finding_fixes(env.observation()):
+        if len(out) >= limit:
+            break
+        try:
+            target = format_target(fix)
+        except (InvalidAction, ValueError):
+            continue
+        k = key(target)
+        if k is None or k in seen:
+            continue
+        seen.add(k)
+        ids = lm.encode(target.rstrip("\n"))
+        out.append(ids if grammar else ids + [lm.eos_id])
+    return out
 
 
 def mask_logits(grammar: Any, logits: torch.Tensor, done: list[bool]) -> torch.Tensor:
@@ -545,6 +594,10 @@ def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[st
             "gap_closed": sum(e.gap_closed for e in eps) / len(eps), "episodes": len(eps)}
 
 
+def mean_or_none(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
 def check_config(cfg: GRPOConfig) -> None:
     """Refuse settings GRPO cannot run with (``ValueError``), before a model is loaded or a file written."""
     if cfg.reward not in REWARDS:
@@ -552,6 +605,8 @@ def check_config(cfg: GRPOConfig) -> None:
     for name in ("stop_share", "varied_ids", "file_share"):
         if not 0.0 <= getattr(cfg, name) <= 1.0:
             raise ValueError(f"GRPO {name} must be a share between 0 and 1; got {getattr(cfg, name)!r}")
+    if cfg.suggested_fixes < 0:
+        raise ValueError(f"GRPO suggested_fixes must be 0 or more; got {cfg.suggested_fixes!r}")
     if cfg.file_share > 0 and not cfg.files:
         raise ValueError("GRPO file_share needs files to draw states from")
 
@@ -615,7 +670,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     for step in range(cfg.steps):
         open_tasks = curriculum_tasks(tasks, step, cfg.steps, elapsed=time.time() - t0, budget=60 * cfg.max_minutes)
         groups = []
-        stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "valid": [], "premature": [], "finalize": []}
+        stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "valid": [], "premature": [], "finalize": [],
+                                         "suggested": [], "suggested_reward": [], "suggested_best": []}
         varied = from_files = 0
         for _ in range(cfg.states_per_step):
             task = rng.choice(open_tasks)
@@ -634,10 +690,19 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
             with grammar_states(grammar, env, cfg.group_size) as states:
                 comps = sample_group(lm, prompt, cfg.group_size, temperature=cfg.temperature,
                                      max_new_tokens=cfg.max_new_tokens, generator=gen, grammar=states)
-            results = score_group(lm, env, [lm.decode(c).split("\n", 1)[0] for c in comps], cfg)
-            for key in ("reward", "valid", "premature", "finalize"):  # as the environment scored them
-                stats[key] += [float(r[key]) for r in results]
-            stats["step_reward"] += [float(r.get("step_reward", r["reward"])) for r in results]
+            texts = [lm.decode(c).split("\n", 1)[0] for c in comps]
+            if cfg.suggested_fixes > 0:
+                extra = suggested_completions(lm, env, texts, cfg.suggested_fixes, grammar=grammar is not None)
+                comps, texts = comps + extra, texts + [lm.decode(c).split("\n", 1)[0] for c in extra]
+                stats["suggested"].append(len(extra))
+            results = score_group(lm, env, texts, cfg)
+            sampled, added = results[:cfg.group_size], results[cfg.group_size:]
+            for key in ("reward", "valid", "premature", "finalize"):  # the samples, as the environment scored them
+                stats[key] += [float(r[key]) for r in sampled]
+            stats["step_reward"] += [float(r.get("step_reward", r["reward"])) for r in sampled]
+            if added:
+                stats["suggested_reward"] += [float(r["reward"]) for r in added]
+                stats["suggested_best"].append(float(max(r["reward"] for r in added) > max(r["reward"] for r in sampled)))
             if cfg.need_gain and best_gain(results) <= 0:
                 continue  # nothing sampled improves: the group could only teach stopping
             if cfg.charge_stops:
@@ -671,7 +736,9 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
                "valid_rate": sum(stats["valid"]) / n,
                "premature_finalize_rate": sum(stats["premature"]) / n, "finalize_rate": sum(stats["finalize"]) / n,
                "kl": kl_val, "loss": loss_val, "groups_with_signal": len(groups), "varied_states": varied,
-               "file_states": from_files,
+               "file_states": from_files, "suggested": sum(stats["suggested"]),
+               "suggested_reward": mean_or_none(stats["suggested_reward"]),
+               "suggested_best": mean_or_none(stats["suggested_best"]),
                "stage_tasks": open_tasks, "s": round(time.time() - t0, 1)}
         history.append(rec)
         log.write(json.dumps(rec) + "\n")

@@ -98,6 +98,8 @@ def reproduce_command(cfg: Any) -> str:
     default = config(cfg.name)
     options = [(f"--sft-steps {cfg.sft.steps}", cfg.sft.steps != default.sft.steps),
                (f"--grpo-steps {cfg.grpo.steps}", cfg.grpo.steps != default.grpo.steps),
+               (f"--grpo-suggested-fixes {cfg.grpo.suggested_fixes}",
+                cfg.grpo.suggested_fixes != default.grpo.suggested_fixes),
                (f"--tokenizer-pre {cfg.tokenizer_pre}", cfg.tokenizer_pre != default.tokenizer_pre),
                (f"--move-amounts {cfg.data.move_amounts}", cfg.data.move_amounts != default.data.move_amounts)]
     flags = "".join(f" {option}" for option, differs in options if differs)

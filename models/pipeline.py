@@ -352,10 +352,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--grpo-steps", type=int, default=None,
                     help="GRPO steps (default: the configuration's; tiny 60); checkpoints and validation "
                          "keep the configuration's spacing")
+    ap.add_argument("--grpo-suggested-fixes", type=int, default=None, metavar="N",
+                    help="GRPO groups also hold up to N of the fixes each prompt suggests (models.grpo "
+                         "--suggested-fixes; default: the configuration's, tiny 0)")
     args = ap.parse_args(argv)
     for flag, value in (("--sft-steps", args.sft_steps), ("--grpo-steps", args.grpo_steps)):
         if value is not None and value < 1:
             ap.error(f"{flag} must be at least 1, got {value}")
+    if args.grpo_suggested_fixes is not None and args.grpo_suggested_fixes < 0:
+        ap.error(f"--grpo-suggested-fixes must be 0 or more, got {args.grpo_suggested_fixes}")
     if args.reevaluate:
         run = Path(args.reevaluate)
         if not any((run / "grpo" / "final").glob("*.safetensors")):
@@ -393,6 +398,8 @@ def main(argv: list[str] | None = None) -> None:
         cfg.sft.steps = args.sft_steps
     if args.grpo_steps:
         cfg.grpo.steps = args.grpo_steps
+    if args.grpo_suggested_fixes is not None:
+        cfg.grpo.suggested_fixes = args.grpo_suggested_fixes
     if args.base or args.base_gguf:
         if not cfg.pretrained:
             ap.error("--base and --base-gguf go with a pretrained-base config (gemma, gemma-mini)")

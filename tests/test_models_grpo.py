@@ -586,3 +586,58 @@ def test_grpo_files_that_cannot_be_used_are_refused_by_name(tmp_path: Path, lm, 
     with pytest.raises(LayoutError, match="broken.svg"):
         train_grpo(GRPOConfig(out=str(out), file_share=0.5, files=(str(broken),)), lm=lm)
     assert not out.exists()  # refused before anything is written
+
+
+def _fixes(env) -> list[dict]:
+    from assistant.planners.modelstep import finding_fixes
+
+    fixes = finding_fixes(env.observation())
+    assert len(fixes) >= 2, "the banner state should suggest fixes"
+    return fixes
+
+
+@pytest.mark.parametrize("grammar", [False, True])
+def test_suggested_completions_are_the_prompts_fixes_no_sample_wrote(lm, env, grammar) -> None:
+    from models.grpo import suggested_completions
+
+    fixes = _fixes(env)
+    sampled = [json.dumps(fixes[0]), "not json", format_target({"type": "finalize"}).strip()]
+    out = suggested_completions(lm, env, sampled, 10, grammar=grammar)
+    want = [format_target(f).rstrip("\n") for f in fixes[1:]]
+    assert [lm.decode(c[:-1] if not grammar else c) for c in out] == want[:len(out)] and len(out) == len(want)
+    assert all((c[-1] == lm.eos_id) is (not grammar) for c in out)
+    assert len(suggested_completions(lm, env, sampled, 1, grammar=grammar)) == 1
+    assert suggested_completions(lm, env, [json.dumps(f) for f in fixes], 10, grammar=grammar) == []
+
+
+def test_grpo_learns_from_a_suggested_fix_its_samples_missed(tmp_path: Path, lm, env, monkeypatch) -> None:
+    fix = format_target(_fixes(env)[0]).rstrip("\n")
+    scored_texts = []
+
+    def fake_score(state, text, invalid_reward):
+        scored_texts.append(text)
+        return {"reward": 0.1 if text == fix else 0.0, "valid": True, "finalize": False, "noop": False,
+                "premature": False}
+
+    monkeypatch.setattr(grpo_mod, "score_action", fake_score)
+    monkeypatch.setattr(grpo_mod, "on_policy_state", lambda *a, **k: copy.deepcopy(env))
+    model = copy.deepcopy(lm)
+    prompt_ids = model.encode(planner_prompt(env), bos=True)
+    target = [model.encode(fix) + [model.eos_id]]
+    with torch.no_grad():
+        before = float(token_logprobs(model.model, prompt_ids, target, model.pad_id)[0].sum())
+    cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=1, states_per_step=1, group_size=3,
+                     max_depth=0, max_new_tokens=8, save_every=5, suggested_fixes=1, lr=1e-2)
+    train_grpo(cfg, lm=model)
+    log = [json.loads(x) for x in (tmp_path / "grpo" / "log.jsonl").read_text().splitlines() if '"event"' not in x]
+    assert fix in scored_texts and len(scored_texts) == 4            # three samples and the suggestion
+    assert log[0]["suggested"] == 1 and log[0]["suggested_best"] == 1.0
+    assert log[0]["suggested_reward"] == pytest.approx(0.1) and log[0]["reward"] == 0.0  # samples only
+    with torch.no_grad():
+        after = float(token_logprobs(model.model, prompt_ids, target, model.pad_id)[0].sum())
+    assert after > before
+
+
+def test_a_negative_number_of_suggested_fixes_is_refused(tmp_path: Path, lm) -> None:
+    with pytest.raises(ValueError, match="suggested_fixes"):
+        train_grpo(GRPOConfig(out=str(tmp_path / "g"), suggested_fixes=-1), lm=lm)

@@ -33,6 +33,9 @@ def test_model_card_gives_the_command_that_trains_the_model_again() -> None:
     assert reproduce_command(cfg) == "`make train-tiny` (`python -m models.pipeline --config tiny`)"
     cfg.grpo.steps, cfg.sft.steps = 120, 4200
     assert reproduce_command(cfg) == "`python -m models.pipeline --config tiny --sft-steps 4200 --grpo-steps 120`"
+    cfg.grpo.suggested_fixes = 2
+    assert reproduce_command(cfg) == ("`python -m models.pipeline --config tiny --sft-steps 4200 --grpo-steps 120 "
+                                      "--grpo-suggested-fixes 2`")
     cfg = config("mini")
     cfg.data.move_amounts = "common"
     assert reproduce_command(cfg) == "`python -m models.pipeline --config mini --move-amounts common`"
@@ -150,6 +153,20 @@ def test_grpo_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
     pipeline.main(["--grpo-steps", "120", "--run", str(tmp_path / "run"), "--no-install"])
     assert ran[0].grpo.steps == 120 and ran[0].grpo.save_every == 40 and ran[0].sft.steps == 6000
+    assert ran[0].grpo.suggested_fixes == 0
+
+
+def test_grpo_suggested_fixes_option(tmp_path: Path, capsys, monkeypatch) -> None:
+    from models import pipeline
+
+    with pytest.raises(SystemExit) as exc:
+        pipeline.main(["--grpo-suggested-fixes", "-1", "--run", str(tmp_path / "run")])
+    assert exc.value.code == 2 and "--grpo-suggested-fixes must be 0 or more, got -1" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+    ran = []
+    monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
+    pipeline.main(["--grpo-suggested-fixes", "2", "--run", str(tmp_path / "run"), "--no-install"])
+    assert ran[0].grpo.suggested_fixes == 2 and ran[0].grpo.steps == 60
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:

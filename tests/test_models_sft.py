@@ -302,6 +302,9 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     assert "each sampled action rewarded with the return of its episode played on greedily" in text
     assert "advantages divided by the group's reward spread or 0.05, whichever is larger" in text
     assert "reward spread" not in grpo_text(tiny)
+    assert "fixes its prompt suggests" not in grpo_text(tiny)
+    assert "each group also held up to 2 of the fixes its prompt suggests that no sample wrote" in grpo_text(
+        replace(tiny, suggested_fixes=2))
     comp = parser().parse_args(["--grpo-reward", "composite"])
     assert grpo_overrides(comp) == {"reward": "composite"}
     text = grpo_text(replace(tiny, **grpo_overrides(comp)))
