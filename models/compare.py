@@ -34,7 +34,8 @@ file; ``--variants V`` also plays V − 1 perturbed copies of each
 (``models.files``: 1 … ``--perturb`` random damaging edits), paired by file
 and seed. Seeds come from the held-out test range (``--split val`` for the
 validation range, the one to choose checkpoints on). The report and every
-episode (``compare_episodes.jsonl``, beside it) are written only when every
+episode (``compare_episodes.jsonl`` beside ``COMPARE.md``; beside another
+report, that report's name with ``_episodes.jsonl``) are written only when every
 planner loaded and ran.
 
 ``--requests N`` compares model files as applicators instead (or measures one): each answers, once,
@@ -61,8 +62,16 @@ from typing import Any
 
 from models.data import SEED_RANGES
 
-#: Every compared episode (JSON lines), written beside the report.
+#: Every compared episode (JSON lines), written beside the report: this name for ``COMPARE.md``, and for any
+#: other report its own (:func:`episodes_path`).
 EPISODES_FILE = "compare_episodes.jsonl"
+
+
+def episodes_path(report: Path) -> Path:
+    """Where the episodes of ``report`` go: ``<stem>_episodes.jsonl`` beside it, the stem in lower case
+    (``COMPARE.md`` → :data:`EPISODES_FILE`, ``VERIFY.md`` → ``verify_episodes.jsonl``), so that two reports
+    in one folder keep their own episodes."""
+    return report.with_name(f"{report.stem.lower()}_episodes.jsonl")
 
 #: Fewer paired episodes than this give a difference but no verdict: a bootstrap over a handful of pairs
 #: gives an interval far narrower than the noise.
@@ -226,7 +235,7 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
                 + (f" Produced by `{command}`." if command else "") + "\n",
                 "## Paired differences of the final composite\n", comparison_table(comparisons), "",
                 "## Planners\n", policy_table(rows), ""]
-        episodes_file = write_episodes(out.parent / EPISODES_FILE, {ids: rows})
+        episodes_file = write_episodes(episodes_path(out), {ids: rows})
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
         tmp.replace(out)
@@ -330,7 +339,7 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
                 f"at most {max_steps} steps per file{model_clause(specs, decoding)}." + (f" Produced by `{command}`." if command else "") + "\n",
                 "## Paired differences of the final composite\n", comparison_table(comparisons), "",
                 "## Planners\n", policy_table(rows), ""]
-        episodes_file = write_episodes(out.parent / EPISODES_FILE, {"file": rows})
+        episodes_file = write_episodes(episodes_path(out), {"file": rows})
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
         tmp.replace(out)

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("llama_cpp")
 
-from models.compare import EPISODES_FILE, check_seeds, compare, main, parse_spec  # noqa: E402
+from models.compare import EPISODES_FILE, check_seeds, compare, episodes_path, main, parse_spec  # noqa: E402
 
 BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
 #: the model bundled before, which learnt twelve common move distances and copies few others on its own
@@ -409,3 +409,12 @@ def test_requests_refuse_planners_and_options_that_answer_no_request(tmp_path, c
         main([f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "2", "--episodes", "900", "--out", str(out)])
     assert "leave the test range" in str(err.value)
     assert not out.exists()
+
+
+def test_reports_in_one_folder_keep_their_own_episodes(tmp_path):
+    assert episodes_path(tmp_path / "COMPARE.md") == tmp_path / EPISODES_FILE
+    compare(["heuristic", "random"], episodes=1, tasks=["banner"], out=tmp_path / "COMPARE.md")
+    compare(["heuristic", "random"], episodes=2, tasks=["banner"], out=tmp_path / "VERIFY.md")
+    first = (tmp_path / EPISODES_FILE).read_text().splitlines()
+    second = (tmp_path / "verify_episodes.jsonl").read_text().splitlines()
+    assert len(first) == 2 and len(second) == 4
