@@ -73,6 +73,7 @@ def episodes_path(report: Path) -> Path:
     in one folder keep their own episodes."""
     return report.with_name(f"{report.stem.lower()}_episodes.jsonl")
 
+
 #: Fewer paired episodes than this give a difference but no verdict: a bootstrap over a handful of pairs
 #: gives an interval far narrower than the noise.
 MIN_PAIRS = 10

@@ -595,6 +595,7 @@ def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[st
 
 
 def mean_or_none(values: list[float]) -> float | None:
+    """The mean of ``values`` (``None`` when there are none: nothing of that kind was logged this step)."""
     return sum(values) / len(values) if values else None
 
 
