@@ -15,8 +15,8 @@ the soup scored between them. ``--weights`` gives each checkpoint a share
 (normalised to sum to 1; default equal shares): with the starting checkpoint
 and a trained one it interpolates between them.
 
-Every input is a checkpoint directory that ``models.lm.load_lm`` opens
-(``config.json`` + ``model.safetensors`` + ``tokenizer.json``; a GGUF becomes one
+Every input is a full checkpoint directory that ``models.lm.load_lm`` opens
+(``config.json`` + ``model.safetensors`` + ``tokenizer.json``, not a LoRA adapter; a GGUF becomes one
 with ``models.import_gguf``). They must be the same model: the same
 ``config.json``, the same tokenizer, the same tensor names and shapes — a
 checkpoint that is not is named with what differs, and nothing is written.
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shutil
 from pathlib import Path
 
@@ -74,8 +75,8 @@ def share_weights(n: int, weights: list[float] | None) -> list[float]:
         return [1.0 / n] * n
     if len(weights) != n:
         raise ValueError(f"{len(weights)} weights for {n} checkpoints; give one weight per checkpoint")
-    if any(not w > 0 for w in weights):
-        raise ValueError(f"weights must all be above 0, got {weights}")
+    if any(not (w > 0 and math.isfinite(w)) for w in weights):
+        raise ValueError(f"weights must all be finite numbers above 0, got {weights}")
     total = sum(weights)
     return [w / total for w in weights]
 

@@ -87,6 +87,8 @@ def test_soup_refuses_bad_shares_and_outputs(codec: TextCodec, tmp_path: Path) -
         soup([a, b], tmp_path / "out", weights=[1, 1, 1])
     with pytest.raises(ValueError, match="above 0"):
         soup([a, b], tmp_path / "out", weights=[1, 0])
+    with pytest.raises(ValueError, match="finite"):
+        soup([a, b], tmp_path / "out", weights=[1, float("inf")])
     with pytest.raises(ValueError, match="overwrite one of the checkpoints"):
         soup([a, b], a)
     work = tmp_path / "work"
