@@ -116,16 +116,19 @@ def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
         assert got.composite == pytest.approx(want["composite"], abs=1e-9)
 
 
-@pytest.mark.parametrize("model,report", [(BUNDLED, BUNDLED.parent / "eval_episodes.jsonl"),
-                                          (TINY27, TINY27.parent / "eval_episodes.jsonl")])
-def test_the_bundled_model_and_the_one_before_replay_their_reports(model, report):
-    """``models/EVAL.md``'s GRPO episodes are the bundled file's, and ``models/tiny27/``'s are tiny27's: each
-    plays its report's held-out episodes again, step for step."""
+@pytest.mark.parametrize("model,report,stage", [
+    (BUNDLED, BUNDLED.parent / "eval_episodes.jsonl", "GRPO"),
+    (BUNDLED.parent / "tiny50" / "layout-applicator-tiny50-sft.gguf", BUNDLED.parent / "eval_episodes.jsonl", "SFT"),
+    (TINY27, TINY27.parent / "eval_episodes.jsonl", "GRPO")])
+def test_the_bundled_model_and_the_one_before_replay_their_reports(model, report, stage):
+    """``models/EVAL.md``'s GRPO episodes are the bundled file's and its SFT episodes the kept SFT stage's
+    (``models/tiny50/``), and ``models/tiny27/``'s are tiny27's: each plays its report's held-out episodes again,
+    step for step."""
     from models.eval import load_episodes, run_episode
     from models.policies import GGUFPolicy
 
-    stored = {(e["task"], e["seed"]): e for e in load_episodes(report) if e["policy"] == "GRPO" and e["ids"] == "plain"}
-    policy = GGUFPolicy(model, name="GRPO")
+    stored = {(e["task"], e["seed"]): e for e in load_episodes(report) if e["policy"] == stage and e["ids"] == "plain"}
+    policy = GGUFPolicy(model, name=stage)
     for task, seed in (("banner", 100), ("editorial", 101), ("flyer", 102)):
         got, want = run_episode(policy, task, seed, max_steps=6), stored[(task, seed)]
         assert (got.steps, got.ended) == (want["steps"], want["ended"])
