@@ -258,3 +258,19 @@ class Document(BaseModel):
             layout=self.layout.copy_deep(),
             generated_ids=list(self.generated_ids),
         )
+
+
+def hex_rgb(fill: str | None) -> tuple[float, float, float] | None:
+    """``#rrggbb`` (or ``#rgb``) as sRGB components in [0, 1]; ``None`` when unknown."""
+    if not fill or not fill.startswith("#"):
+        return None
+    h = fill[1:]
+    if len(h) == 3:
+        h = "".join(c * 2 for c in h)
+    if len(h) != 6:
+        return None
+    try:
+        v = int(h, 16)
+    except ValueError:
+        return None
+    return ((v >> 16 & 255) / 255.0, (v >> 8 & 255) / 255.0, (v & 255) / 255.0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from assistant.env import LayoutEnv
-from assistant.tasks import task_names
+from assistant.env.tasks import task_names
 
 SEEDS = (0, 1, 2)
 STEPS = 40

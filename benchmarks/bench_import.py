@@ -2,7 +2,7 @@
 
 Run: ``python -m benchmarks.bench_import`` (prints the rows); ``benchmarks/run.py``
 calls ``run()``. Each file is imported from its bytes (reading the file is not
-timed) with ``assistant.svg_import.import_svg_text``; the time is CPU time
+timed) with ``assistant.importer.build.import_svg_text``; the time is CPU time
 (``time.process_time``, best of three), so that other work on a shared machine
 does not count; the decoded pictures are forgotten before each run
 (``svg_image.forget_decoded``), so every run pays for decoding them, as a first
@@ -17,8 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from assistant.svg_image import forget_decoded
-from assistant.svg_import import import_svg_text
+from assistant.svg.image import forget_decoded
+from assistant.importer import import_svg_text
 
 CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpus"
 REPEATS = 3

@@ -5,7 +5,7 @@
 is that process's maximum resident set (``ru_maxrss``: Python, llama.cpp,
 the model and its context, the grammar) and *load s* the ``Llama(...)``
 construction time. *ms/action* is the mean wall time of one grammar-
-constrained greedy answer to the applicator prompt (``assistant.prompting``)
+constrained greedy answer to the applicator prompt (``assistant.planners.prompting``)
 for each request in :data:`REQUESTS` on each file in ``examples/``;
 *valid* the share of answers that validate as actions.
 
@@ -55,8 +55,8 @@ def _probe(model: str, threads: int) -> dict[str, Any]:
 
     from assistant.planners.grammar import action_grammar
     from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
-    from assistant.prompting import STOP_SEQUENCES, build_prompt, layout_text
-    from assistant.svg_import import import_svg
+    from assistant.planners.prompting import STOP_SEQUENCES, build_prompt, layout_text
+    from assistant.importer import import_svg
 
     t0 = time.perf_counter()
     llm = llama_cpp.Llama(model_path=model, n_ctx=2048, n_threads=threads, n_threads_batch=threads,
@@ -99,7 +99,7 @@ def _model_row(model: Path, threads: int) -> dict[str, Any]:
 def _episode(svg: Path, planner_name: str, **options: Any) -> dict[str, Any]:
     from assistant.planners import get_planner
     from assistant.planners.loop import run_planner
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     doc = import_svg(svg)
     planner = get_planner(planner_name, **options)

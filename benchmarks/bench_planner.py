@@ -10,14 +10,14 @@ better than the reference by the metrics); *valid* is the share of proposed
 actions that validated; *worse* counts episodes that ended below their start
 (the loop's improvement guard makes it 0 by construction). Target: ≥ 80 % gap
 closed with 100 % valid actions. Same command by hand:
-``python -m assistant.evaluate_planner --seeds 100-109``.
+``python -m assistant.app.evaluation --seeds 100-109``.
 """
 
 from __future__ import annotations
 
 import os
 
-from assistant.evaluate_planner import evaluate_planner, overall
+from assistant.app.evaluation import evaluate_planner, overall
 
 SEEDS = tuple(range(100, 110))
 MAX_STEPS = 20

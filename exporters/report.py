@@ -106,7 +106,7 @@ def render_report(
 
 def write_report(path: str | Path, results: Iterable[Any], **options: Any) -> Path:
     """Render the report and write it atomically to ``path``; returns the path."""
-    from exporters.io import atomic_write
+    from assistant.app.outputs import atomic_write
 
     path = Path(path)
     atomic_write(path, render_report(results, **options).encode("utf-8"))

@@ -16,7 +16,7 @@ from typing import Any
 
 from assistant.errors import SessionError
 from mcp_server import views
-from mcp_server.models import (
+from mcp_server.results import (
     EditEffect, EditOutcome, History, HistoryEntry, HistoryStep, Improvement, InstructionEcho, PlannerStep,
     Suggestion,
 )
@@ -81,7 +81,7 @@ def _effects(result: Any, layout: Any) -> list[EditEffect]:
 def apply_edits(entry: OpenDocument, edits: list[Any], *, expected_revision: int | None,
                 dry_run: bool = False) -> EditOutcome:
     """Apply ``edits`` atomically as one undo step (or simulate them with ``dry_run``)."""
-    from assistant.session import Session
+    from assistant.app.session import Session
 
     check_revision(entry, expected_revision)
     actions = parse_edits(edits)

@@ -42,7 +42,7 @@ def base_image(entry: Any, region: Box | None, max_size: int) -> Any:
     ``OpenDocument.touch`` empties the cache on every change, so a hit is
     always the current state; only the last ``RENDER_CACHE_SIZE`` renders are kept.
     """
-    from exporters.overlay import render_base
+    from assistant.render.overlay import render_base
 
     document = entry.document
     view = region if region is not None else document.layout.canvas.box
@@ -60,7 +60,7 @@ def base_image(entry: Any, region: Box | None, max_size: int) -> Any:
 def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_size: int,
                 overlays: list[str]) -> tuple[bytes, str]:
     """A PNG of the document (cropped, with overlays) under ``MAX_PREVIEW_BYTES``, and its caption."""
-    from exporters.overlay import draw_overlays, encode_png
+    from assistant.render.overlay import draw_overlays, encode_png
     from mcp_server.editing import current_report
 
     document = entry.document
@@ -90,15 +90,15 @@ def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_si
 def export_bytes(document: Any, fmt: str, *, width: int | None = None) -> bytes:
     """The document as SVG, PNG or PDF bytes."""
     if fmt == "svg":
-        from exporters.svg import export_svg
+        from assistant.svg.write import export_svg
 
         return export_svg(document)
     if fmt == "png":
-        from exporters.raster import render_png
+        from assistant.render.raster import render_png
 
         return render_png(document, width=width)
     if fmt == "pdf":
-        from exporters.raster import render_pdf
+        from assistant.render.raster import render_pdf
 
         return render_pdf(document)
     raise ExportError(f"unknown export format {fmt!r}; use svg, png or pdf")

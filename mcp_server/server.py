@@ -30,7 +30,7 @@ from assistant.document import Kind, Role
 from assistant.errors import LayoutError
 from assistant.geometry import Box
 from mcp_server import editing, prompts, views
-from mcp_server.models import (
+from mcp_server.results import (
     ClosedDocument, DocumentInfo, DocumentList, EditOutcome, ElementDetails, ElementMatches, ExportedFile,
     History, HistoryStep, Improvement, InstructionEcho, LayoutMetrics, OpenedDocument, OutlinePage, Suggestions,
 )
@@ -95,8 +95,8 @@ class LayoutServer:
         )
 
     def open(self, path: str | None, svg: str | None) -> OpenDocument:
-        from assistant.session import Session
-        from assistant.svg_import import import_svg_text
+        from assistant.app.session import Session
+        from assistant.importer import import_svg_text
 
         if (path is None) == (svg is None):
             raise ToolError("pass exactly one of path (a workspace file) or svg (SVG text)")
@@ -388,7 +388,7 @@ def _output_tools(mcp: FastMCP, state: LayoutServer) -> None:
 
 
 def _write(path: Path, data: bytes) -> None:
-    from exporters.io import atomic_write
+    from assistant.app.outputs import atomic_write
 
     atomic_write(path, data)
 

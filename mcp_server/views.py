@@ -2,7 +2,7 @@
 
 Pure functions of a ``Document`` / ``Layout`` / ``MetricReport``; the tools in
 :mod:`mcp_server.server` call them and return the models of
-:mod:`mcp_server.models`.
+:mod:`mcp_server.results`.
 
 Outline order is paint order filtered to the requested depth, so pages are
 stable for one revision. A cursor is the offset of the next item, written as
@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from assistant.document import Element, Layout
 from assistant.errors import LayoutError
 from assistant.geometry import Box
-from mcp_server.models import CanvasInfo, FindingInfo, OutlineItem
+from mcp_server.results import CanvasInfo, FindingInfo, OutlineItem
 
 #: Longest text shown in an outline item.
 TEXT_CLIP = 60

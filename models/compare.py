@@ -200,7 +200,7 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
 
     With ``files`` the episodes are those SVG files (no brief), not generated tasks.
     """
-    from assistant.tasks import task_names
+    from assistant.env.tasks import task_names
     from models.eval import evaluate_policies, policy_table, write_episodes
 
     if files:
@@ -254,7 +254,7 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
     of a ``make train-tiny`` report. Each model gets edit accuracy, exact match, valid rate, collateral damage
     and milliseconds per request (``models.eval.evaluate_applicator``). ``moves="any"``: every request is a
     move by any distance instead."""
-    from assistant.tasks import task_names
+    from assistant.env.tasks import task_names
     from models.eval import applicator_breakdown_table, applicator_cases, applicator_table, evaluate_applicator
 
     if per_layout < 1:

@@ -18,7 +18,7 @@ heuristic planner, ``models.policies.HeuristicPolicy``) says what it would
 do. The records are ``planner`` examples (observation + instruction → the
 teacher's action, ``finalize`` where the teacher would stop), plus an
 ``applicator`` example of each teacher edit with a plain-language request,
-in the same chat format as ``models.data`` (``assistant.prompting.make_record``).
+in the same chat format as ``models.data`` (``assistant.planners.prompting.make_record``).
 
 The learner is a GGUF model run as the evaluation runs it
 (``models.policies.GGUFPolicy``): under the runtime grammar, best of
@@ -38,7 +38,7 @@ without the task's instruction — the layout, its weights and nothing else, as
 ``layout-assistant fix`` meets a file with no goal — so that the model also
 learns to improve a layout when nobody said how. ``--varied-ids F`` names the
 elements of that share of the episodes (drawn per episode, seeded) as real
-files name them (``assistant.tasks.ids``: ``slide-title``, ``headline``,
+files name them (``assistant.env.tasks.ids``: ``slide-title``, ``headline``,
 ``text1234``) instead of the generators' ``title``, ``cta``, ``bullet-2``,
 so that the model reads ids from the layout instead of memorising them.
 ``--files A.svg B.svg …`` plays real SVG files instead of the generated
@@ -166,7 +166,7 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
             instruction: bool = True, ids: str = "plain") -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The records of one learner-driven episode of a generated task and its counts (see the module docstring)."""
     from assistant.env import LayoutEnv
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
 
     env = LayoutEnv(task, max_steps=cfg.max_steps + 1)
     t = make_task(task, seed, ids=ids)
@@ -208,7 +208,7 @@ def drive(learner: Any, teacher: Any, env: Any, meta: dict[str, Any], cfg: Dagge
 
     A learner that cannot read the state (its prompt longer than the model's context) counts as stopping there.
     """
-    from assistant.prompting import make_record
+    from assistant.planners.prompting import make_record
     from models.data import applicator_records
 
     records: list[dict[str, Any]] = []
@@ -253,7 +253,7 @@ def drive(learner: Any, teacher: Any, env: Any, meta: dict[str, Any], cfg: Dagge
 
 def collect(cfg: DaggerConfig) -> dict[str, Any]:
     """Run the episodes and write the output directory (see the module docstring)."""
-    from assistant.tasks import task_names
+    from assistant.env.tasks import task_names
     from models.policies import GGUFPolicy, HeuristicPolicy, LookaheadPolicy
 
     documents: dict[str, Any] = {}

@@ -12,9 +12,9 @@ seed ``start + i // len(tasks)``.
 
 For each episode the heuristic planner (``assistant.planners``, registered as
 ``heuristic``) is run on the task's broken layout with the task's weights and
-instruction (``run_planner``, as in ``assistant.evaluate_planner``); its accepted
+instruction (``run_planner``, as in ``assistant.app.evaluation``); its accepted
 actions are then replayed in ``assistant.env.LayoutEnv`` to record the states.
-Two kinds of records (``assistant.prompting.make_record``):
+Two kinds of records (``assistant.planners.prompting.make_record``):
 
 * **planner** — environment observation text + task instruction → the
   heuristic's next action; after its last edit, ``finalize``;
@@ -33,7 +33,7 @@ what a model gets wrong, while the held-out requests stay the same.
 
 ``varied_ids`` (``--varied-ids F``) renames every element of a share F of
 the episodes and layouts as real files name them (``slide-title``,
-``headline``, ``text1234``; ``assistant.tasks.ids``), a seeded draw per task
+``headline``, ``text1234``; ``assistant.env.tasks.ids``), a seeded draw per task
 and seed, so a model learns to read the ids it is given instead of the
 generators' own; their records say ``"ids": "varied"`` in ``meta``.
 """
@@ -47,7 +47,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from assistant.prompting import layout_text, make_record
+from assistant.planners.prompting import layout_text, make_record
 from models.requests import (KIND_WEIGHTS, MOVE_AMOUNTS, ROLE_WORDS_SHARE, kind_weights, request_for,
                              synth_action)
 
@@ -88,7 +88,7 @@ def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]
 def heuristic_actions(task: Any, *, max_steps: int, time_budget: float) -> tuple[list[dict[str, Any]], str]:
     """The heuristic's accepted actions on ``task`` and why it stopped."""
     from assistant.planners import get_planner
-    from assistant.planners.constraints import compile_for_planner
+    from assistant.instructions.brief import compile_for_planner
     from assistant.planners.loop import run_planner
 
     doc = task.broken.copy()
@@ -143,7 +143,7 @@ def ids_style(cfg: DataConfig, task_name: str, seed: int) -> str:
 def episode_records(task_name: str, seed: int, cfg: DataConfig, rng: random.Random) -> list[dict[str, Any]]:
     """All records of one episode (see the module docstring)."""
     from assistant.env import LayoutEnv
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
 
     ids = ids_style(cfg, task_name, seed)
     env = LayoutEnv(task_name, max_steps=cfg.max_steps + 1)
@@ -178,7 +178,7 @@ def extra_layouts(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]]
 def layout_records(task_name: str, seed: int, n: int, rng: random.Random, ids: str = "plain",
                    cfg: DataConfig | None = None) -> list[dict[str, Any]]:
     """Applicator records on a task's broken layout (no trajectory): ``n`` synthetic requests."""
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
 
     doc = make_task(task_name, seed, ids=ids).broken
     return applicator_records(doc, rng, None, n, {"task": task_name, "seed": seed, "step": 0, "ids": ids}, cfg)
@@ -186,7 +186,7 @@ def layout_records(task_name: str, seed: int, n: int, rng: random.Random, ids: s
 
 def generate(cfg: DataConfig) -> dict[str, Any]:
     """Write ``train.jsonl``, ``val.jsonl``, ``test.jsonl`` and ``stats.json`` under ``cfg.out``."""
-    from assistant.tasks import task_names
+    from assistant.env.tasks import task_names
 
     if not 0.0 <= cfg.varied_ids <= 1.0:
         raise ValueError(f"varied_ids {cfg.varied_ids} is not a share between 0 and 1")
@@ -223,7 +223,7 @@ def generate(cfg: DataConfig) -> dict[str, Any]:
 
 def iter_texts(paths: list[Path]) -> Iterator[str]:
     """Prompt + completion texts of JSONL files (for tokenizer training)."""
-    from assistant.prompting import render_record
+    from assistant.planners.prompting import render_record
 
     for path in paths:
         with path.open(encoding="utf-8") as fh:

@@ -124,13 +124,13 @@ def run_episode(policy: Any, task: str, seed: int, *, max_steps: int, ids: str =
                 instruction: bool = True) -> EpisodeResult:
     """One held-out episode of ``policy`` (see the module docstring for the stop rule).
 
-    ``ids``: how the task's elements are named (``assistant.tasks.generate_svgs``). Without
+    ``ids``: how the task's elements are named (``assistant.env.tasks.generate_svgs``). Without
     ``instruction`` the task's broken layout comes as a plain document, with the task's metric
     weights and no brief, as ``fix`` meets a file; there is no clean layout to close a gap to, so
     its gap closed is 0.
     """
     from assistant.env import LayoutEnv
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
 
     env = LayoutEnv(task, max_steps=max_steps)
     t = make_task(task, seed, ids=ids)
@@ -228,7 +228,7 @@ def applicator_cases(tasks: list[str], episodes: int, per_layout: int, seed: int
     By default the requests are the evaluation's mix of edits (``models.requests.KIND_WEIGHTS``), moves by the
     common distances, drawn exactly as in every earlier report. ``moves="any"`` makes every request a move by
     any distance (``models.requests.move_amounts``), from a random stream of its own."""
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
     from models.data import valid_on
     from models.requests import KIND_WEIGHTS, request_for, synth_action
 
@@ -300,7 +300,7 @@ def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, A
     why the others missed (:data:`MISSES`: no applicable action, another action, the right action on other
     elements — a repeated or neighbouring id —, or the right action and elements with other settings, such as
     an amount)."""
-    from assistant.prompting import canonical_action
+    from assistant.planners.prompting import canonical_action
 
     acc = exact = valid = 0
     collateral: list[float] = []
@@ -682,7 +682,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
     GRPO rows are the SFT rows under GRPO's name: decoding is deterministic, so evaluating the same file
     twice would only cost time. ``renamed=False`` leaves out the table of tasks with renamed elements.
     """
-    from assistant.tasks import task_names
+    from assistant.env.tasks import task_names
     from models.policies import GGUFPolicy, HeuristicPolicy, RandomPolicy
 
     run, out = Path(run), Path(out)
@@ -731,7 +731,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
         rows[at:at] = _as_policy([r for r in rows if r.policy == "SFT"], "GRPO")
     more, more_missing = _more_stage_rows(policies, tasks, more_episodes, more_first, max_steps=max_steps,
                                           copied=copied, previous=previous)
-    # the same held-out tasks with their elements named as real files name them (``assistant.tasks.ids``)
+    # the same held-out tasks with their elements named as real files name them (``assistant.env.tasks.ids``)
     renamed_rows = evaluate_policies(
         [p for p in policies if p.name == "heuristic" or p.name.startswith("GRPO")] if renamed else [],
         tasks, episodes, max_steps=max_steps, ids="varied")
@@ -783,7 +783,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             *(more_section(more, more_missing, previous) if more_episodes else []),
             "## Elements named as real files name them\n",
             *(["The same held-out tasks with every element renamed in a style drawn per task (`slide-title`, "
-               "`headline`, `point-1`, `text1234`; `assistant.tasks.ids`): the layouts, briefs and scores are "
+               "`headline`, `point-1`, `text1234`; `assistant.env.tasks.ids`): the layouts, briefs and scores are "
                "the same, only the ids differ. A model that learnt the generators' ids instead of reading the "
                "layout loses here.\n",
                policy_table([r for r in renamed_rows if r.task == "all"] or renamed_rows), "",

@@ -37,7 +37,7 @@ def load_files(files: list[str | Path]) -> list[tuple[str, Any]]:
 
     An unreadable file raises the importer's error naming it, before any episode runs.
     """
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     paths = [Path(f) for f in files]
     names = [p.name for p in paths]

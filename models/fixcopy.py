@@ -36,7 +36,7 @@ def copy_counts(policy: Any, env: Any, samples: int) -> dict[str, int]:
     from assistant.errors import InvalidAction
     from assistant.planners.local import fit_planner_prompt
     from assistant.planners.modelstep import distinct_answers
-    from assistant.prompting import canonical_action, parse_completion
+    from assistant.planners.prompting import canonical_action, parse_completion
     from models.policies import finding_fixes
 
     fixes = finding_fixes(env.observation())

@@ -18,7 +18,7 @@ compact torch loop:
    would end the episode early (invalid, a no-op, ``finalize``): the states
    where the greedy policy loses what the environment still offers. A share
    ``varied_ids`` of the states comes from tasks whose elements are named as
-   real files name them (``assistant.tasks.ids``: ``slide-title``,
+   real files name them (``assistant.env.tasks.ids``: ``slide-title``,
    ``headline``, ``text1234``), so that the policy learns to read ids from the
    layout, as the ``local`` planner meets them, rather than the generators'.
    A share ``file_share`` comes from real SVG ``files`` instead
@@ -27,7 +27,7 @@ compact torch loop:
    the policy in the same way, so that the policy also learns where its
    episodes on layouts nobody generated end up.
 2. **A group of G actions.** Sample G completions of the planner prompt
-   (``assistant.prompting.build_prompt(kind="planner")``) at ``temperature``.
+   (``assistant.planners.prompting.build_prompt(kind="planner")``) at ``temperature``.
    With ``grammar`` they are sampled under the runtime's action grammar over
    the state's element ids, as the shipped model decodes
    (``models.grammar_mask``: llama.cpp's grammar sampler masks the torch
@@ -122,7 +122,7 @@ from typing import Any
 import torch
 
 from assistant.errors import InvalidAction
-from assistant.prompting import build_prompt, parse_completion
+from assistant.planners.prompting import build_prompt, parse_completion
 from models.data import SEED_RANGES
 from models.files import load_files
 from models.lm import LM, describe_device, float32_weights, load_lm, pick_device
@@ -187,7 +187,7 @@ def curriculum_tasks(tasks: list[str], step: int, total: int, *, elapsed: float 
     ``budget`` (seconds) is set, ``elapsed`` of it, whichever is further — a run that its time
     budget stops long before ``total`` still reaches the hard tasks.
     """
-    from assistant.tasks import DIFFICULTIES, TASKS
+    from assistant.env.tasks import DIFFICULTIES, TASKS
 
     levels = sorted({DIFFICULTIES.index(TASKS[t].difficulty) for t in tasks})
     by_time = int(len(levels) * elapsed / budget) if budget > 0 else 0
@@ -246,13 +246,13 @@ def suggested_completions(lm: LM, env: Any, texts: list[str], limit: int, *, gra
     """Token ids of up to ``limit`` of the fixes ``env``'s prompt suggests that none of ``texts`` (the sampled
     answers, first lines) already is, in prompt order.
 
-    Each is the canonical completion (``assistant.prompting.format_target``: what SFT trains on) as
+    Each is the canonical completion (``assistant.planners.prompting.format_target``: what SFT trains on) as
     :func:`sample_group` would have returned it — without its end token under the grammar, which ends a
     sample where the action is complete, with ``eos`` otherwise. An answer counts as the same fix when it
     parses to the same canonical action.
     """
     from assistant.planners.modelstep import finding_fixes
-    from assistant.prompting import canonical_action, format_target
+    from assistant.planners.prompting import canonical_action, format_target
 
     def key(text: str) -> str | None:
         try:
@@ -505,7 +505,7 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
                     ids: str = "plain") -> Any:
     """An environment advanced ``depth`` steps by the current policy (greedy); stops early at episode end.
 
-    ``ids``: how the task's elements are named (``assistant.tasks.make_task``).
+    ``ids``: how the task's elements are named (``assistant.env.tasks.make_task``).
 
     With ``to_stop`` the policy is rolled on, up to the episode's length, to the first state at which its
     greedy answer would end a held-out episode without the episode being over: an answer that is not a
@@ -514,7 +514,7 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
     state ``depth`` steps in is returned as without ``to_stop``.
     """
     from assistant.env import LayoutEnv
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
 
     env = LayoutEnv(task, max_steps=max_steps)
     env.reset(seed=seed, options={"task": make_task(task, seed, ids=ids)})
@@ -617,7 +617,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
 
     ``best_dir`` is the checkpoint chosen by validation (``val_every`` > 0), else the final one.
     """
-    from assistant.tasks import task_names
+    from assistant.env.tasks import task_names
 
     check_config(cfg)
     documents = load_files(list(cfg.files)) if cfg.files else []  # an unreadable file is named first

@@ -2,7 +2,7 @@
 
 Every policy answers ``act(env) -> Decision`` for a ``LayoutEnv`` in progress.
 Model policies run the exported GGUF through llama-cpp-python — the artefact
-that ships — with the shared prompt format (``assistant.prompting``); with
+that ships — with the shared prompt format (``assistant.planners.prompting``); with
 ``grammar=True`` decoding is constrained by the runtime's grammar
 (``assistant.planners.grammar``: generated from the action JSON schema,
 specialised to the layout's element ids, bounded strings and numbers), so every
@@ -36,7 +36,7 @@ from assistant.planners.modelstep import finding_fixes
 from assistant.planners.local import (
     LAZY_GRAMMAR_VOCAB, check_adapter_applied, fit_applicator_prompt, fit_planner_prompt, no_weight_repacking,
 )
-from assistant.prompting import STOP_SEQUENCES, parse_completion
+from assistant.planners.prompting import STOP_SEQUENCES, parse_completion
 
 
 @dataclass

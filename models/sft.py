@@ -5,7 +5,7 @@ Command (the pipeline runs it for you; this is the stand-alone form)::
     python -m models.sft --train data/train.jsonl --val data/val.jsonl \
         --base runs/tiny/init --out runs/tiny/sft --steps 3000 --batch-size 16
 
-Each record is rendered with ``assistant.prompting.render_record`` into the
+Each record is rendered with ``assistant.planners.prompting.render_record`` into the
 exact prompt the runtime builds plus the target completion; the loss is the
 next-token cross-entropy on the completion tokens only (prompt and padding are
 masked with -100). ``tiny`` checkpoints are trained in full; pretrained bases
@@ -48,7 +48,7 @@ from typing import Any, Iterable
 import torch
 
 from assistant.errors import ModelFileError
-from assistant.prompting import render_record
+from assistant.planners.prompting import render_record
 from models.lm import LM, LoraSettings, describe_device, load_lm, pick_device
 
 

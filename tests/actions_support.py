@@ -6,7 +6,7 @@ from lxml import etree
 
 from assistant.document import Document
 from assistant.geometry import Box
-from assistant.svg_import import import_svg, import_svg_text
+from assistant.importer import import_svg, import_svg_text
 
 from conftest import OSGEO_DIR as OSGEO
 

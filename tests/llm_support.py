@@ -9,7 +9,7 @@ The layout is :data:`SMALL_SVG` (five elements), so prompts stay short and
 training takes seconds; the loss covers the completion tokens only.
 
 The prompts are the runtime's own: the applicator prompt of
-``assistant.prompting`` for :data:`REQUESTS` (the later requests also on the
+``assistant.planners.prompting`` for :data:`REQUESTS` (the later requests also on the
 layout the first one leaves, as a chat session asks them), the planner prompt of the
 untouched flyer (answer: the heuristic planner's first edit), and the same
 applicator turn rendered by llama-cpp-python's ``llama-2`` chat format, which
@@ -66,8 +66,8 @@ def training_pairs() -> tuple[list[tuple[str, str]], dict[str, Any]]:
 
     from assistant.actions import apply_action, parse_action
     from assistant.planners.modelstep import planner_prompt_text
-    from assistant.prompting import SYSTEM_PROMPTS, build_prompt, format_target, layout_text, user_message
-    from assistant.svg_import import import_svg_text
+    from assistant.planners.prompting import SYSTEM_PROMPTS, build_prompt, format_target, layout_text, user_message
+    from assistant.importer import import_svg_text
 
     doc = import_svg_text(SMALL_SVG, source="small.svg")
     pairs = [(build_prompt(layout_text(doc.layout), req, kind="applicator"), format_target(act))

@@ -214,7 +214,7 @@ def test_off_canvas_message_says_how_far():
 
 
 def test_bleed_may_stay_beyond_canvas_but_not_go_further():
-    from assistant.svg_import import import_svg_text
+    from assistant.importer import import_svg_text
     doc = import_svg_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 600">'
                           '<rect id="bleed" x="-10" y="-10" width="420" height="620" fill="#eeeeee"/>'
                           '<rect id="pic" x="50" y="50" width="100" height="80" fill="#335577"/></svg>')

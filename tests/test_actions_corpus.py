@@ -12,7 +12,7 @@ from conftest import osgeo_files, resvg_files
 
 from assistant.actions import apply_action, undo_diff
 from assistant.errors import InvalidAction, LayoutError
-from assistant.svg_import import import_svg
+from assistant.importer import import_svg
 
 
 def _inside(doc, e) -> bool:

@@ -6,10 +6,10 @@ import pytest
 from actions_support import layout_dump, osgeo, poster, reimport_mismatches, serialize
 
 from assistant.actions import apply_action, undo_diff
-from assistant.actions.regions import region_box
+from assistant.regions import region_box
 from assistant.actions.templates import TEMPLATES, canvas_shape, templates_for
 from assistant.errors import InvalidAction
-from assistant.svg_import import import_svg_text
+from assistant.importer import import_svg_text
 
 
 def _exact_undo(doc, action):

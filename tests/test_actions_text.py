@@ -8,8 +8,8 @@ from lxml import etree
 
 from assistant.actions import apply_action, undo_diff
 from assistant.errors import InvalidAction
-from assistant.fonts import text_advance
-from assistant.svg_import import import_svg_text
+from assistant.text.fonts import text_advance
+from assistant.importer import import_svg_text
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from assistant.errors import SvgImportError
-from assistant.svg_import import ImportLimits, import_svg, import_svg_text
+from assistant.importer import ImportLimits, import_svg, import_svg_text
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.batch import FixOptions, expand_paths, plan_jobs, run_batch
+from assistant.app.batch import FixOptions, expand_paths, plan_jobs, run_batch
 from assistant.planners import register_planner
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

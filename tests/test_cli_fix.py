@@ -181,7 +181,7 @@ def test_lock_keeps_elements_unchanged(inputs, tmp_path):
     assert res.exit_code == 0, res.output
     f = _summary(summary)["files"][0]
     assert not set(f["changes"]) & set(lock)
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     a, b = import_svg(inputs / "poster.svg").layout, import_svg(out / "poster.svg").layout
     for i in lock:
@@ -303,7 +303,7 @@ def test_permission_errors_for_real_as_an_unprivileged_user():
 
 
 def test_a_fully_locked_file_says_why_it_got_no_edits(inputs, tmp_path):
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     ids = [e.id for e in import_svg(inputs / "poster.svg").layout.elements]
     summary = tmp_path / "s.json"

@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.cli import app
-from assistant.evaluate_planner import evaluate_planner, markdown_table, overall
-from assistant.svg_import import import_svg
-from assistant.tasks import task_names
+from assistant.app.evaluation import evaluate_planner, markdown_table, overall
+from assistant.importer import import_svg
+from assistant.env.tasks import task_names
 
 runner = CliRunner()
 

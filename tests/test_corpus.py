@@ -11,7 +11,7 @@ import pytest
 from lxml import etree
 
 from assistant.errors import SvgImportError
-from assistant.svg_import import import_svg, import_svg_text
+from assistant.importer import import_svg, import_svg_text
 from tests.conftest import osgeo_files, resvg_files
 
 OSGEO = osgeo_files()

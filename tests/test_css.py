@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from assistant.css import StyleResolver, parse_color, parse_declarations, parse_font_weight, resolve_length
+from assistant.svg.css import StyleResolver, parse_color, parse_declarations, parse_font_weight, resolve_length
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"
 SVG = "http://www.w3.org/2000/svg"
@@ -140,7 +140,7 @@ def test_illustrator_class_sheet_on_corpus_file() -> None:
 
 
 def test_unclosed_paint_server_url_is_no_colour():
-    from assistant.css import parse_color
+    from assistant.svg.css import parse_color
 
     assert parse_color("url(#") is None
     assert parse_color("url(#grad) #ff0000") == "#ff0000"

@@ -11,13 +11,13 @@ import pytest
 
 from assistant.document import Element
 from assistant.env import LayoutEnv, RewardConfig, observation_text
-from assistant.env_reward import potential
+from assistant.env.reward import potential
 from assistant.errors import EnvError
 from assistant.geometry import Box
 from assistant.metrics import METRIC_NAMES
-from assistant.svg_import import import_svg
-from assistant.tasks import make_task
-from exporters.svg import export_svg
+from assistant.importer import import_svg
+from assistant.env.tasks import make_task
+from assistant.svg.write import export_svg
 from tests.conftest import OSGEO_DIR
 
 

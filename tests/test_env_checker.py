@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from assistant.env import LayoutEnv
-from assistant.env_checker import EnvCheckError, check_env, first_difference
-from assistant.tasks import task_names
+from assistant.env.checker import EnvCheckError, check_env, first_difference
+from assistant.env.tasks import task_names
 
 
 def _actions_for(env: LayoutEnv, seed: int) -> list:

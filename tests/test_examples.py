@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from assistant.cli import app
 from assistant.metrics import evaluate
-from assistant.svg_import import import_svg
+from assistant.importer import import_svg
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = sorted(p.name for p in EXAMPLES.glob("*.svg"))

@@ -8,10 +8,14 @@ from pathlib import Path
 import pytest
 
 from assistant.errors import ExportError
-from assistant.svg_import import import_svg
-from exporters import export, format_for_path, get_exporter, register_exporter, supported_formats
-from exporters.io import atomic_write
-from exporters.svg import export_svg
+from assistant.importer import import_svg
+from assistant.app.formats import export
+from assistant.app.formats import format_for_path
+from assistant.app.formats import get_exporter
+from assistant.app.formats import register_exporter
+from assistant.app.formats import supported_formats
+from assistant.app.outputs import atomic_write
+from assistant.svg.write import export_svg
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"
 

@@ -11,10 +11,10 @@ from cairosvg.surface import PNGSurface
 from lxml import etree
 from PIL import Image
 
-from assistant.svg_import import import_svg
-from assistant.svg_parse import parse_svg_bytes
-from exporters.raster import data_only_fetcher, render_array
-from exporters.svg import export_svg
+from assistant.importer import import_svg
+from assistant.svg.parse import parse_svg_bytes
+from assistant.render.raster import data_only_fetcher, render_array
+from assistant.svg.write import export_svg
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"
 FLYERS = sorted(CORPUS.glob("*.svg"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from fontTools.ttLib import TTFont
 
-from assistant import fonts
-from assistant.fonts import (char_advances, find_face, font_extents, guess_generic, installed_faces,
+from assistant.text import fonts
+from assistant.text.fonts import (char_advances, find_face, font_extents, guess_generic, installed_faces,
                              resolve_family, split_families, text_advance)
 
 pytestmark = pytest.mark.skipif(not installed_faces(), reason="no font files on this machine")

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from assistant.errors import SvgImportError
-from assistant.svg_import import ImportLimits, import_svg_text
+from assistant.importer import ImportLimits, import_svg_text
 from tests.conftest import osgeo_files, resvg_files
 
 #: Small seeds keep each example fast: the resvg cases plus the smaller OSGeo flyers.

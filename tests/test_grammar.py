@@ -34,8 +34,8 @@ from assistant.planners.grammar import (  # noqa: E402
     within_grammar,
 )
 from assistant.planners.modelstep import element_ids, planner_prompt_text  # noqa: E402
-from assistant.prompting import build_prompt, format_target, layout_text, parse_completion  # noqa: E402
-from assistant.svg_import import import_svg_text  # noqa: E402
+from assistant.planners.prompting import build_prompt, format_target, layout_text, parse_completion  # noqa: E402
+from assistant.importer import import_svg_text  # noqa: E402
 
 IDS = ["bg", "title", "logo", "body", "footer"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from assistant.document import ROLE_IMPORTANCE
-from assistant.fonts import font_extents, text_advance
-from assistant.roles import is_generated_id, keyword_role
-from assistant.svg_import import import_svg_text
+from assistant.text.fonts import font_extents, text_advance
+from assistant.importer.roles import is_generated_id, keyword_role
+from assistant.importer import import_svg_text
 from lxml import etree
 
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '

@@ -12,8 +12,8 @@ from PIL import Image, ImageDraw
 
 from assistant.geometry import Box
 from assistant.metrics import evaluate
-from assistant.svg_image import picture_ink
-from assistant.svg_import import import_svg, import_svg_text
+from assistant.svg.image import picture_ink
+from assistant.importer import import_svg, import_svg_text
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
@@ -154,7 +154,7 @@ def test_mapbender_phone_and_its_caption() -> None:
 
 
 def test_a_repeated_picture_is_decoded_once(monkeypatch) -> None:
-    import assistant.svg_image as svg_image
+    import assistant.svg.image as svg_image
 
     calls = []
     decode = svg_image._decode_sample

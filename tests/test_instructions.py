@@ -14,8 +14,8 @@ from assistant.instructions import (
     KeepConstraint, MarginsConstraint, RegionConstraint, SizeConstraint, compile_instruction, constraints_json,
     parse_constraints, region_box, resolve_constraints, score_constraints,
 )
-from assistant.svg_import import import_svg
-from assistant.tasks import make_task
+from assistant.importer import import_svg
+from assistant.env.tasks import make_task
 from tests.conftest import OSGEO_DIR
 
 # -- the compiler, phrase by phrase -------------------------------------------------------------
@@ -267,7 +267,7 @@ def test_bad_constraint_json_raises_instruction_error(bad, needle):
 
 
 def test_regions_match_the_anchor_action_regions(poster):
-    from assistant.actions.regions import region_box as action_region_box
+    from assistant.regions import region_box as action_region_box
 
     canvas = poster.clean.layout.canvas
     for name in REGION_NAMES:

@@ -24,9 +24,9 @@ from assistant.planners.grammar import MAX_IDS, action_gbnf, runtime_schema  # n
 from assistant.planners.local import DEFAULT_MODEL, LocalPlanner  # noqa: E402
 from assistant.planners.loop import run_planner  # noqa: E402
 from assistant.planners.modelstep import element_ids  # noqa: E402
-from assistant.prompting import build_prompt, layout_text, parse_completion  # noqa: E402
-from assistant.svg_import import import_svg_text  # noqa: E402
-from exporters.svg import export_svg  # noqa: E402
+from assistant.planners.prompting import build_prompt, layout_text, parse_completion  # noqa: E402
+from assistant.importer import import_svg_text  # noqa: E402
+from assistant.svg.write import export_svg  # noqa: E402
 
 
 @pytest.fixture(scope="session")

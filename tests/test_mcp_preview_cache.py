@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from assistant.session import Session
-from assistant.svg_import import import_svg_text
-from exporters.overlay import render_overlay_png
+from assistant.app.session import Session
+from assistant.importer import import_svg_text
+from assistant.render.overlay import render_overlay_png
 from mcp_server import editing
 from mcp_server.rendering import MAX_PREVIEW_BYTES, preview_png
 from mcp_server.store import DocumentStore

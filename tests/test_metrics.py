@@ -370,8 +370,8 @@ def test_instruction_fit_scores_constraints() -> None:
 
 
 def test_make_backdrop_reads_colours_the_element_model_cannot() -> None:
-    svg_import = pytest.importorskip("assistant.svg_import")
-    pytest.importorskip("exporters.raster")
+    svg_import = pytest.importorskip("assistant.importer.build")
+    pytest.importorskip("assistant.render.raster")
     from assistant.metrics import make_backdrop
 
     svg = """<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" viewBox="0 0 400 300">

@@ -135,7 +135,7 @@ def assert_same_reports(layout: Layout, weights: dict | None = None) -> None:
 
 @pytest.mark.parametrize("path", osgeo_files(), ids=lambda p: p.stem)
 def test_osgeo_flyers(path) -> None:
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     layout = import_svg(path).layout
     assert LayoutArrays(layout).native is not None
@@ -144,7 +144,7 @@ def test_osgeo_flyers(path) -> None:
 
 def test_resvg_files() -> None:
     from assistant.errors import LayoutError
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     done = 0
     for path in resvg_files():
@@ -158,7 +158,7 @@ def test_resvg_files() -> None:
 
 
 def test_generated_tasks() -> None:
-    from assistant.tasks import TASKS, make_task
+    from assistant.env.tasks import TASKS, make_task
 
     for name in sorted(TASKS):
         for seed in range(4):

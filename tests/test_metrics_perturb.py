@@ -1,7 +1,7 @@
 """Perturbing real designs a little, more and a lot makes the affected metric and the composite worse.
 
 Designs: the OSGeo flyers in ``../shared/corpus/osgeo`` (real Inkscape, Sketch,
-Illustrator and LibreOffice files), imported with ``assistant.svg_import``.
+Illustrator and LibreOffice files), imported with ``assistant.importer.build``.
 Each perturbation edits ``Element.box`` / ``font_size`` in copies of the
 layout at three amplitudes (small, medium, large), in a few variants (the
 directions a title is shifted in, the anchor a headline shrinks about, the
@@ -57,7 +57,7 @@ pytestmark = pytest.mark.skipif(not DESIGNS, reason="OSGeo corpus not found")
 
 @lru_cache(maxsize=None)
 def load(name: str) -> Layout:
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     return import_svg(CORPUS / name).layout
 

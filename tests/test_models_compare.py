@@ -137,7 +137,7 @@ def test_the_bundled_model_and_the_one_before_replay_their_reports(model, report
 
 def test_without_instructions_the_tasks_come_as_bare_documents(tmp_path):
     from assistant.env import LayoutEnv
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
     from models.eval import run_episode
     from models.policies import HeuristicPolicy
 
@@ -203,7 +203,7 @@ def test_files_with_perturbed_variants_are_paired_by_file_and_seed(tmp_path):
 
 
 def test_a_file_the_model_cannot_read_is_its_failure_not_a_crash(osgeo_dir):
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
     from models.eval import run_file_episode
     from models.policies import GGUFPolicy, load_llama
 

@@ -73,8 +73,8 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
     """With the bundled model as learner: each planner record's answer is the heuristic's action at that state."""
     pytest.importorskip("llama_cpp")
     from assistant.env import LayoutEnv
-    from assistant.prompting import make_record
-    from assistant.tasks import make_task
+    from assistant.planners.prompting import make_record
+    from assistant.env.tasks import make_task
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy
 
@@ -117,7 +117,7 @@ def test_teacher_share_one_replays_the_teachers_trajectory(tmp_path: Path) -> No
     pytest.importorskip("llama_cpp")
     from models.data import heuristic_actions
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
 
     out = tmp_path / "beta1"
     main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "poster", "--episodes", "1",
@@ -162,8 +162,8 @@ def test_varied_ids_episodes_label_the_renamed_layout(tmp_path: Path) -> None:
     """``--varied-ids 1``: the prompts show the renamed elements and the teacher's labels use their ids."""
     pytest.importorskip("llama_cpp")
     from assistant.env import LayoutEnv
-    from assistant.prompting import make_record
-    from assistant.tasks import make_task
+    from assistant.planners.prompting import make_record
+    from assistant.env.tasks import make_task
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy
 
@@ -189,7 +189,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def test_files_are_played_without_a_brief_as_they_are_then_perturbed(tmp_path: Path) -> None:
     """``--files``: episode i is file i % n at seed i // n; seed 0 is the file itself, later seeds perturbed copies."""
     pytest.importorskip("llama_cpp")
-    from assistant.prompting import make_record
+    from assistant.planners.prompting import make_record
     from models.files import file_env, file_variant, load_files
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy
@@ -260,7 +260,7 @@ def test_bad_file_arguments_stop_the_command(capsys: pytest.CaptureFixture[str],
 def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
     """``--teacher search``: each label is what the model's best of K tuned answers would do (expert iteration)."""
     pytest.importorskip("llama_cpp")
-    from assistant.prompting import make_record
+    from assistant.planners.prompting import make_record
     from models.files import file_env, file_variant, load_files
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import GGUFPolicy
@@ -293,7 +293,7 @@ def test_lookahead_labels_a_fix_the_prompt_suggests_when_it_does_at_least_as_wel
     pytest.importorskip("llama_cpp")
     import copy
 
-    from assistant.prompting import make_record
+    from assistant.planners.prompting import make_record
     from models.files import file_env, file_variant, load_files
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy, LookaheadPolicy, finding_fixes
@@ -350,7 +350,7 @@ def test_a_large_files_states_are_recorded_as_the_learner_reads_them(tmp_path: P
     the shortened text the runtime's prompt holds, so SFT trains on it instead of dropping it as too long."""
     pytest.importorskip("llama_cpp")
     from assistant.planners.local import ANSWER_RESERVE, fit_planner_prompt
-    from assistant.prompting import build_prompt, render_record
+    from assistant.planners.prompting import build_prompt, render_record
     from models.files import file_env, load_files
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import load_llama

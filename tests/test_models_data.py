@@ -8,8 +8,8 @@ import random
 import pytest
 
 from assistant.actions import parse_action
-from assistant.prompting import build_prompt, layout_text, parse_completion, render_record
-from assistant.tasks import make_task, task_names
+from assistant.planners.prompting import build_prompt, layout_text, parse_completion, render_record
+from assistant.env.tasks import make_task, task_names
 from models.data import (SEED_RANGES, DataConfig, episode_records, extra_layouts, generate, ids_style, layout_records,
                          main, parse_kind_weights, split_episodes, valid_on)
 from models.requests import (KIND_WEIGHTS, MOVE_STEPS, describe, kind_weights, move_amounts, normalise_for_request,

@@ -25,7 +25,7 @@ def test_an_edit_is_its_kind_and_elements_amounts_aside():
 
 def test_answers_are_counted_against_the_prompts_fixes():
     """The greedy answer counts as a copy exactly when it is one of the state's suggested fixes."""
-    from assistant.prompting import canonical_action, parse_completion
+    from assistant.planners.prompting import canonical_action, parse_completion
     from models.files import file_env, load_files
     from models.policies import GGUFPolicy, finding_fixes
 

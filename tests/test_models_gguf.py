@@ -20,7 +20,7 @@ pytest.importorskip("transformers")
 pytest.importorskip("gguf")
 llama_cpp = pytest.importorskip("llama_cpp")
 
-from assistant.prompting import build_prompt, format_target  # noqa: E402
+from assistant.planners.prompting import build_prompt, format_target  # noqa: E402
 from models.export_gguf import export_gguf, permute_qk  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, greedy_generate, make_model, save_checkpoint, train_tokenizer  # noqa: E402
 

@@ -15,7 +15,7 @@ torch.set_num_threads(1)
 from assistant.env import LayoutEnv  # noqa: E402
 from assistant.planners.grammar import within_grammar  # noqa: E402
 from assistant.planners.modelstep import element_ids  # noqa: E402
-from assistant.prompting import format_target  # noqa: E402
+from assistant.planners.prompting import format_target  # noqa: E402
 from models.grammar_mask import GrammarMask, vocab_gguf_for  # noqa: E402
 from models.grpo import GRPOConfig, planner_prompt, sample_group, train_grpo  # noqa: E402
 from models.lm import from_tiny  # noqa: E402

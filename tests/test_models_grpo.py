@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machine
 
 from assistant.env import LayoutEnv  # noqa: E402
-from assistant.prompting import format_target  # noqa: E402
+from assistant.planners.prompting import format_target  # noqa: E402
 import models.grpo as grpo_mod  # noqa: E402
 from models.grpo import (  # noqa: E402
     GRPOConfig, curriculum_tasks, group_advantages, grpo_loss, planner_prompt, sample_group, score_action,
@@ -146,7 +146,7 @@ def test_score_action_runs_in_a_copy_and_penalises_non_actions(env) -> None:
 
 
 def test_curriculum_opens_harder_tasks_later() -> None:
-    from assistant.tasks import TASKS, task_names
+    from assistant.env.tasks import TASKS, task_names
 
     names = task_names()
     first = curriculum_tasks(names, 0, 9)
@@ -495,7 +495,7 @@ def test_shares_outside_zero_to_one_are_refused(tmp_path: Path, lm, share) -> No
 
 
 def test_on_policy_state_can_rename_the_elements(monkeypatch) -> None:
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
     from models.grpo import on_policy_state
 
     monkeypatch.setattr(_Scripted, "answers", [{"type": "move", "ids": ["ad-logo"], "dx": 2, "dy": 0}] * 3)
@@ -512,7 +512,7 @@ def test_on_policy_state_can_rename_the_elements(monkeypatch) -> None:
 @pytest.mark.parametrize(("share", "renamed"), [(1.0, 3), (0.0, 0)])
 def test_grpo_draws_the_asked_share_of_states_with_renamed_elements(tmp_path: Path, lm, monkeypatch, share,
                                                                      renamed) -> None:
-    from assistant.tasks import make_task
+    from assistant.env.tasks import make_task
 
     states, prompts = [], []
     real_state, real_sample = grpo_mod.on_policy_state, grpo_mod.sample_group

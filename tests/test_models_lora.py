@@ -23,7 +23,7 @@ peft = pytest.importorskip("peft")
 llama_cpp = pytest.importorskip("llama_cpp")
 
 from assistant.errors import ExportError, ModelFileError  # noqa: E402
-from assistant.prompting import build_prompt, format_target, make_record  # noqa: E402
+from assistant.planners.prompting import build_prompt, format_target, make_record  # noqa: E402
 from models.export_gguf import export_gguf  # noqa: E402
 from models.export_lora import export_lora  # noqa: E402
 from models.lm import from_tiny  # noqa: E402

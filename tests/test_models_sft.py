@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machine
 
-from assistant.prompting import format_target, make_record, render_record  # noqa: E402
+from assistant.planners.prompting import format_target, make_record, render_record  # noqa: E402
 from models.lm import from_tiny, generate, load_lm  # noqa: E402
 from models.sft import (SFTConfig, collate, completion_loss, encode_records, grouped_loss_sum, lr_at,  # noqa: E402
                         prefix_groups, spread, train_sft)

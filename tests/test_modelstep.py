@@ -93,7 +93,7 @@ def test_amount_variants_scale_amounts_never_the_edit() -> None:
 def _one_problem_state():
     from test_planner_heuristic import ONE_PROBLEM, _state
 
-    from assistant.svg_import import import_svg_text
+    from assistant.importer import import_svg_text
 
     return _state(import_svg_text(ONE_PROBLEM, source="card.svg"))
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from assistant.env import LayoutEnv
-from assistant.observation import COMPACT_LEVELS, fit_observation_text, observation_text
-from assistant.svg_import import import_svg
+from assistant.env.observation import COMPACT_LEVELS, fit_observation_text, observation_text
+from assistant.importer import import_svg
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
@@ -57,7 +57,7 @@ def test_a_budget_leaves_out_the_least_important_elements_but_none_a_finding_nam
 def test_the_local_planner_reads_a_file_longer_than_its_context(osgeo_dir: Path) -> None:
     pytest.importorskip("llama_cpp")
     from assistant.planners.local import ANSWER_RESERVE, fit_planner_prompt
-    from assistant.prompting import build_prompt
+    from assistant.planners.prompting import build_prompt
     from models.policies import load_llama
 
     llm = load_llama(BUNDLED)
@@ -71,8 +71,8 @@ def test_the_local_planner_reads_a_file_longer_than_its_context(osgeo_dir: Path)
 
 
 def test_the_applicator_prompt_of_a_large_file_fits_and_keeps_the_element_asked_about(osgeo_dir: Path) -> None:
-    from assistant.observation import fit_text, layout_element_dicts
-    from assistant.prompting import layout_text
+    from assistant.env.observation import fit_text, layout_element_dicts
+    from assistant.planners.prompting import layout_text
 
     layout = import_svg(osgeo_dir / "mapbender_a4.svg").layout
     elements = layout_element_dicts(layout)

@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 
 from assistant.cli import app
 from assistant.errors import ExportError, InvalidAction
-from assistant.svg_import import import_svg
-from exporters.overlay import ROLE_COLOURS
-from exporters.overlay_svg import render_overlay_svg
-from exporters.raster import data_only_fetcher, render_png
+from assistant.importer import import_svg
+from assistant.render.overlay import ROLE_COLOURS
+from assistant.render.overlay_svg import render_overlay_svg
+from assistant.render.raster import data_only_fetcher, render_png
 
 FLYER = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo" / "gdal_a4.svg"
 SVG = "{http://www.w3.org/2000/svg}"

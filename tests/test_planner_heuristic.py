@@ -11,10 +11,10 @@ from assistant.errors import InvalidAction
 from assistant.metrics import evaluate
 from assistant.planners import get_planner
 from assistant.planners.base import PlannerState
-from assistant.planners.constraints import compile_for_planner
+from assistant.instructions.brief import compile_for_planner
 from assistant.planners.loop import run_planner
-from assistant.svg_import import import_svg, import_svg_text
-from exporters.svg import export_svg
+from assistant.importer import import_svg, import_svg_text
+from assistant.svg.write import export_svg
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -161,7 +161,7 @@ def test_time_budget_and_max_steps_stop_the_loop():
 
 
 def test_runs_on_a_session_with_one_history_entry_per_edit():
-    from assistant.session import Session
+    from assistant.app.session import Session
 
     doc = import_svg(EXAMPLES / "social_card.svg")
     svg = export_svg(doc)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from assistant.errors import InvalidAction
-from assistant.prompting import (
+from assistant.planners.prompting import (
     ACTION_MARK, STOP_SEQUENCES, build_prompt, canonical_action, format_target, make_record,
     parse_completion, render_record,
 )
@@ -101,7 +101,7 @@ def test_render_record_rejects_malformed_records() -> None:
 
 
 def test_module_is_import_light() -> None:
-    code = "import sys, assistant.prompting; print(any(m in sys.modules for m in ('torch','transformers')))"
+    code = "import sys, assistant.planners.prompting; print(any(m in sys.modules for m in ('torch','transformers')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -27,9 +27,9 @@ from assistant.planners import available_planners, get_planner
 from assistant.planners.loop import run_planner
 from assistant.planners.modelstep import element_ids
 from assistant.planners.remote import RemotePlanner
-from assistant.prompting import SYSTEM_PROMPTS, layout_text, parse_completion, user_message
-from assistant.svg_import import import_svg_text
-from exporters.svg import export_svg
+from assistant.planners.prompting import SYSTEM_PROMPTS, layout_text, parse_completion, user_message
+from assistant.importer import import_svg_text
+from assistant.svg.write import export_svg
 
 GOOD_ACTION = {"type": "align", "ids": ["footer"], "edge": "left", "to": "element", "target_id": "title"}
 

@@ -11,8 +11,8 @@ from PIL import Image
 
 from assistant.errors import ExportError, InvalidAction
 from assistant.geometry import Box
-from assistant.svg_import import import_svg
-from exporters.overlay import ROLE_COLOURS, render_overlay_png
+from assistant.importer import import_svg
+from assistant.render.overlay import ROLE_COLOURS, render_overlay_png
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"
 
@@ -74,7 +74,7 @@ def test_bad_options(doc) -> None:
 
 
 def test_base_and_overlays_compose_to_the_same_png(doc) -> None:
-    from exporters.overlay import draw_overlays, encode_png, render_base
+    from assistant.render.overlay import draw_overlays, encode_png, render_base
 
     layers = ("boxes", "grid", "margins")
     whole = _img(render_overlay_png(doc, overlays=layers, max_size=300))

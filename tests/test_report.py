@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from assistant.batch import FileResult
+from assistant.app.batch import FileResult
 from assistant.cli import app
 from exporters.report import action_summary, render_report, write_report
 

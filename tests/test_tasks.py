@@ -10,7 +10,7 @@ from lxml import etree
 from assistant.actions import apply_action
 from assistant.errors import EnvError
 from assistant.metrics import evaluate
-from assistant.tasks import TASKS, generate_svgs, make_task, task_names
+from assistant.env.tasks import TASKS, generate_svgs, make_task, task_names
 from tests.test_env import oracle_actions
 
 NAMES = task_names()
@@ -111,7 +111,7 @@ def test_flyer_is_in_millimetres():
 
 
 def test_generated_svg_renders_with_cairo():
-    from exporters.raster import render_png
+    from assistant.render.raster import render_png
 
     for name in NAMES:
         png = render_png(make_task(name, 1).broken, width=200)

@@ -11,9 +11,9 @@ import pytest
 from assistant.env import LayoutEnv
 from assistant.errors import EnvError
 from assistant.metrics import evaluate
-from assistant.tasks import generate_svgs, make_task, task_names
-from assistant.tasks.ids import STYLES, SYNONYMS, rename_ids
-from assistant.tasks.spec import Block
+from assistant.env.tasks import generate_svgs, make_task, task_names
+from assistant.env.tasks.ids import STYLES, SYNONYMS, rename_ids
+from assistant.env.tasks.spec import Block
 
 NAMES = task_names()
 XML_NAME = re.compile(r"^[A-Za-z_][\w.-]*$")

@@ -10,7 +10,7 @@ import pytest
 from assistant.actions import apply_action, parse_action
 from assistant.document import Layout
 from assistant.metrics import evaluate
-from assistant.svg_import import import_svg, import_svg_text
+from assistant.importer import import_svg, import_svg_text
 
 # a circle of radius 200 about (300, 300), drawn as two arcs starting at the left
 RING = ('<path id="ring" fill="none" d="M 100 300 A 200 200 0 1 1 500 300 A 200 200 0 1 1 100 300"/>')
@@ -77,7 +77,7 @@ def test_short_text_inks_only_its_stretch_of_the_path() -> None:
 
 def test_ink_follows_edits_and_survives_json() -> None:
     from assistant.document import Document
-    from assistant.svg_import import import_svg_text
+    from assistant.importer import import_svg_text
 
     doc = import_svg_text(PAGE.format(ring=RING, words=AROUND, offset="", extra=""))
     before = doc.layout.get("around").ink_boxes()

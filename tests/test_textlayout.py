@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from assistant.css import StyleResolver
-from assistant.fonts import font_extents, text_advance
-from assistant.textlayout import measure_text, wrap_lines
+from assistant.svg.css import StyleResolver
+from assistant.text.fonts import font_extents, text_advance
+from assistant.text.layout import wrap_lines
+from assistant.text.measure import measure_text
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"
 SVG = "http://www.w3.org/2000/svg"

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel
 
-from assistant.actions import geometry_ops, hierarchy, templates, text_ops, zorder
+from assistant.actions import geometry_ops, hierarchy, templates, text_ops, text_reflow, zorder
 from assistant.actions.diff import Diff, undo_diff
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import Action
@@ -31,7 +31,7 @@ HANDLERS: dict[str, Handler] = {
     "snap_to_grid": geometry_ops.apply_snap_to_grid,
     "reflow_group": geometry_ops.apply_reflow_group,
     "anchor_to_region": geometry_ops.apply_anchor_to_region,
-    "reflow_text": text_ops.apply_reflow_text,
+    "reflow_text": text_reflow.apply_reflow_text,
     "set_text_style": text_ops.apply_set_text_style,
     "promote": hierarchy.apply_promote,
     "demote": hierarchy.apply_demote,

@@ -78,7 +78,7 @@ class EditContext:
         The copy would change too, and the layout would not know it.
         """
         if self._reused is None:
-            from assistant.svg_tree import href, ref_id
+            from assistant.svg.tree import href, ref_id
 
             self._reused = {}
             for u in self.doc.root.iter("{http://www.w3.org/2000/svg}use", "use"):
@@ -216,7 +216,7 @@ class EditContext:
         Raises ``InvalidAction`` (before changing anything) when a result box
         is not acceptable.
         """
-        from assistant.svg_tree import parent_ctm
+        from assistant.svg.tree import parent_ctm
 
         plan = [(i, m) for i, m in plan if not m.is_identity]
         if not plan:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import statistics
 
 from assistant.actions.engine import EditContext, scale_about
-from assistant.actions.regions import ANCHOR_POINT, placement_offset, point_of, region_box
+from assistant.regions import ANCHOR_POINT, placement_offset, point_of, region_box
 from assistant.actions.schema import Align, AnchorToRegion, Distribute, Move, ReflowGroup, Resize, SnapToGrid
 from assistant.actions.validate import check_editable, check_no_nesting
 from assistant.document import Element, Layout

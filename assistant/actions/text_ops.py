@@ -13,7 +13,7 @@ When the font size changes, the absolute ``y`` positions of line ``tspan``s
 and absolute ``dy`` offsets scale about the first baseline, so the line
 spacing stays proportional (as a design tool re-flowing the text would).
 After any text change the element is measured again with
-:func:`assistant.textlayout.measure_text`, the same measurement the importer
+:func:`assistant.text.measure.measure_text`, the same measurement the importer
 uses, and the result box is checked against the canvas.
 """
 
@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from assistant.actions.engine import EditContext
-from assistant.actions.schema import ReflowText, SetTextStyle
+from assistant.actions.schema import SetTextStyle
 from assistant.actions.validate import check_box, check_editable, check_text
 from assistant.actions.xml_patch import local_tag
 from assistant.document import Document, Element
@@ -72,11 +72,11 @@ def anchor_point(node: Any) -> tuple[float, float]:
 
 def baseline_of(doc: Document, el: Element) -> float:
     """World y of the first baseline of a text element (SVG text ``y`` is the baseline)."""
-    from assistant.svg_tree import node_ctm
+    from assistant.svg.tree import node_ctm
 
     node = text_nodes(doc, el)[0]
     if local_tag(node) == "flowRoot":
-        from assistant.fonts import font_extents
+        from assistant.text.fonts import font_extents
 
         ascent, _ = font_extents(el.font_family, el.font_size or 16.0, el.font_weight or 400)
         return el.box.y + ascent
@@ -84,7 +84,7 @@ def baseline_of(doc: Document, el: Element) -> float:
 
 
 def ctm_scale(node: Any) -> float:
-    from assistant.svg_tree import node_ctm
+    from assistant.svg.tree import node_ctm
 
     s = node_ctm(node).scale_factor
     if not s > 0:
@@ -147,7 +147,7 @@ def _scale_positions(ctx: EditContext, node: Any, ratio: float) -> None:
 
 
 def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
-    from assistant.css import StyleResolver
+    from assistant.svg.css import StyleResolver
 
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
@@ -173,7 +173,7 @@ def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
 
 def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> None:
     """Set ``prop`` on the element's text nodes and on descendants that specify it themselves."""
-    from assistant.css import StyleResolver
+    from assistant.svg.css import StyleResolver
 
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
@@ -188,9 +188,9 @@ def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> 
 
 def remeasure(ctx: EditContext, el: Element) -> Element:
     """``el`` with box and text properties measured again from its (patched) XML."""
-    from assistant.css import StyleResolver
-    from assistant.svg_tree import node_ctm
-    from assistant.textlayout import measure_text
+    from assistant.svg.css import StyleResolver
+    from assistant.svg.tree import node_ctm
+    from assistant.text.measure import measure_text
 
     resolver = StyleResolver(ctx.doc.root)
     boxes: list[Box] = []
@@ -244,26 +244,3 @@ def apply_set_text_style(ctx: EditContext, a: SetTextStyle) -> None:
         if a.font_family is not None:
             set_plain_property(ctx, el, "font-family", a.font_family)
         commit_text(ctx, el)
-
-
-def available_width(ctx: EditContext, el: Element) -> float:
-    """Width from the text's anchor to the safe margin(s) it grows towards."""
-    s = ctx.layout.canvas.safe_box
-    b = el.box
-    anchor = el.text_anchor or "start"
-    if anchor == "middle":
-        return 2 * min(b.cx - s.x, s.x2 - b.cx)
-    if anchor == "end":
-        return b.x2 - s.x
-    return s.x2 - b.x
-
-
-def apply_reflow_text(ctx: EditContext, a: ReflowText) -> None:
-    from assistant.actions.text_reflow import reflow
-
-    (el,) = check_editable(ctx.layout, [a.id])
-    check_text(el)
-    width = a.width if a.width is not None else available_width(ctx, el)
-    if not width > 0:
-        raise InvalidAction("has no room to reflow into inside the margins; give a width", el.id)
-    reflow(ctx, el, a, width)

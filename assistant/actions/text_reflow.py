@@ -2,7 +2,7 @@
 
 Modes
     ``wrap``: greedy line breaking at the current size
-    (:func:`assistant.textlayout.wrap_lines`); the ``<text>`` children are
+    (:func:`assistant.text.layout.wrap_lines`); the ``<text>`` children are
     replaced by one ``<tspan>`` per line, at the text's own ``x`` and at
     baselines ``y0 + i·line_height`` (the first baseline stays put). The
     first old line ``tspan``'s styling is kept on every new line.
@@ -20,6 +20,7 @@ from typing import Any
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import ReflowText
 from assistant.actions.text_ops import anchor_point, commit_text, ctm_scale, set_font_size, text_nodes
+from assistant.actions.validate import check_editable, check_text
 from assistant.actions.xml_patch import NodeSpec, local_tag, rebuild_children
 from assistant.document import Element
 from assistant.errors import InvalidAction
@@ -58,7 +59,7 @@ def _font(el: Element, node: Any) -> tuple[str | None, float, int]:
 
 
 def widest_line(lines: list[str], family: str | None, size: float, weight: int) -> float:
-    from assistant.fonts import text_advance
+    from assistant.text.fonts import text_advance
 
     return max((text_advance(ln, family, size, weight) for ln in lines), default=0.0)
 
@@ -128,7 +129,7 @@ def reflow(ctx: EditContext, el: Element, a: ReflowText, width: float) -> None:
     else:
         if local_tag(node) != "text" or len(nodes) > 1:
             raise InvalidAction("only a single <text> can be re-wrapped; use mode='font_size'", el.id)
-        from assistant.textlayout import wrap_lines
+        from assistant.text.layout import wrap_lines
 
         new_lines = wrap_lines(" ".join(lines), w_local, family, size, weight)
         if new_lines == lines:
@@ -136,3 +137,24 @@ def reflow(ctx: EditContext, el: Element, a: ReflowText, width: float) -> None:
             return
         rewrite_lines(ctx, node, new_lines, _line_height(el, node, size))
     commit_text(ctx, el)
+
+
+def available_width(ctx: EditContext, el: Element) -> float:
+    """Width from the text's anchor to the safe margin(s) it grows towards."""
+    s = ctx.layout.canvas.safe_box
+    b = el.box
+    anchor = el.text_anchor or "start"
+    if anchor == "middle":
+        return 2 * min(b.cx - s.x, s.x2 - b.cx)
+    if anchor == "end":
+        return b.x2 - s.x
+    return s.x2 - b.x
+
+
+def apply_reflow_text(ctx: EditContext, a: ReflowText) -> None:
+    (el,) = check_editable(ctx.layout, [a.id])
+    check_text(el)
+    width = a.width if a.width is not None else available_width(ctx, el)
+    if not width > 0:
+        raise InvalidAction("has no room to reflow into inside the margins; give a width", el.id)
+    reflow(ctx, el, a, width)

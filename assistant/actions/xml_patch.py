@@ -365,7 +365,7 @@ def transform_node(patch: XmlPatch, node: Any, world: Matrix, parent: Matrix,
     k = world_to_local(world, parent, parent_now)
     if node.get("transform-origin") or "transform-origin" in style:
         # The attribute is applied as T(o) · transform · T(-o): write T(-o) K T(o) in front.
-        from assistant.svg_tree import _origin
+        from assistant.svg.tree import _origin
 
         ox, oy = _origin(node)
         k = Matrix.translate(-ox, -oy) @ k @ Matrix.translate(ox, oy)

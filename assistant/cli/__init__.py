@@ -7,7 +7,10 @@ become one clean message and a non-zero exit code.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import sys
+from importlib.metadata import entry_points
 
 import typer
 
@@ -40,14 +43,20 @@ def _root(
     """Layout Assistant command line."""
 
 
-def _register() -> None:
-    """Import the command modules; each adds its commands to ``app``."""
-    import importlib
-    import pkgutil
+#: Entry-point group of commands that other packages add (the MCP server's ``serve``).
+COMMAND_PLUGINS = "layout_assistant.commands"
 
+
+def _register() -> None:
+    """Import the command modules (each adds its commands to ``app``), then the plugins' commands."""
     for info in pkgutil.iter_modules(__path__):
         if not info.name.startswith("_"):
             importlib.import_module(f"{__name__}.{info.name}")
+    registered = {c.name or c.callback.__name__.replace("_", "-") for c in app.registered_commands if c.callback}
+    for ep in entry_points(group=COMMAND_PLUGINS):
+        if ep.name not in registered:
+            ep.load()(app)
+            registered.add(ep.name)
 
 
 def main(argv: list[str] | None = None) -> None:

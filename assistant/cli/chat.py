@@ -48,9 +48,9 @@ def chat(
     preview: bool = typer.Option(True, "--preview/--no-preview", help="Write a preview PNG after each edit."),
     step_timeout: float = typer.Option(20.0, "--step-timeout", min=0.1, help="Seconds of generation per request."),
 ) -> None:
-    from assistant.chat import ChatAssistant, run_repl
+    from assistant.app.chat import ChatAssistant, run_repl
     from assistant.planners import get_planner
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     try:
         doc = import_svg(file)

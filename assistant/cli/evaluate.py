@@ -57,14 +57,14 @@ def eval_planner(
     json_path: Path | None = typer.Option(None, "--json", help="Also write the rows (and every episode) as JSON."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Episodes run in parallel processes."),
 ) -> None:
-    from assistant.evaluate_planner import evaluate_planner, overall
+    from assistant.app.evaluation import evaluate_planner, overall
     from assistant.planners import get_planner
     from assistant.seeds import parse_seeds
 
     try:
         seed_list = parse_seeds(seeds)
         get_planner(planner)
-        from assistant.tasks import TASKS, task_names
+        from assistant.env.tasks import TASKS, task_names
 
         names = [t.strip() for t in tasks.split(",") if t.strip()] if tasks else task_names()
         unknown = [t for t in names if t not in TASKS]
@@ -87,7 +87,7 @@ def eval_planner(
     console.print("n: episodes; closed: share of the start→clean composite gap closed; "
                   "valid: valid-action rate; worse: episodes that ended below their start")
     if json_path is not None:
-        from exporters.io import atomic_write
+        from assistant.app.outputs import atomic_write
 
         payload = {"planner": planner, "seeds": seed_list,
                    "rows": [r.as_dict() for r in [*rows, total]],

@@ -72,7 +72,7 @@ def _check_writable_dir(path: Path, what: str) -> None:
 
 
 def _check_formats(formats: list[str]) -> tuple[str, ...]:
-    from exporters import get_exporter
+    from assistant.app.formats import get_exporter
 
     for fmt in formats:
         try:
@@ -134,7 +134,7 @@ def fix(
     base_url: str | None = typer.Option(None, "--base-url",
                                         help="OpenAI-compatible endpoint for --planner remote, e.g. http://127.0.0.1:8080/v1."),
 ) -> None:
-    from assistant.batch import FixOptions, expand_paths, plan_jobs, run_batch
+    from assistant.app.batch import FixOptions, expand_paths, plan_jobs, run_batch
     from assistant.planners import get_planner
 
     if in_place and out is not None:
@@ -180,7 +180,7 @@ def fix(
     failed = [r for r in results if not r.ok]
     below = [r for r in results if r.ok and min_score is not None and (r.score_after or 0.0) < min_score]
     if json_path is not None:
-        from exporters.io import atomic_write
+        from assistant.app.outputs import atomic_write
 
         summary = {"planner": planner, "instruction": instruction, "min_score": min_score,
                    "files": [r.summary() for r in results],

@@ -33,7 +33,7 @@ def inspect(
     as_json: bool = typer.Option(False, "--json", help="Print the layout as JSON."),
 ) -> None:
     """List the elements FILE imports into."""
-    from assistant.svg_import import import_svg
+    from assistant.importer import import_svg
 
     try:
         doc = import_svg(file)

@@ -50,9 +50,9 @@ def render(
                                         help="Output width in px (PNG); the height follows."),
 ) -> None:
     """Render FILE to --out."""
-    from assistant.svg_import import import_svg
-    from exporters import format_for_path
-    from exporters.io import atomic_write
+    from assistant.importer import import_svg
+    from assistant.app.formats import format_for_path
+    from assistant.app.outputs import atomic_write
 
     try:
         fmt = format_for_path(out)
@@ -68,21 +68,21 @@ def render(
         doc = import_svg(file)
         ensure_parent(out)
         if fmt == "pdf":
-            from exporters.raster import render_pdf
+            from assistant.render.raster import render_pdf
 
             data = render_pdf(doc)
         elif fmt == "svg":
-            from exporters.overlay_svg import render_overlay_svg
+            from assistant.render.overlay_svg import render_overlay_svg
 
             layers = ["boxes"] + (["grid"] if grid else []) + (["margins"] if margins else [])
             data = render_overlay_svg(doc, overlays=tuple(layers))
         elif overlay:
-            from exporters.overlay import render_overlay_png
+            from assistant.render.overlay import render_overlay_png
 
             layers = ["boxes"] + (["grid"] if grid else []) + (["margins"] if margins else [])
             data = render_overlay_png(doc, overlays=tuple(layers), max_size=width or 1024)
         else:
-            from exporters.raster import render_png
+            from assistant.render.raster import render_png
 
             data = render_png(doc, width=width)
         atomic_write(out, data)
@@ -114,10 +114,10 @@ def export(
     force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
 ) -> None:
     """Export FILE to --out."""
-    from assistant.svg_import import import_svg
-    from exporters import export as export_doc
-    from exporters import format_for_path
-    from exporters.io import atomic_write
+    from assistant.importer import import_svg
+    from assistant.app.formats import export as export_doc
+    from assistant.app.formats import format_for_path
+    from assistant.app.outputs import atomic_write
 
     try:
         fmt = format_for_path(out)

@@ -66,13 +66,13 @@ def score(
     max_findings: int = typer.Option(10, "--max-findings", min=0, help="Findings shown per file."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write the JSON report to this file."),
 ) -> None:
-    from assistant.scoring import score_paths
+    from assistant.app.scoring import score_paths
 
     results = score_paths(paths, instruction)
     if as_json or out is not None:
         payload = json.dumps({"files": [r.to_json() for r in results]}, indent=2)
         if out is not None:
-            from exporters.io import atomic_write
+            from assistant.app.outputs import atomic_write
 
             atomic_write(out, payload.encode("utf-8"))
         else:

@@ -45,7 +45,7 @@ Examples:
 @tasks_app.command("list", help="List the task names with their canvas and instruction.\n\n"
                                 "Example:\n\n  layout-assistant tasks list")
 def list_tasks() -> None:
-    from assistant.tasks import TASKS, make_task, task_names
+    from assistant.env.tasks import TASKS, make_task, task_names
 
     table = Table(title="tasks (easiest first)", title_justify="left")
     table.add_column("task")
@@ -71,10 +71,10 @@ def export_tasks(
     ids: str = typer.Option("plain", "--ids", help="Element ids: plain, varied, prefixed, synonyms or tool."),
 ) -> None:
     from assistant.seeds import parse_seeds
-    from assistant.tasks import TASKS, make_task
-    from assistant.tasks import task_names
-    from assistant.tasks.ids import STYLES
-    from exporters.io import atomic_write
+    from assistant.env.tasks import TASKS, make_task
+    from assistant.env.tasks import task_names
+    from assistant.env.tasks.ids import STYLES
+    from assistant.app.outputs import atomic_write
 
     if task not in TASKS:
         fail(f"unknown task {task!r}; known tasks: {', '.join(task_names())}")

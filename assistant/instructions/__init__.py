@@ -29,6 +29,7 @@ from assistant.instructions.constraints import (
     DominantConstraint, Evaluation, KeepConstraint, MarginsConstraint, RegionConstraint, SizeConstraint,
 )
 from assistant.instructions.regions import REGION_NAMES, region_box, region_fit
+from assistant.metrics.instruction_fit import score_constraints
 
 _LIST = TypeAdapter(list[Constraint])
 
@@ -110,20 +111,6 @@ def resolve_constraints(constraints: Iterable[Constraint], layout: Layout) -> li
 def evaluate_constraints(layout: Layout, constraints: Iterable[Constraint]) -> list[Evaluation]:
     """Per-constraint evaluations (``score`` is None when not applicable)."""
     return [c.evaluate(layout) for c in constraints]
-
-
-def score_constraints(layout: Layout, constraints: Iterable[Constraint] | None) -> tuple[float, list[Any]]:
-    """Instruction fit of ``layout``: the weight-averaged score of the applicable
-    constraints (1.0 when there are none) and all their findings."""
-    total = weight = 0.0
-    findings: list[Any] = []
-    for c in constraints or []:
-        ev = c.evaluate(layout)
-        findings.extend(ev.findings)
-        if ev.score is not None and c.weight > 0:
-            total += c.weight * ev.score
-            weight += c.weight
-    return (total / weight if weight > 0 else 1.0), findings
 
 
 __all__ = [

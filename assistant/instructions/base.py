@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assistant.document import Layout, Role
 from assistant.instructions import select as sel
+from assistant.metrics.report import Finding
 
 METRIC = "instruction_fit"
 
@@ -23,13 +24,11 @@ _SEVERITY = {"info": ("low", 0.0), "warning": ("medium", 0.5), "error": ("high",
 
 
 def make_finding(ids: list[str], message: str, severity: str = "warning",
-                 suggestion: dict[str, Any] | None = None) -> Any:
+                 suggestion: dict[str, Any] | None = None) -> Finding:
     """A ``assistant.metrics.Finding`` for the instruction-fit metric.
 
     ``severity`` is ``info`` (not applicable / a note), ``warning`` or ``error``.
     """
-    from assistant.metrics.report import Finding  # lazily: the metrics package imports this one
-
     label, impact = _SEVERITY[severity]
     return Finding(metric=METRIC, element_ids=list(ids), message=message, severity=label,
                    suggestion=suggestion, impact=impact)
@@ -40,7 +39,7 @@ class Evaluation:
     """Score of one constraint (``None``: not applicable) and its findings."""
 
     score: float | None
-    findings: list[Any] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
 
 def _short(v: Any) -> str:

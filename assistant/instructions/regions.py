@@ -9,7 +9,7 @@ Definition
     ``footer`` the bottom 15 % over its full width, and ``hero`` the upper
     55 % over its full width (where a key image or headline sits). These are
     the zones ``anchor_to_region`` places elements into
-    (``assistant.actions.regions``).
+    (``assistant.regions``).
 
 An element is *in* a region when the centre of its box lies in the zone;
 :func:`region_fit` scores partial fits by how far the centre is from the zone,
@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Literal, get_args
 
-from assistant.actions.regions import region_box as _action_region_box
+from assistant.regions import region_box as _action_region_box
 from assistant.document import Canvas
 from assistant.geometry import Box
 

@@ -32,7 +32,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from assistant.document import ROLE_IMPORTANCE, Element, Layout
+from assistant.document import ROLE_IMPORTANCE, Element, Layout, hex_rgb
 from assistant.geometry import Box
 from assistant.metrics.native_core import kernels
 
@@ -50,20 +50,6 @@ _KIND_RANGE = np.arange(3)[:, None]
 _ANCHOR_RANGE = np.arange(3)[:, None]
 
 
-def hex_rgb(fill: str | None) -> tuple[float, float, float] | None:
-    """``#rrggbb`` (or ``#rgb``) as sRGB components in [0, 1]; ``None`` when unknown."""
-    if not fill or not fill.startswith("#"):
-        return None
-    h = fill[1:]
-    if len(h) == 3:
-        h = "".join(c * 2 for c in h)
-    if len(h) != 6:
-        return None
-    try:
-        v = int(h, 16)
-    except ValueError:
-        return None
-    return ((v >> 16 & 255) / 255.0, (v >> 8 & 255) / 255.0, (v & 255) / 255.0)
 
 
 def candidate_pairs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -158,10 +158,10 @@ def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
     """Render ``doc`` with every text element hidden, as a ``Backdrop`` for the contrast metric.
 
     Text nodes get ``display:none`` in a copy of the document; the copy is
-    rendered by ``exporters.raster.render_array`` with its longer side at
+    rendered by ``assistant.render.raster.render_array`` with its longer side at
     ``max_size`` px. Raises ``ExportError`` when the document cannot be rendered.
     """
-    from exporters.raster import render_array
+    from assistant.render.raster import render_array
 
     d = doc.copy()
     for e in d.layout.elements:

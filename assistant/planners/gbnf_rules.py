@@ -4,7 +4,7 @@ llama.cpp's JSON-schema-to-GBNF converter writes one ``number`` rule for every
 numeric field and ignores ``minimum``/``maximum``/``exclusiveMinimum``, so a
 grammar-constrained model may still write ``"factor":0.5`` for a field that
 must be ``> 1``. The rules here are exact instead: a number is written in the
-compact form of ``assistant.prompting.format_target`` — optional ``-``, an
+compact form of ``assistant.planners.prompting.format_target`` — optional ``-``, an
 integer part of at most ``int_digits`` digits without leading zeros, an
 optional ``.`` and 1 … ``fraction_digits`` fraction digits, no exponent — and
 the rule admits exactly the numbers of that form inside the field's range.

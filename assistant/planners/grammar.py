@@ -26,7 +26,7 @@ The grammar itself is generated from a stricter form of that schema
   ``exclusiveMinimum`` / ``maximum`` exactly (``assistant.planners.gbnf_rules``),
   e.g. ``factor`` (> 1, ≤ 4) or ``font_weight`` (integer 100 … 900);
 * optional fields are omitted instead of written as ``null`` (as
-  ``assistant.prompting.canonical_action`` writes them);
+  ``assistant.planners.prompting.canonical_action`` writes them);
 * the cross-field rules of the action models become alternatives
   (:data:`VARIANTS`): ``resize`` names ``scale`` or ``width``/``height``;
   ``align`` with ``to="element"`` names ``target_id``; ``set_text_style``
@@ -37,7 +37,7 @@ The grammar itself is generated from a stricter form of that schema
   character, as ids are stripped before validation), ``fill`` is ``#`` and six
   hex digits;
 * the JSON is compact (no whitespace between tokens, as
-  ``assistant.prompting.format_target`` writes it, and no newline, which is
+  ``assistant.planners.prompting.format_target`` writes it, and no newline, which is
   the completion's stop sequence);
 * element ids are written as ``format_target`` writes them (JSON strings with
   UTF-8 as it is, where the converter would write ``\\u`` escapes), and an id
@@ -277,7 +277,7 @@ def _gbnf_literal(text: str) -> str:
 
 
 def _json_id(element_id: str) -> str:
-    """An id as an answer writes it: a JSON string, UTF-8 as it is (``assistant.prompting.format_target``)."""
+    """An id as an answer writes it: a JSON string, UTF-8 as it is (``assistant.planners.prompting.format_target``)."""
     return json.dumps(element_id, ensure_ascii=False)
 
 
@@ -515,7 +515,7 @@ def within_grammar(text: str, ids: Iterable[str] | None = None, distances: Dista
     (``LocalPlanner.complete``); the grammar itself is stricter only in layout (spacing, key order, digits).
     """
     from assistant.actions import parse_action
-    from assistant.prompting import parse_completion
+    from assistant.planners.prompting import parse_completion
 
     try:
         data = parse_completion(text)

@@ -10,7 +10,7 @@ bundled adapter (:func:`resolve_model`).
 
 One decision (``propose_detailed``):
 
-1. the prompt is built by ``assistant.prompting.build_prompt`` — the module the
+1. the prompt is built by ``assistant.planners.prompting.build_prompt`` — the module the
    training pipeline renders its examples with — from the environment's
    observation text of the current layout and the user's instruction
    (``kind="planner"``);
@@ -270,7 +270,7 @@ ANSWER_RESERVE = 128
 
 def _fits(llm: Any, instruction: str, kind: str) -> Any:
     """Whether the prompt around a text leaves :data:`ANSWER_RESERVE` of ``llm``'s context for the answer."""
-    from assistant.prompting import build_prompt
+    from assistant.planners.prompting import build_prompt
 
     limit = int(llm.n_ctx()) - ANSWER_RESERVE
 
@@ -282,10 +282,10 @@ def _fits(llm: Any, instruction: str, kind: str) -> Any:
 
 
 def fit_planner_prompt(llm: Any, obs: dict[str, Any], instruction: str) -> str:
-    """The planner prompt for observation ``obs``, shortened (``assistant.observation.fit_observation_text``)
+    """The planner prompt for observation ``obs``, shortened (``assistant.env.observation.fit_observation_text``)
     only where the full one would leave fewer than :data:`ANSWER_RESERVE` of ``llm``'s context tokens
     for the answer: a large real file is read in brief rather than refused."""
-    from assistant.prompting import build_prompt
+    from assistant.planners.prompting import build_prompt
 
     return build_prompt(fit_planner_observation(llm, obs, instruction), instruction, kind="planner")
 
@@ -293,7 +293,7 @@ def fit_planner_prompt(llm: Any, obs: dict[str, Any], instruction: str) -> str:
 def fit_planner_observation(llm: Any, obs: dict[str, Any], instruction: str) -> str:
     """The observation text that :func:`fit_planner_prompt` puts in the prompt (the training data records
     this text, so that a large file's states are learnt as the model reads them)."""
-    from assistant.observation import fit_observation_text
+    from assistant.env.observation import fit_observation_text
 
     return fit_observation_text(obs, _fits(llm, instruction, "planner"))
 
@@ -301,8 +301,8 @@ def fit_planner_observation(llm: Any, obs: dict[str, Any], instruction: str) -> 
 def fit_applicator_prompt(llm: Any, layout: Any, request: str) -> str:
     """The applicator prompt for ``request`` on ``layout``, shortened as :func:`fit_planner_prompt` shortens
     the planner's; an element the request names by id is always listed."""
-    from assistant.observation import fit_text, layout_element_dicts
-    from assistant.prompting import build_prompt, layout_text
+    from assistant.env.observation import fit_text, layout_element_dicts
+    from assistant.planners.prompting import build_prompt, layout_text
 
     elements = layout_element_dicts(layout)
     named = {e["id"] for e in elements if e["id"] in request}
@@ -391,7 +391,7 @@ class LocalPlanner:
         from llama_cpp import StoppingCriteriaList
 
         from assistant.planners.grammar import action_grammar, answer_token_bound
-        from assistant.prompting import STOP_SEQUENCES
+        from assistant.planners.prompting import STOP_SEQUENCES
 
         # under the grammar, room for its longest answer: a cut answer would not parse
         max_tokens = max(self.max_tokens, answer_token_bound(ids)) if grammar else self.max_tokens

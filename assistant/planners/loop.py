@@ -95,7 +95,7 @@ def run_planner(
     """Improve ``target`` in place with ``planner``; return what happened.
 
     Arguments:
-        target: a ``Document``, or an ``assistant.session.Session`` — then each
+        target: a ``Document``, or an ``assistant.app.session.Session`` — then each
             accepted edit goes through ``Session.apply`` (one history entry and
             undo step per edit; rejected trials leave no trace in the history).
         constraints / weights / instruction: what the composite measures.

@@ -6,7 +6,7 @@ A model writes up to K *distinct* answers for the same prompt
 repeats an earlier action is drawn again, up to ``DRAWS_PER_ANSWER`` × K draws,
 at a rising temperature). Each answer is
 
-1. parsed (``assistant.prompting.parse_completion``) and validated
+1. parsed (``assistant.planners.prompting.parse_completion``) and validated
    (``assistant.actions.parse_action``); a failure is *counted* (``invalid``)
    and the answer dropped — never applied;
 2. simulated on a copy of the document (``Document.copy`` +
@@ -117,7 +117,7 @@ TEMPERATURE_RAMP = (1.0, 1.25, 1.625)
 def answer_key(text: str) -> str:
     """What makes two answers the same: their validated action (canonical JSON), or the text when it is not one."""
     from assistant.actions import parse_action
-    from assistant.prompting import parse_completion
+    from assistant.planners.prompting import parse_completion
 
     try:
         return json.dumps(parse_action(parse_completion(text)).model_dump(mode="json", exclude_none=True),
@@ -176,7 +176,7 @@ class Candidate:
 def validate_answer(text: str, stats: ModelStats) -> Any | None:
     """The validated ``Action`` of a model answer, or ``None`` (counted invalid)."""
     from assistant.actions import parse_action
-    from assistant.prompting import parse_completion
+    from assistant.planners.prompting import parse_completion
 
     stats.answers += 1
     try:
@@ -217,7 +217,7 @@ def amount_variants(action: dict[str, Any]) -> list[dict[str, Any]]:
     Variants the action schema refuses (a factor not above 1, say) are returned all the same; the
     caller validates each.
     """
-    from assistant.prompting import canonical_action
+    from assistant.planners.prompting import canonical_action
 
     kind = action.get("type")
     forms: list[dict[str, Any]] = []
@@ -372,7 +372,7 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
 
 def planner_observation(state: PlannerState) -> dict[str, Any]:
     """The observation dict for ``state`` (same as ``LayoutEnv.observation``)."""
-    from assistant.observation import build_observation
+    from assistant.env.observation import build_observation
 
     return build_observation(state.document.layout, state.report, instruction=state.instruction,
                              constraints=state.constraints, step=state.step, max_steps=state.max_steps)
@@ -380,7 +380,7 @@ def planner_observation(state: PlannerState) -> dict[str, Any]:
 
 def planner_prompt_text(state: PlannerState) -> str:
     """The planner observation text for ``state`` (same as ``LayoutEnv.observation_text``)."""
-    from assistant.observation import observation_text
+    from assistant.env.observation import observation_text
 
     return observation_text(planner_observation(state))
 

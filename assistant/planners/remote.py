@@ -2,7 +2,7 @@
 
 ``--planner remote --base-url URL --model NAME``; the API key is read from the
 environment (:data:`API_KEY_VARS`, first set wins; none is fine for a local
-server). Each decision sends the prompt of ``assistant.prompting`` as a system
+server). Each decision sends the prompt of ``assistant.planners.prompting`` as a system
 and a user message (``kind="planner"``) to ``POST {base_url}/chat/completions``
 with the action JSON schema (``assistant.planners.grammar.structured_schema``,
 specialised to the layout's element ids, the action models' cross-field rules
@@ -214,8 +214,8 @@ class RemotePlanner:
 
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals from the endpoint's verified answers (``[finalize]`` when none improves)."""
-        from assistant.observation import observation_text
-        from assistant.prompting import SYSTEM_PROMPTS, user_message
+        from assistant.env.observation import observation_text
+        from assistant.planners.prompting import SYSTEM_PROMPTS, user_message
 
         obs = planner_observation(state)
         user = user_message(observation_text(obs), state.instruction or "", kind="planner")

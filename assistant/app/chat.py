@@ -1,0 +1,315 @@
+"""The offline layout assistant: one typed request per turn, no network.
+
+Each turn is a command or a free-text edit request:
+
+* a request ("make the title bigger", "logo to the top right") goes to the
+  local applicator model (``assistant.planners.local.LocalPlanner``) with the
+  applicator prompt of ``assistant.planners.prompting`` (the element list and the
+  request). The model writes K grammar-constrained answers; each is validated
+  and simulated on a copy (``assistant.planners.modelstep``). The request is
+  also compiled into constraints (``assistant.instructions``): when it is
+  understood, the answer that raises the instruction fit most wins, and an
+  answer that lowers it is never applied; otherwise the model's own (greedy)
+  answer does. The chosen action is applied through
+  ``assistant.app.session.Session`` (one undo step), the composite and the metrics
+  that moved are shown, and a preview PNG with the changed elements outlined
+  is written (``assistant.render.overlay.render_overlay_png``);
+* ``undo`` / ``redo``, ``show`` (element list, score, preview), ``score``,
+  ``history``, ``save [PATH] [--force]``, ``export FORMAT [PATH]``, ``help``,
+  ``quit``.
+
+Files go to the output folder (``preview-NNN.png``, ``<name>.svg``,
+``<name>.<format>``), written atomically (``assistant.app.outputs.atomic_write``). The
+input file is never overwritten unless ``save`` names it with ``--force``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from assistant.document import Document
+from assistant.errors import InvalidAction, LayoutError, PlannerError
+from assistant.app.session import Session
+
+HELP = """Type an edit request in plain words, or a command:
+  make the title bigger | logo to the top right | tidy the spacing   (edit requests)
+  undo, redo             take back / repeat the last edit
+  show                   list the elements and the score, write a preview PNG
+  score                  the composite score and the weakest metrics
+  history                the edits so far
+  save [PATH] [--force]  write the SVG (default: OUT/<name>.svg; --force to overwrite the input)
+  export FORMAT [PATH]   write png, pdf or svg (default: OUT/<name>.FORMAT)
+  help, quit"""
+
+COMMANDS = ("help", "quit", "exit", "undo", "redo", "show", "score", "history", "save", "export")
+#: Metric changes smaller than this are not listed.
+SHOWN_DELTA = 0.005
+#: Instruction-fit gain a sample needs to win over the model's own (first) answer.
+FIT_MARGIN = 1e-3
+
+
+@dataclass
+class Reply:
+    """What one turn produced: text for the user, files written, whether to stop."""
+
+    text: str
+    files: list[str] = field(default_factory=list)
+    quit: bool = False
+    edited: bool = False
+
+
+class ChatAssistant:
+    """The assistant's state: a session on the document, the model, and where files go."""
+
+    def __init__(self, document: Document, *, model: Any, out_dir: str | Path, input_path: str | Path | None = None,
+                 samples: int = 4, preview: bool = True, preview_size: int = 720) -> None:
+        self.session = Session(document)
+        self.model = model
+        self.out_dir = Path(out_dir)
+        self.input_path = Path(input_path).resolve() if input_path else None
+        self.stem = Path(input_path).stem if input_path else "layout"
+        self.samples = max(1, int(samples))
+        self.preview = preview
+        self.preview_size = preview_size
+        self.saved_revision = 0
+        self._quit_warned = False
+        self._previews = 0
+
+    @property
+    def document(self) -> Document:
+        return self.session.document
+
+    @property
+    def dirty(self) -> bool:
+        return self.session.revision != self.saved_revision
+
+    # -- turns -----------------------------------------------------------------
+    def handle(self, line: str) -> Reply:
+        """One turn: run the command or edit request in ``line``."""
+        line = line.strip()
+        if not line:
+            return Reply("")
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            words = line.split()
+        head = words[0].lower() if words else ""
+        is_request = head not in COMMANDS or (head not in ("save", "export") and len(words) > 1)
+        self._quit_warned = self._quit_warned and head in ("quit", "exit") and not is_request
+        try:
+            if is_request:
+                return self.edit(line)
+            return getattr(self, f"_cmd_{'quit' if head == 'exit' else head}")(words[1:])
+        except LayoutError as exc:
+            return Reply(f"error: {exc}")
+
+    def _cmd_help(self, _args: list[str]) -> Reply:
+        return Reply(HELP)
+
+    def _cmd_quit(self, _args: list[str]) -> Reply:
+        if self.dirty and not self._quit_warned:
+            self._quit_warned = True
+            return Reply("There are unsaved edits: type 'save' to keep them, or 'quit' again to leave without saving.")
+        return Reply("Bye.", quit=True)
+
+    def _cmd_undo(self, _args: list[str]) -> Reply:
+        return self._moved("Undone", self.session.undo)
+
+    def _cmd_redo(self, _args: list[str]) -> Reply:
+        return self._moved("Redone", self.session.redo)
+
+    def _moved(self, what: str, step: Callable[[], Any]) -> Reply:
+        before = self._score()
+        result = step()
+        after = self._score()
+        files = self._write_preview(result.changed_ids)
+        return Reply(f"{what}: {', '.join(result.changed_ids) or 'nothing'} changed. {self._delta(before, after)}"
+                     + self._files_text(files), files=files, edited=True)
+
+    def _cmd_show(self, _args: list[str]) -> Reply:
+        from assistant.planners.prompting import layout_text
+
+        files = self._write_preview([], force=True)
+        return Reply(layout_text(self.document.layout) + "\n" + self._score_text(self._score())
+                     + self._files_text(files), files=files)
+
+    def _cmd_score(self, _args: list[str]) -> Reply:
+        return Reply(self._score_text(self._score()))
+
+    def _cmd_history(self, _args: list[str]) -> Reply:
+        import json
+
+        lines = [f"{h.revision:>3} {h.kind:<4} " + "; ".join(json.dumps(a, separators=(",", ":")) for a in h.actions)
+                 for h in self.session.history]
+        return Reply("\n".join(lines) or "No edits yet.")
+
+    def _cmd_save(self, args: list[str]) -> Reply:
+        from assistant.svg.write import export_svg
+
+        force = "--force" in args
+        paths = [a for a in args if a != "--force"]
+        target = Path(paths[0]).expanduser() if paths else self.out_dir / f"{self.stem}.svg"
+        if self.input_path is not None and target.resolve() == self.input_path and not force:
+            return Reply(f"Not saved: {target} is the input file; use 'save {target} --force' to overwrite it.")
+        _write(target, export_svg(self.document))
+        self.saved_revision = self.session.revision
+        return Reply(f"Saved {target}", files=[str(target)])
+
+    def _cmd_export(self, args: list[str]) -> Reply:
+        from assistant.app.formats import get_exporter
+
+        if not args:
+            return Reply("Say which format: export png | export pdf | export svg [PATH]")
+        fmt = args[0].lower().lstrip(".")
+        exporter = get_exporter(fmt)
+        target = Path(args[1]).expanduser() if len(args) > 1 else self.out_dir / f"{self.stem}.{fmt}"
+        if self.input_path is not None and target.resolve() == self.input_path:
+            return Reply(f"Not exported: {target} is the input file; use 'save {target} --force' to overwrite it.")
+        _write(target, exporter(self.document))
+        return Reply(f"Exported {target}", files=[str(target)])
+
+    # -- edit requests ---------------------------------------------------------
+    def edit(self, request: str) -> Reply:
+        """Turn ``request`` into one action with the model and apply it (see the module docstring)."""
+        from assistant.metrics import evaluate
+        from assistant.instructions.brief import compile_for_planner
+        from assistant.planners.grammar import request_distances
+        from assistant.planners.loop import instruction_fit
+        from assistant.planners.modelstep import ModelStats, element_ids, simulate, validate_answer
+        from assistant.planners.prompting import build_prompt, format_target, layout_text
+
+        layout = self.document.layout
+        try:
+            constraints, _keep, _unknown = compile_for_planner(request, layout)
+        except LayoutError:
+            constraints = []
+        before = evaluate(layout, constraints=constraints or None)
+        fitted = getattr(self.model, "applicator_prompt", None)  # a local model fits it to its context
+        prompt = fitted(layout, request) if fitted else build_prompt(layout_text(layout), request, kind="applicator")
+        try:
+            # a move goes the distance the request names ("37px left"), when it names one
+            texts = self.model.generate(prompt, ids=element_ids(layout), samples=self.samples,
+                                        step=self.session.revision,
+                                        distances=request_distances(request, layout.canvas.px_per_unit))
+        except PlannerError as exc:
+            return Reply(f"error: {exc}")
+        stats = getattr(self.model, "stats", None) or ModelStats()
+        fit_b = instruction_fit(before)
+        options: list[tuple[float, int, Any, Any]] = []
+        finalize = False
+        for index, text in enumerate(texts):
+            action = validate_answer(text, stats)
+            if action is None:
+                continue
+            if action.type == "finalize":
+                finalize = finalize or index == 0
+                continue
+            try:
+                report, _changed = simulate(self.document, action, constraints=constraints, weights=None)
+            except InvalidAction as exc:
+                stats.note_invalid(text, str(exc).splitlines()[0], rejected=True)
+                continue
+            fit_a = instruction_fit(report)
+            gain = (fit_a - fit_b) if (constraints and fit_a is not None and fit_b is not None) else 0.0
+            options.append((gain, index, action, report))
+        applicable = len(options)
+        options = [o for o in options if o[0] >= -FIT_MARGIN]  # never against an understood request
+        if not options:
+            why = ("the model answered that nothing needs to change" if finalize and not applicable else
+                   "none of the model's answers was an edit that applies to this layout" if not applicable else
+                   "every edit the model proposed works against the request as understood")
+            return Reply(f"No edit made: {why} ({len(texts)} answer{'s' * (len(texts) != 1)}). "
+                         "Try naming the element, e.g. 'move the logo to the top right'.")
+        best = max(options, key=lambda o: (o[0], -o[1])) if any(o[0] > FIT_MARGIN for o in options) else \
+            min(options, key=lambda o: o[1])
+        _gain, index, action, _report = best
+        result = self.session.apply(action)
+        after = evaluate(self.document.layout, constraints=constraints or None)
+        files = self._write_preview(result.changed_ids)
+        how = "the model's own choice" if index == 0 else f"sample {index + 1} of {len(texts)}, best instruction fit"
+        text = (f"Applied {format_target(action).strip()} ({how}).\n"
+                f"Changed: {', '.join(result.changed_ids) or 'nothing'}. {self._delta(before, after)}")
+        return Reply(text + self._files_text(files), files=files, edited=True)
+
+    # -- helpers ---------------------------------------------------------------
+    def _score(self) -> Any:
+        from assistant.metrics import evaluate
+
+        return evaluate(self.document.layout)
+
+    @staticmethod
+    def _score_text(report: Any) -> str:
+        weak = ", ".join(f"{m.name} {m.score:.2f}" for m in report.weakest(3) if m.score < 1.0)
+        return f"Score {report.composite:.3f}" + (f" (weakest: {weak})" if weak else "")
+
+    @staticmethod
+    def _delta(before: Any, after: Any) -> str:
+        sign = "better" if after.composite > before.composite + 1e-9 else (
+            "worse; 'undo' takes it back" if after.composite < before.composite - 1e-9 else "unchanged")
+        moved = []
+        for name, m in after.metrics.items():
+            b = before.metrics.get(name)
+            if b is not None and abs(m.score - b.score) >= SHOWN_DELTA:
+                moved.append(f"{name} {b.score:.2f}→{m.score:.2f}")
+        return (f"Score {before.composite:.3f} → {after.composite:.3f} ({sign})"
+                + (f"; {', '.join(moved)}" if moved else "") + ".")
+
+    def _write_preview(self, ids: list[str], *, force: bool = False) -> list[str]:
+        if not (self.preview or force):
+            return []
+        from assistant.render.overlay import render_overlay_png
+
+        known = [i for i in ids if i in self.document.layout]
+        png = render_overlay_png(self.document, overlays=("boxes",), ids=known or None, max_size=self.preview_size)
+        self._previews += 1
+        target = self.out_dir / f"preview-{self.session.revision:03d}.png"
+        _write(target, png)
+        return [str(target)]
+
+    @staticmethod
+    def _files_text(files: list[str]) -> str:
+        return "".join(f"\nPreview: {f}" if f.endswith(".png") else f"\nWrote: {f}" for f in files)
+
+
+def _write(target: Path, data: bytes) -> None:
+    """Write ``data`` atomically, creating the folder first."""
+    from assistant.app.outputs import atomic_write
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        from assistant.errors import ExportError
+
+        raise ExportError(f"{target}: cannot create the folder {target.parent}: {exc.strerror or exc}") from None
+    atomic_write(target, data)
+
+
+def run_repl(assistant: ChatAssistant, *, read: Callable[[str], str] = input,
+             write: Callable[[str], None] = print, prompt: str = "layout> ") -> int:
+    """Read requests until ``quit`` or end of input; returns the number of turns."""
+    write(f"Layout assistant — {len(assistant.document.layout.elements)} elements, "
+          f"{ChatAssistant._score_text(assistant._score())}. Type 'help' for commands.")
+    turns = 0
+    while True:
+        try:
+            line = read(prompt)
+        except EOFError:
+            write("")
+            if assistant.dirty:
+                write("Leaving with unsaved edits (end of input).")
+            return turns
+        except KeyboardInterrupt:
+            write("\nInterrupted.")
+            return turns
+        turns += 1
+        reply = assistant.handle(line)
+        if reply.text:
+            write(reply.text)
+        if reply.quit:
+            return turns
+
+
+__all__ = ["ChatAssistant", "Reply", "run_repl", "HELP"]

@@ -1,0 +1,205 @@
+"""PNG, PDF and pixel arrays through cairosvg, with no file or network access.
+
+Rendering is sandboxed: cairosvg gets a ``url_fetcher`` that serves ``data:``
+URIs only (decoded here, never opened as URLs) and answers every other
+reference — files, http(s), relative paths — with an empty 1×1 SVG, so an
+external image simply does not show. ``unsafe`` stays False, so cairosvg also
+refuses XML entities (``Surface.convert`` is called directly because
+``svg2png`` does not pass ``url_fetcher`` on in cairosvg 2.8+). Flowed text (Inkscape ``flowRoot``) and SVG 2 wrapped
+text are converted to positioned ``<text>`` on a copy of the tree first
+(``assistant.render.textconvert``), so body text appears in the output.
+
+Sizes: ``width``/``height`` in output pixels (one given: the other follows the
+aspect ratio); ``scale`` multiplies the document's own size (CSS px at 96 dpi).
+
+``render_image`` and ``render_array`` read cairo's pixel buffer directly
+(premultiplied ARGB32 → straight RGBA), skipping the PNG encode and decode
+that ``render_png`` needs.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import sys
+import urllib.parse
+from xml.etree.ElementTree import ParseError
+from typing import Any
+
+from cairosvg.parser import Tree
+from cairosvg.surface import PDFSurface, PNGSurface
+import numpy as np
+from lxml import etree
+from PIL import Image
+
+from assistant.errors import ExportError
+from assistant.geometry import Box
+from assistant.svg.write import tree_of
+from assistant.render.textconvert import flatten_wrapped_text
+
+_EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
+#: Largest output side in pixels (a guard against huge renders from tiny viewBoxes).
+MAX_SIDE = 16384
+
+
+def data_only_fetcher(url: str, resource_type: str | None = None) -> bytes:
+    """cairosvg ``url_fetcher``: the bytes of a ``data:`` URI; an empty SVG for anything else."""
+    if not url or not url.startswith("data:"):
+        return _EMPTY_SVG
+    header, _, payload = url[5:].partition(",")
+    try:
+        if header.endswith(";base64"):
+            return base64.b64decode(payload + "=" * (-len(payload) % 4), validate=False)
+        return urllib.parse.unquote_to_bytes(payload)
+    except (ValueError, TypeError):
+        return _EMPTY_SVG
+
+
+def render_svg_bytes(doc: Any, region: Box | None = None, size: tuple[int, int] | None = None) -> bytes:
+    """The SVG that is rendered: a copy of ``doc``'s tree with wrapped text flattened.
+
+    Elements and attributes with an undeclared namespace prefix (Illustrator's
+    ``i:pgfRef``; the importer tolerates them, as browsers do) are dropped from
+    the copy: they are never drawn and a strict XML parser would refuse them.
+    With ``region`` (a world-space box) the copy's root shows just that box:
+    its ``viewBox`` becomes the region and its size ``size`` px (world space is
+    the root's user space, so this is exact).
+    """
+    tree = flatten_wrapped_text(tree_of(doc))
+    root = tree.getroot()
+    _drop_unbound_prefixes(root)
+    if region is not None:
+        w, h = size or (max(1, round(region.width)), max(1, round(region.height)))
+        root.set("viewBox", f"{region.x!r} {region.y!r} {region.width!r} {region.height!r}")
+        root.set("width", str(int(w)))
+        root.set("height", str(int(h)))
+        root.set("preserveAspectRatio", "none")
+        for attr in ("x", "y"):
+            root.attrib.pop(attr, None)
+    return etree.tostring(tree, xml_declaration=True, encoding="UTF-8")
+
+
+def _drop_unbound_prefixes(root: Any) -> None:
+    doomed = []
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if ":" in el.tag and not el.tag.startswith("{"):
+            doomed.append(el)
+            continue
+        for name in [a for a in el.attrib if ":" in a and not a.startswith("{")]:
+            del el.attrib[name]
+    for el in doomed:
+        parent = el.getparent()
+        if parent is not None:
+            parent.remove(el)
+
+
+def _source(doc: Any) -> str:
+    return str(getattr(doc, "source", "<document>"))
+
+
+def _convert(doc: Any, fn: Any, region: Box | None = None, size: tuple[int, int] | None = None,
+             **kwargs: Any) -> bytes:
+    data = render_svg_bytes(doc, region, size)
+    try:
+        out = fn(bytestring=data, url_fetcher=data_only_fetcher, unsafe=False, **kwargs)
+    except (ValueError, KeyError, IndexError, ZeroDivisionError, MemoryError, ParseError,
+            etree.XMLSyntaxError) as exc:
+        raise ExportError(f"{_source(doc)}: rendering failed ({type(exc).__name__}: {exc})") from exc
+    except Exception as exc:  # cairo.Error and defusedxml errors have no common base here
+        if type(exc).__module__.startswith(("cairo", "defusedxml")):
+            raise ExportError(f"{_source(doc)}: rendering failed ({type(exc).__name__}: {exc})") from exc
+        raise
+    if not out:
+        raise ExportError(f"{_source(doc)}: rendering produced no output")
+    return out
+
+
+def _size_options(doc: Any, width: int | None, height: int | None, scale: float | None) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    for name, value in (("width", width), ("height", height)):
+        if value is not None and not (1 <= int(value) <= MAX_SIDE):
+            raise ExportError(f"{_source(doc)}: output {name} must be between 1 and {MAX_SIDE} px, not {value}")
+    if width is not None:
+        opts["output_width"] = int(width)
+    if height is not None:
+        opts["output_height"] = int(height)
+    if scale is not None:
+        if not (0 < float(scale) <= 64):
+            raise ExportError(f"{_source(doc)}: scale must be in (0, 64], not {scale}")
+        opts["scale"] = float(scale)
+    return opts
+
+
+def _render(doc: Any, fn: Any, width: int | None, height: int | None, scale: float | None,
+            background: str | None, region: Box | None) -> Any:
+    opts = _size_options(doc, width, height, scale)
+    if background:
+        opts["background_color"] = background
+    if region is None:
+        return _convert(doc, fn, **opts)
+    if region.width <= 0 or region.height <= 0:
+        raise ExportError(f"{_source(doc)}: the region to render is empty ({region!r})")
+    opts.pop("output_width", None)
+    opts.pop("output_height", None)
+    k = opts.pop("scale", 1.0)
+    if width is not None:
+        k = width / region.width
+    elif height is not None:
+        k = height / region.height
+    size = (width or max(1, round(region.width * k)), height or max(1, round(region.height * k)))
+    if max(size) > MAX_SIDE:
+        raise ExportError(f"{_source(doc)}: output would be {size[0]}x{size[1]} px; the limit is {MAX_SIDE}")
+    return _convert(doc, fn, region=region, size=size, **opts)
+
+
+def render_png(doc: Any, *, width: int | None = None, height: int | None = None,
+               scale: float | None = None, background: str | None = None, region: Box | None = None) -> bytes:
+    """PNG bytes of ``doc`` (see the module docstring for sizes and sandboxing).
+
+    ``region``: render only this world-space box; ``width``/``height`` (or
+    ``scale``, px per world unit; default 1) then size that box.
+    """
+    return _render(doc, PNGSurface.convert, width, height, scale, background, region)
+
+
+def _surface_image(bytestring: bytes, *, url_fetcher: Any, unsafe: bool, scale: float = 1,
+                   output_width: int | None = None, output_height: int | None = None,
+                   background_color: str | None = None) -> Image.Image:
+    """``PNGSurface.convert`` without the PNG: cairo's ARGB32 buffer as a straight-alpha RGBA image."""
+    if sys.byteorder != "little":  # ARGB32 is native-endian; the raw mode below is for little-endian
+        png = PNGSurface.convert(bytestring=bytestring, url_fetcher=url_fetcher, unsafe=unsafe, scale=scale,
+                                 output_width=output_width, output_height=output_height,
+                                 background_color=background_color)
+        with Image.open(io.BytesIO(png)) as im:
+            return im.convert("RGBA")
+    tree = Tree(bytestring=bytestring, url_fetcher=url_fetcher, unsafe=unsafe)
+    surface = PNGSurface(tree, None, 96, None, None, None, scale, output_width, output_height, background_color)
+    cairo_surface = surface.cairo
+    cairo_surface.flush()
+    size = (cairo_surface.get_width(), cairo_surface.get_height())
+    image = Image.frombuffer("RGBA", size, bytes(cairo_surface.get_data()), "raw", "BGRa",
+                             cairo_surface.get_stride(), 1)
+    surface.finish()
+    return image
+
+
+def render_image(doc: Any, *, width: int | None = None, height: int | None = None,
+                 scale: float | None = None, background: str | None = None,
+                 region: Box | None = None) -> Image.Image:
+    """The rendering as a Pillow RGBA image (straight alpha); options as ``render_png``."""
+    return _render(doc, _surface_image, width, height, scale, background, region)
+
+
+def render_pdf(doc: Any) -> bytes:
+    """PDF bytes of ``doc`` (vector output, document size)."""
+    return _convert(doc, PDFSurface.convert)
+
+
+def render_array(doc: Any, *, width: int | None = None, height: int | None = None,
+                 scale: float | None = None, background: str | None = None,
+                 region: Box | None = None) -> np.ndarray:
+    """The rendering as an ``(H, W, 4)`` uint8 RGBA array (non-premultiplied); options as ``render_png``."""
+    image = render_image(doc, width=width, height=height, scale=scale, background=background, region=region)
+    return np.asarray(image).copy()

@@ -1,0 +1,1 @@
+"""Text as SVG draws it: fonts and advances, line breaking, positioned and flowed text layout."""

@@ -1,0 +1,478 @@
+"""Text layout with real font metrics: ``<text>``/``<tspan>``, line wrapping, measured boxes.
+
+``measure_positioned(node, resolver)`` lays out one positioned ``<text>`` the
+way an SVG renderer does and returns its ``TextMetrics`` in the node's own user
+space (map ``box`` with ``node_ctm(node)``); :func:`assistant.text.measure.measure_text`
+chooses between it and the wrapped layouts of :mod:`assistant.text.flow`:
+
+* ``<text>`` with ``<tspan>``/``<a>``/``<textPath>`` content (SVG 1.1 §10.4–10.5,
+  SVG 2 §11.7 simplified): ``x``/``y``/``dx``/``dy`` lists address characters
+  in document order, inner elements overriding outer ones; a character with an
+  absolute ``x`` or ``y`` starts a new text chunk, and each chunk is shifted by
+  its ``text-anchor`` (start/middle/end of the chunk's advance). White space
+  follows ``xml:space`` (SVG 1.1 §10.15: newlines removed, tabs to spaces,
+  leading/trailing spaces stripped, runs collapsed; ``preserve`` turns each
+  newline and tab into a space) and the SVG 2 ``white-space: pre*`` values.
+* SVG 2 ``inline-size`` and ``shape-inside``, and Inkscape flowed text
+  (``<flowRoot>``): see ``assistant.text.flow``.
+
+Advances come from ``assistant.text.fonts`` (hmtx of the installed face, plus
+``letter-spacing``/``word-spacing``); the box spans each glyph's advance
+horizontally and the face's ascent/descent vertically (the CSS inline box),
+trailing spaces excluded. ``rotate``, ``textLength``, ``baseline-shift`` and
+vertical writing modes are not modelled (text is laid out horizontally).
+``lines`` groups characters by baseline; ``placements`` gives every line's
+baseline and placed segments, which the exporters use to turn wrapped text
+into plain ``<text>``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.svg import pathbbox
+from assistant.svg.css import StyleResolver, resolve_length
+from assistant.text.fonts import FontSpec
+from assistant.geometry import Box
+from assistant.text.linebreak import Piece, pieces_of, wrap_lines, wrap_pieces
+
+__all__ = [
+    "FontSpec", "LinePlacement", "Piece", "Segment", "TextMetrics", "font_spec", "line_height_of",
+    "measure_positioned", "pieces_of", "preserves_space", "wrap_lines", "wrap_pieces",
+]
+
+XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+_CONTENT_TAGS = {"text", "tspan", "a", "textPath", "flowRoot", "flowPara", "flowSpan", "flowDiv", "flowLine"}
+_SKIP_TAGS = {"title", "desc", "metadata", "flowRegion", "flowRegionExclude", "tref"}
+#: Line height used for ``line-height: normal`` (Inkscape's default, 1.25 em).
+NORMAL_LINE_HEIGHT = 1.25
+
+
+def local(node: Any) -> str:
+    """Local name of an element tag (``""`` for comments and processing instructions)."""
+    tag = node.tag
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def font_spec(node: Any, resolver: StyleResolver) -> FontSpec:
+    """The ``FontSpec`` of ``node`` from its computed style."""
+    style = resolver.computed(node)
+    size = resolver.font_size(node)
+
+    def spacing(name: str) -> float:
+        v = style.get(name, "normal")
+        return 0.0 if v.strip().lower() == "normal" else resolve_length(v, size, size)
+
+    return FontSpec(
+        family=style.get("font-family"), size=size, weight=resolver.font_weight(node),
+        style=(style.get("font-style") or "normal").strip().lower(),
+        letter_spacing=spacing("letter-spacing"), word_spacing=spacing("word-spacing"),
+    )
+
+
+def line_height_of(node: Any, resolver: StyleResolver, size: float | None = None) -> float:
+    """``line-height`` of ``node`` in user units: number × font size, %, length.
+
+    ``normal`` and values that are not positive (Inkscape writes ``line-height:0%``
+    on positioned text) count as 1.25 em.
+    """
+    size = resolver.font_size(node) if size is None else size
+    value = (resolver.get(node, "line-height") or "normal").strip().lower()
+    try:
+        lh = float(value) * size
+    except ValueError:
+        lh = resolve_length(value, size, size, default=NORMAL_LINE_HEIGHT * size)
+    return lh if lh > 0 else NORMAL_LINE_HEIGHT * size
+
+
+@dataclass
+class Segment:
+    """A placed piece of one line in one style: start ``x``, baseline ``y``, advance ``width``."""
+
+    text: str
+    x: float
+    y: float
+    width: float
+    node: Any = field(repr=False)
+    font: FontSpec
+
+
+@dataclass
+class LinePlacement:
+    """One laid-out line: its text, start ``x``, baseline ``y``, advance and segments."""
+
+    text: str
+    x: float
+    y: float
+    width: float
+    segments: list[Segment] = field(default_factory=list)
+
+
+@dataclass
+class TextMetrics:
+    """Measured text in the node's own user space (``box``: map it with ``node_ctm``).
+
+    ``layout`` says how it was laid out: ``text`` (positioned glyphs),
+    ``inline-size``, ``shape-inside`` or ``flow`` (Inkscape ``flowRoot``).
+    ``overflow`` is True when wrapped text did not fit its region (the lines
+    that did not fit are in ``hidden_lines`` and are not drawn).
+    """
+
+    box: Box
+    text: str
+    lines: list[str]
+    font_family: str | None
+    font_size: float
+    font_weight: int
+    line_height: float | None
+    anchor: str
+    fill: str | None
+    placements: list[LinePlacement] = field(default_factory=list)
+    layout: str = "text"
+    overflow: bool = False
+    hidden_lines: list[str] = field(default_factory=list)
+    region: Box | None = None
+    #: where the glyphs are when that is not the whole box (text on a path: boxes along the path)
+    ink: list[Box] = field(default_factory=list)
+
+
+# -- white space -----------------------------------------------------------
+
+def preserves_space(node: Any, resolver: StyleResolver) -> bool:
+    """True when ``xml:space="preserve"`` (inherited) or ``white-space: pre*`` applies."""
+    ws = (resolver.get(node, "white-space") or "").strip().lower()
+    if ws.startswith("pre") or ws == "break-spaces":
+        return True
+    if ws == "normal" or ws == "nowrap":
+        return False
+    n = node
+    while n is not None:
+        v = n.get(XML_SPACE) if isinstance(n.tag, str) else None
+        if v is not None:
+            return v.strip() == "preserve"
+        n = n.getparent()
+    return False
+
+
+def _clean(text: str, preserve: bool) -> str:
+    if preserve:
+        return re.sub(r"[\r\n\t]", " ", text)
+    return text.replace("\r", "").replace("\n", "").replace("\t", " ")
+
+
+# -- characters of a <text> ----------------------------------------------------
+
+@dataclass
+class _Char:
+    ch: str
+    node: Any
+    x: float | None = None
+    y: float | None = None
+    dx: float = 0.0
+    dy: float = 0.0
+
+
+def _numbers(value: str | None, size: float) -> list[float]:
+    if not value:
+        return []
+    out = []
+    for part in re.split(r"[\s,]+", value.strip()):
+        if part:
+            out.append(resolve_length(part, size, 100.0, default=0.0))
+    return out
+
+
+def _hidden(node: Any, resolver: StyleResolver) -> bool:
+    return (resolver.specified(node).get("display", "").strip().lower() == "none")
+
+
+def _collect(root: Any, resolver: StyleResolver) -> tuple[list[_Char], list[tuple[Any, int, int]]]:
+    """Characters in document order (white space processed) and each element's char range."""
+    chars: list[_Char] = []
+    ranges: list[tuple[Any, int, int]] = []
+    preserve = preserves_space(root, resolver)
+
+    def add(text: str | None, owner: Any) -> None:
+        if not text:
+            return
+        for ch in _clean(text, preserve):
+            if not preserve and ch == " " and (not chars or chars[-1].ch == " "):
+                continue
+            chars.append(_Char(ch, owner))
+
+    def walk(node: Any) -> None:
+        start = len(chars)
+        add(node.text, node)
+        for child in node:
+            name = local(child)
+            if name in _CONTENT_TAGS and not _hidden(child, resolver):
+                walk(child)
+            add(child.tail, node)
+        ranges.append((node, start, len(chars)))
+
+    walk(root)
+    if not preserve:
+        while chars and chars[-1].ch == " ":
+            chars.pop()
+        ranges = [(n, s, min(e, len(chars))) for n, s, e in ranges]
+    ranges.sort(key=lambda r: _depth(r[0]))
+    return chars, ranges
+
+
+def _depth(node: Any) -> int:
+    d = 0
+    while node is not None:
+        d += 1
+        node = node.getparent()
+    return d
+
+
+def _assign_positions(chars: list[_Char], ranges: list[tuple[Any, int, int]], resolver: StyleResolver) -> None:
+    """Apply x/y/dx/dy lists, outer elements first so inner ones override (SVG 2 §11.8.1)."""
+    for node, start, end in ranges:
+        size = resolver.font_size(node)
+        for attr in ("x", "y", "dx", "dy"):
+            values = _numbers(node.get(attr), size)
+            for i, v in enumerate(values[: max(end - start, 0)]):
+                setattr(chars[start + i], attr, v)
+
+
+def measure_positioned(node: Any, resolver: StyleResolver) -> TextMetrics | None:
+    chars, ranges = _collect(node, resolver)
+    if not chars or not any(c.ch.strip() for c in chars):
+        return None
+    _assign_positions(chars, ranges, resolver)
+    fonts: dict[Any, FontSpec] = {}
+
+    def spec(n: Any) -> FontSpec:
+        if n not in fonts:
+            fonts[n] = font_spec(n, resolver)
+        return fonts[n]
+
+    # Advances per character, computed per run of the same owner for speed.
+    adv: list[float] = []
+    i = 0
+    while i < len(chars):
+        j = i
+        while j < len(chars) and chars[j].node is chars[i].node:
+            j += 1
+        adv.extend(spec(chars[i].node).advances("".join(c.ch for c in chars[i:j])))
+        i = j
+
+    # Pen positions and text chunks.
+    pos: list[tuple[float, float]] = []
+    chunks: list[list[int]] = []
+    cx = cy = 0.0
+    for k, c in enumerate(chars):
+        new_chunk = k == 0 or c.x is not None or c.y is not None
+        if c.x is not None:
+            cx = c.x
+        if c.y is not None:
+            cy = c.y
+        cx += c.dx
+        cy += c.dy
+        if new_chunk:
+            chunks.append([])
+        chunks[-1].append(k)
+        pos.append((cx, cy))
+        cx += adv[k]
+    shift = [0.0] * len(chars)
+    for chunk in chunks:
+        anchor = (resolver.get(chars[chunk[0]].node, "text-anchor") or "start").strip().lower()
+        width = pos[chunk[-1]][0] + adv[chunk[-1]] - pos[chunk[0]][0]
+        d = -width if anchor == "end" else -width / 2 if anchor == "middle" else 0.0
+        for k in chunk:
+            shift[k] = d
+
+    edges: list[tuple[float, float, float, float]] = []
+    by_line: dict[float, list[int]] = {}
+    for k, c in enumerate(chars):
+        x, y = pos[k][0] + shift[k], pos[k][1]
+        key = round(y, 3)
+        by_line.setdefault(key, []).append(k)
+        if c.ch.strip() and spec(c.node).size > 0:  # font-size 0 draws nothing
+            asc, desc = spec(c.node).extents()
+            edges.append((x, y - asc, x + adv[k] - spec(c.node).letter_spacing, y + desc))
+    if not edges:
+        return None
+    box = Box.from_edges(min(e[0] for e in edges), min(e[1] for e in edges),
+                         max(e[2] for e in edges), max(e[3] for e in edges))
+    on_path = _text_path_layout(node, resolver, sum(adv))
+    ink: list[Box] = []
+    if on_path is not None:
+        box, ink = on_path
+
+    placements = []
+    for y_key, ks in by_line.items():
+        line_text = "".join(chars[k].ch for k in ks)
+        if not line_text.strip():
+            continue
+        segs: list[Segment] = []
+        for k in ks:
+            x = pos[k][0] + shift[k]
+            if segs and segs[-1].node is chars[k].node and abs(segs[-1].x + segs[-1].width - x) < 1e-6:
+                segs[-1].text += chars[k].ch
+                segs[-1].width += adv[k]
+            else:
+                segs.append(Segment(chars[k].ch, x, pos[k][1], adv[k], chars[k].node, spec(chars[k].node)))
+        x0 = min(s.x for s in segs)
+        placements.append(LinePlacement(line_text.strip(), x0, pos[ks[0]][1],
+                                        max(s.x + s.width for s in segs) - x0, segs))
+
+    metrics = _summarize(node, resolver, chars, placements, box, spec, layout="text")
+    metrics.ink = ink
+    return metrics
+
+
+#: arc length of one ink box of text on a path, in ascents (short enough to follow a curve)
+INK_RUN_ASCENTS = 1.0
+#: most ink boxes per text on a path
+MAX_INK_RUNS = 64
+
+
+def _text_path_layout(node: Any, resolver: StyleResolver, advance: float) -> tuple[Box, list[Box]] | None:
+    """Box and ink of text set on a path (SVG 1.1 §10.13), or None when it is not on a usable path.
+
+    The box is the path's box grown by the largest ascent on every side (what
+    moving or aligning the text moves). The ink is where the letters are: the
+    stretch of the path the text's ``advance`` covers from ``startOffset``
+    (shifted back by half or all of it for ``text-anchor`` middle or end, cut
+    at the path's ends), as boxes of about ``INK_RUN_ASCENTS`` ascents of arc
+    length each, spanning the ascent on the glyphs' upper side of the path
+    (the left of its direction) and the descent below. Text around a circle
+    thus inks a ring, not the disc inside it.
+    """
+    for tp in node.iter("{*}textPath"):
+        try:
+            found = _path_of(tp, node)
+        except ValueError:
+            continue
+        if found is None:
+            continue
+        segs, m = found
+        box = pathbbox.segments_bbox(segs, m)
+        if box is None:
+            continue
+        grow = max(font_spec(n, resolver).extents()[0] for n in (node, tp))
+        outer = Box(x=box.x - grow, y=box.y - grow, width=box.width + 2 * grow, height=box.height + 2 * grow)
+        asc, desc = font_spec(tp, resolver).extents()
+        return outer, _ink_along(segs, m, tp, resolver, advance, asc, desc)
+    return None
+
+
+def _path_of(tp: Any, node: Any) -> tuple[list[Any], Any] | None:
+    """The segments a ``<textPath>`` follows and the transform they are in: its SVG 2 ``path``
+    attribute, or the ``<path>``, ``<circle>``, ``<ellipse>`` or ``<rect>`` its ``href`` names
+    (with that element's ``transform``); None when there is none. Raises ValueError on bad data."""
+    from assistant.geometry import Matrix, parse_transform
+    from assistant.svg.units import parse_length
+
+    if tp.get("path"):
+        return pathbbox.parse_path(tp.get("path")), Matrix()
+    ref = (tp.get("{http://www.w3.org/1999/xlink}href") or tp.get("href") or "").strip()
+    if not ref.startswith("#"):
+        return None
+    found = node.getroottree().getroot().xpath("//*[@id=$i]", i=ref[1:])
+    if not found:
+        return None
+    target, kind = found[0], local(found[0])
+
+    def ln(attr: str) -> float:
+        return parse_length(target.get(attr), percent_of=0.0, default=0.0) or 0.0
+
+    if kind == "path":
+        segs = pathbbox.parse_path(target.get("d"))
+    elif kind == "circle":
+        segs = pathbbox.ellipse_segments(ln("cx"), ln("cy"), ln("r"), ln("r"))
+    elif kind == "ellipse":
+        segs = pathbbox.ellipse_segments(ln("cx"), ln("cy"), ln("rx"), ln("ry"))
+    elif kind == "rect":
+        rx, ry = ln("rx"), ln("ry")
+        segs = pathbbox.rect_segments(ln("x"), ln("y"), ln("width"), ln("height"), rx or ry, ry or rx)
+    else:
+        return None
+    return segs, parse_transform(target.get("transform"))
+
+
+def _ink_along(segs: list[Any], m: Any, tp: Any, resolver: StyleResolver, advance: float, asc: float,
+               desc: float) -> list[Box]:
+    """Ink boxes of text of length ``advance`` on the path ``segs`` (see ``_text_path_layout``)."""
+    # points along each segment, their arc length and subpath; a subpath's move adds no length (the text jumps)
+    pts: list[tuple[float, float]] = []
+    arc: list[float] = []
+    seg_of: list[int] = []
+    sub_of: list[int] = []
+    total, sub = 0.0, 0
+    for k, seg in enumerate(segs):
+        for j, q in enumerate(pathbbox.sample_segments([seg], 24)):
+            x, y = m.apply(*q)
+            if j:
+                total += math.hypot(x - pts[-1][0], y - pts[-1][1])
+            elif pts and math.hypot(x - pts[-1][0], y - pts[-1][1]) > 1e-6 * (1.0 + total):
+                sub += 1
+            pts.append((x, y))
+            arc.append(total)
+            seg_of.append(k)
+            sub_of.append(sub)
+    if total <= 0:
+        return []
+    size = resolver.font_size(tp)
+    start = resolve_length(tp.get("startOffset") or "0", size, total)
+    anchor = (resolver.get(tp, "text-anchor") or "start").strip().lower()
+    start -= advance if anchor == "end" else advance / 2 if anchor == "middle" else 0.0
+    lo, hi = max(start, 0.0), min(start + advance, total)
+    if hi <= lo:
+        return []
+    run = max(INK_RUN_ASCENTS * asc, (hi - lo) / MAX_INK_RUNS, 1e-9)
+    runs: dict[tuple[int, int], list[tuple[float, float]]] = {}  # (subpath, stretch) → points
+    last = len(pts) - 1
+    for k, (x, y) in enumerate(pts):
+        if not lo <= arc[k] <= hi:
+            continue
+        # the glyphs' up direction: the path's direction (within its segment) turned to its left (y grows downwards)
+        a = pts[k - 1] if k > 0 and seg_of[k - 1] == seg_of[k] else pts[k]
+        b = pts[k + 1] if k < last and seg_of[k + 1] == seg_of[k] else pts[k]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n = math.hypot(dx, dy) or 1.0
+        ux, uy = dy / n, -dx / n
+        r = runs.setdefault((sub_of[k], int((arc[k] - lo) / run)), [])
+        r += [(x + ux * asc, y + uy * asc), (x - ux * desc, y - uy * desc)]
+    # consecutive stretches of one subpath share their end points, so the boxes join up
+    keys = sorted(runs)
+    for a_, b_ in zip(keys, keys[1:]):
+        if a_[0] == b_[0]:
+            runs[a_] += runs[b_][:2]
+    return [Box.from_points(r) for r in runs.values()]
+
+
+def _summarize(node: Any, resolver: StyleResolver, chars: list[Any], placements: list[LinePlacement],
+               box: Box, spec: Any, *, layout: str, line_height: float | None = None,
+               anchor: str | None = None) -> TextMetrics:
+    """Dominant font (by character count), line height and fill of a laid-out text."""
+    counts: dict[Any, int] = {}
+    for c in chars:
+        if c.ch.strip():
+            counts[c.node] = counts.get(c.node, 0) + 1
+    main = max(counts, key=lambda n: (counts[n], spec(n).size)) if counts else node
+    f = spec(main)
+    baselines = [p.y for p in placements]
+    if line_height is None:
+        gaps = [abs(b - a) for a, b in zip(baselines, baselines[1:]) if abs(b - a) > 1e-6]
+        line_height = statistics.median(gaps) if gaps else line_height_of(main, resolver, f.size)
+    return TextMetrics(
+        box=box,
+        text="\n".join(p.text for p in placements),
+        lines=[p.text for p in placements],
+        font_family=f.family, font_size=f.size, font_weight=f.weight, line_height=line_height,
+        anchor=anchor or _anchor(node, resolver), fill=resolver.color(main),
+        placements=placements, layout=layout,
+    )
+
+
+def _anchor(node: Any, resolver: StyleResolver) -> str:
+    value = (resolver.get(node, "text-anchor") or "start").strip().lower()
+    return value if value in ("start", "middle", "end") else "start"

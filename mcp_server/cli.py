@@ -1,0 +1,65 @@
+"""``layout-assistant serve``: run the MCP server (stdio by default, or streamable HTTP).
+
+The command is a plugin of the ``layout-assistant`` CLI: the package's entry point
+``layout_assistant.commands: serve = mcp_server.cli:register`` adds it, so the core's
+CLI never imports the server (which sits beside it, not below it).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from assistant.errors import LayoutError
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to the ``layout-assistant`` app."""
+    app.command()(serve)
+
+
+def fail(message: str | LayoutError, code: int = 2) -> None:
+    """Print one clean error line to stderr and exit with ``code``."""
+    typer.secho(f"error: {message}", err=True, fg="red")
+    raise typer.Exit(code)
+
+
+def serve(
+    workspace: Path = typer.Option(
+        Path("."), "--workspace", "-w", help="The only folder the server reads and writes (default: current directory).",
+    ),
+    http: bool = typer.Option(False, "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."),
+    host: str = typer.Option("127.0.0.1", "--host", help="HTTP interface; anything but loopback needs --token."),
+    port: int = typer.Option(8765, "--port", help="HTTP port."),
+    token: Optional[str] = typer.Option(
+        None, "--token", envvar="LAYOUT_ASSISTANT_TOKEN",
+        help="Bearer token HTTP clients must send (Authorization: Bearer TOKEN); at least 16 characters.",
+    ),
+) -> None:
+    """Run the MCP server for Claude Desktop, Claude Code or any MCP client.
+
+    Example (Claude Code): claude mcp add layout -- layout-assistant serve --workspace ~/designs
+    """
+    os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
+    os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
+    try:
+        from mcp_server.http import BearerToken, check_http_settings, run_http
+        from mcp_server.server import build_server
+
+        if http:
+            check_http_settings(host, port, token)
+            server = build_server(workspace, auth=BearerToken(token) if token else None)
+            typer.secho(f"layout-assistant MCP server on http://{host}:{port}/mcp (workspace {workspace.resolve()})",
+                        err=True)
+            run_http(server, host=host, port=port)
+        else:
+            if token:
+                fail("--token only applies to --http")
+            build_server(workspace).run(transport="stdio", show_banner=False)
+    except LayoutError as exc:
+        fail(exc)
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
+        fail(f"the MCP server needs the 'mcp' extra (pip install 'layout-assistant[mcp]'): {exc}")
