@@ -91,7 +91,7 @@ def test_non_gguf_and_truncated_gguf_are_clear_errors(tmp_path: Path, tiny) -> N
 
 
 def test_default_model_is_the_bundled_gguf() -> None:
-    assert DEFAULT_MODEL == Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
+    assert DEFAULT_MODEL == Path(__file__).resolve().parents[1] / "assistant" / "data" / "layout-applicator-tiny.gguf"
     if DEFAULT_MODEL.is_file():
         assert get_planner("local").model_path == DEFAULT_MODEL
     else:

@@ -16,7 +16,6 @@ are imported lazily on first look-up, so importing this package stays cheap.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from typing import Any, Callable, TypeVar
 
 from assistant.errors import PlannerError
@@ -25,8 +24,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _REGISTRY: dict[str, Callable[..., Any]] = {}
 _HELP: dict[str, str] = {}
-#: Modules of this package that hold no planner (support code).
-_SUPPORT_MODULES = frozenset({"base", "loop", "candidates", "constraints", "search"})
+#: The modules of this package that register planners (the rest is support code).
+_PLANNER_MODULES = ("heuristic", "local", "remote")
 
 
 def register_planner(name: str) -> Callable[[F], F]:
@@ -55,11 +54,9 @@ def _qualname(obj: Any) -> str:
 
 
 def _load_bundled() -> None:
-    """Import every planner module of this package (each registers itself)."""
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_") or info.name in _SUPPORT_MODULES:
-            continue
-        importlib.import_module(f"{__name__}.{info.name}")
+    """Import the planner modules of this package (each registers itself)."""
+    for name in _PLANNER_MODULES:
+        importlib.import_module(f"{__name__}.{name}")
 
 
 def available_planners() -> dict[str, str]:

