@@ -7,6 +7,6 @@
 """
 
 from assistant.importer.build import import_svg, import_svg_text
-from assistant.svg.parse import DEFAULT_LIMITS, ImportLimits
+from assistant.limits import DEFAULT_LIMITS, ImportLimits
 
 __all__ = ["import_svg", "import_svg_text", "ImportLimits", "DEFAULT_LIMITS"]

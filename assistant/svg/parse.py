@@ -3,7 +3,11 @@
 What is refused, each with one ``SvgImportError`` naming the source:
 
 * files larger than ``ImportLimits.max_bytes`` (checked with ``stat`` before
-  reading, and again while reading, so a 200 MB file is never loaded);
+  reading, and again while reading, so a 200 MB file is never loaded), and
+  anything that is not a regular file (a FIFO, a device, a socket), which is
+  never opened for a blocking read;
+* gzip-compressed input (``.svgz``) is decompressed first, up to
+  ``ImportLimits.max_decompressed_bytes``;
 * empty input and input that is not well-formed XML (the message names the
   line);
 * any ``<!ENTITY`` declaration: internal entities are how "billion laughs"
@@ -29,13 +33,15 @@ from __future__ import annotations
 
 import os
 import re
+import stat
+import zlib
 from pathlib import Path
 from typing import Any
 
 from lxml import etree
-from pydantic import BaseModel, ConfigDict, Field
 
 from assistant.errors import SvgImportError
+from assistant.limits import DEFAULT_LIMITS, ImportLimits
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -43,46 +49,93 @@ _ENTITY_RE = re.compile(rb"<!ENTITY", re.I)
 _DOCTYPE_RE = re.compile(rb"<!DOCTYPE", re.I)
 
 
-class ImportLimits(BaseModel):
-    """Resource limits for importing one SVG document."""
-
-    model_config = ConfigDict(frozen=True)
-
-    #: Largest accepted input, in bytes.
-    max_bytes: int = Field(default=50 * 1024 * 1024, gt=0)
-    #: Most XML elements in the document.
-    max_elements: int = Field(default=50_000, gt=0)
-    #: Deepest element nesting (the root is depth 1).
-    max_depth: int = Field(default=1_000, gt=0)
-    #: Most nodes drawn through ``<use>`` references (guards against use-bombs).
-    max_rendered: int = Field(default=100_000, gt=0)
-
-
-DEFAULT_LIMITS = ImportLimits()
-
-
 def read_svg_bytes(path: str | Path, limits: ImportLimits | None = None) -> bytes:
-    """Read a file's bytes, refusing it by size before reading it all."""
+    """Read a regular file's bytes, refusing it by size before reading it all.
+
+    Only regular files are read: a FIFO, a socket or a device named ``x.svg``
+    is refused from its ``stat`` before it is opened, and the file is opened
+    non-blocking and checked again (``fstat``) so a file swapped for a FIFO in
+    between cannot block the read.
+    """
     limits = limits or DEFAULT_LIMITS
     p = Path(path)
     try:
-        size = os.stat(p).st_size
+        _check_regular(p, os.stat(p).st_mode)
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise SvgImportError(p, "file not found") from None
+    except IsADirectoryError:
+        raise SvgImportError(p, "is a directory, not an SVG file") from None
     except OSError as exc:
         raise SvgImportError(p, f"cannot read the file: {exc.strerror or exc}") from None
-    if p.is_dir():
-        raise SvgImportError(p, "is a directory, not an SVG file")
-    if size > limits.max_bytes:
-        raise SvgImportError(p, f"file is too large ({_mib(size)}; the limit is {_mib(limits.max_bytes)})")
     try:
-        with open(p, "rb") as fh:
-            data = fh.read(limits.max_bytes + 1)
+        st = os.fstat(fd)
+        _check_regular(p, st.st_mode)
+        if st.st_size > limits.max_bytes:
+            raise SvgImportError(p, f"file is too large ({_mib(st.st_size)}; the limit is {_mib(limits.max_bytes)})")
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limits.max_bytes:
+            chunk = os.read(fd, min(1 << 20, limits.max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
     except OSError as exc:
         raise SvgImportError(p, f"cannot read the file: {exc.strerror or exc}") from None
-    if len(data) > limits.max_bytes:  # grew after stat, or a special file
+    finally:
+        os.close(fd)
+    if total > limits.max_bytes:  # grew after stat
         raise SvgImportError(p, f"file is too large (more than {_mib(limits.max_bytes)})")
-    return data
+    return b"".join(chunks)
+
+
+def _check_regular(p: Path, mode: int) -> None:
+    if stat.S_ISDIR(mode):
+        raise SvgImportError(p, "is a directory, not an SVG file")
+    if not stat.S_ISREG(mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+        raise SvgImportError(p, f"is {kind}, not a regular file; only regular files are read")
+
+
+#: The first bytes of gzip data (a ``.svgz`` file).
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzip(data: bytes, source: str, limits: ImportLimits | None = None) -> bytes:
+    """The decompressed bytes of gzip ``data`` (a ``.svgz`` file), refusing more than ``max_decompressed_bytes``.
+
+    Decompression stops as soon as the limit is passed, so a gzip bomb costs
+    no more memory than the limit.
+    """
+    limits = limits or DEFAULT_LIMITS
+    cap = limits.max_decompressed_bytes
+    out: list[bytes] = []
+    total = 0
+    rest = data
+    try:
+        while rest:
+            inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            chunk = inflater.decompress(rest, cap + 1 - total)
+            while True:
+                total += len(chunk)
+                out.append(chunk)
+                if total > cap:
+                    raise SvgImportError(source, f"decompresses to more than {_mib(cap)}, the limit for "
+                                                 "compressed SVG (.svgz)")
+                if inflater.eof or not inflater.unconsumed_tail:
+                    break
+                chunk = inflater.decompress(inflater.unconsumed_tail, cap + 1 - total)
+            if not inflater.eof:
+                raise SvgImportError(source, "the compressed SVG (.svgz) is truncated")
+            rest = inflater.unused_data
+            if rest and not rest.startswith(GZIP_MAGIC):
+                break  # trailing garbage after the last member is ignored, as gzip does
+    except zlib.error as exc:
+        raise SvgImportError(source, f"not valid compressed SVG (.svgz): {exc}") from None
+    return b"".join(out)
 
 
 def _mib(n: int) -> str:
@@ -142,6 +195,8 @@ def parse_svg_bytes(data: bytes | str, source: str = "<string>", limits: ImportL
         text_input = False
     if len(data) > limits.max_bytes:
         raise SvgImportError(source, f"input is too large ({_mib(len(data))}; the limit is {_mib(limits.max_bytes)})")
+    if data.startswith(GZIP_MAGIC):
+        data = gunzip(data, source, limits)
     if not data.strip():
         raise SvgImportError(source, "the file is empty")
     prolog = _decoded_prolog(data)
