@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from assistant.errors import LayoutError
+from assistant.errors import LayoutError, printable
 
 
 def register(app: typer.Typer) -> None:
@@ -22,8 +22,8 @@ def register(app: typer.Typer) -> None:
 
 
 def fail(message: str | LayoutError, code: int = 2) -> None:
-    """Print one clean error line to stderr and exit with ``code``."""
-    typer.secho(f"error: {message}", err=True, fg="red")
+    """Print one clean error line to stderr and exit with ``code`` (control characters in it escaped)."""
+    typer.secho(f"error: {printable(str(message))}", err=True, fg="red")
     raise typer.Exit(code)
 
 

@@ -7,12 +7,12 @@ from typing import NoReturn
 
 import typer
 
-from assistant.errors import LayoutError
+from assistant.errors import LayoutError, printable
 
 
 def fail(message: str | LayoutError, code: int = 2) -> NoReturn:
-    """Print one clean error line to stderr and exit with ``code``."""
-    typer.secho(f"error: {message}", err=True, fg="red")
+    """Print one clean error line to stderr and exit with ``code`` (control characters in it escaped)."""
+    typer.secho(f"error: {printable(str(message))}", err=True, fg="red")
     raise typer.Exit(code)
 
 

@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from assistant.cli import app
+from assistant.errors import printable
 
 CHECK_HELP = """Fail when a layout scores below a threshold (for CI).
 
@@ -39,10 +40,10 @@ def check(
     results = score_paths(paths, instruction)
     failing = 0
     for r in results:
-        name = escape(r.source)
+        name = escape(printable(r.source, one_line=True))
         if not r.ok:
             failing += 1
-            console.print(f"[red]FAIL[/red] {name}: {escape(str(r.error))}")
+            console.print(f"[red]FAIL[/red] {name}: {escape(printable(str(r.error)))}")
             continue
         score = r.report.composite
         if score >= min_score:
@@ -51,8 +52,8 @@ def check(
         failing += 1
         console.print(f"[red]FAIL[/red] {name}: {score:.3f} < {min_score:.3f}; fix:")
         for f in r.report.findings()[:max_findings]:
-            ids = f" ({escape(', '.join(f.element_ids))})" if f.element_ids else ""
-            console.print(f"    {f.metric}: {escape(f.message)}{ids}")
+            ids = f" ({escape(printable(', '.join(f.element_ids), one_line=True))})" if f.element_ids else ""
+            console.print(f"    {f.metric}: {escape(printable(f.message))}{ids}")
     console.print(f"{len(results) - failing} passed, {failing} failed (min score {min_score:.3f})")
     if failing:
         raise typer.Exit(1)

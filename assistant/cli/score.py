@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from assistant.cli import app
+from assistant.errors import printable
 
 SCORE_HELP = """Measure the design quality of SVG layouts.
 
@@ -32,10 +33,10 @@ Examples:
 
 def print_score(console: Console, fs: object, max_findings: int) -> None:
     """Print one file's metric table and findings (or its error)."""
-    source = escape(str(getattr(fs, "source")))
+    source = escape(printable(str(getattr(fs, "source")), one_line=True))
     report = getattr(fs, "report")
     if report is None:
-        console.print(f"[red]{source}: FAILED[/red] — {escape(str(getattr(fs, 'error')))}")
+        console.print(f"[red]{source}: FAILED[/red] — {escape(printable(str(getattr(fs, 'error'))))}")
         return
     table = Table(title=f"{source}: composite {report.composite:.3f}", title_justify="left")
     table.add_column("metric")
@@ -49,13 +50,13 @@ def print_score(console: Console, fs: object, max_findings: int) -> None:
     console.print(table)
     findings = report.findings()
     for f in findings[:max_findings]:
-        ids = f" [dim]({escape(', '.join(f.element_ids))})[/dim]" if f.element_ids else ""
+        ids = f" [dim]({escape(printable(', '.join(f.element_ids), one_line=True))})[/dim]" if f.element_ids else ""
         colour = {"high": "red", "medium": "yellow"}.get(f.severity, "dim")
-        console.print(f"  [{colour}]{escape(f'[{f.severity}]')}[/{colour}] {f.metric}: {escape(f.message)}{ids}")
+        console.print(f"  [{colour}]{escape(f'[{f.severity}]')}[/{colour}] {f.metric}: {escape(printable(f.message))}{ids}")
     if len(findings) > max_findings:
         console.print(f"  … and {len(findings) - max_findings} more (see --json)")
     for phrase in getattr(fs, "not_understood", []):
-        console.print(f"  [yellow]not understood in the instruction: {escape(phrase)}[/yellow]")
+        console.print(f"  [yellow]not understood in the instruction: {escape(printable(phrase))}[/yellow]")
 
 
 @app.command("score", help=SCORE_HELP)
