@@ -36,13 +36,16 @@ decoration (``assistant.document.ROLES``). Evidence, strongest first:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from typing import Any, Iterable
 
 from assistant.document import Canvas
 from assistant.geometry import Box
+from assistant.importer.spatial import BoxIndex
 from assistant.importer.structure import Plan, explicit_role, walk_plans
+from assistant.limits import checkpoint
 from assistant.svg.tree import INKSCAPE_NS
 
 BACKGROUND_COVER = 0.9
@@ -157,6 +160,8 @@ def body_size(plans: Iterable[Plan]) -> float:
 
 
 def is_background(plan: Plan, canvas: Canvas, lowest_z: int) -> bool:
+    if plan.kind not in ("shape", "image") or plan.z > lowest_z:
+        return False
     box = plan.box
     inter = box.intersection(canvas.box)
     covered = inter.area / canvas.box.area if inter is not None else 0.0
@@ -224,15 +229,17 @@ def assign_roles(plans: list[Plan], canvas: Canvas) -> None:
     body = body_size(plans)
     sizes = [font_size(p) for p in plans if p.kind == "text"]
     top_size = max(sizes) if sizes else 0.0
-    zs = [p.z for p in plans]
+    zs = sorted(p.z for p in plans)
     pictures = _pictures(plans, canvas)
-    texts = [p.box for p in walk_plans(plans) if p.kind == "text"] if pictures else []
-    for plan in plans:
+    texts = Captions(pictures, [p.box for p in walk_plans(plans) if p.kind == "text"] if pictures else [])
+    for n, plan in enumerate(plans):
+        if n % 256 == 0:
+            checkpoint()
         if plan.role is None:
             plan.role = explicit_role(plan.node) or explicit_role(plan.items[0].node if len(plan.items) == 1 else None)
             plan.explicit_role = plan.role is not None
         if plan.role is None:
-            plan.role = _infer(plan, canvas, body, top_size, zs, pictures, texts)
+            plan.role = _infer(plan, canvas, body, top_size, zs, texts)
         for child in plan.children:
             own = explicit_role(child.node)
             child.role = own or plan.role
@@ -246,26 +253,56 @@ def _pictures(plans: list[Plan], canvas: Canvas) -> list[Box]:
             if p.kind == "image" and CAPTION_PICTURE * page <= p.box.area < BACKGROUND_COVER * page]
 
 
-def captions_picture(plan: Plan, size: float, body: float, pictures: list[Box], texts: list[Box]) -> bool:
-    """Whether a text plan is set like a picture's caption (see the module docstring); ``texts``: every text's box."""
+#: Most pictures examined above one text when looking for the picture it captions (bounds degenerate files).
+CAPTION_CANDIDATES = 256
+
+
+class Captions:
+    """The pictures that take captions and every text's box, indexed for :func:`captions_picture`.
+
+    Pictures are sorted by their bottom edge and texts filed in a ``BoxIndex``,
+    so each question costs O(log n) instead of a pass over the document.
+    """
+
+    def __init__(self, pictures: list[Box], texts: list[Box]) -> None:
+        self.pictures = sorted(pictures, key=lambda b: b.y2)
+        self._bottoms = [b.y2 for b in self.pictures]
+        self.texts = texts
+        self._index = BoxIndex(enumerate(texts)) if pictures else BoxIndex()
+
+    def above(self, top: float, size: float) -> list[Box]:
+        """Pictures whose bottom edge lies between ``CAPTION_GAP`` sizes above ``top`` and half a size below it."""
+        lo = bisect.bisect_left(self._bottoms, top - CAPTION_GAP * size)
+        hi = bisect.bisect_right(self._bottoms, top + 0.5 * size)
+        return self.pictures[lo:min(hi, lo + CAPTION_CANDIDATES)]
+
+    def text_within(self, box: Box, distance: float) -> bool:
+        """Whether a text other than ``box`` (a box equal to it does not count) lies within ``distance`` of it."""
+        grown = (box.x - distance, box.y - distance, box.x2 + distance, box.y2 + distance)
+        return any(t != box and box.distance(t) <= distance
+                   for t in (self.texts[k] for k in self._index.query(grown)))
+
+
+def captions_picture(plan: Plan, size: float, body: float, captions: Captions) -> bool:
+    """Whether a text plan is set like a picture's caption (see the module docstring)."""
     lines = plan.lines or max((len(i.metrics.lines) for i in plan.text_items if i.metrics is not None), default=1)
-    if not pictures or lines > 2 or len(plan.text) > 120 or (body and size > 1.05 * body):
+    if not captions.pictures or lines > 2 or len(plan.text) > 120 or (body and size > 1.05 * body):
         return False
     if any(i.metrics is not None and i.metrics.font_weight >= 600 for i in plan.text_items):
         return False
     b = plan.box
-    for pic in pictures:
+    for pic in captions.above(b.y, size):
         gap = b.y - pic.y2
         if min(b.x2, pic.x2) - max(b.x, pic.x) < 0.8 * b.width or not -0.5 * size <= gap <= CAPTION_GAP * size:
             continue  # not under the picture, within its width
-        others = [b.distance(t) for t in texts if t != b]
-        if not others or min(others) > 1.5 * max(gap, 0.0) + 0.1 * size:
-            return True
+        reach = 1.5 * max(gap, 0.0) + 0.1 * size
+        if not captions.text_within(b, reach):
+            return True  # no other text is nearer: this one belongs to the picture
     return False
 
 
 def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[int],
-           pictures: list[Box] | None = None, texts: list[Box] | None = None) -> str:
+           captions: Captions | None = None) -> str:
     # A full-page shape painted first is the background, whatever its name says.
     if plan.kind in ("shape", "image") and is_background(plan, canvas, _bottom_z(plan, zs)):
         return "background"
@@ -293,14 +330,17 @@ def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[in
     if plan.kind == "text":
         size = font_size(plan)
         role = _text_role(plan, size, body, top_size)
-        if role in ("body", "subtitle") and captions_picture(plan, size, body, pictures or [], texts or []):
+        if role in ("body", "subtitle") and captions is not None and captions_picture(plan, size, body, captions):
             return "caption"
         return role
     return _graphic_role(plan, canvas)
 
 
 def _bottom_z(plan: Plan, zs: list[int]) -> int:
-    """The plan counts as painted first when nothing but other full-page layers lies below it."""
-    below = [z for z in zs if z < plan.z]
-    return plan.z if len(below) <= 2 else -1
+    """The plan counts as painted first when nothing but other full-page layers lies below it.
+
+    ``zs``: every top-level plan's z, sorted (so counting those below is a bisection).
+    """
+    below = bisect.bisect_left(zs, plan.z)
+    return plan.z if below <= 2 else -1
 

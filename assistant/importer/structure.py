@@ -40,12 +40,15 @@ walk (``assistant.importer.walk``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from assistant.document import ROLES, Canvas
 from assistant.geometry import Box
 from assistant.svg.tree import INKSCAPE_NS, local_name
+from assistant.importer.spatial import BoxIndex
 from assistant.importer.walk import Item
+from assistant.limits import checkpoint
 
 WORDMARK_CHARS = 24
 COMPOUND_MAX_AREA = 0.25
@@ -54,6 +57,8 @@ BUTTON_MAX_CHARS = 32
 CLUSTER_GAP = 0.25
 EXPLICIT_GROUP_PARTS = 4
 CLUSTER_MAX_SHAPES = 600
+#: Most shapes examined around one label when looking for its button (bounds degenerate files).
+BUTTON_CANDIDATES = 256
 
 
 @dataclass
@@ -74,11 +79,14 @@ class Plan:
     #: behind it (set on import; ``Element.ink``).
     ink: Box | None = None
 
-    @property
+    @cached_property
     def box(self) -> Box:
+        """The union of the items' boxes (a plan's items never change once it is made)."""
+        if len(self.items) == 1:
+            return self.items[0].box
         return Box.union_all(i.box for i in self.items)
 
-    @property
+    @cached_property
     def z(self) -> int:
         return min(i.z for i in self.items)
 
@@ -236,31 +244,43 @@ class Grouper:
         return [merged.get(i, p) for i, p in enumerate(plans) if i not in drop]
 
     def _pair_buttons(self, plans: list[Plan]) -> list[Plan]:
-        """Rule 4: join a short label with the shape right under it into a group."""
+        """Rule 4: join a short label with the shape right under it (the nearest such shape
+        painted before it) into a group.
+
+        The shapes that may be buttons are filed in a ``BoxIndex`` as the labels
+        are met in paint order, so each label looks only at the shapes around it.
+        """
         used: set[int] = set()
         groups: dict[int, Plan] = {}
+        tol = 0.01 * min(self.canvas.width, self.canvas.height)
+        max_area = 0.1 * self.canvas.box.area
+        shapes = BoxIndex()
+        filed = 0
         for ti, tp in enumerate(plans):
+            if ti % 256 == 0:
+                checkpoint()
             if tp.kind != "text" or tp.compound or len(tp.items) != 1:
                 continue
             t = tp.items[0]
             if _text_len(t) > BUTTON_MAX_CHARS or (t.metrics and len(t.metrics.lines) > 1) or _text_len(t) == 0:
                 continue
-            best: int | None = None
-            for si in range(ti - 1, -1, -1):
+            for si in range(filed, ti):  # file the shapes painted before this label
                 sp = plans[si]
-                if si in used or sp.kind != "shape" or sp.compound or len(sp.items) != 1 \
-                        or explicit_role(sp.node) not in (None, "cta", "badge"):
-                    continue
-                sb = sp.box
-                tol = 0.01 * min(self.canvas.width, self.canvas.height)
-                if not sb.contains(t.box, tol):
-                    continue
-                if sb.area > BUTTON_MAX_RATIO * max(t.box.area, 1e-9) or sb.area > 0.1 * self.canvas.box.area:
-                    continue
-                best = si
-                break
+                if sp.kind == "shape" and not sp.compound and len(sp.items) == 1 \
+                        and explicit_role(sp.node) in (None, "cta", "badge") and sp.box.area <= max_area:
+                    shapes.add(si, sp.box)
+            filed = max(filed, ti)
+            tb = t.box
+            reach = (tb.x - tol, tb.y - tol, tb.x2 + tol, tb.y2 + tol)
+            best: int | None = None
+            for si in shapes.query(reach, limit=BUTTON_CANDIDATES):
+                sb = plans[si].box
+                if (best is None or si > best) and sb.contains(tb, tol) \
+                        and sb.area <= BUTTON_MAX_RATIO * max(tb.area, 1e-9):
+                    best = si
             if best is None:
                 continue
+            shapes.remove(best)
             used.update((best, ti))
             sp = plans[best]
             parent = _common_parent(sp.items[0], t)

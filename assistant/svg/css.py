@@ -22,6 +22,7 @@ weights and colours.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Iterable
 
 import cssselect2
@@ -395,6 +396,7 @@ def resolve_length(value: str, font_size: float, percent_of: float, default: flo
         return default
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_color(value: str | None) -> str | None:
     """A CSS colour as ``#rrggbb`` (names, ``#rgb``, ``#rrggbb(aa)``, ``rgb()``, ``hsl()``).
 
