@@ -29,18 +29,23 @@ colour behind it (``_picture_ink``).
 
 from __future__ import annotations
 
+import gc
 import math
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from assistant.svg.css import StyleResolver
 from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layout, hex_rgb
-from assistant.errors import SvgImportError
+from assistant.errors import LimitExceeded, SvgImportError
 from assistant.geometry import Box
 from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.roles import assign_roles, node_name
+from assistant.importer.spatial import BoxIndex
 from assistant.svg.image import INK_TOLERANCE
-from assistant.svg.parse import DEFAULT_LIMITS, ImportLimits, parse_svg_bytes, read_svg_bytes
+from assistant.limits import DEFAULT_LIMITS, ImportLimits, budget
+from assistant.svg.parse import parse_svg_bytes, read_svg_bytes
 from assistant.svg.tree import SODIPODI_NS, local_name
 from assistant.importer.walk import Item, Walker
 from assistant.svg.units import canvas_for_root
@@ -66,10 +71,52 @@ def _import(data: str | bytes, source: str, limits: ImportLimits) -> Document:
 
 
 def import_tree(tree: Any, *, source: str = "<string>", limits: ImportLimits | None = None) -> Document:
-    """Build the ``Document`` of an already parsed (trusted) lxml tree; sets generated ids on it."""
+    """Build the ``Document`` of an already parsed (trusted) lxml tree; sets generated ids on it.
+
+    With ``limits.max_seconds`` the import stops with an ``SvgImportError`` once
+    that time is spent; inside a ``limits.budget`` (the MCP server's) it also
+    stops when the budget's caller has gone away (``Cancelled``).
+    """
     limits = limits or DEFAULT_LIMITS
+    try:
+        with budget(limits.max_seconds, what="the import"), _fewer_collections():
+            return _import_tree(tree, source, limits)
+    except LimitExceeded as exc:
+        raise SvgImportError(source, f"{exc}; the file is too complex to import in that time") from None
+
+
+_GC_LOCK = threading.Lock()
+_GC_USERS = 0
+_GC_SAVED: tuple[int, int, int] | None = None
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Run the garbage collector's young generation less often while importing.
+
+    Import makes hundreds of thousands of small objects that all stay alive
+    until it ends; with the default threshold the collector walks them again
+    and again, a cost that grows with the square of the element count. The
+    threshold is restored when the last import running in the process ends.
+    """
+    global _GC_USERS, _GC_SAVED
+    with _GC_LOCK:
+        if _GC_USERS == 0:
+            _GC_SAVED = gc.get_threshold()
+            gc.set_threshold(max(_GC_SAVED[0], 100_000), *_GC_SAVED[1:])
+        _GC_USERS += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_USERS -= 1
+            if _GC_USERS == 0 and _GC_SAVED is not None:
+                gc.set_threshold(*_GC_SAVED)
+
+
+def _import_tree(tree: Any, source: str, limits: ImportLimits) -> Document:
     root = tree.getroot()
-    canvas = canvas_for_root(root, source)
+    canvas = canvas_for_root(root, source, limits)
     resolver = StyleResolver(root)
     items = Walker(tree, source, limits, resolver).walk()
     plans = build_plans(items, canvas)
@@ -142,6 +189,8 @@ def _assign_ids(root: Any, plans: list[Plan]) -> _Ids:
 
 
 def _rotation(items: list[Item]) -> float:
+    if all(i.ctm.b == 0 and i.ctm.a > 0 for i in items):
+        return 0.0  # no rotation (the common case, without trigonometry)
     rots = {round(_norm_angle(i.ctm.rotation_degrees), 3) for i in items}
     if len(rots) != 1:
         return 0.0
@@ -230,9 +279,12 @@ def _relative_ink(p: Plan, texts: list[Any]) -> list[Box]:
 def _mark_picture_ink(plans: list[Plan]) -> None:
     """Set ``Plan.ink`` on pictures whose box shows only what lies behind it in places (see ``_picture_ink``)."""
     below: list[Plan] = []
+    index = BoxIndex()  # the shapes and pictures of `below`, by position
     for p in walk_plans(plans):  # paint order, as the elements will be
         if p.kind == "image":
-            p.ink = _picture_ink(p, _backdrop_colour(below, p.box))
+            p.ink = _picture_ink(p, _backdrop_colour(below, p.box, index))
+        if p.kind not in ("text", "group"):
+            index.add(len(below), p.box)
         below.append(p)
 
 
@@ -266,13 +318,17 @@ def _picture_ink(p: Plan, back: str | None) -> Box | None:
     return ink
 
 
-def _backdrop_colour(below: list[Plan], box: Box) -> str | None:
+#: Most shapes examined under one picture's centre for the colour behind it (bounds degenerate files).
+BACKDROP_CANDIDATES = 1024
+
+
+def _backdrop_colour(below: list[Plan], box: Box, index: BoxIndex) -> str | None:
     """The colour behind the centre of ``box``: the topmost filled shape (at least half opaque) of ``below``
-    there, white (the page) when none, None when a picture is."""
-    for q in reversed(below):
-        b = q.box
-        if q.kind in ("text", "group") or not (b.x <= box.cx <= b.x2 and b.y <= box.cy <= b.y2):
-            continue
+    there, white (the page) when none, None when a picture is. ``index`` files the shapes and pictures of
+    ``below`` by their position in it."""
+    centre = (box.cx, box.cy, box.cx, box.cy)
+    for k in sorted(index.query(centre, limit=BACKDROP_CANDIDATES), reverse=True):
+        q = below[k]
         if q.kind == "image":
             return None
         main = max(q.items, key=lambda i: i.box.area)

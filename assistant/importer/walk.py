@@ -40,7 +40,7 @@ from assistant.geometry import Box, Matrix
 from assistant.svg.pathbbox import (
     NonFiniteNumber, Segment, ellipse_segments, parse_path, poly_segments, rect_segments, segments_bbox,
 )
-from assistant.svg.parse import ImportLimits
+from assistant.limits import ImportLimits, checkpoint
 from assistant.svg.image import PictureInk, image_rect, picture_ink
 from assistant.svg.rules import (
     clamp01, conditions_pass, expanded_size, intersect, is_keyword, local_matrix_no_parent, num, overflow_visible,
@@ -57,6 +57,7 @@ SHAPES = frozenset({"rect", "circle", "ellipse", "line", "polyline", "polygon", 
 TEXTS = frozenset({"text", "flowRoot"})
 GEOMETRY_ATTRS = ("x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2",
                   "points", "d", "transform")
+_GEOMETRY_SET = frozenset(GEOMETRY_ATTRS)
 
 
 @dataclass
@@ -128,10 +129,17 @@ class Walker:
     def _check_finite(self, node: Any) -> None:
         if node in self._finite_ok:
             return
-        for attr in GEOMETRY_ATTRS:
-            if has_nonfinite(node.get(attr)):
-                raise self._fail(node, f"attribute {attr}={node.get(attr)!r} is not a finite number")
+        for attr, value in node.attrib.items():
+            if attr in _GEOMETRY_SET and has_nonfinite(value):
+                raise self._fail(node, f"attribute {attr}={value!r} is not a finite number")
         self._finite_ok.add(node)
+
+    def _check_range(self, node: Any, box: Box) -> None:
+        """Refuse a drawn box beyond ``max_coordinate`` (so sizes, areas and distances stay finite)."""
+        limit = self.limits.max_coordinate
+        if not (-limit <= box.x and box.x + box.width <= limit and -limit <= box.y and box.y + box.height <= limit):
+            raise self._fail(node, f"its geometry overflows: it is drawn at x={box.x:.4g}..{box.x2:.4g}, "
+                                   f"y={box.y:.4g}..{box.y2:.4g}, beyond the ±{limit:g} the importer accepts")
 
     def _local_matrix(self, node: Any) -> Matrix:
         m = self._lm_cache.get(node)
@@ -279,6 +287,8 @@ class Walker:
             if name is None or name in NON_RENDERED:
                 continue
             self.visited += 1
+            if self.visited & 255 == 0:
+                checkpoint()
             if self.visited > self.limits.max_rendered:
                 raise SvgImportError(self.source, f"too many elements to draw (more than {self.limits.max_rendered}, "
                                                   "counting the content <use> elements repeat)")
@@ -320,6 +330,7 @@ class Walker:
                 # a Box refused a non-finite coordinate: numbers so large the geometry overflows
                 raise self._fail(node, "its geometry overflows (coordinates too large to represent)") from None
             if item is not None:
+                self._check_range(node, item.box)
                 sink.append(item)
 
     def _viewport_box(self, node: Any, parent_ctm: Matrix) -> Box | None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from assistant.document import Canvas
 from assistant.errors import SvgImportError
+from assistant.limits import DEFAULT_LIMITS, ImportLimits
 
 #: CSS px per unit (CSS Values 3 §6.2).
 UNIT_PX: dict[str, float] = {
@@ -131,8 +132,13 @@ def viewbox_offset(vb_w: float, vb_h: float, vp_w: float, vp_h: float,
     return fx * (vp_w - vb_w * sx), fy * (vp_h - vb_h * sy)
 
 
-def canvas_for_root(root: Any, source: str) -> Canvas:
-    """The page of a root ``<svg>`` element (see the module docstring), with default margins."""
+def canvas_for_root(root: Any, source: str, limits: ImportLimits | None = None) -> Canvas:
+    """The page of a root ``<svg>`` element (see the module docstring), with default margins.
+
+    A page side must lie between ``limits.min_page_side`` and ``limits.max_coordinate``
+    (world units, and CSS px for the size): a viewBox of ``1e-300`` or ``1e308`` is refused.
+    """
+    limits = limits or DEFAULT_LIMITS
     for name in ("width", "height", "viewBox"):
         if has_nonfinite(root.get(name)):
             raise SvgImportError(source, f"root <svg> attribute {name}={root.get(name)!r} is not a finite number")
@@ -145,6 +151,7 @@ def canvas_for_root(root: Any, source: str) -> Canvas:
     if vb is not None:
         if vb[2] <= 0 or vb[3] <= 0:
             raise SvgImportError(source, f"root viewBox {root.get('viewBox')!r} has a width or height that is not positive")
+        _check_page(source, f"root viewBox {root.get('viewBox')!r}", vb[2], vb[3], limits, corner=vb[:2])
         if w_px is None and h_px is not None:
             w_px = h_px * vb[2] / vb[3]
         elif h_px is None and w_px is not None:
@@ -154,8 +161,12 @@ def canvas_for_root(root: Any, source: str) -> Canvas:
         align, mode = parse_preserve_aspect_ratio(root.get("preserveAspectRatio"))
         if w_px <= 0 or h_px <= 0:  # type: ignore[operator]
             raise SvgImportError(source, "root <svg> width/height must be positive")
+        _check_page(source, "root <svg> width/height", w_px, h_px, limits)  # type: ignore[arg-type]
         sx, sy = viewbox_scale(vb[2], vb[3], w_px, h_px, align, mode)  # type: ignore[arg-type]
         ppu = math.sqrt(sx * sy)
+        if not (math.isfinite(ppu) and ppu > 0):
+            raise SvgImportError(source, f"the page's scale (viewBox {root.get('viewBox')!r} shown at "
+                                         f"{w_px:g} × {h_px:g} px) is out of range")
         par = root.get("preserveAspectRatio") or "xMidYMid meet"
         return Canvas.with_default_margins(
             x=vb[0], y=vb[1], width=vb[2], height=vb[3], units=units, px_per_unit=ppu,
@@ -166,4 +177,17 @@ def canvas_for_root(root: Any, source: str) -> Canvas:
             source, "the page size is unknown: the root <svg> has no viewBox and no absolute width and height")
     if w_px <= 0 or h_px <= 0:
         raise SvgImportError(source, "root <svg> width/height must be positive")
+    _check_page(source, "root <svg> width/height", w_px, h_px, limits)
     return Canvas.with_default_margins(width=w_px, height=h_px, units=units, px_per_unit=1.0)
+
+
+def _check_page(source: str, what: str, w: float, h: float, limits: ImportLimits,
+                corner: tuple[float, float] = (0.0, 0.0)) -> None:
+    """Refuse a page side outside [``min_page_side``, ``max_coordinate``] (or a page placed beyond it)."""
+    small, large = limits.min_page_side, limits.max_coordinate
+    if min(w, h) < small:
+        raise SvgImportError(source, f"{what}: the page is too small ({w:g} × {h:g}; "
+                                     f"a side must be at least {small:g})")
+    if max(w, h) > large or max(abs(corner[0]), abs(corner[0] + w), abs(corner[1]), abs(corner[1] + h)) > large:
+        raise SvgImportError(source, f"{what}: the page is too large ({w:g} × {h:g}; "
+                                     f"sides and coordinates may be at most {large:g})")
