@@ -117,7 +117,7 @@ def _fewer_collections() -> Iterator[None]:
 def _import_tree(tree: Any, source: str, limits: ImportLimits) -> Document:
     root = tree.getroot()
     canvas = canvas_for_root(root, source, limits)
-    resolver = StyleResolver(root)
+    resolver = StyleResolver(root, source=source, limits=limits)
     items = Walker(tree, source, limits, resolver).walk()
     plans = build_plans(items, canvas)
     generated = _assign_ids(root, plans)  # before roles: names are read from the final ids

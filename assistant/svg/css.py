@@ -1,5 +1,14 @@
 """Computed CSS style of SVG nodes: presentation attributes, ``<style>`` sheets, ``style``.
 
+Matching is indexed: cssselect2's ``Matcher`` files every selector under the
+id, class or tag of its rightmost compound selector, so an element is tested
+only against the selectors that name its id, one of its classes or its tag,
+plus those that name none of them (``*``, ``[attr]``, ``:not(…)``). Style
+sheets are bounded (``ImportLimits.max_css_rules`` rules, and
+``max_css_tests`` tests of the selectors no index narrows down, elements ×
+selectors), so a sheet of 40 000 selectors is refused with one clear error
+instead of hanging the import and every render.
+
 The cascade follows SVG 2 §6.4 and CSS Cascading 4:
 
 1. presentation attributes (``fill="red"``) count as author rules with
@@ -27,6 +36,9 @@ from typing import Any, Iterable
 
 import cssselect2
 import tinycss2
+
+from assistant.errors import SvgImportError
+from assistant.limits import DEFAULT_LIMITS, ImportLimits
 
 #: SVG presentation attributes (SVG 2 §6.6 plus the SVG 1.1 ones still seen in files).
 PRESENTATION_ATTRIBUTES: frozenset[str] = frozenset("""
@@ -158,13 +170,17 @@ class StyleResolver:
 
     ``root`` is the root element (or an ``ElementTree``). Build one resolver per
     tree; it reads the tree's ``<style>`` elements once. After editing styles in
-    the tree, call ``invalidate()`` (or build a new resolver).
+    the tree, call ``invalidate()`` (or build a new resolver). Style sheets over
+    the CSS limits of ``limits`` are refused with an ``SvgImportError`` naming
+    ``source``.
     """
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, *, source: str = "<string>", limits: ImportLimits | None = None) -> None:
         if hasattr(root, "getroot"):
             root = root.getroot()
         self.root = root
+        self.source = source
+        self.limits = limits or DEFAULT_LIMITS
         self._computed: dict[Any, dict[str, str]] = {}
         self._sizes: dict[Any, float] = {}
         self._specified: dict[Any, dict[str, str]] = {}
@@ -181,21 +197,40 @@ class StyleResolver:
                     yield "".join(el.itertext())
 
     def _build_matcher(self) -> cssselect2.Matcher | None:
+        sheets = list(self._style_sheets())
+        if not sheets:
+            return None
+        cap = self.limits.max_css_rules
+        braces = sum(sheet.count("{") for sheet in sheets)
+        if braces > 2 * cap:  # refused before parsing: every rule has a brace
+            raise self._too_many_rules(f"about {braces}")
         matcher = cssselect2.Matcher()
-        count = 0
-        for sheet in self._style_sheets():
+        self._count = self._unindexed = 0
+        for sheet in sheets:
             rules = tinycss2.parse_stylesheet(sheet, skip_comments=True, skip_whitespace=True)
-            count += self._add_rules(matcher, rules)
-        return matcher if count else None
+            self._add_rules(matcher, rules)
+        if self._count > cap:
+            raise self._too_many_rules(str(self._count))
+        if self._unindexed:
+            elements = sum(1 for _ in self.root.iter())
+            if self._unindexed * elements > self.limits.max_css_tests:
+                raise SvgImportError(self.source, (
+                    f"the style sheets have {self._unindexed} selectors that name no id, class or element "
+                    f"(such as '*', '[attr]' or ':not(...)'), too many to match against {elements} elements "
+                    f"(at most {self.limits.max_css_tests} tests, selectors × elements)"))
+        return matcher if self._count else None
 
-    def _add_rules(self, matcher: cssselect2.Matcher, rules: list[Any]) -> int:
-        count = 0
+    def _too_many_rules(self, count: str) -> SvgImportError:
+        return SvgImportError(self.source, f"the style sheets have {count} rules, more than the "
+                                           f"{self.limits.max_css_rules} accepted")
+
+    def _add_rules(self, matcher: cssselect2.Matcher, rules: list[Any]) -> None:
         for rule in rules:
             if rule.type == "at-rule" and rule.lower_at_keyword == "media" and rule.content is not None:
                 media = tinycss2.serialize(rule.prelude).strip().lower()
                 if not media or any(m.strip() in ("all", "screen") for m in media.split(",")):
                     inner = tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True)
-                    count += self._add_rules(matcher, inner)
+                    self._add_rules(matcher, inner)
                 continue
             if rule.type != "qualified-rule":
                 continue
@@ -209,8 +244,10 @@ class StyleResolver:
             for selector in selectors:
                 if selector.pseudo_element is None:
                     matcher.add_selector(selector, decls)
-                    count += 1
-        return count
+                    self._count += 1
+                    if selector.id is None and selector.class_name is None and selector.local_name is None \
+                            and not selector.never_matches:
+                        self._unindexed += 1
 
     def _match_all(self) -> dict[Any, list[tuple[_Key, str, str]]]:
         """Match every element once against the sheets; declarations per node."""
