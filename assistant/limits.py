@@ -54,7 +54,7 @@ class ImportLimits(BaseModel):
     max_css_rules: int = Field(default=5_000, gt=0)
     #: Most selector tests CSS matching may make for selectors no id, class or tag narrows down
     #: (``*``, ``[attr]``, ``:not(…)``): elements × such selectors.
-    max_css_tests: int = Field(default=5_000_000, gt=0)
+    max_css_tests: int = Field(default=2_000_000, gt=0)
     #: Largest absolute world coordinate of anything drawn (and largest page side), in world units.
     max_coordinate: float = Field(default=1e9, gt=0)
     #: Smallest page side (viewBox or size), in world units.
@@ -74,8 +74,8 @@ MAX_RENDER_PIXELS = 64_000_000
 #: Largest page side of a PDF export, in points (PDF's own limit is 14 400 user units, 200 inches).
 MAX_PDF_SIDE_PT = 14_400 * 4
 #: Most pixels of an embedded picture that is decoded (for rendering, or to find its margins):
-#: checked from the picture's header before decoding it.
-MAX_IMAGE_PIXELS = 64_000_000
+#: checked from the picture's header before decoding it (40 MP: 160 MB as RGBA).
+MAX_IMAGE_PIXELS = 40_000_000
 #: Most decoded bytes of one embedded ``data:`` URI (its base64 text decoded).
 MAX_DATA_URI_BYTES = 50 * MIB
 #: Deepest nesting of SVG pictures embedded as ``data:image/svg+xml`` in each other when rendering.

@@ -1,9 +1,13 @@
 """PNG, PDF and pixel arrays through cairosvg, with no file or network access.
 
-Rendering is sandboxed: cairosvg gets a ``url_fetcher`` that serves ``data:``
-URIs only (decoded here, never opened as URLs) and answers every other
-reference — files, http(s), relative paths — with an empty 1×1 SVG, so an
-external image simply does not show. ``unsafe`` stays False, so cairosvg also
+Rendering is sandboxed (``assistant.render.sandbox``): cairosvg gets a
+``url_fetcher`` that serves ``data:`` URIs only (decoded there, never opened
+as URLs) and answers every other reference — files, http(s), relative paths —
+with an empty 1×1 SVG, so an external image simply does not show; embedded
+pictures are checked by their header before they are decoded; reference
+cycles are cut on the copy that is rendered; outputs over
+``limits.MAX_RENDER_PIXELS`` are refused before they are allocated, with an
+``ExportError`` that says so. ``unsafe`` stays False, so cairosvg also
 refuses XML entities (``Surface.convert`` is called directly because
 ``svg2png`` does not pass ``url_fetcher`` on in cairosvg 2.8+). Flowed text (Inkscape ``flowRoot``) and SVG 2 wrapped
 text are converted to positioned ``<text>`` on a copy of the tree first
@@ -19,40 +23,33 @@ that ``render_png`` needs.
 
 from __future__ import annotations
 
-import base64
 import io
 import sys
-import urllib.parse
 from xml.etree.ElementTree import ParseError
 from typing import Any
 
 from cairosvg.parser import Tree
-from cairosvg.surface import PDFSurface, PNGSurface
 import numpy as np
 from lxml import etree
 from PIL import Image
 
-from assistant.errors import ExportError
+from assistant.errors import ExportError, LimitExceeded
 from assistant.geometry import Box
+from assistant.limits import MAX_RENDER_SIDE
+from assistant.render.sandbox import (
+    CheckedPDFSurface, CheckedPNGSurface, SafeFetcher, break_reference_cycles, check_raster_size, neutralise_empty_uses,
+)
 from assistant.svg.write import tree_of
 from assistant.render.textconvert import flatten_wrapped_text
 
-_EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
-#: Largest output side in pixels (a guard against huge renders from tiny viewBoxes).
-MAX_SIDE = 16384
+#: Largest output side in pixels (``assistant.limits.MAX_RENDER_SIDE``).
+MAX_SIDE = MAX_RENDER_SIDE
 
 
 def data_only_fetcher(url: str, resource_type: str | None = None) -> bytes:
-    """cairosvg ``url_fetcher``: the bytes of a ``data:`` URI; an empty SVG for anything else."""
-    if not url or not url.startswith("data:"):
-        return _EMPTY_SVG
-    header, _, payload = url[5:].partition(",")
-    try:
-        if header.endswith(";base64"):
-            return base64.b64decode(payload + "=" * (-len(payload) % 4), validate=False)
-        return urllib.parse.unquote_to_bytes(payload)
-    except (ValueError, TypeError):
-        return _EMPTY_SVG
+    """cairosvg ``url_fetcher``: the bytes of a ``data:`` URI (checked as ``sandbox.SafeFetcher`` does);
+    an empty SVG for anything else."""
+    return SafeFetcher("<document>")(url, resource_type)
 
 
 def render_svg_bytes(doc: Any, region: Box | None = None, size: tuple[int, int] | None = None) -> bytes:
@@ -68,6 +65,8 @@ def render_svg_bytes(doc: Any, region: Box | None = None, size: tuple[int, int] 
     tree = flatten_wrapped_text(tree_of(doc))
     root = tree.getroot()
     _drop_unbound_prefixes(root)
+    neutralise_empty_uses(root)
+    break_reference_cycles(root)
     if region is not None:
         w, h = size or (max(1, round(region.width)), max(1, round(region.height)))
         root.set("viewBox", f"{region.x!r} {region.y!r} {region.width!r} {region.height!r}")
@@ -103,8 +102,13 @@ def _convert(doc: Any, fn: Any, region: Box | None = None, size: tuple[int, int]
              **kwargs: Any) -> bytes:
     data = render_svg_bytes(doc, region, size)
     try:
-        out = fn(bytestring=data, url_fetcher=data_only_fetcher, unsafe=False, **kwargs)
-    except (ValueError, KeyError, IndexError, ZeroDivisionError, MemoryError, ParseError,
+        out = fn(bytestring=data, url_fetcher=SafeFetcher(_source(doc)), unsafe=False, **kwargs)
+    except LimitExceeded as exc:
+        raise ExportError(f"{_source(doc)}: {exc}") from None
+    except RecursionError:
+        raise ExportError(f"{_source(doc)}: the drawing nests too deeply to render "
+                          "(groups or references inside each other, hundreds of levels)") from None
+    except (ValueError, KeyError, IndexError, ZeroDivisionError, OverflowError, MemoryError, ParseError,
             etree.XMLSyntaxError) as exc:
         raise ExportError(f"{_source(doc)}: rendering failed ({type(exc).__name__}: {exc})") from exc
     except Exception as exc:  # cairo.Error and defusedxml errors have no common base here
@@ -148,9 +152,10 @@ def _render(doc: Any, fn: Any, width: int | None, height: int | None, scale: flo
         k = width / region.width
     elif height is not None:
         k = height / region.height
-    size = (width or max(1, round(region.width * k)), height or max(1, round(region.height * k)))
-    if max(size) > MAX_SIDE:
-        raise ExportError(f"{_source(doc)}: output would be {size[0]}x{size[1]} px; the limit is {MAX_SIDE}")
+    try:
+        size = check_raster_size(width or max(1.0, region.width * k), height or max(1.0, region.height * k))
+    except LimitExceeded as exc:
+        raise ExportError(f"{_source(doc)}: {exc}") from None
     return _convert(doc, fn, region=region, size=size, **opts)
 
 
@@ -161,7 +166,7 @@ def render_png(doc: Any, *, width: int | None = None, height: int | None = None,
     ``region``: render only this world-space box; ``width``/``height`` (or
     ``scale``, px per world unit; default 1) then size that box.
     """
-    return _render(doc, PNGSurface.convert, width, height, scale, background, region)
+    return _render(doc, CheckedPNGSurface.convert, width, height, scale, background, region)
 
 
 def _surface_image(bytestring: bytes, *, url_fetcher: Any, unsafe: bool, scale: float = 1,
@@ -169,13 +174,14 @@ def _surface_image(bytestring: bytes, *, url_fetcher: Any, unsafe: bool, scale: 
                    background_color: str | None = None) -> Image.Image:
     """``PNGSurface.convert`` without the PNG: cairo's ARGB32 buffer as a straight-alpha RGBA image."""
     if sys.byteorder != "little":  # ARGB32 is native-endian; the raw mode below is for little-endian
-        png = PNGSurface.convert(bytestring=bytestring, url_fetcher=url_fetcher, unsafe=unsafe, scale=scale,
+        png = CheckedPNGSurface.convert(bytestring=bytestring, url_fetcher=url_fetcher, unsafe=unsafe, scale=scale,
                                  output_width=output_width, output_height=output_height,
                                  background_color=background_color)
         with Image.open(io.BytesIO(png)) as im:
             return im.convert("RGBA")
     tree = Tree(bytestring=bytestring, url_fetcher=url_fetcher, unsafe=unsafe)
-    surface = PNGSurface(tree, None, 96, None, None, None, scale, output_width, output_height, background_color)
+    surface = CheckedPNGSurface(tree, None, 96, None, None, None, scale, output_width, output_height,
+                                background_color)
     cairo_surface = surface.cairo
     cairo_surface.flush()
     size = (cairo_surface.get_width(), cairo_surface.get_height())
@@ -194,7 +200,7 @@ def render_image(doc: Any, *, width: int | None = None, height: int | None = Non
 
 def render_pdf(doc: Any) -> bytes:
     """PDF bytes of ``doc`` (vector output, document size)."""
-    return _convert(doc, PDFSurface.convert)
+    return _convert(doc, CheckedPDFSurface.convert)
 
 
 def render_array(doc: Any, *, width: int | None = None, height: int | None = None,

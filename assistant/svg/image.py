@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.geometry import Box
+from assistant.limits import MAX_DATA_URI_BYTES, MAX_IMAGE_PIXELS
 from assistant.svg.tree import href
 from assistant.svg.units import parse_length, parse_preserve_aspect_ratio, viewbox_offset, viewbox_scale
 
@@ -88,8 +89,8 @@ def image_rect(node: Any, viewport: tuple[float, float]) -> Box | None:
 
 #: Longest side of the decoded copy :func:`picture_ink` examines (pixels).
 INK_SAMPLE = 256
-#: A picture larger than this (pixels) is not decoded for its margins.
-INK_MAX_PIXELS = 40_000_000
+#: A picture larger than this (pixels) is not decoded for its margins (``limits.MAX_IMAGE_PIXELS``).
+INK_MAX_PIXELS = MAX_IMAGE_PIXELS
 #: Channel difference (0–255) within which a pixel has the margin's colour.
 INK_TOLERANCE = 24
 
@@ -204,7 +205,7 @@ def _payload(ref: str | None, max_chars: int | None = None) -> bytes | None:
     if not ref or not ref.lstrip().lower().startswith("data:"):
         return None
     head, _, payload = ref.partition(",")
-    if ";base64" not in head.lower():
+    if ";base64" not in head.lower() or len(payload) * 3 // 4 > MAX_DATA_URI_BYTES:
         return None
     text = "".join((payload if max_chars is None else payload[:max_chars]).split())
     text = text[: len(text) - len(text) % 4] if max_chars is not None else text + "=" * (-len(text) % 4)
