@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -32,32 +32,52 @@ def serve(
         Path("."), "--workspace", "-w", help="The only folder the server reads and writes (default: current directory).",
     ),
     http: bool = typer.Option(False, "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."),
-    host: str = typer.Option("127.0.0.1", "--host", help="HTTP interface; anything but loopback needs --token."),
+    host: str = typer.Option("127.0.0.1", "--host", help="HTTP interface to listen on (default: loopback only)."),
     port: int = typer.Option(8765, "--port", help="HTTP port."),
     token: Optional[str] = typer.Option(
         None, "--token", envvar="LAYOUT_ASSISTANT_TOKEN",
-        help="Bearer token HTTP clients must send (Authorization: Bearer TOKEN); at least 16 characters.",
+        help="Bearer token HTTP clients must send (Authorization: Bearer TOKEN); at least 16 random "
+             "characters. Left out, a token is made and printed at start.",
+    ),
+    allow_host: Optional[List[str]] = typer.Option(
+        None, "--allow-host",
+        help="Another name clients may use in the Host header (the server's DNS name); repeatable.",
+    ),
+    allow_origin: Optional[List[str]] = typer.Option(
+        None, "--allow-origin",
+        help="A browser origin (https://app.example) allowed to call the server; repeatable.",
     ),
 ) -> None:
     """Run the MCP server for Claude Desktop, Claude Code or any MCP client.
+
+    Over HTTP every request needs the bearer token (printed at start when
+    --token is left out) and a Host header naming this server; browsers from
+    other origins are refused.
 
     Example (Claude Code): claude mcp add layout -- layout-assistant serve --workspace ~/designs
     """
     os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
     os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
     try:
-        from mcp_server.http import BearerToken, check_http_settings, run_http
+        from mcp_server.http import BearerToken, check_http_settings, new_token, run_http
         from mcp_server.server import build_server
 
         if http:
+            made = token is None
+            token = new_token() if made else token
             check_http_settings(host, port, token)
-            server = build_server(workspace, auth=BearerToken(token) if token else None)
-            typer.secho(f"layout-assistant MCP server on http://{host}:{port}/mcp (workspace {workspace.resolve()})",
-                        err=True)
-            run_http(server, host=host, port=port)
+            server = build_server(workspace, auth=BearerToken(token))
+            url_host = f"[{host}]" if ":" in host else host
+            typer.secho(f"layout-assistant MCP server on http://{url_host}:{port}/mcp "
+                        f"(workspace {workspace.resolve()})", err=True)
+            if made:
+                typer.secho(f"bearer token (made for this run; --token or LAYOUT_ASSISTANT_TOKEN sets one): {token}",
+                            err=True)
+            typer.secho("clients send the header  Authorization: Bearer <token>", err=True)
+            run_http(server, host=host, port=port, allowed_hosts=allow_host or (), allowed_origins=allow_origin or ())
         else:
-            if token:
-                fail("--token only applies to --http")
+            if token or allow_host or allow_origin:
+                fail("--token, --allow-host and --allow-origin only apply to --http")
             build_server(workspace).run(transport="stdio", show_banner=False)
     except LayoutError as exc:
         fail(exc)
