@@ -4,7 +4,13 @@
 from the workspace (or SVG text), read outlines and metrics, apply typed edits
 as undoable steps, ask planners for suggestions, render previews and export.
 The client's model is the planner; every tool's one-line docstring is written
-for it. Every failure is a ``ToolError`` whose message says what to do next.
+for it. Every failure is a ``ToolError`` whose message says what to do next
+(an operating-system error too: a path the system refuses, a full disk).
+
+Imports, previews and metric reports run in a worker thread under a time
+limit and stop when the client cancels the call or goes away
+(``mcp_server.bounded``). A call waits at most ``limits.MCP_LOCK_WAIT_SECONDS``
+for another call on the same document; then it is told the document is busy.
 
 Run it with ``layout-assistant serve`` (stdio) or ``serve --http``.
 """
@@ -27,9 +33,11 @@ from pydantic import Field, WithJsonSchema
 from assistant import __version__
 from assistant.actions import action_json_schema
 from assistant.document import Kind, Role
-from assistant.errors import LayoutError
+from assistant.errors import LayoutError, printable
 from assistant.geometry import Box
+from assistant.limits import MCP_LOCK_WAIT_SECONDS
 from mcp_server import editing, prompts, views
+from mcp_server.bounded import run_bounded
 from mcp_server.results import (
     ClosedDocument, DocumentInfo, DocumentList, EditOutcome, ElementDetails, ElementMatches, ExportedFile,
     History, HistoryStep, Improvement, InstructionEcho, LayoutMetrics, OpenedDocument, OutlinePage, Suggestions,
@@ -65,11 +73,14 @@ READ = {"read_only": True, "idempotent": True}
 
 @contextmanager
 def tool_errors() -> Iterator[None]:
-    """Turn the project's errors into ``ToolError`` results the model can act on."""
+    """Turn the project's errors, and operating-system errors, into ``ToolError`` results the model can act on."""
     try:
         yield
     except LayoutError as exc:
         raise ToolError(str(exc)) from exc
+    except OSError as exc:  # a path the system refuses, a permission, a full disk: the client's to fix
+        what = printable(str(exc.filename), one_line=True)[:200] if exc.filename else "a file"
+        raise ToolError(f"{what}: {exc.strerror or type(exc).__name__}") from None
 
 
 class LayoutServer:
@@ -81,11 +92,20 @@ class LayoutServer:
 
     @contextmanager
     def doc(self, doc_id: str) -> Iterator[OpenDocument]:
-        """The open document, locked for this call, with errors turned into ToolErrors."""
+        """The open document, locked for this call, with errors turned into ToolErrors.
+
+        A call waits at most ``MCP_LOCK_WAIT_SECONDS`` for the lock, so no call can
+        wait for good behind another.
+        """
         with tool_errors():
             entry = self.store.get(doc_id)
-            with entry.lock:
+            if not entry.lock.acquire(timeout=MCP_LOCK_WAIT_SECONDS):
+                raise ToolError(f"{doc_id} is busy with another call that has run for over "
+                                f"{MCP_LOCK_WAIT_SECONDS:g} s; try again when it has finished")
+            try:
                 yield entry
+            finally:
+                entry.lock.release()
 
     def info(self, entry: OpenDocument) -> DocumentInfo:
         layout = entry.document.layout
@@ -125,13 +145,13 @@ def build_server(workspace: str | Path = ".", *, auth: Any = None) -> FastMCP:
 
 def _document_tools(mcp: FastMCP, state: LayoutServer) -> None:
     @mcp.tool(**_hints("Open document"))
-    def open_document(
+    async def open_document(
         path: Annotated[str | None, Field(description="SVG file, relative to the workspace.")] = None,
         svg: Annotated[str | None, Field(description="SVG markup, instead of a path.")] = None,
         outline_limit: Annotated[int, Field(ge=0, le=200)] = 20,
     ) -> OpenedDocument:
         """Open an SVG layout (workspace path or SVG text); returns doc_id, revision, canvas and a short outline."""
-        entry = state.open(path, svg)
+        entry = await run_bounded(state.open, path, svg, what="opening the document")
         items = views.outline(entry.document.layout, depth=0)
         return OpenedDocument(**state.info(entry).model_dump(), outline=items[:outline_limit],
                               outline_truncated=len(items) > outline_limit)
@@ -192,23 +212,26 @@ def _document_tools(mcp: FastMCP, state: LayoutServer) -> None:
                                   elements=[layout.get(i) for i in ids])
 
     @mcp.tool(**_hints("Get layout metrics", **READ))
-    def get_layout_metrics(
+    async def get_layout_metrics(
         doc_id: DocId,
         scope: Annotated[list[str] | None, Field(description="Only findings touching these element ids.")] = None,
         checks: Annotated[list[str] | None, Field(description="Metric names to compute (default: all).")] = None,
         max_findings: Annotated[int, Field(ge=0, le=200)] = 20,
     ) -> LayoutMetrics:
         """Design-quality scores in [0, 1] (composite and each metric) and findings with a suggested edit each."""
-        with state.doc(doc_id) as entry:
-            if scope:
-                for i in scope:
-                    entry.document.layout.get(i)
-            report = (editing.evaluate_layout(entry, entry.document.layout, checks) if checks
-                      else editing.current_report(entry))
-            found = views.findings_for(report, scope)
-            return LayoutMetrics(doc_id=doc_id, revision=entry.session.revision,
-                                 composite=round(report.composite, 4), metrics=views.scores(report),
-                                 findings=found[:max_findings], findings_total=len(found))
+        def measure() -> LayoutMetrics:
+            with state.doc(doc_id) as entry:
+                if scope:
+                    for i in scope:
+                        entry.document.layout.get(i)
+                report = (editing.evaluate_layout(entry, entry.document.layout, checks) if checks
+                          else editing.current_report(entry))
+                found = views.findings_for(report, scope)
+                return LayoutMetrics(doc_id=doc_id, revision=entry.session.revision,
+                                     composite=round(report.composite, 4), metrics=views.scores(report),
+                                     findings=found[:max_findings], findings_total=len(found))
+
+        return await run_bounded(measure, what="measuring the layout")
 
 
 def _edit_tools(mcp: FastMCP, state: LayoutServer) -> None:
@@ -334,7 +357,7 @@ def _planning_tools(mcp: FastMCP, state: LayoutServer) -> None:
 
 def _output_tools(mcp: FastMCP, state: LayoutServer) -> None:
     @mcp.tool(**_hints("Render preview", **READ))
-    def render_preview(
+    async def render_preview(
         doc_id: DocId,
         ids: Annotated[list[str] | None, Field(description="Crop to these elements.")] = None,
         region: Annotated[Box | None, Field(description="Crop to this world box.")] = None,
@@ -342,8 +365,11 @@ def _output_tools(mcp: FastMCP, state: LayoutServer) -> None:
         overlays: Annotated[list[Overlay], Field(description="Drawn on top of the render.")] = ["boxes"],
     ) -> ToolResult:
         """A PNG preview the model can see (under 1 MB), optionally cropped and with overlays."""
-        with state.doc(doc_id) as entry:
-            png, caption = preview_png(entry, ids=ids, region=region, max_size=max_size, overlays=overlays)
+        def render() -> tuple[bytes, str]:
+            with state.doc(doc_id) as entry:
+                return preview_png(entry, ids=ids, region=region, max_size=max_size, overlays=overlays)
+
+        png, caption = await run_bounded(render, what="rendering the preview")
         return ToolResult(content=[caption, Image(data=png, format="png")])
 
     @mcp.tool(**_hints("Export document", destructive=True, idempotent=True))
