@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import LayoutError
-
-#: Most documents one server keeps open at once.
-MAX_OPEN_DOCUMENTS = 32
+from assistant.limits import MAX_OPEN_DOCUMENTS
 
 
 class UnknownDocument(LayoutError):

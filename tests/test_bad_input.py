@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
+import math
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -184,3 +190,153 @@ def test_coordinates_that_overflow(shape: str) -> None:
 
 def test_root_in_a_broken_namespace() -> None:
     rejected('<svg xmlns="h}tp://www.w3.org/2000/svg" viewBox="0 0 10 10"/>', "not an svg")
+
+
+# -- issue 54: files that are not regular files, compressed SVG ---------------------------------------------------
+
+POSTER = f'<svg {NS} viewBox="0 0 100 100"><rect id="r" width="50" height="40"/></svg>'
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_named_svg_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "x.svg"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    with pytest.raises(SvgImportError, match="FIFO") as info:
+        import_svg(fifo)
+    assert time.monotonic() - t0 < 5 and info.value.source == str(fifo)
+
+
+def test_a_device_is_refused(tmp_path: Path) -> None:
+    if not Path("/dev/null").exists():
+        pytest.skip("no /dev/null")
+    with pytest.raises(SvgImportError, match="device"):
+        import_svg("/dev/null")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("command", [["inspect"], ["score"], ["check", "--min-score", "0.5"], ["render", "--out", "o.png"]])
+def test_every_command_refuses_a_fifo_at_once(tmp_path: Path, command: list[str]) -> None:
+    fifo = tmp_path / "x.svg"
+    os.mkfifo(fifo)
+    cmd = [sys.executable, "-c", "from assistant.cli import main; main()", command[0], str(fifo), *command[1:]]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=tmp_path, env=_env())
+    assert proc.returncode in (1, 2) and "FIFO" in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_svgz_is_read(tmp_path: Path) -> None:
+    p = tmp_path / "poster.svgz"
+    p.write_bytes(gzip.compress(POSTER.encode()))
+    assert [e.id for e in import_svg(p).layout] == ["r"]
+    assert [e.id for e in import_svg_text(gzip.compress(POSTER.encode())).layout] == ["r"]
+
+
+def test_svgz_bomb_is_refused_by_its_decompressed_size() -> None:
+    bomb = gzip.compress(f'<svg {NS} viewBox="0 0 1 1">'.encode() + b" " * (3 * 1024 * 1024) + b"</svg>")
+    assert len(bomb) < 10_000
+    rejected(bomb, "decompresses to more than", "svgz", limits=ImportLimits(max_decompressed_bytes=1024 * 1024))
+
+
+def test_truncated_and_corrupt_svgz_are_refused() -> None:
+    data = gzip.compress(POSTER.encode())
+    rejected(data[: len(data) // 2], "truncated")
+    rejected(data[:10] + b"\x00" * 40, "svgz")
+
+
+# -- issue 54: numbers out of range --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("root, words", [
+    ('viewBox="0 0 1e-300 1e-300"', ("viewbox", "too small")),
+    ('viewBox="0 0 1e308 1e308"', ("viewbox", "too large")),
+    ('width="1e308" height="100" viewBox="0 0 1e308 100"', ("too large",)),
+    ('width="1e308" height="100"', ("width/height", "too large")),
+    ('width="1e-310" height="1e-310"', ("too small",)),
+    ('width="100" height="100" viewBox="1e308 0 10 10"', ("too large",)),
+])
+def test_pages_out_of_range_are_refused(root: str, words: tuple[str, ...]) -> None:
+    rejected(f'<svg {NS} {root}><rect width="1" height="1"/></svg>', *words)
+
+
+@pytest.mark.parametrize("shape", [
+    '<g id="g"><rect id="a" x="-1e308" width="10" height="10"/><rect id="b" x="1e308" width="10" height="10"/></g>',
+    '<text id="t" x="10" y="50" font-size="10">Hello <tspan y="-1e308">world</tspan></text>',
+    '<text id="t" x="10" y="50" font-size="10" transform="scale(1e300)">Hello world</text>',
+    '<rect id="r" x="2e9" width="10" height="10"/>',
+])
+def test_geometry_beyond_the_coordinate_limit_is_refused(shape: str) -> None:
+    rejected(f'<svg {NS} viewBox="0 0 100 100">{shape}<text x="1" y="9">ok</text></svg>', "overflows", "beyond")
+
+
+def test_a_tiny_font_size_imports_with_finite_numbers() -> None:
+    doc = import_svg_text(f'<svg {NS} viewBox="0 0 100 100"><text id="t" x="10" y="50" font-size="5e-324">Hello'
+                          f'</text><text x="10" y="80" font-size="5">Other text here</text></svg>')
+    for e in doc.layout:
+        assert all(math.isfinite(v) for v in e.box.as_tuple())
+
+
+# -- issue 54: style sheets ----------------------------------------------------------------------------------------
+
+def test_a_stylesheet_of_40000_selectors_is_refused_quickly() -> None:
+    rules = "\n".join(f".c{i} {{ fill: #{i % 999:03d}; stroke-width: 2 }}" for i in range(40_000))
+    body = "".join(f'<rect class="c{i * 97 % 40000}" x="{i % 90}" y="{i // 10}" width="5" height="5"/>'
+                   for i in range(300))
+    text = f'<svg {NS} viewBox="0 0 100 100"><style>{rules}</style>{body}</svg>'
+    assert len(text) > 1_500_000
+    t0 = time.process_time()
+    rejected(text, "style sheets", "40000 rules", "5000")
+    assert time.process_time() - t0 < 10
+
+
+def test_rule_limit_counts_parsed_rules() -> None:
+    rules = "".join(f"#r{i}, .x{i} {{ fill: red }}" for i in range(30))
+    rejected(f'<svg {NS} viewBox="0 0 10 10"><style>{rules}</style><rect width="1" height="1"/></svg>',
+             "60 rules", limits=ImportLimits(max_css_rules=50))
+
+
+def test_selectors_no_index_narrows_are_bounded_by_elements() -> None:
+    rules = "".join(f"*[data-x='{i}'] {{ fill: red }}" for i in range(100))
+    body = '<rect width="1" height="1"/>' * 200
+    rejected(f'<svg {NS} viewBox="0 0 10 10"><style>{rules}</style>{body}</svg>', "100 selectors", "202 elements",
+             limits=ImportLimits(max_css_tests=10_000))
+    doc = import_svg_text(f'<svg {NS} viewBox="0 0 10 10"><style>{rules}</style>{body}</svg>')
+    assert len(doc.layout) > 0
+
+
+def test_indexed_selectors_still_apply() -> None:
+    doc = import_svg_text(f'<svg {NS} viewBox="0 0 100 100"><style>#a {{ fill: #ff0000 }} .b {{ fill: #00ff00 }}'
+                          f' rect.c {{ fill: #0000ff }}</style><rect id="a" width="5" height="5"/>'
+                          f'<rect id="x" class="b" x="10" width="5" height="5"/>'
+                          f'<rect id="y" class="c" x="20" width="5" height="5"/></svg>')
+    assert [doc.layout.get(i).fill for i in ("a", "x", "y")] == ["#ff0000", "#00ff00", "#0000ff"]
+
+
+# -- issue 54: file names that are not printable -------------------------------------------------------------------
+
+def test_control_characters_in_a_file_name_are_escaped(tmp_path: Path) -> None:
+    name = tmp_path / "evil\x1b[31mred\x1b]0;title\x07.svg"
+    name.write_text("not svg")
+    with pytest.raises(SvgImportError) as info:
+        import_svg(name)
+    message = str(info.value)
+    assert "\x1b" not in message and "\x07" not in message and "\\x1b[31mred" in message
+    assert info.value.source == str(name)
+
+
+def test_cli_messages_carry_no_terminal_escapes(tmp_path: Path) -> None:
+    name = tmp_path / "evil\x1b[2J\u202e.svg"
+    name.write_text("<svg")
+    for command in (["inspect", str(name)], ["score", str(name)], ["check", str(name), "--min-score", "0.5"]):
+        proc = subprocess.run([sys.executable, "-c", "from assistant.cli import main; main()", *command],
+                              capture_output=True, text=True, timeout=60, env=_env())
+        out = proc.stdout + proc.stderr
+        assert proc.returncode in (1, 2), out
+        assert "\x1b[2J" not in out and "\u202e" not in out and "\\x1b[2J" in out, out
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    repo = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (repo, env.get("PYTHONPATH", "")) if p)
+    env["NO_COLOR"] = "1"
+    return env
