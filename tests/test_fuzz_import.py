@@ -1,18 +1,25 @@
-"""Property-based fuzzing of the importer: mutated corpus files either import into a
-valid layout or are refused with one SvgImportError — never another exception, never
-a hang.
+"""Property-based fuzzing of the importer and the whole pipeline with mutated corpus files.
 
-Mutations (hypothesis draws them): byte flips, truncation, attribute values swapped
-for garbage (NaN, infinities, huge or negative numbers, units, broken references),
-tags duplicated or removed, and entity/DOCTYPE injection. The default run tries
-about 500 inputs; the ``slow`` variant several thousand.
+Mutated real designs either import into a valid layout or are refused with one
+SvgImportError — never another exception, never a hang; and what imports goes
+through metrics, one heuristic fix step, a small render and the SVG export
+raising nothing but the project's own errors (``LayoutError``).
+
+The mutators are ``tests.fuzz``'s (hypothesis draws their choices here): byte
+flips, truncation, attribute values swapped for garbage (NaN, infinities,
+1e308, 1e-300, units, broken references), tags duplicated or removed,
+self-references (``<use>``, ``clip-path``, ``mask``, ``fill``), entity/DOCTYPE
+injection, huge or tiny page sizes, gzip. The default run tries about 500
+inputs through the importer and 150 through the whole pipeline; the ``slow``
+variants several thousand. ``python -m tests.fuzz`` runs 100 000 in parallel
+processes and reports the crashes by kind.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
+from typing import Any, Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,76 +28,28 @@ from hypothesis import strategies as st
 from assistant.errors import SvgImportError
 from assistant.importer import ImportLimits, import_svg_text
 from tests.conftest import osgeo_files, resvg_files
+from tests.fuzz import MUTATORS, exercise, seed_files
 
 #: Small seeds keep each example fast: the resvg cases plus the smaller OSGeo flyers.
 SEEDS: list[bytes] = [p.read_bytes() for p in resvg_files()] + [
     p.read_bytes() for p in osgeo_files() if p.stat().st_size < 120_000
 ]
+#: Real designs for the whole pipeline (real/ and osgeo/ files up to 120 KB), and some resvg cases.
+DESIGNS: list[bytes] = [p.read_bytes() for p in seed_files(120) if "resvg" not in p.parts]
 LIMITS = ImportLimits(max_elements=20_000, max_rendered=40_000)
 
-GARBAGE = [
-    "NaN", "nan", "inf", "-inf", "Infinity", "1e999", "-1e999", "1e308", "-1e308", "0", "-0", "-1", "1e-320",
-    "", " ", "abc", "10%", "-50%", "1e5in", "12em", "3.4.5", "1,2,3", "url(#nope)", "url(#", "#", "none",
-    "translate(", "rotate(1e308)", "scale(0)", "matrix(0 0 0 0 0 0)", "M 0 0 L", "M 1e308 1e308 L -1e308 -1e308",
-    "0 0 0 0", "0 0 -1 -1", "\u202e", "&amp;", "\x00".replace("\x00", "?"),
-]
-_ATTR = re.compile(rb'="[^"]*"')
-_TAG = re.compile(rb"<[A-Za-z][^<>]*?/?>")
 
+class DrawChooser:
+    """``tests.fuzz.Chooser`` over hypothesis draws (so failures shrink)."""
 
-def _flip(data: bytes, draw: st.DataObject) -> bytes:
-    if not data:
-        return data
-    buf = bytearray(data)
-    for _ in range(draw.draw(st.integers(1, 8), label="flips")):
-        i = draw.draw(st.integers(0, len(buf) - 1), label="pos")
-        buf[i] = draw.draw(st.integers(0, 255), label="byte")
-    return bytes(buf)
+    def __init__(self, draw: st.DataObject) -> None:
+        self.draw = draw
 
+    def integer(self, lo: int, hi: int, label: str) -> int:
+        return self.draw.draw(st.integers(lo, hi), label=label)
 
-def _truncate(data: bytes, draw: st.DataObject) -> bytes:
-    return data[: draw.draw(st.integers(0, len(data)), label="cut")]
-
-
-def _swap_attribute(data: bytes, draw: st.DataObject) -> bytes:
-    spans = [m.span() for m in _ATTR.finditer(data)]
-    if not spans:
-        return data
-    out = data
-    for _ in range(draw.draw(st.integers(1, 4), label="swaps")):
-        spans = [m.span() for m in _ATTR.finditer(out)]
-        if not spans:
-            break
-        a, b = spans[draw.draw(st.integers(0, len(spans) - 1), label="attr")]
-        value = draw.draw(st.sampled_from(GARBAGE), label="value").replace('"', "")
-        out = out[:a] + b'="' + value.encode("utf-8") + b'"' + out[b:]
-    return out
-
-
-def _tags(data: bytes, draw: st.DataObject) -> bytes:
-    spans = [m.span() for m in _TAG.finditer(data)]
-    if not spans:
-        return data
-    a, b = spans[draw.draw(st.integers(0, len(spans) - 1), label="tag")]
-    if draw.draw(st.booleans(), label="duplicate"):
-        times = draw.draw(st.integers(1, 50), label="times")
-        return data[:b] + data[a:b] * times + data[b:]
-    return data[:a] + data[b:]
-
-
-def _inject(data: bytes, draw: st.DataObject) -> bytes:
-    payload = draw.draw(st.sampled_from([
-        b'<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">]>',
-        b'<!DOCTYPE svg SYSTEM "file:///etc/passwd">',
-        b'<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>',
-        b"<?xml-stylesheet href='http://example.org/x.css'?>",
-    ]), label="payload")
-    m = re.search(rb"<svg\b", data)
-    at = m.start() if m else 0
-    return data[:at] + payload + data[at:]
-
-
-MUTATORS = [_flip, _truncate, _swap_attribute, _tags, _inject]
+    def choice(self, items: Sequence[Any], label: str) -> Any:
+        return self.draw.draw(st.sampled_from(list(items)), label=label)
 
 
 def _check(data: bytes) -> None:
@@ -107,11 +66,11 @@ def _check(data: bytes) -> None:
             assert math.isfinite(e.font_size)
 
 
-def _mutated(draw: st.DataObject) -> bytes:
-    data = draw.draw(st.sampled_from(SEEDS), label="seed")
+def _mutated(draw: st.DataObject, seeds: list[bytes] = SEEDS) -> bytes:
+    data = draw.draw(st.sampled_from(seeds), label="seed")
+    chooser = DrawChooser(draw)
     for _ in range(draw.draw(st.integers(1, 3), label="rounds")):
-        mutate = draw.draw(st.sampled_from(MUTATORS), label="mutator")
-        data = mutate(data, draw)
+        data = chooser.choice(MUTATORS, "mutator")(data, chooser)
     return data
 
 
@@ -131,6 +90,21 @@ def test_fuzzed_corpus_imports_or_is_refused(data: st.DataObject) -> None:
 @given(st.data())
 def test_fuzzed_corpus_imports_or_is_refused_many(data: st.DataObject) -> None:
     _check(_mutated(data))
+
+
+@pytest.mark.timeout(900)
+@settings(FUZZ, max_examples=150)
+@given(st.data())
+def test_fuzzed_designs_go_through_import_metrics_fix_and_render(data: st.DataObject) -> None:
+    assert exercise(_mutated(data, DESIGNS + SEEDS[:200]), limits=LIMITS) in ("ok", "refused")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+@settings(FUZZ, max_examples=2000, derandomize=False)
+@given(st.data())
+def test_fuzzed_designs_go_through_the_pipeline_many(data: st.DataObject) -> None:
+    assert exercise(_mutated(data, DESIGNS + SEEDS), limits=LIMITS) in ("ok", "refused")
 
 
 @pytest.mark.parametrize("seed_path", [p for p in osgeo_files() if p.stat().st_size < 120_000], ids=lambda p: p.name)

@@ -112,12 +112,23 @@ def _convert(doc: Any, fn: Any, region: Box | None = None, size: tuple[int, int]
             etree.XMLSyntaxError) as exc:
         raise ExportError(f"{_source(doc)}: rendering failed ({type(exc).__name__}: {exc})") from exc
     except Exception as exc:  # cairo.Error and defusedxml errors have no common base here
-        if type(exc).__module__.startswith(("cairo", "defusedxml")):
+        if type(exc).__module__.startswith(("cairo", "defusedxml")) or _raised_by_renderer(exc):
             raise ExportError(f"{_source(doc)}: rendering failed ({type(exc).__name__}: {exc})") from exc
         raise
     if not out:
         raise ExportError(f"{_source(doc)}: rendering produced no output")
     return out
+
+
+def _raised_by_renderer(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised inside cairosvg or cairo (its own bugs on odd input: a ``TypeError`` on path
+    data it cannot read), not in this project's code, where it would be a bug to report."""
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb.tb_frame.f_globals.get("__name__", "")
+        tb = tb.tb_next
+    return bool(last) and last.split(".")[0] in ("cairosvg", "cairocffi", "cssselect2", "tinycss2", "PIL")
 
 
 def _size_options(doc: Any, width: int | None, height: int | None, scale: float | None) -> dict[str, Any]:

@@ -45,7 +45,7 @@ from assistant.limits import (
 )
 from assistant.svg.css import StyleResolver
 from assistant.svg.parse import GZIP_MAGIC, gunzip, parse_svg_bytes
-from assistant.svg.tree import href, local_name, ref_id
+from assistant.svg.tree import href, ref_id
 
 EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 #: Most SVG pictures embedded as ``data:image/svg+xml`` that one render draws; later ones draw nothing.
@@ -145,7 +145,7 @@ def break_reference_cycles(root: Any, *, imported: bool = True) -> int:
 def _drop_reference(node: Any, via: str) -> None:
     if via in _HREF:
         node.attrib.pop(via, None)
-        if local_name(node) == "use":
+        if _renderer_name(node) == "use":
             _empty_group(node)
         return
     node.set(via, "none")
@@ -162,10 +162,16 @@ def neutralise_empty_uses(root: Any) -> int:
     """
     count = 0
     for node in root.iter():
-        if isinstance(node.tag, str) and local_name(node) == "use" and not (href(node) or "").strip():
+        if _renderer_name(node) == "use" and not (href(node) or "").strip():
             _empty_group(node)
             count += 1
     return count
+
+
+def _renderer_name(node: Any) -> str | None:
+    """The element name as cairosvg reads it: the tag without any namespace (cairosvg draws a ``<use>`` in
+    no namespace, or another one, as SVG's)."""
+    return node.tag.rsplit("}", 1)[-1] if isinstance(node.tag, str) else None
 
 
 def _empty_group(node: Any) -> None:
