@@ -1,0 +1,87 @@
+"""Import grows like n log n in the number of elements, not n² (issue 54: 8 000 elements took 37 s).
+
+No wall-clock timing here (it would depend on the machine and its load): the
+test counts the Python function calls an import makes, which is
+deterministic, and requires that twice the elements cost at most 2.5 times
+the calls. The synthetic layout exercises every rule that used to scan the
+whole document per element: short labels looking for a button shape under
+them, pictures looking for the colour behind them, texts under pictures
+looking for the nearest other text, shapes asking whether they are the bottom
+layer. ``benchmarks/bench_import.py`` times 8 000 and 49 000 elements.
+
+``BoxIndex`` answers are checked against a brute-force scan.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+
+from assistant.geometry import Box
+from assistant.importer import import_svg_text
+from assistant.importer.spatial import BoxIndex
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def synthetic(n: int) -> str:
+    """A page of ``n`` elements: button shapes, short labels beside them, pictures and texts under them."""
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000">']
+    for i in range(n // 4):
+        x, y = (i * 37) % 950, (i * 53) % 950
+        parts.append(f'<rect data-role="cta" x="{x}" y="{y}" width="8" height="6" fill="#{(i * 7919) % 0xFFFFFF:06x}"/>')
+        parts.append(f'<text x="{(x + 500) % 950}" y="{y + 20}" font-size="6">Go {i}</text>')
+        parts.append(f'<image x="{x}" y="{(y + 300) % 900}" width="110" height="100"/>')
+        parts.append(f'<text x="{x}" y="{(y + 300) % 900 + 108}" font-size="6">Photo {i}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def calls_to_import(text: str) -> int:
+    import_svg_text(text)  # the first import loads modules and fonts
+    count = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        doc = import_svg_text(text)
+    finally:
+        sys.setprofile(None)
+    assert len(doc.layout) > 0
+    return count
+
+
+def test_twice_the_elements_cost_at_most_two_and_a_half_times_the_calls() -> None:
+    small, large = calls_to_import(synthetic(400)), calls_to_import(synthetic(800))
+    assert large / small <= 2.5, f"{small} calls for 400 elements, {large} for 800: grows faster than n log n"
+
+
+def _random_box(rng: random.Random) -> Box:
+    scale = 10 ** rng.uniform(-3, 3)
+    return Box(x=rng.uniform(-500, 500), y=rng.uniform(-500, 500), width=rng.random() * scale,
+               height=rng.random() * scale)
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a.x <= b.x2 and b.x <= a.x2 and a.y <= b.y2 and b.y <= a.y2
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_box_index_answers_as_a_full_scan_does(seed: int) -> None:
+    rng = random.Random(seed)
+    boxes = [_random_box(rng) for _ in range(400)]
+    index = BoxIndex(enumerate(boxes))
+    removed = set(rng.sample(range(400), 40))
+    for k in removed:
+        index.remove(k)
+    for _ in range(200):
+        q = _random_box(rng)
+        expected = {k for k, b in enumerate(boxes) if k not in removed and _meets(b, q)}
+        assert set(index.query(q)) == expected
+        assert len(index.query(q, limit=3)) == min(3, len(expected))
