@@ -20,6 +20,8 @@ from pathlib import Path
 from assistant.svg.image import forget_decoded
 from assistant.importer import import_svg_text
 
+#: XML elements of the synthetic pages (the limit is 50 000).
+SYNTHETIC_SIZES = (8_000, 49_000)
 CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpus"
 REPEATS = 3
 
@@ -44,7 +46,35 @@ def run() -> list[dict]:
             "roles": ", ".join(f"{r} {n}" for r, n in sorted(roles.items())),
             "import ms": best * 1000.0,
         })
+    for n in SYNTHETIC_SIZES:
+        data = synthetic_page(n).encode("utf-8")
+        forget_decoded()
+        t0 = time.process_time()
+        doc = import_svg_text(data, source=f"synthetic-{n}.svg")
+        seconds = time.process_time() - t0
+        roles = Counter(e.role for e in doc.layout)
+        rows.append({
+            "file": f"synthetic page, {n} XML elements",
+            "KiB": round(len(data) / 1024),
+            "elements": len(doc.layout),
+            "roles": ", ".join(f"{r} {k}" for r, k in sorted(roles.items())),
+            "import ms": seconds * 1000.0,
+        })
     return rows
+
+
+def synthetic_page(n: int) -> str:
+    """A 2000 × 2000 page of about ``n`` XML elements: shapes, short labels, pictures and texts under them."""
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2000 2000">']
+    for i in range((n - 1) // 4):
+        x, y = (i * 37) % 1900, (i * 53) % 1900
+        parts.append(f'<rect x="{x}" y="{y}" width="{8 + i % 30}" height="{6 + i % 20}" '
+                     f'fill="#{(i * 7919) % 0xFFFFFF:06x}"/>')
+        parts.append(f'<text x="{(x + 700) % 1900}" y="{y + 20}" font-size="{6 + i % 10}">Go {i}</text>')
+        parts.append(f'<image x="{(x + 300) % 1900}" y="{(y + 300) % 1800}" width="110" height="100"/>')
+        parts.append(f'<text x="{(x + 300) % 1900}" y="{(y + 300) % 1800 + 108}" font-size="6">Photo {i}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
 
 
 if __name__ == "__main__":
