@@ -48,3 +48,9 @@ train-tiny: setup
 
 clean:
 	rm -rf $(VENV) out .pytest_cache tests/e2e/node_modules
+
+# a nightly-style fuzz run: 100 000 mutated corpus files through import, metrics, one fix step and render
+# (hours; FUZZ_COUNT=2000 for a quick one); crashes by type and place in fuzz-report/report.md, exit 1 on any
+FUZZ_COUNT ?= 100000
+fuzz: setup
+	$(BIN)/python -m tests.fuzz --count $(FUZZ_COUNT) --out fuzz-report
