@@ -340,3 +340,38 @@ def _env() -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (repo, env.get("PYTHONPATH", "")) if p)
     env["NO_COLOR"] = "1"
     return env
+
+
+# -- issue 54: every command answers the reproducers with one clean line and exit 2 -------------------------------
+
+REPRODUCERS = {
+    "vb_tiny.svg": f'<svg {NS} viewBox="0 0 1e-300 1e-300"><rect width="1e-301" height="1e-301"/></svg>',
+    "w_huge.svg": f'<svg {NS} width="1e308" height="100" viewBox="0 0 1e308 100"><rect width="10" height="10"/></svg>',
+    "group_span.svg": f'<svg {NS} viewBox="0 0 100 100"><g><rect x="-1e308" width="10" height="10"/>'
+                      f'<rect x="1e308" width="10" height="10"/></g></svg>',
+    "tspan_y.svg": f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50">Hello <tspan y="-1e308">world</tspan>'
+                   f'</text></svg>',
+    "scale_huge.svg": f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50" transform="scale(1e300)">Hello</text></svg>',
+}
+
+
+@pytest.mark.parametrize("name", sorted(REPRODUCERS))
+@pytest.mark.parametrize("command", ["inspect", "render"])
+def test_commands_refuse_out_of_range_numbers_with_one_line(tmp_path: Path, name: str, command: str) -> None:
+    src = tmp_path / name
+    src.write_text(REPRODUCERS[name])
+    extra = ["--out", str(tmp_path / "out.png")] if command == "render" else []
+    proc = subprocess.run([sys.executable, "-c", "from assistant.cli import main; main()", command, str(src), *extra],
+                          capture_output=True, text=True, timeout=60, env=_env())
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"error: {src}: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert not (tmp_path / "out.png").exists()
+
+
+def test_a_tiny_font_size_goes_through_a_fix_step_and_a_render() -> None:
+    from tests.fuzz import exercise
+
+    text = (f'<svg {NS} viewBox="0 0 100 100"><text id="t" x="10" y="50" font-size="5e-324">Hello world</text>'
+            f'<text x="10" y="80" font-size="5">Other text here</text><rect x="60" y="10" width="30" height="20"/>'
+            f'</svg>')
+    assert exercise(text.encode()) == "ok"

@@ -159,3 +159,15 @@ def test_cli_render_exits_cleanly_on_cycles_and_huge_pages(tmp_path: Path, name:
                              timeout=120, env=env)
     assert refused.returncode == 2 and "900 MP" in refused.stderr and "Traceback" not in refused.stderr
     assert not (tmp_path / "b.png").exists()
+
+
+def test_fix_with_png_output_reports_the_pixel_limit_for_the_file(tmp_path: Path) -> None:
+    big = tmp_path / "big.svg"
+    big.write_text(f'<svg {NS} width="30000" height="30000"><rect width="100" height="100"/>{LABEL}</svg>')
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    proc = subprocess.run([sys.executable, "-c", "from assistant.cli import main; main()", "fix", str(big),
+                           "--out", str(tmp_path / "out"), "--formats", "png"],
+                          capture_output=True, text=True, timeout=300, env=env)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1 and "900 MP" in out and "internal error" not in out and "Traceback" not in out, out
+    assert not (tmp_path / "out" / "big.png").exists()
