@@ -375,3 +375,9 @@ def test_a_tiny_font_size_goes_through_a_fix_step_and_a_render() -> None:
             f'<text x="10" y="80" font-size="5">Other text here</text><rect x="60" y="10" width="30" height="20"/>'
             f'</svg>')
     assert exercise(text.encode()) == "ok"
+
+
+def test_a_namespace_uri_that_is_no_uri_is_refused() -> None:
+    """Found by the fuzzer: an edit's undo could not rebuild a node in such a namespace."""
+    rejected(f'<svg {NS} xmlns:xlink="M 1e308 1e308 L -1e308 -1e308" viewBox="0 0 10 10">'
+             f'<use xlink:href="#r"/><rect id="r" width="1" height="1"/></svg>', "xmlns:xlink", "not a valid namespace")

@@ -51,7 +51,7 @@ EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 #: Most SVG pictures embedded as ``data:image/svg+xml`` that one render draws; later ones draw nothing.
 MAX_EMBEDDED_SVG = 200
 #: Properties whose ``url(#id)`` makes drawing an element draw another one.
-_URL_PROPERTIES = ("fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end")
+_URL_PROPERTIES = ("fill", "stroke", "clip-path", "mask", "filter", "marker", "marker-start", "marker-mid", "marker-end")
 _HREF = ("href", "{http://www.w3.org/1999/xlink}href")
 
 

@@ -15,6 +15,7 @@ What is refused, each with one ``SvgImportError`` naming the source:
   an external DTD (``<!DOCTYPE svg PUBLIC ... "svg11.dtd">``, common in real
   exports) is accepted; the DTD is never loaded;
 * a root that is not ``<svg>`` (an HTML page, an arbitrary XML file);
+* a namespace declared with a URI that is no URI (``xmlns:xlink="M 0 0 L 1 1"``);
 * more than ``max_elements`` elements or nesting deeper than ``max_depth``,
   counted iteratively (no recursion, so depth cannot overflow the stack).
   libxml2 itself refuses documents nested deeper than 256 levels unless
@@ -213,7 +214,25 @@ def parse_svg_bytes(data: bytes | str, source: str = "<string>", limits: ImportL
     _check_doctype(tree, source)
     _check_root(tree.getroot(), source)
     check_size(tree.getroot(), source, limits)
+    _check_namespaces(tree.getroot(), source)
     return tree
+
+
+def _check_namespaces(root: Any, source: str) -> None:
+    """Refuse a namespace URI lxml will not build elements with (``xmlns:xlink="M 0 0 L 1 1"``): edits that
+    rebuild nodes, and their undo, would fail half-way on it."""
+    seen: dict[str, str | None] = {}
+    for el in root.iter():
+        if isinstance(el.tag, str):
+            for prefix, uri in el.nsmap.items():
+                seen.setdefault(uri, prefix)
+    for uri, prefix in seen.items():
+        try:
+            etree.Element(f"{{{uri}}}x")
+        except ValueError:
+            where = f"xmlns:{prefix}" if prefix else "xmlns"
+            shown = uri if len(uri) <= 60 else uri[:57] + "..."
+            raise SvgImportError(source, f"{where}={shown!r} is not a valid namespace URI") from None
 
 
 def _syntax_message(exc: etree.XMLSyntaxError, log: Any = None) -> str:
