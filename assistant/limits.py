@@ -55,6 +55,14 @@ class ImportLimits(BaseModel):
     #: Most selector tests CSS matching may make for selectors no id, class or tag narrows down
     #: (``*``, ``[attr]``, ``:not(…)``): elements × such selectors.
     max_css_tests: int = Field(default=2_000_000, gt=0)
+    #: Most segments of all paths, polylines and shapes drawn (a segment is a line, curve or arc).
+    max_path_segments: int = Field(default=500_000, gt=0)
+    #: Most characters of text drawn (each is measured and placed).
+    max_text_chars: int = Field(default=100_000, gt=0)
+    #: Longest ``style`` attribute, in characters.
+    max_style_chars: int = Field(default=65_536, gt=0)
+    #: Most characters of all ``<style>`` sheets together.
+    max_css_chars: int = Field(default=1_048_576, gt=0)
     #: Largest absolute world coordinate of anything drawn (and largest page side), in world units.
     max_coordinate: float = Field(default=1e9, gt=0)
     #: Smallest page side (viewBox or size), in world units.

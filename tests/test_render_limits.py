@@ -171,3 +171,18 @@ def test_fix_with_png_output_reports_the_pixel_limit_for_the_file(tmp_path: Path
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1 and "900 MP" in out and "internal error" not in out and "Traceback" not in out, out
     assert not (tmp_path / "out" / "big.png").exists()
+
+
+@pytest.mark.parametrize("pattern", [
+    '<pattern id="p" width="10" height="10" patternUnits="userSpaceOnUse"><circle r="1e308" cx="1" cy="1"/></pattern>',
+    '<pattern id="p" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="scale(1e300)">'
+    '<circle r="0.15" cx="1" cy="1"/></pattern>',
+    '<pattern id="p" width="10" height="10" patternUnits="userSpaceOnUse"><path d="M0 0 A 1e308 1e308 0 0 1 5 5"/>'
+    '</pattern>',
+])
+def test_arcs_too_large_for_cairo_are_refused_instead_of_hanging(pattern: str) -> None:
+    """Found by the fuzzer: cairo counts the segments of such an arc in a loop that never ends
+    (the transform and the path arc are refused by cairo and cairosvg themselves, as clean errors too)."""
+    d = doc(f'<defs>{pattern}</defs><rect width="80" height="80" fill="url(#p)"/>')
+    with pytest.raises(ExportError, match="probe.svg: "):
+        render_png(d, width=96)

@@ -38,7 +38,8 @@ from assistant.svg.css import StyleResolver
 from assistant.errors import SvgImportError
 from assistant.geometry import Box, Matrix
 from assistant.svg.pathbbox import (
-    NonFiniteNumber, Segment, ellipse_segments, parse_path, poly_segments, rect_segments, segments_bbox,
+    NonFiniteNumber, PathTooComplex, Segment, ellipse_segments, parse_path, poly_segments, rect_segments,
+    segments_bbox,
 )
 from assistant.limits import ImportLimits, checkpoint
 from assistant.svg.image import PictureInk, image_rect, picture_ink
@@ -49,7 +50,7 @@ from assistant.svg.tree import (
     NON_RENDERED, href, id_index, local_matrix, local_name, nested_svg_matrix, ref_id, transform_matrix,
     viewport_size,
 )
-from assistant.svg.units import has_nonfinite, parse_length, parse_points
+from assistant.svg.units import has_nonfinite, parse_length, parse_numbers, parse_points
 
 MAX_USE_DEPTH = 24
 CONTAINERS = frozenset({"g", "a", "switch", "svg"})
@@ -58,6 +59,8 @@ TEXTS = frozenset({"text", "flowRoot"})
 GEOMETRY_ATTRS = ("x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2",
                   "points", "d", "transform")
 _GEOMETRY_SET = frozenset(GEOMETRY_ATTRS)
+#: Attributes that place the characters of a text and its tspans.
+_TEXT_POSITIONS = ("x", "y", "dx", "dy")
 
 
 @dataclass
@@ -110,6 +113,8 @@ class Walker:
         self._lm_cache: dict[Any, Matrix] = {}
         self._vp_cache: dict[Any, tuple[float, float]] = {}
         self._finite_ok: set[Any] = set()
+        self.segments = 0  # path segments made so far (limits.max_path_segments)
+        self.text_chars = 0  # characters of text measured so far (limits.max_text_chars)
 
     # -- public -------------------------------------------------------------
     def walk(self) -> list[Item]:
@@ -188,7 +193,14 @@ class Walker:
         segs = self._seg_cache.get(node)
         if segs is None:
             segs = self._seg_cache[node] = self._make_segments(node, name)
+            self.segments += len(segs)
+            if self.segments > self.limits.max_path_segments:
+                raise self._too_complex(node)
         return segs
+
+    def _too_complex(self, node: Any) -> SvgImportError:
+        return self._fail(node, f"the drawing has more than {self.limits.max_path_segments} path segments, "
+                                "more than the importer accepts")
 
     def _make_segments(self, node: Any, name: str) -> list[Segment]:
         self._check_finite(node)
@@ -200,9 +212,11 @@ class Walker:
 
         if name == "path":
             try:
-                return parse_path(node.get("d"))
+                return parse_path(node.get("d"), max_segments=self.limits.max_path_segments - self.segments)
             except NonFiniteNumber as exc:
                 raise self._fail(node, f"attribute d: {exc}") from None
+            except PathTooComplex:
+                raise self._too_complex(node) from None
         if name == "rect":
             w, h = ln("width", vw), ln("height", vh)
             rx_t, ry_t = node.get("rx"), node.get("ry")
@@ -225,6 +239,8 @@ class Walker:
             return poly_segments([(ln("x1", vw), ln("y1", vh)), (ln("x2", vw), ln("y2", vh))], closed=False)
         if name in ("polyline", "polygon"):
             pts = parse_points(node.get("points"))
+            if len(pts) > self.limits.max_path_segments - self.segments + 1:
+                raise self._too_complex(node)
             return poly_segments(pts, closed=name == "polygon") if pts else []
         return []
 
@@ -274,6 +290,17 @@ class Walker:
     def _measure(self, node: Any) -> Any:
         from assistant.text.measure import measure_text
 
+        self.text_chars += sum(len(t) for t in node.itertext())
+        if self.text_chars > self.limits.max_text_chars:
+            raise self._fail(node, f"the drawing has more than {self.limits.max_text_chars} characters of text, "
+                                   "more than the importer measures")
+        limit = self.limits.max_coordinate
+        for d in node.iter():
+            for attr in _TEXT_POSITIONS:
+                value = d.get(attr) if isinstance(d.tag, str) else None
+                if value and any(not abs(v) <= limit for v in parse_numbers(value)):
+                    raise self._fail(d, f"attribute {attr} places text beyond ±{limit:g}: its coordinates overflow "
+                                        "what the importer accepts")
         return measure_text(node, self.style)
 
     # -- the walk -------------------------------------------------------------

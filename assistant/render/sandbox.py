@@ -19,7 +19,14 @@ module first:
 * :class:`CheckedPNGSurface` and :class:`CheckedPDFSurface` refuse an output
   over ``MAX_RENDER_PIXELS`` (or ``MAX_RENDER_SIDE``, or a PDF page over
   ``MAX_PDF_SIDE_PT``) before cairo allocates it, and check the current
-  ``limits.budget`` (time limit, cancellation) at every element drawn.
+  ``limits.budget`` (time limit, cancellation) at every element drawn;
+* cairo never returns from an arc whose radius is astronomically large on
+  the page (it counts the segments of its approximation in a loop): a circle
+  of ``r="1e308"`` in a pattern, or a small one under ``scale(1e300)``. The
+  sandbox gives cairosvg a ``cairocffi.Context`` that refuses arcs over
+  ``MAX_ARC_RADIUS`` device units (installed on import, for every surface
+  cairosvg makes, patterns' and masks' included; a plain subclass, so other
+  drawing is untouched).
 
 Problems surface as ``LimitExceeded``; ``assistant.render.raster`` turns them
 into an ``ExportError`` naming the document.
@@ -35,6 +42,8 @@ import urllib.parse
 import warnings
 from typing import Any
 
+import cairocffi
+import cairosvg.surface
 from cairosvg.surface import PDFSurface, PNGSurface
 from lxml import etree
 
@@ -264,6 +273,39 @@ class SafeFetcher:
             raise LimitExceeded(f"an embedded picture is {w} × {h} px ({_megapixels(w * h)}); pictures of more "
                                 f"than {_megapixels(MAX_IMAGE_PIXELS)} are not decoded")
         return data
+
+
+# -- arcs ---------------------------------------------------------------------------------------------------------
+
+#: Largest arc radius cairo is asked to draw, in device units (pixels or points on the page).
+MAX_ARC_RADIUS = 1e12
+
+
+class GuardedContext(cairocffi.Context):
+    """A cairo context that refuses arcs too large for cairo to approximate (see the module docstring)."""
+
+    def _check_arc(self, radius: float, angle1: float, angle2: float) -> None:
+        if not all(math.isfinite(v) for v in (radius, angle1, angle2)):
+            raise LimitExceeded(f"an arc with radius {radius:g} and angles {angle1:g}, {angle2:g} cannot be drawn")
+        on_page = max(math.hypot(*self.user_to_device_distance(radius, 0.0)),
+                      math.hypot(*self.user_to_device_distance(0.0, radius)))
+        if not on_page <= MAX_ARC_RADIUS:
+            raise LimitExceeded(f"an arc of radius {radius:.4g} is {on_page:.4g} units on the page, too large to "
+                                f"draw (the limit is {MAX_ARC_RADIUS:g})")
+
+    def arc(self, xc: float, yc: float, radius: float, angle1: float, angle2: float) -> None:
+        self._check_arc(radius, angle1, angle2)
+        super().arc(xc, yc, radius, angle1, angle2)
+
+    def arc_negative(self, xc: float, yc: float, radius: float, angle1: float, angle2: float) -> None:
+        self._check_arc(radius, angle1, angle2)
+        super().arc_negative(xc, yc, radius, angle1, angle2)
+
+
+# cairosvg makes its contexts as ``cairo.Context(surface)`` through its module's reference to cairocffi
+if not isinstance(getattr(cairosvg.surface.cairo, "Context", None), type) or \
+        not issubclass(cairosvg.surface.cairo.Context, GuardedContext):
+    cairosvg.surface.cairo.Context = GuardedContext
 
 
 # -- surfaces ---------------------------------------------------------------------------------------------------

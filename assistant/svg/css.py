@@ -200,6 +200,10 @@ class StyleResolver:
         sheets = list(self._style_sheets())
         if not sheets:
             return None
+        chars = sum(len(sheet) for sheet in sheets)
+        if chars > self.limits.max_css_chars:
+            raise SvgImportError(self.source, f"the style sheets hold {chars} characters, more than the "
+                                              f"{self.limits.max_css_chars} accepted")
         cap = self.limits.max_css_rules
         braces = sum(sheet.count("{") for sheet in sheets)
         if braces > 2 * cap:  # refused before parsing: every rule has a brace
@@ -289,6 +293,11 @@ class StyleResolver:
             decls.extend(self._matched.get(node, ()))
         style = node.get("style")
         if style:
+            if len(style) > self.limits.max_style_chars:
+                tag = _local(node.tag) or "element"
+                raise SvgImportError(self.source, f"<{tag}> (line {node.sourceline}) has a style attribute of "
+                                                  f"{len(style)} characters, more than the "
+                                                  f"{self.limits.max_style_chars} accepted")
             for name, value, important in parse_declarations(style):
                 order += 1
                 decls.append(((int(important), 2, (0, 0, 0), order), name, value))

@@ -43,6 +43,10 @@ class NonFiniteNumber(ValueError):
     """Path data or shape attributes hold a number that is NaN or infinite."""
 
 
+class PathTooComplex(ValueError):
+    """Path data holds more segments than the caller allows."""
+
+
 @dataclass(frozen=True, slots=True)
 class Segment:
     """One drawing segment in absolute coordinates.
@@ -57,8 +61,11 @@ class Segment:
     arc: tuple[float, float, float, bool, bool] | None = None
 
 
-def _tokens(d: str) -> list[str | float]:
-    """Split path data into command letters and numbers (stops at the first error)."""
+def _tokens(d: str, max_tokens: int | None = None) -> list[str | float]:
+    """Split path data into command letters and numbers (stops at the first error).
+
+    ``PathTooComplex`` past ``max_tokens`` tokens (before they all take memory).
+    """
     out: list[str | float] = []
     pos, n = 0, len(d.rstrip())
     arg_index = -1  # position of the next number among the current command's arguments
@@ -86,17 +93,22 @@ def _tokens(d: str) -> list[str | float]:
             out.append(value)
             arg_index += 1
         pos = m.end()
+        if max_tokens is not None and len(out) > max_tokens:
+            raise PathTooComplex(f"more than {max_tokens} numbers and commands")
     return out
 
 
-def parse_path(d: str | None) -> list[Segment]:
+def parse_path(d: str | None, max_segments: int | None = None) -> list[Segment]:
     """Absolute drawing segments of path data ``d`` (moves produce no segment).
 
-    Raises ``NonFiniteNumber`` when a coordinate overflows to infinity.
+    Raises ``NonFiniteNumber`` when a coordinate overflows to infinity, and
+    ``PathTooComplex`` when ``d`` holds more than ``max_segments`` segments
+    (checked as it is read, so a huge path never takes the memory of all of them).
     """
     if not d:
         return []
-    toks = _tokens(d)
+    # every segment takes at most 8 tokens (an arc: its letter and 7 numbers); moves take tokens too
+    toks = _tokens(d, None if max_segments is None else 8 * max_segments + 8)
     if not toks or toks[0] not in ("M", "m"):
         return []  # path data must begin with a moveto (SVG 1.1 §8.3.2)
     segs: list[Segment] = []
@@ -168,6 +180,8 @@ def parse_path(d: str | None) -> list[Segment]:
             last_ctrl = None
         cx, cy = p
         last_cmd = low
+        if max_segments is not None and len(segs) > max_segments:
+            raise PathTooComplex(f"more than {max_segments} segments")
     return segs
 
 
