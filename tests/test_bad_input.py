@@ -426,3 +426,13 @@ def test_tspan_positions_out_of_range_are_refused_even_when_they_draw_nothing() 
     """Found by the fuzzer: an empty tspan at y=1e308 made an edit that scales a text's lines overflow."""
     rejected(f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50">Hello<tspan id="s" y="1e308"></tspan></text></svg>',
              "'s'", "attribute y", "beyond")
+
+
+def test_a_text_of_subnormal_font_size_survives_a_fix_step() -> None:
+    """Found by the fuzzer: font-size="1e-320" made scaling the text's lines divide into infinity."""
+    from tests.fuzz import exercise
+
+    text = (f'<svg {NS} viewBox="0 0 400 400"><text id="a" x="10" y="50" font-size="1e-320"><tspan x="10" y="50">'
+            f'Hello</tspan><tspan x="10" y="62">world</tspan></text><text id="b" x="10" y="200" font-size="30">'
+            f'Title here</text><text x="10" y="300" font-size="9">Body text of the page, long enough.</text></svg>')
+    assert exercise(text.encode()) == "ok"

@@ -19,6 +19,7 @@ uses, and the result box is checked against the canvas.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -155,6 +156,8 @@ def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
         local = world_size / ctm_scale(node)
         old = resolver.font_size(node)
         ratio = local / old if old > 0 else 1.0
+        if not (math.isfinite(local) and 1e-4 <= ratio <= 1e4):  # a tiny font (font-size="1e-320") cannot grow
+            raise InvalidAction(f"its font size ({old:g} in its own units) cannot be scaled to {world_size:g}", el.id)
         overrides = [(d, resolver.specified(d).get("font-size")) for d in _descendants(node)]
         set_property(ctx, node, "font-size", _fmt(local))
         for d, own in overrides:
