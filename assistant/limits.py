@@ -86,8 +86,10 @@ MAX_PDF_SIDE_PT = 14_400 * 4
 MAX_IMAGE_PIXELS = 40_000_000
 #: Most decoded bytes of one embedded ``data:`` URI (its base64 text decoded).
 MAX_DATA_URI_BYTES = 50 * MIB
-#: Deepest nesting of SVG pictures embedded as ``data:image/svg+xml`` in each other when rendering.
-MAX_NESTED_SVG = 3
+#: Most SVG pictures embedded as ``data:image/svg+xml`` that one render draws; later ones draw nothing.
+MAX_EMBEDDED_SVG = 200
+#: Largest arc radius cairo is asked to draw, in device units (cairo never finishes much larger ones).
+MAX_ARC_RADIUS = 1e12
 
 # -- the MCP server -----------------------------------------------------------------------------------------------
 
@@ -162,6 +164,6 @@ def checkpoint() -> None:
 __all__ = [
     "ImportLimits", "DEFAULT_LIMITS", "Budget", "budget", "checkpoint",
     "MAX_RENDER_SIDE", "MAX_RENDER_PIXELS", "MAX_PDF_SIDE_PT", "MAX_IMAGE_PIXELS", "MAX_DATA_URI_BYTES",
-    "MAX_NESTED_SVG", "MAX_READ_BYTES", "MAX_PATH_CHARS", "MAX_NAME_BYTES", "MAX_OPEN_DOCUMENTS",
+    "MAX_EMBEDDED_SVG", "MAX_ARC_RADIUS", "MAX_READ_BYTES", "MAX_PATH_CHARS", "MAX_NAME_BYTES", "MAX_OPEN_DOCUMENTS",
     "MCP_WORK_SECONDS", "MCP_LOCK_WAIT_SECONDS",
 ]

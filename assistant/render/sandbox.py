@@ -49,16 +49,14 @@ from lxml import etree
 
 from assistant.errors import LayoutError, LimitExceeded
 from assistant.limits import (
-    DEFAULT_LIMITS, MAX_DATA_URI_BYTES, MAX_IMAGE_PIXELS, MAX_PDF_SIDE_PT, MAX_RENDER_PIXELS, MAX_RENDER_SIDE,
-    checkpoint,
+    DEFAULT_LIMITS, MAX_ARC_RADIUS, MAX_DATA_URI_BYTES, MAX_EMBEDDED_SVG, MAX_IMAGE_PIXELS, MAX_PDF_SIDE_PT,
+    MAX_RENDER_PIXELS, MAX_RENDER_SIDE, checkpoint,
 )
 from assistant.svg.css import StyleResolver
 from assistant.svg.parse import GZIP_MAGIC, gunzip, parse_svg_bytes
 from assistant.svg.tree import href, ref_id
 
 EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
-#: Most SVG pictures embedded as ``data:image/svg+xml`` that one render draws; later ones draw nothing.
-MAX_EMBEDDED_SVG = 200
 #: Properties whose ``url(#id)`` makes drawing an element draw another one.
 _URL_PROPERTIES = ("fill", "stroke", "clip-path", "mask", "filter", "marker", "marker-start", "marker-mid", "marker-end")
 _HREF = ("href", "{http://www.w3.org/1999/xlink}href")
@@ -277,10 +275,6 @@ class SafeFetcher:
 
 # -- arcs ---------------------------------------------------------------------------------------------------------
 
-#: Largest arc radius cairo is asked to draw, in device units (pixels or points on the page).
-MAX_ARC_RADIUS = 1e12
-
-
 class GuardedContext(cairocffi.Context):
     """A cairo context that refuses arcs too large for cairo to approximate (see the module docstring)."""
 
@@ -350,4 +344,4 @@ class CheckedPDFSurface(PDFSurface):
 
 
 __all__ = ["break_reference_cycles", "neutralise_empty_uses", "SafeFetcher", "CheckedPNGSurface", "CheckedPDFSurface", "check_raster_size",
-           "EMPTY_SVG", "MAX_EMBEDDED_SVG"]
+           "EMPTY_SVG", "GuardedContext"]
