@@ -166,13 +166,16 @@ class HostOriginGuard:
         host = _host_of(headers.get("host", ""))
         ws = scope["type"] == "websocket"
         if not self.host_allowed(host):
-            await _refuse(send, 421, websocket=ws, message=f"Host {printable(host, one_line=True)[:100]!r} is not served here; allowed: "
-                                     f"{', '.join(sorted(self.hosts)) or 'IP addresses'} (serve --allow-host NAME)")
+            shown = printable(host, one_line=True)[:100]
+            allowed = ", ".join(sorted(self.hosts)) or "IP addresses"
+            await _refuse(send, 421, websocket=ws,
+                          message=f"Host {shown!r} is not served here; allowed: {allowed} (serve --allow-host NAME)")
             return
         origin = headers.get("origin")
         if origin is not None and not self.origin_allowed(origin):
-            await _refuse(send, 403, websocket=ws, message=f"Origin {printable(origin, one_line=True)[:100]!r} may not use this server "
-                                     "(serve --allow-origin ORIGIN)")
+            shown = printable(origin, one_line=True)[:100]
+            await _refuse(send, 403, websocket=ws,
+                          message=f"Origin {shown!r} may not use this server (serve --allow-origin ORIGIN)")
             return
         await self.app(scope, receive, send)
 

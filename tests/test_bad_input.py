@@ -215,7 +215,8 @@ def test_a_device_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
-@pytest.mark.parametrize("command", [["inspect"], ["score"], ["check", "--min-score", "0.5"], ["render", "--out", "o.png"]])
+@pytest.mark.parametrize("command", [["inspect"], ["score"], ["check", "--min-score", "0.5"],
+                                     ["render", "--out", "o.png"]])
 def test_every_command_refuses_a_fifo_at_once(tmp_path: Path, command: list[str]) -> None:
     fifo = tmp_path / "x.svg"
     os.mkfifo(fifo)
@@ -352,7 +353,8 @@ REPRODUCERS = {
                       f'<rect x="1e308" width="10" height="10"/></g></svg>',
     "tspan_y.svg": f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50">Hello <tspan y="-1e308">world</tspan>'
                    f'</text></svg>',
-    "scale_huge.svg": f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50" transform="scale(1e300)">Hello</text></svg>',
+    "scale_huge.svg": f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50" transform="scale(1e300)">Hello</text>'
+                      f'</svg>',
 }
 
 
@@ -393,7 +395,8 @@ def test_path_segments_are_bounded_while_the_path_is_read() -> None:
     rejected(f'<svg {NS} viewBox="0 0 10 10"><polyline id="p" stroke="black" points="{"1,2 3,4 " * 600}"/></svg>',
              "more than 1000 path segments", limits=ImportLimits(max_path_segments=1000))
     many = f'<path d="M0 0{" l1 1" * 100}"/>' * 20
-    rejected(f'<svg {NS} viewBox="0 0 10 10">{many}</svg>', "path segments", limits=ImportLimits(max_path_segments=1000))
+    rejected(f'<svg {NS} viewBox="0 0 10 10">{many}</svg>', "path segments",
+             limits=ImportLimits(max_path_segments=1000))
 
 
 def test_a_9_mb_path_is_refused_without_taking_its_memory() -> None:
@@ -424,8 +427,8 @@ def test_style_attributes_and_sheets_are_bounded() -> None:
 
 def test_tspan_positions_out_of_range_are_refused_even_when_they_draw_nothing() -> None:
     """Found by the fuzzer: an empty tspan at y=1e308 made an edit that scales a text's lines overflow."""
-    rejected(f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50">Hello<tspan id="s" y="1e308"></tspan></text></svg>',
-             "'s'", "attribute y", "beyond")
+    rejected(f'<svg {NS} viewBox="0 0 100 100"><text x="10" y="50">Hello<tspan id="s" y="1e308"></tspan></text>'
+             f'</svg>', "'s'", "attribute y", "beyond")
 
 
 def test_a_text_of_subnormal_font_size_survives_a_fix_step() -> None:

@@ -31,7 +31,8 @@ def synthetic(n: int) -> str:
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000">']
     for i in range(n // 4):
         x, y = (i * 37) % 950, (i * 53) % 950
-        parts.append(f'<rect data-role="cta" x="{x}" y="{y}" width="8" height="6" fill="#{(i * 7919) % 0xFFFFFF:06x}"/>')
+        colour = f"#{(i * 7919) % 0xFFFFFF:06x}"
+        parts.append(f'<rect data-role="cta" x="{x}" y="{y}" width="8" height="6" fill="{colour}"/>')
         parts.append(f'<text x="{(x + 500) % 950}" y="{y + 20}" font-size="6">Go {i}</text>')
         parts.append(f'<image x="{x}" y="{(y + 300) % 900}" width="110" height="100"/>')
         parts.append(f'<text x="{x}" y="{(y + 300) % 900 + 108}" font-size="6">Photo {i}</text>')

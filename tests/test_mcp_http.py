@@ -45,7 +45,9 @@ def _serve(workspace: Path, port: int, *extra: str) -> tuple[subprocess.Popen[st
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=server_env(), cwd=workspace,
                             text=True)
     lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in proc.stderr], daemon=True).start()  # type: ignore[union-attr]
+    stderr = proc.stderr
+    assert stderr is not None
+    threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True).start()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:

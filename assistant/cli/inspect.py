@@ -44,7 +44,8 @@ def inspect(
         typer.echo(json.dumps(layout.model_dump(mode="json"), indent=2))
         return
     c = layout.canvas
-    typer.echo(f"{printable(str(file), one_line=True)}: canvas {c.width:g} × {c.height:g} (viewBox units; 1 unit = {c.px_per_unit:.4g} px, "
+    name = printable(str(file), one_line=True)
+    typer.echo(f"{name}: canvas {c.width:g} × {c.height:g} (viewBox units; 1 unit = {c.px_per_unit:.4g} px, "
                f"file size in {c.units}), {len(layout)} elements")
     for e in layout:
         depth = 0
@@ -55,7 +56,8 @@ def inspect(
         b = e.box
         size = f" {e.font_size:.3g}u" if e.font_size else ""
         text = f"  {e.text[:40]!r}" if e.text else ""
-        typer.echo(f"{'  ' * depth}{printable(e.id, one_line=True):<28} {e.kind:<6} {e.role:<10} "
+        ident = printable(e.id, one_line=True)
+        typer.echo(f"{'  ' * depth}{ident:<28} {e.kind:<6} {e.role:<10} "
                    f"{b.x:8.1f} {b.y:8.1f} {b.width:8.1f} {b.height:8.1f}{size}{text}")
     counts = Counter(e.role for e in layout)
     typer.echo("roles: " + ", ".join(f"{r} {n}" for r, n in sorted(counts.items())))

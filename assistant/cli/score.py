@@ -50,9 +50,11 @@ def print_score(console: Console, fs: object, max_findings: int) -> None:
     console.print(table)
     findings = report.findings()
     for f in findings[:max_findings]:
-        ids = f" [dim]({escape(printable(', '.join(f.element_ids), one_line=True))})[/dim]" if f.element_ids else ""
+        shown = escape(printable(", ".join(f.element_ids), one_line=True))
+        ids = f" [dim]({shown})[/dim]" if f.element_ids else ""
         colour = {"high": "red", "medium": "yellow"}.get(f.severity, "dim")
-        console.print(f"  [{colour}]{escape(f'[{f.severity}]')}[/{colour}] {f.metric}: {escape(printable(f.message))}{ids}")
+        message = escape(printable(f.message))
+        console.print(f"  [{colour}]{escape(f'[{f.severity}]')}[/{colour}] {f.metric}: {message}{ids}")
     if len(findings) > max_findings:
         console.print(f"  … and {len(findings) - max_findings} more (see --json)")
     for phrase in getattr(fs, "not_understood", []):

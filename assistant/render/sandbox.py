@@ -58,7 +58,8 @@ from assistant.svg.tree import href, ref_id
 
 EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 #: Properties whose ``url(#id)`` makes drawing an element draw another one.
-_URL_PROPERTIES = ("fill", "stroke", "clip-path", "mask", "filter", "marker", "marker-start", "marker-mid", "marker-end")
+_URL_PROPERTIES = ("fill", "stroke", "clip-path", "mask", "filter", "marker", "marker-start", "marker-mid",
+                   "marker-end")
 _HREF = ("href", "{http://www.w3.org/1999/xlink}href")
 
 
@@ -343,5 +344,5 @@ class CheckedPDFSurface(PDFSurface):
         super().draw(node)
 
 
-__all__ = ["break_reference_cycles", "neutralise_empty_uses", "SafeFetcher", "CheckedPNGSurface", "CheckedPDFSurface", "check_raster_size",
-           "EMPTY_SVG", "GuardedContext"]
+__all__ = ["break_reference_cycles", "neutralise_empty_uses", "SafeFetcher", "CheckedPNGSurface",
+           "CheckedPDFSurface", "check_raster_size", "EMPTY_SVG", "GuardedContext"]
