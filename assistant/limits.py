@@ -58,7 +58,7 @@ class ImportLimits(BaseModel):
     #: Most segments of all paths, polylines and shapes drawn (a segment is a line, curve or arc).
     max_path_segments: int = Field(default=500_000, gt=0)
     #: Most characters of text drawn (each is measured and placed).
-    max_text_chars: int = Field(default=100_000, gt=0)
+    max_text_chars: int = Field(default=400_000, gt=0)
     #: Longest ``style`` attribute, in characters.
     max_style_chars: int = Field(default=65_536, gt=0)
     #: Most characters of all ``<style>`` sheets together.
