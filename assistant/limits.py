@@ -77,7 +77,7 @@ DEFAULT_LIMITS = ImportLimits()
 
 #: Largest side of a PNG render, in pixels.
 MAX_RENDER_SIDE = 16_384
-#: Most pixels of a PNG render (width × height): 64 MP, 256 MB of RGBA, a 8000 × 8000 image.
+#: Most pixels of a PNG render (width × height): 64 MP, 256 MB of RGBA, an 8000 × 8000 image.
 MAX_RENDER_PIXELS = 64_000_000
 #: Largest page side of a PDF export, in points (PDF's own limit is 14 400 user units, 200 inches).
 MAX_PDF_SIDE_PT = 14_400 * 4
