@@ -85,20 +85,3 @@ def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_si
         f"(≈{scale:.3f} world units per px). Overlays: {', '.join(overlays) or 'none'}."
     )
     return png, caption
-
-
-def export_bytes(document: Any, fmt: str, *, width: int | None = None) -> bytes:
-    """The document as SVG, PNG or PDF bytes."""
-    if fmt == "svg":
-        from assistant.svg.write import export_svg
-
-        return export_svg(document)
-    if fmt == "png":
-        from assistant.render.raster import render_png
-
-        return render_png(document, width=width)
-    if fmt == "pdf":
-        from assistant.render.raster import render_pdf
-
-        return render_pdf(document)
-    raise ExportError(f"unknown export format {fmt!r}; use svg, png or pdf")

@@ -88,8 +88,11 @@ class Workspace:
             raise WorkspaceError(f"{str(path)!r} is {size} bytes, more than the {max_bytes}-byte limit")
         return real, real.read_bytes()
 
-    def target(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """A path under the root that may be written: its folder exists; an existing file needs ``overwrite``."""
+    def target(self, path: str | Path) -> Path:
+        """A path under the root that may be written: not a folder, and its folder exists.
+
+        Whether an existing file may be replaced is :func:`assistant.app.outputs.write_output`'s to decide.
+        """
         real = self.resolve(path)
         if real == self.root or real.is_dir():
             raise WorkspaceError(f"{str(path)!r} is a directory; give a file name")
@@ -97,11 +100,6 @@ class Workspace:
             raise WorkspaceError(
                 f"folder {self.relative(real.parent)!r} does not exist in the workspace; "
                 "write into an existing folder"
-            )
-        if real.exists() and not overwrite:
-            raise WorkspaceError(
-                f"{self.relative(real)!r} already exists; pass overwrite=true to replace it "
-                "or choose another file name"
             )
         return real
 

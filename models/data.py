@@ -88,13 +88,13 @@ def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]
 def heuristic_actions(task: Any, *, max_steps: int, time_budget: float) -> tuple[list[dict[str, Any]], str]:
     """The heuristic's accepted actions on ``task`` and why it stopped."""
     from assistant.planners import get_planner
-    from assistant.instructions.brief import compile_for_planner
+    from assistant.instructions.brief import compile_brief
     from assistant.planners.loop import run_planner
 
     doc = task.broken.copy()
-    constraints, keep, _ = compile_for_planner(task.instruction, doc.layout) if task.instruction else ([], [], [])
-    result = run_planner(doc, get_planner("heuristic"), constraints=constraints, weights=task.weights,
-                         instruction=task.instruction, keep=keep, max_steps=max_steps, time_budget=time_budget)
+    brief = compile_brief(task.instruction, doc.layout)
+    result = run_planner(doc, get_planner("heuristic"), constraints=brief.constraints, weights=task.weights,
+                         instruction=task.instruction, keep=brief.keep_ids, max_steps=max_steps, time_budget=time_budget)
     return [dict(s.action) for s in result.steps], result.stopped
 
 

@@ -67,7 +67,15 @@ def test_registry_lookup_and_errors() -> None:
         format_for_path("flyer.jpeg")
 
 
-def test_register_custom_exporter() -> None:
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Formats registered in a test are forgotten after it."""
+    from assistant.app import formats
+
+    monkeypatch.setattr(formats, "_REGISTRY", dict(formats._REGISTRY))
+
+
+def test_register_custom_exporter(registry: None) -> None:
     doc = import_svg(CORPUS / "OSGeo_bronze_sponsor.svg")
     register_exporter("ids", lambda d, **_: "\n".join(e.id for e in d.layout.elements).encode(),
                       suffixes=(".ids",))

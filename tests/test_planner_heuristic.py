@@ -11,7 +11,7 @@ from assistant.errors import InvalidAction
 from assistant.metrics import evaluate
 from assistant.planners import get_planner
 from assistant.planners.base import PlannerState
-from assistant.instructions.brief import compile_for_planner
+from assistant.instructions.brief import compile_brief
 from assistant.planners.loop import run_planner
 from assistant.importer import import_svg, import_svg_text
 from assistant.svg.write import export_svg
@@ -109,8 +109,9 @@ def test_locking_an_unknown_id_is_an_error():
 
 def test_keep_instruction_holds_the_element_in_place():
     doc = import_svg(EXAMPLES / "poster.svg")
-    constraints, keep, not_understood = compile_for_planner("keep the photo where it is", doc.layout)
-    assert keep == ["photo"] and not not_understood
+    brief = compile_brief("keep the photo where it is", doc.layout)
+    constraints, keep = brief.constraints, brief.keep_ids
+    assert keep == ["photo"] and not brief.not_understood
     box = doc.layout.get("photo").box
     result = run_planner(doc, get_planner("heuristic"), constraints=constraints, keep=keep, max_steps=8)
     assert doc.layout.get("photo").box == box
@@ -120,7 +121,8 @@ def test_keep_instruction_holds_the_element_in_place():
 
 def test_instruction_fit_improves_when_asked():
     doc = import_svg(EXAMPLES / "poster.svg")
-    constraints, keep, _ = compile_for_planner("logo top right", doc.layout)
+    brief = compile_brief("logo top right", doc.layout)
+    constraints, keep = brief.constraints, brief.keep_ids
     result = run_planner(doc, get_planner("heuristic"), constraints=constraints, keep=keep, max_steps=8)
     fit = lambda r: r.metrics["instruction_fit"].score
     assert fit(result.end) > fit(result.start)

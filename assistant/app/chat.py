@@ -6,7 +6,7 @@ Each turn is a command or a free-text edit request:
   local applicator model (``assistant.planners.local.LocalPlanner``) with the
   applicator prompt of ``assistant.planners.prompting`` (the element list and the
   request). The model writes K grammar-constrained answers; each is validated
-  and simulated on a copy (``assistant.planners.modelstep``). The request is
+  and simulated (``assistant.actions.trial.simulate``). The request is
   also compiled into constraints (``assistant.instructions``): when it is
   understood, the answer that raises the instruction fit most wins, and an
   answer that lowers it is never applied; otherwise the model's own (greedy)
@@ -19,8 +19,9 @@ Each turn is a command or a free-text edit request:
   ``quit``.
 
 Files go to the output folder (``preview-NNN.png``, ``<name>.svg``,
-``<name>.<format>``), written atomically (``assistant.app.outputs.atomic_write``). The
-input file is never overwritten unless ``save`` names it with ``--force``.
+``<name>.<format>``), written safely (:mod:`assistant.app.outputs`). The input
+file is never overwritten unless ``save`` names it with ``--force``, and then a
+backup of it is kept.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from typing import Any, Callable
 
 from assistant.document import Document
 from assistant.errors import InvalidAction, LayoutError, PlannerError
+from assistant.app.formats import export
+from assistant.app.outputs import replace_input, write_output
 from assistant.app.session import Session
 
 HELP = """Type an edit request in plain words, or a command:
@@ -147,43 +150,51 @@ class ChatAssistant:
         return Reply("\n".join(lines) or "No edits yet.")
 
     def _cmd_save(self, args: list[str]) -> Reply:
-        from assistant.svg.write import export_svg
-
         force = "--force" in args
         paths = [a for a in args if a != "--force"]
         target = Path(paths[0]).expanduser() if paths else self.out_dir / f"{self.stem}.svg"
-        if self.input_path is not None and target.resolve() == self.input_path and not force:
-            return Reply(f"Not saved: {target} is the input file; use 'save {target} --force' to overwrite it.")
-        _write(target, export_svg(self.document))
+        data = export(self.document, "svg")
+        backup = ""
+        if self._is_input(target):
+            if not force:
+                return Reply(f"Not saved: {target} is the input file; use 'save {target} --force' to overwrite it "
+                             "(a backup is kept).")
+            backup = f" (the original kept as {replace_input(target, data).name})"
+        else:
+            write_output(target, data, inputs=self._inputs(), overwrite=True)
         self.saved_revision = self.session.revision
-        return Reply(f"Saved {target}", files=[str(target)])
+        return Reply(f"Saved {target}{backup}", files=[str(target)])
 
     def _cmd_export(self, args: list[str]) -> Reply:
-        from assistant.app.formats import get_exporter
-
         if not args:
             return Reply("Say which format: export png | export pdf | export svg [PATH]")
         fmt = args[0].lower().lstrip(".")
-        exporter = get_exporter(fmt)
         target = Path(args[1]).expanduser() if len(args) > 1 else self.out_dir / f"{self.stem}.{fmt}"
-        if self.input_path is not None and target.resolve() == self.input_path:
+        if self._is_input(target):
             return Reply(f"Not exported: {target} is the input file; use 'save {target} --force' to overwrite it.")
-        _write(target, exporter(self.document))
+        write_output(target, export(self.document, fmt), inputs=self._inputs(), overwrite=True)
         return Reply(f"Exported {target}", files=[str(target)])
+
+    def _inputs(self) -> list[Path]:
+        return [self.input_path] if self.input_path is not None else []
+
+    def _is_input(self, target: Path) -> bool:
+        return self.input_path is not None and target.resolve() == self.input_path
 
     # -- edit requests ---------------------------------------------------------
     def edit(self, request: str) -> Reply:
         """Turn ``request`` into one action with the model and apply it (see the module docstring)."""
         from assistant.metrics import evaluate
-        from assistant.instructions.brief import compile_for_planner
+        from assistant.instructions.brief import compile_brief
         from assistant.planners.grammar import request_distances
         from assistant.planners.loop import instruction_fit
-        from assistant.planners.modelstep import ModelStats, element_ids, simulate, validate_answer
+        from assistant.actions.trial import simulate
+        from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
         from assistant.planners.prompting import build_prompt, format_target, layout_text
 
         layout = self.document.layout
         try:
-            constraints, _keep, _unknown = compile_for_planner(request, layout)
+            constraints = compile_brief(request, layout).constraints
         except LayoutError:
             constraints = []
         before = evaluate(layout, constraints=constraints or None)
@@ -208,7 +219,7 @@ class ChatAssistant:
                 finalize = finalize or index == 0
                 continue
             try:
-                report, _changed = simulate(self.document, action, constraints=constraints, weights=None)
+                report = simulate(self.document, action, constraints=constraints).report
             except InvalidAction as exc:
                 stats.note_invalid(text, str(exc).splitlines()[0], rejected=True)
                 continue
@@ -266,25 +277,12 @@ class ChatAssistant:
         png = render_overlay_png(self.document, overlays=("boxes",), ids=known or None, max_size=self.preview_size)
         self._previews += 1
         target = self.out_dir / f"preview-{self.session.revision:03d}.png"
-        _write(target, png)
+        write_output(target, png, inputs=self._inputs(), overwrite=True)
         return [str(target)]
 
     @staticmethod
     def _files_text(files: list[str]) -> str:
         return "".join(f"\nPreview: {f}" if f.endswith(".png") else f"\nWrote: {f}" for f in files)
-
-
-def _write(target: Path, data: bytes) -> None:
-    """Write ``data`` atomically, creating the folder first."""
-    from assistant.app.outputs import atomic_write
-
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        from assistant.errors import ExportError
-
-        raise ExportError(f"{target}: cannot create the folder {target.parent}: {exc.strerror or exc}") from None
-    atomic_write(target, data)
 
 
 def run_repl(assistant: ChatAssistant, *, read: Callable[[str], str] = input,

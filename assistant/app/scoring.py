@@ -46,18 +46,15 @@ class FileScore:
 
 def score_file(path: str | Path, instruction: str | None = None) -> FileScore:
     """Import and evaluate one file; import/read problems come back in ``error``."""
+    from assistant.instructions.brief import compile_brief
     from assistant.metrics import evaluate
     from assistant.importer import import_svg
 
     try:
         doc = import_svg(path)
-        constraints: list[Any] = []
-        not_understood: list[str] = []
-        if instruction:
-            from assistant.instructions.brief import compile_for_planner
-
-            constraints, _, not_understood = compile_for_planner(instruction, doc.layout)
-        report = evaluate(doc.layout, constraints=constraints or None)
+        brief = compile_brief(instruction, doc.layout)
+        not_understood = brief.not_understood
+        report = evaluate(doc.layout, constraints=brief.constraints or None)
     except (LayoutError, OSError) as exc:
         reason = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else str(exc)
         return FileScore(source=str(path), error=reason)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assistant.cli import app
@@ -20,11 +22,14 @@ PATHS are SVG files, folders (searched recursively for .svg files) or glob
 patterns. Each layout is scored, improved by a planner one edit at a time —
 an edit is kept only when it raises the composite score — and written to
 --out DIR under its own name. Inputs are never modified unless you pass
---in-place (which first writes FILE.svg.bak). One bad file never stops the
-batch: it is reported with its reason and the exit code is 1.
+--in-place, which first keeps a backup (FILE.svg.bak; FILE.svg.bak.2 … when
+that exists, so the original is never lost). One bad file never stops the
+batch: it is reported with its reason and the exit code is 1. Ctrl-C (or
+SIGTERM) stops the batch: the files written are complete, the rest are listed
+and the exit code is 130.
 
 Exit codes: 0 all files fixed (and at or above --min-score); 1 some file
-failed or ended below --min-score; 2 a usage error.
+failed or ended below --min-score; 2 a usage error; 130 stopped.
 
 Examples:
 
@@ -83,7 +88,6 @@ def _check_formats(formats: list[str]) -> tuple[str, ...]:
 
 
 def _result_line(r: object) -> str:
-    from rich.markup import escape
 
     name = escape(str(getattr(r, "source")))
     if not getattr(r, "ok"):
@@ -108,7 +112,7 @@ def _result_line(r: object) -> str:
 def fix(
     paths: list[str] = typer.Argument(..., help="SVG files, folders or glob patterns.", show_default=False),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for the fixed files (created if needed)."),
-    in_place: bool = typer.Option(False, "--in-place", help="Overwrite each input, keeping FILE.bak first."),
+    in_place: bool = typer.Option(False, "--in-place", help="Overwrite each input, keeping a backup (FILE.bak) first."),
     planner: str = typer.Option("heuristic", "--planner", "-p",
                                 help="Planner to use (see `layout-assistant planners`)."),
     planner_option: list[str] | None = typer.Option(
@@ -134,7 +138,7 @@ def fix(
     base_url: str | None = typer.Option(None, "--base-url",
                                         help="OpenAI-compatible endpoint for --planner remote, e.g. http://127.0.0.1:8080/v1."),
 ) -> None:
-    from assistant.app.batch import FixOptions, expand_paths, plan_jobs, run_batch
+    from assistant.app.batch import NOT_PROCESSED, BatchInterrupted, FixOptions, expand_paths, plan_jobs, run_batch
     from assistant.planners import get_planner
 
     if in_place and out is not None:
@@ -174,7 +178,14 @@ def fix(
             progress.console.print(_result_line(r))
             progress.advance(task)
 
-        results = run_batch(jobs_list, options, workers=jobs or None, on_result=on_result)
+        interrupted = None
+        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops it like Ctrl-C
+        try:
+            results = run_batch(jobs_list, options, workers=jobs or None, on_result=on_result)
+        except BatchInterrupted as exc:
+            interrupted, results = exc, exc.results
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     results = missing + results
 
     failed = [r for r in results if not r.ok]
@@ -183,7 +194,7 @@ def fix(
         from assistant.app.outputs import atomic_write
 
         summary = {"planner": planner, "instruction": instruction, "min_score": min_score,
-                   "files": [r.summary() for r in results],
+                   "files": [r.summary() for r in results], "partial": interrupted is not None,
                    "failed": len(failed), "below_min_score": [r.source for r in below]}
         atomic_write(json_path, json.dumps(summary, indent=2).encode("utf-8"))
     if report is not None:
@@ -201,5 +212,11 @@ def fix(
         console.print(f"Report: {report}")
     if json_path is not None:
         console.print(f"Summary: {json_path}")
+    if interrupted is not None:
+        left = [r.source for r in results if r.error == NOT_PROCESSED]
+        console.print(f"[red bold]{interrupted}[/red bold]; not processed: {len(left)} file(s)"
+                      + (f", first {escape(left[0])}" if left else "")
+                      + ". Files already written are complete; run again on the rest.")
+        raise typer.Exit(130)
     if failed or below:
         raise typer.Exit(1)

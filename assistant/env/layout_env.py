@@ -128,7 +128,7 @@ class LayoutEnv:
         """Start an episode; ``options`` may hold ``task`` (a name or ``Task``),
         ``task_seed``, or ``document`` (a ``Document`` or SVG text) with
         ``instruction``, ``constraints`` (list or JSON) and ``weights``."""
-        from assistant.instructions import compile_instruction, parse_constraints, resolve_constraints
+        from assistant.instructions.brief import compile_brief
         from assistant.env.tasks import Task, make_task
 
         if seed is not None:
@@ -148,14 +148,9 @@ class LayoutEnv:
                 raise EnvError("give either a task or a document, not both")
             self._doc = self._load_document(opts["document"])
             self._instruction = opts.get("instruction")
-            constraints: list[Any] = []
-            if self._instruction:
-                compiled = compile_instruction(self._instruction, self._doc.layout)
-                constraints += compiled.constraints
-                self._not_understood = list(compiled.not_understood)
-            if opts.get("constraints") is not None:
-                constraints += parse_constraints(opts["constraints"])
-            self._constraints = resolve_constraints(constraints, self._doc.layout)
+            brief = compile_brief(self._instruction, self._doc.layout, constraints=opts.get("constraints"))
+            self._not_understood = list(brief.not_understood)
+            self._constraints = list(brief.constraints)
             weights = opts.get("weights")
             self._clean_phi = None
         else:

@@ -119,22 +119,17 @@ class HeuristicPlanner:
         """Apply, score and undo ``action``; ``(report, changed ids)``, or None when invalid or when it
         would pull a bulleted list off its bullets (``markers`` and their ``listed`` snapshot,
         ``assistant.planners.lists``)."""
-        from assistant.actions import apply_action, undo_diff
-        from assistant.metrics import evaluate
+        from assistant.actions.trial import attempt
         from assistant.planners.lists import detached_lists
 
         doc = state.document
         try:
-            diff = apply_action(doc, action)
+            with attempt(doc, action, constraints=state.constraints, weights=state.weights) as trial:
+                if detached_lists(listed, doc.layout, markers):
+                    return None
+                return trial.report, set(trial.changed_ids)
         except InvalidAction:
             return None
-        try:
-            if detached_lists(listed, doc.layout, markers):
-                return None
-            report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
-        finally:
-            undo_diff(doc, diff)
-        return report, set(getattr(diff, "changed_ids", ()) or ())
 
     def _trials(self, state: PlannerState, report: Any, max_findings: int, max_candidates: int) -> list[_Trial]:
         from assistant.actions import parse_action
@@ -175,19 +170,14 @@ class HeuristicPlanner:
 
     def _lookahead(self, state: PlannerState, action: Any) -> float:
         """Best value reachable one edit after ``action`` (0 when none improves)."""
-        from assistant.actions import apply_action, undo_diff
-        from assistant.metrics import evaluate
+        from assistant.actions.trial import attempt
 
-        doc = state.document
         try:
-            diff = apply_action(doc, action)
+            with attempt(state.document, action, constraints=state.constraints, weights=state.weights) as trial:
+                nxt = self._trials(state, trial.report, max(2, self.max_findings // 4),
+                                   max(8, self.max_candidates // 4))
         except InvalidAction:
             return 0.0
-        try:
-            report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
-            nxt = self._trials(state, report, max(2, self.max_findings // 4), max(8, self.max_candidates // 4))
-        finally:
-            undo_diff(doc, diff)
         return max((t.value for t in nxt), default=0.0)
 
 

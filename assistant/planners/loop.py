@@ -104,7 +104,8 @@ def run_planner(
         max_steps: most edits to apply. time_budget: seconds for the whole run.
         guard: undo any edit that does not pass ``improves`` (on by default).
     """
-    from assistant.actions import apply_action, parse_action, undo_diff
+    from assistant.actions import parse_action, undo_diffs
+    from assistant.actions.trial import attempt
     from assistant.metrics import evaluate
     from assistant.planners.lists import detached_lists, list_markers, snapshot
 
@@ -153,23 +154,21 @@ def run_planner(
                 break
             t_step = time.monotonic()
             try:
-                diff = apply_action(document, action)
+                with attempt(document, action, constraints=constraints, weights=weights) as trial:
+                    if set(trial.changed_ids) & protected or detached_lists(listed, document.layout, markers):
+                        continue  # it would move a locked or kept element, or pull a list off its bullets
+                    result.valid += 1
+                    after = trial.report
+                    if guard and not (improves(report, after, tolerance)
+                                      and after.composite >= start.composite - tolerance):
+                        continue  # undone as the block ends
+                    trial.keep()
             except InvalidAction:
                 continue
-            if set(getattr(diff, "changed_ids", ()) or ()) & protected \
-                    or detached_lists(listed, document.layout, markers):
-                undo_diff(document, diff)  # it would move a locked or kept element, or pull a list off its
-                continue                   # bullets: not a valid edit here
-            result.valid += 1
-            after = score()
-            if guard and not (improves(report, after, tolerance)
-                              and after.composite >= start.composite - tolerance):
-                undo_diff(document, diff)
-                continue
             if session is not None:  # replay the accepted edit through the session's history
-                undo_diff(document, diff)
-                diff = session.apply([action])
-            accepted = (proposal, action, (diff, after), time.monotonic() - t_step)
+                undo_diffs(document, trial.diffs)
+                session.apply([action])
+            accepted = (proposal, action, (trial.changed_ids, after), time.monotonic() - t_step)
             break
         if finalize and accepted is None:
             stopped = "finalize"
@@ -177,8 +176,7 @@ def run_planner(
         if accepted is None:
             stopped = "no_improvement"
             break
-        proposal, action, (diff, after), seconds = accepted
-        changed = tuple(sorted(getattr(diff, "changed_ids", ()) or ()))
+        proposal, action, (changed, after), seconds = accepted
         record = StepRecord(
             step=step, action=_action_dict(action), reason=proposal.reason or _action_type(action),
             metric=proposal.metric, changed_ids=changed,

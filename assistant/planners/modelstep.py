@@ -9,10 +9,9 @@ at a rising temperature). Each answer is
 1. parsed (``assistant.planners.prompting.parse_completion``) and validated
    (``assistant.actions.parse_action``); a failure is *counted* (``invalid``)
    and the answer dropped — never applied;
-2. simulated on a copy of the document (``Document.copy`` +
-   ``assistant.actions.apply_action`` + ``assistant.metrics.evaluate``); an
-   action that does not apply (unknown id, locked element …) is counted as
-   invalid too;
+2. simulated (:func:`assistant.actions.trial.simulate`: applied, scored and
+   undone exactly); an action that does not apply (unknown id, locked
+   element …) is counted as invalid too;
 3. kept when it passes the planner loop's improvement guard
    (``assistant.planners.loop.improves``: a higher composite, or a higher
    instruction fit costing at most the tolerance).
@@ -46,6 +45,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from assistant.actions.trial import simulate
 from assistant.errors import InvalidAction
 from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
@@ -186,21 +186,6 @@ def validate_answer(text: str, stats: ModelStats) -> Any | None:
         return None
 
 
-def simulate(document: Any, action: Any, *, constraints: list[Any] | None,
-             weights: dict[str, float] | None) -> tuple[Any, tuple[str, ...]]:
-    """``(MetricReport, changed ids)`` after ``action`` on a copy of ``document``.
-
-    Raises ``InvalidAction`` when the action does not apply; ``document`` is never touched.
-    """
-    from assistant.actions import apply_action
-    from assistant.metrics import evaluate
-
-    trial = document.copy()
-    diff = apply_action(trial, action)
-    report = evaluate(trial.layout, constraints=constraints or None, weights=weights)
-    return report, tuple(sorted(getattr(diff, "changed_ids", ()) or ()))
-
-
 #: Multipliers :func:`amount_variants` applies to an answer's amounts.
 AMOUNT_SCALES = (0.25, 0.5, 1.5, 2.0, 3.0)
 
@@ -292,8 +277,8 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
 
     def trial(action: Any) -> tuple[Any, tuple[str, ...]] | None:
         """The simulated ``(report, changed)`` of ``action`` when it passes the improvement guard."""
-        report, changed = simulate(state.document, action, constraints=state.constraints, weights=state.weights)
-        return (report, changed) if improves(before, report, tolerance) else None
+        tried = simulate(state.document, action, constraints=state.constraints, weights=state.weights)
+        return (tried.report, tried.changed_ids) if improves(before, tried.report, tolerance) else None
 
     answers = len(texts)
     for index, text in enumerate([*texts, *(json.dumps(fix) for fix in suggested)]):
@@ -392,6 +377,6 @@ def element_ids(state_or_layout: Any) -> list[str]:
 
 
 __all__ = ["ModelStats", "Candidate", "distinct_answers", "answer_key", "DRAWS_PER_ANSWER", "TEMPERATURE_RAMP",
-           "validate_answer", "simulate", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text",
+           "validate_answer", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text",
            "planner_observation",
            "element_ids", "finding_fixes", "switch"]

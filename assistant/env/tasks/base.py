@@ -118,17 +118,17 @@ def generate_svgs(name: str, seed: int, ids: str = "plain") -> tuple[str, str, G
 
 def make_task(name: str, seed: int, ids: str = "plain") -> Task:
     """Generate task ``name`` with ``seed``, elements named as ``ids`` says (see ``generate_svgs``)."""
-    from assistant.instructions import compile_instruction, resolve_constraints
+    from assistant.instructions.brief import compile_brief
     from assistant.importer import import_svg_text
 
     broken_svg, clean_svg, gen = generate_svgs(name, seed, ids)
     info = TASKS[name]
     broken = import_svg_text(broken_svg, source=f"task:{name}:{seed}:broken")
     clean = import_svg_text(clean_svg, source=f"task:{name}:{seed}:clean")
-    compiled = compile_instruction(gen.instruction, broken.layout)
-    if compiled.not_understood:
-        raise EnvError(f"task {name!r} seed {seed}: instruction not understood: {compiled.not_understood}")
-    constraints = resolve_constraints(compiled.constraints, broken.layout)
+    brief = compile_brief(gen.instruction, broken.layout)
+    if brief.not_understood:
+        raise EnvError(f"task {name!r} seed {seed}: instruction not understood: {brief.not_understood}")
+    constraints = brief.constraints
     return Task(name=name, seed=int(seed), difficulty=info.difficulty, instruction=gen.instruction,
                 constraints=constraints, weights=dict(info.weights), broken=broken, clean=clean,
                 broken_svg=broken_svg, clean_svg=clean_svg, breakages=list(gen.breakages), ids=ids)
