@@ -24,7 +24,8 @@ Stable ids
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterator, Literal, get_args
+from collections.abc import Iterator
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
@@ -98,7 +99,7 @@ class Canvas(BaseModel):
         )
 
     @classmethod
-    def with_default_margins(cls, **kw: Any) -> "Canvas":
+    def with_default_margins(cls, **kw: Any) -> Canvas:
         """A canvas whose safe margins are 5 % of its shorter side."""
         c = cls(**kw)
         m = 0.05 * min(c.width, c.height)
@@ -213,7 +214,7 @@ class Layout(BaseModel):
     def by_role(self, role: str) -> list[Element]:
         return [e for e in self.elements if e.role == role]
 
-    def copy_deep(self) -> "Layout":
+    def copy_deep(self) -> Layout:
         return self.model_copy(deep=True)
 
 
@@ -250,7 +251,7 @@ class Document(BaseModel):
             raise InvalidAction("no XML node with this id in the document", xml_id)
         return n
 
-    def copy(self) -> "Document":
+    def copy(self) -> Document:
         """An independent deep copy (tree and layout), for simulation and undo tests."""
         return Document(
             source=self.source,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -42,19 +42,19 @@ class Matrix:
 
     # -- constructors -------------------------------------------------
     @classmethod
-    def identity(cls) -> "Matrix":
+    def identity(cls) -> Matrix:
         return cls()
 
     @classmethod
-    def translate(cls, tx: float, ty: float = 0.0) -> "Matrix":
+    def translate(cls, tx: float, ty: float = 0.0) -> Matrix:
         return cls(1.0, 0.0, 0.0, 1.0, tx, ty)
 
     @classmethod
-    def scale(cls, sx: float, sy: float | None = None) -> "Matrix":
+    def scale(cls, sx: float, sy: float | None = None) -> Matrix:
         return cls(sx, 0.0, 0.0, sx if sy is None else sy, 0.0, 0.0)
 
     @classmethod
-    def rotate(cls, degrees: float, cx: float = 0.0, cy: float = 0.0) -> "Matrix":
+    def rotate(cls, degrees: float, cx: float = 0.0, cy: float = 0.0) -> Matrix:
         r = math.radians(degrees)
         cos, sin = math.cos(r), math.sin(r)
         m = cls(cos, sin, -sin, cos, 0.0, 0.0)
@@ -63,15 +63,15 @@ class Matrix:
         return m
 
     @classmethod
-    def skew_x(cls, degrees: float) -> "Matrix":
+    def skew_x(cls, degrees: float) -> Matrix:
         return cls(1.0, 0.0, math.tan(math.radians(degrees)), 1.0, 0.0, 0.0)
 
     @classmethod
-    def skew_y(cls, degrees: float) -> "Matrix":
+    def skew_y(cls, degrees: float) -> Matrix:
         return cls(1.0, math.tan(math.radians(degrees)), 0.0, 1.0, 0.0, 0.0)
 
     # -- algebra --------------------------------------------------------
-    def __matmul__(self, o: "Matrix") -> "Matrix":
+    def __matmul__(self, o: Matrix) -> Matrix:
         """``self @ o``: apply ``o`` first, then ``self``."""
         return Matrix(
             self.a * o.a + self.c * o.b,
@@ -86,7 +86,7 @@ class Matrix:
     def determinant(self) -> float:
         return self.a * self.d - self.b * self.c
 
-    def inverse(self) -> "Matrix":
+    def inverse(self) -> Matrix:
         det = self.determinant
         if det == 0 or not math.isfinite(det):
             raise ValueError(f"{self!r} is not invertible")
@@ -102,7 +102,7 @@ class Matrix:
         """Map a displacement (ignores the translation part)."""
         return (self.a * dx + self.c * dy, self.b * dx + self.d * dy)
 
-    def map_box(self, box: "Box") -> "Box":
+    def map_box(self, box: Box) -> Box:
         """Axis-aligned bounding box of ``box`` after this transform."""
         pts = [self.apply(x, y) for x, y in box.corners()]
         return Box.from_points(pts)
@@ -211,16 +211,16 @@ class Box(BaseModel):
         return v
 
     @classmethod
-    def from_edges(cls, x1: float, y1: float, x2: float, y2: float) -> "Box":
+    def from_edges(cls, x1: float, y1: float, x2: float, y2: float) -> Box:
         return cls(x=min(x1, x2), y=min(y1, y2), width=abs(x2 - x1), height=abs(y2 - y1))
 
     @classmethod
-    def from_points(cls, pts: Iterable[tuple[float, float]]) -> "Box":
+    def from_points(cls, pts: Iterable[tuple[float, float]]) -> Box:
         xs, ys = zip(*pts)
         return cls.from_edges(min(xs), min(ys), max(xs), max(ys))
 
     @classmethod
-    def union_all(cls, boxes: Iterable["Box"]) -> "Box":
+    def union_all(cls, boxes: Iterable[Box]) -> Box:
         boxes = list(boxes)
         if not boxes:
             raise ValueError("union of no boxes")
@@ -252,27 +252,27 @@ class Box(BaseModel):
     def corners(self) -> list[tuple[float, float]]:
         return [(self.x, self.y), (self.x2, self.y), (self.x2, self.y2), (self.x, self.y2)]
 
-    def union(self, o: "Box") -> "Box":
+    def union(self, o: Box) -> Box:
         return Box.from_edges(min(self.x, o.x), min(self.y, o.y), max(self.x2, o.x2), max(self.y2, o.y2))
 
-    def intersection(self, o: "Box") -> "Box | None":
+    def intersection(self, o: Box) -> Box | None:
         x1, y1 = max(self.x, o.x), max(self.y, o.y)
         x2, y2 = min(self.x2, o.x2), min(self.y2, o.y2)
         if x2 <= x1 or y2 <= y1:
             return None
         return Box.from_edges(x1, y1, x2, y2)
 
-    def distance(self, o: "Box") -> float:
+    def distance(self, o: Box) -> float:
         """Euclidean distance between the two boxes (0 when they touch or overlap)."""
         dx = max(self.x - o.x2, o.x - self.x2, 0.0)
         dy = max(self.y - o.y2, o.y - self.y2, 0.0)
         return math.hypot(dx, dy)
 
-    def contains(self, o: "Box", tol: float = 0.0) -> bool:
+    def contains(self, o: Box, tol: float = 0.0) -> bool:
         return (o.x >= self.x - tol and o.y >= self.y - tol
                 and o.x2 <= self.x2 + tol and o.y2 <= self.y2 + tol)
 
-    def translated(self, dx: float, dy: float) -> "Box":
+    def translated(self, dx: float, dy: float) -> Box:
         return Box(x=self.x + dx, y=self.y + dy, width=self.width, height=self.height)
 
     def as_tuple(self) -> tuple[float, float, float, float]:

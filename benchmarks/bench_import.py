@@ -17,8 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from assistant.svg.image import forget_decoded
 from assistant.importer import import_svg_text
+from assistant.svg.image import forget_decoded
 
 CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpus"
 REPEATS = 3

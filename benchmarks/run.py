@@ -12,8 +12,8 @@ import argparse
 import datetime as dt
 import importlib
 import os
-import platform
 import pkgutil
+import platform
 import re
 import subprocess
 import sys

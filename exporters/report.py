@@ -14,10 +14,13 @@ rendered from ``exporters/templates/report.html.j2`` with jinja2
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from assistant.app.outputs import atomic_write
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 TEMPLATE = "report.html.j2"
@@ -106,8 +109,6 @@ def render_report(
 
 def write_report(path: str | Path, results: Iterable[Any], **options: Any) -> Path:
     """Render the report and write it atomically to ``path``; returns the path."""
-    from assistant.app.outputs import atomic_write
-
     path = Path(path)
     atomic_write(path, render_report(results, **options).encode("utf-8"))
     return path

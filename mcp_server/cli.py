@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -34,7 +33,7 @@ def serve(
     http: bool = typer.Option(False, "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."),
     host: str = typer.Option("127.0.0.1", "--host", help="HTTP interface; anything but loopback needs --token."),
     port: int = typer.Option(8765, "--port", help="HTTP port."),
-    token: Optional[str] = typer.Option(
+    token: str | None = typer.Option(
         None, "--token", envvar="LAYOUT_ASSISTANT_TOKEN",
         help="Bearer token HTTP clients must send (Authorization: Bearer TOKEN); at least 16 characters.",
     ),
@@ -46,6 +45,7 @@ def serve(
     os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
     os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
     try:
+        # imported here: the CLI loads this module on every start, and the server needs the 'mcp' extra
         from mcp_server.http import BearerToken, check_http_settings, run_http
         from mcp_server.server import build_server
 

@@ -14,10 +14,25 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from assistant.errors import SessionError
+from assistant.actions import parse_actions
+from assistant.actions.trial import simulate
+from assistant.errors import InvalidAction, SessionError
+from assistant.instructions import constraints_json
+from assistant.instructions.brief import Brief, compile_brief
+from assistant.metrics import evaluate
+from assistant.planners import get_planner
+from assistant.planners.base import PlannerState, proposals_of
+from assistant.planners.loop import run_planner
 from mcp_server import views
 from mcp_server.results import (
-    EditEffect, EditOutcome, History, HistoryEntry, HistoryStep, Improvement, InstructionEcho, PlannerStep,
+    EditEffect,
+    EditOutcome,
+    History,
+    HistoryEntry,
+    HistoryStep,
+    Improvement,
+    InstructionEcho,
+    PlannerStep,
     Suggestion,
 )
 from mcp_server.store import OpenDocument
@@ -28,8 +43,6 @@ MAX_EDITS = 100
 
 def evaluate_layout_with(layout: Any, constraints: list[Any], checks: list[str] | None = None) -> Any:
     """``assistant.metrics.evaluate`` with the given constraints (none: instruction_fit not applicable)."""
-    from assistant.metrics import evaluate
-
     return evaluate(layout, constraints=constraints or None, checks=checks)
 
 
@@ -50,8 +63,6 @@ def current_report(entry: OpenDocument) -> Any:
 
 def parse_edits(edits: list[Any]) -> list[Any]:
     """Typed actions from JSON objects; errors name the failing edit's index and why."""
-    from assistant.actions import parse_actions
-
     if not edits:
         raise SessionError("edits is empty; pass at least one action object such as "
                            '{"type": "move", "ids": ["title"], "dx": 10, "dy": 0}')
@@ -105,12 +116,6 @@ def step_history(entry: OpenDocument, direction: str) -> HistoryStep:
 
 def suggest(entry: OpenDocument, *, goal: str | None, engine: str, max_suggestions: int) -> list[Suggestion]:
     """Ranked candidate edits with the composite gain each would bring alone (nothing applied)."""
-    from assistant.actions.trial import simulate
-    from assistant.errors import InvalidAction
-    from assistant.instructions.brief import compile_brief
-    from assistant.planners import get_planner
-    from assistant.planners.base import PlannerState, proposals_of
-
     constraints = list(entry.constraints)
     instruction = entry.instruction
     if goal:
@@ -163,9 +168,6 @@ def history(entry: OpenDocument) -> History:
 
 def set_instruction(entry: OpenDocument, brief: str) -> InstructionEcho:
     """Compile ``brief`` into constraints for this document (an empty brief clears them)."""
-    from assistant.instructions import constraints_json
-    from assistant.instructions.brief import Brief, compile_brief
-
     brief = brief.strip()
     if not brief:
         entry.brief = Brief()
@@ -204,8 +206,6 @@ class PlannerRun:
         self.composite = 0.0
 
     def start(self) -> None:
-        from assistant.planners import get_planner
-
         with self.entry.lock:
             self.entry.session.check_revision(self.expected_revision)
             self.revision = self.entry.session.revision
@@ -219,8 +219,6 @@ class PlannerRun:
         self.deadline = self.t0 + self.time_budget
 
     def step(self) -> None:
-        from assistant.planners.loop import run_planner
-
         left = self.deadline - time.monotonic()
         if left <= 0:
             self.done, self.stopped = True, "time_budget"
@@ -235,8 +233,6 @@ class PlannerRun:
             self.done, self.stopped = True, "max_steps"
 
     def finish(self) -> Improvement:
-        from assistant.actions import parse_actions
-
         entry = self.entry
         with entry.lock:
             if entry.session.revision != self.revision:

@@ -13,6 +13,8 @@ from typing import Any
 
 from assistant.errors import ExportError
 from assistant.geometry import Box
+from assistant.render.overlay import draw_overlays, encode_png, render_base
+from mcp_server.editing import current_report
 
 #: Largest preview PNG returned to the client (bytes), under Claude's 1 MB limit.
 MAX_PREVIEW_BYTES = 900_000
@@ -42,8 +44,6 @@ def base_image(entry: Any, region: Box | None, max_size: int) -> Any:
     ``OpenDocument.touch`` empties the cache on every change, so a hit is
     always the current state; only the last ``RENDER_CACHE_SIZE`` renders are kept.
     """
-    from assistant.render.overlay import render_base
-
     document = entry.document
     view = region if region is not None else document.layout.canvas.box
     key = (entry.version, entry.session.revision, id(document), view.x, view.y, view.width, view.height, max_size)
@@ -60,9 +60,6 @@ def base_image(entry: Any, region: Box | None, max_size: int) -> Any:
 def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_size: int,
                 overlays: list[str]) -> tuple[bytes, str]:
     """A PNG of the document (cropped, with overlays) under ``MAX_PREVIEW_BYTES``, and its caption."""
-    from assistant.render.overlay import draw_overlays, encode_png
-    from mcp_server.editing import current_report
-
     document = entry.document
     layout = document.layout
     if ids and region is None:

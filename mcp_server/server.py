@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Literal
+from typing import Annotated, Any, Literal
 
 from fastmcp import Context, FastMCP
 from fastmcp.exceptions import ToolError
@@ -28,15 +29,30 @@ from assistant import __version__
 from assistant.actions import action_json_schema
 from assistant.app.formats import export, format_for_path, supported_formats
 from assistant.app.outputs import write_output
+from assistant.app.session import Session
 from assistant.document import Kind, Role
 from assistant.errors import LayoutError
 from assistant.geometry import Box
+from assistant.importer import import_svg_text
 from mcp_server import editing, prompts, views
-from mcp_server.results import (
-    ClosedDocument, DocumentInfo, DocumentList, EditOutcome, ElementDetails, ElementMatches, ExportedFile,
-    History, HistoryStep, Improvement, InstructionEcho, LayoutMetrics, OpenedDocument, OutlinePage, Suggestions,
-)
 from mcp_server.rendering import preview_png
+from mcp_server.results import (
+    ClosedDocument,
+    DocumentInfo,
+    DocumentList,
+    EditOutcome,
+    ElementDetails,
+    ElementMatches,
+    ExportedFile,
+    History,
+    HistoryStep,
+    Improvement,
+    InstructionEcho,
+    LayoutMetrics,
+    OpenedDocument,
+    OutlinePage,
+    Suggestions,
+)
 from mcp_server.store import DocumentStore, OpenDocument
 from mcp_server.workspace import Workspace
 
@@ -99,9 +115,6 @@ class LayoutServer:
         )
 
     def open(self, path: str | None, svg: str | None) -> OpenDocument:
-        from assistant.app.session import Session
-        from assistant.importer import import_svg_text
-
         if (path is None) == (svg is None):
             raise ToolError("pass exactly one of path (a workspace file) or svg (SVG text)")
         with tool_errors():

@@ -12,7 +12,8 @@ instead of silently skipping or repeating elements.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from assistant.document import Element, Layout
 from assistant.errors import LayoutError

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from conftest import OSGEO_DIR as OSGEO
 from lxml import etree
 
 from assistant.document import Document
 from assistant.geometry import Box
 from assistant.importer import import_svg, import_svg_text
-
-from conftest import OSGEO_DIR as OSGEO
 
 #: A poster with nested transformed groups (scale, rotate, skew), text, a locked
 #: element, a locked group and a button group.

@@ -65,9 +65,9 @@ def training_pairs() -> tuple[list[tuple[str, str]], dict[str, Any]]:
     from llama_cpp.llama_chat_format import format_llama2
 
     from assistant.actions import apply_action, parse_action
+    from assistant.importer import import_svg_text
     from assistant.planners.modelstep import planner_prompt_text
     from assistant.planners.prompting import SYSTEM_PROMPTS, build_prompt, format_target, layout_text, user_message
-    from assistant.importer import import_svg_text
 
     doc = import_svg_text(SMALL_SVG, source="small.svg")
     pairs = [(build_prompt(layout_text(doc.layout), req, kind="applicator"), format_target(act))

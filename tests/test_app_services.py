@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
+from mcp_support import POSTER_SVG, data, error_text, make_workspace
 from typer.testing import CliRunner
 
 from assistant.actions import ACTION_TYPES
@@ -33,7 +34,6 @@ from assistant.instructions.brief import compile_brief
 from assistant.metrics import evaluate
 from assistant.svg.write import export_svg
 from mcp_server.server import build_server
-from mcp_support import POSTER_SVG, data, error_text, make_workspace
 
 runner = CliRunner()
 

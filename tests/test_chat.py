@@ -24,8 +24,8 @@ from llm_support import SMALL_SVG, tiny_gguf  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from assistant.app.chat import ChatAssistant  # noqa: E402
-from assistant.planners import get_planner  # noqa: E402
 from assistant.importer import import_svg, import_svg_text  # noqa: E402
+from assistant.planners import get_planner  # noqa: E402
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -12,11 +12,11 @@ import pytest
 from assistant.document import Element
 from assistant.env import LayoutEnv, RewardConfig, observation_text
 from assistant.env.reward import potential
+from assistant.env.tasks import make_task
 from assistant.errors import EnvError
 from assistant.geometry import Box
-from assistant.metrics import METRIC_NAMES
 from assistant.importer import import_svg
-from assistant.env.tasks import make_task
+from assistant.metrics import METRIC_NAMES
 from assistant.svg.write import export_svg
 from tests.conftest import OSGEO_DIR
 

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.cli import app
-from assistant.metrics import evaluate
 from assistant.importer import import_svg
+from assistant.metrics import evaluate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = sorted(p.name for p in EXAMPLES.glob("*.svg"))

@@ -7,14 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from assistant.app.formats import export, format_for_path, get_exporter, register_exporter, supported_formats
+from assistant.app.outputs import atomic_write
 from assistant.errors import ExportError
 from assistant.importer import import_svg
-from assistant.app.formats import export
-from assistant.app.formats import format_for_path
-from assistant.app.formats import get_exporter
-from assistant.app.formats import register_exporter
-from assistant.app.formats import supported_formats
-from assistant.app.outputs import atomic_write
 from assistant.svg.write import export_svg
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"

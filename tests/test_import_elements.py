@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 
 from assistant.document import ROLE_IMPORTANCE
-from assistant.text.fonts import font_extents, text_advance
-from assistant.importer.roles import is_generated_id, keyword_role
 from assistant.importer import import_svg_text
-from lxml import etree
+from assistant.importer.roles import is_generated_id, keyword_role
+from assistant.text.fonts import font_extents, text_advance
 
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '

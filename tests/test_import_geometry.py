@@ -7,8 +7,8 @@ import math
 import pytest
 
 from assistant.geometry import Box, Matrix, parse_transform
-from assistant.svg.pathbbox import parse_path, path_bbox, sample_segments, segments_bbox
 from assistant.importer import import_svg_text
+from assistant.svg.pathbbox import parse_path, path_bbox, sample_segments, segments_bbox
 from assistant.svg.tree import local_matrix, node_ctm, parent_ctm
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" {attrs}>{body}</svg>'

@@ -10,17 +10,18 @@ import asyncio
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 from fastmcp import Client
+from mcp_support import data, make_workspace, serve_command, server_env
 from typer.testing import CliRunner
 
 from assistant.cli import app
-from mcp_server.http import check_http_settings, HttpConfigError, is_loopback
-from mcp_support import data, make_workspace, serve_command, server_env
+from mcp_server.http import HttpConfigError, check_http_settings, is_loopback
 
 TOKEN = "test-token-0123456789abcdef"
 

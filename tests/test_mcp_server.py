@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
+from mcp_support import data, error_text, make_workspace
 
 from mcp_server.server import build_server
-from mcp_support import data, error_text, make_workspace
 
 pytestmark = pytest.mark.anyio
 

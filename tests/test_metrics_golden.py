@@ -66,8 +66,8 @@ def synthetic_layout(n: int, seed: int, crowded: bool = False) -> Layout:
 
 def build_cases() -> list[dict[str, Any]]:
     """The golden cases (layout, weights) from the current generators and importer."""
-    from assistant.importer import import_svg
     from assistant.env.tasks import TASKS, make_task
+    from assistant.importer import import_svg
 
     cases: list[dict[str, Any]] = []
     for name in sorted(TASKS):

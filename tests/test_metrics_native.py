@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 from assistant.document import Canvas, Element, Layout
 from assistant.geometry import Box
-from assistant.metrics import evaluate
 from assistant.metrics import native_core
 from assistant.metrics.context import LayoutArrays
 from tests.conftest import osgeo_files, resvg_files

@@ -33,7 +33,7 @@ below 0.2 are skipped: they would measure a side effect, not the metric.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -42,9 +42,9 @@ import pytest
 from assistant.document import Element, Layout
 from assistant.geometry import Box
 from assistant.metrics import evaluate
-from assistant.metrics.margins import effective_safe_box
 from assistant.metrics.alignment import SLACK, nearest_same_type
 from assistant.metrics.context import LayoutArrays
+from assistant.metrics.margins import effective_safe_box
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "osgeo"
 DESIGNS = sorted(p.name for p in CORPUS.glob("*.svg")) if CORPUS.is_dir() else []
@@ -55,7 +55,7 @@ ROOM = 0.2
 pytestmark = pytest.mark.skipif(not DESIGNS, reason="OSGeo corpus not found")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Layout:
     from assistant.importer import import_svg
 

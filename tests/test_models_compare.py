@@ -234,8 +234,8 @@ def test_bad_files_are_named_and_nothing_is_written(tmp_path, capsys):
 def test_tuned_amounts_are_a_named_planners_option(tmp_path):
     import copy
 
-    from models.policies import GGUFPolicy
     from models.files import file_env, file_variant, load_files
+    from models.policies import GGUFPolicy
 
     with pytest.raises(ValueError, match="--tune heuristic: not a model planner"):
         compare(["heuristic", "random"], episodes=1, tune=["heuristic"], out=tmp_path / "C.md")

@@ -73,8 +73,8 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
     """With the bundled model as learner: each planner record's answer is the heuristic's action at that state."""
     pytest.importorskip("llama_cpp")
     from assistant.env import LayoutEnv
-    from assistant.planners.prompting import make_record
     from assistant.env.tasks import make_task
+    from assistant.planners.prompting import make_record
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy
 
@@ -115,9 +115,9 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
 def test_teacher_share_one_replays_the_teachers_trajectory(tmp_path: Path) -> None:
     """DAgger's beta = 1: the teacher drives every step, so the labels are the heuristic's own trajectory."""
     pytest.importorskip("llama_cpp")
+    from assistant.env.tasks import make_task
     from models.data import heuristic_actions
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
-    from assistant.env.tasks import make_task
 
     out = tmp_path / "beta1"
     main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "poster", "--episodes", "1",
@@ -162,8 +162,8 @@ def test_varied_ids_episodes_label_the_renamed_layout(tmp_path: Path) -> None:
     """``--varied-ids 1``: the prompts show the renamed elements and the teacher's labels use their ids."""
     pytest.importorskip("llama_cpp")
     from assistant.env import LayoutEnv
-    from assistant.planners.prompting import make_record
     from assistant.env.tasks import make_task
+    from assistant.planners.prompting import make_record
     from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy
 

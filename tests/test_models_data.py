@@ -8,12 +8,32 @@ import random
 import pytest
 
 from assistant.actions import parse_action
-from assistant.planners.prompting import build_prompt, layout_text, parse_completion, render_record
 from assistant.env.tasks import make_task, task_names
-from models.data import (SEED_RANGES, DataConfig, episode_records, extra_layouts, generate, ids_style, layout_records,
-                         main, parse_kind_weights, split_episodes, valid_on)
-from models.requests import (KIND_WEIGHTS, MOVE_STEPS, describe, kind_weights, move_amounts, normalise_for_request,
-                             request_for, refer, synth_action)
+from assistant.planners.prompting import build_prompt, layout_text, parse_completion, render_record
+from models.data import (
+    SEED_RANGES,
+    DataConfig,
+    episode_records,
+    extra_layouts,
+    generate,
+    ids_style,
+    layout_records,
+    main,
+    parse_kind_weights,
+    split_episodes,
+    valid_on,
+)
+from models.requests import (
+    KIND_WEIGHTS,
+    MOVE_STEPS,
+    describe,
+    kind_weights,
+    move_amounts,
+    normalise_for_request,
+    refer,
+    request_for,
+    synth_action,
+)
 
 
 @pytest.fixture(scope="module")

@@ -234,7 +234,12 @@ def test_an_earlier_evaluations_rows_are_reused_only_when_the_heuristic_scores_a
     from dataclasses import replace
 
     from models.eval import (
-        check_same_scores, evaluate_policies, load_episodes, paired_difference, rows_from_episodes, write_episodes,
+        check_same_scores,
+        evaluate_policies,
+        load_episodes,
+        paired_difference,
+        rows_from_episodes,
+        write_episodes,
     )
 
     rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=3)], ["banner", "poster"], 2, max_steps=2)

@@ -11,12 +11,21 @@ import pytest
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machine
 
+import models.grpo as grpo_mod  # noqa: E402
 from assistant.env import LayoutEnv  # noqa: E402
 from assistant.planners.prompting import format_target  # noqa: E402
-import models.grpo as grpo_mod  # noqa: E402
 from models.grpo import (  # noqa: E402
-    GRPOConfig, curriculum_tasks, group_advantages, grpo_loss, planner_prompt, sample_group, score_action,
-    token_logprobs, token_logprobs_full, train_grpo, validate,
+    GRPOConfig,
+    curriculum_tasks,
+    group_advantages,
+    grpo_loss,
+    planner_prompt,
+    sample_group,
+    score_action,
+    token_logprobs,
+    token_logprobs_full,
+    train_grpo,
+    validate,
 )
 from models.lm import from_tiny  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402

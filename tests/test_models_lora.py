@@ -303,7 +303,8 @@ def test_sft_trains_on_from_a_gguf_adapter(adapted, tmp_path: Path) -> None:
     """``models.sft --adapter A.gguf`` starts from that adapter's weights (not a fresh adapter), at its own
     rank, and lowers the loss from there; a bad adapter is one clear error and nothing is written."""
     from models.lm import load_lm
-    from models.sft import SFTConfig, main as sft_main, train_sft
+    from models.sft import SFTConfig, train_sft
+    from models.sft import main as sft_main
 
     hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
     recs = [make_record(LAYOUT, r, a, kind="applicator") for r, a in zip(REQUESTS, ADAPTED_ANSWERS)]
@@ -366,7 +367,8 @@ def test_an_adapter_round_trains_sft_then_grpo_on_one_loaded_base(adapted, tmp_p
     """``models.adapter_round``: SFT from a GGUF adapter, GRPO from SFT's best weights (in float32), every
     checkpoint exported as a GGUF adapter that llama.cpp applies over the base; bad settings are refused
     before anything is written."""
-    from models.adapter_round import main as round_main, run_round
+    from models.adapter_round import main as round_main
+    from models.adapter_round import run_round
     from models.lm import load_lm
 
     hf_dir, _, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
@@ -454,7 +456,8 @@ def test_the_gemma_base_can_be_named_by_the_environment(adapted, tmp_path: Path,
 def test_an_adapter_round_can_give_all_its_time_to_grpo(adapted, tmp_path: Path) -> None:
     """``--skip-sft``: GRPO starts from the GGUF adapter itself (read back exactly) and needs no SFT data; without
     an adapter to start from it is refused, and without ``--skip-sft`` the data is required."""
-    from models.adapter_round import main as round_main, run_round
+    from models.adapter_round import main as round_main
+    from models.adapter_round import run_round
     from models.lm import load_lm
 
     hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)

@@ -13,8 +13,17 @@ torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machin
 
 from assistant.planners.prompting import format_target, make_record, render_record  # noqa: E402
 from models.lm import from_tiny, generate, load_lm  # noqa: E402
-from models.sft import (SFTConfig, collate, completion_loss, encode_records, grouped_loss_sum, lr_at,  # noqa: E402
-                        prefix_groups, spread, train_sft)
+from models.sft import (  # noqa: E402
+    SFTConfig,
+    collate,
+    completion_loss,
+    encode_records,
+    grouped_loss_sum,
+    lr_at,
+    prefix_groups,
+    spread,
+    train_sft,
+)
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
 OBS = "canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\ntitle title text 40,40,300,60"
@@ -256,7 +265,6 @@ def test_continuation_notes_name_the_data_command(tmp_path: Path) -> None:
 
 def test_continuation_grpo_and_evaluation_flags() -> None:
     import argparse
-
     from dataclasses import replace
 
     from models.continue_sft import continuation_grpo, flags_text, grpo_overrides, grpo_text, parser

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from fastmcp import Client
+from mcp_support import data, make_workspace
 from typer.testing import CliRunner
 
 from assistant.app.chat import ChatAssistant
@@ -26,7 +27,6 @@ from assistant.cli import app
 from assistant.errors import ExportError
 from assistant.importer import import_svg
 from mcp_server.server import build_server
-from mcp_support import data, make_workspace
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 runner = CliRunner()

@@ -8,12 +8,12 @@ import pytest
 
 from assistant.actions import parse_action
 from assistant.errors import InvalidAction
+from assistant.importer import import_svg, import_svg_text
+from assistant.instructions.brief import compile_brief
 from assistant.metrics import evaluate
 from assistant.planners import get_planner
 from assistant.planners.base import PlannerState
-from assistant.instructions.brief import compile_brief
 from assistant.planners.loop import run_planner
-from assistant.importer import import_svg, import_svg_text
 from assistant.svg.write import export_svg
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

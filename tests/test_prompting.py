@@ -10,8 +10,14 @@ import pytest
 
 from assistant.errors import InvalidAction
 from assistant.planners.prompting import (
-    ACTION_MARK, STOP_SEQUENCES, build_prompt, canonical_action, format_target, make_record,
-    parse_completion, render_record,
+    ACTION_MARK,
+    STOP_SEQUENCES,
+    build_prompt,
+    canonical_action,
+    format_target,
+    make_record,
+    parse_completion,
+    render_record,
 )
 
 OBS = "canvas 800x600\ntitle#title text 'Spring Sale' box=40,40,400,80\nlogo#logo image box=700,520,60,60"

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from assistant.env import LayoutEnv
-from assistant.errors import EnvError
-from assistant.metrics import evaluate
 from assistant.env.tasks import generate_svgs, make_task, task_names
 from assistant.env.tasks.ids import STYLES, SYNONYMS, rename_ids
 from assistant.env.tasks.spec import Block
+from assistant.errors import EnvError
+from assistant.metrics import evaluate
 
 NAMES = task_names()
 XML_NAME = re.compile(r"^[A-Za-z_][\w.-]*$")

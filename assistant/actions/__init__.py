@@ -11,9 +11,26 @@ Public API::
 from assistant.actions.apply import HANDLERS, apply_action, apply_actions, undo_diffs
 from assistant.actions.diff import Diff, redo_diff, undo_diff
 from assistant.actions.schema import (
-    ACTION_MODELS, ACTION_TYPES, REGION_NAMES, TEMPLATE_NAMES, Action, Align, AnchorToRegion, ApplyTemplate,
-    Demote, Distribute, Finalize, Move, Promote, ReflowGroup, ReflowText, Reorder, Resize, SetTextStyle,
-    SnapToGrid, action_json_schema,
+    ACTION_MODELS,
+    ACTION_TYPES,
+    REGION_NAMES,
+    TEMPLATE_NAMES,
+    Action,
+    Align,
+    AnchorToRegion,
+    ApplyTemplate,
+    Demote,
+    Distribute,
+    Finalize,
+    Move,
+    Promote,
+    ReflowGroup,
+    ReflowText,
+    Reorder,
+    Resize,
+    SetTextStyle,
+    SnapToGrid,
+    action_json_schema,
 )
 from assistant.actions.validate import parse_action, parse_actions
 

@@ -8,7 +8,8 @@ as it was. :func:`apply_actions` does the same for a list: all or nothing.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from pydantic import BaseModel
 

@@ -25,7 +25,8 @@ Limits
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from assistant.actions.diff import Diff, forget_nodes
 from assistant.actions.validate import check_box
@@ -33,6 +34,7 @@ from assistant.actions.xml_patch import XmlPatch, transform_node
 from assistant.document import Document, Element
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, Matrix
+from assistant.svg.tree import href, parent_ctm, ref_id
 
 
 def scale_about(sx: float, sy: float, ax: float, ay: float) -> Matrix:
@@ -78,8 +80,6 @@ class EditContext:
         The copy would change too, and the layout would not know it.
         """
         if self._reused is None:
-            from assistant.svg.tree import href, ref_id
-
             self._reused = {}
             for u in self.doc.root.iter("{http://www.w3.org/2000/svg}use", "use"):
                 target = ref_id(href(u))
@@ -216,8 +216,6 @@ class EditContext:
         Raises ``InvalidAction`` (before changing anything) when a result box
         is not acceptable.
         """
-        from assistant.svg.tree import parent_ctm
-
         plan = [(i, m) for i, m in plan if not m.is_identity]
         if not plan:
             return

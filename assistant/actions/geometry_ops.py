@@ -18,12 +18,13 @@ from __future__ import annotations
 import statistics
 
 from assistant.actions.engine import EditContext, scale_about
-from assistant.regions import ANCHOR_POINT, placement_offset, point_of, region_box
 from assistant.actions.schema import Align, AnchorToRegion, Distribute, Move, ReflowGroup, Resize, SnapToGrid
+from assistant.actions.text_ops import baseline_of
 from assistant.actions.validate import check_editable, check_no_nesting
 from assistant.document import Element, Layout
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, Matrix
+from assistant.regions import ANCHOR_POINT, placement_offset, point_of, region_box
 
 
 def _elements(ctx: EditContext, ids: list[str]) -> list[Element]:
@@ -100,8 +101,6 @@ def apply_align(ctx: EditContext, a: Align) -> None:
 
 
 def _align_baselines(ctx: EditContext, a: Align, els: list[Element]) -> None:
-    from assistant.actions.text_ops import baseline_of
-
     if a.to in ("canvas", "margins"):
         raise InvalidAction("baselines align to each other or to a text element, not to the canvas or margins")
     for e in els:

@@ -14,7 +14,7 @@ Coordinates and sizes are world units (the root ``<svg>`` user space), as in
 from __future__ import annotations
 
 import copy
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
@@ -72,7 +72,7 @@ class Resize(_ActionBase):
     keep_aspect: bool = Field(True, description="Keep the width:height ratio.")
 
     @model_validator(mode="after")
-    def _one_size(self) -> "Resize":
+    def _one_size(self) -> Resize:
         if self.width is None and self.height is None and self.scale is None:
             raise ValueError("resize needs width, height or scale")
         if self.scale is not None and (self.width is not None or self.height is not None):
@@ -92,7 +92,7 @@ class Align(_ActionBase):
     target_id: ElementId | None = Field(None, description="Element to align to when to='element'.")
 
     @model_validator(mode="after")
-    def _target(self) -> "Align":
+    def _target(self) -> Align:
         if self.to == "element" and self.target_id is None:
             raise ValueError("align to='element' needs target_id")
         return self
@@ -131,7 +131,7 @@ class ReflowText(_ActionBase):
     max_size: float | None = Field(None, gt=0, le=10000.0, description="Largest allowed font size (world units).")
 
     @model_validator(mode="after")
-    def _range(self) -> "ReflowText":
+    def _range(self) -> ReflowText:
         if self.min_size is not None and self.max_size is not None and self.min_size > self.max_size:
             raise ValueError("min_size is larger than max_size")
         return self
@@ -200,7 +200,7 @@ class SetTextStyle(_ActionBase):
         None, description="CSS font family list.")
 
     @model_validator(mode="after")
-    def _something(self) -> "SetTextStyle":
+    def _something(self) -> SetTextStyle:
         if all(v is None for v in (self.font_size, self.font_weight, self.fill, self.font_family)):
             raise ValueError("set_text_style needs at least one of font_size, font_weight, fill, font_family")
         return self
@@ -218,8 +218,7 @@ ACTION_MODELS: tuple[type[_ActionBase], ...] = (
 )
 
 Action = Annotated[
-    Union[Move, Resize, Align, Distribute, SnapToGrid, ReflowText, ReflowGroup, Promote, Demote,
-          AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, Finalize],
+    Move | Resize | Align | Distribute | SnapToGrid | ReflowText | ReflowGroup | Promote | Demote | AnchorToRegion | Reorder | ApplyTemplate | SetTextStyle | Finalize,
     Field(discriminator="type"),
 ]
 

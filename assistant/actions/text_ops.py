@@ -29,6 +29,10 @@ from assistant.actions.xml_patch import local_tag
 from assistant.document import Document, Element
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, _fmt
+from assistant.svg.css import StyleResolver
+from assistant.svg.tree import node_ctm
+from assistant.text.fonts import font_extents
+from assistant.text.measure import measure_text
 
 TEXT_TAGS = {"text", "flowRoot"}
 _NUM_RE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|pt|pc|mm|cm|in|q)?\s*$", re.I)
@@ -72,20 +76,14 @@ def anchor_point(node: Any) -> tuple[float, float]:
 
 def baseline_of(doc: Document, el: Element) -> float:
     """World y of the first baseline of a text element (SVG text ``y`` is the baseline)."""
-    from assistant.svg.tree import node_ctm
-
     node = text_nodes(doc, el)[0]
     if local_tag(node) == "flowRoot":
-        from assistant.text.fonts import font_extents
-
         ascent, _ = font_extents(el.font_family, el.font_size or 16.0, el.font_weight or 400)
         return el.box.y + ascent
     return node_ctm(node).apply(*anchor_point(node))[1]
 
 
 def ctm_scale(node: Any) -> float:
-    from assistant.svg.tree import node_ctm
-
     s = node_ctm(node).scale_factor
     if not s > 0:
         raise InvalidAction("its text is drawn with a singular transform", node.get("id"))
@@ -147,8 +145,6 @@ def _scale_positions(ctx: EditContext, node: Any, ratio: float) -> None:
 
 
 def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
-    from assistant.svg.css import StyleResolver
-
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
         ctx.check_not_reused(node, el.id)
@@ -173,8 +169,6 @@ def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
 
 def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> None:
     """Set ``prop`` on the element's text nodes and on descendants that specify it themselves."""
-    from assistant.svg.css import StyleResolver
-
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
         ctx.check_not_reused(node, el.id)
@@ -188,10 +182,6 @@ def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> 
 
 def remeasure(ctx: EditContext, el: Element) -> Element:
     """``el`` with box and text properties measured again from its (patched) XML."""
-    from assistant.svg.css import StyleResolver
-    from assistant.svg.tree import node_ctm
-    from assistant.text.measure import measure_text
-
     resolver = StyleResolver(ctx.doc.root)
     boxes: list[Box] = []
     first = None

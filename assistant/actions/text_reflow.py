@@ -25,6 +25,8 @@ from assistant.actions.xml_patch import NodeSpec, local_tag, rebuild_children
 from assistant.document import Element
 from assistant.errors import InvalidAction
 from assistant.geometry import _fmt
+from assistant.text.fonts import text_advance
+from assistant.text.layout import wrap_lines
 
 _POSITION_ATTRS = {"x", "y", "dx", "dy", "rotate", "id", "textLength", "lengthAdjust"}
 _CONTENT_TAGS = {"tspan", "textPath", "a", "tref"}
@@ -59,8 +61,6 @@ def _font(el: Element, node: Any) -> tuple[str | None, float, int]:
 
 
 def widest_line(lines: list[str], family: str | None, size: float, weight: int) -> float:
-    from assistant.text.fonts import text_advance
-
     return max((text_advance(ln, family, size, weight) for ln in lines), default=0.0)
 
 
@@ -129,7 +129,6 @@ def reflow(ctx: EditContext, el: Element, a: ReflowText, width: float) -> None:
     else:
         if local_tag(node) != "text" or len(nodes) > 1:
             raise InvalidAction("only a single <text> can be re-wrapped; use mode='font_size'", el.id)
-        from assistant.text.layout import wrap_lines
 
         new_lines = wrap_lines(" ".join(lines), w_local, family, size, weight)
         if new_lines == lines:

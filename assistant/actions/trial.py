@@ -13,8 +13,9 @@ large); every diff is exact, so the document is byte for byte what it was.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 

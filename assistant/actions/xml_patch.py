@@ -25,6 +25,7 @@ from typing import Any
 
 from assistant.errors import InvalidAction
 from assistant.geometry import Matrix, parse_transform
+from assistant.svg.tree import _origin
 
 _FIRST_TERM_RE = re.compile(r"\s*(matrix|translate)\s*\(([^)]*)\)\s*,?\s*", re.I)
 
@@ -133,10 +134,10 @@ class NodeSpec:
     nsmap: dict[str | None, str]
     text: str | None
     tail: str | None
-    children: list["NodeSpec"]
+    children: list[NodeSpec]
 
     @classmethod
-    def of(cls, node: Any) -> "NodeSpec":
+    def of(cls, node: Any) -> NodeSpec:
         from lxml import etree
 
         tail = node.tail
@@ -365,7 +366,6 @@ def transform_node(patch: XmlPatch, node: Any, world: Matrix, parent: Matrix,
     k = world_to_local(world, parent, parent_now)
     if node.get("transform-origin") or "transform-origin" in style:
         # The attribute is applied as T(o) · transform · T(-o): write T(-o) K T(o) in front.
-        from assistant.svg.tree import _origin
 
         ox, oy = _origin(node)
         k = Matrix.translate(-ox, -oy) @ k @ Matrix.translate(ox, oy)

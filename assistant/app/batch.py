@@ -20,12 +20,21 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
+from assistant.app.formats import export
+from assistant.app.outputs import replace_input, write_output
 from assistant.errors import LayoutError
+from assistant.importer import import_svg
+from assistant.instructions.brief import compile_brief
+from assistant.metrics import evaluate
+from assistant.planners import get_planner
+from assistant.planners.loop import run_planner
+from assistant.render.raster import render_png
 
 SVG_SUFFIXES = (".svg", ".svgz")
 
@@ -177,8 +186,6 @@ def _findings(report: Any, limit: int = 20) -> list[dict[str, Any]]:
 
 
 def _thumbnail(doc: Any, size: int) -> bytes | None:
-    from assistant.render.raster import render_png
-
     canvas = doc.layout.canvas
     if canvas.width >= canvas.height:
         return render_png(doc, width=size)
@@ -209,12 +216,6 @@ def _reason(exc: BaseException) -> str:
 
 
 def _fix_into(job: Job, options: FixOptions, result: FileResult) -> None:
-    from assistant.instructions.brief import compile_brief
-    from assistant.metrics import evaluate
-    from assistant.planners import get_planner
-    from assistant.planners.loop import run_planner
-    from assistant.importer import import_svg
-
     doc = import_svg(job.source)
     result.elements = len(doc.layout.elements)
     result.locked = sum(e.locked or e.id in options.lock for e in doc.layout.elements)
@@ -246,9 +247,6 @@ def _fix_into(job: Job, options: FixOptions, result: FileResult) -> None:
 
 
 def _write_outputs(doc: Any, job: Job, options: FixOptions, result: FileResult) -> None:
-    from assistant.app.formats import export
-    from assistant.app.outputs import replace_input, write_output
-
     assert job.output is not None
     _check_parent_alive()
     svg = export(doc, "svg")
@@ -276,7 +274,8 @@ NOT_PROCESSED = "not processed: the batch was stopped before this file"
 
 class BatchInterrupted(LayoutError):
     """The batch was stopped (Ctrl-C, SIGTERM): ``results`` holds every file, the unreached ones as
-    :data:`NOT_PROCESSED`. Files written before the stop are complete (atomic writes)."""
+    :data:`NOT_PROCESSED`. Files written before the stop are complete (atomic writes).
+    """
 
     def __init__(self, results: list[FileResult]) -> None:
         done = sum(r.error != NOT_PROCESSED for r in results)

@@ -27,15 +27,24 @@ backup of it is kept.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from assistant.document import Document
-from assistant.errors import InvalidAction, LayoutError, PlannerError
+from assistant.actions.trial import simulate
 from assistant.app.formats import export
 from assistant.app.outputs import replace_input, write_output
 from assistant.app.session import Session
+from assistant.document import Document
+from assistant.errors import InvalidAction, LayoutError, PlannerError
+from assistant.instructions.brief import compile_brief
+from assistant.metrics import evaluate
+from assistant.planners.grammar import request_distances
+from assistant.planners.loop import instruction_fit
+from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
+from assistant.planners.prompting import build_prompt, format_target, layout_text
+from assistant.render.overlay import render_overlay_png
 
 HELP = """Type an edit request in plain words, or a command:
   make the title bigger | logo to the top right | tidy the spacing   (edit requests)
@@ -133,8 +142,6 @@ class ChatAssistant:
                      + self._files_text(files), files=files, edited=True)
 
     def _cmd_show(self, _args: list[str]) -> Reply:
-        from assistant.planners.prompting import layout_text
-
         files = self._write_preview([], force=True)
         return Reply(layout_text(self.document.layout) + "\n" + self._score_text(self._score())
                      + self._files_text(files), files=files)
@@ -184,14 +191,6 @@ class ChatAssistant:
     # -- edit requests ---------------------------------------------------------
     def edit(self, request: str) -> Reply:
         """Turn ``request`` into one action with the model and apply it (see the module docstring)."""
-        from assistant.metrics import evaluate
-        from assistant.instructions.brief import compile_brief
-        from assistant.planners.grammar import request_distances
-        from assistant.planners.loop import instruction_fit
-        from assistant.actions.trial import simulate
-        from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
-        from assistant.planners.prompting import build_prompt, format_target, layout_text
-
         layout = self.document.layout
         try:
             constraints = compile_brief(request, layout).constraints
@@ -247,8 +246,6 @@ class ChatAssistant:
 
     # -- helpers ---------------------------------------------------------------
     def _score(self) -> Any:
-        from assistant.metrics import evaluate
-
         return evaluate(self.document.layout)
 
     @staticmethod
@@ -271,7 +268,6 @@ class ChatAssistant:
     def _write_preview(self, ids: list[str], *, force: bool = False) -> list[str]:
         if not (self.preview or force):
             return []
-        from assistant.render.overlay import render_overlay_png
 
         known = [i for i in ids if i in self.document.layout]
         png = render_overlay_png(self.document, overlays=("boxes",), ids=known or None, max_size=self.preview_size)

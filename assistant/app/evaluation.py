@@ -24,9 +24,15 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
+from assistant.env.tasks import make_task, task_names
+from assistant.instructions import KeepConstraint
+from assistant.metrics import evaluate
+from assistant.planners import get_planner
+from assistant.planners.loop import run_planner
 from assistant.seeds import parse_seeds
 
 #: The quality target of the heuristic planner (fraction of the gap closed).
@@ -72,12 +78,6 @@ class TaskRow:
 def run_episode(task_name: str, seed: int, planner_name: str, *, max_steps: int = 20,
                 time_budget: float | None = 20.0, planner_options: dict[str, Any] | None = None) -> Episode:
     """Run the planner on one generated task and score start, end and clean."""
-    from assistant.metrics import evaluate
-    from assistant.planners import get_planner
-    from assistant.instructions import KeepConstraint
-    from assistant.planners.loop import run_planner
-    from assistant.env.tasks import make_task
-
     task = make_task(task_name, seed)
     doc, constraints, weights = task.broken, list(task.constraints), task.weights
     keep = [c.id for c in constraints if isinstance(c, KeepConstraint) and c.id]
@@ -117,8 +117,6 @@ def evaluate_planner(planner: str = "heuristic", *, tasks: Iterable[str] | None 
     on it (episodes are independent and collected in task/seed order), except
     for the timings.
     """
-    from assistant.env.tasks import task_names
-
     names = list(tasks) if tasks is not None else task_names()
     pairs = [(name, s) for name in names for s in seeds]
     kw = dict(max_steps=max_steps, time_budget=time_budget, planner_options=planner_options)

@@ -16,9 +16,10 @@ here, so a format registered once is available everywhere.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from assistant.document import Document
 from assistant.errors import ExportError

@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from assistant.errors import ExportError
-
 
 __all__ = ["atomic_write", "keep_backup", "replace_input", "write_output"]
 

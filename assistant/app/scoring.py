@@ -7,11 +7,16 @@ one bad file never hides the others.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
+from assistant.app.batch import expand_paths
 from assistant.errors import LayoutError
+from assistant.importer import import_svg
+from assistant.instructions.brief import compile_brief
+from assistant.metrics import evaluate
 
 
 @dataclass
@@ -46,10 +51,6 @@ class FileScore:
 
 def score_file(path: str | Path, instruction: str | None = None) -> FileScore:
     """Import and evaluate one file; import/read problems come back in ``error``."""
-    from assistant.instructions.brief import compile_brief
-    from assistant.metrics import evaluate
-    from assistant.importer import import_svg
-
     try:
         doc = import_svg(path)
         brief = compile_brief(instruction, doc.layout)
@@ -63,8 +64,6 @@ def score_file(path: str | Path, instruction: str | None = None) -> FileScore:
 
 def score_paths(paths: Iterable[str | Path], instruction: str | None = None) -> list[FileScore]:
     """Score every file named by ``paths`` (files, folders, globs); missing ones as errors."""
-    from assistant.app.batch import expand_paths
-
     files, missing = expand_paths(paths)
     out = [FileScore(source=m.source, error=m.error) for m in missing]
     out.extend(score_file(f, instruction) for f in files)

@@ -13,8 +13,9 @@ this class.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -37,7 +38,7 @@ class EditSummary(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
     @classmethod
-    def from_diff(cls, index: int, diff: Diff) -> "EditSummary":
+    def from_diff(cls, index: int, diff: Diff) -> EditSummary:
         action = diff.action or {}
         return cls(index=index, type=str(action.get("type", "")), action=action, changed_ids=list(diff.changed_ids),
                    before=dict(diff.before), after=dict(diff.after), notes=list(diff.notes))

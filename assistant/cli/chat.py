@@ -49,8 +49,8 @@ def chat(
     step_timeout: float = typer.Option(20.0, "--step-timeout", min=0.1, help="Seconds of generation per request."),
 ) -> None:
     from assistant.app.chat import ChatAssistant, run_repl
-    from assistant.planners import get_planner
     from assistant.importer import import_svg
+    from assistant.planners import get_planner
 
     try:
         doc = import_svg(file)

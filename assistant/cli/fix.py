@@ -51,7 +51,8 @@ def _split(values: list[str] | None) -> list[str]:
 
 def parse_planner_options(values: list[str] | None) -> dict[str, object]:
     """``KEY=VALUE`` pairs for the planner factory; VALUE is read as JSON when it parses
-    (``beam_width=3``, ``temperature=0.2``, ``verbose=true``), else kept as text."""
+    (``beam_width=3``, ``temperature=0.2``, ``verbose=true``), else kept as text.
+    """
     out: dict[str, object] = {}
     for item in values or []:
         key, sep, raw = item.partition("=")
@@ -89,18 +90,18 @@ def _check_formats(formats: list[str]) -> tuple[str, ...]:
 
 def _result_line(r: object) -> str:
 
-    name = escape(str(getattr(r, "source")))
-    if not getattr(r, "ok"):
-        return f"[red]{name}: FAILED[/red] — {escape(str(getattr(r, 'error')).splitlines()[0])}"
-    b, a = getattr(r, "score_before"), getattr(r, "score_after")
-    edits, changed = len(getattr(r, "edits")), getattr(r, "elements_changed")
+    name = escape(str(r.source))
+    if not r.ok:
+        return f"[red]{name}: FAILED[/red] — {escape(str(r.error).splitlines()[0])}"
+    b, a = r.score_before, r.score_after
+    edits, changed = len(r.edits), r.elements_changed
     colour = "green" if a > b else "dim"
-    reasons = [str(e.get("reason", "")) for e in getattr(r, "edits")]
+    reasons = [str(e.get("reason", "")) for e in r.edits]
     own = sum("the model's own choice" in x for x in reasons)  # local/remote model planners
     fixes = sum("suggested fix" in x for x in reasons)
     mine = (f", {own} the model's own choice, {fixes} suggested fix{'es' * (fixes != 1)}"
             if any(" model: " in x or "suggested fix" in x for x in reasons) else "")
-    total, locked = getattr(r, "elements"), getattr(r, "locked")
+    total, locked = r.elements, r.locked
     if edits == 0 and total and locked == total:
         return (f"{name}: {b:.2f} → [dim]{a:.2f}[/dim] (0 edits: all {total} elements are locked in the file — "
                 f"unlock them (an Inkscape layer lock, data-locked) to allow edits)")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -41,7 +40,7 @@ def render(
                                  help="Draw element boxes, ids and roles on top (PNG, or SVG with layers)."),
     grid: bool = typer.Option(False, "--grid", help="With --overlay: draw the 12-column grid."),
     margins: bool = typer.Option(False, "--margins", help="With --overlay: draw the safe area."),
-    width: Optional[int] = typer.Option(None, "--width", min=1, max=16384,
+    width: int | None = typer.Option(None, "--width", min=1, max=16384,
                                         help="Output width in px (PNG); the height follows."),
 ) -> None:
     """Render FILE to --out."""

@@ -32,10 +32,10 @@ Examples:
 
 def print_score(console: Console, fs: object, max_findings: int) -> None:
     """Print one file's metric table and findings (or its error)."""
-    source = escape(str(getattr(fs, "source")))
-    report = getattr(fs, "report")
+    source = escape(str(fs.source))
+    report = fs.report
     if report is None:
-        console.print(f"[red]{source}: FAILED[/red] — {escape(str(getattr(fs, 'error')))}")
+        console.print(f"[red]{source}: FAILED[/red] — {escape(str(fs.error))}")
         return
     table = Table(title=f"{source}: composite {report.composite:.3f}", title_justify="left")
     table.add_column("metric")

@@ -70,11 +70,10 @@ def export_tasks(
     instruction_file: bool = typer.Option(False, "--instruction-file", help="Also write the instruction as .txt."),
     ids: str = typer.Option("plain", "--ids", help="Element ids: plain, varied, prefixed, synonyms or tool."),
 ) -> None:
-    from assistant.seeds import parse_seeds
-    from assistant.env.tasks import TASKS, make_task
-    from assistant.env.tasks import task_names
-    from assistant.env.tasks.ids import STYLES
     from assistant.app.outputs import atomic_write
+    from assistant.env.tasks import TASKS, make_task, task_names
+    from assistant.env.tasks.ids import STYLES
+    from assistant.seeds import parse_seeds
 
     if task not in TASKS:
         fail(f"unknown task {task!r}; known tasks: {', '.join(task_names())}")

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from assistant.errors import EnvError
+from assistant.svg.write import export_svg
 
 OBS_KEYS = ("canvas", "elements", "metrics", "composite", "instruction_fit", "weakest", "instruction",
             "constraints", "step", "max_steps")
@@ -80,8 +82,6 @@ def _check_info(info: Any, env: Any, where: str) -> None:
 
 
 def _run(env: Any, seed: int, actions: list[Any], options: dict[str, Any] | None) -> list[tuple[str, Any]]:
-    from assistant.svg.write import export_svg
-
     record: list[tuple[str, Any]] = []
     obs, info = env.reset(seed=seed, options=options)
     _check_obs(obs, "reset")

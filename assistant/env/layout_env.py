@@ -32,7 +32,7 @@ Episode end
     elements) do not end the episode: they leave the state unchanged, cost
     the invalid penalty and say why in ``info["error"]``.
 
-Arguments
+Arguments:
     ``task``: a task name or list of names to draw from (default: all);
     ``max_steps`` (24); ``reward``: a ``RewardConfig``; ``weights``: metric
     weights overriding the task's; ``weakest`` / ``findings_per_metric``:
@@ -53,10 +53,16 @@ from typing import Any
 
 import numpy as np
 
+from assistant.actions import action_json_schema, apply_action, parse_action
 from assistant.document import Document
-from assistant.env.reward import RewardConfig, is_premature, potential, remaining_gap_share, shaping
-from assistant.errors import EnvError, InvalidAction, LayoutError
 from assistant.env.observation import build_observation, observation_text
+from assistant.env.reward import RewardConfig, is_premature, potential, remaining_gap_share, shaping
+from assistant.env.tasks import TASKS, Task, make_task, task_names
+from assistant.errors import EnvError, InvalidAction, LayoutError
+from assistant.importer import import_svg_text
+from assistant.instructions.brief import compile_brief
+from assistant.metrics import evaluate
+from assistant.svg.write import export_svg
 
 #: Largest task seed drawn by the environment.
 _MAX_TASK_SEED = 2**31 - 1
@@ -70,8 +76,6 @@ class LayoutEnv:
     def __init__(self, task: str | list[str] | None = None, *, max_steps: int = 24,
                  reward: RewardConfig | None = None, weights: dict[str, float] | None = None,
                  weakest: int = 3, findings_per_metric: int = 2) -> None:
-        from assistant.env.tasks import TASKS, task_names
-
         names = task_names() if task is None else [task] if isinstance(task, str) else list(task)
         unknown = [n for n in names if n not in TASKS]
         if unknown or not names:
@@ -98,8 +102,6 @@ class LayoutEnv:
     @property
     def action_space(self) -> dict[str, Any]:
         """JSON schema of the action union (the grammar an agent must follow)."""
-        from assistant.actions import action_json_schema
-
         return action_json_schema()
 
     # -- state accessors ----------------------------------------------------
@@ -127,10 +129,8 @@ class LayoutEnv:
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Start an episode; ``options`` may hold ``task`` (a name or ``Task``),
         ``task_seed``, or ``document`` (a ``Document`` or SVG text) with
-        ``instruction``, ``constraints`` (list or JSON) and ``weights``."""
-        from assistant.instructions.brief import compile_brief
-        from assistant.env.tasks import Task, make_task
-
+        ``instruction``, ``constraints`` (list or JSON) and ``weights``.
+        """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
                 raise EnvError(f"seed must be an integer, got {seed!r}")
@@ -185,8 +185,6 @@ class LayoutEnv:
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         """Apply one action; returns ``(obs, reward, terminated, truncated, info)``."""
-        from assistant.actions import apply_action, parse_action
-
         if not self._started:
             raise EnvError("call reset() before step()")
         if self._done:
@@ -224,10 +222,11 @@ class LayoutEnv:
             info["error"] = error
         return self._observe(), shaped - penalty, terminated, truncated, info
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "LayoutEnv":
+    def __deepcopy__(self, memo: dict[int, Any]) -> LayoutEnv:
         """An independent copy for simulation (GRPO samples, lookahead): the
         document and the random generator are copied; the task, constraints and
-        metric report, which the env never mutates, are shared."""
+        metric report, which the env never mutates, are shared.
+        """
         import copy as _copy
 
         clone = _copy.copy(self)
@@ -236,7 +235,7 @@ class LayoutEnv:
             clone._doc = self._doc.copy()
         return clone
 
-    def clone(self) -> "LayoutEnv":
+    def clone(self) -> LayoutEnv:
         """Same as ``copy.deepcopy(env)``."""
         import copy as _copy
 
@@ -253,8 +252,6 @@ class LayoutEnv:
 
     def render(self) -> str:
         """The current document as SVG text."""
-        from assistant.svg.write import export_svg
-
         return export_svg(self.document).decode("utf-8")
 
     @property
@@ -269,8 +266,6 @@ class LayoutEnv:
         if isinstance(doc, Document):
             return doc.copy()
         if isinstance(doc, (str, bytes)):
-            from assistant.importer import import_svg_text
-
             try:
                 return import_svg_text(doc, source="<reset document>")
             except LayoutError as exc:
@@ -278,8 +273,6 @@ class LayoutEnv:
         raise EnvError(f"the document option must be a Document or SVG text, got {type(doc).__name__}")
 
     def _evaluate(self, layout: Any) -> Any:
-        from assistant.metrics import evaluate
-
         return evaluate(layout, constraints=self._constraints, weights=self._weights)
 
     def _potential(self, report: Any) -> float:

@@ -28,7 +28,8 @@ concern stay.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from assistant.document import Layout
 
@@ -120,7 +121,8 @@ def canvas_line(canvas: dict[str, Any]) -> str:
 def element_lines(elements: list[dict[str, Any]], units: str, *, compact: int = 0,
                   leave_out: frozenset[str] = frozenset()) -> list[str]:
     """One line per element dict (``id role kind x,y,w,h in=group "text" size=… locked``), shortened at
-    ``compact`` level 1 and above (see the module docstring); a last line counts the elements left out."""
+    ``compact`` level 1 and above (see the module docstring); a last line counts the elements left out.
+    """
     lines = ["elements (id role kind x,y,w,h):"]
     locked = unlisted = 0
     for e in elements:
@@ -180,7 +182,8 @@ def fit_text(render: Callable[[int, frozenset[str]], str], elements: list[dict[s
              fits: Callable[[str], bool]) -> str:
     """The fullest ``render(level, leave_out)`` for which ``fits`` holds: levels 0 … :data:`COMPACT_LEVELS`,
     then, at the last level, more and more of ``elements`` left out — unlocked ones not in ``keep``,
-    decorations first, then the smallest. The shortest text when nothing fits."""
+    decorations first, then the smallest. The shortest text when nothing fits.
+    """
     for level in range(COMPACT_LEVELS + 1):
         text = render(level, frozenset())
         if fits(text):
@@ -198,7 +201,8 @@ def fit_text(render: Callable[[int, frozenset[str]], str], elements: list[dict[s
 
 def fit_observation_text(obs: dict[str, Any], fits: Callable[[str], bool]) -> str:
     """The fullest :func:`observation_text` of ``obs`` for which ``fits(text)`` holds (see the module
-    docstring for the order in which it is shortened; elements a finding names are always listed)."""
+    docstring for the order in which it is shortened; elements a finding names are always listed).
+    """
     named = {i for w in obs["weakest"] for f in w["findings"] for i in f["ids"]}
     return fit_text(lambda level, out: observation_text(obs, compact=level, leave_out=out), obs["elements"],
                     named, fits)

@@ -33,16 +33,16 @@ import math
 from pathlib import Path
 from typing import Any
 
-from assistant.svg.css import StyleResolver
 from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layout, hex_rgb
 from assistant.errors import SvgImportError
 from assistant.geometry import Box
-from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.roles import assign_roles, node_name
+from assistant.importer.structure import Plan, build_plans, walk_plans
+from assistant.importer.walk import Item, Walker
+from assistant.svg.css import StyleResolver
 from assistant.svg.image import INK_TOLERANCE
 from assistant.svg.parse import DEFAULT_LIMITS, ImportLimits, parse_svg_bytes, read_svg_bytes
 from assistant.svg.tree import SODIPODI_NS, local_name
-from assistant.importer.walk import Item, Walker
 from assistant.svg.units import canvas_for_root
 
 __all__ = ["ImportLimits", "import_svg", "import_svg_text", "import_tree"]
@@ -215,7 +215,8 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
 
 def _relative_ink(p: Plan, texts: list[Any]) -> list[Box]:
     """The ink of a text plan (boxes along a path where a text is set on one, else the text's box),
-    clipped to the plan's box and relative to it (see ``Element.ink``)."""
+    clipped to the plan's box and relative to it (see ``Element.ink``).
+    """
     b = p.box
     out = []
     for item in texts:
@@ -268,7 +269,8 @@ def _picture_ink(p: Plan, back: str | None) -> Box | None:
 
 def _backdrop_colour(below: list[Plan], box: Box) -> str | None:
     """The colour behind the centre of ``box``: the topmost filled shape (at least half opaque) of ``below``
-    there, white (the page) when none, None when a picture is."""
+    there, white (the page) when none, None when a picture is.
+    """
     for q in reversed(below):
         b = q.box
         if q.kind in ("text", "group") or not (b.x <= box.cx <= b.x2 and b.y <= box.cy <= b.y2):

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from assistant.document import Canvas
 from assistant.geometry import Box

@@ -44,8 +44,8 @@ from typing import Any
 
 from assistant.document import ROLES, Canvas
 from assistant.geometry import Box
-from assistant.svg.tree import INKSCAPE_NS, local_name
 from assistant.importer.walk import Item
+from assistant.svg.tree import INKSCAPE_NS, local_name
 
 WORDMARK_CHARS = 24
 COMPOUND_MAX_AREA = 0.25
@@ -64,7 +64,7 @@ class Plan:
     items: list[Item]
     node: Any | None
     nodes: list[Any]
-    children: list["Plan"] = field(default_factory=list)
+    children: list[Plan] = field(default_factory=list)
     compound: bool = False
     role: str | None = None
     explicit_role: bool = False
@@ -292,7 +292,8 @@ def _size(it: Item) -> float:
 
 def _continues(prev: Plan, it: Item) -> str | None:
     """``"same"`` when ``it`` continues the last line of ``prev``, ``"next"`` when it starts
-    the next line of the same paragraph, else None."""
+    the next line of the same paragraph, else None.
+    """
     last = prev.items[-1]
     if abs(it.ctm.rotation_degrees) > 0.01 or abs(last.ctm.rotation_degrees) > 0.01:
         return None
@@ -324,7 +325,8 @@ def _gap(a: Box, b: Box) -> float:
 
 def _clusters(cand: list[int], plans: list[Plan], max_area: float) -> list[list[int]]:
     """Single-linkage clusters at relative gap ``CLUSTER_GAP``, split at their widest
-    links (a minimum spanning tree cut divisively) until each covers at most ``max_area``."""
+    links (a minimum spanning tree cut divisively) until each covers at most ``max_area``.
+    """
     boxes = {i: plans[i].box for i in cand}
     sizes = {i: max(boxes[i].width, boxes[i].height, 1e-12) for i in cand}
     edges = []

@@ -34,22 +34,43 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from assistant.svg.css import StyleResolver
 from assistant.errors import SvgImportError
 from assistant.geometry import Box, Matrix
-from assistant.svg.pathbbox import (
-    NonFiniteNumber, Segment, ellipse_segments, parse_path, poly_segments, rect_segments, segments_bbox,
-)
-from assistant.svg.parse import ImportLimits
+from assistant.svg.css import StyleResolver
 from assistant.svg.image import PictureInk, image_rect, picture_ink
+from assistant.svg.parse import ImportLimits
+from assistant.svg.pathbbox import (
+    NonFiniteNumber,
+    Segment,
+    ellipse_segments,
+    parse_path,
+    poly_segments,
+    rect_segments,
+    segments_bbox,
+)
 from assistant.svg.rules import (
-    clamp01, conditions_pass, expanded_size, intersect, is_keyword, local_matrix_no_parent, num, overflow_visible,
+    clamp01,
+    conditions_pass,
+    expanded_size,
+    intersect,
+    is_keyword,
+    local_matrix_no_parent,
+    num,
+    overflow_visible,
 )
 from assistant.svg.tree import (
-    NON_RENDERED, href, id_index, local_matrix, local_name, nested_svg_matrix, ref_id, transform_matrix,
+    NON_RENDERED,
+    href,
+    id_index,
+    local_matrix,
+    local_name,
+    nested_svg_matrix,
+    ref_id,
+    transform_matrix,
     viewport_size,
 )
 from assistant.svg.units import has_nonfinite, parse_length, parse_points
+from assistant.text.measure import measure_text
 
 MAX_USE_DEPTH = 24
 CONTAINERS = frozenset({"g", "a", "switch", "svg"})
@@ -75,7 +96,7 @@ class Item:
     metrics: Any = None
     segments: int = 0
     curved: bool = False
-    parts: list["Item"] = field(default_factory=list)
+    parts: list[Item] = field(default_factory=list)
     #: A shape's stroke colour (``fill`` is its fill, or the stroke when it has none).
     stroke: str | None = None
     #: An embedded picture's subject inside its margin, in world units (``svg_image.picture_ink``).
@@ -264,8 +285,6 @@ class Walker:
         return None
 
     def _measure(self, node: Any) -> Any:
-        from assistant.text.measure import measure_text
-
         return measure_text(node, self.style)
 
     # -- the walk -------------------------------------------------------------

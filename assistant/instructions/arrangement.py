@@ -31,7 +31,7 @@ class MarginsConstraint(ConstraintBase):
     min_share: float | None = Field(None, gt=0.0, lt=0.5, allow_inf_nan=False)
 
     @model_validator(mode="after")
-    def _one_size(self) -> "MarginsConstraint":
+    def _one_size(self) -> MarginsConstraint:
         if (self.min_px is None) == (self.min_share is None):
             raise ValueError("a margins constraint needs exactly one of min_px and min_share")
         return self
@@ -190,7 +190,8 @@ class AlignConstraint(TargetedConstraint):
 class ContrastConstraint(TargetedConstraint):
     """Text in the target reaches a WCAG 2.x contrast ratio of ``min_ratio``
     against the shape painted under its centre (white canvas when none); per
-    text ``clip((ratio - 1) / (min_ratio - 1), 0, 1)``, averaged."""
+    text ``clip((ratio - 1) / (min_ratio - 1), 0, 1)``, averaged.
+    """
 
     type: Literal["contrast"] = "contrast"
     min_ratio: float = Field(4.5, ge=1.0, le=21.0, allow_inf_nan=False)

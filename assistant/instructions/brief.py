@@ -21,7 +21,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.document import Layout
-from assistant.instructions import Constraint, KeepConstraint, compile_instruction, parse_constraints, resolve_constraints
+from assistant.instructions import (
+    Constraint,
+    KeepConstraint,
+    compile_instruction,
+    parse_constraints,
+    resolve_constraints,
+)
 
 
 @dataclass(frozen=True)

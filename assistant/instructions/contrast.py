@@ -14,7 +14,8 @@ their texts are skipped here (the contrast metric renders them).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from assistant.document import Element, Layout
 

@@ -153,7 +153,7 @@ class KeepConstraint(ConstraintBase):
     tolerance_px: float = Field(2.0, ge=0.0, le=10000.0, allow_inf_nan=False)
 
     @model_validator(mode="after")
-    def _named(self) -> "KeepConstraint":
+    def _named(self) -> KeepConstraint:
         if self.id is None and self.role is None:
             raise ValueError("a keep constraint needs an element id or a role")
         return self

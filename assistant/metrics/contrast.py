@@ -46,6 +46,7 @@ import numpy as np
 from assistant.errors import MetricError
 from assistant.metrics.context import LayoutArrays
 from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
+from assistant.render.raster import render_array
 
 NAME = "contrast"
 MAX_FINDINGS = 20
@@ -83,7 +84,7 @@ class Backdrop:
 
 
 def linearise(c: np.ndarray) -> np.ndarray:
-    """sRGB → linear light (WCAG 2.x relative luminance definition)."""
+    """SRGB → linear light (WCAG 2.x relative luminance definition)."""
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
 
@@ -161,8 +162,6 @@ def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
     rendered by ``assistant.render.raster.render_array`` with its longer side at
     ``max_size`` px. Raises ``ExportError`` when the document cannot be rendered.
     """
-    from assistant.render.raster import render_array
-
     d = doc.copy()
     for e in d.layout.elements:
         if e.kind != "text":

@@ -10,7 +10,8 @@ composite rather than inflating it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from assistant.document import Layout
 from assistant.errors import MetricError

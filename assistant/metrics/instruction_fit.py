@@ -14,7 +14,8 @@ above the metrics); here they are anything with a ``weight`` and an
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
 from assistant.document import Layout
 from assistant.metrics.context import LayoutArrays
@@ -40,7 +41,8 @@ class ScoredConstraint(Protocol):
 
 def score_constraints(layout: Layout, constraints: Iterable[ScoredConstraint] | None) -> tuple[float, list[Finding]]:
     """Instruction fit of ``layout``: the weight-averaged score of the applicable constraints
-    (1.0 when there are none) and all their findings."""
+    (1.0 when there are none) and all their findings.
+    """
     total = weight = 0.0
     findings: list[Finding] = []
     for c in constraints or []:

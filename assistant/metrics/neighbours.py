@@ -29,7 +29,7 @@ the ink boxes), with the same results and ties.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 

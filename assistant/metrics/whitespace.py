@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, finding, metric_result
+from assistant.metrics.report import MetricResult, finding, metric_result
 
 NAME = "whitespace"
 GRID = 128

@@ -16,7 +16,8 @@ are imported lazily on first look-up, so importing this package stays cheap.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from assistant.errors import PlannerError
 

@@ -21,8 +21,9 @@ A finding's own ``suggestion`` (when the metric knows a fix) always comes first.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from assistant.document import Element, Layout
 
@@ -53,7 +54,7 @@ class Geometry:
     snap: float
 
     @classmethod
-    def of(cls, layout: Layout) -> "Geometry":
+    def of(cls, layout: Layout) -> Geometry:
         short = min(layout.canvas.width, layout.canvas.height)
         return cls(gap=0.025 * short, nudge=0.03 * short, snap=0.08 * short)
 
@@ -235,7 +236,8 @@ def snap(finding: Any, layout: Layout) -> list[Candidate]:
 @generator("contrast")
 def recolour(finding: Any, layout: Layout) -> list[Candidate]:
     """Near-black or near-white text for the implicated text elements — only when the finding's own
-    suggestion is not a shade of the text's colour (a brand colour keeps its hue when a shade of it passes)."""
+    suggestion is not a shade of the text's colour (a brand colour keeps its hue when a shade of it passes).
+    """
     shade = (finding.suggestion or {}).get("fill")
     if shade and shade not in ("#000000", "#ffffff"):
         return nudges(finding, layout)

@@ -67,10 +67,15 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 
+from assistant.actions import action_json_schema, parse_action
 from assistant.errors import InvalidAction
+from assistant.instructions.lexicon import UNIT_PX
+from assistant.planners.gbnf_rules import PLAIN_CHAR, number_rule, string_rule
+from assistant.planners.prompting import parse_completion
 
 #: Element-id fields of the action vocabulary.
 ID_FIELDS = ("id", "target_id")
@@ -138,8 +143,6 @@ def runtime_schema(ids: Iterable[str] | None = None) -> dict[str, Any]:
     output schema); every action it admits also matches ``action_json_schema()``
     except for numeric ranges.
     """
-    from assistant.actions import action_json_schema
-
     id_list = None if ids is None else list(dict.fromkeys(ids))
     schema = _strip(copy.deepcopy(action_json_schema()))
     _walk(schema, id_list)
@@ -189,8 +192,6 @@ def _not_null(node: dict[str, Any]) -> dict[str, Any]:
 
 def _leaf_rule(node: dict[str, Any]) -> str | None:
     """Own GBNF body for a number or free-string schema ``node`` (``None``: the converter's rule is exact)."""
-    from assistant.planners.gbnf_rules import PLAIN_CHAR, number_rule, string_rule
-
     kind = node.get("type")
     if kind in ("number", "integer"):
         return number_rule(node, int_digits=INT_DIGITS, fraction_digits=FRACTION_DIGITS)
@@ -337,7 +338,8 @@ def distinct_span(ids: Iterable[str]) -> int:
     first ``distinct_span(ids)`` positions of every id list: :data:`DISTINCT_SPAN` of them unless the layout
     has so many ids that the rules would pass :data:`ID_LIST_BUDGET` alternatives, fewer then. ``1`` (no
     check) where fewer than two ids exist or where even the first two positions would pass the budget (about a
-    hundred ids), so that the grammar stays as small as it was without the check."""
+    hundred ids), so that the grammar stays as small as it was without the check.
+    """
     id_list = list(dict.fromkeys(ids))
     if len(id_list) < 2:
         return 1
@@ -355,7 +357,8 @@ def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str
     id (where the list is shorter than the span; any id after a longer list).
 
     A radix trie over the ids' JSON strings keeps "any id but the one before" linear in the ids' length:
-    the rule for it follows the excluded id's path and shares every other branch."""
+    the rule for it follows the excluded id's path and shares every other branch.
+    """
     words = [_json_id(i) for i in ids]
     root = _radix_trie(words)
     span = distinct_span(ids)
@@ -443,7 +446,8 @@ def _id_placeholders(actions: list[dict[str, Any]], rules: list[str],
 
     Where an action requires both an id list and :data:`TARGET_FIELD` (``align`` to an element), the list's
     placeholder takes the fields after it up to the target too (required enums; written as ``tails``'
-    rules), so that the target can be kept from being the list's last id."""
+    rules), so that the target can be kept from being the list's last id.
+    """
     lists: set[tuple[int, int, str]] = set()
     for action in actions:
         props = action.get("properties", {})
@@ -514,9 +518,6 @@ def within_grammar(text: str, ids: Iterable[str] | None = None, distances: Dista
     What the local planner accepts from a model decoded without the grammar before falling back to it
     (``LocalPlanner.complete``); the grammar itself is stricter only in layout (spacing, key order, digits).
     """
-    from assistant.actions import parse_action
-    from assistant.planners.prompting import parse_completion
-
     try:
         data = parse_completion(text)
         parse_action(data)
@@ -557,7 +558,8 @@ def action_gbnf(ids: Iterable[str] | None = None, distances: Distances | None = 
     """GBNF text for one compact action JSON object (see the module docstring).
 
     ``distances`` (:func:`request_distances`): a ``move`` then writes both ``dx`` and ``dy``, each one of
-    its values."""
+    its values.
+    """
     gbnf, move_rules = _base_gbnf(None if ids is None else tuple(dict.fromkeys(ids)), distances is not None)
     if distances is None:
         return gbnf
@@ -569,7 +571,8 @@ def action_gbnf(ids: Iterable[str] | None = None, distances: Distances | None = 
 @lru_cache(maxsize=32)
 def _base_gbnf(ids: tuple[str, ...] | None, move_fields: bool = False) -> tuple[str, tuple[str, ...]]:
     """The grammar over ``ids`` and the names of the rules of a move's :data:`MOVE_FIELDS` (which a move
-    must write with ``move_fields``)."""
+    must write with ``move_fields``).
+    """
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
     schema, rules, helpers = _grammar_parts(ids)
@@ -622,8 +625,6 @@ def request_distances(request: str, px_per_unit: float = 1.0) -> dict[str, tuple
     ``None`` — moves stay free — when the request names no length, more than :data:`MAX_DISTANCES`, or one
     that is not a whole number of layout units (the grammar could not write it exactly).
     """
-    from assistant.instructions.lexicon import UNIT_PX
-
     text = _QUOTED_RE.sub(lambda m: " " * len(m.group()), request)
     paired: dict[str, set[int]] = {f: set() for f in MOVE_FIELDS}
     loose: set[int] = set()

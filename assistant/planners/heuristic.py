@@ -29,11 +29,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from assistant.actions import parse_action
+from assistant.actions.trial import attempt
 from assistant.errors import InvalidAction
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.candidates import candidates_for, unit_of
+from assistant.planners.lists import detached_lists, list_markers, snapshot
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
+
 
 @dataclass
 class _Trial:
@@ -76,8 +80,6 @@ class HeuristicPlanner:
 
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals with reasons and simulated gains."""
-        from assistant.actions import parse_action
-
         trials = self._trials(state, state.report, self.max_findings, self.max_candidates)
         if not trials:
             return [Proposal(action=parse_action({"type": "finalize"}),
@@ -118,10 +120,8 @@ class HeuristicPlanner:
                   listed: dict[str, Any]) -> tuple[Any, set[str]] | None:
         """Apply, score and undo ``action``; ``(report, changed ids)``, or None when invalid or when it
         would pull a bulleted list off its bullets (``markers`` and their ``listed`` snapshot,
-        ``assistant.planners.lists``)."""
-        from assistant.actions.trial import attempt
-        from assistant.planners.lists import detached_lists
-
+        ``assistant.planners.lists``).
+        """
         doc = state.document
         try:
             with attempt(doc, action, constraints=state.constraints, weights=state.weights) as trial:
@@ -132,9 +132,6 @@ class HeuristicPlanner:
             return None
 
     def _trials(self, state: PlannerState, report: Any, max_findings: int, max_candidates: int) -> list[_Trial]:
-        from assistant.actions import parse_action
-        from assistant.planners.lists import list_markers, snapshot
-
         layout = state.document.layout
         markers = list_markers(layout)
         listed = snapshot(layout, markers)  # every simulation is undone: one snapshot serves them all
@@ -170,8 +167,6 @@ class HeuristicPlanner:
 
     def _lookahead(self, state: PlannerState, action: Any) -> float:
         """Best value reachable one edit after ``action`` (0 when none improves)."""
-        from assistant.actions.trial import attempt
-
         try:
             with attempt(state.document, action, constraints=state.constraints, weights=state.weights) as trial:
                 nxt = self._trials(state, trial.report, max(2, self.max_findings // 4),

@@ -23,11 +23,16 @@ The result says how many edits were made, which elements changed and why
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
+from assistant.actions import parse_action, undo_diffs
+from assistant.actions.trial import attempt
 from assistant.document import Document
 from assistant.errors import InvalidAction, PlannerError
+from assistant.metrics import evaluate
 from assistant.planners.base import PlannerState, PlanResult, Proposal, StepRecord, proposals_of
+from assistant.planners.lists import detached_lists, list_markers, snapshot
 
 #: How much composite an edit may cost when it improves the instruction fit.
 FIT_TOLERANCE = 0.005
@@ -104,11 +109,6 @@ def run_planner(
         max_steps: most edits to apply. time_budget: seconds for the whole run.
         guard: undo any edit that does not pass ``improves`` (on by default).
     """
-    from assistant.actions import parse_action, undo_diffs
-    from assistant.actions.trial import attempt
-    from assistant.metrics import evaluate
-    from assistant.planners.lists import detached_lists, list_markers, snapshot
-
     if max_steps < 0:
         raise PlannerError(f"max_steps must be >= 0, got {max_steps}")
     session = None if isinstance(target, Document) else target

@@ -42,13 +42,17 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
+from assistant.actions import parse_action
 from assistant.actions.trial import simulate
-from assistant.errors import InvalidAction
+from assistant.env.observation import build_observation, observation_text
+from assistant.errors import InvalidAction, PlannerError
 from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
+from assistant.planners.prompting import canonical_action, parse_completion
 
 
 @dataclass
@@ -116,9 +120,6 @@ TEMPERATURE_RAMP = (1.0, 1.25, 1.625)
 
 def answer_key(text: str) -> str:
     """What makes two answers the same: their validated action (canonical JSON), or the text when it is not one."""
-    from assistant.actions import parse_action
-    from assistant.planners.prompting import parse_completion
-
     try:
         return json.dumps(parse_action(parse_completion(text)).model_dump(mode="json", exclude_none=True),
                           sort_keys=True)
@@ -175,9 +176,6 @@ class Candidate:
 
 def validate_answer(text: str, stats: ModelStats) -> Any | None:
     """The validated ``Action`` of a model answer, or ``None`` (counted invalid)."""
-    from assistant.actions import parse_action
-    from assistant.planners.prompting import parse_completion
-
     stats.answers += 1
     try:
         return parse_action(parse_completion(text))
@@ -202,8 +200,6 @@ def amount_variants(action: dict[str, Any]) -> list[dict[str, Any]]:
     Variants the action schema refuses (a factor not above 1, say) are returned all the same; the
     caller validates each.
     """
-    from assistant.planners.prompting import canonical_action
-
     kind = action.get("type")
     forms: list[dict[str, Any]] = []
     if kind == "move":
@@ -239,8 +235,6 @@ def describe_amount(answer: dict[str, Any], chosen: dict[str, Any]) -> str:
 
 def switch(name: str, value: Any) -> bool:
     """A planner's on/off option (``tune``, ``suggestions``): true or false, 1 or 0; anything else refused."""
-    from assistant.errors import PlannerError
-
     if not isinstance(value, (bool, int)) or value not in (0, 1):
         raise PlannerError(f"{name} must be true or false (1 or 0), got {value!r}")
     return bool(value)
@@ -264,9 +258,8 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
            tolerance: float = FIT_TOLERANCE, tune: bool = False,
            suggested: Sequence[dict[str, Any]] = ()) -> list[Proposal]:
     """Ranked proposals from the model answers ``texts`` for ``state``, and from the ``suggested`` fixes
-    (:func:`finding_fixes`) when given (see module docstring)."""
-    from assistant.actions import parse_action
-
+    (:func:`finding_fixes`) when given (see module docstring).
+    """
     stats.decisions += 1
     frozen = state.frozen_ids
     seen: set[str] = set()
@@ -357,16 +350,12 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
 
 def planner_observation(state: PlannerState) -> dict[str, Any]:
     """The observation dict for ``state`` (same as ``LayoutEnv.observation``)."""
-    from assistant.env.observation import build_observation
-
     return build_observation(state.document.layout, state.report, instruction=state.instruction,
                              constraints=state.constraints, step=state.step, max_steps=state.max_steps)
 
 
 def planner_prompt_text(state: PlannerState) -> str:
     """The planner observation text for ``state`` (same as ``LayoutEnv.observation_text``)."""
-    from assistant.env.observation import observation_text
-
     return observation_text(planner_observation(state))
 
 

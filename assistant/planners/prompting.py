@@ -34,6 +34,7 @@ import math
 from functools import lru_cache
 from typing import Any, Literal
 
+from assistant.env.observation import canvas_line, element_lines, layout_element_dicts
 from assistant.errors import InvalidAction
 
 Kind = Literal["applicator", "planner"]
@@ -125,8 +126,6 @@ def layout_text(layout: Any, *, compact: int = 0, leave_out: frozenset[str] = fr
     ``leave_out`` shorten it as they shorten the observation
     (``assistant.env.observation.fit_text``).
     """
-    from assistant.env.observation import canvas_line, element_lines, layout_element_dicts
-
     c = layout.canvas
     s = c.safe_box
     canvas = {"width": round(float(c.width), 1), "height": round(float(c.height), 1), "units": c.units,

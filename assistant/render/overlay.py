@@ -27,15 +27,16 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from assistant.errors import ExportError
-from assistant.text.fonts import find_face
 from assistant.geometry import Box
 from assistant.render.raster import render_image
+from assistant.text.fonts import find_face
 
 #: Box colour per role (colour-blind-friendly hues, Okabe–Ito where possible).
 ROLE_COLOURS: dict[str, str] = {

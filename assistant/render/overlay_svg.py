@@ -35,17 +35,18 @@ from __future__ import annotations
 
 import base64
 import io
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import svgwrite
 from svgwrite.extensions import Inkscape
 
 from assistant.errors import ExportError
-from assistant.text.fonts import font_extents, text_advance
 from assistant.geometry import Box
-from assistant.svg.units import UNIT_PX
 from assistant.render.overlay import LABEL_FONT, LABEL_PX, OVERLAYS, ROLE_COLOURS, finding_fields
 from assistant.render.raster import render_svg_bytes
+from assistant.svg.units import UNIT_PX
+from assistant.text.fonts import font_extents, text_advance
 
 #: Page side, in overlay px, that the longest side of the canvas stands for.
 REFERENCE_PX = 1024.0

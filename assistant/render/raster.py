@@ -23,19 +23,19 @@ import base64
 import io
 import sys
 import urllib.parse
-from xml.etree.ElementTree import ParseError
 from typing import Any
+from xml.etree.ElementTree import ParseError
 
+import numpy as np
 from cairosvg.parser import Tree
 from cairosvg.surface import PDFSurface, PNGSurface
-import numpy as np
 from lxml import etree
 from PIL import Image
 
 from assistant.errors import ExportError
 from assistant.geometry import Box
-from assistant.svg.write import tree_of
 from assistant.render.textconvert import flatten_wrapped_text
+from assistant.svg.write import tree_of
 
 _EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 #: Largest output side in pixels (a guard against huge renders from tiny viewBoxes).
@@ -43,7 +43,7 @@ MAX_SIDE = 16384
 
 
 def data_only_fetcher(url: str, resource_type: str | None = None) -> bytes:
-    """cairosvg ``url_fetcher``: the bytes of a ``data:`` URI; an empty SVG for anything else."""
+    """Cairosvg ``url_fetcher``: the bytes of a ``data:`` URI; an empty SVG for anything else."""
     if not url or not url.startswith("data:"):
         return _EMPTY_SVG
     header, _, payload = url[5:].partition(",")

@@ -22,7 +22,8 @@ weights and colours.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import cssselect2
 import tinycss2

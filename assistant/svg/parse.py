@@ -117,7 +117,8 @@ def _only_namespace_errors(log: Any) -> bool:
 
 def _parse_xml(data: bytes, source: str) -> Any:
     """Strict parse; an undeclared namespace prefix (as in Illustrator's ``i:`` attributes)
-    is the one error tolerated: the element keeps its prefixed name, as browsers do."""
+    is the one error tolerated: the element keeps its prefixed name, as browsers do.
+    """
     parser = _make_parser()
     try:
         return etree.fromstring(data, parser)

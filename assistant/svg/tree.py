@@ -21,7 +21,11 @@ from typing import Any
 
 from assistant.geometry import Matrix, parse_transform
 from assistant.svg.units import (
-    parse_length, parse_preserve_aspect_ratio, parse_view_box, viewbox_offset, viewbox_scale,
+    parse_length,
+    parse_preserve_aspect_ratio,
+    parse_view_box,
+    viewbox_offset,
+    viewbox_scale,
 )
 
 SVG_NS = "http://www.w3.org/2000/svg"

@@ -28,11 +28,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.svg.css import StyleResolver, resolve_length
 from assistant.geometry import Box, parse_transform
+from assistant.svg import pathbbox
+from assistant.svg.css import StyleResolver, resolve_length
 from assistant.text.layout import (
-    _CONTENT_TAGS, _SKIP_TAGS, FontSpec, LinePlacement, Piece, Segment, TextMetrics, _anchor, _clean,
-    _hidden, _summarize, font_spec, line_height_of, local, pieces_of, preserves_space, wrap_pieces,
+    _CONTENT_TAGS,
+    _SKIP_TAGS,
+    FontSpec,
+    LinePlacement,
+    Piece,
+    Segment,
+    TextMetrics,
+    _anchor,
+    _clean,
+    _hidden,
+    _summarize,
+    font_spec,
+    line_height_of,
+    local,
+    pieces_of,
+    preserves_space,
+    wrap_pieces,
 )
 
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -61,8 +77,6 @@ def _float(node: Any, name: str, default: float = 0.0) -> float:
 
 def shape_box(shape: Any, depth: int = 0) -> Box | None:
     """Axis-aligned box of a region shape in its parent's user space (its ``transform`` applied)."""
-    from assistant.svg import pathbbox
-
     name = local(shape)
     try:
         m = parse_transform(shape.get("transform"))

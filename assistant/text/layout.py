@@ -34,10 +34,11 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.geometry import Box, Matrix, parse_transform
 from assistant.svg import pathbbox
 from assistant.svg.css import StyleResolver, resolve_length
+from assistant.svg.units import parse_length
 from assistant.text.fonts import FontSpec
-from assistant.geometry import Box
 from assistant.text.linebreak import Piece, pieces_of, wrap_lines, wrap_pieces
 
 __all__ = [
@@ -367,10 +368,8 @@ def _text_path_layout(node: Any, resolver: StyleResolver, advance: float) -> tup
 def _path_of(tp: Any, node: Any) -> tuple[list[Any], Any] | None:
     """The segments a ``<textPath>`` follows and the transform they are in: its SVG 2 ``path``
     attribute, or the ``<path>``, ``<circle>``, ``<ellipse>`` or ``<rect>`` its ``href`` names
-    (with that element's ``transform``); None when there is none. Raises ValueError on bad data."""
-    from assistant.geometry import Matrix, parse_transform
-    from assistant.svg.units import parse_length
-
+    (with that element's ``transform``); None when there is none. Raises ValueError on bad data.
+    """
     if tp.get("path"):
         return pathbbox.parse_path(tp.get("path")), Matrix()
     ref = (tp.get("{http://www.w3.org/1999/xlink}href") or tp.get("href") or "").strip()

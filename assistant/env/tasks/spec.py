@@ -14,6 +14,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from assistant.text.fonts import font_extents, text_advance
+
 SANS = "DejaVu Sans"
 SERIF = "DejaVu Serif"
 
@@ -85,28 +87,25 @@ class Spec:
     def has(self, block_id: str) -> bool:
         return any(b.id == block_id for b in self.blocks)
 
-    def copy(self) -> "Spec":
+    def copy(self) -> Spec:
         return copy.deepcopy(self)
 
 
 def advance(text: str, size: float, weight: int = 400, family: str = SANS) -> float:
     """Advance width of ``text`` in the given font (world units = size units)."""
-    from assistant.text.fonts import text_advance
-
     return float(text_advance(text, family, size, weight))
 
 
 def extents(size: float, weight: int = 400, family: str = SANS) -> tuple[float, float]:
     """(ascent, descent) of the font at ``size``."""
-    from assistant.text.fonts import font_extents
-
     a, d = font_extents(family, size, weight)
     return float(a), float(abs(d))
 
 
 def wrap(text: str, max_width: float, size: float, weight: int = 400, family: str = SANS) -> list[str]:
     """Greedy line breaking at spaces so each line fits ``max_width`` (a single
-    over-long word gets a line of its own)."""
+    over-long word gets a line of its own).
+    """
     lines: list[str] = []
     current = ""
     for word in text.split():
@@ -149,7 +148,8 @@ def measure(b: Block) -> None:
 
 def rescale_text(b: Block, factor: float) -> None:
     """Scale a text block's font size by ``factor`` keeping its anchor point
-    (left edge, centre or right edge) and its top."""
+    (left edge, centre or right edge) and its top.
+    """
     anchor_x = b.x if b.anchor == "start" else b.cx if b.anchor == "middle" else b.x2
     b.font_size *= factor
     measure(b)
@@ -158,7 +158,8 @@ def rescale_text(b: Block, factor: float) -> None:
 
 def stack(items: list[tuple[Block, float]], y: float) -> float:
     """Place blocks top to bottom from ``y``, each ``gap`` below the previous
-    bottom (the gap is applied before the block); returns the last bottom."""
+    bottom (the gap is applied before the block); returns the last bottom.
+    """
     for blk, gap in items:
         blk.y = y + gap
         y = blk.y2
