@@ -28,10 +28,11 @@ from typing import Any
 
 from assistant.app.formats import export
 from assistant.app.outputs import replace_input, write_output
+from assistant.document import Document
 from assistant.errors import LayoutError
+from assistant.planners.base import PlanResult
 from assistant.importer import import_svg
 from assistant.instructions.brief import compile_brief
-from assistant.metrics import evaluate
 from assistant.planners import get_planner
 from assistant.planners.loop import run_planner
 from assistant.render.raster import render_png
@@ -215,22 +216,28 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
+def improve(doc: Document, options: FixOptions) -> PlanResult:
+    """Improve ``doc`` in place as ``layout-assistant fix`` does with ``options`` (brief, planner, budgets)."""
+    brief = compile_brief(options.instruction, doc.layout)
+    planner = get_planner(options.planner, **dict(options.planner_options))
+    run = run_planner(doc, planner, constraints=brief.constraints, instruction=options.instruction,
+                      locked=options.lock, keep=brief.keep_ids, max_steps=options.max_steps,
+                      time_budget=options.time_budget)
+    run.not_understood = list(brief.not_understood)
+    return run
+
+
 def _fix_into(job: Job, options: FixOptions, result: FileResult) -> None:
     doc = import_svg(job.source)
     result.elements = len(doc.layout.elements)
     result.locked = sum(e.locked or e.id in options.lock for e in doc.layout.elements)
-    brief = compile_brief(options.instruction, doc.layout)
-    constraints, keep, result.not_understood = brief.constraints, brief.keep_ids, brief.not_understood
-    before = evaluate(doc.layout, constraints=constraints or None)
-    result.score_before = round(before.composite, 4)
-    result.metrics_before = _metric_scores(before)
     if options.thumbnails:
         result.thumb_before = _thumbnail(doc, options.thumbnail_size)
-    planner = get_planner(options.planner, **dict(options.planner_options))
-    run = run_planner(doc, planner, constraints=constraints, instruction=options.instruction,
-                      locked=options.lock, keep=keep, max_steps=options.max_steps,
-                      time_budget=options.time_budget)
-    after = run.end
+    run = improve(doc, options)
+    before, after = run.start, run.end
+    result.not_understood = run.not_understood
+    result.score_before = round(before.composite, 4)
+    result.metrics_before = _metric_scores(before)
     result.score_after = round(after.composite, 4)
     result.metrics_after = _metric_scores(after)
     result.findings_after = _findings(after)
