@@ -10,10 +10,12 @@ import pytest
 pytest.importorskip("llama_cpp")
 
 from models.compare import EPISODES_FILE, check_seeds, compare, episodes_path, main, parse_spec  # noqa: E402
+from assistant.planners.local import DEFAULT_MODEL  # noqa: E402
 
-BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
+BUNDLED = DEFAULT_MODEL  # the bundled applicator, package data of the core
+MODELS = Path(__file__).resolve().parents[1] / "models"
 #: the model bundled before, which learnt twelve common move distances and copies few others on its own
-TINY27 = BUNDLED.parent / "tiny27" / "layout-applicator-tiny27.gguf"
+TINY27 = MODELS / "tiny27" / "layout-applicator-tiny27.gguf"
 
 
 def test_parse_spec_forms_and_errors():
@@ -105,11 +107,11 @@ def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
     from models.eval import load_episodes, run_episode
     from models.policies import GGUFPolicy
 
-    kept = BUNDLED.parent / run
+    kept = MODELS / run
     stored = {(e["task"], e["seed"]): e for e in load_episodes(kept / "eval_episodes.jsonl")
               if e["policy"] == policy and e["ids"] == "plain"}
     owner = STAGE_OF.get((run, stage), run)
-    model = GGUFPolicy(BUNDLED.parent / owner / f"layout-applicator-{owner}-{stage}.gguf", name=policy)
+    model = GGUFPolicy(MODELS / owner / f"layout-applicator-{owner}-{stage}.gguf", name=policy)
     for task, seed in (("banner", 100), ("editorial", 101), ("flyer", 102)):
         got, want = run_episode(model, task, seed, max_steps=6), stored[(task, seed)]
         assert (got.steps, got.ended) == (want["steps"], want["ended"])
@@ -117,8 +119,8 @@ def test_kept_run_models_replay_their_recorded_episodes(run, stage, policy):
 
 
 @pytest.mark.parametrize("model,report,stage", [
-    (BUNDLED, BUNDLED.parent / "eval_episodes.jsonl", "GRPO"),
-    (BUNDLED.parent / "tiny50" / "layout-applicator-tiny50-sft.gguf", BUNDLED.parent / "eval_episodes.jsonl", "SFT"),
+    (BUNDLED, MODELS / "eval_episodes.jsonl", "GRPO"),
+    (MODELS / "tiny50" / "layout-applicator-tiny50-sft.gguf", MODELS / "eval_episodes.jsonl", "SFT"),
     (TINY27, TINY27.parent / "eval_episodes.jsonl", "GRPO")])
 def test_the_bundled_model_and_the_one_before_replay_their_reports(model, report, stage):
     """``models/EVAL.md``'s GRPO episodes are the bundled file's and its SFT episodes the kept SFT stage's

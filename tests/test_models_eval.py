@@ -104,10 +104,10 @@ def test_heuristic_episode_closes_gap_and_random_is_valid() -> None:
 def test_grammar_policy_answers_parse_and_name_layout_ids(cases) -> None:
     """The bundled model under the runtime grammar: every applicator answer is a valid action on the layout."""
     from assistant.actions import parse_action
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from assistant.planners.local import DEFAULT_MODEL
     from models.policies import GGUFPolicy
 
-    policy = GGUFPolicy(MODELS_DIR / BUNDLED_NAME, name="bundled + grammar", grammar=True)
+    policy = GGUFPolicy(DEFAULT_MODEL, name="bundled + grammar", grammar=True)
     for case in cases:
         action, text, _ = policy.apply_request(case["document"].layout, case["request"])
         assert action is not None, text
@@ -275,11 +275,11 @@ def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows
     from dataclasses import replace
 
     from models.eval import evaluate_policies, evaluate_run, load_episodes, write_episodes
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from assistant.planners.local import DEFAULT_MODEL
 
     run, prev = tmp_path / "run", tmp_path / "earlier"
     (run / "gguf").mkdir(parents=True), prev.mkdir()
-    shutil.copyfile(MODELS_DIR / BUNDLED_NAME, run / "gguf" / "grpo.gguf")
+    shutil.copyfile(DEFAULT_MODEL, run / "gguf" / "grpo.gguf")
     rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=5)], ["banner"], 2, max_steps=6)  # seeds 100, 101
     sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
            for r in rows if r.policy == "random"]

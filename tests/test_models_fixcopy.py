@@ -10,9 +10,10 @@ import pytest
 pytest.importorskip("llama_cpp")
 
 from models.fixcopy import copy_counts, edit_key, main  # noqa: E402
+from assistant.planners.local import DEFAULT_MODEL  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-BUNDLED = REPO / "models" / "layout-applicator-tiny.gguf"
+BUNDLED = DEFAULT_MODEL  # the bundled applicator, package data of the core
 EXAMPLES = REPO / "examples"
 
 
