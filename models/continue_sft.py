@@ -31,6 +31,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from models.model_card import grpo_text
+
 
 def continuation_grpo() -> Any:
     """The GRPO settings a continuation starts from before its ``--grpo-*`` flags: those of the ``tiny``
@@ -109,7 +111,8 @@ def main(argv: list[str] | None = None) -> None:
     import torch
 
     from models.grpo import GRPOConfig, train_grpo
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
     from models.sft import SFTConfig, train_sft
 
     torch.set_num_threads(args.threads)
@@ -208,45 +211,6 @@ def data_command(data: Path) -> str:
                      if k not in ("out", "tasks", "seed") and v is not None)
     tasks = f" --tasks {','.join(cfg['tasks'])}" if cfg.get("tasks") else ""
     return f" (made by `python -m models.data --out {data}{tasks} {flags}`)"
-
-
-def grpo_text(g: Any, chosen: dict | None = None) -> str:
-    """A ``GRPOConfig``'s settings in words (for the run notes), and the checkpoint validation chose."""
-    text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
-            f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "
-            f"KL coefficient {g.kl_coef:g}, sampled at temperature {g.temperature:g}")
-    if getattr(g, "max_minutes", 0.0) > 0:
-        text += f", or fewer steps where its {g.max_minutes:g}-minute budget ran out first"
-    if g.stop_share > 0:
-        text += (f"; {g.stop_share:.0%} of the states where the greedy policy would end its episode early "
-                 f"(an invalid answer, a no-op or finalize)")
-    if getattr(g, "varied_ids", 0.0) > 0:
-        text += f"; {g.varied_ids:.0%} of the states with elements named as real files name them"
-    if getattr(g, "file_share", 0.0) > 0:
-        text += (f"; {g.file_share:.0%} of the states from {len(g.files)} real SVG files without a brief, as they are "
-                 f"or after up to {g.perturb} random damaging edits")
-    if getattr(g, "grammar", False):
-        text += "; groups sampled under the runtime's action grammar over each state's element ids"
-    if getattr(g, "suggested_fixes", 0) > 0:
-        text += (f"; each group also held up to {g.suggested_fixes} of the fixes its prompt suggests that no "
-                 f"sample wrote")
-    if g.charge_stops:
-        text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
-    if g.need_gain:
-        text += "; learning only from groups in which a sampled edit improved the layout"
-    if getattr(g, "reward", "step") == "return":
-        text += "; each sampled action rewarded with the return of its episode played on greedily"
-    elif getattr(g, "reward", "step") == "composite":
-        text += "; each sampled action rewarded with the final composite gain of its episode played on greedily"
-    if getattr(g, "std_floor", 0.0) > 0:
-        text += f"; advantages divided by the group's reward spread or {g.std_floor:g}, whichever is larger"
-    if g.val_every > 0:
-        text += (f"; validated every {g.val_every} steps on {g.val_episodes} validation seeds per task "
-                 f"(greedy, final composite)")
-        if chosen:
-            which = "the SFT model (no GRPO step beat it)" if chosen["step"] == 0 else f"step {chosen['step']}"
-            text += f", exported: {which}, {chosen['composite']:.3f}"
-    return text
 
 
 def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft: dict, grpo: Any,

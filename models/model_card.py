@@ -15,8 +15,8 @@ SPLITS: dict[str, str] = {"gpt-2": " (GPT-2 split regex)",
 
 def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
     """Model card: what it is, data, command, size, evaluation, licence."""
+    from assistant.planners.local import BUNDLED_NAME
     from models.eval import applicator_table, policy_table
-    from models.pipeline import BUNDLED_NAME
     from models.tiny import pre_tokenizer_kind
 
     if cfg.pretrained:
@@ -93,7 +93,7 @@ the model, its tokenizer and its training data are produced by this repository.
 def reproduce_command(cfg: Any) -> str:
     """The command that trains this configuration again: ``make train-tiny`` for the tiny recipe as it is, else
     ``python -m models.pipeline`` with the options that set what differs from the named configuration."""
-    from models.pipeline import config
+    from models.configs import config
 
     default = config(cfg.name)
     options = [(f"--sft-steps {cfg.sft.steps}", cfg.sft.steps != default.sft.steps),
@@ -123,9 +123,47 @@ def _grpo_settings(grpo: Any) -> str:
     """The GRPO configuration in words, without its validation (:func:`_grpo_choice` says what that chose)."""
     from dataclasses import replace
 
-    from models.continue_sft import grpo_text
-
     return grpo_text(replace(grpo, val_every=0))
+
+
+def grpo_text(g: Any, chosen: dict | None = None) -> str:
+    """A ``GRPOConfig``'s settings in words (for the model card and run notes), and the checkpoint validation
+    chose."""
+    text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
+            f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "
+            f"KL coefficient {g.kl_coef:g}, sampled at temperature {g.temperature:g}")
+    if getattr(g, "max_minutes", 0.0) > 0:
+        text += f", or fewer steps where its {g.max_minutes:g}-minute budget ran out first"
+    if g.stop_share > 0:
+        text += (f"; {g.stop_share:.0%} of the states where the greedy policy would end its episode early "
+                 f"(an invalid answer, a no-op or finalize)")
+    if getattr(g, "varied_ids", 0.0) > 0:
+        text += f"; {g.varied_ids:.0%} of the states with elements named as real files name them"
+    if getattr(g, "file_share", 0.0) > 0:
+        text += (f"; {g.file_share:.0%} of the states from {len(g.files)} real SVG files without a brief, as they are "
+                 f"or after up to {g.perturb} random damaging edits")
+    if getattr(g, "grammar", False):
+        text += "; groups sampled under the runtime's action grammar over each state's element ids"
+    if getattr(g, "suggested_fixes", 0) > 0:
+        text += (f"; each group also held up to {g.suggested_fixes} of the fixes its prompt suggests that no "
+                 f"sample wrote")
+    if g.charge_stops:
+        text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
+    if g.need_gain:
+        text += "; learning only from groups in which a sampled edit improved the layout"
+    if getattr(g, "reward", "step") == "return":
+        text += "; each sampled action rewarded with the return of its episode played on greedily"
+    elif getattr(g, "reward", "step") == "composite":
+        text += "; each sampled action rewarded with the final composite gain of its episode played on greedily"
+    if getattr(g, "std_floor", 0.0) > 0:
+        text += f"; advantages divided by the group's reward spread or {g.std_floor:g}, whichever is larger"
+    if g.val_every > 0:
+        text += (f"; validated every {g.val_every} steps on {g.val_episodes} validation seeds per task "
+                 f"(greedy, final composite)")
+        if chosen:
+            which = "the SFT model (no GRPO step beat it)" if chosen["step"] == 0 else f"step {chosen['step']}"
+            text += f", exported: {which}, {chosen['composite']:.3f}"
+    return text
 
 
 def _grpo_log(summary: dict[str, Any]) -> str:
@@ -191,8 +229,8 @@ def _trained_on(summary: dict[str, Any], stage: str) -> str:
 
 def _write_adapter_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
     """The card of the LoRA adapter a pretrained base's run installs (``models/gemma/MODEL_CARD.md``)."""
+    from assistant.planners.local import GEMMA_ADAPTER_NAME
     from models.eval import applicator_table, policy_table
-    from models.pipeline import GEMMA_ADAPTER_NAME
 
     adapter = out.parent.parent / GEMMA_ADAPTER_NAME
     size = adapter.stat().st_size / 1e6 if adapter.is_file() else float("nan")

@@ -182,7 +182,7 @@ def test_training_data_can_move_by_any_distance(tmp_path, capsys) -> None:
     assert distances - set(MOVE_STEPS) and distances & set(MOVE_STEPS)
     assert json.loads((out / "stats.json").read_text())["config"]["move_amounts"] == "mixed"
     assert DataConfig().move_amounts == "common"  # models.data on its own keeps the common distances
-    from models.pipeline import config
+    from models.configs import config
 
     tiny = config("tiny")  # make train-tiny: moves of any distance, numbers read digit by digit (models/tiny42)
     assert (tiny.data.move_amounts, tiny.tokenizer_pre) == ("mixed", "starcoder")

@@ -347,7 +347,8 @@ def test_a_tokenizer_that_splits_text_otherwise_than_llama_cpp_is_refused(adapte
 def test_the_pipeline_refuses_a_local_base_whose_gguf_reads_text_otherwise(adapted, tmp_path: Path) -> None:
     """``--base DIR --base-gguf FILE``: a model directory whose tokenizer splits text otherwise than llama.cpp
     does with the GGUF given for it stops before any training, naming the GGUF."""
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     other = TextCodec(train_tokenizer([LAYOUT * 2, " ".join(REQUESTS)], vocab_size=300, min_frequency=1))
     cfg = config("gemma-mini")

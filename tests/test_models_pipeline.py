@@ -17,7 +17,7 @@ pytest.importorskip("llama_cpp")
 
 def test_model_card_names_the_limit_of_a_model_trained_on_common_distances() -> None:
     from models.model_card import _distances_limit
-    from models.pipeline import config
+    from models.configs import config
 
     cfg = config("tiny")
     assert _distances_limit(cfg) == ""  # moves of any distance are in make train-tiny's data
@@ -27,7 +27,7 @@ def test_model_card_names_the_limit_of_a_model_trained_on_common_distances() -> 
 
 def test_model_card_gives_the_command_that_trains_the_model_again() -> None:
     from models.model_card import reproduce_command
-    from models.pipeline import config
+    from models.configs import config
 
     cfg = config("tiny")
     assert reproduce_command(cfg) == "`make train-tiny` (`python -m models.pipeline --config tiny`)"
@@ -44,7 +44,8 @@ def test_model_card_gives_the_command_that_trains_the_model_again() -> None:
 def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     import torch
 
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     torch.set_num_threads(1)
     cfg = config("mini")
@@ -98,7 +99,8 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     # the recorded configuration reads back as it was written
     from dataclasses import asdict
 
-    from models.pipeline import load_config, main
+    from models.configs import load_config
+    from models.pipeline import main
 
     recorded = json.loads((run / "pipeline.json").read_text())
     assert json.loads(json.dumps(asdict(load_config(run / "pipeline.json")))) == recorded
@@ -114,7 +116,8 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
 
 
 def test_an_unknown_tokenizer_split_is_refused_before_anything_is_written(tmp_path: Path) -> None:
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     cfg = config("mini")
     cfg.run, cfg.data.out, cfg.tokenizer_pre = str(tmp_path / "run"), str(tmp_path / "run" / "data"), "qwen2"
@@ -130,6 +133,7 @@ def test_an_unknown_tokenizer_split_is_refused_before_anything_is_written(tmp_pa
 
 def test_sft_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
     from models import pipeline
+    from models.configs import config
 
     with pytest.raises(SystemExit) as exc:
         pipeline.main(["--sft-steps", "0", "--run", str(tmp_path / "run")])
@@ -138,8 +142,8 @@ def test_sft_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
     ran = []
     monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
     pipeline.main(["--sft-steps", "4200", "--run", str(tmp_path / "run"), "--no-install"])
-    assert ran[0].sft.steps == 4200 and pipeline.config("tiny").sft.steps == 6000
-    assert ran[0].grpo.steps == pipeline.config("tiny").grpo.steps == 60
+    assert ran[0].sft.steps == 4200 and config("tiny").sft.steps == 6000
+    assert ran[0].grpo.steps == config("tiny").grpo.steps == 60
 
 
 def test_grpo_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -170,7 +174,8 @@ def test_grpo_suggested_fixes_option(tmp_path: Path, capsys, monkeypatch) -> Non
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
-    from models.pipeline import load_config, main
+    from models.configs import load_config
+    from models.pipeline import main
 
     with pytest.raises(SystemExit) as exc:
         main(["--reevaluate", str(tmp_path)])
@@ -192,7 +197,8 @@ def test_gemma_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     pytest.importorskip("peft")
     from models.eval import LORA_SUFFIX
     from models.lm import BASE_FILE, find_gemma_gguf
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     cfg = config("gemma-mini")
     cfg.run = str(tmp_path / "gemma-mini")
@@ -229,7 +235,7 @@ def test_model_card_says_which_grpo_checkpoint_ships(tmp_path: Path) -> None:
 def test_model_card_says_what_grpo_ran(tmp_path: Path) -> None:
     """The card names the recipe of the tiny configuration's GRPO and the steps its time budget allowed."""
     from models.model_card import _grpo_log, _grpo_settings
-    from models.pipeline import config
+    from models.configs import config
 
     run = tmp_path / "run"
     assert _grpo_log({"run": str(run)}) == "no step recorded"

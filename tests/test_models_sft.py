@@ -259,7 +259,8 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
 
     from dataclasses import replace
 
-    from models.continue_sft import continuation_grpo, flags_text, grpo_overrides, grpo_text, parser
+    from models.continue_sft import continuation_grpo, flags_text, grpo_overrides, parser
+    from models.model_card import grpo_text
 
     none = parser().parse_args([])
     tiny = continuation_grpo()
