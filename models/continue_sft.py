@@ -11,7 +11,7 @@ copied), trains SFT further from ``<from>/sft/best`` for a wall-clock budget
 the settings every continuation in the model card's notes started from), the
 ``tiny`` configuration's GGUF export and evaluation stages
 (``models.pipeline.run_pipeline`` with ``resume``; 2 seeds per task, 3 verified
-answers) and installs the result in ``models/`` like the pipeline does.
+answers) and installs the result as the pipeline does (``models.pipeline.install``).
 ``--grpo-*``, ``--eval-episodes`` and
 ``--verify-samples`` change those stages' settings; ``--skip-sft`` reuses the
 SFT a stopped run finished and redoes the rest (with a new ``--run``, the
@@ -101,7 +101,8 @@ def parser() -> argparse.ArgumentParser:
                     help="reuse a finished SFT (<run>/sft, copied from <from>/sft into a new run); "
                          "redo GRPO, export and evaluation")
     # logging
-    ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
+    ap.add_argument("--no-install", action="store_true",
+                    help="do not ship the model (assistant/data/) nor its card and report (docs/models/)")
     return ap
 
 

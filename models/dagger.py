@@ -91,7 +91,7 @@ from models.data import SEED_RANGES
 class DaggerConfig:
     """What to collect."""
 
-    model: str = "models/layout-applicator-tiny.gguf"
+    model: str = "assistant/data/layout-applicator-tiny.gguf"
     out: str = "runs/dagger"
     tasks: tuple[str, ...] = ()          # empty: every registered task
     episodes: int = 240

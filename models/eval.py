@@ -1,8 +1,8 @@
-"""Held-out evaluation of layout policies and of the applicator; writes ``models/EVAL.md``.
+"""Held-out evaluation of layout policies and of the applicator; writes a run's ``EVAL.md``.
 
 Command::
 
-    python -m models.eval --run runs/tiny --episodes 10 --out models/EVAL.md
+    python -m models.eval --run runs/tiny --episodes 10          # the report: runs/tiny/EVAL.md
 
 ``--run`` is a pipeline run directory (``models.pipeline``) holding
 ``gguf/{base,sft,grpo}.gguf`` (or, for a pretrained base trained with LoRA,
@@ -804,7 +804,7 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
             "on the same layouts: a designer asks for 37 px as readily as for 40.\n",
             applicator_table(any_moves) if any_moves else "(no models)",
             "", f"Model files: {', '.join(f'{k} {v}' for k, v in sizes.items()) or 'none'}. Every episode's "
-            f"result, for other comparisons: `{episodes_file.name}`.\n"]
+            f"result, for other comparisons: `{episodes_file}`.\n"]
     text += [f"![{p.stem}]({p.name})" for p in plots]
     out.write_text("\n".join(text) + "\n", encoding="utf-8")
     return {"rows": rows, "renamed": renamed_rows, "applicator": app, "any_moves": any_moves,
@@ -858,7 +858,7 @@ def more_section(more: list[PolicyRow], missing: list[str], previous: str | Path
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Evaluate policies and the applicator on held-out seeds.")
     ap.add_argument("--run", default="runs/tiny", help="pipeline run directory")
-    ap.add_argument("--out", default="models/EVAL.md")
+    ap.add_argument("--out", default=None, help="Markdown report (default: RUN/EVAL.md); episodes and plots beside it")
     ap.add_argument("--episodes", type=int, default=10, help="held-out seeds per task")
     ap.add_argument("--max-steps", type=int, default=12)
     ap.add_argument("--verify-samples", type=int, default=4)
@@ -871,7 +871,7 @@ def main(argv: list[str] | None = None) -> None:
                          "model files are not in the run (checked by re-running the heuristic)")
     args = ap.parse_args(argv)
     try:
-        evaluate_run(args.run, args.out, episodes=args.episodes, max_steps=args.max_steps,
+        evaluate_run(args.run, args.out or Path(args.run) / "EVAL.md", episodes=args.episodes, max_steps=args.max_steps,
                      verify_samples=args.verify_samples, applicator_per_layout=args.requests_per_layout,
                      previous=args.previous, more_episodes=args.more_episodes)
     except (ValueError, OSError) as exc:

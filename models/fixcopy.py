@@ -2,7 +2,7 @@
 
 Command (the check behind ``models/tiny27/MODEL_CARD.md``'s lookahead round)::
 
-    python -m models.fixcopy bundled=models/layout-applicator-tiny.gguf t33=runs/tiny33/gguf/sft.gguf \\
+    python -m models.fixcopy bundled=assistant/data/layout-applicator-tiny.gguf t33=runs/tiny33/gguf/sft.gguf \\
         --samples 8 --variants 4 --files examples/flyer.svg examples/slide.svg …
 
 The observation a planner reads lists its findings, each with a suggested fix

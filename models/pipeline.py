@@ -19,13 +19,15 @@ are adapter directories) and exports each stage as a GGUF adapter
 ``gguf/{sft,grpo}.lora.gguf`` over ``gguf/base.gguf`` (a link to the base's
 GGUF: the packaged Gemma file, or ``base_gguf``), which llama.cpp applies at
 load time. With ``install`` (the ``tiny`` and ``gemma`` default; ``--no-install`` turns it
-off) the GRPO model is copied to ``models/layout-applicator-tiny.gguf`` (F16), the report to
-``models/EVAL.md`` and the plots beside it, and ``models/MODEL_CARD.md`` is
-written; for ``gemma`` the adapter goes to ``models/layout-applicator-gemma.lora.gguf``
-(what ``--model gemma`` runs) and the report and card to ``models/gemma/``. ``--reevaluate RUN`` redoes a finished run's export and evaluation
-(and installation, when the run installed) with the settings it recorded in
-``RUN/pipeline.json`` (:func:`load_config`), changed by ``--eval-episodes``,
-``--eval-more-episodes`` and ``--verify-samples``: how a changed evaluation reaches ``models/EVAL.md``
+off) the run's GRPO model becomes the shipped one, package data of the core
+(:func:`shipped_model`): ``assistant/data/layout-applicator-tiny.gguf`` (F16), for ``gemma``
+the adapter ``assistant/data/layout-applicator-gemma.lora.gguf`` (what ``--model gemma`` runs);
+its report (``EVAL.md``) and plots are copied and its ``MODEL_CARD.md`` written to
+:func:`install_dir`, ``docs/models/tiny/`` or ``docs/models/gemma/``. Every episode the
+evaluation played stays in the run (``eval_episodes.jsonl``). ``--reevaluate RUN`` redoes a finished run's
+export and evaluation (and installation, when the run installed) with the settings it recorded in
+``RUN/pipeline.json`` (``models.configs.load_config``), changed by ``--eval-episodes``,
+``--eval-more-episodes`` and ``--verify-samples``: how a changed evaluation reaches ``docs/models/tiny/EVAL.md``
 without training again.
 """
 
@@ -39,19 +41,27 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from assistant.planners.local import BUNDLED_NAME, GEMMA_ADAPTER_NAME
+from assistant.planners.local import BUNDLED_NAME, DATA_DIR, GEMMA_ADAPTER_NAME
 from models.configs import CONFIGS, PipelineConfig, config, load_config
 from models.grpo import GRPOConfig
 from models.requests import MOVE_AMOUNTS
 from models.sft import SFTConfig
 from models.tiny import PRE_TOKENIZERS
 
-MODELS_DIR = Path(__file__).resolve().parent
+#: The shipped models' documentation: one folder per configuration that installs (:func:`install_dir`).
+DOCS_DIR = Path(__file__).resolve().parents[1] / "docs" / "models"
 
 
 def install_dir(cfg: PipelineConfig) -> Path:
-    """Where an installing run puts its report and model card: ``models/`` (tiny), ``models/gemma/`` (Gemma)."""
-    return MODELS_DIR / "gemma" if cfg.pretrained else MODELS_DIR
+    """Where an installing run puts its model card, report and plots: ``docs/models/tiny/`` or
+    ``docs/models/gemma/`` (a pretrained base's adapter)."""
+    return DOCS_DIR / ("gemma" if cfg.pretrained else "tiny")
+
+
+def shipped_model(cfg: PipelineConfig) -> Path:
+    """The file an installing run replaces: the bundled model, or for a pretrained base the bundled adapter
+    (``assistant.planners.local``: package data of the core, what the ``local`` planner loads)."""
+    return DATA_DIR / (GEMMA_ADAPTER_NAME if cfg.pretrained else BUNDLED_NAME)
 
 
 def _stage(name: str, t0: float) -> None:
@@ -134,7 +144,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
         export_gguf(grpo["best_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
 
     _stage("eval", t0)
-    report = out_report or (install_dir(cfg) / "EVAL.md" if cfg.install else run / "EVAL.md")
+    report = out_report or run / "EVAL.md"
     ev = evaluate_run(run, report, episodes=cfg.eval_episodes, max_steps=cfg.eval_max_steps,
                       verify_samples=cfg.verify_samples, applicator_per_layout=cfg.requests_per_layout,
                       tasks=list(cfg.data.tasks) or None, title=cfg.name, renamed=cfg.eval_renamed,
@@ -143,16 +153,30 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
                "grpo_exported": grpo["best_dir"], "report": str(report),
                "seconds": round(time.time() - t0, 1)}
     if cfg.install:
-        from models.model_card import write_model_card
-        if cfg.pretrained:
-            from models.eval import LORA_SUFFIX
-            shutil.copyfile(gg / f"grpo{LORA_SUFFIX}", MODELS_DIR / GEMMA_ADAPTER_NAME)
-        else:
-            shutil.copyfile(gg / "grpo.gguf", MODELS_DIR / BUNDLED_NAME)  # F16
-        write_model_card(cfg, summary, ev, install_dir(cfg) / "MODEL_CARD.md")
+        summary["installed"] = install(cfg, summary, ev)
     (run / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     _stage(f"done: {json.dumps(summary, default=str)}", t0)
     return {**summary, "eval": ev}
+
+
+def install(cfg: PipelineConfig, summary: dict[str, Any], ev: dict[str, Any]) -> list[str]:
+    """Ship the run's GRPO model (F16; a pretrained base's GRPO adapter) as :func:`shipped_model`, and put its
+    report, plots and model card in :func:`install_dir`; returns the files written."""
+    from models.eval import LORA_SUFFIX
+    from models.model_card import write_model_card
+
+    gg = Path(summary["run"]) / "gguf"
+    model = shipped_model(cfg)
+    shutil.copyfile(gg / (f"grpo{LORA_SUFFIX}" if cfg.pretrained else "grpo.gguf"), model)
+    docs = install_dir(cfg)
+    docs.mkdir(parents=True, exist_ok=True)
+    written = [model]
+    for path in [Path(summary["report"]), *map(Path, ev["plots"])]:
+        if path.resolve() != (docs / path.name).resolve():
+            shutil.copyfile(path, docs / path.name)
+        written.append(docs / path.name)
+    written.append(write_model_card(cfg, summary, ev, docs / "MODEL_CARD.md"))
+    return [str(p) for p in written]
 
 
 def export_adapters(cfg: PipelineConfig, sft_dir: str | Path, grpo_dir: str | Path, gg: Path) -> None:
@@ -178,7 +202,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--run", default=None, help="output directory (default runs/<config>)")
     ap.add_argument("--skip-data", action="store_true", help="reuse the run's data/ if present")
     ap.add_argument("--resume", action="store_true", help="reuse finished SFT/GRPO outputs; redo export + eval")
-    ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
+    ap.add_argument("--no-install", action="store_true",
+                    help="do not ship the model (assistant/data/) nor its card and report (docs/models/)")
     ap.add_argument("--base", default=None,
                     help="pretrained base for the gemma configs: a local Hugging Face model directory")
     ap.add_argument("--base-gguf", default=None, help="GGUF of --base, for llama.cpp to run the adapters over")

@@ -249,3 +249,40 @@ def test_model_card_says_what_grpo_ran(tmp_path: Path) -> None:
     assert text.startswith("60 steps of 8 states × 8 sampled actions") and "budget" not in text
     assert "final composite gain of its episode" in text and "KL coefficient 0.5" in text
     assert "under the runtime's action grammar" in text and "validated" not in text  # _grpo_choice says that
+
+
+def test_an_installing_run_ships_its_model_as_package_data_and_its_card_in_docs(tmp_path: Path, monkeypatch) -> None:
+    """The bundled files are the runtime's own (``assistant.planners.local``); the card, report and plots go to
+    ``docs/models/<config>/``, the run's episodes stay in the run."""
+    from assistant.planners.local import DEFAULT_MODEL, GEMMA_ADAPTER
+    from models import pipeline
+    from models.configs import config
+
+    repo = Path(__file__).resolve().parents[1]
+    assert pipeline.shipped_model(config("tiny")) == DEFAULT_MODEL
+    assert pipeline.shipped_model(config("gemma")) == GEMMA_ADAPTER
+    assert pipeline.install_dir(config("tiny")) == repo / "docs" / "models" / "tiny"
+    assert pipeline.install_dir(config("gemma")) == repo / "docs" / "models" / "gemma"
+
+    monkeypatch.setattr(pipeline, "DATA_DIR", tmp_path / "data")
+    monkeypatch.setattr(pipeline, "DOCS_DIR", tmp_path / "docs")
+    (tmp_path / "data").mkdir()
+    run = tmp_path / "run"
+    (run / "gguf").mkdir(parents=True)
+    (run / "gguf" / "grpo.gguf").write_bytes(b"GGUF weights of the run")
+    (run / "EVAL.md").write_text("# Evaluation\n\n![eval_sft_loss](eval_sft_loss.png)\n")
+    (run / "eval_sft_loss.png").write_bytes(b"\x89PNG curve")
+    (run / "eval_episodes.jsonl").write_text("{}\n")
+    summary = {"run": str(run), "report": str(run / "EVAL.md"), "sft_best": {"step": 10, "val_loss": 0.2}}
+    ev = {"rows": [], "applicator": [], "plots": [str(run / "eval_sft_loss.png")]}
+    cfg = config("tiny")
+    written = pipeline.install(cfg, summary, ev)
+    docs = tmp_path / "docs" / "tiny"
+    assert (tmp_path / "data" / DEFAULT_MODEL.name).read_bytes() == b"GGUF weights of the run"
+    assert (docs / "EVAL.md").read_text() == (run / "EVAL.md").read_text()
+    assert (docs / "eval_sft_loss.png").read_bytes() == b"\x89PNG curve"
+    card = (docs / "MODEL_CARD.md").read_text()
+    assert card.startswith(f"# Model card — `{DEFAULT_MODEL.name}`") and "docs/models/tiny/EVAL.md" in card
+    assert not (docs / "eval_episodes.jsonl").exists()
+    assert sorted(written) == sorted(map(str, [tmp_path / "data" / DEFAULT_MODEL.name, docs / "EVAL.md",
+                                               docs / "eval_sft_loss.png", docs / "MODEL_CARD.md"]))
