@@ -60,7 +60,7 @@ does at least as well one step ahead, the best of the fixes the prompt's
 findings suggest (``models.policies.LookaheadPolicy``): copying a fix from
 the prompt would carry over to layouts the model never saw, where the
 heuristic's own computed edits do not (``stats.json`` counts the labels
-copied; ``models/tiny27/COMPARE_FIXES.md`` has a round trained on them).
+copied; run tiny27 in ``docs/experiments.md`` had a round trained on them).
 ``--tune 1`` tunes the learner's answers' amounts too.
 ``--shard K/N`` keeps the
 episodes with ``i % N == K`` (run N processes, one per core, and mix their

@@ -15,7 +15,7 @@ and the comparisons also play real files (``models.dagger --files``,
   so one file gives many different states to repair.
 
 Files are held out *by file*: which files train and which test is the
-command's choice (``models/tiny31/README.md`` names its split).
+command's choice (run tiny31 in ``docs/experiments.md`` used seven files to train, seven to test).
 """
 
 from __future__ import annotations

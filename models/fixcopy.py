@@ -1,6 +1,6 @@
 """How often a model planner writes one of the fixes its prompt suggests.
 
-Command (the check behind ``models/tiny27/MODEL_CARD.md``'s lookahead round)::
+Command (the bundled model against another run's SFT model on two held-out files)::
 
     python -m models.fixcopy bundled=assistant/data/layout-applicator-tiny.gguf t33=runs/tiny33/gguf/sft.gguf \\
         --samples 8 --variants 4 --files examples/flyer.svg examples/slide.svg …

@@ -44,7 +44,7 @@ compact torch loop:
    current policy's probability of them, so the ratio starts at 1): where a
    suggestion beats what the policy samples it gets a positive advantage, the
    policy's own poorer answers a negative one. A greedy planner that does not
-   copy the edit its prompt names (``models/tiny47/README.md``) rarely samples
+   copy the edit its prompt names rarely samples
    it among G answers; this puts it in the group where it is there to take.
 3. **Rewards from the environment.** Each completion is parsed
    (``prompting.parse_completion``) and executed in a deep copy of the

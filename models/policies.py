@@ -130,7 +130,7 @@ class LookaheadPolicy:
     fix that gains most when it gains at least as much as the heuristic's
     action, the heuristic's action otherwise (``finalize`` included).
     ``copied`` counts the labels that are a suggested fix. Trained on, it did
-    not teach the bundled tiny model to copy (``models/tiny27/COMPARE_FIXES.md``).
+    not teach the bundled tiny model to copy (run tiny27, ``docs/experiments.md``).
     """
 
     name = "lookahead"

@@ -10,7 +10,7 @@ reference), so each ends at the start plus the common part of what the
 environment's rewards teach plus a seed's own drift. The mean of their
 weights keeps the common part and shrinks the drift; averaged fine-tunes of
 one model often score like their better member (Wortsman et al., "Model
-soups", 2022). Measured here on two GRPO seeds (``models/tiny49/README.md``),
+soups", 2022). Measured here on two GRPO seeds (run tiny49, ``docs/experiments.md``),
 the soup scored between them. ``--weights`` gives each checkpoint a share
 (normalised to sum to 1; default equal shares): with the starting checkpoint
 and a trained one it interpolates between them.

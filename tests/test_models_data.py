@@ -184,7 +184,7 @@ def test_training_data_can_move_by_any_distance(tmp_path, capsys) -> None:
     assert DataConfig().move_amounts == "common"  # models.data on its own keeps the common distances
     from models.configs import config
 
-    tiny = config("tiny")  # make train-tiny: moves of any distance, numbers read digit by digit (models/tiny42)
+    tiny = config("tiny")  # make train-tiny: moves of any distance, numbers read digit by digit
     assert (tiny.data.move_amounts, tiny.tokenizer_pre) == ("mixed", "starcoder")
     with pytest.raises(ValueError, match="move_amounts 'far' is not one of common, any, mixed"):
         generate(DataConfig(out=str(tmp_path / "bad"), train_episodes=1, move_amounts="far"))

@@ -119,6 +119,27 @@ def test_grammar_policy_answers_parse_and_name_layout_ids(cases) -> None:
     assert result["valid_rate"] >= 5 / 6  # parseable always; one case may still fail the document's own checks
 
 
+#: The bundled model's greedy episodes on three held-out seeds, as its report recorded them (``docs/models/tiny/EVAL.md``).
+BUNDLED_EPISODES = Path(__file__).resolve().parent / "data" / "bundled_episodes.jsonl"
+
+
+def test_the_bundled_model_replays_its_reports_episodes() -> None:
+    """The shipped file, run by llama.cpp as the evaluation runs it, plays its report's held-out episodes again
+    step for step: the same steps, the same ending, the same final composite."""
+    from assistant.planners.local import DEFAULT_MODEL
+    from models.eval import load_episodes
+    from models.policies import GGUFPolicy
+
+    stored = {(e["task"], e["seed"]): e for e in load_episodes(BUNDLED_EPISODES)}
+    assert set(stored) == {("banner", 100), ("editorial", 101), ("flyer", 102)}
+    policy = GGUFPolicy(DEFAULT_MODEL, name="GRPO")
+    for (task, seed), want in sorted(stored.items()):
+        assert (want["policy"], want["ids"]) == ("GRPO", "plain")
+        got = run_episode(policy, task, seed, max_steps=6)
+        assert (got.steps, got.ended) == (want["steps"], want["ended"])
+        assert got.composite == pytest.approx(want["composite"], abs=1e-9)
+
+
 def test_targets_show_the_difference_the_rounding_hides() -> None:
     from models.eval import PolicyRow, targets_section
 
