@@ -3,8 +3,8 @@
 ``layout-assistant fix`` meets a file with no goal: the layout, the default
 metric weights and nothing else. The generated tasks cover that only in part
 (their layouts are built by this project's generators), so the training data
-and the comparisons also play real files (``models.dagger --files``,
-``models.compare --files``). An episode of a file is ``(file, seed)``:
+and the comparisons also play real files (``models.experiments.dagger --files``,
+``models.experiments.compare --files``). An episode of a file is ``(file, seed)``:
 
 - seed 0 is the file as it is;
 - seed ``s`` > 0 is the file after 1 … ``perturb`` random *damaging* edits

@@ -108,7 +108,7 @@ class FixesPolicy:
     """The best of the fixes the prompt's findings suggest, by simulation; ``finalize`` when none improves.
 
     A baseline for the model planners: what copying a suggestion from the prompt, and nothing else, reaches
-    (``models.compare fixes …``)."""
+    (``models.experiments.compare fixes …``)."""
 
     name = "fixes"
 

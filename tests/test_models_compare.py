@@ -1,4 +1,4 @@
-"""models.compare: planners paired on the same held-out episodes, with intervals."""
+"""models.experiments.compare: planners paired on the same held-out episodes, with intervals."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import pytest
 
 pytest.importorskip("llama_cpp")
 
-from models.compare import EPISODES_FILE, check_seeds, compare, episodes_path, main, parse_spec  # noqa: E402
+from models.experiments.compare import (  # noqa: E402
+    EPISODES_FILE, check_seeds, compare, episodes_path, main, parse_spec,
+)
 from assistant.planners.local import DEFAULT_MODEL  # noqa: E402
 
 BUNDLED = DEFAULT_MODEL  # the bundled applicator, package data of the core
@@ -39,7 +41,7 @@ def test_seeds_must_stay_in_their_split():
 def test_pairs_episodes_and_writes_report(tmp_path):
     out = tmp_path / "cmp" / "COMPARE.md"
     res = compare([f"model={BUNDLED}", "heuristic", "random"], episodes=2, first_seed=110,
-                  tasks=["banner", "poster"], out=out, command="python -m models.compare …")
+                  tasks=["banner", "poster"], out=out, command="python -m models.experiments.compare …")
     overall = {r.policy: r for r in res["rows"] if r.task == "all"}
     assert set(overall) == {"model", "heuristic", "random"}
     assert sorted({(e.task, e.seed) for e in overall["model"].details}) == [
@@ -55,7 +57,7 @@ def test_pairs_episodes_and_writes_report(tmp_path):
     assert c["verdict"] == "too few episodes (4 < 10)"  # no verdict from a bootstrap over four pairs
     text = out.read_text()
     assert "Seeds 110–111 of tasks banner, poster (4 episodes per planner" in text
-    assert "| heuristic − random |" in text and "python -m models.compare …" in text
+    assert "| heuristic − random |" in text and "python -m models.experiments.compare …" in text
     stored = [json.loads(x) for x in (out.parent / EPISODES_FILE).read_text().splitlines()]
     assert len(stored) == 12 and {s["seed"] for s in stored} == {110, 111}
 
@@ -335,7 +337,7 @@ def test_models_compare_as_applicators_on_moves_by_any_distance(tmp_path, capsys
 def test_the_grammar_moves_as_far_as_a_request_names_and_free_distances_leave_it_to_the_model(tmp_path, capsys):
     """Under the runtime's grammar every answered move goes the distance its request names; ``--free-distances``
     leaves the distance to the model (``GGUFPolicy(free_distances=True)``), and each report says which."""
-    from models.compare import make_policies
+    from models.experiments.compare import make_policies
 
     args = [f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "4", "--episodes", "1", "--tasks", "poster,slide",
             "--moves", "any", "--grammar"]

@@ -1,4 +1,4 @@
-"""``models.dagger``: the teacher's labels at the states the learner reaches, seeds, shards and errors."""
+"""``models.experiments.dagger``: the teacher's labels at the states the learner reaches, seeds, shards and errors."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from models.dagger import DaggerConfig, dagger_episodes, main, same_action, with_varied_ids, without_instruction
+from models.experiments.dagger import (
+    DaggerConfig, dagger_episodes, main, same_action, with_varied_ids, without_instruction,
+)
 from models.data import SEED_RANGES
 
 TASKS = ["banner", "poster", "slide"]
@@ -86,7 +88,7 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
     planner = [r for r in recs if r["kind"] == "planner"]
     assert planner and stats["splits"]["train"]["planner"] == len(planner)
     assert stats["splits"]["train"]["applicator"] == len(recs) - len(planner)
-    assert stats["command"].startswith("python -m models.dagger --model")
+    assert stats["command"].startswith("python -m models.experiments.dagger --model")
     assert stats["seed_ranges"] == {"train": [2000, 2002]} and stats["tasks"] == ["banner"]
     assert {r["meta"]["seed"] for r in recs} == {2000, 2001}
     assert all(r["meta"]["source"] == ("dagger" if r["kind"] == "planner" else "expert") for r in recs)
@@ -144,7 +146,7 @@ class _Stops:
 def test_an_early_stop_ends_pure_dagger_and_is_handed_to_the_teacher_with_a_share() -> None:
     import random
 
-    from models.dagger import episode
+    from models.experiments.dagger import episode
     from models.policies import HeuristicPolicy
 
     teacher = HeuristicPolicy()
@@ -228,7 +230,7 @@ class _CannotRead:
 def test_a_learner_that_cannot_read_the_file_stops_and_the_teacher_takes_over() -> None:
     import random
 
-    from models.dagger import file_episode
+    from models.experiments.dagger import file_episode
     from models.files import load_files
     from models.policies import HeuristicPolicy
 

@@ -1,4 +1,4 @@
-"""Pairing two evaluated runs' episodes (``models.pair_runs``)."""
+"""Pairing two evaluated runs' episodes (``models.experiments.pair_runs``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from models.pair_runs import main, pair, read_episodes
+from models.experiments.pair_runs import main, pair, read_episodes
 
 def _write(path: Path, episodes: list[dict]) -> str:
     path.write_text("".join(json.dumps(e) + "\n" for e in episodes), encoding="utf-8")

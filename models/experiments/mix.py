@@ -2,7 +2,7 @@
 
 Command (the data the bundled applicator's fourth training part used)::
 
-    python -m models.mix --out runs/tiny4/mix \\
+    python -m models.experiments.mix --out runs/tiny4/mix \\
         --train runs/tiny4/data:planner:x2 runs/tiny4/data:applicator runs/tiny3/data:applicator:6000 \\
         --val runs/tiny4/dataval:all runs/tiny3/data:applicator:300
 
@@ -13,7 +13,7 @@ directory: ``KIND`` is ``planner``, ``applicator`` or ``all`` (the default);
 read the directory's ``train.jsonl``; ``--val`` sources read its
 ``val.jsonl``. The output directory gets ``train.jsonl`` and ``val.jsonl``
 (shuffled), an empty ``test.jsonl`` and a ``stats.json`` with the counts, this
-command and the commands its sources record (``made_by``: ``models.dagger``
+command and the commands its sources record (``made_by``: ``models.experiments.dagger``
 output, another mix), so a run that trains on the mix can say what it trained on.
 Held-out test seeds never enter: ``models.data`` keeps them out of every
 train and validation file.
@@ -89,7 +89,7 @@ class Source:
 
 def source_facts(sources: list[Source]) -> dict[str, Any]:
     """What the sources' ``stats.json`` record: the tasks (in first-seen order), per split the span of their
-    seed ranges, and ``made_by``, the command of each source that records one (``models.dagger``, a mix)."""
+    seed ranges, and ``made_by``, the command of each source that records one (``models.experiments.dagger``, a mix)."""
     tasks: list[str] = []
     ranges: dict[str, Any] = {}
     made_by: dict[str, str] = {}
@@ -140,7 +140,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         train = [Source.parse(s) for s in args.train]
         val = [Source.parse(s) for s in args.val]
-        command = "python -m models.mix " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+        command = "python -m models.experiments.mix " + " ".join(
+            shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
         stats = mix(Path(args.out), train, val, seed=args.seed, command=command)
     except (ValueError, FileNotFoundError) as exc:
         raise SystemExit(f"error: {exc}") from None

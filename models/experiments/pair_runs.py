@@ -2,14 +2,14 @@
 
 Command (the ``tiny`` configuration with shared-prompt SFT against the run before it)::
 
-    python -m models.pair_runs models/tiny37/eval_episodes.jsonl models/tiny36/eval_episodes.jsonl \\
-        --names tiny37 tiny36 --out models/tiny37/PAIRED.md
+    python -m models.experiments.pair_runs runs/tiny37/eval_episodes.jsonl runs/tiny36/eval_episodes.jsonl \\
+        --names tiny37 tiny36 --out runs/tiny37/PAIRED.md
 
 Each argument is an evaluation's episodes file (``eval_episodes.jsonl``, written by ``models.eval``; a
-``compare_episodes.jsonl`` of ``models.compare`` reads the same). Every policy that both files hold, with the
-same element names (``ids``: the generators' or renamed), is paired by task and seed — both runs started
-from the same broken layout and brief — and gets the mean difference of final composites A − B with a 95 %
-bootstrap interval (``models.eval.paired_difference``) and how many episodes went each way. A policy only one
+``compare_episodes.jsonl`` of ``models.experiments.compare`` reads the same). Every policy that both files
+hold, with the same element names (``ids``: the generators' or renamed), is paired by task and seed — both
+runs started from the same broken layout and brief — and gets the mean difference of final composites A − B
+with a 95 % bootstrap interval (``models.eval.paired_difference``) and how many episodes went each way. A policy only one
 file holds, or with no episode in common, is listed as not paired. A file that is missing or not an episodes
 file is named, with the line that is wrong, and nothing is written.
 """
@@ -97,7 +97,7 @@ def report(rows: list[dict[str, Any]], unpaired: list[str], names: tuple[str, st
     a, b = names
     lines = [f"# {a} against {b}, paired episode by episode", "",
              f"A = {a} (`{files[0]}`), B = {b} (`{files[1]}`); the same task and seed in both, 95 % bootstrap "
-             "interval of the mean difference of final composites. Produced by `python -m models.pair_runs "
+             "interval of the mean difference of final composites. Produced by `python -m models.experiments.pair_runs "
              f"{files[0]} {files[1]} --names {a} {b}`.", "",
              f"| policy | elements | episodes | {a} | {b} | difference | better / worse |",
              "|---|---|---|---|---|---|---|"]
@@ -120,10 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rows, unpaired = pair(read_episodes(args.a), read_episodes(args.b))
     except ModelFileError as exc:
-        print(f"models.pair_runs: {exc}", file=sys.stderr)
+        print(f"models.experiments.pair_runs: {exc}", file=sys.stderr)
         return 2
     if not rows:
-        print(f"models.pair_runs: {args.a} and {args.b} share no policy's episodes; nothing to pair", file=sys.stderr)
+        print(f"models.experiments.pair_runs: {args.a} and {args.b} share no policy's episodes; nothing to pair",
+              file=sys.stderr)
         return 1
     text = report(rows, unpaired, tuple(args.names), (args.a, args.b))
     if args.out:

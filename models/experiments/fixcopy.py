@@ -2,12 +2,13 @@
 
 Command (the bundled model against another run's SFT model on two held-out files)::
 
-    python -m models.fixcopy bundled=assistant/data/layout-applicator-tiny.gguf t33=runs/tiny33/gguf/sft.gguf \\
+    python -m models.experiments.fixcopy bundled=assistant/data/layout-applicator-tiny.gguf \\
+        t33=runs/tiny33/gguf/sft.gguf \\
         --samples 8 --variants 4 --files examples/flyer.svg examples/slide.svg …
 
 The observation a planner reads lists its findings, each with a suggested fix
 (``fix: {"type":"move",…}``). On a file it never saw, copying the best of them
-is most of what the heuristic does (``models.compare fixes heuristic --files …``),
+is most of what the heuristic does (``models.experiments.compare fixes heuristic --files …``),
 so how often a model's answers are such a copy says whether it reads the
 prompt or replays edits it learnt on the generated layouts. For each file (as
 it is and in ``--variants`` − 1 perturbed copies, ``models.files``) and each
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.samples < 1 or args.variants < 1 or args.perturb < 0:
         ap.error("--samples and --variants must be at least 1, --perturb at least 0")
     from assistant.errors import LayoutError, ModelFileError
-    from models.compare import parse_spec
+    from models.experiments.compare import parse_spec
     from models.files import file_env, file_variant, load_files
     from models.policies import GGUFPolicy
 

@@ -3,7 +3,7 @@
 Command (one of the four collections behind the bundled model's sixth part;
 ``runs/tiny6/NOTES.md`` lists them all)::
 
-    python -m models.dagger --model runs/tiny5/gguf/grpo.gguf --out runs/dagger6c/shard0 \\
+    python -m models.experiments.dagger --model runs/tiny5/gguf/grpo.gguf --out runs/dagger6c/shard0 \\
         --episodes 180 --first-seed 2300 --max-steps 6 --samples 6 --teacher-share 0.3 --shard 0/2
 
 ``models.data`` records the heuristic's own trajectories, so a model trained
@@ -64,7 +64,7 @@ copied; run tiny27 in ``docs/experiments.md`` had a round trained on them).
 ``--tune 1`` tunes the learner's answers' amounts too.
 ``--shard K/N`` keeps the
 episodes with ``i % N == K`` (run N processes, one per core, and mix their
-outputs with ``models.mix``).
+outputs with ``models.experiments.mix``).
 
 Writes ``train.jsonl``, an empty ``val.jsonl`` and ``test.jsonl``, and
 ``stats.json``: the command, the seeds, record counts, how often the learner's
@@ -391,7 +391,8 @@ def main(argv: list[str] | None = None) -> None:
                        no_instruction=args.no_instruction, teacher_share=args.teacher_share,
                        varied_ids=args.varied_ids, files=tuple(args.files), perturb=args.perturb,
                        teacher=args.teacher, teacher_samples=args.teacher_samples, tune=bool(args.tune),
-                       command="python -m models.dagger " + shlex.join(sys.argv[1:] if argv is None else argv))
+                       command="python -m models.experiments.dagger "
+                       + shlex.join(sys.argv[1:] if argv is None else argv))
     from assistant.errors import LayoutError, ModelFileError
 
     try:

@@ -2,7 +2,7 @@
 
 Command (two GRPO runs of different seeds from the bundled model, averaged)::
 
-    python -m models.soup runs/c49/s3/step40 runs/c49/s4/step40 --out runs/c49/soup
+    python -m models.experiments.soup runs/c49/s3/step40 runs/c49/s4/step40 --out runs/c49/soup
 
 GRPO runs that differ only in their seed start from the same weights and
 take small steps away from them (the KL penalty holds them near the

@@ -3,7 +3,8 @@
 Command (the base is loaded once; with ``models.sft`` and ``models.grpo`` as two commands, Gemma 3 270M
 is read and de-quantized twice)::
 
-    python -m models.adapter_round --base gemma-3-270m --adapter assistant/data/layout-applicator-gemma.lora.gguf \
+    python -m models.experiments.adapter_round --base gemma-3-270m \
+        --adapter assistant/data/layout-applicator-gemma.lora.gguf \
         --train runs/tiny36/data/train.jsonl --val runs/tiny36/data/val.jsonl --out runs/gemma35 \
         --sft max_minutes=4.5 batch_size=8 lr=1e-4 \
         --grpo max_minutes=2.5 reward=composite kl_coef=0.5 stop_share=0.5 varied_ids=0.5
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> None:
         summary = run_round(base=args.base, train=args.train, val=args.val, out=args.out, adapter=args.adapter,
                             lora_r=args.lora_r, base_gguf=args.base_gguf, sft=sft, grpo=grpo, skip_sft=args.skip_sft)
     except (ValueError, OSError, ModelFileError) as exc:
-        raise SystemExit(f"models.adapter_round: {exc}") from exc
+        raise SystemExit(f"models.experiments.adapter_round: {exc}") from exc
     print(json.dumps({k: summary[k] for k in ("device", "minutes", "files")}))
 
 

@@ -3,7 +3,7 @@
 Command (the GRPO stage of a run against its SFT stage, on 32 held-out seeds
 per task after the 8 that the evaluation report plays)::
 
-    python -m models.compare grpo=runs/tiny29/gguf/grpo.gguf sft=runs/tiny29/gguf/sft.gguf \\
+    python -m models.experiments.compare grpo=runs/tiny29/gguf/grpo.gguf sft=runs/tiny29/gguf/sft.gguf \\
         --episodes 32 --first-seed 108 --max-steps 6 --out runs/tiny29/compare/COMPARE.md
 
 ``models.eval`` writes the full report of one run on a few seeds per task;
@@ -44,7 +44,7 @@ of ``--episodes`` held-out seeds per task; ``--episodes 4 --requests 8`` are the
 192 of a ``make train-tiny`` report), scored by edit accuracy, exact match, valid
 rate, collateral damage and milliseconds per request::
 
-    python -m models.compare sft=runs/tiny37/gguf/sft.gguf more=runs/tiny37more/sft.gguf \
+    python -m models.experiments.compare sft=runs/tiny37/gguf/sft.gguf more=runs/tiny37more/sft.gguf \
         --requests 8 --episodes 4 --out runs/tiny37more/APPLICATOR.md
 
 ``--moves any`` makes every such request a move by any distance (1–120 units;
@@ -385,7 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     from assistant.errors import LayoutError
 
-    command = "python -m models.compare " + " ".join(argv if argv is not None else sys.argv[1:])
+    command = "python -m models.experiments.compare " + " ".join(argv if argv is not None else sys.argv[1:])
     if args.requests:
         stray = [flag for flag, on in (("--samples", args.samples != 1), ("--tune", args.tune),
                                        ("--suggestions", args.suggestions), ("--files", args.files),
@@ -400,7 +400,7 @@ def main(argv: list[str] | None = None) -> None:
                                    moves=args.moves, free_distances=args.free_distances, out=args.out,
                                    command=command)
         except (ValueError, OSError, LayoutError) as exc:
-            raise SystemExit(f"models.compare: {exc}") from exc
+            raise SystemExit(f"models.experiments.compare: {exc}") from exc
         if res["report"]:
             print(f"report: {res['report']}")
         return
@@ -415,7 +415,7 @@ def main(argv: list[str] | None = None) -> None:
                       perturb=args.perturb, tune=args.tune, suggestions=args.suggestions, out=args.out,
                       command=command)
     except (ValueError, OSError, LayoutError) as exc:
-        raise SystemExit(f"models.compare: {exc}") from exc
+        raise SystemExit(f"models.experiments.compare: {exc}") from exc
     for c in res["comparisons"]:
         print(json.dumps({k: round(v, 4) if isinstance(v, float) else v for k, v in c.items()}))
     if res["report"]:

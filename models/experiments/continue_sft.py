@@ -3,7 +3,7 @@
 Command (how the bundled model was finished, after ``make train-tiny`` stopped
 SFT at its 28-minute budget)::
 
-    python -m models.continue_sft --from runs/tiny --run runs/tiny2 --minutes 45 --threads 2
+    python -m models.experiments.continue_sft --from runs/tiny --run runs/tiny2 --minutes 45 --threads 2
 
 The new run reuses the old run's data and untrained base (``data/``, ``init/``,
 copied), trains SFT further from ``<from>/sft/best`` for a wall-clock budget
@@ -17,7 +17,8 @@ answers) and installs the result as the pipeline does (``models.pipeline.install
 SFT a stopped run finished and redoes the rest (with a new ``--run``, the
 source run's finished SFT is copied there: GRPO again with other settings)::
 
-    python -m models.continue_sft --from runs/tiny7 --run runs/tiny8 --skip-sft --grpo-steps 40 --grpo-states 8
+    python -m models.experiments.continue_sft --from runs/tiny7 --run runs/tiny8 --skip-sft \
+        --grpo-steps 40 --grpo-states 8
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def continuation_grpo() -> Any:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The command line of ``python -m models.continue_sft``."""
+    """The command line of ``python -m models.experiments.continue_sft``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # data / model
     ap.add_argument("--from", dest="source", default="runs/tiny", help="finished run to continue")
@@ -204,7 +205,7 @@ def data_command(data: Path) -> str:
     if not stats.is_file():
         return ""
     recorded = json.loads(stats.read_text())
-    if recorded.get("command"):  # a models.mix directory says how it was made, and how its sources were
+    if recorded.get("command"):  # a models.experiments.mix directory says how it was made, and how its sources were
         sources = "".join(f"; `{d}` by `{c}`" for d, c in recorded.get("made_by", {}).items())
         return f" (made by `{recorded['command']}`{sources})"
     cfg = recorded.get("config", {})
@@ -223,12 +224,14 @@ def write_notes(run: Path, src: Path, data: Path, args: argparse.Namespace, sft:
     if args.skip_sft:  # no SFT ran: GRPO again on a finished SFT
         text = (f"{earlier}GRPO again on `{run}/sft/best` (the SFT `{src}` finished: {steps} steps, best validation "
                 f"loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}) by "
-                f"`python -m models.continue_sft --from {src} --run {run} --skip-sft --threads {args.threads}"
+                f"`python -m models.experiments.continue_sft --from {src} --run {run} --skip-sft "
+                f"--threads {args.threads}"
                 f"{flags_text(args)}`: GRPO ({grpo_text(grpo, chosen)}), export and evaluation.")
         path = run / "NOTES.md"
         path.write_text(text + "\n", encoding="utf-8")
         return path
-    text = (f"{earlier}Continued from `{src}/sft/best` by `python -m models.continue_sft --from {src} --run {run}"
+    text = (f"{earlier}Continued from `{src}/sft/best` by "
+            f"`python -m models.experiments.continue_sft --from {src} --run {run}"
             f"{f' --data {data}' if args.data else ''} --minutes {args.minutes:g} --lr {args.lr:g} "
             f"--threads {args.threads}{flags_text(args)}`: {steps} more SFT steps on `{data}`{data_command(data)} "
             f"(best validation loss {best.get('val_loss', float('nan')):.4f} at step {best.get('step')}), "
