@@ -40,7 +40,7 @@ class PipelineConfig:
     base: str = "tiny"             # tiny (from scratch) | gemma-3-270m | a local Hugging Face model directory
     lora: LoraSettings | None = None
     base_gguf: str | None = None   # GGUF of a pretrained base (default: the packaged file for gemma-3-270m)
-    eval_renamed: bool = True      # evaluate the tasks with renamed elements too (models.eval.evaluate_run)
+    eval_renamed: bool = True      # evaluate the tasks with renamed elements too (models.eval.run.evaluate_run)
     tokenizer_pre: str = "gpt-2"   # the tiny tokenizer's split: gpt-2 | starcoder (digits first; models.tiny)
     notes: dict[str, Any] = field(default_factory=dict)
 

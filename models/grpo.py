@@ -390,7 +390,7 @@ def score_action(env: Any, text: str, invalid_reward: float) -> dict[str, Any]:
 def continue_greedy(lm: LM, env: Any, *, max_new_tokens: int = 64) -> tuple[float, int]:
     """Play the current policy greedily on ``env`` (in place) to the end of its episode; (summed reward, steps).
 
-    The episode ends as a held-out one does (``models.eval.run_episode``): at ``finalize``, the step limit,
+    The episode ends as a held-out one does (``models.eval.episodes.run_episode``): at ``finalize``, the step limit,
     or an answer that leaves the state unchanged (not a valid action, or a no-op); that last answer's
     penalty is counted, as the environment charges it.
     """
@@ -426,8 +426,8 @@ def episode_composite(lm: LM, env: Any, result: dict[str, Any], *, max_new_token
     """``result`` (:func:`score_action` in ``env``) rewarded by the final composite its greedy episode reaches.
 
     The reward is the composite of the layout at the end of the episode — the sampled answer, then the current
-    policy's greedy answers to the end, stopped as ``models.eval.run_episode`` stops a held-out episode — minus
-    the composite of ``env``, the state the answer was sampled in: the paired gain the held-out evaluation
+    policy's greedy answers to the end, stopped as ``models.eval.episodes.run_episode`` stops a held-out
+    episode — minus the composite of ``env``, the state the answer was sampled in: the paired gain the held-out evaluation
     measures. Only the sampled answer's own penalty is taken off (a no-op's, a premature ``finalize``'s; an
     answer that is not a valid action keeps its fixed ``invalid_reward``): the answers that end the greedy
     rest change nothing the evaluation scores. The one-step shaped reward stays in ``step_reward``.
@@ -509,7 +509,7 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
 
     With ``to_stop`` the policy is rolled on, up to the episode's length, to the first state at which its
     greedy answer would end a held-out episode without the episode being over: an answer that is not a
-    valid action, a no-op or ``finalize`` (``models.eval.run_episode``'s stop rule). These are the states
+    valid action, a no-op or ``finalize`` (``models.eval.episodes.run_episode``'s stop rule). These are the states
     where greedy episodes stop short of what verification reaches. When the policy meets none, the
     state ``depth`` steps in is returned as without ``to_stop``.
     """
@@ -584,7 +584,7 @@ def validate(lm: LM, tasks: list[str], episodes: int, max_steps: int) -> dict[st
     The episodes run in float32 (:func:`models.lm.float32_weights`), as the exported model will, also when
     training runs in bfloat16.
     """
-    from models.eval import run_episode
+    from models.eval.episodes import run_episode
 
     start = SEED_RANGES["val"][0]
     policy = TorchPolicy(lm)

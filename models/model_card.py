@@ -20,7 +20,7 @@ SPLITS: dict[str, str] = {"gpt-2": " (GPT-2 split regex)",
 def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
     """Model card: what it is, data, command, size, evaluation, licence."""
     from assistant.planners.local import BUNDLED_NAME
-    from models.eval import applicator_table, policy_table
+    from models.eval.tables import applicator_table, policy_table
     from models.tiny import pre_tokenizer_kind
 
     if cfg.pretrained:
@@ -209,7 +209,7 @@ def _distances_limit(cfg: Any) -> str:
 
 def _any_moves(ev: dict[str, Any]) -> str:
     """The applicator table on moves by any distance, when the evaluation measured it."""
-    from models.eval import applicator_table
+    from models.eval.tables import applicator_table
 
     if not ev.get("any_moves"):
         return ""
@@ -235,7 +235,8 @@ def _trained_on(summary: dict[str, Any], stage: str) -> str:
 def _write_adapter_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
     """The card of the LoRA adapter a pretrained base's run installs (``docs/models/gemma/MODEL_CARD.md``)."""
     from assistant.planners.local import GEMMA_ADAPTER_NAME
-    from models.eval import LORA_SUFFIX, applicator_table, policy_table
+    from models.eval.run import LORA_SUFFIX
+    from models.eval.tables import applicator_table, policy_table
 
     adapter = Path(summary["run"]) / "gguf" / f"grpo{LORA_SUFFIX}"  # ships as assistant/data/GEMMA_ADAPTER_NAME
     size = adapter.stat().st_size / 1e6 if adapter.is_file() else float("nan")

@@ -78,7 +78,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     import torch
 
     from models import data as data_mod
-    from models.eval import evaluate_run
+    from models.eval.run import evaluate_run
     from models.export_gguf import export_gguf
     from models.grpo import train_grpo
     from models.lm import from_tiny, load_lm
@@ -162,7 +162,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
 def install(cfg: PipelineConfig, summary: dict[str, Any], ev: dict[str, Any]) -> list[str]:
     """Ship the run's GRPO model (F16; a pretrained base's GRPO adapter) as :func:`shipped_model`, and put its
     report, plots and model card in :func:`install_dir`; returns the files written."""
-    from models.eval import LORA_SUFFIX
+    from models.eval.run import LORA_SUFFIX
     from models.model_card import write_model_card
 
     gg = Path(summary["run"]) / "gguf"
@@ -181,7 +181,7 @@ def install(cfg: PipelineConfig, summary: dict[str, Any], ev: dict[str, Any]) ->
 
 def export_adapters(cfg: PipelineConfig, sft_dir: str | Path, grpo_dir: str | Path, gg: Path) -> None:
     """GGUF adapters of the SFT and GRPO checkpoints over the base's GGUF, linked as ``gg/base.gguf``."""
-    from models.eval import LORA_SUFFIX
+    from models.eval.run import LORA_SUFFIX
     from models.export_lora import base_gguf_path, export_lora
 
     if cfg.base != "gemma-3-270m" and not cfg.base_gguf:

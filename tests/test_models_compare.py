@@ -98,7 +98,7 @@ def test_cli_names_the_missing_model_and_exits_nonzero(tmp_path, capsys):
 def test_without_instructions_the_tasks_come_as_bare_documents(tmp_path):
     from assistant.env import LayoutEnv
     from assistant.env.tasks import make_task
-    from models.eval import run_episode
+    from models.eval.episodes import run_episode
     from models.policies import HeuristicPolicy
 
     out = tmp_path / "COMPARE.md"
@@ -138,7 +138,7 @@ def test_files_are_compared_paired_by_name(tmp_path):
 
 
 def test_files_with_perturbed_variants_are_paired_by_file_and_seed(tmp_path):
-    from models.eval import run_file_episode
+    from models.eval.episodes import run_file_episode
     from models.files import file_variant, load_files
     from models.policies import HeuristicPolicy
 
@@ -164,7 +164,7 @@ def test_files_with_perturbed_variants_are_paired_by_file_and_seed(tmp_path):
 
 def test_a_file_the_model_cannot_read_is_its_failure_not_a_crash(osgeo_dir):
     from assistant.importer import import_svg
-    from models.eval import run_file_episode
+    from models.eval.episodes import run_file_episode
     from models.policies import GGUFPolicy, load_llama
 
     long_file = osgeo_dir / "osgeo-gsoc-A4.svg"
@@ -280,7 +280,7 @@ def test_a_model_with_suggestions_does_at_least_as_well_as_the_fixes_each_step(t
 
 def test_models_compare_as_applicators_on_the_evaluations_requests(tmp_path, capsys):
     """``--requests N`` answers the evaluation's held-out requests once per model, as ``models.eval`` scores them."""
-    from models.eval import applicator_cases, evaluate_applicator
+    from models.eval.applicator import applicator_cases, evaluate_applicator
     from models.policies import GGUFPolicy
 
     out = tmp_path / "APPLICATOR.md"
@@ -315,7 +315,7 @@ def test_one_model_is_measured_alone_as_an_applicator_but_episodes_need_two(tmp_
 
 
 def test_models_compare_as_applicators_on_moves_by_any_distance(tmp_path, capsys):
-    from models.eval import applicator_cases
+    from models.eval.applicator import applicator_cases
 
     out = tmp_path / "MOVES.md"
     main([f"a={BUNDLED}", f"b={BUNDLED}", "--requests", "2", "--episodes", "1", "--tasks", "poster", "--moves", "any",

@@ -136,7 +136,7 @@ def test_the_default_mix_is_the_evaluations_and_a_training_mix_shifts_it(poster)
 
 def test_moves_go_any_distance_in_training_and_the_common_ones_in_the_evaluation(poster) -> None:
     # the evaluation's held-out requests are drawn exactly as in every earlier report
-    from models.eval import applicator_cases
+    from models.eval.applicator import applicator_cases
 
     assert [c["request"] for c in applicator_cases(["poster"], 2, 4)][:4] == [
         "Shift the heading 5px right", "please push the caption 50px down", "make the 'PIER 4, OLD' text fit",

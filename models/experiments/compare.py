@@ -10,9 +10,9 @@ per task after the 8 that the evaluation report plays)::
 this answers one question on more of them: is planner A better than planner
 B, beyond the noise of which layouts were drawn? Every planner plays the same
 episodes (task × seed, so the same broken layout and brief) greedily, as the
-evaluation plays them (``models.eval.run_episode``); each pair of planners,
+evaluation plays them (``models.eval.episodes.run_episode``); each pair of planners,
 in the order given, gets the mean difference of final composites over the
-paired episodes, a 95 % bootstrap interval (``models.eval.paired_difference``)
+paired episodes, a 95 % bootstrap interval (``models.eval.stats.paired_difference``)
 and how many episodes went each way. "Beats" is met only when the interval
 lies above zero; under ``MIN_PAIRS`` paired episodes there is no verdict.
 
@@ -48,7 +48,7 @@ rate, collateral damage and milliseconds per request::
         --requests 8 --episodes 4 --out runs/tiny37more/APPLICATOR.md
 
 ``--moves any`` makes every such request a move by any distance (1–120 units;
-``models.eval.applicator_cases``), the report's "moves by any distance".
+``models.eval.applicator.applicator_cases``), the report's "moves by any distance".
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def decoding_text(grammar: bool, samples: int, tune: list[str] | None,
 
 def comparison_rows(rows: list[Any]) -> list[dict[str, Any]]:
     """Each pair of planners (in the order given, first minus second) over the episodes both played."""
-    from models.eval import comparison_verdict, paired_difference
+    from models.eval.stats import comparison_verdict, paired_difference
 
     overall = [r for r in rows if r.task == "all"] or rows
     out = []
@@ -201,7 +201,9 @@ def compare(specs: list[str], *, episodes: int, first_seed: int | None = None, s
     With ``files`` the episodes are those SVG files (no brief), not generated tasks.
     """
     from assistant.env.tasks import task_names
-    from models.eval import evaluate_policies, policy_table, write_episodes
+    from models.eval.episodes import evaluate_policies
+    from models.eval.records import write_episodes
+    from models.eval.tables import policy_table
 
     if files:
         return compare_files(specs, files, max_steps=max_steps, grammar=grammar, samples=samples,
@@ -249,13 +251,14 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
                      out: str | Path | None = None, command: str = "") -> dict[str, Any]:
     """Every model, as the applicator, answers the same held-out plain-language requests once (greedy).
 
-    The requests are the evaluation's (``models.eval.applicator_cases``): ``per_layout`` on the broken layout of
-    each of the first ``episodes`` held-out seeds per task, so that ``--episodes 4 --requests 8`` gives the 192
-    of a ``make train-tiny`` report. Each model gets edit accuracy, exact match, valid rate, collateral damage
-    and milliseconds per request (``models.eval.evaluate_applicator``). ``moves="any"``: every request is a
-    move by any distance instead."""
+    The requests are the evaluation's (``models.eval.applicator.applicator_cases``): ``per_layout`` on the
+    broken layout of each of the first ``episodes`` held-out seeds per task, so that ``--episodes 4 --requests 8``
+    gives the 192 of a ``make train-tiny`` report. Each model gets edit accuracy, exact match, valid rate,
+    collateral damage and milliseconds per request (``models.eval.applicator.evaluate_applicator``).
+    ``moves="any"``: every request is a move by any distance instead."""
     from assistant.env.tasks import task_names
-    from models.eval import applicator_breakdown_table, applicator_cases, applicator_table, evaluate_applicator
+    from models.eval.applicator import applicator_cases, evaluate_applicator
+    from models.eval.tables import applicator_breakdown_table, applicator_table
 
     if per_layout < 1:
         raise ValueError(f"--requests must be at least 1, got {per_layout}")
@@ -291,7 +294,7 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
                    ", a move limited to the distances its request names" if grammar else "") + "."
                 + (f" Produced by `{command}`." if command else "") + "\n",
                 applicator_table(results), "",
-                "By the action each request asks for (`models.eval.MISSES`: why the misses missed):\n",
+                "By the action each request asks for (`models.eval.applicator.MISSES`: why the misses missed):\n",
                 applicator_breakdown_table(results), ""]
         tmp = out.with_name(out.name + ".tmp")
         tmp.write_text("\n".join(text) + "\n", encoding="utf-8")
@@ -308,7 +311,9 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
 
     Each file is played at seeds ``0 … variants - 1`` (``models.files``: seed 0 as it is, later seeds after
     1 … ``perturb`` random damaging edits)."""
-    from models.eval import run_file_episode, summarise, policy_table, write_episodes
+    from models.eval.episodes import run_file_episode, summarise
+    from models.eval.records import write_episodes
+    from models.eval.tables import policy_table
     from models.files import file_variant, load_files
 
     if samples < 1:

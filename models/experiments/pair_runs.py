@@ -9,8 +9,8 @@ Each argument is an evaluation's episodes file (``eval_episodes.jsonl``, written
 ``compare_episodes.jsonl`` of ``models.experiments.compare`` reads the same). Every policy that both files
 hold, with the same element names (``ids``: the generators' or renamed), is paired by task and seed — both
 runs started from the same broken layout and brief — and gets the mean difference of final composites A − B
-with a 95 % bootstrap interval (``models.eval.paired_difference``) and how many episodes went each way. A policy only one
-file holds, or with no episode in common, is listed as not paired. A file that is missing or not an episodes
+with a 95 % bootstrap interval (``models.eval.stats.paired_difference``) and how many episodes went each way.
+A policy only one file holds, or with no episode in common, is listed as not paired. A file that is missing or not an episodes
 file is named, with the line that is wrong, and nothing is written.
 """
 
@@ -65,7 +65,8 @@ def _by_policy(episodes: list[dict[str, Any]]) -> dict[tuple[str, str], dict[tup
 
 def pair(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
     """One row per policy and element naming both hold episodes of in common; and what could not be paired."""
-    from models.eval import EpisodeResult, PolicyRow, paired_difference
+    from models.eval.episodes import EpisodeResult, PolicyRow
+    from models.eval.stats import paired_difference
 
     def row(name: str, eps: dict[tuple[str, int], float], keys: list[tuple[str, int]]) -> PolicyRow:
         details = [EpisodeResult(name, task, seed, eps[(task, seed)], 0.0, 0.0) for task, seed in keys]
