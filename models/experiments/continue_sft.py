@@ -89,7 +89,7 @@ def parser() -> argparse.ArgumentParser:
                     help="1: a finalize or no-op sampled in GRPO costs the best gain of its group")
     ap.add_argument("--grpo-need-gain", type=int, choices=(0, 1), default=None,
                     help="1: GRPO learns only from groups in which a sampled edit improves the layout")
-    from models.grpo import REWARDS
+    from models.grpo_rewards import REWARDS
 
     ap.add_argument("--grpo-reward", choices=REWARDS, default=None,
                     help="return: a sampled action's reward adds the greedy rest of its episode; composite: the "
