@@ -10,7 +10,7 @@ a stage of ``python -m models.pipeline``, and the pipeline never imports them (a
 - ``dagger``: states a model reaches, labelled by a teacher (DAgger data);
 - ``mix``: training data mixed from several data directories;
 - ``continue_sft``: a finished run's SFT continued, then GRPO, export and evaluation;
-- ``adapter_round``: SFT then GRPO of a LoRA adapter in one process (a GPU loan);
+- ``adapter_round``: SFT then GRPO of a LoRA adapter in one process, the base loaded once;
 - ``soup``: the mean of several checkpoints' weights.
 
 Start with ``python -m models.experiments.compare --help``.
