@@ -1,6 +1,6 @@
 """The bundled applicator on 2 CPU threads: load time, ms per action, peak RAM; ``fix`` episodes beside the heuristic.
 
-*Model rows*: ``models/layout-applicator-tiny.gguf`` loaded by llama.cpp
+*Model rows*: ``assistant/data/layout-applicator-tiny.gguf`` loaded by llama.cpp
 (llama-cpp-python, 1 and 2 threads) in a fresh child process, so *peak RAM*
 is that process's maximum resident set (``ru_maxrss``: Python, llama.cpp,
 the model and its context, the grammar) and *load s* the ``Llama(...)``

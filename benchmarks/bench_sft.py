@@ -24,7 +24,7 @@ def run() -> list[dict]:
     from models import data as data_mod
     from models.data import DataConfig
     from models.lm import from_tiny
-    from models.pipeline import config
+    from models.configs import config
     from models.sft import encode_records, grouped_loss_sum, load_jsonl, prefix_groups
     from models.tiny import TextCodec, make_model, train_tokenizer
 

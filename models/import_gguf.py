@@ -2,7 +2,7 @@
 
 Command::
 
-    python -m models.import_gguf models/layout-applicator-tiny.gguf runs/bundled/ckpt
+    python -m models.import_gguf assistant/data/layout-applicator-tiny.gguf runs/bundled/ckpt
 
 The bundled model ships as GGUF only; this turns it (or any GGUF that
 ``models.export_gguf`` wrote: F32, F16 or Q8_0 weights, a GPT-2-style byte-level

@@ -161,7 +161,7 @@ TOKEN_PROBE = ("### System\nYou improve the layout one step at a time. Answer wi
 #: llama.cpp's ids for :data:`TOKEN_PROBE` with GGUFs met before, by the GGUF's SHA-256
 #: (:func:`record_probe_ids` writes it): the check on a machine without llama-cpp-python (a GPU machine
 #: that cannot build it) compares with these.
-PROBE_IDS_FILE = Path(__file__).resolve().parent / "gemma" / "token_probe.json"
+PROBE_IDS_FILE = Path(__file__).resolve().parent / "token_probe.json"
 
 
 def _sha256(path: str | Path) -> str:

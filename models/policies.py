@@ -108,7 +108,7 @@ class FixesPolicy:
     """The best of the fixes the prompt's findings suggest, by simulation; ``finalize`` when none improves.
 
     A baseline for the model planners: what copying a suggestion from the prompt, and nothing else, reaches
-    (``models.compare fixes …``)."""
+    (``models.experiments.compare fixes …``)."""
 
     name = "fixes"
 
@@ -130,7 +130,7 @@ class LookaheadPolicy:
     fix that gains most when it gains at least as much as the heuristic's
     action, the heuristic's action otherwise (``finalize`` included).
     ``copied`` counts the labels that are a suggested fix. Trained on, it did
-    not teach the bundled tiny model to copy (``models/tiny27/COMPARE_FIXES.md``).
+    not teach the bundled tiny model to copy (run tiny27, ``docs/experiments.md``).
     """
 
     name = "lookahead"

@@ -29,7 +29,7 @@ shipped Gemma adapter, say) instead of a fresh one: ``models.import_lora``
 reads it into a trainable peft adapter of its own rank and modules (written to
 ``OUT/init``), with ``--adapter-dropout`` during training::
 
-    python -m models.sft --base gemma-3-270m --adapter models/layout-applicator-gemma.lora.gguf \
+    python -m models.sft --base gemma-3-270m --adapter assistant/data/layout-applicator-gemma.lora.gguf \
         --train runs/data33/mix/train.jsonl --val runs/data33/mix/val.jsonl --out runs/gemma34/sft \
         --batch-size 8 --lr 1e-4 --warmup 20 --eval-every 50 --max-minutes 7.26
 """

@@ -14,14 +14,17 @@ torch.set_num_threads(1)
 
 from assistant.env import LayoutEnv  # noqa: E402
 from assistant.planners.grammar import within_grammar  # noqa: E402
+from assistant.planners.local import DEFAULT_MODEL  # noqa: E402
 from assistant.planners.modelstep import element_ids  # noqa: E402
 from assistant.planners.prompting import format_target  # noqa: E402
 from models.grammar_mask import GrammarMask, vocab_gguf_for  # noqa: E402
-from models.grpo import GRPOConfig, planner_prompt, sample_group, train_grpo  # noqa: E402
+from models.grpo import GRPOConfig, train_grpo  # noqa: E402
+from models.grpo_objective import sample_group  # noqa: E402
+from models.grpo_rewards import planner_prompt  # noqa: E402
 from models.lm import from_tiny  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
-BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
+BUNDLED = DEFAULT_MODEL  # the bundled applicator, package data of the core
 
 
 @pytest.fixture(scope="module")

@@ -348,7 +348,8 @@ def test_a_tokenizer_that_splits_text_otherwise_than_llama_cpp_is_refused(adapte
 def test_the_pipeline_refuses_a_local_base_whose_gguf_reads_text_otherwise(adapted, tmp_path: Path) -> None:
     """``--base DIR --base-gguf FILE``: a model directory whose tokenizer splits text otherwise than llama.cpp
     does with the GGUF given for it stops before any training, naming the GGUF."""
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     other = TextCodec(train_tokenizer([LAYOUT * 2, " ".join(REQUESTS)], vocab_size=300, min_frequency=1))
     cfg = config("gemma-mini")
@@ -364,11 +365,11 @@ def test_the_pipeline_refuses_a_local_base_whose_gguf_reads_text_otherwise(adapt
 
 
 def test_an_adapter_round_trains_sft_then_grpo_on_one_loaded_base(adapted, tmp_path: Path) -> None:
-    """``models.adapter_round``: SFT from a GGUF adapter, GRPO from SFT's best weights (in float32), every
+    """``models.experiments.adapter_round``: SFT from a GGUF adapter, GRPO from SFT's best weights (in float32), every
     checkpoint exported as a GGUF adapter that llama.cpp applies over the base; bad settings are refused
     before anything is written."""
-    from models.adapter_round import main as round_main
-    from models.adapter_round import run_round
+    from models.experiments.adapter_round import main as round_main
+    from models.experiments.adapter_round import run_round
     from models.lm import load_lm
 
     hf_dir, _, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
@@ -456,8 +457,8 @@ def test_the_gemma_base_can_be_named_by_the_environment(adapted, tmp_path: Path,
 def test_an_adapter_round_can_give_all_its_time_to_grpo(adapted, tmp_path: Path) -> None:
     """``--skip-sft``: GRPO starts from the GGUF adapter itself (read back exactly) and needs no SFT data; without
     an adapter to start from it is refused, and without ``--skip-sft`` the data is required."""
-    from models.adapter_round import main as round_main
-    from models.adapter_round import run_round
+    from models.experiments.adapter_round import main as round_main
+    from models.experiments.adapter_round import run_round
     from models.lm import load_lm
 
     hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)

@@ -252,8 +252,8 @@ def test_validation_subset_spreads_over_the_file() -> None:
 
 
 def test_continuation_notes_name_the_data_command(tmp_path: Path) -> None:
-    from models.continue_sft import data_command
     from models.data import DataConfig
+    from models.experiments.continue_sft import data_command
 
     assert data_command(tmp_path) == ""
     cfg = DataConfig(out=str(tmp_path), tasks=("banner", "poster"), applicator_layouts=40)
@@ -267,7 +267,8 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     import argparse
     from dataclasses import replace
 
-    from models.continue_sft import continuation_grpo, flags_text, grpo_overrides, grpo_text, parser
+    from models.experiments.continue_sft import continuation_grpo, flags_text, grpo_overrides, parser
+    from models.model_card import grpo_text
 
     none = parser().parse_args([])
     tiny = continuation_grpo()
@@ -337,7 +338,7 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
-    from models.continue_sft import finished_sft
+    from models.experiments.continue_sft import finished_sft
 
     with pytest.raises(SystemExit, match="holds no finished SFT"):
         finished_sft(tmp_path)
@@ -355,7 +356,7 @@ def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
 def test_notes_of_grpo_again_on_a_finished_sft(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from models.continue_sft import continuation_grpo, parser, write_notes
+    from models.experiments.continue_sft import continuation_grpo, parser, write_notes
 
     src, run = tmp_path / "tiny7", tmp_path / "tiny8"
     src.mkdir(), run.mkdir()

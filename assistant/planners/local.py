@@ -31,7 +31,7 @@ One decision (``propose_detailed``):
    With ``suggestions`` (the default; ``-O suggestions=0`` for the model
    alone) the fixes the observation's findings suggest — shown to the model in
    its prompt — are verified beside the answers, and the best of either kind
-   is played (``models/tiny27/COMPARE_SUGGESTED.md``).
+   is played: on real files never trained on, that beats both kinds alone (``docs/experiments.md``).
 
 ``threads`` defaults to :func:`default_threads` (1 for a small model).
 ``step_timeout`` bounds the seconds of generation per decision: a generation
