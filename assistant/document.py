@@ -77,6 +77,8 @@ class Canvas(BaseModel):
     view_box: tuple[float, float, float, float] | None = None
     preserve_aspect_ratio: str = "xMidYMid meet"
     margins: Margins = Field(default_factory=Margins)
+    #: The pages of a multi-page document (Inkscape pages), world boxes; empty: one page, the canvas.
+    pages: list[Box] = Field(default_factory=list)
 
     @field_validator("width", "height")
     @classmethod
@@ -97,6 +99,10 @@ class Canvas(BaseModel):
             width=max(self.width - m.left - m.right, 0.0),
             height=max(self.height - m.top - m.bottom, 0.0),
         )
+
+    def page_boxes(self) -> list[Box]:
+        """Every page of the document (the canvas alone when it has no Inkscape pages)."""
+        return list(self.pages) or [self.box]
 
     @classmethod
     def with_default_margins(cls, **kw: Any) -> Canvas:
@@ -131,6 +137,11 @@ class Element(BaseModel):
     opacity: float = 1.0
     z: int = 0
     locked: bool = False
+    #: Part of the design's backdrop, or deliberate (a background, a band, an ornament, rotated art):
+    #: planners leave it where it is; an edit that names it still applies.
+    pinned: bool = False
+    #: Index of the page it lies on (``Canvas.page_boxes``); -1 when it lies on none (a scratch area).
+    page: int = 0
     importance: float = 0.5
     group: str | None = None
     children: list[str] = Field(default_factory=list)

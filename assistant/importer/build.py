@@ -37,6 +37,7 @@ from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layou
 from assistant.errors import SvgImportError
 from assistant.geometry import Box
 from assistant.importer.roles import assign_roles, node_name
+from assistant.importer.scene import analyse_scene
 from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.walk import Item, Walker
 from assistant.svg.css import StyleResolver
@@ -77,8 +78,10 @@ def import_tree(tree: Any, *, source: str = "<string>", limits: ImportLimits | N
     _mark_picture_ink(plans)  # before roles: a caption is placed by what shows of its picture
     assign_roles(plans, canvas)
     elements = _elements(plans, canvas, generated)
-    return Document(source=source, tree=tree, layout=Layout(canvas=canvas, elements=elements),
-                    generated_ids=generated.node_ids)
+    layout = Layout(canvas=canvas, elements=elements)
+    explicit = {e.id for e, p in zip(elements, walk_plans(plans)) if p.explicit_role}
+    analyse_scene(layout, explicit)
+    return Document(source=source, tree=tree, layout=layout, generated_ids=generated.node_ids)
 
 
 class _Ids:

@@ -26,7 +26,7 @@ from assistant.metrics.instruction_fit import instruction_fit
 from assistant.metrics.margins import margins
 from assistant.metrics.overlap import overlap
 from assistant.metrics.reading_order import reading_order
-from assistant.metrics.report import MetricReport, MetricResult, metric_report
+from assistant.metrics.report import MetricReport, MetricResult, metric_report, metric_result
 from assistant.metrics.spacing import spacing
 from assistant.metrics.text_fit import text_fit
 from assistant.metrics.whitespace import whitespace
@@ -87,6 +87,26 @@ def resolve_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
     return out
 
 
+def page_layouts(layout: Layout) -> list[Layout]:
+    """The layouts the metrics judge: one per page, each with the elements on it and its page as canvas.
+
+    A one-page layout with every element on its page is returned as it is (the common, fast case);
+    elements on no page (Inkscape's scratch area) are left out.
+    """
+    pages = layout.canvas.page_boxes()
+    if len(pages) == 1 and all(e.page == 0 for e in layout.elements):
+        return [layout]
+    out = []
+    for k, page in enumerate(pages):
+        elements = [e for e in layout.elements if e.page == k]
+        if not elements:
+            continue
+        canvas = layout.canvas if len(pages) == 1 else layout.canvas.model_copy(
+            update={"x": page.x, "y": page.y, "width": page.width, "height": page.height, "pages": []})
+        out.append(Layout.model_construct(canvas=canvas, elements=elements))
+    return out
+
+
 def evaluate(
     layout: Layout,
     *,
@@ -107,6 +127,17 @@ def evaluate(
     names = list(METRIC_NAMES) if checks is None else list(dict.fromkeys(checks))
     _check_names(names, "checks")
     w_all = resolve_weights(weights)
+    pages = page_layouts(layout)
+    if len(pages) != 1:
+        return _combine([_evaluate_page(p, names, w_all, constraints, backdrop) for p in pages] or
+                        [_evaluate_page(Layout.model_construct(canvas=layout.canvas, elements=[]), names, w_all,
+                                        constraints, backdrop)], [len(p.elements) for p in pages] or [1])
+    return _evaluate_page(pages[0], names, w_all, constraints, backdrop)
+
+
+def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float], constraints: list[Any] | None,
+                   backdrop: Backdrop | None) -> MetricReport:
+    """The report of one page (see :func:`evaluate`)."""
     la = LayoutArrays(layout)
     results: dict[str, MetricResult] = {}
     for name in names:
@@ -127,3 +158,19 @@ def evaluate(
         norm = {n: 0.0 for n in used}
         composite = 1.0
     return metric_report(float(min(max(composite, 0.0), 1.0)), results, norm)
+
+
+def _combine(reports: list[MetricReport], sizes: list[int]) -> MetricReport:
+    """One report of several pages: each metric and the composite averaged, weighted by the pages' elements."""
+    total = float(sum(sizes)) or 1.0
+    metrics: dict[str, MetricResult] = {}
+    for name in reports[0].metrics:
+        parts = [(r.metrics[name], n) for r, n in zip(reports, sizes) if name in r.metrics]
+        used = [(m, n) for m, n in parts if m.applicable]
+        score = sum(m.score * n for m, n in used) / max(sum(n for _, n in used), 1) if used else 1.0
+        findings = [f for m, _ in parts for f in m.findings]
+        metrics[name] = metric_result(name=name, score=float(score), findings=findings, applicable=bool(used))
+    composite = sum(r.composite * n for r, n in zip(reports, sizes)) / total
+    weights = {k: sum(r.weights.get(k, 0.0) * n for r, n in zip(reports, sizes)) / total
+               for k in reports[0].weights}
+    return metric_report(float(min(max(composite, 0.0), 1.0)), metrics, weights)

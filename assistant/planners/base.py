@@ -62,8 +62,8 @@ class PlannerState:
 
     @property
     def frozen_ids(self) -> frozenset[str]:
-        """Ids no action may touch: locked, kept, and elements marked ``locked``."""
-        marked = frozenset(e.id for e in self.document.layout.elements if e.locked)
+        """Ids no planner edit may touch: locked, kept, and elements marked ``locked`` or ``pinned``."""
+        marked = frozenset(e.id for e in self.document.layout.elements if e.locked or e.pinned)
         return self.locked | self.keep | marked
 
     def time_left(self) -> float:
@@ -122,6 +122,8 @@ class PlanResult:
     stopped: str = "finalize"
     seconds: float = 0.0
     not_understood: list[str] = field(default_factory=list)
+    #: Edits that passed the score but failed the render check (``assistant.render.inkmap``), and why.
+    rejected: list[str] = field(default_factory=list)
 
     @property
     def edits(self) -> int:

@@ -23,16 +23,18 @@ The result says how many edits were made, which elements changed and why
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from assistant.actions import parse_action, undo_diffs
+from assistant.actions import parse_action, redo_diff, undo_diffs
 from assistant.actions.trial import attempt
 from assistant.document import Document
 from assistant.errors import InvalidAction, PlannerError
 from assistant.metrics import evaluate
 from assistant.planners.base import PlannerState, PlanResult, Proposal, StepRecord, proposals_of
 from assistant.planners.lists import detached_lists, list_markers, snapshot
+from assistant.render.inkmap import InkState, compare, measure
 
 #: How much composite an edit may cost when it improves the instruction fit.
 FIT_TOLERANCE = 0.005
@@ -83,6 +85,17 @@ def _action_type(action: Any) -> str:
     return str(getattr(action, "type", None) or _action_dict(action).get("type", ""))
 
 
+@contextmanager
+def _undone(document: Document, trial: Any) -> Iterator[None]:
+    """The document as it was before ``trial``'s edit, for the block's duration."""
+    undo_diffs(document, trial.diffs)
+    try:
+        yield
+    finally:
+        for d in trial.diffs:
+            redo_diff(document, d)
+
+
 def run_planner(
     target: Document | Any,
     planner: Any,
@@ -96,6 +109,7 @@ def run_planner(
     time_budget: float | None = None,
     tolerance: float = FIT_TOLERANCE,
     guard: bool = True,
+    verify: bool = True,
 ) -> PlanResult:
     """Improve ``target`` in place with ``planner``; return what happened.
 
@@ -108,6 +122,9 @@ def run_planner(
         keep: ids an instruction asks to keep where they are (never proposed).
         max_steps: most edits to apply. time_budget: seconds for the whole run.
         guard: undo any edit that does not pass ``improves`` (on by default).
+        verify: check every edit on a render before keeping it (:mod:`assistant.render.inkmap`): one that
+            makes text collide with other ink, pushes ink off the page or a label out of its frame is
+            undone and recorded in ``PlanResult.rejected`` (on by default).
     """
     if max_steps < 0:
         raise PlannerError(f"max_steps must be >= 0, got {max_steps}")
@@ -125,6 +142,7 @@ def run_planner(
     report = start = score()
     result = PlanResult(planner=getattr(planner, "name", type(planner).__name__), start=start, end=start)
     stopped = "max_steps"
+    ink: InkState | None = None  # the render of the current state, measured when first needed
     for step in range(max_steps):
         if deadline is not None and time.monotonic() >= deadline:
             stopped = "time_budget"
@@ -162,6 +180,17 @@ def run_planner(
                     if guard and not (improves(report, after, tolerance)
                                       and after.composite >= start.composite - tolerance):
                         continue  # undone as the block ends
+                    if verify:
+                        if ink is None:
+                            with _undone(document, trial):
+                                ink = measure(document)
+                        ink_after = measure(document)
+                        verdict = compare(ink, ink_after)
+                        if not verdict.ok:
+                            result.rejected.append(f"{_action_type(action)} {sorted(trial.changed_ids)[:3]}: "
+                                                   f"{verdict.describe()}")
+                            continue
+                        ink = ink_after
                     trial.keep()
             except InvalidAction:
                 continue

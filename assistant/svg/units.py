@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from assistant.document import Canvas
+from assistant.geometry import Box
 from assistant.errors import SvgImportError
 
 #: CSS px per unit (CSS Values 3 §6.2).
@@ -131,6 +132,27 @@ def viewbox_offset(vb_w: float, vb_h: float, vp_w: float, vp_h: float,
     return fx * (vp_w - vb_w * sx), fy * (vp_h - vb_h * sy)
 
 
+_INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
+_SODIPODI = "{http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd}"
+
+
+def inkscape_pages(root: Any) -> list[Box]:
+    """The pages of an Inkscape multi-page document (``<inkscape:page>`` in its named view), in user units.
+
+    Empty unless there are at least two: a one-page document's page is its canvas.
+    """
+    pages: list[Box] = []
+    for view in root.iterchildren(f"{_SODIPODI}namedview"):
+        for page in view.iterchildren(f"{_INKSCAPE}page"):
+            try:
+                x, y, w, h = (float(page.get(k, "0")) for k in ("x", "y", "width", "height"))
+            except ValueError:
+                continue
+            if all(math.isfinite(v) for v in (x, y, w, h)) and w > 0 and h > 0:
+                pages.append(Box(x=x, y=y, width=w, height=h))
+    return pages if len(pages) >= 2 else []
+
+
 def canvas_for_root(root: Any, source: str) -> Canvas:
     """The page of a root ``<svg>`` element (see the module docstring), with default margins."""
     for name in ("width", "height", "viewBox"):
@@ -159,11 +181,12 @@ def canvas_for_root(root: Any, source: str) -> Canvas:
         par = root.get("preserveAspectRatio") or "xMidYMid meet"
         return Canvas.with_default_margins(
             x=vb[0], y=vb[1], width=vb[2], height=vb[3], units=units, px_per_unit=ppu,
-            view_box=vb, preserve_aspect_ratio=par,
+            view_box=vb, preserve_aspect_ratio=par, pages=inkscape_pages(root),
         )
     if w_px is None or h_px is None:
         raise SvgImportError(
             source, "the page size is unknown: the root <svg> has no viewBox and no absolute width and height")
     if w_px <= 0 or h_px <= 0:
         raise SvgImportError(source, "root <svg> width/height must be positive")
-    return Canvas.with_default_margins(width=w_px, height=h_px, units=units, px_per_unit=1.0)
+    return Canvas.with_default_margins(width=w_px, height=h_px, units=units, px_per_unit=1.0,
+                                       pages=inkscape_pages(root))
