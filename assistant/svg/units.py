@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+
+from lxml import etree
 
 from assistant.document import Canvas
 from assistant.errors import SvgImportError
@@ -131,7 +132,7 @@ def viewbox_offset(vb_w: float, vb_h: float, vp_w: float, vp_h: float,
     return fx * (vp_w - vb_w * sx), fy * (vp_h - vb_h * sy)
 
 
-def canvas_for_root(root: Any, source: str) -> Canvas:
+def canvas_for_root(root: etree._Element, source: str) -> Canvas:
     """The page of a root ``<svg>`` element (see the module docstring), with default margins."""
     for name in ("width", "height", "viewBox"):
         if has_nonfinite(root.get(name)):
@@ -144,7 +145,8 @@ def canvas_for_root(root: Any, source: str) -> Canvas:
     units = w_parts[1] if w_parts and w_parts[1] else "px"
     if vb is not None:
         if vb[2] <= 0 or vb[3] <= 0:
-            raise SvgImportError(source, f"root viewBox {root.get('viewBox')!r} has a width or height that is not positive")
+            raise SvgImportError(
+                source, f"root viewBox {root.get('viewBox')!r} has a width or height that is not positive")
         if w_px is None and h_px is not None:
             w_px = h_px * vb[2] / vb[3]
         elif h_px is None and w_px is not None:
