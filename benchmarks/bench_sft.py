@@ -19,6 +19,7 @@ BATCH = 12
 
 
 def run() -> list[dict]:
+    """One row each for prompts run whole and shared once: examples and tokens a second (see the module docstring)."""
     import torch
 
     from models import data as data_mod
