@@ -66,7 +66,8 @@ def test_cli_records_its_command_for_the_run_notes(tmp_path: Path, capsys: pytes
     main(["--out", str(tmp_path / "m"), "--train", f"{a}:planner", "--val", f"{a}:applicator:2"])
     assert json.loads(capsys.readouterr().out)["train"] == {"planner": 4, "applicator": 0, "records": 4}
     note = data_command(tmp_path / "m")
-    assert note == f" (made by `python -m models.mix --out {tmp_path / 'm'} --train {a}:planner --val {a}:applicator:2`)"
+    assert note == (f" (made by `python -m models.mix --out {tmp_path / 'm'} --train {a}:planner "
+                    f"--val {a}:applicator:2`)")
 
 
 def test_notes_name_how_each_source_with_a_command_was_made(tmp_path: Path) -> None:
