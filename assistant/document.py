@@ -89,10 +89,12 @@ class Canvas(BaseModel):
 
     @property
     def box(self) -> Box:
+        """The whole page as a box."""
         return Box(x=self.x, y=self.y, width=self.width, height=self.height)
 
     @property
     def safe_box(self) -> Box:
+        """The page inside its safe margins."""
         m = self.margins
         return Box(
             x=self.x + m.left, y=self.y + m.top,
@@ -165,6 +167,7 @@ class Element(BaseModel):
 
     @property
     def is_text(self) -> bool:
+        """True for text elements."""
         return self.kind == "text"
 
 
@@ -204,12 +207,15 @@ class Layout(BaseModel):
         self.elements[i] = element
 
     def top_level(self) -> list[Element]:
+        """Elements that are in no group."""
         return [e for e in self.elements if e.group is None]
 
     def children_of(self, element_id: str) -> list[Element]:
+        """The direct children of the group ``element_id``."""
         return [self.get(c) for c in self.get(element_id).children]
 
     def descendants_of(self, element_id: str) -> list[Element]:
+        """Every element inside the group ``element_id``, nested groups included."""
         out: list[Element] = []
         stack = list(self.get(element_id).children)
         while stack:
@@ -223,9 +229,11 @@ class Layout(BaseModel):
         return [e for e in self.elements if e.kind != "group"]
 
     def by_role(self, role: str) -> list[Element]:
+        """Elements with this role, in paint order."""
         return [e for e in self.elements if e.role == role]
 
     def copy_deep(self) -> Layout:
+        """An independent deep copy."""
         return self.model_copy(deep=True)
 
 
@@ -248,6 +256,7 @@ class Document(BaseModel):
 
     @property
     def root(self) -> Any:
+        """The root ``<svg>`` node."""
         return self.tree.getroot()
 
     def node(self, xml_id: str) -> Any:

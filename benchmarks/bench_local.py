@@ -122,6 +122,7 @@ def _episode(svg: Path, planner_name: str, **options: Any) -> dict[str, Any]:
 
 
 def run() -> list[dict]:
+    """The model rows, then one ``fix`` episode row per example and planner (see the module docstring)."""
     from assistant.planners.local import DEFAULT_MODEL, DEFAULT_SAMPLES
 
     rows = [_model_row(DEFAULT_MODEL, t) for t in THREADS]

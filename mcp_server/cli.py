@@ -28,7 +28,8 @@ def fail(message: str | LayoutError, code: int = 2) -> None:
 
 def serve(
     workspace: Path = typer.Option(
-        Path("."), "--workspace", "-w", help="The only folder the server reads and writes (default: current directory).",
+        Path("."), "--workspace", "-w",
+        help="The only folder the server reads and writes (default: current directory).",
     ),
     http: bool = typer.Option(False, "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."),
     host: str = typer.Option("127.0.0.1", "--host", help="HTTP interface; anything but loopback needs --token."),

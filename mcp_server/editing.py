@@ -14,14 +14,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from assistant.actions import parse_actions
+from assistant.actions import Action, parse_actions
 from assistant.actions.trial import simulate
+from assistant.app.session import EditResult
+from assistant.document import Layout
 from assistant.errors import InvalidAction, SessionError
-from assistant.instructions import constraints_json
+from assistant.instructions import Constraint, constraints_json
 from assistant.instructions.brief import Brief, compile_brief
-from assistant.metrics import evaluate
+from assistant.metrics import MetricReport, evaluate
 from assistant.planners import get_planner
-from assistant.planners.base import PlannerState, proposals_of
+from assistant.planners.base import PlannerState, Proposal, StepRecord, proposals_of
 from assistant.planners.loop import run_planner
 from mcp_server import views
 from mcp_server.results import (
@@ -41,17 +43,18 @@ from mcp_server.store import OpenDocument
 MAX_EDITS = 100
 
 
-def evaluate_layout_with(layout: Any, constraints: list[Any], checks: list[str] | None = None) -> Any:
+def evaluate_layout_with(layout: Layout, constraints: list[Constraint],
+                         checks: list[str] | None = None) -> MetricReport:
     """``assistant.metrics.evaluate`` with the given constraints (none: instruction_fit not applicable)."""
     return evaluate(layout, constraints=constraints or None, checks=checks)
 
 
-def evaluate_layout(entry: OpenDocument, layout: Any, checks: list[str] | None = None) -> Any:
+def evaluate_layout(entry: OpenDocument, layout: Layout, checks: list[str] | None = None) -> MetricReport:
     """The metric report of ``layout`` under the document's brief."""
     return evaluate_layout_with(layout, entry.constraints, checks)
 
 
-def current_report(entry: OpenDocument) -> Any:
+def current_report(entry: OpenDocument) -> MetricReport:
     """The metric report of the document as it is now (cached per version)."""
     cached = entry.report_cache
     if cached is not None and cached[0] == entry.version:
@@ -61,7 +64,7 @@ def current_report(entry: OpenDocument) -> Any:
     return report
 
 
-def parse_edits(edits: list[Any]) -> list[Any]:
+def parse_edits(edits: list[Any]) -> list[Action]:
     """Typed actions from JSON objects; errors name the failing edit's index and why."""
     if not edits:
         raise SessionError("edits is empty; pass at least one action object such as "
@@ -71,7 +74,7 @@ def parse_edits(edits: list[Any]) -> list[Any]:
     return parse_actions(edits)
 
 
-def _effects(result: Any, layout: Any) -> list[EditEffect]:
+def _effects(result: EditResult, layout: Layout) -> list[EditEffect]:
     return [
         EditEffect(index=e.index, type=e.type, changed_ids=list(e.changed_ids),
                    boxes={k: layout.get(k).box for k in e.changed_ids if k in layout})
@@ -127,7 +130,7 @@ def suggest(entry: OpenDocument, *, goal: str | None, engine: str, max_suggestio
     state = PlannerState(document=scratch, report=base, constraints=constraints,
                          instruction=instruction, max_steps=1)
     proposals = proposals_of(planner, state)
-    ranked: list[tuple[float, int, Any]] = []
+    ranked: list[tuple[float, int, tuple[dict[str, Any], Proposal]]] = []
     seen: set[str] = set()
     for i, p in enumerate(proposals[: max(4 * max_suggestions, 8)]):
         action = p.action
@@ -200,12 +203,13 @@ class PlannerRun:
         self.entry, self.planner_name = entry, planner
         self.max_steps, self.time_budget = max_steps, time_budget
         self.expected_revision = expected_revision
-        self.steps: list[Any] = []
+        self.steps: list[StepRecord] = []
         self.done = False
         self.stopped = "max_steps"
         self.composite = 0.0
 
     def start(self) -> None:
+        """Lock the document briefly: check the revision, copy it and score it."""
         with self.entry.lock:
             self.entry.session.check_revision(self.expected_revision)
             self.revision = self.entry.session.revision
@@ -219,6 +223,7 @@ class PlannerRun:
         self.deadline = self.t0 + self.time_budget
 
     def step(self) -> None:
+        """Let the planner make one edit on the copy; set ``done`` when it stops or the time is up."""
         left = self.deadline - time.monotonic()
         if left <= 0:
             self.done, self.stopped = True, "time_budget"
@@ -233,6 +238,7 @@ class PlannerRun:
             self.done, self.stopped = True, "max_steps"
 
     def finish(self) -> Improvement:
+        """Apply the planner's edits to the document as one edit call; ``SessionError`` when it changed meanwhile."""
         entry = self.entry
         with entry.lock:
             if entry.session.revision != self.revision:

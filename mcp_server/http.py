@@ -55,6 +55,7 @@ class BearerToken(TokenVerifier):
         self._token = token
 
     async def verify_token(self, token: str) -> AccessToken | None:
+        """The access token when ``token`` is the configured one (compared in constant time), else None."""
         if hmac.compare_digest(token.encode(), self._token.encode()):
             return AccessToken(token=token, client_id="layout-assistant-client", scopes=[])
         return None

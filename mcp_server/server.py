@@ -108,6 +108,7 @@ class LayoutServer:
                 yield entry
 
     def info(self, entry: OpenDocument) -> DocumentInfo:
+        """The identity and state of an open document."""
         layout = entry.document.layout
         return DocumentInfo(
             doc_id=entry.doc_id, source=entry.label, revision=entry.session.revision,
@@ -115,6 +116,7 @@ class LayoutServer:
         )
 
     def open(self, path: str | None, svg: str | None) -> OpenDocument:
+        """Open a workspace file (``path``) or SVG text (``svg``) as a new document; ``ToolError`` on failure."""
         if (path is None) == (svg is None):
             raise ToolError("pass exactly one of path (a workspace file) or svg (SVG text)")
         with tool_errors():
@@ -357,7 +359,7 @@ def _output_tools(mcp: FastMCP, state: LayoutServer) -> None:
         ids: Annotated[list[str] | None, Field(description="Crop to these elements.")] = None,
         region: Annotated[Box | None, Field(description="Crop to this world box.")] = None,
         max_size: Annotated[int, Field(ge=64, le=MAX_PREVIEW, description="Longest image edge in px.")] = 1024,
-        overlays: Annotated[list[Overlay], Field(description="Drawn on top of the render.")] = ["boxes"],
+        overlays: Annotated[list[Overlay], Field(description="Drawn on top of the render.")] = ("boxes",),
     ) -> ToolResult:
         """A PNG preview the model can see (under 1 MB), optionally cropped and with overlays."""
         with state.doc(doc_id) as entry:

@@ -54,14 +54,17 @@ class OpenDocument:
 
     @property
     def document(self) -> Document:
+        """The document being edited."""
         return self.session.document
 
     @property
     def instruction(self) -> str | None:
+        """The brief's text (None without a brief)."""
         return self.brief.text
 
     @property
     def constraints(self) -> list[Constraint]:
+        """The brief's constraints."""
         return self.brief.constraints
 
     def touch(self) -> None:

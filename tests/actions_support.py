@@ -21,7 +21,8 @@ POSTER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 600" width=
   <g id="skew" transform="matrix(0.8,0.2,-0.1,1.1,100,300)"><circle id="dot" cx="20" cy="20" r="15" fill="#993333"/></g>
   <text id="title" x="40" y="200" font-size="36" font-family="DejaVu Sans" font-weight="bold">Big Title</text>
   <text id="sub" x="40" y="240" font-size="18" font-family="DejaVu Sans">A subtitle line</text>
-  <text id="body" x="40" y="420" font-size="14" font-family="DejaVu Sans">Some body text that is long enough to wrap</text>
+  <text id="body" x="40" y="420" font-size="14"
+        font-family="DejaVu Sans">Some body text that is long enough to wrap</text>
   <rect id="locked" data-locked="true" x="300" y="500" width="60" height="40" fill="#000000"/>
   <g id="card" transform="translate(200,80)">
     <rect id="card-bg" x="0" y="0" width="120" height="40" fill="#225522"/>

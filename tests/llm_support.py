@@ -31,7 +31,8 @@ SMALL_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" 
   <rect id="bg" x="0" y="0" width="400" height="300" fill="#ffffff"/>
   <text id="title" x="30" y="60" font-family="DejaVu Sans" font-size="28" fill="#222222">Spring Fair</text>
   <rect id="logo" x="300" y="200" width="60" height="60" fill="#3366cc"/>
-  <text id="body" x="30" y="120" font-family="DejaVu Sans" font-size="12" fill="#333333">Music, food and games for all</text>
+  <text id="body" x="30" y="120" font-family="DejaVu Sans" font-size="12"
+        fill="#333333">Music, food and games for all</text>
   <text id="footer" x="22" y="285" font-family="DejaVu Sans" font-size="9" fill="#555555">Town square, May 4</text>
 </svg>
 """
@@ -105,7 +106,8 @@ def _train(model: Any, codec: Any, pairs: list[tuple[str, str]], steps: int, lr:
     model.train()
     loss = torch.tensor(0.0)
     step = 0
-    for step in range(1, steps + 1):
+    while step < steps:
+        step += 1
         loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
         opt.zero_grad()
         loss.backward()

@@ -85,7 +85,8 @@ async def test_mcp_keep_brief_notices_when_the_kept_element_moves(tmp_path: Path
         doc_id = (await _call(client, "open_document", path="poster.svg"))["doc_id"]
         echo = await _call(client, "set_instruction", doc_id=doc_id, brief="keep the logo where it is")
         assert echo["instruction_fit"] == 1.0 and echo["constraints"][0]["box"] is not None
-        await _call(client, "apply_edits", doc_id=doc_id, edits=[{"type": "move", "ids": ["logo"], "dx": -300, "dy": 0}])
+        await _call(client, "apply_edits", doc_id=doc_id,
+                    edits=[{"type": "move", "ids": ["logo"], "dx": -300, "dy": 0}])
         metrics = await _call(client, "get_layout_metrics", doc_id=doc_id)
         assert metrics["metrics"]["instruction_fit"] < 0.9
 

@@ -26,8 +26,8 @@ def el(id: str, x: float, y: float, w: float, h: float, *, role: str = "body", k
 
 
 def lay(*els: Element, w: float = 1000, h: float = 1000, margin: float = 50) -> Layout:
-    return Layout(canvas=Canvas(width=w, height=h, margins=Margins(top=margin, right=margin, bottom=margin, left=margin)),
-                  elements=list(els))
+    margins = Margins(top=margin, right=margin, bottom=margin, left=margin)
+    return Layout(canvas=Canvas(width=w, height=h, margins=margins), elements=list(els))
 
 
 def poster() -> Layout:
@@ -145,7 +145,8 @@ def test_overlap_suggestion_separates_the_pair() -> None:
 
 # -- alignment ----------------------------------------------------------------------------------------
 def test_alignment_grid_scores_one_and_a_mess_scores_low() -> None:
-    grid = lay(*[el(f"e{r}{c}", 100 + 300 * c, 100 + 250 * r, 200, 150, role="image") for r in range(3) for c in range(3)])
+    grid = lay(*[el(f"e{r}{c}", 100 + 300 * c, 100 + 250 * r, 200, 150, role="image")
+                 for r in range(3) for c in range(3)])
     assert score(grid, "alignment") == pytest.approx(1.0)
     messes = []
     for seed in range(5):
@@ -280,7 +281,8 @@ def test_legible_size_scales_with_the_canvas() -> None:
 
 # -- grid ---------------------------------------------------------------------------------------------
 def test_grid_detects_columns() -> None:
-    cols = lay(*[el(f"e{r}{c}", 50 + 310 * c, 100 + 200 * r, 280, 150, role="image") for r in range(3) for c in range(3)])
+    cols = lay(*[el(f"e{r}{c}", 50 + 310 * c, 100 + 200 * r, 280, 150, role="image")
+                 for r in range(3) for c in range(3)])
     assert score(cols, "grid") > 0.95
     messes = []
     for seed in range(5):

@@ -293,7 +293,8 @@ def test_models_compare_as_applicators_on_the_evaluations_requests(tmp_path, cap
           "--grammar", "--out", str(out)])
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
     assert [r["policy"] for r in rows] == ["a", "b"]
-    want = evaluate_applicator(GGUFPolicy(BUNDLED, name="a", grammar=True), applicator_cases(["banner", "poster"], 1, 3))
+    want = evaluate_applicator(GGUFPolicy(BUNDLED, name="a", grammar=True),
+                               applicator_cases(["banner", "poster"], 1, 3))
     for r in rows:
         assert r["cases"] == want["cases"] == 6
         for key in ("edit_accuracy", "exact_match", "valid_rate", "collateral_damage"):

@@ -335,7 +335,9 @@ def test_lookahead_labels_a_fix_the_prompt_suggests_when_it_does_at_least_as_wel
 
 
 def test_lookahead_keeps_the_heuristics_action_when_no_fix_does_as_well() -> None:
-    """Where every suggested fix gains less than the heuristic's edit (or none is valid), the label is the heuristic's."""
+    """Where every suggested fix gains less than the heuristic's edit (or none is valid),
+    the label is the heuristic's.
+    """
     import copy
 
     from models.files import file_env, file_variant, load_files

@@ -270,7 +270,8 @@ def test_an_earlier_evaluations_rows_are_reused_only_when_the_heuristic_scores_a
     # stands in for an SFT model whose file is gone: the random policy's episodes under that name
     sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
            for r in rows if r.policy == "random"]
-    path = write_episodes(tmp_path / "eval_episodes.jsonl", {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
+    path = write_episodes(tmp_path / "eval_episodes.jsonl",
+                          {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
     stored = load_episodes(path)
     assert check_same_scores(stored, rows, path) == 4
     back = rows_from_episodes(stored, "SFT", ["banner", "poster"], 2, path)
@@ -314,7 +315,8 @@ def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows
     rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=5)], ["banner"], 2, max_steps=6)  # seeds 100, 101
     sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
            for r in rows if r.policy == "random"]
-    previous = write_episodes(prev / "eval_episodes.jsonl", {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
+    previous = write_episodes(prev / "eval_episodes.jsonl",
+                              {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
     (prev / "eval_sft_loss.png").write_bytes(b"\x89PNG earlier curve")
     out = run / "report" / "EVAL.md"
 

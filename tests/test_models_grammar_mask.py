@@ -66,11 +66,13 @@ def test_an_id_the_layout_does_not_have_is_masked(env) -> None:
     mask = GrammarMask(BUNDLED)
     bad = _tokens(mask, '{"type":"move","ids":["zzzz-not-there"]')
     with mask.start(element_ids(env.document.layout), 1) as states:
-        for k, tok in enumerate(bad):
+        k = 0  # tokens accepted before the refused one
+        for tok in bad:
             allowed = states.allowed(0, np.zeros(mask.n_vocab, dtype=np.float32))
             if not allowed[tok]:
                 break
             states.accept(0, tok)
+            k += 1
         else:
             pytest.fail("the grammar let an unknown id through")
     assert '"ids":["' in mask._llm.detokenize(bad[:k]).decode()  # refused inside the id, not before

@@ -145,7 +145,8 @@ def test_bad_adapters_and_bases_are_refused(adapted, tmp_path: Path) -> None:
     dora.mkdir()
     cfg = json.loads((adapted["adapter_dir"] / "adapter_config.json").read_text())
     (dora / "adapter_config.json").write_text(json.dumps({**cfg, "use_dora": True}))
-    (dora / "adapter_model.safetensors").write_bytes((adapted["adapter_dir"] / "adapter_model.safetensors").read_bytes())
+    weights = (adapted["adapter_dir"] / "adapter_model.safetensors").read_bytes()
+    (dora / "adapter_model.safetensors").write_bytes(weights)
     with pytest.raises(ExportError, match="use_dora"):
         export_lora(dora, tmp_path / "x.gguf", base=adapted["base"])
     # a base of another width: shapes do not match

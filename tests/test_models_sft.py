@@ -26,13 +26,14 @@ from models.sft import (  # noqa: E402
 )
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
-OBS = "canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\ntitle title text 40,40,300,60"
+OBS = ("canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\n"
+       "title title text 40,40,300,60")
 REGIONS = ["top_left", "top_right", "bottom_left", "bottom_right"]
 
 
 def _records() -> list[dict]:
     recs = []
-    for i, region in enumerate(REGIONS):
+    for region in REGIONS:
         for el in ("logo", "badge"):
             obs = OBS.format(el=el)
             recs.append(make_record(obs, f"put the {el} in the {region.replace('_', ' ')} corner",
@@ -292,7 +293,8 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     timed = argparse.Namespace(**{**vars(none), "grpo_steps": 400, "grpo_minutes": 40.0})
     assert grpo_overrides(timed) == {"steps": 400, "max_minutes": 40.0, "save_every": 80}
     assert flags_text(timed) == " --grpo-steps 400 --grpo-minutes 40"
-    assert "or fewer steps where its 40-minute budget ran out first" in grpo_text(replace(tiny, **grpo_overrides(timed)))
+    assert ("or fewer steps where its 40-minute budget ran out first"
+            in grpo_text(replace(tiny, **grpo_overrides(timed))))
     stop = argparse.Namespace(**{**vars(none), "grpo_stop_share": 0.5, "grpo_kl": 0.02, "grpo_charge_stops": 1,
                                  "grpo_need_gain": 1, "grpo_temperature": 0.6})
     assert grpo_overrides(stop) == {"stop_share": 0.5, "kl_coef": 0.02, "charge_stops": True, "need_gain": True,

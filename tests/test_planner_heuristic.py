@@ -124,7 +124,10 @@ def test_instruction_fit_improves_when_asked():
     brief = compile_brief("logo top right", doc.layout)
     constraints, keep = brief.constraints, brief.keep_ids
     result = run_planner(doc, get_planner("heuristic"), constraints=constraints, keep=keep, max_steps=8)
-    fit = lambda r: r.metrics["instruction_fit"].score
+
+    def fit(r):
+        return r.metrics["instruction_fit"].score
+
     assert fit(result.end) > fit(result.start)
     assert result.end.composite >= result.start.composite - 0.005
 

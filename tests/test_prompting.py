@@ -57,7 +57,8 @@ def test_optional_nulls_dropped_and_ratios_keep_two_decimals() -> None:
     obj = json.loads(t)
     assert obj == {"type": "resize", "id": "logo", "scale": 1.23, "anchor": "center", "keep_aspect": True}
     assert list(obj)[0] == "type"
-    assert canonical_action({"type": "promote", "id": "t", "factor": 1.0}) == {"type": "promote", "id": "t", "factor": 1}
+    assert (canonical_action({"type": "promote", "id": "t", "factor": 1.0})
+            == {"type": "promote", "id": "t", "factor": 1})
 
 
 def test_non_finite_number_is_rejected() -> None:

@@ -56,7 +56,8 @@ class Move(_ActionBase):
 
     type: Literal["move"] = "move"
     ids: IdList = Field(description="Ids of the elements to move (groups move with their members).")
-    dx: float = Field(0.0, ge=-MAX_COORD, le=MAX_COORD, description="Horizontal displacement, world units (+ is right).")
+    dx: float = Field(0.0, ge=-MAX_COORD, le=MAX_COORD,
+                      description="Horizontal displacement, world units (+ is right).")
     dy: float = Field(0.0, ge=-MAX_COORD, le=MAX_COORD, description="Vertical displacement, world units (+ is down).")
 
 
@@ -218,7 +219,8 @@ ACTION_MODELS: tuple[type[_ActionBase], ...] = (
 )
 
 Action = Annotated[
-    Move | Resize | Align | Distribute | SnapToGrid | ReflowText | ReflowGroup | Promote | Demote | AnchorToRegion | Reorder | ApplyTemplate | SetTextStyle | Finalize,
+    Move | Resize | Align | Distribute | SnapToGrid | ReflowText | ReflowGroup | Promote | Demote | AnchorToRegion
+    | Reorder | ApplyTemplate | SetTextStyle | Finalize,
     Field(discriminator="type"),
 ]
 

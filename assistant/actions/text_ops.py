@@ -20,7 +20,6 @@ uses, and the result box is checked against the canvas.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import SetTextStyle
@@ -30,7 +29,7 @@ from assistant.document import Document, Element
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, _fmt
 from assistant.svg.css import StyleResolver
-from assistant.svg.tree import node_ctm
+from assistant.svg.tree import SvgNode, node_ctm
 from assistant.text.fonts import font_extents
 from assistant.text.measure import measure_text
 
@@ -40,7 +39,7 @@ _UNIT_PX = {None: 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm"
             "q": 96 / 101.6}
 
 
-def text_nodes(doc: Document, el: Element) -> list[Any]:
+def text_nodes(doc: Document, el: Element) -> list[SvgNode]:
     """The ``<text>``/``<flowRoot>`` nodes of a text element."""
     out = []
     for xml_id in el.nodes:
@@ -61,7 +60,7 @@ def _first_number(value: str | None) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def anchor_point(node: Any) -> tuple[float, float]:
+def anchor_point(node: SvgNode) -> tuple[float, float]:
     """The first glyph position ``(x, y)`` of a ``<text>`` in its own user space."""
     x, y = _first_number(node.get("x")), _first_number(node.get("y"))
     for d in node.iter():
@@ -83,7 +82,8 @@ def baseline_of(doc: Document, el: Element) -> float:
     return node_ctm(node).apply(*anchor_point(node))[1]
 
 
-def ctm_scale(node: Any) -> float:
+def ctm_scale(node: SvgNode) -> float:
+    """The scale from ``node``'s user space to world space; ``InvalidAction`` when it is singular."""
     s = node_ctm(node).scale_factor
     if not s > 0:
         raise InvalidAction("its text is drawn with a singular transform", node.get("id"))
@@ -101,7 +101,7 @@ def _style_decls(style: str | None) -> list[tuple[str, str]]:
     return out
 
 
-def set_property(ctx: EditContext, node: Any, prop: str, value: str) -> None:
+def set_property(ctx: EditContext, node: SvgNode, prop: str, value: str) -> None:
     """Set CSS property ``prop`` on ``node`` where it takes effect with the least change."""
     style = node.get("style")
     decls = _style_decls(style)
@@ -120,18 +120,18 @@ def set_property(ctx: EditContext, node: Any, prop: str, value: str) -> None:
         ctx.patch.set_attr(node, "style", f"{s};{prop}:{value}" if s and not s.endswith(";") else f"{s}{prop}:{value}")
 
 
-def _own_value(node: Any, prop: str) -> str | None:
+def _own_value(node: SvgNode, prop: str) -> str | None:
     for k, v in _style_decls(node.get("style")):
         if k == prop:
             return v
     return node.get(prop)
 
 
-def _descendants(node: Any) -> list[Any]:
+def _descendants(node: SvgNode) -> list[SvgNode]:
     return [d for d in node.iter() if d is not node and isinstance(d.tag, str)]
 
 
-def _scale_positions(ctx: EditContext, node: Any, ratio: float) -> None:
+def _scale_positions(ctx: EditContext, node: SvgNode, ratio: float) -> None:
     """Scale absolute line positions (tspan ``y``, ``dy``) about the first baseline."""
     _, y0 = anchor_point(node)
     for d in _descendants(node):
@@ -145,6 +145,7 @@ def _scale_positions(ctx: EditContext, node: Any, ratio: float) -> None:
 
 
 def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
+    """Give the text of ``el`` the world font size ``world_size``, scaling sizes its parts set themselves alike."""
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
         ctx.check_not_reused(node, el.id)
@@ -221,6 +222,7 @@ def commit_text(ctx: EditContext, el: Element, *, check: bool = True) -> Element
 # -- actions ----------------------------------------------------------------------------
 
 def apply_set_text_style(ctx: EditContext, a: SetTextStyle) -> None:
+    """Set font size, weight, fill and/or family of the text elements."""
     els = check_editable(ctx.layout, a.ids)
     for el in els:
         check_text(el)

@@ -23,7 +23,7 @@ from assistant.actions.apply import apply_actions, undo_diffs
 from assistant.actions.diff import Diff
 from assistant.actions.schema import Action
 from assistant.document import Document
-from assistant.metrics import MetricReport, evaluate
+from assistant.metrics import MetricReport, ScoredConstraint, evaluate
 
 ActionLike = Action | dict[str, Any] | str
 
@@ -31,7 +31,7 @@ ActionLike = Action | dict[str, Any] | str
 class Trial:
     """An edit applied to a document for as long as its ``attempt`` block lasts."""
 
-    def __init__(self, document: Document, diffs: list[Diff], *, constraints: Sequence[Any] | None,
+    def __init__(self, document: Document, diffs: list[Diff], *, constraints: Sequence[ScoredConstraint] | None,
                  weights: dict[str, float] | None) -> None:
         self.document = document
         self.diffs = diffs
@@ -66,7 +66,8 @@ def _as_list(actions: ActionLike | Iterable[ActionLike]) -> list[ActionLike]:
 
 @contextmanager
 def attempt(document: Document, actions: ActionLike | Iterable[ActionLike], *,
-            constraints: Sequence[Any] | None = None, weights: dict[str, float] | None = None) -> Iterator[Trial]:
+            constraints: Sequence[ScoredConstraint] | None = None,
+            weights: dict[str, float] | None = None) -> Iterator[Trial]:
     """Apply ``actions`` atomically to ``document`` for the duration of the block (see the module docstring).
 
     Raises ``InvalidAction`` (document unchanged) when an action does not fit.
@@ -81,7 +82,7 @@ def attempt(document: Document, actions: ActionLike | Iterable[ActionLike], *,
 
 
 def simulate(document: Document, actions: ActionLike | Iterable[ActionLike], *,
-             constraints: Sequence[Any] | None = None, weights: dict[str, float] | None = None) -> Trial:
+             constraints: Sequence[ScoredConstraint] | None = None, weights: dict[str, float] | None = None) -> Trial:
     """The scored trial of ``actions`` on ``document``, which is left as it was.
 
     Raises ``InvalidAction`` when an action does not fit.

@@ -30,10 +30,11 @@ from assistant.app.formats import export
 from assistant.app.outputs import replace_input, write_output
 from assistant.document import Document
 from assistant.errors import LayoutError
-from assistant.planners.base import PlanResult
 from assistant.importer import import_svg
 from assistant.instructions.brief import compile_brief
+from assistant.metrics import MetricReport
 from assistant.planners import get_planner
+from assistant.planners.base import PlanResult
 from assistant.planners.loop import run_planner
 from assistant.render.raster import render_png
 
@@ -87,6 +88,7 @@ class FileResult:
 
     @property
     def elements_changed(self) -> int:
+        """Number of elements the edits changed."""
         return len(self.changes)
 
     def summary(self) -> dict[str, Any]:
@@ -176,17 +178,17 @@ def plan_jobs(files: list[Path], options: FixOptions) -> list[Job]:
     return jobs
 
 
-def _metric_scores(report: Any) -> dict[str, float]:
+def _metric_scores(report: MetricReport) -> dict[str, float]:
     return {name: round(float(r.score), 4) for name, r in report.metrics.items()}
 
 
-def _findings(report: Any, limit: int = 20) -> list[dict[str, Any]]:
+def _findings(report: MetricReport, limit: int = 20) -> list[dict[str, Any]]:
     """The ``limit`` worst findings (``MetricReport.findings`` order) as dicts."""
     return [{"metric": f.metric, "element_ids": list(f.element_ids), "message": f.message,
              "severity": f.severity} for f in report.findings()[:limit]]
 
 
-def _thumbnail(doc: Any, size: int) -> bytes | None:
+def _thumbnail(doc: Document, size: int) -> bytes | None:
     canvas = doc.layout.canvas
     if canvas.width >= canvas.height:
         return render_png(doc, width=size)
@@ -253,7 +255,7 @@ def _fix_into(job: Job, options: FixOptions, result: FileResult) -> None:
         _write_outputs(doc, job, options, result)
 
 
-def _write_outputs(doc: Any, job: Job, options: FixOptions, result: FileResult) -> None:
+def _write_outputs(doc: Document, job: Job, options: FixOptions, result: FileResult) -> None:
     assert job.output is not None
     _check_parent_alive()
     svg = export(doc, "svg")
@@ -280,8 +282,10 @@ NOT_PROCESSED = "not processed: the batch was stopped before this file"
 
 
 class BatchInterrupted(LayoutError):
-    """The batch was stopped (Ctrl-C, SIGTERM): ``results`` holds every file, the unreached ones as
-    :data:`NOT_PROCESSED`. Files written before the stop are complete (atomic writes).
+    """The batch was stopped (Ctrl-C, SIGTERM).
+
+    ``results`` holds every file, the unreached ones as :data:`NOT_PROCESSED`.
+    Files written before the stop are complete (atomic writes).
     """
 
     def __init__(self, results: list[FileResult]) -> None:
@@ -377,4 +381,5 @@ def run_batch(
     return [r for r in results if r is not None]
 
 
-__all__ = ["BatchInterrupted", "NOT_PROCESSED", "FixOptions", "FileResult", "Job", "expand_paths", "plan_jobs", "fix_file", "run_batch"]
+__all__ = ["BatchInterrupted", "NOT_PROCESSED", "FixOptions", "FileResult", "Job", "expand_paths", "plan_jobs",
+           "fix_file", "run_batch"]

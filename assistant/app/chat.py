@@ -27,20 +27,21 @@ backup of it is kept.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
+from assistant.actions import Action
 from assistant.actions.trial import simulate
 from assistant.app.formats import export
 from assistant.app.outputs import replace_input, write_output
-from assistant.app.session import Session
+from assistant.app.session import EditResult, Session
 from assistant.document import Document
 from assistant.errors import InvalidAction, LayoutError, PlannerError
 from assistant.instructions.brief import compile_brief
-from assistant.metrics import evaluate
-from assistant.planners.grammar import request_distances
+from assistant.metrics import MetricReport, evaluate
+from assistant.planners.grammar import Distances, request_distances
 from assistant.planners.loop import instruction_fit
 from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
 from assistant.planners.prompting import build_prompt, format_target, layout_text
@@ -73,10 +74,24 @@ class Reply:
     edited: bool = False
 
 
+class ChatModel(Protocol):
+    """What the chat needs of its model (``assistant.planners.local.LocalPlanner``): answers to a prompt.
+
+    A model may also have ``applicator_prompt(layout, request)``, to fit the
+    prompt to its context, and ``stats`` (``ModelStats``).
+    """
+
+    def generate(self, prompt: str, *, ids: Sequence[str] | None, samples: int | None = None, step: int = 0,
+                 deadline: float | None = None, distances: Distances | None = None) -> list[str]:
+        """Answers to ``prompt`` naming only ``ids``, with different actions."""
+        ...
+
+
 class ChatAssistant:
     """The assistant's state: a session on the document, the model, and where files go."""
 
-    def __init__(self, document: Document, *, model: Any, out_dir: str | Path, input_path: str | Path | None = None,
+    def __init__(self, document: Document, *, model: ChatModel | None, out_dir: str | Path,
+                 input_path: str | Path | None = None,
                  samples: int = 4, preview: bool = True, preview_size: int = 720) -> None:
         self.session = Session(document)
         self.model = model
@@ -92,10 +107,12 @@ class ChatAssistant:
 
     @property
     def document(self) -> Document:
+        """The document being edited."""
         return self.session.document
 
     @property
     def dirty(self) -> bool:
+        """True when there are edits since the last save."""
         return self.session.revision != self.saved_revision
 
     # -- turns -----------------------------------------------------------------
@@ -133,7 +150,7 @@ class ChatAssistant:
     def _cmd_redo(self, _args: list[str]) -> Reply:
         return self._moved("Redone", self.session.redo)
 
-    def _moved(self, what: str, step: Callable[[], Any]) -> Reply:
+    def _moved(self, what: str, step: Callable[[], EditResult]) -> Reply:
         before = self._score()
         result = step()
         after = self._score()
@@ -208,7 +225,7 @@ class ChatAssistant:
             return Reply(f"error: {exc}")
         stats = getattr(self.model, "stats", None) or ModelStats()
         fit_b = instruction_fit(before)
-        options: list[tuple[float, int, Any, Any]] = []
+        options: list[tuple[float, int, Action, MetricReport]] = []
         finalize = False
         for index, text in enumerate(texts):
             action = validate_answer(text, stats)
@@ -245,16 +262,16 @@ class ChatAssistant:
         return Reply(text + self._files_text(files), files=files, edited=True)
 
     # -- helpers ---------------------------------------------------------------
-    def _score(self) -> Any:
+    def _score(self) -> MetricReport:
         return evaluate(self.document.layout)
 
     @staticmethod
-    def _score_text(report: Any) -> str:
+    def _score_text(report: MetricReport) -> str:
         weak = ", ".join(f"{m.name} {m.score:.2f}" for m in report.weakest(3) if m.score < 1.0)
         return f"Score {report.composite:.3f}" + (f" (weakest: {weak})" if weak else "")
 
     @staticmethod
-    def _delta(before: Any, after: Any) -> str:
+    def _delta(before: MetricReport, after: MetricReport) -> str:
         sign = "better" if after.composite > before.composite + 1e-9 else (
             "worse; 'undo' takes it back" if after.composite < before.composite - 1e-9 else "unchanged")
         moved = []

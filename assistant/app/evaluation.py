@@ -41,6 +41,8 @@ TARGET_GAP_CLOSED = 0.8
 
 @dataclass
 class Episode:
+    """One planner run on one generated task: composite at start, end and of the clean layout, and effort."""
+
     task: str
     seed: int
     start: float
@@ -70,6 +72,7 @@ class TaskRow:
     details: list[Episode] = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
+        """The row as JSON, without the episodes."""
         d = asdict(self)
         d.pop("details")
         return d
@@ -138,7 +141,8 @@ def overall(rows: list[TaskRow]) -> TaskRow:
 
 def markdown_table(rows: list[TaskRow]) -> str:
     """The table as GitHub markdown (used for BENCHMARKS.md)."""
-    lines = ["| task | episodes | start | end | clean | gap closed | steps | time/episode (s) | valid actions | worse |",
+    lines = ["| task | episodes | start | end | clean | gap closed | steps | time/episode (s) | valid actions "
+             "| worse |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in [*rows, overall(rows)] if rows else rows:
         name = f"**{r.task}**" if r.task == "all" else r.task

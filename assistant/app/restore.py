@@ -23,8 +23,8 @@ distance of their corners (a plain move by d is d), in units of the page's longe
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 

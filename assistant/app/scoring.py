@@ -16,7 +16,7 @@ from assistant.app.batch import expand_paths
 from assistant.errors import LayoutError
 from assistant.importer import import_svg
 from assistant.instructions.brief import compile_brief
-from assistant.metrics import evaluate
+from assistant.metrics import MetricReport, evaluate
 
 
 @dataclass
@@ -24,12 +24,13 @@ class FileScore:
     """The metric report of one file (``report`` None and ``error`` set on failure)."""
 
     source: str
-    report: Any = None
+    report: MetricReport | None = None
     error: str | None = None
     not_understood: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
+        """True when the file was scored."""
         return self.report is not None
 
     def to_json(self, max_findings: int = 50) -> dict[str, Any]:

@@ -39,6 +39,7 @@ class EditSummary(BaseModel):
 
     @classmethod
     def from_diff(cls, index: int, diff: Diff) -> EditSummary:
+        """The summary of action ``index`` of an edit from its diff."""
         action = diff.action or {}
         return cls(index=index, type=str(action.get("type", "")), action=action, changed_ids=list(diff.changed_ids),
                    before=dict(diff.before), after=dict(diff.after), notes=list(diff.notes))
@@ -95,22 +96,27 @@ class Session:
 
     @property
     def document(self) -> Document:
+        """The document being edited."""
         return self._doc
 
     @property
     def revision(self) -> int:
+        """The revision number, one more for every edit, undo and redo."""
         return self._revision
 
     @property
     def history(self) -> list[HistoryEntry]:
+        """Every edit, undo and redo so far, oldest first (a copy)."""
         return list(self._history)
 
     @property
     def can_undo(self) -> bool:
+        """True when there is an edit to undo."""
         return bool(self._undo)
 
     @property
     def can_redo(self) -> bool:
+        """True when there is an undone edit to redo."""
         return bool(self._redo)
 
     def check_revision(self, expected: int | None) -> None:

@@ -48,6 +48,7 @@ def chat(
     preview: bool = typer.Option(True, "--preview/--no-preview", help="Write a preview PNG after each edit."),
     step_timeout: float = typer.Option(20.0, "--step-timeout", min=0.1, help="Seconds of generation per request."),
 ) -> None:
+    """Edit one SVG file by typed requests, turn by turn (``--once``: a single request); see ``CHAT_HELP``."""
     from assistant.app.chat import ChatAssistant, run_repl
     from assistant.importer import import_svg
     from assistant.planners import get_planner

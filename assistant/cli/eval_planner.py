@@ -40,6 +40,7 @@ def eval_planner(
     json_path: Path | None = typer.Option(None, "--json", help="Also write the rows (and every episode) as JSON."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Episodes run in parallel processes."),
 ) -> None:
+    """Run a planner on held-out seeds of the generated tasks and print the table; see ``EVAL_HELP``."""
     from assistant.app.evaluation import evaluate_planner, overall
     from assistant.planners import get_planner
     from assistant.seeds import parse_seeds

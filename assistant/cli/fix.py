@@ -50,8 +50,10 @@ def _split(values: list[str] | None) -> list[str]:
 
 
 def parse_planner_options(values: list[str] | None) -> dict[str, object]:
-    """``KEY=VALUE`` pairs for the planner factory; VALUE is read as JSON when it parses
-    (``beam_width=3``, ``temperature=0.2``, ``verbose=true``), else kept as text.
+    """``KEY=VALUE`` pairs for the planner factory.
+
+    VALUE is read as JSON when it parses (``beam_width=3``, ``temperature=0.2``,
+    ``verbose=true``), else kept as text.
     """
     out: dict[str, object] = {}
     for item in values or []:
@@ -121,8 +123,10 @@ def fix(
     instruction: str | None = typer.Option(None, "--instruction", "-i",
                                            help='Plain-language request for every file, e.g. "logo top right".'),
     max_steps: int = typer.Option(20, "--max-steps", min=0, help="Most edits per file."),
-    time_budget: float = typer.Option(20.0, "--time-budget", min=0.0, help="Seconds of planning per file (0: no limit)."),
-    lock: list[str] | None = typer.Option(None, "--lock", help="Element id no edit may touch (repeatable, or comma-separated)."),
+    time_budget: float = typer.Option(20.0, "--time-budget", min=0.0,
+                                      help="Seconds of planning per file (0: no limit)."),
+    lock: list[str] | None = typer.Option(None, "--lock",
+                                          help="Element id no edit may touch (repeatable, or comma-separated)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Files processed in parallel (0: all cores)."),
     formats: str | None = typer.Option(None, "--formats", help="Extra output formats beside the SVG, e.g. png,pdf."),
     report: Path | None = typer.Option(None, "--report", help="Write an HTML report with before/after thumbnails."),
@@ -139,6 +143,7 @@ def fix(
     base_url: str | None = typer.Option(None, "--base-url",
                                         help="OpenAI-compatible endpoint for --planner remote, e.g. http://127.0.0.1:8080/v1."),
 ) -> None:
+    """Improve every file with a planner and write the results and reports; see ``FIX_HELP``."""
     from assistant.app.batch import NOT_PROCESSED, BatchInterrupted, FixOptions, expand_paths, plan_jobs, run_batch
     from assistant.planners import get_planner
 

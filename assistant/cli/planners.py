@@ -17,6 +17,7 @@ Example:
 
 @app.command("planners", help=PLANNERS_HELP)
 def planners() -> None:
+    """Print each registered planner's name and one-line description."""
     console = Console(highlight=False)
     for name, text in available_planners().items():
         console.print(f"[bold]{name}[/bold]  {text}")

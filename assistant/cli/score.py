@@ -66,6 +66,7 @@ def score(
     max_findings: int = typer.Option(10, "--max-findings", min=0, help="Findings shown per file."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write the JSON report to this file."),
 ) -> None:
+    """Print the composite, metric scores and findings of every file (or one JSON document); see ``SCORE_HELP``."""
     from assistant.app.scoring import score_paths
 
     results = score_paths(paths, instruction)

@@ -54,14 +54,15 @@ from typing import Any
 import numpy as np
 
 from assistant.actions import action_json_schema, apply_action, parse_action
-from assistant.document import Document
+from assistant.document import Document, Layout
 from assistant.env.observation import build_observation, observation_text
 from assistant.env.reward import RewardConfig, is_premature, potential, remaining_gap_share, shaping
 from assistant.env.tasks import TASKS, Task, make_task, task_names
 from assistant.errors import EnvError, InvalidAction, LayoutError
 from assistant.importer import import_svg_text
+from assistant.instructions import Constraint
 from assistant.instructions.brief import compile_brief
-from assistant.metrics import evaluate
+from assistant.metrics import MetricReport, evaluate
 from assistant.svg.write import export_svg
 
 #: Largest task seed drawn by the environment.
@@ -90,9 +91,9 @@ class LayoutEnv:
         self.findings_per_metric = findings_per_metric
         self.np_random: np.random.Generator = np.random.default_rng()
         self._doc: Document | None = None
-        self._task: Any = None
+        self._task: Task | None = None
         self._instruction: str | None = None
-        self._constraints: list[Any] = []
+        self._constraints: list[Constraint] = []
         self._clean_phi: float | None = None
         self._steps = 0
         self._done = True
@@ -113,23 +114,27 @@ class LayoutEnv:
         return self._doc
 
     @property
-    def task(self) -> Any:
+    def task(self) -> Task | None:
         """The current ``Task`` (None when the episode started from a document)."""
         return self._task
 
     @property
-    def constraints(self) -> list[Any]:
+    def constraints(self) -> list[Constraint]:
+        """The episode's constraints (compiled from its instruction or given), as a new list."""
         return list(self._constraints)
 
     @property
     def instruction(self) -> str | None:
+        """The episode's instruction (None when it has none)."""
         return self._instruction
 
     # -- episode ------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        """Start an episode; ``options`` may hold ``task`` (a name or ``Task``),
-        ``task_seed``, or ``document`` (a ``Document`` or SVG text) with
-        ``instruction``, ``constraints`` (list or JSON) and ``weights``.
+        """Start an episode and return its first observation and info.
+
+        ``options`` may hold ``task`` (a name or ``Task``), ``task_seed``, or
+        ``document`` (a ``Document`` or SVG text) with ``instruction``,
+        ``constraints`` (list or JSON) and ``weights``.
         """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -223,9 +228,10 @@ class LayoutEnv:
         return self._observe(), shaped - penalty, terminated, truncated, info
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LayoutEnv:
-        """An independent copy for simulation (GRPO samples, lookahead): the
-        document and the random generator are copied; the task, constraints and
-        metric report, which the env never mutates, are shared.
+        """An independent copy for simulation (GRPO samples, lookahead).
+
+        The document and the random generator are copied; the task, constraints
+        and metric report, which the env never mutates, are shared.
         """
         import copy as _copy
 
@@ -255,14 +261,14 @@ class LayoutEnv:
         return export_svg(self.document).decode("utf-8")
 
     @property
-    def report(self) -> Any:
+    def report(self) -> MetricReport:
         """The current ``MetricReport``."""
         if not self._started:
             raise EnvError("call reset() first")
         return self._report
 
     # -- internals ------------------------------------------------------------
-    def _load_document(self, doc: Any) -> Document:
+    def _load_document(self, doc: Document | str | bytes) -> Document:
         if isinstance(doc, Document):
             return doc.copy()
         if isinstance(doc, (str, bytes)):
@@ -272,10 +278,10 @@ class LayoutEnv:
                 raise EnvError(f"reset document: {exc}") from exc
         raise EnvError(f"the document option must be a Document or SVG text, got {type(doc).__name__}")
 
-    def _evaluate(self, layout: Any) -> Any:
+    def _evaluate(self, layout: Layout) -> MetricReport:
         return evaluate(layout, constraints=self._constraints, weights=self._weights)
 
-    def _potential(self, report: Any) -> float:
+    def _potential(self, report: MetricReport) -> float:
         return potential(report.composite, report.metrics["instruction_fit"].score, self.reward_config)
 
     def _observe(self) -> dict[str, Any]:

@@ -33,7 +33,8 @@ from assistant.instructions.base import METRIC, ConstraintBase, Evaluation, make
 from assistant.instructions.placement import DominantConstraint, KeepConstraint, RegionConstraint, SizeConstraint
 
 Constraint = Annotated[
-    RegionConstraint | DominantConstraint | SizeConstraint | MarginsConstraint | BreathingRoomConstraint | KeepConstraint | AlignConstraint | ContrastConstraint,
+    RegionConstraint | DominantConstraint | SizeConstraint | MarginsConstraint | BreathingRoomConstraint
+    | KeepConstraint | AlignConstraint | ContrastConstraint,
     Field(discriminator="type"),
 ]
 

@@ -44,8 +44,10 @@ def distance_to_box(x: float, y: float, box: Box) -> float:
 
 
 def region_fit(canvas: Canvas, region: str, box: Box) -> float:
-    """How well ``box`` sits in ``region``: 1 when its centre is in the zone,
-    falling linearly to 0 at a third of the safe box's shorter side away.
+    """How well ``box`` sits in ``region``.
+
+    1 when its centre is in the zone, falling linearly to 0 at a third of the
+    safe box's shorter side away.
     """
     zone = region_box(canvas, region)
     s = canvas.safe_box

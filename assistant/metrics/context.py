@@ -204,8 +204,10 @@ class LayoutArrays:
 
     @cached_property
     def opaque(self) -> np.ndarray:
-        """Leaves that hide what is painted under them: visible non-text leaves at ≥ 50 % opacity that are
-        images or paint a fill (not ``none`` / ``transparent``).
+        """Leaves that hide what is painted under them.
+
+        These are the visible non-text leaves at ≥ 50 % opacity that are images or
+        paint a fill (not ``none`` / ``transparent``).
         """
         painted = np.array([f not in (None, "none", "transparent") for f in self._fills], dtype=bool)
         return ~self.is_text & self.visible & (self.opacity >= 0.5) & (self.is_image | painted[self.fill_code])

@@ -39,10 +39,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from assistant.document import Document
 from assistant.errors import MetricError
 from assistant.metrics.context import LayoutArrays
 from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
@@ -125,8 +125,10 @@ def _srgb(v: float) -> float:
 
 
 def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opacity: float, darker: bool) -> str | None:
-    """``#rrggbb``: the shade of ``rgb`` (sRGB in [0, 1]) nearest to it whose contrast against background
-    luminance ``lb`` meets ``need`` (× ``FIX_MARGIN``) at ``opacity``; None when no shade of it does.
+    """The shade of ``rgb`` that meets the contrast ``need``, as ``#rrggbb``; None when no shade of it does.
+
+    The shade is the one nearest to ``rgb`` (sRGB in [0, 1]) whose contrast
+    against background luminance ``lb`` meets ``need`` (× ``FIX_MARGIN``) at ``opacity``.
 
     Darker shades scale the colour's linear-light components (its chromaticity
     stays), lighter ones blend them towards white in linear light; the
@@ -152,10 +154,10 @@ def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opaci
         new = [v + (1.0 - v) * t for v in lin]
     code = [min(max(round(_srgb(v) * 255), 0), 255) for v in new]
     got = _luminance([_linear(c / 255.0) for c in code]) * a + (1.0 - a) * lb
-    return "#%02x%02x%02x" % tuple(code) if _ratio(got, lb) >= need else None
+    return "#" + "".join(f"{v:02x}" for v in code) if _ratio(got, lb) >= need else None
 
 
-def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
+def make_backdrop(doc: Document, *, max_size: int = 1024) -> Backdrop:
     """Render ``doc`` with every text element hidden, as a ``Backdrop`` for the contrast metric.
 
     Text nodes get ``display:none`` in a copy of the document; the copy is

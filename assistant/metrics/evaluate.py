@@ -10,8 +10,7 @@ composite rather than inflating it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from assistant.document import Layout
 from assistant.errors import MetricError
@@ -22,7 +21,7 @@ from assistant.metrics.contrast import Backdrop, contrast
 from assistant.metrics.grid import grid
 from assistant.metrics.grouping import grouping
 from assistant.metrics.hierarchy import hierarchy
-from assistant.metrics.instruction_fit import instruction_fit
+from assistant.metrics.instruction_fit import ScoredConstraint, instruction_fit
 from assistant.metrics.margins import margins
 from assistant.metrics.overlap import overlap
 from assistant.metrics.reading_order import reading_order
@@ -110,7 +109,7 @@ def page_layouts(layout: Layout) -> list[Layout]:
 def evaluate(
     layout: Layout,
     *,
-    constraints: list[Any] | None = None,
+    constraints: Sequence[ScoredConstraint] | None = None,
     weights: Mapping[str, float] | None = None,
     checks: Iterable[str] | None = None,
     backdrop: Backdrop | None = None,
@@ -135,7 +134,7 @@ def evaluate(
     return _evaluate_page(pages[0], names, w_all, constraints, backdrop)
 
 
-def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float], constraints: list[Any] | None,
+def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float], constraints: Sequence[ScoredConstraint] | None,
                    backdrop: Backdrop | None) -> MetricReport:
     """The report of one page (see :func:`evaluate`)."""
     la = LayoutArrays(layout)

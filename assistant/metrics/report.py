@@ -105,6 +105,7 @@ class MetricReport(BaseModel):
     weights: dict[str, float]
 
     def score(self, name: str) -> float:
+        """The score of the metric ``name``."""
         return self.metrics[name].score
 
     def scores(self) -> dict[str, float]:

@@ -14,7 +14,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from assistant.actions import Action
 from assistant.document import Document
+from assistant.instructions import Constraint
+from assistant.metrics import Backdrop, MetricReport
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,7 @@ class Proposal:
     the expected change of the instruction fit; both ``None`` when unknown.
     """
 
-    action: Any
+    action: Action
     reason: str = ""
     metric: str = "planner"
     element_ids: tuple[str, ...] = ()
@@ -49,8 +52,8 @@ class PlannerState:
     """
 
     document: Document
-    report: Any
-    constraints: list[Any] = field(default_factory=list)
+    report: MetricReport
+    constraints: list[Constraint] = field(default_factory=list)
     weights: dict[str, float] | None = None
     instruction: str | None = None
     locked: frozenset[str] = frozenset()
@@ -58,7 +61,7 @@ class PlannerState:
     step: int = 0
     max_steps: int = 20
     deadline: float | None = None
-    backdrop: Any = None
+    backdrop: Backdrop | None = None
 
     @property
     def frozen_ids(self) -> frozenset[str]:
@@ -79,7 +82,7 @@ class Planner(Protocol):
 
     name: str
 
-    def propose(self, state: PlannerState) -> list[Any]:
+    def propose(self, state: PlannerState) -> list[Action]:
         """Candidate actions for ``state``, best first."""
         ...
 
@@ -113,8 +116,8 @@ class PlanResult:
     """
 
     planner: str
-    start: Any
-    end: Any
+    start: MetricReport
+    end: MetricReport
     steps: list[StepRecord] = field(default_factory=list)
     proposed: int = 0
     valid: int = 0
@@ -127,10 +130,12 @@ class PlanResult:
 
     @property
     def edits(self) -> int:
+        """Number of edits applied."""
         return len(self.steps)
 
     @property
     def elements_changed(self) -> int:
+        """Number of elements the edits changed."""
         return len(self.changes)
 
     @property
@@ -139,7 +144,7 @@ class PlanResult:
         return self.valid / self.proposed if self.proposed else 1.0
 
 
-def proposals_of(planner: Any, state: PlannerState) -> list[Proposal]:
+def proposals_of(planner: Planner, state: PlannerState) -> list[Proposal]:
     """The planner's ranked proposals, with reasons when the planner gives them."""
     detailed = getattr(planner, "propose_detailed", None)
     if callable(detailed):

@@ -1,4 +1,4 @@
-"""The output grammar of a language-model planner, generated from the action JSON schema.
+r"""The output grammar of a language-model planner, generated from the action JSON schema.
 
 A model constrained by this grammar can only write one action JSON object of
 the agreed vocabulary (``assistant.actions.action_json_schema``): llama.cpp's
@@ -40,7 +40,7 @@ The grammar itself is generated from a stricter form of that schema
   ``assistant.planners.prompting.format_target`` writes it, and no newline, which is
   the completion's stop sequence);
 * element ids are written as ``format_target`` writes them (JSON strings with
-  UTF-8 as it is, where the converter would write ``\\u`` escapes), and an id
+  UTF-8 as it is, where the converter would write ``\u`` escapes), and an id
   list never names an id right after itself (``["logo","logo"]``): such a list
   validates (``apply_action`` uses each element once) but is never the edit
   asked for — a ``distribute`` of three elements that names one twice spaces
@@ -67,7 +67,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -350,8 +350,9 @@ def distinct_span(ids: Iterable[str]) -> int:
 
 
 def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str, str]:
-    """GBNF rules for the element ids: ``id-one`` (one id) and, for each ``(lo, hi, tail)`` of ``lists``,
-    ``id-list-LO-HI`` (a JSON array of ``lo`` … ``hi`` ids, no id right after itself in the first
+    """GBNF rules for the element ids: ``id-one`` (one id) and one id list for each ``(lo, hi, tail)`` of ``lists``.
+
+    The list is ``id-list-LO-HI`` (a JSON array of ``lo`` … ``hi`` ids, no id right after itself in the first
     :func:`distinct_span` positions) or, where ``tail`` names a rule, ``id-list-LO-HI-TAIL``: the array, then
     that rule (the fields between the list and a ``target_id``), then a target id that is not the list's last
     id (where the list is shorter than the span; any id after a longer list).
@@ -365,7 +366,7 @@ def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str
     out: dict[str, str] = {"id-one": " | ".join(_gbnf_literal(w) for w in words)}
     memo: dict[str, str | None] = {}  # rule name → itself, or None where no id is left
 
-    def trie(prefix: str, node: _Node, excl: int | None, then: Any) -> str | None:
+    def trie(prefix: str, node: _Node, excl: int | None, then: Callable[[int], str]) -> str | None:
         """Rule ``prefix-n<node>[-x<excl>]``: an id from ``node`` on, not ``excl``, each followed by ``then(id)``."""
         excl = excl if excl is not None and excl in node.members else None
         name = f"{prefix}-n{node.key}" + ("" if excl is None else f"-x{excl}")
@@ -389,7 +390,8 @@ def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str
             raise ValueError(f"no target id other than {ids[j]!r}")
         return found
 
-    for lo, hi, tail in sorted(set(lists)):
+    def id_list(lo: int, hi: int, tail: str) -> None:
+        """Add the rules of the id list of ``lo`` … ``hi`` ids followed by ``tail``."""
         # rules of the k-th id on depend on ``lo`` only while k < lo: lists of 1 and of 2 or more share the rest
 
         def tag(k: int) -> str:
@@ -425,6 +427,9 @@ def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str
 
         first = pick(1, None)
         out[f"id-list-{lo}-{hi}" + (f"-{tail}" if tail else "")] = f'"[" {first}' + ("" if tail else ' "]"')
+
+    for lo, hi, tail in sorted(set(lists)):
+        id_list(lo, hi, tail)
     return out
 
 
@@ -441,8 +446,9 @@ def _enum_literal(node: dict[str, Any]) -> str:
 
 def _id_placeholders(actions: list[dict[str, Any]], rules: list[str],
                      tails: dict[str, str]) -> set[tuple[int, int, str]]:
-    """Replace the id fields of ``actions`` (enums of the layout's ids) by placeholders of :func:`_id_rules`'
-    rules; the ``(minItems, maxItems, tail)`` of the id lists.
+    """Replace the id fields of ``actions`` by placeholders; return the ``(minItems, maxItems, tail)`` of the id lists.
+
+    The id fields are enums of the layout's ids; the placeholders name :func:`_id_rules`' rules.
 
     Where an action requires both an id list and :data:`TARGET_FIELD` (``align`` to an element), the list's
     placeholder takes the fields after it up to the target too (required enums; written as ``tails``'
@@ -508,10 +514,12 @@ def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], li
 
 
 def within_grammar(text: str, ids: Iterable[str] | None = None, distances: Distances | None = None) -> bool:
-    """Whether ``text`` is an answer the grammar admits in substance: one action that validates, whose
-    id fields name only ``ids`` (at most :data:`MAX_IDS` in a list, none right after itself in the first
-    :func:`distinct_span` positions, an ``align`` to an element not to the list's last id while the list is
-    shorter than that) and whose free strings are at most :data:`MAX_STRING` characters.
+    """Whether ``text`` is an answer the grammar admits in substance.
+
+    That is one action that validates, whose id fields name only ``ids`` (at most :data:`MAX_IDS` in a
+    list, none right after itself in the first :func:`distinct_span` positions, an ``align`` to an element
+    not to the list's last id while the list is shorter than that) and whose free strings are at most
+    :data:`MAX_STRING` characters.
 
     With ``distances`` (:func:`request_distances`), a ``move``'s ``dx`` and ``dy`` must also be among theirs.
 
@@ -550,7 +558,8 @@ def within_grammar(text: str, ids: Iterable[str] | None = None, distances: Dista
 
 def _target_required(data: dict[str, Any]) -> bool:
     """Whether ``data`` is of a variant (:data:`VARIANTS`) that requires :data:`TARGET_FIELD`."""
-    return any(TARGET_FIELD in spec.get("require", ()) and all(data.get(k) in v for k, v in spec.get("enum", {}).items())
+    return any(TARGET_FIELD in spec.get("require", ())
+               and all(data.get(k) in v for k, v in spec.get("enum", {}).items())
                for spec in VARIANTS.get(str(data.get("type")), ()))
 
 
@@ -570,8 +579,9 @@ def action_gbnf(ids: Iterable[str] | None = None, distances: Distances | None = 
 
 @lru_cache(maxsize=32)
 def _base_gbnf(ids: tuple[str, ...] | None, move_fields: bool = False) -> tuple[str, tuple[str, ...]]:
-    """The grammar over ``ids`` and the names of the rules of a move's :data:`MOVE_FIELDS` (which a move
-    must write with ``move_fields``).
+    """The grammar over ``ids`` and the names of the rules of a move's :data:`MOVE_FIELDS`.
+
+    With ``move_fields`` a move must write both fields.
     """
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
@@ -687,6 +697,6 @@ def action_grammar(ids: Iterable[str] | None = None, distances: Distances | None
     return _compiled(None if ids is None else tuple(dict.fromkeys(ids)), key)
 
 
-__all__ = ["runtime_schema", "structured_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "answer_token_bound",
-           "request_distances", "distance_rule", "Distances", "MOVE_FIELDS",
+__all__ = ["runtime_schema", "structured_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar",
+           "answer_token_bound", "request_distances", "distance_rule", "Distances", "MOVE_FIELDS",
            "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]

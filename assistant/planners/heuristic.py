@@ -29,9 +29,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.actions import parse_action
+from assistant.actions import Action, parse_action
 from assistant.actions.trial import attempt
 from assistant.errors import InvalidAction
+from assistant.metrics import Finding, MetricReport
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.candidates import candidates_for, unit_of
@@ -42,7 +43,7 @@ from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
 @dataclass
 class _Trial:
     proposal: Proposal
-    action: Any
+    action: Action
     value: float
     order: int
 
@@ -74,7 +75,7 @@ class HeuristicPlanner:
         self.top_k = top_k
 
     # -- the Planner contract ---------------------------------------------
-    def propose(self, state: PlannerState) -> list[Any]:
+    def propose(self, state: PlannerState) -> list[Action]:
         """Ranked actions for ``state`` (``[finalize]`` when no edit improves the layout)."""
         return [p.action for p in self.propose_detailed(state)]
 
@@ -95,13 +96,13 @@ class HeuristicPlanner:
         return [t.proposal for t in trials[: self.top_k]]
 
     # -- search -------------------------------------------------------------
-    def _candidates(self, state: PlannerState, report: Any, max_findings: int,
-                    max_candidates: int) -> list[tuple[dict[str, Any], str, Any]]:
+    def _candidates(self, state: PlannerState, report: MetricReport, max_findings: int,
+                    max_candidates: int) -> list[tuple[dict[str, Any], str, Finding]]:
         layout = state.document.layout
         frozen = state.frozen_ids
         frozen_units = {unit_of(layout, i).id for i in frozen if i in layout}
         seen: set[str] = set()
-        out: list[tuple[dict[str, Any], str, Any]] = []
+        out: list[tuple[dict[str, Any], str, Finding]] = []
         for finding in report.findings()[:max_findings]:
             for action, reason in candidates_for(finding, layout):
                 ids = action_ids(action)
@@ -116,11 +117,12 @@ class HeuristicPlanner:
                     return out
         return out
 
-    def _simulate(self, state: PlannerState, action: Any, markers: dict[str, list[str]],
-                  listed: dict[str, Any]) -> tuple[Any, set[str]] | None:
-        """Apply, score and undo ``action``; ``(report, changed ids)``, or None when invalid or when it
-        would pull a bulleted list off its bullets (``markers`` and their ``listed`` snapshot,
-        ``assistant.planners.lists``).
+    def _simulate(self, state: PlannerState, action: Action, markers: dict[str, list[str]],
+                  listed: dict[str, Any]) -> tuple[MetricReport, set[str]] | None:
+        """Apply, score and undo ``action``; ``(report, changed ids)``, or None when it is refused.
+
+        It is refused when invalid or when it would pull a bulleted list off its
+        bullets (``markers`` and their ``listed`` snapshot, ``assistant.planners.lists``).
         """
         doc = state.document
         try:
@@ -131,7 +133,8 @@ class HeuristicPlanner:
         except InvalidAction:
             return None
 
-    def _trials(self, state: PlannerState, report: Any, max_findings: int, max_candidates: int) -> list[_Trial]:
+    def _trials(self, state: PlannerState, report: MetricReport, max_findings: int,
+                max_candidates: int) -> list[_Trial]:
         layout = state.document.layout
         markers = list_markers(layout)
         listed = snapshot(layout, markers)  # every simulation is undone: one snapshot serves them all
@@ -165,7 +168,7 @@ class HeuristicPlanner:
             trials.append(_Trial(proposal, action, value, order))
         return trials
 
-    def _lookahead(self, state: PlannerState, action: Any) -> float:
+    def _lookahead(self, state: PlannerState, action: Action) -> float:
         """Best value reachable one edit after ``action`` (0 when none improves)."""
         try:
             with attempt(state.document, action, constraints=state.constraints, weights=state.weights) as trial:

@@ -25,14 +25,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
-from assistant.actions import parse_action, redo_diff, undo_diffs
+from assistant.actions import Action, parse_action, redo_diff, undo_diffs
 from assistant.actions.trial import attempt
 from assistant.document import Document
 from assistant.errors import InvalidAction, PlannerError
-from assistant.metrics import evaluate
-from assistant.planners.base import PlannerState, PlanResult, Proposal, StepRecord, proposals_of
+from assistant.instructions import Constraint
+from assistant.metrics import MetricReport, evaluate
+from assistant.planners.base import Planner, PlannerState, PlanResult, Proposal, StepRecord, proposals_of
 from assistant.planners.lists import detached_lists, list_markers, snapshot
 from assistant.render.inkmap import InkState, compare, measure
 
@@ -44,13 +45,30 @@ EPSILON = 1e-6
 TRIES_PER_STEP = 4
 
 
-def instruction_fit(report: Any) -> float | None:
+
+class SessionLike(Protocol):
+    """What :func:`run_planner` needs of a session (``assistant.app.session.Session``).
+
+    Its document, and ``apply``, which makes one edit one history entry and undo step.
+    """
+
+    @property
+    def document(self) -> Document:
+        """The document the session edits."""
+        ...
+
+    def apply(self, actions: list[Action]) -> object:
+        """Apply ``actions`` as one edit."""
+        ...
+
+
+def instruction_fit(report: MetricReport) -> float | None:
     """The ``instruction_fit`` score of a ``MetricReport`` (None without constraints)."""
     result = report.metrics.get("instruction_fit") if getattr(report, "metrics", None) else None
     return None if result is None else float(result.score)
 
 
-def improves(before: Any, after: Any, tolerance: float = FIT_TOLERANCE) -> bool:
+def improves(before: MetricReport, after: MetricReport, tolerance: float = FIT_TOLERANCE) -> bool:
     """The improvement guard (see the module docstring) on two ``MetricReport``s."""
     if after.composite > before.composite + EPSILON:
         return True
@@ -76,12 +94,12 @@ def lock_elements(document: Document, ids: Iterable[str]) -> list[str]:
     return done
 
 
-def _action_dict(action: Any) -> dict[str, Any]:
+def _action_dict(action: Action | dict[str, Any]) -> dict[str, Any]:
     dump = getattr(action, "model_dump", None)
     return dump(mode="json", exclude_none=True) if callable(dump) else dict(action)
 
 
-def _action_type(action: Any) -> str:
+def _action_type(action: Action | dict[str, Any]) -> str:
     return str(getattr(action, "type", None) or _action_dict(action).get("type", ""))
 
 
@@ -97,10 +115,10 @@ def _undone(document: Document, trial: Any) -> Iterator[None]:
 
 
 def run_planner(
-    target: Document | Any,
-    planner: Any,
+    target: Document | SessionLike,
+    planner: Planner,
     *,
-    constraints: list[Any] | None = None,
+    constraints: list[Constraint] | None = None,
     weights: dict[str, float] | None = None,
     instruction: str | None = None,
     locked: Iterable[str] = (),
@@ -113,14 +131,19 @@ def run_planner(
 ) -> PlanResult:
     """Improve ``target`` in place with ``planner``; return what happened.
 
-    Arguments:
+    Args:
         target: a ``Document``, or an ``assistant.app.session.Session`` — then each
             accepted edit goes through ``Session.apply`` (one history entry and
             undo step per edit; rejected trials leave no trace in the history).
-        constraints / weights / instruction: what the composite measures.
+        planner: proposes the edits, ranked (see ``Planner``).
+        constraints: the compiled instruction the composite measures.
+        weights: the composite's metric weights (None: the defaults).
+        instruction: the instruction text, for planners that read it.
         locked: element ids no edit may touch (they are marked locked).
         keep: ids an instruction asks to keep where they are (never proposed).
-        max_steps: most edits to apply. time_budget: seconds for the whole run.
+        max_steps: most edits to apply.
+        time_budget: seconds for the whole run (None: no limit).
+        tolerance: composite an edit may cost for a better instruction fit (see ``improves``).
         guard: undo any edit that does not pass ``improves`` (on by default).
         verify: check every edit on a render before keeping it (:mod:`assistant.render.inkmap`): one that
             makes text collide with other ink, pushes ink off the page or a label out of its frame is
@@ -136,7 +159,7 @@ def run_planner(
     locked_ids = frozenset(lock_elements(document, locked))
     protected = locked_ids | frozenset(keep)
 
-    def score() -> Any:
+    def score() -> MetricReport:
         return evaluate(document.layout, constraints=constraints or None, weights=weights)
 
     report = start = score()
@@ -156,7 +179,7 @@ def run_planner(
         if not proposals:
             stopped = "no_proposal"
             break
-        accepted: tuple[Proposal, Any, Any, float] | None = None
+        accepted: tuple[Proposal, Action, tuple[tuple[str, ...], MetricReport], float] | None = None
         finalize = False
         markers = list_markers(document.layout)  # a refused try is undone: the same lists for every try
         listed = snapshot(document.layout, markers)
@@ -222,4 +245,4 @@ def run_planner(
     return result
 
 
-__all__ = ["run_planner", "improves", "instruction_fit", "lock_elements", "FIT_TOLERANCE"]
+__all__ = ["run_planner", "improves", "instruction_fit", "lock_elements", "FIT_TOLERANCE", "SessionLike"]

@@ -46,10 +46,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.actions import parse_action
+from assistant.actions import Action, parse_action
 from assistant.actions.trial import simulate
+from assistant.document import Layout
 from assistant.env.observation import build_observation, observation_text
 from assistant.errors import InvalidAction, PlannerError
+from assistant.metrics import MetricReport
 from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
 from assistant.planners.prompting import canonical_action, parse_completion
@@ -89,14 +91,17 @@ class ModelStats:
     invalid_examples: list[str] = field(default_factory=list)
 
     def reset(self) -> None:
+        """Set every count back to zero."""
         fresh = ModelStats()
         self.__dict__.update(fresh.__dict__)
 
     @property
     def valid_rate(self) -> float:
+        """Share of the answers that validated (1.0 before any answer)."""
         return 1.0 - self.invalid / self.answers if self.answers else 1.0
 
     def as_dict(self) -> dict[str, Any]:
+        """The counts as JSON, with ``valid_rate`` and without the invalid examples."""
         d = {k: v for k, v in self.__dict__.items() if k != "invalid_examples"}
         d["seconds"] = round(self.seconds, 4)
         d["valid_rate"] = round(self.valid_rate, 4)
@@ -165,16 +170,16 @@ class Candidate:
     """One validated, simulated model answer."""
 
     index: int
-    action: Any
+    action: Action
     text: str
     gain: float
     fit_gain: float | None
-    report: Any
+    report: MetricReport
     changed_ids: tuple[str, ...]
     tuned: str = ""
 
 
-def validate_answer(text: str, stats: ModelStats) -> Any | None:
+def validate_answer(text: str, stats: ModelStats) -> Action | None:
     """The validated ``Action`` of a model answer, or ``None`` (counted invalid)."""
     stats.answers += 1
     try:
@@ -189,8 +194,10 @@ AMOUNT_SCALES = (0.25, 0.5, 1.5, 2.0, 3.0)
 
 
 def amount_variants(action: dict[str, Any]) -> list[dict[str, Any]]:
-    """The edit ``action`` (a JSON dict) with its amounts scaled by :data:`AMOUNT_SCALES`, canonical,
-    without repeats or the action itself; empty for an edit without amounts (align, reorder …).
+    """The edit ``action`` (a JSON dict) with its amounts scaled by :data:`AMOUNT_SCALES`.
+
+    The variants are canonical, without repeats or the action itself; none for an
+    edit without amounts (align, reorder …).
 
     - ``move``: ``dx`` and ``dy`` together, and each alone when both are set;
     - ``promote`` / ``demote`` / ``resize`` by ``scale``: the factor's step from 1 (a factor of 1.2
@@ -257,8 +264,9 @@ def finding_fixes(obs: dict[str, Any]) -> list[dict[str, Any]]:
 def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: str,
            tolerance: float = FIT_TOLERANCE, tune: bool = False,
            suggested: Sequence[dict[str, Any]] = ()) -> list[Proposal]:
-    """Ranked proposals from the model answers ``texts`` for ``state``, and from the ``suggested`` fixes
-    (:func:`finding_fixes`) when given (see module docstring).
+    """Ranked proposals from the model answers ``texts`` for ``state`` (see the module docstring).
+
+    The ``suggested`` fixes (:func:`finding_fixes`) are verified beside the answers when given.
     """
     stats.decisions += 1
     frozen = state.frozen_ids
@@ -268,7 +276,7 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
     before = state.report
     fit_b = instruction_fit(before)
 
-    def trial(action: Any) -> tuple[Any, tuple[str, ...]] | None:
+    def trial(action: Action) -> tuple[MetricReport, tuple[str, ...]] | None:
         """The simulated ``(report, changed)`` of ``action`` when it passes the improvement guard."""
         tried = simulate(state.document, action, constraints=state.constraints, weights=state.weights)
         return (tried.report, tried.changed_ids) if improves(before, tried.report, tolerance) else None
@@ -296,7 +304,7 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
             if index < answers:
                 stats.note_invalid(text, "names a locked or kept element", rejected=True)
             continue
-        options: list[tuple[Any, tuple[Any, tuple[str, ...]]]] = []
+        options: list[tuple[Action, tuple[MetricReport, tuple[str, ...]]]] = []
         try:
             result = trial(action)
             if result is not None:
@@ -359,7 +367,7 @@ def planner_prompt_text(state: PlannerState) -> str:
     return observation_text(planner_observation(state))
 
 
-def element_ids(state_or_layout: Any) -> list[str]:
+def element_ids(state_or_layout: PlannerState | Layout) -> list[str]:
     """Ids a model may name: every element of the layout, in paint order."""
     layout = getattr(getattr(state_or_layout, "document", None), "layout", None) or state_or_layout
     return [e.id for e in layout.elements]

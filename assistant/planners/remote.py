@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from assistant.actions import Action
 from assistant.env.observation import observation_text
 from assistant.errors import PlannerError
 from assistant.planners import register_planner
@@ -211,8 +212,10 @@ class RemotePlanner:
     # -- the Planner contract -------------------------------------------------
     def generate(self, system: str, user: str, *, ids: Sequence[str] | None, step: int = 0,
                  samples: int | None = None, deadline: float | None = None) -> list[str]:
-        """K valid answers with different actions (the first at temperature 0, the others sampled from
-        ``temperature`` up; see ``modelstep.distinct_answers``).
+        """K valid answers with different actions.
+
+        The first is at temperature 0, the others are sampled from ``temperature``
+        up (see ``modelstep.distinct_answers``).
         """
         k = self.samples if samples is None else max(1, int(samples))
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
@@ -235,7 +238,7 @@ class RemotePlanner:
         return choose(state, texts, self.stats, source="remote", tune=self.tune,
                       suggested=finding_fixes(obs) if self.suggestions else ())
 
-    def propose(self, state: PlannerState) -> list[Any]:
+    def propose(self, state: PlannerState) -> list[Action]:
         """Ranked actions for ``state``."""
         return [p.action for p in self.propose_detailed(state)]
 

@@ -83,6 +83,7 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
+        """Whether the edit passes: nothing new a person would see as damage."""
         return not (self.new_collisions or self.off_page or self.clipped)
 
     def describe(self) -> str:
@@ -249,7 +250,8 @@ def off_page(state: InkState) -> dict[str, int]:
 
 def clipped_labels(state: InkState) -> dict[str, tuple[int, int]]:
     """``(outside, all)`` text pixels of each unit that draws both text and graphics: how much of its
-    text lies outside the box its own graphics draw."""
+    text lies outside the box its own graphics draw.
+    """
     out: dict[str, tuple[int, int]] = {}
     for code in np.unique(state.text[state.text > 0]).tolist():
         frame = np.nonzero(state.graphics == code)

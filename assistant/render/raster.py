@@ -35,7 +35,8 @@ from PIL import Image
 from assistant.errors import ExportError
 from assistant.geometry import Box
 from assistant.render.textconvert import flatten_wrapped_text
-from assistant.svg.write import tree_of
+from assistant.svg.tree import SvgNode
+from assistant.svg.write import Exportable, tree_of
 
 _EMPTY_SVG = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
 #: Largest output side in pixels (a guard against huge renders from tiny viewBoxes).
@@ -55,7 +56,7 @@ def data_only_fetcher(url: str, resource_type: str | None = None) -> bytes:
         return _EMPTY_SVG
 
 
-def render_svg_bytes(doc: Any, region: Box | None = None, size: tuple[int, int] | None = None) -> bytes:
+def render_svg_bytes(doc: Exportable, region: Box | None = None, size: tuple[int, int] | None = None) -> bytes:
     """The SVG that is rendered: a copy of ``doc``'s tree with wrapped text flattened.
 
     Elements and attributes with an undeclared namespace prefix (Illustrator's
@@ -79,7 +80,7 @@ def render_svg_bytes(doc: Any, region: Box | None = None, size: tuple[int, int] 
     return etree.tostring(tree, xml_declaration=True, encoding="UTF-8")
 
 
-def _drop_unbound_prefixes(root: Any) -> None:
+def _drop_unbound_prefixes(root: SvgNode) -> None:
     doomed = []
     for el in root.iter():
         if not isinstance(el.tag, str):
@@ -95,11 +96,11 @@ def _drop_unbound_prefixes(root: Any) -> None:
             parent.remove(el)
 
 
-def _source(doc: Any) -> str:
+def _source(doc: Exportable) -> str:
     return str(getattr(doc, "source", "<document>"))
 
 
-def _convert(doc: Any, fn: Any, region: Box | None = None, size: tuple[int, int] | None = None,
+def _convert(doc: Exportable, fn: Any, region: Box | None = None, size: tuple[int, int] | None = None,
              **kwargs: Any) -> bytes:
     data = render_svg_bytes(doc, region, size)
     try:
@@ -116,7 +117,7 @@ def _convert(doc: Any, fn: Any, region: Box | None = None, size: tuple[int, int]
     return out
 
 
-def _size_options(doc: Any, width: int | None, height: int | None, scale: float | None) -> dict[str, Any]:
+def _size_options(doc: Exportable, width: int | None, height: int | None, scale: float | None) -> dict[str, Any]:
     opts: dict[str, Any] = {}
     for name, value in (("width", width), ("height", height)):
         if value is not None and not (1 <= int(value) <= MAX_SIDE):
@@ -132,7 +133,7 @@ def _size_options(doc: Any, width: int | None, height: int | None, scale: float 
     return opts
 
 
-def _render(doc: Any, fn: Any, width: int | None, height: int | None, scale: float | None,
+def _render(doc: Exportable, fn: Any, width: int | None, height: int | None, scale: float | None,
             background: str | None, region: Box | None) -> Any:
     opts = _size_options(doc, width, height, scale)
     if background:
@@ -154,7 +155,7 @@ def _render(doc: Any, fn: Any, width: int | None, height: int | None, scale: flo
     return _convert(doc, fn, region=region, size=size, **opts)
 
 
-def render_png(doc: Any, *, width: int | None = None, height: int | None = None,
+def render_png(doc: Exportable, *, width: int | None = None, height: int | None = None,
                scale: float | None = None, background: str | None = None, region: Box | None = None) -> bytes:
     """PNG bytes of ``doc`` (see the module docstring for sizes and sandboxing).
 
@@ -185,19 +186,19 @@ def _surface_image(bytestring: bytes, *, url_fetcher: Any, unsafe: bool, scale: 
     return image
 
 
-def render_image(doc: Any, *, width: int | None = None, height: int | None = None,
+def render_image(doc: Exportable, *, width: int | None = None, height: int | None = None,
                  scale: float | None = None, background: str | None = None,
                  region: Box | None = None) -> Image.Image:
     """The rendering as a Pillow RGBA image (straight alpha); options as ``render_png``."""
     return _render(doc, _surface_image, width, height, scale, background, region)
 
 
-def render_pdf(doc: Any) -> bytes:
+def render_pdf(doc: Exportable) -> bytes:
     """PDF bytes of ``doc`` (vector output, document size)."""
     return _convert(doc, PDFSurface.convert)
 
 
-def render_array(doc: Any, *, width: int | None = None, height: int | None = None,
+def render_array(doc: Exportable, *, width: int | None = None, height: int | None = None,
                  scale: float | None = None, background: str | None = None,
                  region: Box | None = None) -> np.ndarray:
     """The rendering as an ``(H, W, 4)`` uint8 RGBA array (non-premultiplied); options as ``render_png``."""

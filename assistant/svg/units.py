@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+
+from lxml import etree
 
 from assistant.document import Canvas
-from assistant.geometry import Box
 from assistant.errors import SvgImportError
+from assistant.geometry import Box
 
 #: CSS px per unit (CSS Values 3 §6.2).
 UNIT_PX: dict[str, float] = {
@@ -136,7 +137,7 @@ _INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
 _SODIPODI = "{http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd}"
 
 
-def inkscape_pages(root: Any) -> list[Box]:
+def inkscape_pages(root: etree._Element) -> list[Box]:
     """The pages of an Inkscape multi-page document (``<inkscape:page>`` in its named view), in user units.
 
     Empty unless there are at least two: a one-page document's page is its canvas.
@@ -153,7 +154,7 @@ def inkscape_pages(root: Any) -> list[Box]:
     return pages if len(pages) >= 2 else []
 
 
-def canvas_for_root(root: Any, source: str) -> Canvas:
+def canvas_for_root(root: etree._Element, source: str) -> Canvas:
     """The page of a root ``<svg>`` element (see the module docstring), with default margins."""
     for name in ("width", "height", "viewBox"):
         if has_nonfinite(root.get(name)):
@@ -166,7 +167,8 @@ def canvas_for_root(root: Any, source: str) -> Canvas:
     units = w_parts[1] if w_parts and w_parts[1] else "px"
     if vb is not None:
         if vb[2] <= 0 or vb[3] <= 0:
-            raise SvgImportError(source, f"root viewBox {root.get('viewBox')!r} has a width or height that is not positive")
+            raise SvgImportError(
+                source, f"root viewBox {root.get('viewBox')!r} has a width or height that is not positive")
         if w_px is None and h_px is not None:
             w_px = h_px * vb[2] / vb[3]
         elif h_px is None and w_px is not None:

@@ -393,12 +393,15 @@ class FontSpec:
     word_spacing: float = 0.0
 
     def advance(self, text: str) -> float:
+        """Advance width of ``text`` set in this font, spacing included."""
         return text_advance(text, self.family, self.size, self.weight, self.style,
                             self.letter_spacing, self.word_spacing)
 
     def advances(self, text: str) -> list[float]:
+        """Advance width of each character of ``text``, spacing included."""
         return char_advances(text, self.family, self.size, self.weight, self.style,
                              self.letter_spacing, self.word_spacing)
 
     def extents(self) -> tuple[float, float]:
+        """Ascent and descent of this font at its size (both positive)."""
         return font_extents(self.family, self.size, self.weight, self.style)

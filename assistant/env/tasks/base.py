@@ -13,7 +13,6 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from assistant.env.tasks.render import render_svg
 from assistant.env.tasks.spec import Spec
 from assistant.errors import EnvError
 from assistant.importer import import_svg_text
+from assistant.instructions import Constraint
 from assistant.instructions.brief import compile_brief
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -63,7 +63,7 @@ class Task:
     seed: int
     difficulty: str
     instruction: str
-    constraints: list[Any]
+    constraints: list[Constraint]
     weights: dict[str, float]
     broken: Document
     clean: Document

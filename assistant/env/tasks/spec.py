@@ -49,17 +49,21 @@ class Block:
 
     @property
     def x2(self) -> float:
+        """Right edge."""
         return self.x + self.w
 
     @property
     def y2(self) -> float:
+        """Bottom edge."""
         return self.y + self.h
 
     @property
     def cx(self) -> float:
+        """Horizontal centre."""
         return self.x + self.w / 2
 
     def move(self, dx: float, dy: float) -> None:
+        """Shift the block by ``(dx, dy)``."""
         self.x += dx
         self.y += dy
 
@@ -79,15 +83,18 @@ class Spec:
     margin: float = 0.0
 
     def get(self, block_id: str) -> Block:
+        """The block with this id; ``KeyError`` when there is none."""
         for b in self.blocks:
             if b.id == block_id:
                 return b
         raise KeyError(block_id)
 
     def has(self, block_id: str) -> bool:
+        """True when a block has this id."""
         return any(b.id == block_id for b in self.blocks)
 
     def copy(self) -> Spec:
+        """An independent deep copy."""
         return copy.deepcopy(self)
 
 
@@ -103,8 +110,9 @@ def extents(size: float, weight: int = 400, family: str = SANS) -> tuple[float, 
 
 
 def wrap(text: str, max_width: float, size: float, weight: int = 400, family: str = SANS) -> list[str]:
-    """Greedy line breaking at spaces so each line fits ``max_width`` (a single
-    over-long word gets a line of its own).
+    """Greedy line breaking at spaces so each line fits ``max_width``.
+
+    A single over-long word gets a line of its own.
     """
     lines: list[str] = []
     current = ""
@@ -147,8 +155,9 @@ def measure(b: Block) -> None:
 
 
 def rescale_text(b: Block, factor: float) -> None:
-    """Scale a text block's font size by ``factor`` keeping its anchor point
-    (left edge, centre or right edge) and its top.
+    """Scale a text block's font size by ``factor``.
+
+    The block keeps its anchor point (left edge, centre or right edge) and its top.
     """
     anchor_x = b.x if b.anchor == "start" else b.cx if b.anchor == "middle" else b.x2
     b.font_size *= factor
@@ -157,8 +166,9 @@ def rescale_text(b: Block, factor: float) -> None:
 
 
 def stack(items: list[tuple[Block, float]], y: float) -> float:
-    """Place blocks top to bottom from ``y``, each ``gap`` below the previous
-    bottom (the gap is applied before the block); returns the last bottom.
+    """Place blocks top to bottom from ``y`` and return the last bottom.
+
+    Each block goes ``gap`` below the previous bottom (the gap is applied before the block).
     """
     for blk, gap in items:
         blk.y = y + gap
