@@ -122,7 +122,8 @@ def test_grammar_policy_answers_parse_and_name_layout_ids(cases) -> None:
     assert result["valid_rate"] >= 5 / 6  # parseable always; one case may still fail the document's own checks
 
 
-#: The bundled model's greedy episodes on three held-out seeds, as its report recorded them (``docs/models/tiny/EVAL.md``).
+#: The bundled model's greedy episodes on three held-out seeds, as its report recorded them
+#: (``docs/models/tiny/EVAL.md``).
 BUNDLED_EPISODES = Path(__file__).resolve().parent / "data" / "bundled_episodes.jsonl"
 
 

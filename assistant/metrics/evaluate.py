@@ -134,8 +134,8 @@ def evaluate(
     return _evaluate_page(pages[0], names, w_all, constraints, backdrop)
 
 
-def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float], constraints: Sequence[ScoredConstraint] | None,
-                   backdrop: Backdrop | None) -> MetricReport:
+def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float],
+                   constraints: Sequence[ScoredConstraint] | None, backdrop: Backdrop | None) -> MetricReport:
     """The report of one page (see :func:`evaluate`)."""
     la = LayoutArrays(layout)
     results: dict[str, MetricResult] = {}

@@ -249,8 +249,9 @@ def off_page(state: InkState) -> dict[str, int]:
 
 
 def clipped_labels(state: InkState) -> dict[str, tuple[int, int]]:
-    """``(outside, all)`` text pixels of each unit that draws both text and graphics: how much of its
-    text lies outside the box its own graphics draw.
+    """``(outside, all)`` text pixels of each unit that draws both text and graphics.
+
+    ``outside`` counts its text pixels beyond the box its own graphics draw.
     """
     out: dict[str, tuple[int, int]] = {}
     for code in np.unique(state.text[state.text > 0]).tolist():
