@@ -14,6 +14,10 @@ given roles (:mod:`assistant.importer.roles`), this pass looks at the page as a 
 3. **A bullet belongs to its line.** A marker (a dot, a dash, a small icon) just left of
    a text line, centred on it, becomes one group with the text: moving the line moves
    the bullet.
+4. **A heading belongs to its section.** A heading (a one- or two-line text set larger or
+   bolder than the text under it) and the text and list items set right under it in its
+   column — same left edge (or centre, for centred text), each within ``SECTION_GAP``
+   line heights of the one above, up to the next heading — become one group.
 
 Groups made here have no XML node of their own (``nodes`` empty); their members keep
 theirs. Their ids are ``la-unit-N`` and ``la-item-N``, numbered in paint order.
@@ -39,7 +43,7 @@ WATERMARK_OPACITY, WATERMARK_AREA = 0.35, 0.05
 #: Pieces of a stack are each at most this share of the page, and overlap this much.
 STACK_AREA, STACK_OVERLAP = 0.12, 0.6
 #: A bullet marker is at most this many font sizes wide and high, and this far from its line.
-MARKER_EM, MARKER_GAP_EM = 1.2, 2.0
+MARKER_EM, MARKER_GAP_EM = 1.6, 2.0
 #: One-character texts that mark a list item.
 MARKER_GLYPHS = frozenset("•·‣◦▪▫■□●○◆◇►▸▶▹→–—-*✓✔✗✘+")
 
@@ -55,6 +59,7 @@ def analyse_scene(layout: Layout, explicit: Iterable[str] = ()) -> None:
     _pin_backdrops(layout, frozenset(explicit))
     _group(layout, _stacks(layout), "unit")
     _group(layout, _list_items(layout), "item")
+    _group(layout, _sections(layout), "section")
 
 
 # -- 0. pages ---------------------------------------------------------------------
@@ -221,10 +226,96 @@ def _marker_like(e: Element) -> bool:
     return e.kind in ("shape", "image") and e.role in ("decoration", "logo", "image")
 
 
+# -- 4. sections ---------------------------------------------------------------------
+
+#: A section's next member starts at most this many of the heading's font sizes below the one above.
+SECTION_GAP = 2.2
+#: A section member's alignment edge lies within this many of the heading's font sizes of the heading's.
+SECTION_EDGE = 1.0
+
+
+def _size(e: Element) -> float:
+    return e.font_size or 0.0
+
+
+def _is_heading(e: Element, below: Element) -> bool:
+    if e.kind != "text" or not e.text or (e.lines or 1) > 2 or len(e.text) > 80:
+        return False
+    head, body = _size(e), _size(below)
+    if not head or not body:
+        return False
+    bolder = (e.font_weight or 400) >= 600 and (below.font_weight or 400) < 600
+    return head >= 1.15 * body or (bolder and head >= 0.95 * body)
+
+
+def _is_list_item(e: Element, layout: Layout) -> bool:
+    """A group of one text and the small markers beside it (a list item made by this pass)."""
+    if e.kind != "group":
+        return False
+    parts = layout.children_of(e.id)
+    texts = [p for p in parts if p.kind == "text"]
+    return len(texts) == 1 and all(p.kind == "text" or _marker_like(p) or _is_marker_text(p) for p in parts)
+
+
+def _lead(e: Element, layout: Layout) -> Element:
+    """The text that speaks for a unit: itself, or a list item's text."""
+    if e.kind == "group":
+        texts = [c for c in layout.descendants_of(e.id) if c.kind == "text"]
+        if texts:
+            return max(texts, key=lambda t: t.box.area)
+    return e
+
+
+def _edge(e: Element, anchor: str) -> float:
+    b = e.box
+    return b.cx if anchor == "middle" else (b.x2 if anchor == "end" else b.x)
+
+
+def _sections(layout: Layout) -> list[list[str]]:
+    """``[heading, member, …]`` for every heading with the text set right under it (see the module docstring)."""
+    top = [e for e in layout.elements if e.group is None and not e.pinned and e.page >= 0
+           and (e.kind == "text" or _is_list_item(e, layout))]
+    top.sort(key=lambda e: (e.page, e.box.y, e.box.x))
+    used: set[str] = set()
+    out: list[list[str]] = []
+    for i, head in enumerate(top):
+        if head.id in used or head.kind != "text" or head.role == "title":
+            continue
+        anchor = head.text_anchor or "start"
+        em = _size(head)
+        members: list[Element] = []
+        last = head
+        for cand in top[i + 1:]:
+            if cand.page != head.page or cand.id in used:
+                continue
+            lead = _lead(cand, layout)
+            if cand.box.y < last.box.y2 - 0.3 * em:
+                continue  # beside, not under
+            if cand.box.y - last.box.y2 > SECTION_GAP * em:
+                break
+            if abs(_edge(cand, anchor) - _edge(head, anchor)) > SECTION_EDGE * em and not (
+                    cand.kind == "group" and abs(cand.box.x - head.box.x) <= SECTION_EDGE * em):
+                continue  # another column
+            if not members and not _is_heading(head, lead):
+                break
+            if members and lead.kind == "text" and _is_heading(lead, _lead(members[-1], layout)):
+                break  # the next heading
+            members.append(cand)
+            last = cand
+        if members:
+            used.update([head.id, *(m.id for m in members)])
+            out.append([head.id, *(m.id for m in members)])
+    return out
+
+
 # -- grouping --------------------------------------------------------------------------
 
 def _group(layout: Layout, sets: Iterable[list[str]], prefix: str) -> None:
-    """Wrap each set of top-level elements in a new group element (paint order kept)."""
+    """Wrap each set of top-level elements in a new group element (paint order kept).
+
+    The group takes its role from a lead member: the first of the set for list items and
+    sections (their text, their heading), the most important one for stacks.
+    """
     sets = [s for s in sets if len(s) > 1]
     if not sets:
         return
@@ -241,7 +332,8 @@ def _group(layout: Layout, sets: Iterable[list[str]], prefix: str) -> None:
             gid = f"la-{prefix}-{n}"
         used.add(gid)
         els = sorted((by_id[i] for i in members), key=lambda e: e.z)
-        lead = max(els, key=lambda e: (e.importance, e.box.area))
+        lead = by_id[members[0]] if prefix in ("item", "section") else max(els, key=lambda e: (e.importance,
+                                                                                                 e.box.area))
         group = Element(
             id=gid, kind="group", role=lead.role, box=Box.union_all(e.box for e in els), z=els[0].z,
             opacity=max(e.opacity for e in els), locked=all(e.locked for e in els), importance=lead.importance,

@@ -1,4 +1,8 @@
-"""``evaluate``: run the metrics on a layout and combine them.
+"""``evaluate``: run the metrics on a layout, judge them against the norms of published designs, combine them.
+
+Each metric's own measure is judged by :func:`assistant.metrics.norms.judge` (a design inside
+the norms of real designs scores 1 and reports only defects); the alignment metric also reports
+units knocked off the design's own columns (:mod:`assistant.metrics.lines`).
 
 The composite is the weighted mean of the applicable metrics computed
 (``checks`` selects a subset), with ``DEFAULT_WEIGHTS`` overridden by
@@ -22,7 +26,9 @@ from assistant.metrics.grid import grid
 from assistant.metrics.grouping import grouping
 from assistant.metrics.hierarchy import hierarchy
 from assistant.metrics.instruction_fit import ScoredConstraint, instruction_fit
+from assistant.metrics.lines import off_column
 from assistant.metrics.margins import margins
+from assistant.metrics.norms import judge
 from assistant.metrics.overlap import overlap
 from assistant.metrics.reading_order import reading_order
 from assistant.metrics.report import MetricReport, MetricResult, metric_report, metric_result
@@ -147,7 +153,11 @@ def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float],
             res = fn(la, constraints=constraints)
         else:
             res = fn(la)
-        results[name] = res
+        if name == "alignment" and res.applicable:
+            extra = off_column(layout)
+            if extra:
+                res = metric_result(name=name, score=res.score, findings=extra + res.findings)
+        results[name] = judge(res)
     used = {n: w_all[n] for n in names if results[n].applicable}
     total = sum(used.values())
     if total > 0:

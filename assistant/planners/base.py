@@ -11,13 +11,14 @@ planner that richer form, so the loop can report per-element change reasons.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from assistant.actions import Action
 from assistant.document import Document
-from assistant.instructions import Constraint
-from assistant.metrics import Backdrop, MetricReport
+from assistant.instructions import Constraint, ContrastConstraint
+from assistant.metrics import Backdrop, Finding, MetricReport
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,7 @@ def proposals_of(planner: Planner, state: PlannerState) -> list[Proposal]:
             for a in planner.propose(state)]
 
 
-__all__ = ["Proposal", "PlannerState", "Planner", "StepRecord", "PlanResult", "proposals_of"]
+__all__ = ["Proposal", "PlannerState", "Planner", "StepRecord", "PlanResult", "actionable", "proposals_of"]
 
 
 def action_ids(action: dict[str, Any]) -> set[str]:
@@ -166,3 +167,18 @@ def action_ids(action: dict[str, Any]) -> set[str]:
         elif isinstance(v, list):
             out.update(x for x in v if isinstance(x, str))
     return out
+
+
+def actionable(findings: Iterable[Finding], constraints: Iterable[Any] = ()) -> list[Finding]:
+    """The findings a planner may act on, in their order: defects, and what the user's brief asks.
+
+    Do no harm: a published design is mostly right, so a planner edits only what the metrics judge
+    a defect (``Finding.defect``: something real designs do not do) and what the brief asks
+    (instruction fit); other findings are advice, reported but not acted on. Contrast is never
+    fixed by recolouring text on a planner's own initiative: its findings count only when the
+    brief asks for contrast (a ``ContrastConstraint``).
+    """
+    constraints = list(constraints)
+    asked = any(isinstance(c, ContrastConstraint) for c in constraints)
+    return [f for f in findings if (f.metric == "contrast" and asked)
+            or (f.metric != "contrast" and (f.defect or f.metric == "instruction_fit"))]

@@ -34,7 +34,7 @@ from assistant.actions.trial import attempt
 from assistant.errors import InvalidAction
 from assistant.metrics import Finding, MetricReport
 from assistant.planners import register_planner
-from assistant.planners.base import PlannerState, Proposal, action_ids
+from assistant.planners.base import actionable, PlannerState, Proposal, action_ids
 from assistant.planners.candidates import candidates_for, unit_of
 from assistant.planners.lists import detached_lists, list_markers, snapshot
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
@@ -103,7 +103,7 @@ class HeuristicPlanner:
         frozen_units = {unit_of(layout, i).id for i in frozen if i in layout}
         seen: set[str] = set()
         out: list[tuple[dict[str, Any], str, Finding]] = []
-        for finding in report.findings()[:max_findings]:
+        for finding in actionable(report.findings(), state.constraints)[:max_findings]:
             for action, reason in candidates_for(finding, layout):
                 ids = action_ids(action)
                 if ids & frozen or ids & frozen_units:

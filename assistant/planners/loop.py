@@ -31,7 +31,7 @@ from assistant.actions import Action, parse_action, redo_diff, undo_diffs
 from assistant.actions.trial import attempt
 from assistant.document import Document
 from assistant.errors import InvalidAction, PlannerError
-from assistant.instructions import Constraint
+from assistant.instructions import Constraint, ContrastConstraint
 from assistant.metrics import MetricReport, evaluate
 from assistant.planners.base import Planner, PlannerState, PlanResult, Proposal, StepRecord, proposals_of
 from assistant.planners.lists import detached_lists, list_markers, snapshot
@@ -101,6 +101,10 @@ def _action_dict(action: Action | dict[str, Any]) -> dict[str, Any]:
 
 def _action_type(action: Action | dict[str, Any]) -> str:
     return str(getattr(action, "type", None) or _action_dict(action).get("type", ""))
+
+
+def _recolours(action: Action) -> bool:
+    return _action_type(action) == "set_text_style" and _action_dict(action).get("fill") is not None
 
 
 @contextmanager
@@ -193,6 +197,8 @@ def run_planner(
                 result.valid += 1
                 finalize = True
                 break
+            if _recolours(action) and not (instruction or any(isinstance(c, ContrastConstraint) for c in constraints)):
+                continue  # text keeps its colour unless the user asks (contrast is reported, not fixed)
             t_step = time.monotonic()
             try:
                 with attempt(document, action, constraints=constraints, weights=weights) as trial:
