@@ -14,7 +14,10 @@ given roles (:mod:`assistant.importer.roles`), this pass looks at the page as a 
 3. **A bullet belongs to its line.** A marker (a dot, a dash, a small icon) just left of
    a text line, centred on it, becomes one group with the text: moving the line moves
    the bullet.
-4. **A heading belongs to its section.** A heading (a one- or two-line text set larger or
+4. **A logo lock-up is one piece.** A logo and the short lines set tight against it — touching
+   it, or within ``LOCKUP_GAP`` line heights of it (or of the line before), within its width —
+   become one group: "zeste de savoir" with its "association à but non lucratif" underneath.
+5. **A heading belongs to its section.** A heading (a one- or two-line text set larger or
    bolder than the text under it) and the text and list items set right under it in its
    column — same left edge (or centre, for centred text), each within ``SECTION_GAP``
    line heights of the one above, up to the next heading — become one group.
@@ -58,6 +61,7 @@ def analyse_scene(layout: Layout, explicit: Iterable[str] = ()) -> None:
     _place_on_pages(layout)
     _pin_backdrops(layout, frozenset(explicit))
     _group(layout, _stacks(layout), "unit")
+    _group(layout, _lockups(layout), "lockup")
     _group(layout, _list_items(layout), "item")
     _group(layout, _sections(layout), "section")
 
@@ -180,6 +184,45 @@ def _piled(a: Box, b: Box) -> bool:
     if inter is None:
         return False
     return inter.area >= STACK_OVERLAP * min(a.area, b.area) and min(a.area, b.area) >= 0.5 * max(a.area, b.area)
+
+
+# -- lock-ups --------------------------------------------------------------------------
+
+#: A lock-up's line is at most this many of its line heights from the logo (or the line before).
+LOCKUP_GAP = 0.6
+#: A logo that takes lines into a lock-up covers at most this share of its page.
+LOCKUP_AREA = 0.05
+
+
+def _lockups(layout: Layout) -> list[list[str]]:
+    """``[logo, line, …]`` for every logo graphic with short lines set tight against it."""
+    top = [e for e in layout.elements if e.group is None and not e.pinned and e.page >= 0]
+    texts = [e for e in top if e.kind == "text" and (e.lines or 1) <= 2 and len(e.text or "") <= 60]
+    taken: set[str] = set()
+    out: list[list[str]] = []
+    pages = layout.canvas.page_boxes()
+    for logo in [e for e in top if e.role == "logo" and e.kind != "text"
+                 and e.box.area <= LOCKUP_AREA * pages[e.page].area]:
+        lb = logo.box
+        members: list[Element] = []
+        reach = lb
+        for t in sorted(texts, key=lambda e: abs(e.box.cy - lb.cy)):
+            if t.id in taken:
+                continue
+            b = t.box
+            line = t.line_height or 1.2 * (t.font_size or b.height)
+            if not (lb.x - 0.1 * lb.width <= b.cx <= lb.x2 + 0.1 * lb.width):
+                continue
+            if b.width > 1.5 * lb.width or b.height > 0.8 * lb.height:
+                continue
+            gap = max(b.y - reach.y2, reach.y - b.y2, 0.0)
+            if gap <= LOCKUP_GAP * line:
+                members.append(t)
+                reach = Box.union_all([reach, b])
+        if members:
+            taken.update(m.id for m in members)
+            out.append([logo.id, *(m.id for m in members)])
+    return out
 
 
 # -- 3. list items -------------------------------------------------------------------
