@@ -260,6 +260,11 @@ COMPOSITE_COINCIDENCES = {
 }
 
 
+def assert_not_better(values: list[float], what: str) -> None:
+    for a, b in zip(values, values[1:]):
+        assert b <= a + EPS, f"{what} improved under a larger perturbation: {values}"
+
+
 def assert_worse(values: list[float], what: str) -> None:
     for a, b in zip(values, values[1:]):
         assert b <= a + EPS, f"{what} improved under a larger perturbation: {values}"
@@ -277,11 +282,15 @@ def test_perturbation_makes_metric_and_composite_worse(design: str, perturbation
     if evaluate(layout, checks=[metric]).score(metric) < ROOM:
         pytest.skip(f"{metric} of {design} is already below {ROOM}: no room to measure it getting worse")
     reports = [[evaluate(lay) for lay in level] for level in levels]
-    metric_levels = [float(np.mean([r.score(metric) for r in rs])) for rs in reports]
+    # the metric's own measure (before it is judged against the norms) moves the right way at every level
+    metric_levels = [float(np.mean([r.metrics[metric].raw for r in rs])) for rs in reports]
     composite_levels = [float(np.mean([r.composite for r in rs])) for rs in reports]
     if (design, perturbation) in KNOWN_COINCIDENCES:
-        metric_levels, composite_levels = metric_levels[::3], composite_levels[::3]  # original and large only
-    if (design, perturbation) in COMPOSITE_COINCIDENCES:
-        composite_levels = composite_levels[::3]
+        metric_levels = metric_levels[::3]  # original and large only
     assert_worse(metric_levels, f"{metric} ({design}, {perturbation})")
-    assert_worse(composite_levels, f"composite ({design}, {perturbation})")
+    # the judged composite never rewards damage; a small change inside the norms of published designs
+    # may cost nothing, but text pushed onto other text is a defect at once
+    if (design, perturbation) not in COMPOSITE_COINCIDENCES and (design, perturbation) not in KNOWN_COINCIDENCES:
+        assert_not_better(composite_levels, f"composite ({design}, {perturbation})")
+    if perturbation == "overlap_texts":
+        assert composite_levels[-1] < composite_levels[0] - EPS, f"text on text cost nothing: {composite_levels}"

@@ -79,6 +79,9 @@ class FileResult:
     proposed: int = 0
     valid: int = 0
     not_understood: list[str] = field(default_factory=list)
+    #: The render checks (``assistant.render.inkmap``): edits refused for visible damage, and what the
+    #: kept edits together show against the original (new text collisions, ink off the page, clipped labels).
+    render: dict[str, int] = field(default_factory=dict)
     #: elements in the file, and how many no edit may touch (locked in the file or by ``--lock``)
     elements: int = 0
     locked: int = 0
@@ -249,6 +252,11 @@ def _fix_into(job: Job, options: FixOptions, result: FileResult) -> None:
                     for s in run.steps]
     result.changes = {k: list(v) for k, v in run.changes.items()}
     result.stopped, result.proposed, result.valid = run.stopped, run.proposed, run.valid
+    damage = run.damage
+    result.render = {"rejected": len(run.rejected),
+                     "new_collisions": len(damage.new_collisions) if damage else 0,
+                     "off_page": len(damage.off_page) if damage else 0,
+                     "clipped": len(damage.clipped) if damage else 0}
     if options.thumbnails:
         result.thumb_after = _thumbnail(doc, options.thumbnail_size)
     if job.output is not None:

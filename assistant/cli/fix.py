@@ -91,7 +91,6 @@ def _check_formats(formats: list[str]) -> tuple[str, ...]:
 
 
 def _result_line(r: object) -> str:
-
     name = escape(str(r.source))
     if not r.ok:
         return f"[red]{name}: FAILED[/red] — {escape(str(r.error).splitlines()[0])}"
@@ -107,8 +106,13 @@ def _result_line(r: object) -> str:
     if edits == 0 and total and locked == total:
         return (f"{name}: {b:.2f} → [dim]{a:.2f}[/dim] (0 edits: all {total} elements are locked in the file — "
                 f"unlock them (an Inkscape layer lock, data-locked) to allow edits)")
+    refused = r.render.get("rejected", 0) if r.render else 0
+    checked = f", {refused} refused on the render" if refused else ""
+    if edits == 0:
+        return (f"{name}: {b:.2f} → [dim]{a:.2f}[/dim] (nothing to fix: no defect found and nothing asked"
+                f"{checked})")
     return (f"{name}: {b:.2f} → [{colour}]{a:.2f}[/{colour}] "
-            f"({edits} edit{'s' * (edits != 1)}{mine}, {changed} element{'s' * (changed != 1)} changed)")
+            f"({edits} edit{'s' * (edits != 1)}{mine}, {changed} element{'s' * (changed != 1)} changed{checked})")
 
 
 @app.command("fix", help=FIX_HELP)

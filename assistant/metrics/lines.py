@@ -32,6 +32,10 @@ MIN_SHIFT, MAX_SHIFT = 0.004, 0.08
 REGULAR = 0.8
 SUPPORT = 3
 MAX_UNITS = 200
+#: A stack of at least this many like texts …
+SIBLINGS = 3
+#: … whose edges all lie within this share of the page width, is meant to share one edge.
+SIBLING_SPREAD = 0.025
 _ANCHOR_TYPE = {"start": 0, "middle": 1, "end": 2}
 _TYPE_WORDS = ("left edge", "centre", "right edge")
 
@@ -66,11 +70,57 @@ def _support(u: Element, lines: list[tuple[int, float, str]], shift: float, tol:
     return {who for t, v in _values(u) for lt, lv, who in lines if lt == t and abs(v + shift - lv) <= tol}
 
 
+def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
+    """Alignment defects: a stack of like texts (same role and size, one above the other) whose anchor
+    edges are all within ``SIBLING_SPREAD`` of the page width but not on one line.
+
+    Each text off the stack's line is reported with the move onto it. The line is the edge most of
+    them share; when they share none, a line of the column's other units (a heading's edge, a page
+    margin) within reach, else the leftmost (for left-set text; the rightmost for right-set).
+    """
+    page = layout.canvas.box
+    tol, spread, lo = TOLERANCE * page.width, SIBLING_SPREAD * page.width, MIN_SHIFT * page.width
+    texts = [u for u in units if u.kind == "text" and u.font_size and u.text_anchor in _ANCHOR_TYPE]
+    groups: dict[tuple[str, str, int], list[Element]] = {}
+    for t in texts:
+        groups.setdefault((t.role, t.text_anchor or "start", round(t.font_size or 0, 1) * 10), []).append(t)
+    out: list[Finding] = []
+    for (_, anchor, _), members in groups.items():
+        t_type = _ANCHOR_TYPE[anchor]
+        members = sorted(members, key=lambda e: e.box.y)
+        stack = [m for m in members if any(o is not m and o.box.x < m.box.x2 and m.box.x < o.box.x2 for o in members)]
+        if len(stack) < SIBLINGS:
+            continue
+        edges = [_values(m)[0][1] for m in stack]
+        if max(edges) - min(edges) > spread or max(edges) - min(edges) <= tol:
+            continue
+        shared = max(edges, key=lambda v: (sum(abs(v - w) <= tol for w in edges), -v if t_type == 0 else v))
+        if sum(abs(shared - w) <= tol for w in edges) < 2:
+            others = [lv for u in units if u not in stack and u.box.x < max(m.box.x2 for m in stack)
+                      and min(m.box.x for m in stack) < u.box.x2 for lt, lv in _values(u) if lt == t_type]
+            near = [v for v in others if min(edges) - spread <= v <= max(edges) + spread]
+            shared = (min(near, key=lambda v: abs(v - min(edges))) if near else
+                      (min(edges) if t_type == 0 else max(edges) if t_type == 2 else sorted(edges)[len(edges) // 2]))
+        for m, v in zip(stack, edges):
+            if abs(v - shared) <= tol or abs(v - shared) < lo * 0.5:
+                continue
+            out.append(finding(
+                metric="alignment", element_ids=[m.id, *(o.id for o in stack if o is not m)][:4],
+                message=(f"{m.id} is {abs(shared - v) * layout.canvas.px_per_unit:.1f} px off the edge its like "
+                         f"texts above and below keep"),
+                severity="high", impact=0.3 + 0.4 * m.importance, defect=True,
+                suggestion={"type": "move", "ids": [m.id], "dx": round(shared - v, 3), "dy": 0.0}))
+    return out
+
+
 def off_column(layout: Layout) -> list[Finding]:
     """Alignment defects: units knocked off the design's own columns (see the module docstring)."""
     units = _units(layout)
     if len(units) < 3 or len(units) > MAX_UNITS:
         return []
+    ragged = ragged_siblings(layout, units)
+    if ragged:
+        return ragged
     page = layout.canvas.box
     tol, lo, hi = TOLERANCE * page.width, MIN_SHIFT * page.width, MAX_SHIFT * page.width
     lines = {u.id: _partner_lines(u, units, page, hi) for u in units}

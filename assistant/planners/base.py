@@ -19,6 +19,7 @@ from assistant.actions import Action
 from assistant.document import Document
 from assistant.instructions import Constraint, ContrastConstraint
 from assistant.metrics import Backdrop, Finding, MetricReport
+from assistant.render.inkmap import Verdict
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,8 @@ class PlanResult:
     not_understood: list[str] = field(default_factory=list)
     #: Edits that passed the score but failed the render check (``assistant.render.inkmap``), and why.
     rejected: list[str] = field(default_factory=list)
+    #: The render check of the finished run against its start (None: no edit kept, or no check run).
+    damage: Verdict | None = None
 
     @property
     def edits(self) -> int:

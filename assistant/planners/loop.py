@@ -170,6 +170,7 @@ def run_planner(
     result = PlanResult(planner=getattr(planner, "name", type(planner).__name__), start=start, end=start)
     stopped = "max_steps"
     ink: InkState | None = None  # the render of the current state, measured when first needed
+    ink_start: InkState | None = None
     for step in range(max_steps):
         if deadline is not None and time.monotonic() >= deadline:
             stopped = "time_budget"
@@ -212,7 +213,7 @@ def run_planner(
                     if verify:
                         if ink is None:
                             with _undone(document, trial):
-                                ink = measure(document)
+                                ink = ink_start = measure(document)
                         ink_after = measure(document)
                         verdict = compare(ink, ink_after)
                         if not verdict.ok:
@@ -247,6 +248,8 @@ def run_planner(
         report = after
     result.end = report
     result.stopped = stopped
+    if ink_start is not None and ink is not None and result.steps:
+        result.damage = compare(ink_start, ink)  # what all the kept edits together show, against the start
     result.seconds = time.monotonic() - t0
     return result
 
