@@ -1,0 +1,366 @@
+"""Noun phrases of a request and the elements they name.
+
+:func:`find_mentions` reads a clause's tokens in two passes. First, the
+longest runs of words that spell an element's id, name, id family or a whole
+text (line) of it become *name spans* ("sign up" → ``signup``, "cover lines"
+→ the ``coverline`` family, "point 3" → ``point-3``, "gdal.org"). Then the
+clause is chunked into noun phrases: determiners, counts ("the three"),
+ordinals ("the second"), place adjectives ("the left one", "the bottom
+caption") and nouns, ended by a verb, a preposition or punctuation. A phrase
+becomes a :class:`Mention` when it names something: a name span, a quoted
+text, a class word ("button", "photo", "the dates", "the url"), a pronoun
+("it", "them"), "the others" / "everything else", or a determiner with a noun
+("the QR code": a mention that names nothing in this layout). A phrase made
+only of page, edge and measure words ("the top right corner", "the same left
+edge", "the page") is not a mention; it stays in the clause's *skeleton*,
+where each mention is written ``E0``, ``E1`` … for the intent patterns.
+
+:func:`score_mention` ranks the elements a mention may name (strengths in
+:data:`~assistant.instructions.requests.index.STRENGTH`): all its words count,
+an element whose own name claims another class ("QRcode" for "the logo")
+loses a little, and of a group and its member tied, the group wins.
+:func:`narrow` then applies ordinals, counts, place adjectives and a trailing
+place ("the caption at the very bottom").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PIL import ImageColor
+
+from assistant.instructions.requests.index import STRENGTH, ElementIndex
+from assistant.instructions.requests.vocab import (
+    CLASS_WORDS,
+    DETERMINERS,
+    EDGE_WORDS,
+    FUNCTION_WORDS,
+    INTENT_WORDS,
+    MEASURE_WORDS,
+    NOT_NOUNS,
+    PAGE_WORDS,
+    PLURALS,
+    POSITION_ADJECTIVES,
+    PRONOUNS,
+)
+from assistant.instructions.requests.words import ORDINALS, Token, fold, squash
+
+COLOR_WORDS = set(ImageColor.colormap)
+
+#: The classes a name's own class also answers to (a title is text too).
+BROADER: dict[str, set[str]] = {
+    "title": {"title", "heading", "text"}, "subtitle": {"subtitle", "heading", "text"}, "heading": {"heading", "text"},
+    "body": {"body", "text"}, "caption": {"caption", "text"}, "date": {"date", "text"}, "url": {"url", "link", "text"},
+    "email": {"email", "text"}, "phone": {"phone", "text"}, "price": {"price", "badge", "text"},
+    "link": {"link", "cta", "url", "text"}, "cta": {"cta", "link"}, "logo": {"logo"}, "image": {"image"},
+    "qr": {"qr"}, "shape": {"shape"}, "text": {"text"}, "badge": {"badge"},
+}
+#: Longest run of words tried as one element name.
+MAX_NAME_WORDS = 5
+_OTHERS = {"others", "rest", "remaining"}
+_EVERYTHING = {"everything", "all"}
+
+
+@dataclass
+class Mention:
+    """One noun phrase naming elements, and what it resolved to."""
+
+    start: int
+    end: int
+    text: str
+    words: list[str] = field(default_factory=list)
+    names: list[tuple[str, str, float]] = field(default_factory=list)
+    quote: str | None = None
+    ordinal: int | None = None
+    count: int | None = None
+    plural: bool = False
+    every: bool = False
+    place: str | None = None
+    pronoun: str | None = None
+    others: bool = False
+    everything: bool = False
+    #: Resolved element ids (empty until resolved), and the ranked candidates when more than one fits.
+    ids: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+
+    @property
+    def has_head(self) -> bool:
+        """Whether the phrase says what kind of thing it names (a noun, a name or a quote)."""
+        return bool(self.words or self.names or self.quote)
+
+
+def _singular(word: str) -> tuple[str, bool]:
+    if word in PLURALS:
+        return PLURALS[word], PLURALS[word] != word and word not in ("details",)
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y", True
+    if len(word) > 3 and word.endswith("es") and word[:-2] in CLASS_WORDS:
+        return word[:-2], True
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1], True
+    return word, False
+
+
+def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int, list[tuple[str, str, float]]]]:
+    """Start → (end, [(element id, kind, strength)]) of the longest runs that spell an element's name."""
+    spans: dict[int, tuple[int, list[tuple[str, str, float]]]] = {}
+    i = 0
+    while i < len(tokens):
+        found = None
+        for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+            run = tokens[i:i + n]
+            if any(t.kind in ("punct", "quote") for t in run) or run[0].kind == "number":
+                continue
+            hits = _span_hits(run, index)
+            if hits:
+                found = (i + n, hits)
+                break
+        if found:
+            spans[i] = found
+            i = found[0]
+        else:
+            i += 1
+    return spans
+
+
+def _span_hits(run: list[Token], index: ElementIndex) -> list[tuple[str, str, float]]:
+    words = [t.text for t in run]
+    key = squash(" ".join(words))
+    single = len(run) == 1
+    if single and (words[0] in FUNCTION_WORDS or words[0] in INTENT_WORDS or len(key) < 2):
+        return []
+    keys = {key}
+    if key.endswith("s") and len(key) > 3:
+        keys.add(key[:-1])
+    if key.endswith("es") and len(key) > 4:
+        keys.add(key[:-2])
+    folded = fold(" ".join(t.raw for t in run))
+    hits: list[tuple[str, str, float]] = []
+    for eid, entry in index.entries.items():
+        best: tuple[str, float] | None = None
+        for k in keys:
+            if k in entry.keys:
+                kind, strength = entry.keys[k]
+                if single and kind == "token" and (words[0] in CLASS_WORDS or words[0] in MEASURE_WORDS
+                                                   or words[0] in EDGE_WORDS or words[0] in PAGE_WORDS):
+                    continue  # a class or page word is read as such, not as part of an id
+                if best is None or strength > best[1]:
+                    best = (kind, strength)
+        if best is None and len(folded) >= 3 and folded in entry.texts and not (single and words[0] in CLASS_WORDS):
+            best = ("text", STRENGTH["text"])
+        if best is not None:
+            hits.append((eid, best[0], best[1]))
+    return hits
+
+
+def _is_noun(tok: Token) -> bool:
+    w = tok.text
+    return (tok.kind == "word" and w not in FUNCTION_WORDS and w not in INTENT_WORDS and w not in DETERMINERS
+            and w not in POSITION_ADJECTIVES and w not in ORDINALS) or w in CLASS_WORDS
+
+
+def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mention], str]:
+    """The element mentions of a clause and its skeleton (mentions written ``E0``, ``E1`` …)."""
+    spans = _name_spans(tokens, index)
+    mentions: list[Mention] = []
+    skeleton: list[str] = []
+    i = 0
+    while i < len(tokens):
+        m, j = _phrase(tokens, i, spans)
+        if m is not None and _names_something(m):
+            skeleton.append(f"E{len(mentions)}")
+            mentions.append(m)
+            i = j
+            continue
+        if j > i:  # a phrase of page, edge and measure words: keep its words
+            skeleton += [t.text if t.kind != "quote" else "QUOTE" for t in tokens[i:j]]
+            i = j
+            continue
+        skeleton.append(tokens[i].text if tokens[i].kind != "quote" else "QUOTE")
+        i += 1
+    return mentions, " ".join(skeleton)
+
+
+def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]]) -> tuple[Mention | None, int]:
+    """The noun phrase starting at ``i`` (or None) and where it ends."""
+    t = tokens[i]
+    if t.kind == "word" and t.text in PRONOUNS and t.text not in DETERMINERS - {"its"}:
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        demonstrative = t.text in ("that", "this", "these", "those") and nxt is not None and (
+            _is_noun(nxt) or (i + 1) in spans or nxt.kind == "quote" or nxt.text in POSITION_ADJECTIVES
+            or nxt.text == "one")
+        prev = tokens[i - 1].text if i else ""
+        if not demonstrative:
+            if t.text == "that" and prev in ("so", "such", "sure", "ensure", "than", "now"):
+                return None, i
+            return Mention(start=i, end=i + 1, text=t.text, pronoun=t.text,
+                           plural=t.text in ("them", "they", "those", "these", "both")), i + 1
+    m = Mention(start=i, end=i, text="")
+    j = i
+    started = False
+    while j < len(tokens):
+        tok = tokens[j]
+        w = tok.text
+        if j in spans:
+            end, hits = spans[j]
+            m.names += hits
+            m.plural = m.plural or _singular(tokens[end - 1].text)[1] and not any(k == "id" for _e, k, _s in hits)
+            j, started = end, True
+            continue
+        if tok.kind == "quote":
+            m.quote, j, started = tok.raw, j + 1, True
+            continue
+        if tok.kind == "number" and started and not m.has_head and m.count is None and m.ordinal is None:
+            m.count, j = int(tok.value or 0), j + 1
+            continue
+        if tok.kind != "word":
+            break
+        if w in DETERMINERS or w in ("this", "that", "these", "those"):
+            if m.has_head:
+                break
+            m.every = m.every or w in ("all", "every", "each", "both")
+            m.count = 2 if w == "both" else m.count
+            j, started = j + 1, True
+            continue
+        if w in ORDINALS and not m.has_head and not (j > 0 and tokens[j - 1].text in POSITION_ADJECTIVES
+                                                     and w in ("third", "fourth")):
+            m.ordinal, j, started = ORDINALS[w], j + 1, True
+            continue
+        if w in POSITION_ADJECTIVES and not m.has_head and j + 1 < len(tokens) and (
+                _is_noun(tokens[j + 1]) or tokens[j + 1].text in ("one", "ones") or (j + 1) in spans
+                or tokens[j + 1].kind == "quote" or tokens[j + 1].text in POSITION_ADJECTIVES):
+            m.place = POSITION_ADJECTIVES[w] if m.place is None or w in ("last", "other") else m.place
+            if w == "last":
+                m.ordinal = -1
+            j, started = j + 1, True
+            continue
+        if w in ("one", "ones") and started:
+            m.plural = w == "ones"
+            j += 1
+            m.words.append("one")
+            break
+        if w in _OTHERS and (started or w == "others"):
+            m.others, j = True, j + 1
+            break
+        if w == "everything" or (w == "else" and m.everything):
+            m.everything, j = True, j + 1
+            if j < len(tokens) and tokens[j].text == "else":
+                m.others, j = True, j + 1
+            break
+        if _is_noun(tok) and not (m.has_head and _not_compound(w)):
+            word, plural = _singular(w)
+            m.words.append(word)
+            m.plural = plural
+            j, started = j + 1, True
+            continue
+        break
+    if j == i:
+        return None, i
+    if not m.has_head and not m.words and m.ordinal is None and m.place is None and m.count == 2 and m.every:
+        m.pronoun, m.plural = "both", True
+    m.end = j
+    m.text = " ".join(tk.raw for tk in tokens[i:j])
+    return m, j
+
+
+def _not_compound(word: str) -> bool:
+    """Whether ``word``, after a noun, starts something else (an adjective, adverb or colour), not a compound."""
+    return (word in NOT_NOUNS or word in POSITION_ADJECTIVES or word.endswith("ly") or word in COLOR_WORDS
+            or word in MEASURE_WORDS
+            or (word.endswith(("er", "est")) and word not in CLASS_WORDS and len(word) > 4 and word[:-2] in NOT_NOUNS))
+
+
+def _names_something(m: Mention) -> bool:
+    if m.pronoun or m.others or m.everything or m.names or m.quote:
+        return True
+    heads = [w for w in m.words if w != "one"]
+    if any(w in CLASS_WORDS for w in heads):
+        return not all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads)
+    if not heads:
+        return "one" in m.words or m.ordinal is not None
+    if all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads):
+        return False
+    return m.text.split()[0] in DETERMINERS or m.text.split()[0] in ("this", "that", "these", "those")
+
+
+def is_page(m: Mention) -> bool:
+    """Whether a phrase names the page itself ("the page", "the whole cover")."""
+    return bool(m.words) and all(w in PAGE_WORDS for w in m.words) and not m.names and not m.quote
+
+
+def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
+    """Each element's score for mention ``m`` (only elements with a positive score)."""
+    scores: dict[str, float] = {}
+    classes = {CLASS_WORDS[w] for w in m.words if w in CLASS_WORDS}
+    for eid, _kind, strength in m.names:
+        scores[eid] = max(scores.get(eid, 0.0), strength)
+    if m.quote:
+        q = fold(m.quote)
+        for eid, entry in index.entries.items():
+            if entry.texts and (q == entry.texts[0] or q in entry.texts[1:]):
+                s = STRENGTH["quote"] + 2
+            elif entry.texts and q and q in entry.texts[0]:
+                s = STRENGTH["quote"]
+            else:
+                continue
+            for target in [eid, *index.ancestors(eid)]:
+                scores[target] = max(scores.get(target, 0.0), s)
+    for c in classes:
+        for eid in index.content_ids() if c != "background" else list(index.entries):
+            entry = index.entry(eid)
+            weight = entry.classes.get(c, 0.0) if c != "heading" else max(entry.classes.get("heading", 0.0), 0.0)
+            if weight <= 0:
+                continue
+            bonus = STRENGTH["class"] * weight
+            if entry.name_classes and not any(c in BROADER.get(n, {n}) for n in entry.name_classes) and not (
+                    m.names or m.quote):
+                bonus -= 1.5
+            scores[eid] = scores.get(eid, 0.0) + bonus
+    if (m.names or m.quote) and classes:
+        named = {e for e, *_ in m.names}
+        for eid in list(scores):
+            if eid not in named and not (m.quote and scores[eid] >= STRENGTH["quote"]):
+                scores.pop(eid)
+    return {k: v for k, v in scores.items() if v > 0}
+
+
+def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:
+    """The top-scoring ids (within 0.5), a group preferred to its own members, in reading order."""
+    if not scores:
+        return []
+    top = max(scores.values())
+    best = [i for i, s in scores.items() if s >= top - 0.5]
+    members = {i for i in best if any(a in best for a in index.ancestors(i))}
+    best = [i for i in best if i not in members]
+    return index.reading_order(best)
+
+
+def _extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
+    boxes = {i: index.layout.get(i).box for i in ids}
+    key = {"left": lambda b: b.cx, "right": lambda b: -b.cx, "top": lambda b: b.cy, "bottom": lambda b: -b.cy,
+           "big": lambda b: -b.area, "small": lambda b: b.area,
+           "middle": lambda b: abs(b.cx - index.layout.canvas.box.cx) + abs(b.cy - index.layout.canvas.box.cy)}
+    if place not in key:
+        return ids
+    return [min(ids, key=lambda i: key[place](boxes[i]))]
+
+
+def narrow(m: Mention, ids: list[str], index: ElementIndex) -> list[str]:
+    """``ids`` narrowed by the mention's ordinal, place adjective and trailing place."""
+    if not ids:
+        return ids
+    ordered = index.reading_order(ids)
+    if m.ordinal is not None:
+        k = m.ordinal - 1 if m.ordinal > 0 else len(ordered) + m.ordinal
+        return [ordered[k]] if 0 <= k < len(ordered) else []
+    if m.place in ("left", "right", "top", "bottom", "big", "small", "middle") and len(ordered) > 1:
+        return _extreme(ordered, m.place, index)
+    return ordered
+
+
+def extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
+    """The one of ``ids`` furthest towards ``place`` (left, right, top, bottom, big, small, middle)."""
+    return _extreme(ids, place, index)
+
+
+__all__ = ["Mention", "find_mentions", "score_mention", "best_candidates", "narrow", "extreme", "is_page"]

@@ -1,0 +1,428 @@
+"""A typed request → the steps that carry it out, a question back, or "not understood".
+
+:func:`understand` reads a request against the layout it is about:
+
+1. *turn commands* first: "undo", "redo", "more", "a bit less", "again",
+   "no, the other one", "no, I meant the subtitle" (:func:`turn_command`);
+2. the words (:func:`~assistant.instructions.requests.words.tokenise`, typos
+   corrected against the vocabulary and the layout's own names), split into
+   clauses on punctuation, *then*, *but*, *also*, and on *and* where both sides
+   ask for something ("make the title bigger and move it up");
+3. each clause's mentions resolved to element ids
+   (:mod:`~assistant.instructions.requests.refs`): "it", "them", "that" to the
+   elements of the clause before, or of the last turn (``context``); a
+   clause without a mention acts on the clause before's ("photo: 10 %
+   smaller", "bigger and bolder");
+4. its intent (:mod:`~assistant.instructions.requests.intents`); a purpose
+   clause ("move the photo *so it does not cover the text*") replaces the
+   vague main one; a clause that only describes a problem ("the photo
+   overlaps the text", "the logo is falling off the edge") becomes a step
+   when nothing later in the request deals with it, or merges with the
+   clause that does ("…, move it off", "…, fix that").
+
+Ambiguity is never guessed: a singular mention that fits several elements,
+and that the clause itself does not narrow (an overlap narrows "the text" to
+the text the photo overlaps), gives a :class:`Understanding` with
+``status="question"`` and the candidates. A mention that fits nothing gives
+``status="missing"``; a request with no intent ``status="not_understood"``,
+naming what was not understood.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from assistant.document import Layout
+from assistant.instructions.requests import fixes
+from assistant.instructions.requests.build import Step
+from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.intents import Intent, detect, slots
+from assistant.instructions.requests.refs import (
+    Mention,
+    best_candidates,
+    extreme,
+    find_mentions,
+    narrow,
+    score_mention,
+)
+from assistant.instructions.requests.style import detect_style
+from assistant.instructions.requests.turns import TurnCommand, turn_command
+from assistant.instructions.requests.vocab import (
+    CLASS_WORDS,
+    COMMON_WORDS,
+    EDGE_WORDS,
+    FUNCTION_WORDS,
+    INTENT_WORDS,
+    MEASURE_WORDS,
+    NOT_NOUNS,
+    PAGE_WORDS,
+    POSITION_ADJECTIVES,
+)
+from assistant.instructions.requests.words import Token, fold, tokenise
+
+#: Longest request read (characters); longer ones are refused with a message.
+MAX_REQUEST = 1000
+#: Intents that a purpose clause ("so it …") may put in place of its main clause.
+GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
+_SPLIT_WORDS = {"then", "also", "plus", "but", "afterwards", "additionally", "finally"}
+#: Intents that relate several elements: "<intent> X and Y …" is one clause.
+_RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
+
+
+@dataclass
+class RequestContext:
+    """What the conversation so far tells the next request: the elements last acted on, and so on."""
+
+    #: Ids the last edit was about ("it", "them", "more").
+    last_ids: list[str] = field(default_factory=list)
+    #: Ranked candidates of the last resolved reference, and which one was taken ("no, the other one").
+    last_candidates: list[str] = field(default_factory=list)
+    last_choice: list[str] = field(default_factory=list)
+    #: The request a question was asked about, and the candidates offered.
+    pending_request: str | None = None
+    pending_candidates: list[str] = field(default_factory=list)
+    #: Elements to take when a reference fits several of them and some of these (an answer to a question).
+    prefer: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Understanding:
+    """What a request means on one layout (see the module docstring for ``status``)."""
+
+    status: str
+    text: str
+    steps: list[Step] = field(default_factory=list)
+    message: str = ""
+    remarks: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    command: TurnCommand | None = None
+    #: Whether the request reads as a layout request the rules could not place (a model may try it).
+    model_may_try: bool = False
+    #: The ids the request is about, in order (for "it" in the next turn).
+    targets: list[str] = field(default_factory=list)
+    #: The ambiguous mention's candidates and the one each step chose (for "no, the other one").
+    choices: list[str] = field(default_factory=list)
+
+
+class _Ask(Exception):
+    def __init__(self, status: str, message: str, candidates: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.candidates = status, message, candidates or []
+
+
+def _known_words(index: ElementIndex) -> set[str]:
+    return (set(CLASS_WORDS) | PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS | FUNCTION_WORDS | INTENT_WORDS
+            | set(POSITION_ADJECTIVES) | index.known_words | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS)
+
+
+_EXTRA_KNOWN = {
+    "please", "bigger", "larger", "smaller", "center", "centered", "middle", "vertically", "horizontally", "evenly",
+    "aligned", "align", "alignment", "overlap", "overlaps", "corner", "percent", "pixels", "pixel", "points",
+    "wider", "narrower", "taller", "shorter", "bolder", "regular", "lighter", "front", "back", "behind", "forward",
+    "backward", "swap", "order", "wrong", "twice", "double", "half", "quarter", "third", "inside", "edge",
+    "margin", "spacing", "closer", "further", "apart", "together", "prominent", "width", "height", "size",
+    "distribute", "nudge", "shift", "stretch", "shrink", "enlarge", "little", "slightly", "touch", "lock",
+    "unlock", "level", "flush", "gaps", "space", "room", "upper", "lower", "higher", "above", "below", "under",
+    "beneath", "underneath", "beside", "next", "across", "falling", "hanging", "edges", "shouty", "standout",
+}
+
+
+def _clauses(tokens: list[Token]) -> list[list[Token]]:
+    parts: list[list[Token]] = [[]]
+    for t in tokens:
+        if t.kind == "punct" and t.text in ",;:.!?":
+            parts.append([])
+        elif t.kind == "word" and t.text in _SPLIT_WORDS:
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    return [p for p in parts if p]
+
+
+def _lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Token]]:
+    """Comma parts that continue a list of elements ("align the title, the subtitle and the body") joined again."""
+    out: list[list[Token]] = []
+    prev_skel = ""
+    for part in parts:
+        _m, skel = find_mentions(part, index)
+        if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
+                not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems)\b", skel):
+            out[-1] = out[-1] + [Token("and", "and")] + part
+            _m, prev_skel = find_mentions(out[-1], index)
+            continue
+        out.append(part)
+        prev_skel = skel
+    return out
+
+
+def _split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
+    for k, t in enumerate(tokens):
+        if t.kind != "word" or t.text != "and" or k == 0 or k == len(tokens) - 1:
+            continue
+        left, right = tokens[:k], tokens[k + 1:]
+        lm, ls = find_mentions(left, index)
+        rm, rs = find_mentions(right, index)
+        li, ri = _detect(ls, left), _detect(rs, right)
+        if li is None or ri is None:
+            continue
+        # "align the title and the subtitle on the left" is one request about two elements
+        relating = li.kind in _RELATING and not li.refs and rs.startswith("E") and right[0].text not in INTENT_WORDS
+        if not relating and (right[0].text in INTENT_WORDS or rm or not rs.startswith("E")):
+            return [left] + _split_and(right, index)
+    return [tokens]
+
+
+def _detect(skel: str, tokens: list[Token], original: str = "") -> Intent | None:
+    raw = original or " ".join(t.raw for t in tokens)
+    return detect(skel, style=lambda s: detect_style(s, raw))
+
+
+class _Reader:
+    """Reads one request's clauses in order, keeping what "it" and a pending problem refer to."""
+
+    def __init__(self, layout: Layout, index: ElementIndex, context: RequestContext, original: str = "") -> None:
+        self.layout, self.index, self.context = layout, index, context
+        self.original = original
+        self.subject: list[str] = []
+        self.steps: list[Step] = []
+        self.pending: Step | None = None
+        self.remarks: list[str] = []
+        self.choices: list[str] = []
+        self.all_ids: list[str] = []
+        self.understood = False
+
+    # -- mentions ------------------------------------------------------------------------
+    def resolve(self, m: Mention, prev: Mention | None, intent: Intent | None, mentions: list[Mention],
+                resolved: dict[int, list[str]]) -> list[str]:
+        if m.pronoun:
+            earlier = [n for n in sorted(resolved) if resolved[n] and not mentions[n].pronoun]
+            if earlier and m.pronoun in ("it", "its", "itself", "they", "them"):
+                return list(resolved[earlier[0]])  # "keep the photo where it is"
+            ids = self.subject or list(self.context.last_ids)
+            if not ids:
+                raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
+            return ids
+        if m.everything and not m.others:
+            return [e for e in self.index.content_ids() if self.layout.get(e).group is None]
+        if m.others:
+            return []  # filled in by the caller once the other mentions are known
+        if not m.has_head and ("one" in m.words or m.ordinal is not None or m.place):
+            pool = (self._pool_from(prev) if prev is not None else list(self.context.last_candidates)
+                    or list(self.context.pending_candidates))
+            if m.place == "other":
+                taken = set(self.context.last_choice)
+                pool = [i for i in pool if i not in taken] or pool
+                return pool[:1] if pool else self._ask_unknown(m)
+            picked = narrow(m, pool, self.index)
+            return picked[:1] if picked else self._ask_unknown(m)
+        scores = score_mention(m, self.index)
+        cands = best_candidates(scores, self.index)
+        if not cands:
+            return self._missing(m)
+        if m.plural or m.every or (m.count and m.count > 1):
+            if m.count and len(cands) > m.count:
+                ranked = sorted(cands, key=lambda i: -scores[i])
+                cands = self.index.reading_order(ranked[:m.count])
+            return narrow(m, cands, self.index) if m.ordinal is not None else cands
+        picked = narrow(m, cands, self.index)
+        preferred = [i for i in picked if i in self.context.prefer]
+        if len(picked) > 1 and preferred:
+            picked = preferred
+        if len(cands) > 1 and len(picked) == 1:
+            self.choices = cands
+        return picked
+
+    def _pool_from(self, prev: Mention) -> list[str]:
+        cands = best_candidates(score_mention(prev, self.index), self.index)
+        return cands
+
+    def _ask_unknown(self, m: Mention) -> list[str]:
+        raise _Ask("question", f"which element is '{m.text}'? Name it, e.g. 'the title'")
+
+    def _missing(self, m: Mention) -> list[str]:
+        names = ", ".join(e for e in self.index.content_ids()[:12])
+        raise _Ask("missing", f"there is no {m.text!r} in this layout (its elements: {names})")
+
+    # -- clauses -----------------------------------------------------------------------------
+    def read(self, tokens: list[Token]) -> None:
+        mentions, skel = find_mentions(tokens, self.index)
+        purpose = re.search(r"\bso (?:that )?(?=E\d+)", skel)
+        intent = None
+        if purpose:
+            goal = _detect(skel[purpose.end():], tokens, self.original)
+            main = _detect(skel[:purpose.start()], tokens, self.original)
+            intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
+            if intent is goal and goal is not None and main is not None and not goal.patients:
+                goal.patients = main.patients
+        else:
+            intent = _detect(skel, tokens, self.original)
+        resolved: dict[int, list[str]] = {}
+        prev = None
+        for n, m in enumerate(mentions):
+            if m.pronoun and purpose and n > 0 and resolved:
+                resolved[n] = resolved[min(resolved)]
+            else:
+                resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+            prev = m if m.has_head else prev
+        named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
+        for n, m in enumerate(mentions):
+            if m.others:
+                resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
+                               and e not in named]
+        self._trailing_place(mentions, resolved, skel)
+        if intent is None:
+            if mentions and all(resolved.get(n) for n in range(len(mentions))):
+                self.subject = [i for n in sorted(resolved) for i in resolved[n]]
+                self.remarks.append(" ".join(t.raw for t in tokens))
+                return
+            self.remarks.append(" ".join(t.raw for t in tokens))
+            return
+        self.understood = True
+        patients = [i for n in intent.patients for i in resolved.get(n, [])]
+        refs = [i for n in intent.refs for i in resolved.get(n, []) if i not in patients]
+        if not patients and intent.kind not in ("confirm", "separate") and intent.kind != "distribute":
+            patients = list(self.subject) or list(self.context.last_ids)
+        if intent.kind == "distribute" and len(patients) < 3:
+            patients = [i for n in sorted(resolved) for i in resolved[n]] or patients
+        patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
+        self._check_ambiguous(intent, mentions, resolved, patients, refs)
+        step = Step(intent=intent, patients=list(dict.fromkeys(patients)), refs=list(dict.fromkeys(refs)),
+                    text=" ".join(t.raw for t in tokens),
+                    refs_are_others=any(mentions[n].others for n in intent.refs))
+        self.all_ids += [i for i in patients + refs if i not in self.all_ids]
+        self._add(step)
+        if patients:
+            self.subject = list(dict.fromkeys(patients))
+
+    def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str) -> None:
+        for n, m in enumerate(mentions):
+            if m.plural or m.every or len(resolved.get(n, [])) < 2:
+                continue
+            after = re.search(rf"\bE{n} (?:that is |which is |sitting |placed )?(?:at|on|in) the (?:very |far )?"
+                              r"(top|bottom|left|right|middle|center)\b", skel)
+            if after:
+                place = {"center": "middle"}.get(after.group(1), after.group(1))
+                resolved[n] = extreme(resolved[n], place, self.index)
+
+    def _narrow_by_relation(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
+                            patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
+        """An overlap names "the text" the photo overlaps: keep only the candidates that overlap the other side."""
+        if intent.kind != "separate":
+            return patients, refs
+        sides = [(intent.patients, patients), (intent.refs, refs)]
+        out = []
+        for k, (slot_ids, ids) in enumerate(sides):
+            other = sides[1 - k][1]
+            if len(ids) > 1 and len(slot_ids) == 1 and not mentions[slot_ids[0]].plural and other:
+                hit = [i for i in ids if any(fixes.overlaps(self.layout.get(i).box, self.layout.get(o).box)
+                                             for o in other if o != i)]
+                ids = hit if len(hit) == 1 else ids
+                if len(hit) == 1:
+                    resolved[slot_ids[0]] = hit
+            out.append(ids)
+        return out[0], out[1]
+
+    def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
+                         patients: list[str], refs: list[str]) -> None:
+        for n in intent.patients + intent.refs:
+            m = mentions[n] if n < len(mentions) else None
+            ids = resolved.get(n, [])
+            if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or (m.count or 0) > 1:
+                continue
+            if len(ids) > 1:
+                listing = "; ".join(_describe(self.layout, i) for i in ids[:6])
+                raise _Ask("question", f"which {m.text.removeprefix('the ').strip() or 'one'} do you mean: "
+                                       f"{listing}?", ids)
+
+    def _add(self, step: Step) -> None:
+        kind = step.kind
+        if self.pending is not None:
+            held = self.pending
+            if kind == "confirm":
+                self.pending = None
+                self.steps.append(held)
+                return
+            if kind == held.kind:
+                self.pending = None
+                merged = Step(intent=step.intent, patients=step.patients or held.patients,
+                              refs=step.refs or [r for r in held.patients + held.refs if r not in step.patients],
+                              text=f"{held.text}, {step.text}")
+                if kind == "separate":
+                    merged.intent = Intent("separate", step.intent.patients, step.intent.refs,
+                                           params={**held.intent.params, **step.intent.params, "mover": True,
+                                                   "pending": False})
+                self.steps.append(merged)
+                return
+            self.pending = None
+            self.steps.append(held)
+        if kind == "confirm":
+            if not self.steps and not self.context.last_ids:
+                raise _Ask("question", "what should I fix? Say what is wrong, e.g. 'the photo overlaps the text'")
+            return
+        if step.intent.state:
+            self.pending = step
+            return
+        if kind == "separate" and step.intent.params.get("pending") and not step.refs:
+            step.intent.params["any"] = True
+        self.steps.append(step)
+
+    def finish(self) -> None:
+        if self.pending is not None:
+            self.steps.append(self.pending)
+            self.pending = None
+
+
+def _describe(layout: Layout, element_id: str) -> str:
+    el = layout.get(element_id)
+    text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
+    return f"'{element_id}' ({el.role}{text})"
+
+
+def understand(text: str, layout: Layout, context: RequestContext | None = None) -> Understanding:
+    """What ``text`` asks of ``layout`` (see the module docstring)."""
+    context = context or RequestContext()
+    request = (text or "").strip()
+    if not request:
+        return Understanding("not_understood", request, message="the request is empty; say what to change, "
+                                                                  "e.g. 'make the title bigger'")
+    if len(request) > MAX_REQUEST:
+        return Understanding("not_understood", request[:80], message=f"the request is {len(request)} characters "
+                             f"long; ask for one or two changes at a time (at most {MAX_REQUEST} characters)")
+    command = turn_command(request)
+    if command is not None:
+        return Understanding("command", request, command=command)
+    index = ElementIndex(layout)
+    tokens = tokenise(request, _known_words(index))
+    reader = _Reader(layout, index, context, request)
+    try:
+        for clause in _lists_joined(_clauses(tokens), index):
+            for part in _split_and(clause, index):
+                reader.read(part)
+        reader.finish()
+    except _Ask as ask:
+        return Understanding(ask.status, request, message=ask.message, candidates=ask.candidates,
+                             model_may_try=False)
+    if not reader.steps:
+        english = _looks_english(tokens)
+        what = "; ".join(reader.remarks) or request
+        return Understanding("not_understood", request, remarks=reader.remarks,
+                             message=f"I did not understand {what!r}: say what to change and how, e.g. 'move the "
+                                     f"logo to the top right' or 'make the title a bit bigger'",
+                             model_may_try=english and bool(reader.all_ids or reader.subject))
+    return Understanding("edit", request, steps=reader.steps, remarks=reader.remarks if reader.understood else [],
+                         targets=reader.all_ids, choices=reader.choices)
+
+
+def _looks_english(tokens: list[Token]) -> bool:
+    words = [t.text for t in tokens if t.kind == "word"]
+    known = [w for w in words if w in FUNCTION_WORDS or w in INTENT_WORDS or w in CLASS_WORDS]
+    return bool(words) and len(known) >= 0.4 * len(words)
+
+
+def mention_texts(text: str) -> list[str]:
+    """The quoted parts of a request, folded (used to check a model's answer names what was asked)."""
+    return [fold(m) for m in re.findall(r"'([^']+)'|\"([^\"]+)\"", text) for m in m if m]
+
+
+__all__ = ["understand", "Understanding", "RequestContext", "MAX_REQUEST", "slots"]
