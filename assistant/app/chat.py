@@ -227,9 +227,10 @@ class ChatAssistant:
         u = outcome.understanding
         if outcome.kind == "not_understood" and u is not None and (u.model_may_try or self._brief_compiles(request)):
             return self.model_edit(request, named=u.targets)
+        end = "" if outcome.message.endswith(("?", ".")) else "."
         if outcome.kind == "nothing":
-            return Reply(f"Nothing to change: {outcome.message}.")
-        return Reply(f"No edit made: {outcome.message}.")
+            return Reply(f"Nothing to change: {outcome.message}{end}")
+        return Reply(f"No edit made: {outcome.message}{end}")
 
     def _brief_compiles(self, request: str) -> bool:
         try:

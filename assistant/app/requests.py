@@ -100,11 +100,17 @@ def carry_out(session: Session, steps: list[Step]) -> tuple[list[dict[str, Any]]
                 break
             else:
                 if last_error is not None:
-                    raise last_error
+                    raise CannotPlan(f"'{step.text}' does not fit here: {_reason(last_error)}") from None
                 raise CannotPlan(f"nothing I tried for '{step.text}' fits this layout")
     finally:
         undo_diffs(doc, done)
     return actions, notes
+
+
+def _reason(exc: InvalidAction) -> str:
+    """The innermost reason of a refused action ("… past the right edge …"), naming the element."""
+    text = str(exc)
+    return text.rsplit("nothing was applied: ", 1)[-1]
 
 
 def _amounts(layout: Layout, actions: list[dict[str, Any]]) -> list[float | None]:
@@ -196,7 +202,7 @@ class RequestRunner:
         self.last, self.last_request = u, text
         self.last_repeatable = _Repeatable(actions, amounts)
         self.context.last_ids = list(dict.fromkeys(i for s in u.steps for i in s.patients)) or u.targets
-        self.context.last_candidates = u.choices or self.context.last_candidates
+        self.context.last_candidates = list(u.choices)
         self.context.last_choice = list(self.context.last_ids)
         return Outcome("edited", "; ".join(notes), actions=actions, result=result, understanding=u,
                        understood=understood)
@@ -230,7 +236,8 @@ class RequestRunner:
     def _redo_with(self, request: str, old: list[str], new: list[str]) -> Outcome:
         """``request`` again, its reference taken as ``new`` (in place of ``old`` where it resolved to that)."""
         layout = self.session.document.layout
-        ctx = RequestContext(last_ids=list(self.context.last_ids), prefer=list(new))
+        ctx = RequestContext(last_ids=list(self.context.last_ids), prefer=list(new), force=list(new),
+                             replace=list(old))
         u = _with_choice(understand(request, layout, ctx), old, new)
         outcome = self._run(u, request)
         if outcome.edited:

@@ -129,7 +129,8 @@ class ElementIndex:
                 entry.texts = [folded] + [fold(ln) for ln in text.splitlines() if ln.strip()]
         for stem, ids in families.items():
             for i in ids:
-                self.entries[i].keys.setdefault(stem, ("family", STRENGTH["family"]))
+                if self.entries[i].keys.get(stem, ("token", 0.0))[0] == "token":
+                    self.entries[i].keys[stem] = ("family", STRENGTH["family"])
         self.known_words = self._known_words()
 
     def _text(self, e: Element) -> str | None:
@@ -142,6 +143,8 @@ class ElementIndex:
 
     def _classes(self, e: Element) -> dict[str, float]:
         out = dict.fromkeys(_ROLE_CLASSES.get(e.role, set()), 1.0)
+        if e.role == "subtitle":
+            out["heading"] = 0.6  # "the heading" is the main one; a subtitle is a subheading
         for c in _KIND_CLASSES.get(e.kind, set()):
             out.setdefault(c, 0.8)
         if e.role == "logo" and e.kind == "text":

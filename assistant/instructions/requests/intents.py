@@ -205,9 +205,12 @@ def _gap(s: str) -> Intent | None:
                   r"(?: (?:to|of|at|be))? ?(?P<num>\d+(?:\.\d+)? \w+)?", s)
     if m and length is not None:
         return Intent("gap", [int(m.group(1)[1:]), int(m.group(2)[1:])], params={"op": "set", "length": length})
-    m = re.search(r"\b(?:space|put|place|keep|set)\b.*\b(" + E + r") and (" + E + r")\b.*\bapart\b", s)
+    m = re.search(r"\b(?:space|put|place|keep|set)\b.*\b(" + E + r") and (" + E + r")\b.*\bapart\b|"
+                  r"\b(?:put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween (" + E + r") and (" + E +
+                  r")\b", s)
     if m and length is not None:
-        return Intent("gap", [int(m.group(1)[1:]), int(m.group(2)[1:])], params={"op": "set", "length": length})
+        a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return Intent("gap", [int(a[1:]), int(b[1:])], params={"op": "set", "length": length})
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
                  r"\btogether\b|\btowards?\b", s) and slots(s):
         return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s)})
@@ -342,8 +345,9 @@ def _region(s: str) -> Intent | None:
 
 
 def _nudge(s: str) -> Intent | None:
-    if re.search(r"\b(?:size|scale|font|type size|text size)\b.*\b(?:up|down)\b|\bbump (?:" + E + r" )?up\b|"
-                 r"\b(?:up|down) (?:a )?size\b", s):
+    if re.search(r"\b(?:size|scale|font|type size|text size)\b.*\b(?:up|down)\b|\b(?:up|down) (?:a )?size\b|"
+                 r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack) (?:" + E + r" )?(?:up|down)\b",
+                 s):
         return None
     found = list(DIR_RE.finditer(s))
     verb = re.match(r"^(?:raise|lift|lower|drop)\b", s)

@@ -111,7 +111,8 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
             run = tokens[i:i + n]
             if any(t.kind in ("punct", "quote") for t in run) or run[0].kind == "number":
                 continue
-            hits = _span_hits(run, index)
+            hits = _span_hits(run, index, after_the=i > 0 and tokens[i - 1].text in ("the", "this", "that")
+                              and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
             if hits:
                 found = (i + n, hits)
                 break
@@ -123,12 +124,16 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
     return spans
 
 
-def _span_hits(run: list[Token], index: ElementIndex) -> list[tuple[str, str, float]]:
+def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -> list[tuple[str, str, float]]:
     words = [t.text for t in run]
     key = squash(" ".join(words))
     single = len(run) == 1
-    if single and (words[0] in FUNCTION_WORDS or words[0] in INTENT_WORDS or len(key) < 2):
+    if single and (words[0] in INTENT_WORDS or len(key) < 2):
         return []
+    if single and words[0] in FUNCTION_WORDS:  # "the about text": an id that is a common word, after "the"
+        exact = [(eid, "id", STRENGTH["id"]) for eid, entry in index.entries.items()
+                 if entry.keys.get(key, ("", 0.0))[0] in ("id", "name")]
+        return exact if after_the else []
     keys = {key}
     if key.endswith("s") and len(key) > 3:
         keys.add(key[:-1])
@@ -141,7 +146,7 @@ def _span_hits(run: list[Token], index: ElementIndex) -> list[tuple[str, str, fl
         for k in keys:
             if k in entry.keys:
                 kind, strength = entry.keys[k]
-                if single and kind == "token" and (words[0] in CLASS_WORDS or words[0] in MEASURE_WORDS
+                if single and kind in ("token", "family") and (words[0] in CLASS_WORDS or words[0] in MEASURE_WORDS
                                                    or words[0] in EDGE_WORDS or words[0] in PAGE_WORDS):
                     continue  # a class or page word is read as such, not as part of an id
                 if best is None or strength > best[1]:
@@ -155,7 +160,7 @@ def _span_hits(run: list[Token], index: ElementIndex) -> list[tuple[str, str, fl
 
 def _is_noun(tok: Token) -> bool:
     w = tok.text
-    return (tok.kind == "word" and w not in FUNCTION_WORDS and w not in INTENT_WORDS and w not in DETERMINERS
+    return (tok.kind == "word" and w.replace("'", "").isalpha() and w not in FUNCTION_WORDS and w not in INTENT_WORDS and w not in DETERMINERS
             and w not in POSITION_ADJECTIVES and w not in ORDINALS) or w in CLASS_WORDS
 
 

@@ -84,6 +84,10 @@ class RequestContext:
     pending_candidates: list[str] = field(default_factory=list)
     #: Elements to take when a reference fits several of them and some of these (an answer to a question).
     prefer: list[str] = field(default_factory=list)
+    #: A choice made for this request: a singular reference that fits several elements, or that named
+    #: ``replace``, names ``force`` instead ("no, I meant the subtitle").
+    force: list[str] = field(default_factory=list)
+    replace: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -226,6 +230,8 @@ class _Reader:
                 cands = self.index.reading_order(ranked[:m.count])
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
         picked = narrow(m, cands, self.index)
+        if self.context.force and (len(picked) != 1 or set(picked) <= set(self.context.replace)):
+            return list(self.context.force)
         preferred = [i for i in picked if i in self.context.prefer]
         if len(picked) > 1 and preferred:
             picked = preferred

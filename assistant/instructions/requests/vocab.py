@@ -25,7 +25,7 @@ CLASS_WORDS: dict[str, str] = {
     "text": "text", "copy": "body", "paragraph": "body", "para": "body", "body": "body", "blurb": "body",
     "block": "text", "description": "body", "details": "body", "intro": "body", "bullet": "body",
     "point": "body", "item": "body", "line": "text", "sentence": "text", "label": "text", "words": "text",
-    "wording": "text", "lettering": "text", "type": "text", "coverline": "body", "list": "body",
+    "wording": "text", "lettering": "text", "type": "text", "list": "body",
     # small print
     "caption": "caption", "credit": "caption", "footnote": "caption", "footer": "caption", "note": "caption",
     "source": "caption", "disclaimer": "caption", "print": "caption", "legal": "caption", "credits": "caption",
@@ -147,6 +147,8 @@ NOT_NOUNS = {
     "cramped", "crowded", "shouty", "loud", "quiet", "subtle", "same", "different", "equal", "uneven", "apart",
     "together", "horizontal", "vertical", "upside", "instead", "too", "enough", "again", "else", "first",
     "italic", "regular", "semibold", "underlined", "please", "pls", "plz", "thanks", "asap", "now", "today",
+    "backwards", "backward", "forwards", "forward", "upwards", "downwards", "sideways", "along", "across",
+    "around", "dead", "slightly", "bit",
 }
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).
@@ -180,6 +182,9 @@ COMMON_WORDS = {
     "push", "pull", "shift", "nudge", "bump", "slide", "drag", "bring", "send", "position", "please",
     "thanks", "sorry", "okay", "ok", "yes", "no", "not", "don", "won", "can", "cannot", "could", "would", "should",
     "shall", "will", "might", "must", "may", "have", "has", "had", "does", "did", "done", "doing", "been", "being",
+    "dead", "exact", "level", "even", "odd", "plain", "clean", "simple", "main", "key", "primary", "secondary",
+    "blow", "puff", "drag", "snap", "tuck", "hang", "fall", "crop", "trim", "fade", "bump", "slot", "stick",
+    "jam", "shove", "park", "plop", "nest", "sort", "tweak", "adjust", "tune", "line", "lean", "bend", "spin",
 }
 
 #: Colour adjectives a request may put before a colour name.

@@ -178,8 +178,9 @@ def _correct(word: str, known: frozenset[str]) -> str:
             best.append((d, k))
     if not best:
         return word
-    if len(word) <= 5:  # a short word keeps its first letter ("tall" is not "all")
-        best = [(d, k) for d, k in best if k[0] == word[0]]
+    if len(word) <= 5:  # a short word keeps its first letter ("tall" is not "all") and is not swapped for
+        # another word by one changed letter ("dead" is not "head"); transposed or missing letters are typos
+        best = [(d, k) for d, k in best if k[0] == word[0] and (len(k) != len(word) or sorted(k) == sorted(word))]
     best = [(d, k) for d, k in best if not (k.startswith(word) and k[len(word):] in ("r", "s", "d", "er", "ed", "es"))]
     if not best:
         return word
