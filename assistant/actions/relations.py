@@ -16,9 +16,10 @@
     Exchanges the places of two elements along the axis on which they stand
     apart: the leading one's start becomes the other's start, and the other's
     far edge becomes the leading one's far edge, so the gap between them is
-    kept. Across that axis each keeps its position when the two share a left,
-    centre or right edge (top, middle or bottom, for a row); otherwise they
-    exchange that start as well.
+    kept. Across that axis they exchange the edge they share most closely
+    (left, centre or right; top, middle or bottom for a row), so each keeps
+    the alignment of the place it takes; when they share it already, neither
+    moves across.
 """
 
 from __future__ import annotations
@@ -106,10 +107,16 @@ def apply_set_gap(ctx: EditContext, a: SetGap) -> None:
     ctx.transform([(el.id, m)])
 
 
-def _shared(lo: tuple[float, float], hi: tuple[float, float], tol: float) -> bool:
-    """Whether two spans ``(start, end)`` share their start, centre or end within ``tol``."""
-    return (abs(lo[0] - hi[0]) <= tol or abs(lo[1] - hi[1]) <= tol
-            or abs((lo[0] + lo[1]) / 2 - (hi[0] + hi[1]) / 2) <= tol)
+def _cross_shift(a: tuple[float, float], b: tuple[float, float], tol: float) -> float:
+    """How far ``a`` moves across the swap axis to take ``b``'s place (``b`` moves back as far).
+
+    The two keep the alignment they share most closely: left, centre or right (top, middle or bottom), so a
+    pair right-aligned by eye stays right-aligned; when they share it within ``tol`` neither moves.
+    """
+    starts, ends = b[0] - a[0], b[1] - a[1]
+    centres = (b[0] + b[1]) / 2 - (a[0] + a[1]) / 2
+    shift = min((starts, ends, centres), key=abs)
+    return 0.0 if abs(shift) <= tol else shift
 
 
 def apply_swap(ctx: EditContext, a: Swap) -> None:
@@ -124,10 +131,21 @@ def apply_swap(ctx: EditContext, a: Swap) -> None:
     tol = SHARED_EDGE * min(c.width, c.height)
     if vertical:
         d_lead, d_trail = tb.y2 - lb.y2, lb.y - tb.y
-        cross = 0.0 if _shared((lb.x, lb.x2), (tb.x, tb.x2), tol) else tb.x - lb.x
-        plan = [(lead.id, Matrix.translate(cross, d_lead)), (trail.id, Matrix.translate(-cross, d_trail))]
+        cross = _cross_shift((lb.x, lb.x2), (tb.x, tb.x2), tol)
+        moves = [(lead, cross, d_lead), (trail, -cross, d_trail)]
     else:
         d_lead, d_trail = tb.x2 - lb.x2, lb.x - tb.x
-        cross = 0.0 if _shared((lb.y, lb.y2), (tb.y, tb.y2), tol) else tb.y - lb.y
-        plan = [(lead.id, Matrix.translate(d_lead, cross)), (trail.id, Matrix.translate(d_trail, -cross))]
-    ctx.transform(plan)
+        cross = _cross_shift((lb.y, lb.y2), (tb.y, tb.y2), tol)
+        moves = [(lead, d_lead, cross), (trail, d_trail, -cross)]
+    ctx.transform([(e.id, Matrix.translate(*_on_canvas(ctx, e.box, dx, dy))) for e, dx, dy in moves])
+
+
+def _on_canvas(ctx: EditContext, b: Box, dx: float, dy: float) -> tuple[float, float]:
+    """``(dx, dy)`` trimmed so the box goes no further past a canvas edge than it was.
+
+    One of the two that sat on the edge of the page takes the other's place only up to that edge.
+    """
+    c = ctx.layout.canvas
+    lo_x, hi_x = min(b.x, c.x) - b.x, max(b.x2, c.x + c.width) - b.x2
+    lo_y, hi_y = min(b.y, c.y) - b.y, max(b.y2, c.y + c.height) - b.y2
+    return min(max(dx, lo_x), hi_x), min(max(dy, lo_y), hi_y)

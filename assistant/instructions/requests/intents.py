@@ -419,8 +419,11 @@ def _resize(s: str) -> Intent | None:
         params["stretch"] = wider.group("w")
     params["grow"] = bool(grow) and not (shrink and shrink.start() > grow.start())
     params["shrink"] = bool(shrink) and not params["grow"]
+    # "the logo is too big" describes a problem: a later "shrink it by 25 %" says by how much
+    state = bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b", s)) and not re.match(
+        r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
     return Intent("resize", slots(s)[:1] if not re.search(r"\b(?:all|both|each)\b", s) else slots(s),
-                  params=params)
+                  params=params, state=state)
 
 
 def _confirm(s: str) -> Intent | None:

@@ -160,8 +160,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
 
 def _is_noun(tok: Token) -> bool:
     w = tok.text
-    return (tok.kind == "word" and w.replace("'", "").isalpha() and w not in FUNCTION_WORDS and w not in INTENT_WORDS and w not in DETERMINERS
-            and w not in POSITION_ADJECTIVES and w not in ORDINALS) or w in CLASS_WORDS
+    return (tok.kind == "word" and w.replace("'", "").isalpha() and w not in FUNCTION_WORDS and w not in INTENT_WORDS
+            and w not in DETERMINERS and w not in POSITION_ADJECTIVES and w not in ORDINALS) or w in CLASS_WORDS
 
 
 def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mention], str]:
@@ -227,9 +227,17 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]]) -> 
             m.count = 2 if w == "both" else m.count
             j, started = j + 1, True
             continue
+        fraction = j > 0 and tokens[j - 1].text in ("a", "an", "one") and w in ("third", "fourth", "fifth", "sixth",
+                                                                               "eighth", "tenth")
+        if fraction:  # "by a fifth" is an amount, not "the fifth one"
+            return None, i
         if w in ORDINALS and not m.has_head and not (j > 0 and tokens[j - 1].text in POSITION_ADJECTIVES
                                                      and w in ("third", "fourth")):
             m.ordinal, j, started = ORDINALS[w], j + 1, True
+            continue
+        if w in ("small", "fine") and j + 1 < len(tokens) and tokens[j + 1].text == "print":
+            m.words.append("print")  # "the small print" is a caption, not the smallest print
+            j, started = j + 2, True
             continue
         if w in POSITION_ADJECTIVES and not m.has_head and j + 1 < len(tokens) and (
                 _is_noun(tokens[j + 1]) or tokens[j + 1].text in ("one", "ones") or (j + 1) in spans
@@ -296,7 +304,11 @@ def is_page(m: Mention) -> bool:
 def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     """Each element's score for mention ``m`` (only elements with a positive score)."""
     scores: dict[str, float] = {}
-    classes = {CLASS_WORDS[w] for w in m.words if w in CLASS_WORDS}
+    # the last class word is the head ("email address" is an address); earlier ones narrow it down
+    heads = [CLASS_WORDS[w] for w in m.words if w in CLASS_WORDS]
+    classes: dict[str, float] = {}
+    for k, c in enumerate(heads):
+        classes[c] = max(classes.get(c, 0.0), 1.0 if k == len(heads) - 1 else 0.6)
     for eid, _kind, strength in m.names:
         scores[eid] = max(scores.get(eid, 0.0), strength)
     if m.quote:
@@ -310,13 +322,13 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 continue
             for target in [eid, *index.ancestors(eid)]:
                 scores[target] = max(scores.get(target, 0.0), s)
-    for c in classes:
+    for c, head in classes.items():
         for eid in index.content_ids() if c != "background" else list(index.entries):
             entry = index.entry(eid)
             weight = entry.classes.get(c, 0.0) if c != "heading" else max(entry.classes.get("heading", 0.0), 0.0)
             if weight <= 0:
                 continue
-            bonus = STRENGTH["class"] * weight
+            bonus = STRENGTH["class"] * weight * head
             if entry.name_classes and not any(c in BROADER.get(n, {n}) for n in entry.name_classes) and not (
                     m.names or m.quote):
                 bonus -= 1.5

@@ -66,6 +66,11 @@ MAX_REQUEST = 1000
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
 _SPLIT_WORDS = {"then", "also", "plus", "but", "afterwards", "additionally", "finally"}
+_AMOUNT_ONLY = re.compile(r"(?:(?:please|pls|say|maybe|roughly|about|around|approximately|just|only|by|to|of|"
+                          r"a|an|one|or|so|\d+(?:\.\d+)?|%|percent|px|pt|mm|cm|in|pixels?|points?|bit|little|lot|"
+                          r"touch|tad|half|third|quarter|fifth|tenth|times|x) ?)+")
+_PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:at|on|in) the (?:very |far )?"
+                          r"(?:top|bottom|left|right|middle|center)(?: of the (?:page|slide|card|poster))?\b")
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
 _RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
@@ -150,6 +155,10 @@ def _lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[To
     prev_skel = ""
     for part in parts:
         _m, skel = find_mentions(part, index)
+        if out and not _m and _AMOUNT_ONLY.fullmatch(skel):  # "smaller, by about a fifth"
+            out[-1] = out[-1] + part
+            _m, prev_skel = find_mentions(out[-1], index)
+            continue
         if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
                 not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems)\b", skel):
             out[-1] = out[-1] + [Token("and", "and")] + part
@@ -230,6 +239,8 @@ class _Reader:
                 cands = self.index.reading_order(ranked[:m.count])
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
         picked = narrow(m, cands, self.index)
+        if not picked:
+            raise _Ask("missing", f"there is no {m.text!r} here: I found {len(cands)} of that kind")
         if self.context.force and (len(picked) != 1 or set(picked) <= set(self.context.replace)):
             return list(self.context.force)
         preferred = [i for i in picked if i in self.context.prefer]
@@ -263,6 +274,13 @@ class _Reader:
                 goal.patients = main.patients
         else:
             intent = _detect(skel, tokens, self.original)
+            described = _PLACE_AFTER.search(skel)
+            if described and (intent is None or intent.kind in ("edge", "region", "nudge")):
+                # "the small print at the very bottom": a place after a noun says which one, when the clause
+                # asks for something else ("… smaller")
+                rest = _detect(skel[:described.end(1)] + skel[described.end():], tokens, self.original)
+                if rest is not None and rest.kind not in ("edge", "region", "nudge"):
+                    intent = rest
         resolved: dict[int, list[str]] = {}
         prev = None
         for n, m in enumerate(mentions):

@@ -45,7 +45,7 @@ CLASS_WORDS: dict[str, str] = {
     # what the text says
     "date": "date", "dates": "date", "time": "date", "times": "date", "schedule": "date", "hours": "date",
     "when": "date", "day": "date", "days": "date",
-    "url": "url", "website": "url", "web": "url", "address": "url", "site": "url", "domain": "url",
+    "url": "url", "website": "url", "web": "url", "address": "text", "site": "url", "domain": "url",
     "email": "email", "mail": "email", "phone": "phone", "number": "number", "telephone": "phone",
     "name": "text",
     # shapes
@@ -182,9 +182,9 @@ COMMON_WORDS = {
     "push", "pull", "shift", "nudge", "bump", "slide", "drag", "bring", "send", "position", "please",
     "thanks", "sorry", "okay", "ok", "yes", "no", "not", "don", "won", "can", "cannot", "could", "would", "should",
     "shall", "will", "might", "must", "may", "have", "has", "had", "does", "did", "done", "doing", "been", "being",
-    "dead", "exact", "level", "even", "odd", "plain", "clean", "simple", "main", "key", "primary", "secondary",
-    "blow", "puff", "drag", "snap", "tuck", "hang", "fall", "crop", "trim", "fade", "bump", "slot", "stick",
-    "jam", "shove", "park", "plop", "nest", "sort", "tweak", "adjust", "tune", "line", "lean", "bend", "spin",
+    "dead", "exact", "odd", "plain", "simple", "main", "key", "primary", "secondary",
+    "blow", "puff", "snap", "tuck", "hang", "fall", "crop", "trim", "fade", "slot", "stick",
+    "jam", "shove", "park", "plop", "nest", "sort", "tweak", "adjust", "tune", "lean", "bend", "spin",
 }
 
 #: Colour adjectives a request may put before a colour name.
