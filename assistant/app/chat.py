@@ -225,7 +225,8 @@ class ChatAssistant:
         if outcome.edited:
             return self._edited(outcome, before)
         u = outcome.understanding
-        if outcome.kind == "not_understood" and u is not None and (u.model_may_try or self._brief_compiles(request)):
+        if outcome.kind == "not_understood" and u is not None and (
+                u.model_may_try or (u.english and self._brief_compiles(request))):
             return self.model_edit(request, named=u.targets)
         end = "" if outcome.message.endswith(("?", ".")) else "."
         if outcome.kind == "nothing":

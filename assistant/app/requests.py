@@ -40,6 +40,7 @@ from assistant.instructions.requests import (
     understand,
 )
 from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.plan import resize_anchors
 from assistant.instructions.requests.refs import best_candidates, extreme, find_mentions, score_mention
 from assistant.instructions.requests.words import tokenise
 
@@ -155,6 +156,17 @@ def scaled(layout: Layout, last: _Repeatable, factor: float) -> list[dict[str, A
     return out
 
 
+def _other_anchors(layout: Layout, actions: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The same actions with each resize anchored elsewhere (growing from the other side when one side is full)."""
+    resizes = [k for k, a in enumerate(actions) if a["type"] == "resize"]
+    if len(resizes) != 1:
+        return []
+    k = resizes[0]
+    el = layout.get(actions[k]["id"])
+    return [[*actions[:k], {**actions[k], "anchor": anchor}, *actions[k + 1:]]
+            for anchor in resize_anchors(layout, el) if anchor != actions[k].get("anchor")]
+
+
 class RequestRunner:
     """Requests and turn commands on one session (see the module docstring)."""
 
@@ -268,13 +280,19 @@ class RequestRunner:
         if not actions:
             return Outcome("nothing", "the last edit put things in a set place; there is no step to repeat or scale "
                                       "(say what to change instead)")
-        try:
-            result = self.session.apply(actions)
-        except InvalidAction as exc:
-            return Outcome("failed", str(exc))
         layout = self.session.document.layout
-        self.last_repeatable = _Repeatable(last.actions, last.amounts) if factor > 0 else last
-        del layout
+        first_error: InvalidAction | None = None
+        for attempt in [actions, *_other_anchors(layout, actions)]:
+            try:
+                result = self.session.apply(attempt)
+            except InvalidAction as exc:
+                first_error = first_error or exc
+                continue
+            actions = attempt
+            break
+        else:
+            return Outcome("failed", f"that step again does not fit: {_reason(first_error)}" if first_error else
+                           "that step again does not fit")
         what = "again" if factor == 1 else f"{'more' if factor > 0 else 'less'} ({abs(factor):g} × the last step)"
         return Outcome("edited", "", actions=actions, result=result, understood=[what])
 

@@ -108,6 +108,8 @@ class Understanding:
     command: TurnCommand | None = None
     #: Whether the request reads as a layout request the rules could not place (a model may try it).
     model_may_try: bool = False
+    #: Whether the request reads as English (a request in another language is never guessed at).
+    english: bool = True
     #: The ids the request is about, in order (for "it" in the next turn).
     targets: list[str] = field(default_factory=list)
     #: The ambiguous mention's candidates and the one each step chose (for "no, the other one").
@@ -286,6 +288,11 @@ class _Reader:
         for n, m in enumerate(mentions):
             if m.pronoun and purpose and n > 0 and resolved:
                 resolved[n] = resolved[min(resolved)]
+            elif intent is None:  # a remark: what it names only matters if a later clause says "it"
+                try:
+                    resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+                except _Ask:
+                    resolved[n] = []
             else:
                 resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
             prev = m if m.has_head else prev
@@ -429,19 +436,22 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
                              model_may_try=False)
     if not reader.steps:
         english = _looks_english(tokens)
+        reader.all_ids += [i for i in reader.subject if i not in reader.all_ids]
         what = "; ".join(reader.remarks) or request
         return Understanding("not_understood", request, remarks=reader.remarks,
                              message=f"I did not understand {what!r}: say what to change and how, e.g. 'move the "
                                      f"logo to the top right' or 'make the title a bit bigger'",
-                             model_may_try=english and bool(reader.all_ids or reader.subject))
+                             model_may_try=english and bool(reader.all_ids), english=english,
+                             targets=list(reader.all_ids))
     return Understanding("edit", request, steps=reader.steps, remarks=reader.remarks if reader.understood else [],
                          targets=reader.all_ids, choices=reader.choices)
 
 
 def _looks_english(tokens: list[Token]) -> bool:
-    words = [t.text for t in tokens if t.kind == "word"]
-    known = [w for w in words if w in FUNCTION_WORDS or w in INTENT_WORDS or w in CLASS_WORDS]
-    return bool(words) and len(known) >= 0.4 * len(words)
+    """Whether the words as typed (before any typo was corrected) are mostly the vocabulary's English."""
+    words = [t.raw for t in tokens if t.kind == "word"]
+    known = [w for w in words if w in FUNCTION_WORDS or w in INTENT_WORDS or w in CLASS_WORDS or w in COMMON_WORDS]
+    return bool(words) and len(known) >= 0.5 * len(words)
 
 
 def mention_texts(text: str) -> list[str]:

@@ -192,7 +192,7 @@ def _correct(word: str, known: frozenset[str]) -> str:
     return top[0] if len(top) == 1 else word
 
 
-def _number_words(words: list[str]) -> list[Token]:
+def _number_words(words: list[str], typed: list[str] | None = None) -> list[Token]:
     out: list[Token] = []
     i = 0
     while i < len(words):
@@ -203,7 +203,7 @@ def _number_words(words: list[str]) -> list[Token]:
             continue
         if w in UNITS or w in TENS or (w == "hundred" and out and out[-1].kind == "number"):
             if w == "one" and (not out or out[-1].text in ONE_PRONOUN_AFTER) and not _unit_next(words, i):
-                out.append(Token(w, w))
+                out.append(Token(w, typed[i] if typed else w))
                 i += 1
                 continue
             total, j = 0.0, i
@@ -226,7 +226,7 @@ def _number_words(words: list[str]) -> list[Token]:
             i += 2
             continue
         kind = "punct" if re.fullmatch(r"[:,;.!?()]", w) else "word"
-        out.append(Token(w, w, kind))
+        out.append(Token(w, typed[i] if typed else w, kind))
         i += 1
     return out
 
@@ -250,8 +250,9 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
         if quoted:
             tokens.append(Token(QUOTE_MARK, part.strip(), "quote"))
             continue
-        words = [_correct(w, vocab) if vocab else w for w in _words(part)]
-        tokens += _number_words(words)
+        typed = _words(part)
+        words = [_correct(w, vocab) if vocab else w for w in typed]
+        tokens += _number_words(words, typed)
     return tokens
 
 
