@@ -17,8 +17,8 @@ questions), :mod:`.build`, :mod:`.plan` and :mod:`.fixes` (the actions).
 "no, the other one").
 """
 
-from assistant.instructions.requests.build import Step, plan_step
-from assistant.instructions.requests.plan import CannotPlan
+from assistant.instructions.requests.build import plan_step
+from assistant.instructions.requests.plan import CannotPlan, Step
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.understand import MAX_REQUEST, RequestContext, Understanding, understand
 

@@ -26,13 +26,14 @@ Conventions a designer would expect:
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.document import Element, Layout
 from assistant.geometry import Box, apart_axis
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests import fixes
-from assistant.instructions.requests.intents import Intent
+from assistant.instructions.requests.frame import Intent
 from assistant.instructions.select import is_full_bleed
 
 Actions = list[dict[str, Any]]
@@ -201,6 +202,48 @@ def scale_factor(p: dict[str, Any]) -> float:
     s = am.SCALE[p.get("degree", "medium")]
     return s if grow else 1 / s
 
+@dataclass
+class Step:
+    """A clause ready to plan: its intent and the element ids its mentions resolved to."""
 
-__all__ = ["CannotPlan", "Actions", "resize_anchors", "scale_alternatives", "typical_gap", "gap_between",
-           "neighbour_below", "step_amount", "arrangement", "scale_factor", "content", "text_ids", "Intent"]
+    intent: Intent
+    patients: list[str]
+    refs: list[str] = field(default_factory=list)
+    text: str = ""
+    #: The element the ``refs`` stand for when they are "everything else" (a column to line up with).
+    refs_are_others: bool = False
+
+    @property
+    def kind(self) -> str:
+        """The intent's kind."""
+        return self.intent.kind
+
+
+
+def stretchable(el: Element) -> bool:
+    """Whether a size change may stretch ``el`` on one axis.
+
+    Plain shapes and a button's or badge's backdrop may; a picture, a logo or text never.
+    """
+    if el.kind == "group":
+        return el.role in ("cta", "badge")
+    return el.kind == "shape" and el.role not in ("image", "logo")
+
+
+def need(step: Step, n: int = 1, what: str = "element") -> None:
+    """Raise ``CannotPlan`` asking which element, when the step names fewer than ``n``."""
+    if len(step.patients) < n:
+        raise CannotPlan(f"which {what}{'s' if n > 1 else ''} should I change? Name {'them' if n > 1 else 'it'}, "
+                         f"e.g. 'the title'")
+
+
+def world_length(layout: Layout, length: am.Length, axis: str) -> float:
+    """``length`` in world units along ``axis`` (x or y)."""
+    return am.to_world(length, layout.canvas, axis)
+
+
+# -- builders ------------------------------------------------------------------------------
+
+__all__ = ["Step", "stretchable", "need", "world_length", "CannotPlan", "Actions", "resize_anchors",
+           "scale_alternatives", "typical_gap", "gap_between", "neighbour_below", "step_amount", "arrangement",
+           "scale_factor", "content", "text_ids", "Intent"]

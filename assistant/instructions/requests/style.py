@@ -20,7 +20,8 @@ from typing import Any
 from PIL import ImageColor
 
 from assistant.instructions.requests import amounts as am
-from assistant.instructions.requests.intents import BIGGER, SMALLER, Intent, slots
+from assistant.instructions.requests.frame import Intent, slots
+from assistant.instructions.requests.sizing import BIGGER, SMALLER
 from assistant.svg.css import parse_color
 
 _COLOR_NAMES = set(ImageColor.colormap)

@@ -35,9 +35,17 @@ from dataclasses import dataclass, field
 
 from assistant.document import Layout
 from assistant.instructions.requests import fixes
-from assistant.instructions.requests.build import Step
+from assistant.instructions.requests.clauses import (
+    clauses,
+    detect_intent,
+    known_words,
+    lists_joined,
+    looks_english,
+    split_and,
+)
 from assistant.instructions.requests.index import ElementIndex
-from assistant.instructions.requests.intents import Intent, detect, slots
+from assistant.instructions.requests.intents import Intent
+from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import (
     Mention,
     best_candidates,
@@ -46,33 +54,16 @@ from assistant.instructions.requests.refs import (
     narrow,
     score_mention,
 )
-from assistant.instructions.requests.style import detect_style
 from assistant.instructions.requests.turns import TurnCommand, turn_command
-from assistant.instructions.requests.vocab import (
-    CLASS_WORDS,
-    COMMON_WORDS,
-    EDGE_WORDS,
-    FUNCTION_WORDS,
-    INTENT_WORDS,
-    MEASURE_WORDS,
-    NOT_NOUNS,
-    PAGE_WORDS,
-    POSITION_ADJECTIVES,
-)
 from assistant.instructions.requests.words import Token, fold, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
-_SPLIT_WORDS = {"then", "also", "plus", "but", "afterwards", "additionally", "finally"}
-_AMOUNT_ONLY = re.compile(r"(?:(?:please|pls|say|maybe|roughly|about|around|approximately|just|only|by|to|of|"
-                          r"a|an|one|or|so|\d+(?:\.\d+)?|%|percent|px|pt|mm|cm|in|pixels?|points?|bit|little|lot|"
-                          r"touch|tad|half|third|quarter|fifth|tenth|times|x) ?)+")
 _PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:at|on|in) the (?:very |far )?"
                           r"(?:top|bottom|left|right|middle|center)(?: of the (?:page|slide|card|poster))?\b")
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
-_RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
 
 @dataclass
@@ -120,77 +111,6 @@ class _Ask(Exception):
     def __init__(self, status: str, message: str, candidates: list[str] | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.candidates = status, message, candidates or []
-
-
-def _known_words(index: ElementIndex) -> set[str]:
-    return (set(CLASS_WORDS) | PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS | FUNCTION_WORDS | INTENT_WORDS
-            | set(POSITION_ADJECTIVES) | index.known_words | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS)
-
-
-_EXTRA_KNOWN = {
-    "please", "bigger", "larger", "smaller", "center", "centered", "middle", "vertically", "horizontally", "evenly",
-    "aligned", "align", "alignment", "overlap", "overlaps", "corner", "percent", "pixels", "pixel", "points",
-    "wider", "narrower", "taller", "shorter", "bolder", "regular", "lighter", "front", "back", "behind", "forward",
-    "backward", "swap", "order", "wrong", "twice", "double", "half", "quarter", "third", "inside", "edge",
-    "margin", "spacing", "closer", "further", "apart", "together", "prominent", "width", "height", "size",
-    "distribute", "nudge", "shift", "stretch", "shrink", "enlarge", "little", "slightly", "touch", "lock",
-    "unlock", "level", "flush", "gaps", "space", "room", "upper", "lower", "higher", "above", "below", "under",
-    "beneath", "underneath", "beside", "next", "across", "falling", "hanging", "edges", "shouty", "standout",
-}
-
-
-def _clauses(tokens: list[Token]) -> list[list[Token]]:
-    parts: list[list[Token]] = [[]]
-    for t in tokens:
-        if t.kind == "punct" and t.text in ",;:.!?":
-            parts.append([])
-        elif t.kind == "word" and t.text in _SPLIT_WORDS:
-            parts.append([])
-        else:
-            parts[-1].append(t)
-    return [p for p in parts if p]
-
-
-def _lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Token]]:
-    """Comma parts that continue a list of elements ("align the title, the subtitle and the body") joined again."""
-    out: list[list[Token]] = []
-    prev_skel = ""
-    for part in parts:
-        _m, skel = find_mentions(part, index)
-        if out and not _m and _AMOUNT_ONLY.fullmatch(skel):  # "smaller, by about a fifth"
-            out[-1] = out[-1] + part
-            _m, prev_skel = find_mentions(out[-1], index)
-            continue
-        if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
-                not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems)\b", skel):
-            out[-1] = out[-1] + [Token("and", "and")] + part
-            _m, prev_skel = find_mentions(out[-1], index)
-            continue
-        out.append(part)
-        prev_skel = skel
-    return out
-
-
-def _split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
-    for k, t in enumerate(tokens):
-        if t.kind != "word" or t.text != "and" or k == 0 or k == len(tokens) - 1:
-            continue
-        left, right = tokens[:k], tokens[k + 1:]
-        lm, ls = find_mentions(left, index)
-        rm, rs = find_mentions(right, index)
-        li, ri = _detect(ls, left), _detect(rs, right)
-        if li is None or ri is None:
-            continue
-        # "align the title and the subtitle on the left" is one request about two elements
-        relating = li.kind in _RELATING and not li.refs and rs.startswith("E") and right[0].text not in INTENT_WORDS
-        if not relating and (right[0].text in INTENT_WORDS or rm or not rs.startswith("E")):
-            return [left] + _split_and(right, index)
-    return [tokens]
-
-
-def _detect(skel: str, tokens: list[Token], original: str = "") -> Intent | None:
-    raw = original or " ".join(t.raw for t in tokens)
-    return detect(skel, style=lambda s: detect_style(s, raw))
 
 
 class _Reader:
@@ -269,18 +189,18 @@ class _Reader:
         purpose = re.search(r"\bso (?:that )?(?=E\d+)", skel)
         intent = None
         if purpose:
-            goal = _detect(skel[purpose.end():], tokens, self.original)
-            main = _detect(skel[:purpose.start()], tokens, self.original)
+            goal = detect_intent(skel[purpose.end():], tokens, self.original)
+            main = detect_intent(skel[:purpose.start()], tokens, self.original)
             intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
             if intent is goal and goal is not None and main is not None and not goal.patients:
                 goal.patients = main.patients
         else:
-            intent = _detect(skel, tokens, self.original)
+            intent = detect_intent(skel, tokens, self.original)
             described = _PLACE_AFTER.search(skel)
             if described and (intent is None or intent.kind in ("edge", "region", "nudge")):
                 # "the small print at the very bottom": a place after a noun says which one, when the clause
                 # asks for something else ("… smaller")
-                rest = _detect(skel[:described.end(1)] + skel[described.end():], tokens, self.original)
+                rest = detect_intent(skel[:described.end(1)] + skel[described.end():], tokens, self.original)
                 if rest is not None and rest.kind not in ("edge", "region", "nudge"):
                     intent = rest
         resolved: dict[int, list[str]] = {}
@@ -424,18 +344,18 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     if command is not None:
         return Understanding("command", request, command=command)
     index = ElementIndex(layout)
-    tokens = tokenise(request, _known_words(index))
+    tokens = tokenise(request, known_words(index))
     reader = _Reader(layout, index, context, request)
     try:
-        for clause in _lists_joined(_clauses(tokens), index):
-            for part in _split_and(clause, index):
+        for clause in lists_joined(clauses(tokens), index):
+            for part in split_and(clause, index):
                 reader.read(part)
         reader.finish()
     except _Ask as ask:
         return Understanding(ask.status, request, message=ask.message, candidates=ask.candidates,
                              model_may_try=False)
     if not reader.steps:
-        english = _looks_english(tokens)
+        english = looks_english(tokens)
         reader.all_ids += [i for i in reader.subject if i not in reader.all_ids]
         what = "; ".join(reader.remarks) or request
         return Understanding("not_understood", request, remarks=reader.remarks,
@@ -447,16 +367,9 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
                          targets=reader.all_ids, choices=reader.choices)
 
 
-def _looks_english(tokens: list[Token]) -> bool:
-    """Whether the words as typed (before any typo was corrected) are mostly the vocabulary's English."""
-    words = [t.raw for t in tokens if t.kind == "word"]
-    known = [w for w in words if w in FUNCTION_WORDS or w in INTENT_WORDS or w in CLASS_WORDS or w in COMMON_WORDS]
-    return bool(words) and len(known) >= 0.5 * len(words)
-
-
 def mention_texts(text: str) -> list[str]:
     """The quoted parts of a request, folded (used to check a model's answer names what was asked)."""
     return [fold(m) for m in re.findall(r"'([^']+)'|\"([^\"]+)\"", text) for m in m if m]
 
 
-__all__ = ["understand", "Understanding", "RequestContext", "MAX_REQUEST", "slots"]
+__all__ = ["understand", "Understanding", "RequestContext", "MAX_REQUEST"]
