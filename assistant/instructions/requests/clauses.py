@@ -56,8 +56,12 @@ _EXTRA_KNOWN = {
 def clauses(tokens: list[Token]) -> list[list[Token]]:
     """The request split on punctuation and on *then*, *also*, *but* and the like."""
     parts: list[list[Token]] = [[]]
-    for t in tokens:
-        if t.kind == "punct" and t.text in ",;:.!?":
+    for k, t in enumerate(tokens):
+        listed = (t.text == "," and 0 < k < len(tokens) - 1 and tokens[k - 1].kind == "number"
+                  and tokens[k + 1].kind == "number")
+        if listed:  # "coverline 2, 3 and 4"
+            parts[-1].append(Token("and", ","))
+        elif t.kind == "punct" and t.text in ",;:.!?":
             parts.append([])
         elif t.kind == "word" and t.text in _SPLIT_WORDS:
             parts.append([])

@@ -25,6 +25,7 @@ place ("the caption at the very bottom").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from PIL import ImageColor
@@ -158,6 +159,33 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
     return hits
 
 
+def _numbered_siblings(tokens: list[Token], end: int, hits: list[tuple[str, str, float]],
+                       index: ElementIndex) -> tuple[list[tuple[str, str, float]], int]:
+    """After "coverline 2", the siblings a list of numbers names ("…, 3 and 4"), and where the list ends."""
+    ids = [e for e, kind, _s in hits if kind == "id"]
+    family = [e for e, kind, _s in hits if kind == "family"]
+    more: list[tuple[str, str, float]] = []
+    k = end
+    if family and not ids and k < len(tokens) and tokens[k].kind == "number":
+        # "cover lines 2 and 3": the members the numbers name, instead of the whole family
+        ids = [e for e in family if squash(e).endswith(tokens[k].text)]
+        if len(ids) != 1:
+            return [], end
+        hits[:] = [(ids[0], "id", STRENGTH["id"])]
+        k += 1
+    stem = re.sub(r"[-_\s]*\d+$", "", ids[0]) if len(ids) == 1 else ""
+    if not stem or stem == ids[0]:
+        return [], k
+    while k + 1 < len(tokens) and tokens[k].text in ("and", "&", "or") and tokens[k + 1].kind == "number":
+        key = squash(f"{stem} {tokens[k + 1].text}")
+        found = [e for e, en in index.entries.items() if en.keys.get(key, ("", 0.0))[0] == "id"]
+        if not found:
+            break
+        more += [(e, "id", STRENGTH["id"]) for e in found]
+        k += 2
+    return more, k
+
+
 def _is_noun(tok: Token) -> bool:
     w = tok.text
     return (tok.kind == "word" and w.replace("'", "").isalpha() and w not in FUNCTION_WORDS and w not in INTENT_WORDS
@@ -171,7 +199,7 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
     skeleton: list[str] = []
     i = 0
     while i < len(tokens):
-        m, j = _phrase(tokens, i, spans)
+        m, j = _phrase(tokens, i, spans, index)
         if m is not None and _names_something(m):
             skeleton.append(f"E{len(mentions)}")
             mentions.append(m)
@@ -186,7 +214,8 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
     return mentions, " ".join(skeleton)
 
 
-def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]]) -> tuple[Mention | None, int]:
+def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
+            index: ElementIndex) -> tuple[Mention | None, int]:
     """The noun phrase starting at ``i`` (or None) and where it ends."""
     t = tokens[i]
     if t.kind == "word" and t.text in PRONOUNS and t.text not in DETERMINERS - {"its"}:
@@ -208,8 +237,10 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]]) -> 
         w = tok.text
         if j in spans:
             end, hits = spans[j]
-            m.names += hits
-            m.plural = m.plural or _singular(tokens[end - 1].text)[1] and not any(k == "id" for _e, k, _s in hits)
+            more, end = _numbered_siblings(tokens, end, hits, index)
+            m.names += hits + more
+            m.plural = m.plural or bool(more) or (
+                _singular(tokens[end - 1].text)[1] and not any(k == "id" for _e, k, _s in hits))
             j, started = end, True
             continue
         if tok.kind == "quote":

@@ -83,7 +83,8 @@ MEASURE_WORDS = {"size", "width", "height", "gap", "gaps", "space", "spacing", "
                  "sequence", "hierarchy", "focus", "attention", "level", "grid", "pixel", "px", "pt", "mm",
                  "cm", "inch", "fraction", "factor", "step", "notch", "smidge", "hair", "degree", "wrong",
                  "shouty", "loud", "one", "front", "back", "foreground", "layer", "layers", "end", "beginning",
-                 "start", "bounds", "bleed", "look", "feel", "balance", "style"}
+                 "start", "bounds", "bleed", "look", "feel", "balance", "style", "millimeter", "centimeter",
+                 "pica", "point"}
 
 #: Pronouns that point back to what was just named (this turn or the last).
 PRONOUNS = {"it", "its", "itself", "them", "they", "those", "these", "that", "this", "both"}

@@ -193,6 +193,7 @@ def _correct(word: str, known: frozenset[str]) -> str:
 
 
 def _number_words(words: list[str], typed: list[str] | None = None) -> list[Token]:
+    """Numbers in words as number tokens (see the module docstring)."""
     out: list[Token] = []
     i = 0
     while i < len(words):
@@ -221,6 +222,15 @@ def _number_words(words: list[str], typed: list[str] | None = None) -> list[Toke
             out.append(Token(str(int(total)), " ".join(words[i:j]), "number", total))
             i = j
             continue
+        if w in ("half", "quarter", "a", "an") and _unit_after_article(words, i):
+            # "half a centimetre", "a quarter of an inch", "an inch"
+            value = {"half": 0.5, "quarter": 0.25}.get(w, 1.0)
+            j = i + 1 if w in ("a", "an") else i + 2 + (words[i + 2] == "of" if i + 2 < len(words) else 0)
+            if w not in ("a", "an") and words[j - 1] == "of":
+                j += 1
+            out.append(Token(f"{value:g}", " ".join(words[i:j]), "number", value))
+            i = j
+            continue
         if w == "a" and i + 1 < len(words) and words[i + 1] == "hundred":
             out.append(Token("100", "a hundred", "number", 100.0))
             i += 2
@@ -233,6 +243,25 @@ def _number_words(words: list[str], typed: list[str] | None = None) -> list[Toke
 
 _UNIT_WORDS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in", "inch", "inches", "percent",
                "%", "millimeter", "millimeters", "centimeter", "centimeters", "pc", "x", "times", "more", "less"}
+
+
+_LENGTH_UNITS = {"px", "pixel", "pt", "point", "mm", "millimeter", "cm", "centimeter", "inch", "pc", "pica"}
+
+
+def _unit_after_article(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` starts "half a cm", "a quarter of an inch", "an inch" (an amount, not an article)."""
+    rest = words[i + 1:i + 5]
+    if words[i] in ("a", "an"):
+        return bool(rest) and rest[0] in _LENGTH_UNITS and (i == 0 or words[i - 1] in _AMOUNT_BEFORE)
+    if len(rest) >= 2 and rest[0] in ("a", "an") and rest[1] in _LENGTH_UNITS:
+        return True
+    return len(rest) >= 3 and rest[0] == "of" and rest[1] in ("a", "an") and rest[2] in _LENGTH_UNITS
+
+
+#: Words after which "a cm" is an amount ("up a cm", "by an inch").
+_AMOUNT_BEFORE = {"by", "up", "down", "left", "right", "about", "around", "roughly", "over", "another", "just",
+                  "only", "further", "more", "less", "than", "to", "move", "shift", "nudge", "raise", "lower",
+                  "push", "pull", "drop", "bump"}
 
 
 def _unit_next(words: list[str], i: int) -> bool:
