@@ -183,12 +183,13 @@ CASES = [
     ("poster", "enlarge the titel slightly and make it bolder", lambda b, a, c: a["title"].area > b["title"].area),
     # amounts in words, lists of numbered elements, a problem and then its fix, a place that says which one
     ("poster", "drop the logo by half an inch", lambda b, a, c: abs(_dy(b, a, "logo") - 48) < 0.01),
-    ("poster", "the photo is too large - reduce it by a third", lambda b, a, c: abs(a["photo"].width
-                                                                                     / b["photo"].width - 2 / 3) < 0.01),
+    ("poster", "the photo is too large - reduce it by a third",
+     lambda b, a, c: abs(a["photo"].width / b["photo"].width - 2 / 3) < 0.01),
     ("editorial_cover", "shift cover lines 3 and 4 up 6px", lambda b, a, c: _dy(b, a, "coverline-3") == -6
      and _dy(b, a, "coverline-4") == -6 and _dy(b, a, "coverline-2") == 0),
     ("editorial_cover", "line coverline 3, 4 and 2 up with coverline 1 on the left",
-     lambda b, a, c: all(abs(a[k].x - a["coverline-1"].x) < 0.5 for k in ("coverline-2", "coverline-3", "coverline-4"))),
+     lambda b, a, c: all(abs(a[k].x - a["coverline-1"].x) < 0.5
+                         for k in ("coverline-2", "coverline-3", "coverline-4"))),
     ("flyer", "make the caption at the bottom smaller", lambda b, a, c: a["footer"].area < b["footer"].area),
 ]
 
