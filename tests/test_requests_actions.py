@@ -9,12 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fastmcp import Client
+from mcp_support import data, make_workspace
 
 from assistant.actions import apply_action, parse_action, undo_diff
 from assistant.app.formats import export
 from assistant.errors import InvalidAction
 from assistant.importer import import_svg, import_svg_text
 from assistant.planners.grammar import action_gbnf, within_grammar
+from mcp_server.server import build_server
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -165,3 +168,22 @@ def test_the_model_grammar_writes_the_new_actions() -> None:
     assert within_grammar('{"type":"match_size","dimension":"width","ids":["a"],"target_id":"b"}', ids)
     assert within_grammar('{"type":"set_gap","gap":12,"id":"a","target_id":"b"}', ids)
     assert within_grammar('{"type":"set_locked","ids":["c"],"locked":false}', ids)
+
+
+@pytest.mark.anyio
+async def test_the_mcp_server_applies_and_undoes_the_new_actions(tmp_path: Path) -> None:
+    async with Client(build_server(make_workspace(tmp_path / "ws"))) as client:
+        doc_id = data(await client.call_tool("open_document", {"path": "poster.svg"}))["doc_id"]
+        edits = [{"type": "swap", "ids": ["title", "subtitle"]},
+                 {"type": "set_gap", "gap": 30, "id": "caption", "target_id": "photo"},
+                 {"type": "match_size", "dimension": "width", "ids": ["body"], "target_id": "caption"},
+                 {"type": "set_locked", "ids": ["logo"]}]
+        done = data(await client.call_tool("apply_edits", {"doc_id": doc_id, "edits": edits}))
+        changed = {i for e in done["edits"] for i in e["changed_ids"]}
+        assert done["applied"] and {"title", "subtitle", "caption", "body", "logo"} <= changed
+        assert [e["type"] for e in done["edits"]] == ["swap", "set_gap", "match_size", "set_locked"]
+        refused = await client.call_tool("move_elements", {"doc_id": doc_id, "ids": ["logo"], "dx": 5, "dy": 0},
+                                         raise_on_error=False)
+        assert refused.is_error
+        undone = data(await client.call_tool("undo", {"doc_id": doc_id}))
+        assert undone["revision"] == 2
