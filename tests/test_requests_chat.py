@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.app.chat import ChatAssistant
+from assistant.cli import app
 from assistant.importer import import_svg
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -114,8 +115,6 @@ def test_bad_input_is_answered_and_changes_nothing(request_text: str, says: str 
 
 
 def test_once_with_a_request_not_understood_writes_nothing(tmp_path: Path) -> None:
-    from assistant.cli import app
-
     svg = tmp_path / "poster.svg"
     svg.write_bytes((EXAMPLES / "poster.svg").read_bytes())
     digest = hashlib.sha256(svg.read_bytes()).hexdigest()

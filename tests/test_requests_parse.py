@@ -6,6 +6,7 @@ forms, typos, British spelling, numbers in words, quoted text, several clauses.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,19 @@ def test_turn_commands(text: str, kind: str, factor: float, reference: str | Non
 def test_requests_that_are_not_turn_commands() -> None:
     assert turn_command("move the logo more to the left") is None
     assert turn_command("make the title bigger") is None
+
+
+def test_word_soup_never_raises_and_every_edit_undoes() -> None:
+    vocab = ["move", "make", "the", "logo", "title", "photo", "button", "bigger", "left", "top", "right", "align",
+             "with", "and", "it", "them", "so", "then", ",", "swap", "10px", "20%", "twice", "a", "bit", "half",
+             "'Summer Jazz Night'", "under", "over", "centre", "evenly", "bold", "red", "lock", "one", "3", "the other"]
+    rng = random.Random(7)
+    doc = import_svg(EXAMPLES / "poster.svg")
+    runner = RequestRunner(Session(doc))
+    start = doc.layout.model_dump()
+    for _ in range(300):
+        outcome = runner.handle(" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 10))))
+        assert outcome.kind in ("edited", "nothing", "question", "missing", "not_understood", "failed", "command")
+        if outcome.edited:
+            runner.session.undo()
+        assert doc.layout.model_dump() == start

@@ -61,7 +61,8 @@ from assistant.planners.prompting import build_prompt, format_target, layout_tex
 from assistant.render.overlay import render_overlay_png
 
 HELP = """Type an edit request in plain words, or a command:
-  make the title bigger | logo to the top right | tidy the spacing   (edit requests)
+  make the title bigger | logo to the top right | the photo overlaps the text, fix that   (edit requests)
+  again, a bit more, a bit less, no the other one, no I meant the subtitle   (about the last edit)
   undo, redo             take back / repeat the last edit
   show                   list the elements and the score, write a preview PNG
   score                  the composite score and the weakest metrics

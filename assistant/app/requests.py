@@ -177,6 +177,8 @@ class RequestRunner:
         self.last_request: str | None = None
         self.last_repeatable: _Repeatable | None = None
         self.pending: Understanding | None = None
+        #: The revision the last understood edit left (an undo since then means it is no longer there).
+        self.applied_at: int | None = None
 
     def handle(self, text: str) -> Outcome:
         """Understand ``text`` and carry it out (or answer why not)."""
@@ -213,6 +215,7 @@ class RequestRunner:
         result = self.session.apply(actions)
         self.last, self.last_request = u, text
         self.last_repeatable = _Repeatable(actions, amounts)
+        self.applied_at = result.revision
         self.context.last_ids = list(dict.fromkeys(i for s in u.steps for i in s.patients)) or u.targets
         self.context.last_candidates = list(u.choices)
         self.context.last_choice = list(self.context.last_ids)
@@ -317,9 +320,11 @@ class RequestRunner:
                 return Outcome("nothing", "there is no other element like that to choose")
             new = pool[:1]
         request = self.last_request
-        self.session.undo()
+        current = self.session.revision == self.applied_at and self.session.can_undo
+        if current:  # take the edit on the wrong element back first (unless the user already did)
+            self.session.undo()
         outcome = self._redo_with(request, old, new)
-        if not outcome.edited:
+        if not outcome.edited and current:
             self.session.redo()
         return outcome
 
