@@ -192,6 +192,13 @@ CASES = [
      lambda b, a, c: all(abs(a[k].x - a["coverline-1"].x) < 0.5
                          for k in ("coverline-2", "coverline-3", "coverline-4"))),
     ("flyer", "make the caption at the bottom smaller", lambda b, a, c: a["footer"].area < b["footer"].area),
+    # a relation or a place that says which element, and plural descriptions
+    ("flyer", "make the text right under the photo a bit smaller", lambda b, a, c: a["about"].area < b["about"].area
+     and a["when"] == b["when"]),
+    ("poster", "move the heading on the right up 10px", lambda b, a, c: _dy(b, a, "subtitle") == -10
+     and _dy(b, a, "title") == 0),
+    ("flyer", "put the footer above the button", lambda b, a, c: a["footer"].y2 <= a["signup"].y
+     and a["signup"] == b["signup"]),
 ]
 
 
@@ -215,6 +222,7 @@ def test_each_phrasing_becomes_the_edit_asked_for(name: str, request_text: str, 
     ("don't let anyone move the photo, keep it where it is", {"type": "set_locked", "locked": True}),
     ("unlock the logo", {"type": "set_locked", "locked": False}),
     ("swap the title and the subtitle", {"type": "swap"}),
+    ("make all the headings dark red", {"type": "set_text_style", "ids": ["title"], "fill": "#8b0000"}),
 ])
 def test_style_order_lock_and_swap_requests(request_text: str, action: dict) -> None:
     outcome, *_ = _run("poster", request_text)

@@ -89,7 +89,7 @@ def carry_out(session: Session, steps: list[Step]) -> tuple[list[dict[str, Any]]
             last_error: InvalidAction | None = None
             for alt in alternatives:
                 if not alt:
-                    notes.append(f"'{step.text}' is already so")
+                    notes.append(_ALREADY.get(step.kind, "'{text}' is already so").format(text=step.text))
                     break
                 try:
                     diffs = apply_actions(doc, alt)
@@ -106,6 +106,11 @@ def carry_out(session: Session, steps: list[Step]) -> tuple[list[dict[str, Any]]
     finally:
         undo_diffs(doc, done)
     return actions, notes
+
+
+#: What a step that needs no change tells the user.
+_ALREADY = {"separate": "they do not overlap ('{text}')", "inside": "it is already inside the page ('{text}')",
+            "place": "it is already there ('{text}')", "gap": "the gap is already that ('{text}')"}
 
 
 def _reason(exc: InvalidAction) -> str:

@@ -199,6 +199,10 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
     skeleton: list[str] = []
     i = 0
     while i < len(tokens):
+        if i == 0 and tokens[0].text in INTENT_WORDS and 0 not in spans:
+            skeleton.append(tokens[0].text)  # a request starting with a verb: "line the photo up …"
+            i = 1
+            continue
         m, j = _phrase(tokens, i, spans, index)
         if m is not None and _names_something(m):
             skeleton.append(f"E{len(mentions)}")
@@ -383,6 +387,18 @@ def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:
     return index.reading_order(best)
 
 
+def broad_candidates(scores: dict[str, float], index: ElementIndex, share: float = 0.5) -> list[str]:
+    """Every id scoring at least ``share`` of the best, in reading order.
+
+    A group is preferred to its members. This is what "all the headings" or "the heading on the right" choose from.
+    """
+    if not scores:
+        return []
+    top = max(scores.values())
+    wide = [i for i, s in scores.items() if s >= share * top]
+    return index.reading_order([i for i in wide if not any(a in wide for a in index.ancestors(i))])
+
+
 def _extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
     boxes = {i: index.layout.get(i).box for i in ids}
     key = {"left": lambda b: b.cx, "right": lambda b: -b.cx, "top": lambda b: b.cy, "bottom": lambda b: -b.cy,
@@ -411,4 +427,5 @@ def extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
     return _extreme(ids, place, index)
 
 
-__all__ = ["Mention", "find_mentions", "score_mention", "best_candidates", "narrow", "extreme", "is_page"]
+__all__ = ["Mention", "find_mentions", "score_mention", "best_candidates", "broad_candidates", "narrow", "extreme",
+           "is_page"]

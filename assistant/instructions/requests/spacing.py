@@ -127,7 +127,7 @@ def place(step: Step, layout: Layout) -> list[Actions]:
         return [[]]
     wrong_side = {"below": p.cy < r.cy, "above": p.cy > r.cy, "right": p.cx < r.cx, "left": p.cx > r.cx}[rel]
     out: list[Actions] = []
-    if wrong_side and _neighbours(layout, pid, rid, vertical):
+    if wrong_side and _neighbours(layout, pid, rid, vertical) and _in_one_stack(layout, pid, rid, vertical):
         out.append([{"type": "swap", "ids": [pid, rid]}])
     if vertical:
         dy = (r.y2 + gap - p.y) if rel == "below" else (r.y - gap - p.y2)
@@ -137,6 +137,21 @@ def place(step: Step, layout: Layout) -> list[Actions]:
         dy = r.y - p.y
     out.append([{"type": "move", "ids": [pid], "dx": round(dx, 3), "dy": round(dy, 3)}])
     return out
+
+
+def _in_one_stack(layout: Layout, a: str, b: str, vertical: bool) -> bool:
+    """Whether two elements of one kind line up as a stack (a shared left, centre or right edge across it).
+
+    Reordering such a pair is a swap; anything else is a move of the one named.
+    """
+    ea, eb = layout.get(a), layout.get(b)
+    if (ea.kind == "text") != (eb.kind == "text"):
+        return False
+    pa, pb = ea.box, eb.box
+    tol = 0.01 * min(layout.canvas.width, layout.canvas.height)
+    if vertical:
+        return min(abs(pa.x - pb.x), abs(pa.cx - pb.cx), abs(pa.x2 - pb.x2)) <= tol
+    return min(abs(pa.y - pb.y), abs(pa.cy - pb.cy), abs(pa.y2 - pb.y2)) <= tol
 
 
 def _neighbours(layout: Layout, a: str, b: str, vertical: bool) -> bool:

@@ -49,6 +49,7 @@ from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import (
     Mention,
     best_candidates,
+    broad_candidates,
     extreme,
     find_mentions,
     narrow,
@@ -59,10 +60,15 @@ from assistant.instructions.requests.words import Token, fold, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
+_RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
+                             r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
+                             r"to the right of) E(\d+)")
+_DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
 _PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:at|on|in) the (?:very |far )?"
-                          r"(?:top|bottom|left|right|middle|center)(?: of the (?:page|slide|card|poster))?\b")
+                          r"(?:top|bottom|left|right|middle|center)(?: of the (?:page|slide|card|poster))?\b"
+                          r"(?! (?:right|left|top|bottom|corner|hand|third|half|edge|side|center|middle)\b)")
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
 
 
@@ -126,6 +132,8 @@ class _Reader:
         self.choices: list[str] = []
         self.all_ids: list[str] = []
         self.understood = False
+        #: Every element the last mention resolved could mean (for "the heading on the right", "the text above it").
+        self.pool: list[str] = []
 
     # -- mentions ------------------------------------------------------------------------
     def resolve(self, m: Mention, prev: Mention | None, intent: Intent | None, mentions: list[Mention],
@@ -155,6 +163,9 @@ class _Reader:
         cands = best_candidates(scores, self.index)
         if not cands:
             return self._missing(m)
+        self.pool = broad_candidates(scores, self.index) if not m.names and not m.quote else cands
+        if (m.plural or m.every) and not m.count and not m.names:
+            cands = self.pool  # "all the headings": the title and the subheadings
         if m.plural or m.every or (m.count and m.count > 1):
             if m.count and len(cands) > m.count:
                 ranked = sorted(cands, key=lambda i: -scores[i])
@@ -199,11 +210,23 @@ class _Reader:
             described = _PLACE_AFTER.search(skel)
             if described and (intent is None or intent.kind in ("edge", "region", "nudge")):
                 # "the small print at the very bottom": a place after a noun says which one, when the clause
-                # asks for something else ("… smaller")
-                rest = detect_intent(skel[:described.end(1)] + skel[described.end():], tokens, self.original)
-                if rest is not None and rest.kind not in ("edge", "region", "nudge"):
+                # asks for something else ("… smaller", "… up 10px")
+                reduced = skel[:described.end(1)] + skel[described.end():]
+                rest = detect_intent(reduced, tokens, self.original)
+                if rest is not None and rest.kind not in ("edge", "region") and (
+                        rest.kind != "nudge" or _DIRECTION.search(reduced)):
                     intent = rest
+        relation = _RELATION_AFTER.search(skel)
+        if relation and not mentions[int(relation.group(1))].plural:
+            # "make the text above the picture bold": the relation says which text, the clause asks for bold
+            reduced = detect_intent(skel[:relation.end(1)] + skel[relation.end():], tokens, self.original)
+            if reduced is None or reduced.kind == "place" or reduced.kind == (intent.kind if intent else None) and \
+                    intent is not None and int(relation.group(3)) in intent.refs:
+                relation = None
+            else:
+                intent = reduced
         resolved: dict[int, list[str]] = {}
+        pools: dict[int, list[str]] = {}
         prev = None
         for n, m in enumerate(mentions):
             if m.pronoun and purpose and n > 0 and resolved:
@@ -214,14 +237,20 @@ class _Reader:
                 except _Ask:
                     resolved[n] = []
             else:
+                self.pool = []
                 resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+            pools[n] = list(self.pool) or list(resolved[n])
             prev = m if m.has_head else prev
+        if relation:
+            n, k = int(relation.group(1)), int(relation.group(3))
+            near = _related_to(self.layout, pools[n], resolved.get(k, []), relation.group(2))
+            resolved[n] = near or resolved[n]
         named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
         for n, m in enumerate(mentions):
             if m.others:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
-        self._trailing_place(mentions, resolved, skel)
+        self._trailing_place(mentions, resolved, skel, pools)
         if intent is None:
             if mentions and all(resolved.get(n) for n in range(len(mentions))):
                 self.subject = [i for n in sorted(resolved) for i in resolved[n]]
@@ -246,15 +275,16 @@ class _Reader:
         if patients:
             self.subject = list(dict.fromkeys(patients))
 
-    def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str) -> None:
+    def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
+                        pools: dict[int, list[str]]) -> None:
         for n, m in enumerate(mentions):
-            if m.plural or m.every or len(resolved.get(n, [])) < 2:
+            if m.plural or m.every or len(pools.get(n, [])) < 2:
                 continue
             after = re.search(rf"\bE{n} (?:that is |which is |sitting |placed )?(?:at|on|in) the (?:very |far )?"
                               r"(top|bottom|left|right|middle|center)\b", skel)
             if after:
                 place = {"center": "middle"}.get(after.group(1), after.group(1))
-                resolved[n] = extreme(resolved[n], place, self.index)
+                resolved[n] = extreme(pools[n], place, self.index)
 
     def _narrow_by_relation(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                             patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
@@ -322,6 +352,37 @@ class _Reader:
         if self.pending is not None:
             self.steps.append(self.pending)
             self.pending = None
+
+
+def _related_to(layout: Layout, pool: list[str], targets: list[str], rel: str) -> list[str]:
+    """The one of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it")."""
+    if not targets or not pool:
+        return []
+    t = layout.get(targets[0]).box
+    shares = [i for i in pool if i not in targets and (
+        min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0
+        if rel in ("above", "over", "below", "under", "underneath", "beneath")
+        else min(layout.get(i).box.y2, t.y2) - max(layout.get(i).box.y, t.y) > 0)]
+    pool = shares or pool  # the text above a picture is in its column
+    side = {"above": "above", "over": "above", "below": "below", "under": "below", "underneath": "below",
+            "beneath": "below", "left of": "left", "to the left of": "left", "right of": "right",
+            "to the right of": "right"}.get(rel)
+    found = []
+    for i in pool:
+        if i in targets:
+            continue
+        b = layout.get(i).box
+        if side == "above" and b.cy < t.cy:
+            found.append((t.y - b.y2, i))
+        elif side == "below" and b.cy > t.cy:
+            found.append((b.y - t.y2, i))
+        elif side == "left" and b.cx < t.cx:
+            found.append((t.x - b.x2, i))
+        elif side == "right" and b.cx > t.cx:
+            found.append((b.x - t.x2, i))
+        elif side is None:
+            found.append((b.distance(t), i))
+    return [min(found)[1]] if found else []
 
 
 def _describe(layout: Layout, element_id: str) -> str:
