@@ -199,6 +199,7 @@ class _Reader:
         mentions, skel = find_mentions(tokens, self.index)
         purpose = re.search(r"\bso (?:that )?(?=E\d+)", skel)
         intent = None
+        place_says_which = False
         if purpose:
             goal = detect_intent(skel[purpose.end():], tokens, self.original)
             main = detect_intent(skel[:purpose.start()], tokens, self.original)
@@ -215,7 +216,7 @@ class _Reader:
                 rest = detect_intent(reduced, tokens, self.original)
                 if rest is not None and rest.kind not in ("edge", "region") and (
                         rest.kind != "nudge" or _DIRECTION.search(reduced)):
-                    intent = rest
+                    intent, place_says_which = rest, True
         relation = _RELATION_AFTER.search(skel)
         if relation and not mentions[int(relation.group(1))].plural:
             # "make the text above the picture bold": the relation says which text, the clause asks for bold
@@ -250,7 +251,7 @@ class _Reader:
             if m.others:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
-        self._trailing_place(mentions, resolved, skel, pools)
+        self._trailing_place(mentions, resolved, skel, pools, place_says_which)
         if intent is None:
             if mentions and all(resolved.get(n) for n in range(len(mentions))):
                 self.subject = [i for n in sorted(resolved) for i in resolved[n]]
@@ -276,9 +277,10 @@ class _Reader:
             self.subject = list(dict.fromkeys(patients))
 
     def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
-                        pools: dict[int, list[str]]) -> None:
+                        pools: dict[int, list[str]], says_which: bool) -> None:
+        """A place after an ambiguous noun, or one the clause does not move to, picks the element there."""
         for n, m in enumerate(mentions):
-            if m.plural or m.every or len(pools.get(n, [])) < 2:
+            if m.plural or m.every or len(pools.get(n, [])) < 2 or (len(resolved.get(n, [])) < 2 and not says_which):
                 continue
             after = re.search(rf"\bE{n} (?:that is |which is |sitting |placed )?(?:at|on|in) the (?:very |far )?"
                               r"(top|bottom|left|right|middle|center)\b", skel)
