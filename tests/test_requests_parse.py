@@ -199,6 +199,16 @@ CASES = [
      and _dy(b, a, "title") == 0),
     ("flyer", "put the footer above the button", lambda b, a, c: a["footer"].y2 <= a["signup"].y
      and a["signup"] == b["signup"]),
+    # a stack's spacing, idioms, terse sizes, units that look like names
+    ("slide", "the bullets are too squashed together", lambda b, a, c: a["point-2"].y - a["point-1"].y2
+     > b["point-2"].y - b["point-1"].y2),
+    ("slide", "space the bullets 30px apart", lambda b, a, c: abs(a["point-2"].y - a["point-1"].y2 - 30) < 0.01
+     and abs(a["point-3"].y - a["point-2"].y2 - 30) < 0.01),
+    ("slide", "the third point is out of line", lambda b, a, c: a["point-3"].x != b["point-3"].x),
+    ("slide", "title size 40", lambda b, a, c: a["slide-title"].height < b["slide-title"].height),
+    ("slide", "nudge point 3 up 3 points", lambda b, a, c: abs(_dy(b, a, "point-3") + 4) < 0.01
+     and a["point-1"] == b["point-1"]),
+    ("slide", "could we get the chart a touch higher", lambda b, a, c: _dy(b, a, "chart") < 0),
 ]
 
 

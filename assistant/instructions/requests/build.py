@@ -161,6 +161,18 @@ def _column(layout: Layout, ids: list[str], edge: str, skip: list[str]) -> str |
     return best[2] if best else None
 
 
+def _shared_count(layout: Layout, ids: list[str], edge: str, element_id: str) -> int:
+    """How many of ``ids`` share ``element_id``'s ``edge`` line."""
+    key = _EDGE_KEY[edge]
+    tol = 0.006 * min(layout.canvas.width, layout.canvas.height)
+    v = key(layout.get(element_id).box)
+    return sum(1 for i in ids if abs(key(layout.get(i).box) - v) <= tol)
+
+
+_EDGE_KEY = {"left": lambda b: b.x, "right": lambda b: b.x2, "top": lambda b: b.y, "bottom": lambda b: b.y2,
+             "center_x": lambda b: b.cx, "center_y": lambda b: b.cy}
+
+
 def _shared_column(layout: Layout, ids: list[str], edge: str) -> str | None:
     """Of the selection, the element on the edge line the rest of the layout already uses (a margin, a column).
 
@@ -214,6 +226,12 @@ def _align(step: Step, layout: Layout) -> list[Actions]:
                     [{"type": "align", "ids": patients, "edge": edge}]]
         return [[{"type": "align", "ids": patients, "edge": edge}]]
     others = [e.id for e in content(layout, set(patients))]
+    if p.get("siblings"):  # "point 2 is out of line": line it up with its own kind first, if they share an edge
+        el = layout.get(patients[0])
+        kin = [i for i in others if layout.get(i).role == el.role]
+        found = _column(layout, kin, edge, patients) if len(kin) >= 2 else None
+        if found is not None and _shared_count(layout, kin, edge, found) >= 2:
+            others = kin
     target = _column(layout, others, edge, patients) if others else None
     if target is not None:
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": target}]]

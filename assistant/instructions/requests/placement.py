@@ -140,13 +140,17 @@ _SPACE = r"(?:space|spacing|room|air|breathing room|gap|gaps|distance|padding|wh
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     length = am.first_length(s)
-    m = re.search(r"\b(?:more|extra|bigger|larger|increase|add|widen|open up|loosen)\b.*\b" + _SPACE +
+    m = re.search(r"\b(?:more|extra|bigger|larger|increase|add|widen|open up|loosen|some|a little|a bit of|"
+                  r"a touch of)\b.*\b" + _SPACE +
                   r"\b.*?\b(?P<rel>under|below|beneath|underneath|after|above|over|before|between|around)\b|"
                   r"\b" + _SPACE + r"\b.*\b(?:bigger|larger|wider)\b", s)
     less = re.search(r"\b(?:less|reduce|smaller|tighten|tighter|close|closer|shrink|decrease|narrow|remove|cut|"
                      r"minimize)\b.*\b" + _SPACE + r"\b.*?\b(?P<rel>under|below|beneath|underneath|after|above|over|"
                      r"before|between|around)\b|\btighten\b|\b" + _SPACE + r"\b.*\b(?:smaller|tighter|narrower)\b", s)
     rel_m = m or less
+    many = re.match(r"^(?:\w+ )?(E\d+)(?: (?:are|is|look|looks|seem|seems))? ", s + " ")
+    if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many:
+        return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
     if rel_m and slots(s):
         rel = rel_m.groupdict().get("rel") if rel_m.groupdict().get("rel") else "between"
         found = slots(s)
@@ -228,6 +232,9 @@ def align(s: str) -> Intent | None:
         refs = [int(ref.group(1)[1:])] if ref else []
         return Intent("center", [n for n in slots(s) if n not in refs], refs,
                       params={"axis": axis or ("both" if both and not refs else None)})
+    if re.search(r"\bout of line\b|\bmisaligned\b|\bnot (?:aligned|lined up|in line|straight)\b|\bcrooked\b|"
+                 r"\bwonky\b|\bsticks out\b|\bsticking out\b", s):
+        return Intent("align", slots(s)[:1], params={"edge": None, "page": False, "siblings": True})
     m = re.search(r"\b(?:align|aligned|alignment|aligning|line (?:" + E + r" )*up|lines up|lined up|lining up|"
                   r"flush|level with|in line with|inline with|same (?:left|right|top|bottom) (?:edge|side)|"
                   r"justify|justified|line (?:" + E + r" )*with|lines? up)\b", s)

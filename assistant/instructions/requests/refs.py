@@ -56,6 +56,8 @@ BROADER: dict[str, set[str]] = {
     "link": {"link", "cta", "url", "text"}, "cta": {"cta", "link"}, "logo": {"logo"}, "image": {"image"},
     "qr": {"qr"}, "shape": {"shape"}, "text": {"text"}, "badge": {"badge"},
 }
+#: Nouns that name several elements at once ("the list" is all its items).
+COLLECTIVES = {"list", "items", "column", "stack", "series", "set", "row"}
 #: Longest run of words tried as one element name.
 MAX_NAME_WORDS = 5
 _OTHERS = {"others", "rest", "remaining"}
@@ -108,6 +110,9 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
     i = 0
     while i < len(tokens):
         found = None
+        if _is_unit(tokens, i):
+            i += 1
+            continue
         for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
             run = tokens[i:i + n]
             if any(t.kind in ("punct", "quote") for t in run) or run[0].kind == "number":
@@ -123,6 +128,15 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
         else:
             i += 1
     return spans
+
+
+_UNITS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in", "inch", "inches", "pc", "percent",
+          "millimeter", "millimeters", "centimeter", "centimeters", "%", "x", "times"}
+
+
+def _is_unit(tokens: list[Token], i: int) -> bool:
+    """Whether ``tokens[i]`` is the unit of a number before it."""
+    return i > 0 and tokens[i - 1].kind == "number" and tokens[i].text in _UNITS
 
 
 def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -> list[tuple[str, str, float]]:
@@ -189,7 +203,8 @@ def _numbered_siblings(tokens: list[Token], end: int, hits: list[tuple[str, str,
 def _is_noun(tok: Token) -> bool:
     w = tok.text
     return (tok.kind == "word" and w.replace("'", "").isalpha() and w not in FUNCTION_WORDS and w not in INTENT_WORDS
-            and w not in DETERMINERS and w not in POSITION_ADJECTIVES and w not in ORDINALS) or w in CLASS_WORDS
+            and w not in DETERMINERS and w not in POSITION_ADJECTIVES and w not in ORDINALS
+            and w not in NOT_NOUNS) or w in CLASS_WORDS
 
 
 def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mention], str]:
@@ -199,6 +214,10 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
     skeleton: list[str] = []
     i = 0
     while i < len(tokens):
+        if _is_unit(tokens, i):  # "2 points" is a length, not the bullet points
+            skeleton.append(tokens[i].text)
+            i += 1
+            continue
         if i == 0 and tokens[0].text in INTENT_WORDS and 0 not in spans:
             skeleton.append(tokens[0].text)  # a request starting with a verb: "line the photo up …"
             i = 1
@@ -295,10 +314,10 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if j < len(tokens) and tokens[j].text == "else":
                 m.others, j = True, j + 1
             break
-        if _is_noun(tok) and not (m.has_head and _not_compound(w)):
+        if _is_noun(tok) and not (m.has_head and (_not_compound(w) or w in INTENT_WORDS)):
             word, plural = _singular(w)
             m.words.append(word)
-            m.plural = plural
+            m.plural = plural or word in COLLECTIVES
             j, started = j + 1, True
             continue
         break

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 from assistant.document import Layout
@@ -45,6 +46,8 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     """Actions for a ``gap`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
     p = step.intent.params
     rel = p.get("rel")
+    if (p.get("many") or len(step.patients) >= 3) and not step.refs and rel in (None, "between"):
+        return _stack_gaps(step, layout)
     if rel in ("under", "below", "beneath", "underneath", "after", "above", "over", "before") and step.patients:
         anchor = layout.get(step.patients[0])
         above = rel in ("above", "over", "before")
@@ -66,6 +69,32 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
         later = b if (second.cy, second.cx) > (first.cy, first.cx) else a
         mover, target = later, (a if later == b else b)
     return _ranked(_gap_change(layout, mover, target, p) + _gap_change(layout, target, mover, p))
+
+
+def _stack_gaps(step: Step, layout: Layout) -> list[Actions]:
+    """"The bullets are too cramped", "20px between the points": one gap for the whole stack, kept in place."""
+    ids = step.patients
+    if len(ids) < 2:
+        raise CannotPlan("which elements should be spaced? Name them, e.g. 'the bullet points'")
+    axis = arrangement(layout, ids)
+    boxes = sorted((layout.get(i).box for i in ids), key=lambda b: b.y if axis == "vertical" else b.x)
+    gaps = [gap_between(a, b, axis) for a, b in zip(boxes, boxes[1:])]
+    now = statistics.median(gaps)
+    p = step.intent.params
+    c = layout.canvas
+    deg = p.get("degree", "medium")
+    length = p.get("length")
+    if p.get("op") == "set" and length is not None:
+        new = world_length(layout, length, "y" if axis == "vertical" else "x")
+    elif length is not None:
+        d = world_length(layout, length, "y" if axis == "vertical" else "x")
+        new = now + d if p.get("op") == "more" else now - d
+    elif p.get("op") == "more":
+        new = max(now, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
+                                  {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(now, 0.0))
+    else:
+        new = max(now, 0.0) * {"small": 0.75, "medium": 0.5, "large": 0.25}[deg]
+    return [[{"type": "distribute", "ids": ids, "axis": axis, "gap": round(max(new, 0.0), 3)}]]
 
 
 def _ranked(alternatives: list[Actions]) -> list[Actions]:

@@ -75,13 +75,16 @@ def _weight(skel: str) -> int | str | None:
 
 
 def _font_size(skel: str) -> dict[str, Any] | None:
-    fontish = re.search(_FONT_WORD, skel)
+    fontish = re.search(_FONT_WORD, skel) or re.search(r"\bsize (?:to |of |at |=)?\d|^(?:E\d+ )+\d+(?:\.\d+)? "
+                                                       r"(?:pt|px|points?|pixels?)$", skel)
     length = am.first_length(skel)
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
     if not fontish and not (length and re.search(r"\b(?:make|set)\b", skel) and length.unit in ("pt", "px", "point",
                                                                                               "points", "pixels")
                             and not re.search(r"\b(?:up|down|left|right|wide|tall|high)\b", skel)):
         return None
+    if length is None and fontish and re.search(r"\bsize (?:to |of |at |=)?\d", skel):
+        length = am.first_length(skel, bare=True)
     if length is not None and length.unit != "%":
         if grow or shrink:
             return {"delta": length, "sign": 1 if grow else -1}

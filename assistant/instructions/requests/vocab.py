@@ -84,7 +84,7 @@ MEASURE_WORDS = {"size", "width", "height", "gap", "gaps", "space", "spacing", "
                  "cm", "inch", "fraction", "factor", "step", "notch", "smidge", "hair", "degree", "wrong",
                  "shouty", "loud", "one", "front", "back", "foreground", "layer", "layers", "end", "beginning",
                  "start", "bounds", "bleed", "look", "feel", "balance", "style", "millimeter", "centimeter",
-                 "pica", "point"}
+                 "pica"}
 
 #: Pronouns that point back to what was just named (this turn or the last).
 PRONOUNS = {"it", "its", "itself", "them", "they", "those", "these", "that", "this", "both"}

@@ -113,7 +113,15 @@ def _prepare(text: str) -> str:
     t = re.sub(r"(?<=[a-z])[-_](?=[a-z])", " ", t)
     t = re.sub(r"(?<=\d)(?=[a-z%])(?!st\b|nd\b|rd\b|th\b)", " ", t)  # 40px → 40 px, 2x → 2 x
     t = re.sub(r"\bx(?=\d)", "x ", t)                                  # x2 → x 2
+    for phrase, plain in _PHRASES:
+        t = re.sub(phrase, plain, t)
     return t
+
+
+#: Idioms said in words the rest of the reading knows ("out of line" is misaligned, not a line).
+_PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misaligned"),
+            (r"\bin line with\b", "aligned with"), (r"\bin a line\b", "aligned"),
+            (r"\bon the same line as\b", "level with")]
 
 
 def _split_quotes(text: str) -> list[tuple[str, bool]]:
