@@ -134,7 +134,8 @@ def distribute(s: str) -> Intent | None:
     return None
 
 
-_SPACE = r"(?:space|spacing|room|air|breathing room|gap|gaps|distance|padding|whitespace|white space|margin)"
+_SPACE = (r"(?:space|spacing|room|air|breathing room|breathing space|gap|gaps|distance|padding|whitespace|"
+          r"white space|margin)")
 
 
 def gap(s: str) -> Intent | None:
@@ -148,6 +149,11 @@ def gap(s: str) -> Intent | None:
                      r"minimize)\b.*\b" + _SPACE + r"\b.*?\b(?P<rel>under|below|beneath|underneath|after|above|over|"
                      r"before|between|around)\b|\btighten\b|\b" + _SPACE + r"\b.*\b(?:smaller|tighter|narrower)\b", s)
     rel_m = m or less
+    alone = re.search(r"\b(?:give|leave|add|need|needs|want)\b.*\b(?:more |some |a (?:little |bit (?:of )?)?)?"
+                      r"(?:room|breathing room|breathing space|air|space)\b", s)
+    if alone and not rel_m and len(slots(s)) == 1:  # "give the button a little breathing room"
+        return Intent("gap", slots(s), params={"op": "more", "rel": "around", "length": length,
+                                                "degree": am.degree(s)})
     many = re.match(r"^(?:\w+ )?(E\d+)(?: (?:are|is|look|looks|seem|seems))? ", s + " ")
     if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many:
         return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
@@ -209,8 +215,8 @@ def match(s: str) -> Intent | None:
         return Intent("match", [int(a[1:])], [int(b[1:])], params={"dimension": dim})
     m = re.search(r"\b(?:fill|fills|span|spans|stretch(?:es)? (?:across|over)?|take up|cover|across|run across)"
                   r" (?:the )?(?:whole |full |entire )?(?P<w>width|height)\b|\bfull (?P<w2>width|height)\b|"
-                  r"\b(?P<bleed>full bleed|edge to edge)\b|\b(?:fill|fills) (?:the )?(?:whole |entire )?"
-                  r"(?:page|canvas|slide|card)\b", s)
+                  r"\b(?P<bleed>full bleed|edge to edge|to the (?:page |canvas )?edges|from edge to edge)\b|"
+                  r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b", s)
     if m:
         dim = m.group("w") or m.group("w2") or "width"
         return Intent("fill", slots(s)[:1], params={"dimension": dim, "bleed": bool(m.group("bleed"))})

@@ -40,6 +40,11 @@ def resize(s: str) -> Intent | None:
     grow = re.search(BIGGER, s)
     shrink = re.search(SMALLER, s)
     wider = re.search(r"\b(?P<w>wider|narrower|taller|shorter|longer|thinner|fatter|skinnier)\b", s)
+    too = re.search(r"\btoo (?P<w>tall|wide|short|narrow|long|thin|high)\b", s)
+    if too and not wider:  # "the photo is too tall" asks for it shorter
+        opposite = {"tall": "shorter", "high": "shorter", "wide": "narrower", "long": "shorter",
+                    "short": "taller", "narrow": "wider", "thin": "wider"}[too.group("w")]
+        wider = re.search(rf"(?P<w>{opposite})", opposite)
     size_to = re.search(r"\b(?P<num>\d+(?:\.\d+)?) (?P<unit>[a-z%]+ )?(?P<dim>wide|tall|high|across|in width|"
                         r"in height)\b|\b(?P<dim2>width|height) (?:of |to |at )(?P<num2>\d+(?:\.\d+)?)", s)
     scale_word = re.search(r"\b(?:scale|size|resize|zoom)\b", s)

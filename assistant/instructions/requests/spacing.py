@@ -48,6 +48,8 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     rel = p.get("rel")
     if (p.get("many") or len(step.patients) >= 3) and not step.refs and rel in (None, "between"):
         return _stack_gaps(step, layout)
+    if rel == "around" and step.patients:
+        return _room_around(step, layout)
     if rel in ("under", "below", "beneath", "underneath", "after", "above", "over", "before") and step.patients:
         anchor = layout.get(step.patients[0])
         above = rel in ("above", "over", "before")
@@ -69,6 +71,17 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
         later = b if (second.cy, second.cx) > (first.cy, first.cx) else a
         mover, target = later, (a if later == b else b)
     return _ranked(_gap_change(layout, mover, target, p) + _gap_change(layout, target, mover, p))
+
+
+def _room_around(step: Step, layout: Layout) -> list[Actions]:
+    """"Give the button some room": move it away from its nearest neighbour (or that neighbour away from it)."""
+    el = layout.get(step.patients[0])
+    others = [e for e in content(layout, {el.id}) if not fixes._related(layout, e.id, el.id)]
+    if not others:
+        raise CannotPlan(f"nothing is near {el.id!r} to make room against")
+    nearest = min(others, key=lambda e: e.box.distance(el.box))
+    return _ranked(_gap_change(layout, el.id, nearest.id, step.intent.params)
+                   + _gap_change(layout, nearest.id, el.id, step.intent.params))
 
 
 def _stack_gaps(step: Step, layout: Layout) -> list[Actions]:

@@ -261,7 +261,10 @@ class _Reader:
             return
         self.understood = True
         patients = [i for n in intent.patients for i in resolved.get(n, [])]
-        refs = [i for n in intent.refs for i in resolved.get(n, []) if i not in patients]
+        refs = [i for n in intent.refs for i in resolved.get(n, [])]
+        broad = any(mentions[n].everything or mentions[n].every for n in intent.patients if n < len(mentions))
+        patients = [i for i in patients if i not in refs] if broad else patients  # "align everything to X"
+        refs = [i for i in refs if i not in patients]
         if not patients and intent.kind not in ("confirm", "separate") and intent.kind != "distribute":
             patients = list(self.subject) or list(self.context.last_ids)
         if intent.kind == "distribute" and len(patients) < 3:

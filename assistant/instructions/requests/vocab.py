@@ -149,7 +149,7 @@ NOT_NOUNS = {
     "together", "horizontal", "vertical", "upside", "instead", "too", "enough", "again", "else", "first",
     "italic", "regular", "semibold", "underlined", "please", "pls", "plz", "thanks", "asap", "now", "today",
     "backwards", "backward", "forwards", "forward", "upwards", "downwards", "sideways", "along", "across",
-    "around", "dead", "slightly", "bit",
+    "around", "dead", "slightly", "bit", "full", "complete", "total", "breathing",
 }
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).
