@@ -40,7 +40,8 @@ def lock(s: str) -> Intent | None:
                  r"edit|mess with)\b|\bleave (?:" + E + r" )+(?:alone|where|as|in place|untouched|unchanged)|" + E +
                  r" (?:should|must|has to|needs to|have to|need to) (?:stay|remain)\b|" + E +
                  r" stays? (?:put|where|in place|fixed)", s):
-        return Intent("lock", slots(s), params={"locked": True})
+        keep = not re.search(r"\b(?:lock|pin|freeze)\b", s)  # "keep X where it is" holds for the whole request
+        return Intent("lock", slots(s), params={"locked": True, "keep": keep})
     return None
 
 

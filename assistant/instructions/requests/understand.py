@@ -354,9 +354,17 @@ class _Reader:
         self.steps.append(step)
 
     def finish(self) -> None:
+        """Close the request: a problem still pending becomes a step; "keep X where it is" holds throughout."""
         if self.pending is not None:
             self.steps.append(self.pending)
             self.pending = None
+        kept = [s for s in self.steps if s.kind == "lock" and s.intent.params.get("keep")]
+        if kept and len(kept) < len(self.steps):
+            held = {i for s in kept for i in s.patients}
+            for s in self.steps:
+                if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
+                    s.patients = [i for i in s.patients if i not in held]
+            self.steps = kept + [s for s in self.steps if s not in kept]
 
 
 def _related_to(layout: Layout, pool: list[str], targets: list[str], rel: str) -> list[str]:
