@@ -191,8 +191,10 @@ class _Reader:
         raise _Ask("question", f"which element is '{m.text}'? Name it, e.g. 'the title'")
 
     def _missing(self, m: Mention) -> list[str]:
-        names = ", ".join(e for e in self.index.content_ids()[:12])
-        raise _Ask("missing", f"there is no {m.text!r} in this layout (its elements: {names})")
+        shown = [e for e in self.index.content_ids() if self.layout.get(e).role != "decoration"
+                 and self.layout.get(e).group is None][:12]
+        names = ", ".join(f"{e} ({self.layout.get(e).role})" for e in shown)
+        raise _Ask("missing", f"there is no {m.text!r} in this layout (it has: {names})")
 
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
@@ -318,8 +320,8 @@ class _Reader:
                 continue
             if len(ids) > 1:
                 listing = "; ".join(_describe(self.layout, i) for i in ids[:6])
-                raise _Ask("question", f"which {m.text.removeprefix('the ').strip() or 'one'} do you mean: "
-                                       f"{listing}?", ids)
+                what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip() or "one"
+                raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
 
     def _add(self, step: Step) -> None:
         kind = step.kind
