@@ -39,9 +39,10 @@ from assistant.instructions.requests import (
     plan_step,
     understand,
 )
+from assistant.instructions.requests.choose import best_candidates, extreme, score_mention
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.plan import resize_anchors
-from assistant.instructions.requests.refs import best_candidates, extreme, find_mentions, score_mention
+from assistant.instructions.requests.refs import find_mentions
 from assistant.instructions.requests.words import tokenise
 
 

@@ -194,9 +194,4 @@ def inside(layout: Layout, ids: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-def is_inside(layout: Layout, element_id: str) -> bool:
-    """Whether the element lies inside the safe box."""
-    return layout.canvas.safe_box.contains(layout.get(element_id).box, tol=0.5)
-
-
-__all__ = ["separate", "inside", "is_inside", "overlaps", "gap_for", "obstacles_for", "MIN_SHRINK"]
+__all__ = ["separate", "inside", "overlaps", "gap_for", "obstacles_for", "MIN_SHRINK"]

@@ -35,6 +35,14 @@ from dataclasses import dataclass, field
 
 from assistant.document import Layout
 from assistant.instructions.requests import fixes
+from assistant.instructions.requests.choose import (
+    best_candidates,
+    broad_candidates,
+    extreme,
+    narrow,
+    related_to,
+    score_mention,
+)
 from assistant.instructions.requests.clauses import (
     clauses,
     detect_intent,
@@ -46,17 +54,9 @@ from assistant.instructions.requests.clauses import (
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.plan import Step
-from assistant.instructions.requests.refs import (
-    Mention,
-    best_candidates,
-    broad_candidates,
-    extreme,
-    find_mentions,
-    narrow,
-    score_mention,
-)
+from assistant.instructions.requests.refs import Mention, find_mentions
 from assistant.instructions.requests.turns import TurnCommand, turn_command
-from assistant.instructions.requests.words import Token, fold, tokenise
+from assistant.instructions.requests.words import Token, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
@@ -246,7 +246,7 @@ class _Reader:
             prev = m if m.has_head else prev
         if relation:
             n, k = int(relation.group(1)), int(relation.group(3))
-            near = _related_to(self.layout, pools[n], resolved.get(k, []), relation.group(2))
+            near = related_to(self.layout, pools[n], resolved.get(k, []), relation.group(2))
             resolved[n] = near or resolved[n]
         named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
         for n, m in enumerate(mentions):
@@ -369,37 +369,6 @@ class _Reader:
             self.steps = kept + [s for s in self.steps if s not in kept]
 
 
-def _related_to(layout: Layout, pool: list[str], targets: list[str], rel: str) -> list[str]:
-    """The one of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it")."""
-    if not targets or not pool:
-        return []
-    t = layout.get(targets[0]).box
-    shares = [i for i in pool if i not in targets and (
-        min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0
-        if rel in ("above", "over", "below", "under", "underneath", "beneath")
-        else min(layout.get(i).box.y2, t.y2) - max(layout.get(i).box.y, t.y) > 0)]
-    pool = shares or pool  # the text above a picture is in its column
-    side = {"above": "above", "over": "above", "below": "below", "under": "below", "underneath": "below",
-            "beneath": "below", "left of": "left", "to the left of": "left", "right of": "right",
-            "to the right of": "right"}.get(rel)
-    found = []
-    for i in pool:
-        if i in targets:
-            continue
-        b = layout.get(i).box
-        if side == "above" and b.cy < t.cy:
-            found.append((t.y - b.y2, i))
-        elif side == "below" and b.cy > t.cy:
-            found.append((b.y - t.y2, i))
-        elif side == "left" and b.cx < t.cx:
-            found.append((t.x - b.x2, i))
-        elif side == "right" and b.cx > t.cx:
-            found.append((b.x - t.x2, i))
-        elif side is None:
-            found.append((b.distance(t), i))
-    return [min(found)[1]] if found else []
-
-
 def _describe(layout: Layout, element_id: str) -> str:
     el = layout.get(element_id)
     text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
@@ -441,11 +410,6 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
                              targets=list(reader.all_ids))
     return Understanding("edit", request, steps=reader.steps, remarks=reader.remarks if reader.understood else [],
                          targets=reader.all_ids, choices=reader.choices)
-
-
-def mention_texts(text: str) -> list[str]:
-    """The quoted parts of a request, folded (used to check a model's answer names what was asked)."""
-    return [fold(m) for m in re.findall(r"'([^']+)'|\"([^\"]+)\"", text) for m in m if m]
 
 
 __all__ = ["understand", "Understanding", "RequestContext", "MAX_REQUEST"]
