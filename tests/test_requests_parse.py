@@ -209,6 +209,9 @@ CASES = [
     ("slide", "nudge point 3 up 3 points", lambda b, a, c: abs(_dy(b, a, "point-3") + 4) < 0.01
      and a["point-1"] == b["point-1"]),
     ("slide", "could we get the chart a touch higher", lambda b, a, c: _dy(b, a, "chart") < 0),
+    ("flyer", "make the button a bit wider", lambda b, a, c: a["signup"].width > b["signup"].width
+     and a["signup-label"].width == pytest.approx(b["signup-label"].width)
+     and a["signup-label"].cx == pytest.approx(a["signup-bg"].cx)),
 ]
 
 

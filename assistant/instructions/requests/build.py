@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from assistant.document import Layout
+from assistant.document import Element, Layout
 from assistant.geometry import apart_axis
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests import fixes, spacing
@@ -348,14 +348,29 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         out = []
         for i in step.patients:
             el = layout.get(i)
-            if stretchable(el) and el.kind != "group":
-                box = el.box
-                size = box.width * s if dim == "width" else box.height * s
-                out += [[{"type": "resize", "id": i, dim: round(size, 3), "anchor": a, "keep_aspect": False}]
-                        for a in resize_anchors(layout, el)]
+            backdrop = _backdrop(layout, el) if el.kind == "group" and stretchable(el) else None
+            target = backdrop or (el if stretchable(el) and el.kind != "group" else None)
+            if target is None:
+                continue
+            size = target.box.width * s if dim == "width" else target.box.height * s
+            # a button widens by its backdrop; its label stays the same size, centred on it
+            labels = [{"type": "align", "ids": [c], "edge": "center_x" if dim == "width" else "center_y",
+                       "to": "element", "target_id": target.id}
+                      for c in el.children if backdrop is not None and layout.get(c).kind == "text"]
+            out += [[{"type": "resize", "id": target.id, dim: round(size, 3), "anchor": a, "keep_aspect": False},
+                     *labels] for a in resize_anchors(layout, el)]
         if out:
             return out
     return scale_alternatives(layout, step.patients, s)
+
+
+def _backdrop(layout: Layout, group: Element) -> Element | None:
+    """The shape behind a group's other members (a button's background), when it has one."""
+    for c in group.children:
+        el = layout.get(c)
+        if el.kind == "shape" and el.box.area >= 0.8 * group.box.area:
+            return el
+    return None
 
 
 BUILDERS: dict[str, Callable[[Step, Layout], list[Actions]]] = {
