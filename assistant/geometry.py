@@ -307,3 +307,15 @@ class Box(BaseModel):
 
     def __repr__(self) -> str:
         return f"Box(x={self.x!r}, y={self.y!r}, width={self.width!r}, height={self.height!r})"
+
+
+def apart_axis(a: Box, b: Box) -> str:
+    """``"vertical"`` when ``a`` and ``b`` stand apart more along y than along x, else ``"horizontal"``.
+
+    Each axis's separation is the gap between the two boxes' projections on it
+    (negative when the projections overlap); the larger one names the axis along
+    which the boxes are arranged (a column of text: vertical; side by side: horizontal).
+    """
+    sep_x = max(b.x - a.x2, a.x - b.x2)
+    sep_y = max(b.y - a.y2, a.y - b.y2)
+    return "vertical" if sep_y >= sep_x else "horizontal"

@@ -22,14 +22,18 @@ from assistant.actions.schema import (
     Demote,
     Distribute,
     Finalize,
+    MatchSize,
     Move,
     Promote,
     ReflowGroup,
     ReflowText,
     Reorder,
     Resize,
+    SetGap,
+    SetLocked,
     SetTextStyle,
     SnapToGrid,
+    Swap,
     action_json_schema,
 )
 from assistant.actions.validate import parse_action, parse_actions
@@ -37,7 +41,8 @@ from assistant.actions.validate import parse_action, parse_actions
 __all__ = [
     "ACTION_MODELS", "ACTION_TYPES", "REGION_NAMES", "TEMPLATE_NAMES", "HANDLERS",
     "Action", "Align", "AnchorToRegion", "ApplyTemplate", "Demote", "Diff", "Distribute", "Finalize",
-    "Move", "Promote", "ReflowGroup", "ReflowText", "Reorder", "Resize", "SetTextStyle", "SnapToGrid",
+    "MatchSize", "Move", "Promote", "ReflowGroup", "ReflowText", "Reorder", "Resize", "SetGap", "SetLocked",
+    "SetTextStyle", "SnapToGrid", "Swap",
     "action_json_schema", "apply_action", "apply_actions", "parse_action", "parse_actions",
     "redo_diff", "undo_diff", "undo_diffs",
 ]

@@ -207,6 +207,52 @@ class SetTextStyle(_ActionBase):
         return self
 
 
+class MatchSize(_ActionBase):
+    """Make elements as wide and/or as tall as another element.
+
+    With ``keep_aspect`` (the default) each element scales uniformly until the
+    named dimension matches (``both``: until its area matches). Without it the
+    named dimension is stretched: shapes and pictures stretch, a group's
+    backdrop stretches while its text keeps its size and its relative place.
+    """
+
+    type: Literal["match_size"] = "match_size"
+    dimension: Literal["width", "height", "both"] = Field(description="Which size to match.")
+    anchor: Anchor = Field("top_left", description="Point of each box that stays fixed.")
+    keep_aspect: bool = Field(True, description="Scale uniformly (True) or stretch the named dimension (False).")
+    ids: IdList = Field(description="Ids of the elements to resize.")
+    target_id: ElementId = Field(description="Id of the element whose size they take.")
+
+
+class SetGap(_ActionBase):
+    """Move one element along an axis so the gap between it and another element is exactly ``gap``."""
+
+    type: Literal["set_gap"] = "set_gap"
+    gap: float = Field(ge=0, le=MAX_COORD, description="Gap between the two boxes, world units.")
+    axis: Literal["auto", "vertical", "horizontal"] = Field(
+        "auto", description="Axis of the gap; auto: the axis along which the two stand apart.")
+    id: ElementId = Field(description="Id of the element that moves.")
+    target_id: ElementId = Field(description="Id of the element it is spaced from (does not move).")
+
+
+class Swap(_ActionBase):
+    """Exchange the places of two elements, keeping the gap between them."""
+
+    type: Literal["swap"] = "swap"
+    ids: Annotated[list[ElementId], Field(min_length=2, max_length=2)] = Field(
+        description="Ids of the two elements to swap.")
+    axis: Literal["auto", "vertical", "horizontal"] = Field(
+        "auto", description="Axis of the exchange; auto: the axis along which the two stand apart.")
+
+
+class SetLocked(_ActionBase):
+    """Lock elements so that no later edit changes them, or unlock them."""
+
+    type: Literal["set_locked"] = "set_locked"
+    ids: IdList = Field(description="Ids of the elements to lock or unlock.")
+    locked: bool = Field(True, description="True to lock, False to unlock.")
+
+
 class Finalize(_ActionBase):
     """Declare the layout finished (changes nothing)."""
 
@@ -215,12 +261,12 @@ class Finalize(_ActionBase):
 
 ACTION_MODELS: tuple[type[_ActionBase], ...] = (
     Move, Resize, Align, Distribute, SnapToGrid, ReflowText, ReflowGroup, Promote, Demote,
-    AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, Finalize,
+    AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, MatchSize, SetGap, Swap, SetLocked, Finalize,
 )
 
 Action = Annotated[
     Move | Resize | Align | Distribute | SnapToGrid | ReflowText | ReflowGroup | Promote | Demote | AnchorToRegion
-    | Reorder | ApplyTemplate | SetTextStyle | Finalize,
+    | Reorder | ApplyTemplate | SetTextStyle | MatchSize | SetGap | Swap | SetLocked | Finalize,
     Field(discriminator="type"),
 ]
 

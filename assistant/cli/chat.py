@@ -52,6 +52,7 @@ def chat(
     from assistant.app.chat import ChatAssistant, run_repl
     from assistant.importer import import_svg
     from assistant.planners import get_planner
+    from assistant.planners.local import resolve_model
 
     try:
         doc = import_svg(file)
@@ -60,9 +61,13 @@ def chat(
             options["model"] = model
         if adapter is not None:
             options["adapter"] = adapter
-        planner = get_planner("local", **options)
+        resolve_model(model, adapter)  # a missing or broken model file is an error now, not at the first request
     except LayoutError as exc:
         fail(exc)
+
+    def planner() -> object:  # loaded only when a request needs the model
+        return get_planner("local", **options)
+
     out_dir = out if out is not None else Path.cwd() / f"{file.stem}-chat"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

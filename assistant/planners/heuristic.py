@@ -34,7 +34,7 @@ from assistant.actions.trial import attempt
 from assistant.errors import InvalidAction
 from assistant.metrics import Finding, MetricReport
 from assistant.planners import register_planner
-from assistant.planners.base import actionable, PlannerState, Proposal, action_ids
+from assistant.planners.base import PlannerState, Proposal, action_ids, actionable
 from assistant.planners.candidates import candidates_for, unit_of
 from assistant.planners.lists import detached_lists, list_markers, snapshot
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit

@@ -81,6 +81,10 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "reorder": ("type", "id", "to"),
     "apply_template": ("type", "template"),
     "set_text_style": ("type", "ids", "font_size", "font_weight", "fill", "font_family"),
+    "match_size": ("type", "dimension", "anchor", "keep_aspect", "ids", "target_id"),
+    "set_gap": ("type", "gap", "axis", "id", "target_id"),
+    "swap": ("type", "ids", "axis"),
+    "set_locked": ("type", "ids", "locked"),
     "finalize": ("type",),
 }
 
