@@ -74,9 +74,10 @@ def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
     """Alignment defects: a stack of like texts whose anchor edges nearly, but not quite, line up.
 
     Like texts share role and size and stand one above the other; their edges all lie within
-    ``SIBLING_SPREAD`` of the page width. Each text off the stack's line is reported with the move onto it. The line is the edge most of
-    them share; when they share none, a line of the column's other units (a heading's edge, a page
-    margin) within reach, else the leftmost (for left-set text; the rightmost for right-set).
+    ``SIBLING_SPREAD`` of the page width. Each text off the stack's line is reported with the move
+    onto it. The line is the edge most of them share; when they share none, a line of the column's
+    other units (a heading's edge, a page margin) within reach, else the leftmost (for left-set text;
+    the rightmost for right-set).
     """
     page = layout.canvas.box
     tol, spread, lo = TOLERANCE * page.width, SIBLING_SPREAD * page.width, MIN_SHIFT * page.width
