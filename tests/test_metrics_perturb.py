@@ -254,6 +254,9 @@ KNOWN_COINCIDENCES = {
 #: Cases where the perturbed metric worsens at every level but the composite, between neighbouring levels, may
 #: not: other metrics move by chance more than the perturbed one. Only the composite's end points are required.
 COMPOSITE_COINCIDENCES = {
+    ("postgis-flyer-a4.svg", "break_alignment"):
+        "jittered everywhere, the page no longer keeps columns, so its stray edges stop being defects "
+        "(assistant.metrics.lines): the 3 % level scores a little above the 1.5 % one, both well below the original",
     ("geonetwork_a4.svg", "shrink_headline"):
         "the headline runs under the OSGeo logo (13 % of it hidden); shrinking it by 0.8 frees it, which gains the "
         "overlap metric more than the smaller headline costs the hierarchy",
@@ -290,7 +293,8 @@ def test_perturbation_makes_metric_and_composite_worse(design: str, perturbation
     assert_worse(metric_levels, f"{metric} ({design}, {perturbation})")
     # the judged composite never rewards damage; a small change inside the norms of published designs
     # may cost nothing, but text pushed onto other text is a defect at once
-    if (design, perturbation) not in COMPOSITE_COINCIDENCES and (design, perturbation) not in KNOWN_COINCIDENCES:
-        assert_not_better(composite_levels, f"composite ({design}, {perturbation})")
+    if (design, perturbation) in COMPOSITE_COINCIDENCES or (design, perturbation) in KNOWN_COINCIDENCES:
+        composite_levels = composite_levels[::3]  # original and large only
+    assert_not_better(composite_levels, f"composite ({design}, {perturbation})")
     if perturbation == "overlap_texts":
         assert composite_levels[-1] < composite_levels[0] - EPS, f"text on text cost nothing: {composite_levels}"

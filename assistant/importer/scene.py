@@ -114,8 +114,8 @@ def _backdrop_role(e: Element, page: Box, above: list[Element]) -> str | None:
     if inter is None:
         return "decoration"  # off the page entirely
     share = inter.area / page.area
-    if share >= 0.9:
-        return "background"
+    if share >= 0.9:  # the page's ground, or a veil painted over the content
+        return "background" if above or e.role == "background" else "decoration"
     if e.opacity <= WATERMARK_OPACITY and share >= WATERMARK_AREA:
         return "decoration"
     across = inter.width >= BAND_SPAN * page.width or inter.height >= BAND_SPAN * page.height
@@ -314,6 +314,14 @@ def _edge(e: Element, anchor: str) -> float:
     return b.cx if anchor == "middle" else (b.x2 if anchor == "end" else b.x)
 
 
+def _above_gap(e: Element, units: list[Element]) -> float:
+    """The gap between ``e`` and the nearest unit above it in its column (infinite when none)."""
+    b = e.box
+    gaps = [b.y - o.box.y2 for o in units if o is not e and o.page == e.page and o.box.y2 <= b.y + 1e-9
+            and o.box.x < b.x2 and b.x < o.box.x2]
+    return min(gaps, default=float("inf"))
+
+
 def _sections(layout: Layout) -> list[list[str]]:
     """``[heading, member, …]`` for every heading with the text set right under it (see the module docstring)."""
     top = [e for e in layout.elements if e.group is None and not e.pinned and e.page >= 0
@@ -339,8 +347,8 @@ def _sections(layout: Layout) -> list[list[str]]:
             if abs(_edge(cand, anchor) - _edge(head, anchor)) > SECTION_EDGE * em and not (
                     cand.kind == "group" and abs(cand.box.x - head.box.x) <= SECTION_EDGE * em):
                 continue  # another column
-            if not members and not _is_heading(head, lead):
-                break
+            if not members and (not _is_heading(head, lead) or _above_gap(head, top) < cand.box.y - head.box.y2):
+                break  # not a heading, or one that sits closer to what is above it (a title's subtitle)
             if members and lead.kind == "text" and _is_heading(lead, _lead(members[-1], layout)):
                 break  # the next heading
             members.append(cand)

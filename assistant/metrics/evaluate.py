@@ -119,13 +119,17 @@ def evaluate(
     weights: Mapping[str, float] | None = None,
     checks: Iterable[str] | None = None,
     backdrop: Backdrop | None = None,
+    judged: bool = True,
 ) -> MetricReport:
     """Score ``layout`` with every metric (or the ``checks`` subset) and their weighted composite.
 
     ``constraints`` feed the instruction-fit metric (``assistant.instructions``);
     ``backdrop`` (see ``make_backdrop``) lets the contrast metric read the
-    rendered colours under each text. Deterministic: the same layout and
-    arguments give the same report.
+    rendered colours under each text. With ``judged=False`` every metric
+    reports its own measure and all its findings, not judged against the
+    norms of published designs (:mod:`assistant.metrics.norms`; for studying
+    a metric's definition). Deterministic: the same layout and arguments give
+    the same report.
     """
     if backdrop is not None and not isinstance(backdrop, Backdrop):
         raise MetricError(f"backdrop must be a Backdrop (see make_backdrop), got {type(backdrop).__name__}")
@@ -134,14 +138,15 @@ def evaluate(
     w_all = resolve_weights(weights)
     pages = page_layouts(layout)
     if len(pages) != 1:
-        return _combine([_evaluate_page(p, names, w_all, constraints, backdrop) for p in pages] or
+        return _combine([_evaluate_page(p, names, w_all, constraints, backdrop, judged) for p in pages] or
                         [_evaluate_page(Layout.model_construct(canvas=layout.canvas, elements=[]), names, w_all,
-                                        constraints, backdrop)], [len(p.elements) for p in pages] or [1])
-    return _evaluate_page(pages[0], names, w_all, constraints, backdrop)
+                                        constraints, backdrop, judged)], [len(p.elements) for p in pages] or [1])
+    return _evaluate_page(pages[0], names, w_all, constraints, backdrop, judged)
 
 
 def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float],
-                   constraints: Sequence[ScoredConstraint] | None, backdrop: Backdrop | None) -> MetricReport:
+                   constraints: Sequence[ScoredConstraint] | None, backdrop: Backdrop | None,
+                   judged: bool = True) -> MetricReport:
     """The report of one page (see :func:`evaluate`)."""
     la = LayoutArrays(layout)
     results: dict[str, MetricResult] = {}
@@ -157,7 +162,7 @@ def _evaluate_page(layout: Layout, names: list[str], w_all: dict[str, float],
             extra = off_column(layout)
             if extra:
                 res = metric_result(name=name, score=res.score, findings=extra + res.findings)
-        results[name] = judge(res)
+        results[name] = judge(res) if judged else res
     used = {n: w_all[n] for n in names if results[n].applicable}
     total = sum(used.values())
     if total > 0:

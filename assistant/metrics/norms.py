@@ -12,8 +12,8 @@ computed by ``python -m benchmarks.norms``):
   text, a label pushed out of its button, a title smaller than its body text, text off the
   page, or an element knocked off the columns the rest of the design keeps;
 - below its norm, the score falls linearly to 0 at a measure of 0, and every finding is reported;
-- defects cost their metric ``1 − exp(−Σ impact)`` whatever the rest scores, so a layout with
-  one clear defect scores clearly lower, and removing it raises the score.
+- defects cost their metric ``1 − exp(−DEFECT_COST · Σ impact)`` whatever the rest scores, so a
+  layout with one clear defect scores clearly lower, and removing it raises the score.
 
 Planners act on what is reported, so a design inside the norms gets no edits.
 """
@@ -28,9 +28,13 @@ from assistant.metrics.report import MetricResult, metric_result
 #: Metrics without a norm (instruction fit: the user's own request) are judged by their measure.
 NORMS: dict[str, float] = {
     "overlap": 0.088, "alignment": 0.335, "spacing": 0.541, "margins": 0.092, "balance": 0.497,
-    "hierarchy": 0.607, "grouping": 0.402, "reading_order": 0.296, "text_fit": 0.078, "grid": 0.508,
-    "whitespace": 0.59, "contrast": 0.539,
+    "hierarchy": 0.607, "grouping": 0.437, "reading_order": 0.296, "text_fit": 0.078, "grid": 0.508,
+    "whitespace": 0.628, "contrast": 0.539,
 }
+
+
+#: How hard defects hit their metric (one defect of impact 0.5 leaves it at 0.37).
+DEFECT_COST = 2.0
 
 
 def judge(result: MetricResult, norm: float | None = None) -> MetricResult:
@@ -43,7 +47,7 @@ def judge(result: MetricResult, norm: float | None = None) -> MetricResult:
     inside = raw >= norm
     score = 1.0 if inside else max(raw, 0.0) / norm
     if defects:
-        score = min(score, math.exp(-sum(max(f.impact, 0.0) for f in defects)))
+        score = min(score, math.exp(-DEFECT_COST * sum(max(f.impact, 0.0) for f in defects)))
     return metric_result(name=result.name, score=float(score), findings=defects if inside else result.findings,
                          applicable=True, raw=raw)
 

@@ -65,19 +65,21 @@ STRADDLE = (0.2, 0.8)
 def _defect(la: LayoutArrays, a: int, b: int, kind: str, ratio: float, inter: float) -> bool:
     """Whether an overlap is one published designs do not make (see ``Finding.defect``).
 
-    Text on other text; text straddling a picture's edge (a caption set *on* a photo lies
-    wholly inside it, one pushed half onto it does not). Members of one group never count.
+    Text on other text (even in one section: a heading on its own paragraph); text straddling a
+    picture's edge (a caption set *on* a photo lies wholly inside it, one pushed half onto it does
+    not), unless both belong to one group (a lock-up's line on its logo).
     """
-    if la.group[a] >= 0 and la.group[a] == la.group[b]:
-        return False
     if kind == "text over text":
         # a single decorative letter on a headline is a design, not a collision
         short = min(len((la.elements[i].text or "").strip()) for i in (a, b))
         return ratio >= DEFECT_TEXT_ON_TEXT and short > 3
-    if kind == "text over image":
-        text = a if la.is_text[a] else b
-        share = inter / max(float(la.ink_area[text]), 1e-12)
-        return STRADDLE[0] <= share <= STRADDLE[1]
+    if la.group[a] >= 0 and la.group[a] == la.group[b]:
+        return False  # a lock-up's line on its logo, a label on its button
+    if la.is_text[a] != la.is_text[b]:
+        text, other = (a, b) if la.is_text[a] else (b, a)
+        if la.is_image[other] or la.roles[other] == "image":  # a picture, or a placeholder for one
+            share = inter / max(float(la.ink_area[text]), 1e-12)
+            return STRADDLE[0] <= share <= STRADDLE[1]
     return False
 HIDDEN = 1.0
 
