@@ -5,7 +5,7 @@ BPE tokenizer + ``LlamaForCausalLM``) for a few seconds of CPU on a handful of
 prompt → action pairs for ``examples/flyer.svg`` and exports it with
 ``models.export_gguf`` (F16). It is built once per test session (cached in the
 session's base temp folder) and shared by every test module that asks for it.
-The layout is :data:`SMALL_SVG` (five elements), so prompts stay short and
+The layout is :data:`SMALL_SVG` (six elements; its footer sits off the column of the lines above it), so prompts stay short and
 training takes seconds; the loss covers the completion tokens only.
 
 The prompts are the runtime's own: the applicator prompt of
@@ -33,7 +33,8 @@ SMALL_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" 
   <rect id="logo" x="300" y="200" width="60" height="60" fill="#3366cc"/>
   <text id="body" x="30" y="120" font-family="DejaVu Sans" font-size="12"
         fill="#333333">Music, food and games for all</text>
-  <text id="footer" x="22" y="285" font-family="DejaVu Sans" font-size="9" fill="#555555">Town square, May 4</text>
+  <text id="info" x="30" y="150" font-family="DejaVu Sans" font-size="12" fill="#333333">Free entry</text>
+  <text id="footer" x="22" y="285" font-family="DejaVu Sans" font-size="12" fill="#555555">Town square, May 4</text>
 </svg>
 """
 

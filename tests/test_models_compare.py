@@ -177,7 +177,7 @@ def test_a_file_the_model_cannot_read_is_its_failure_not_a_crash(osgeo_dir):
     # a context too short for even the most compact prompt (the system prompt alone does not fit)
     short = GGUFPolicy(BUNDLED, name="m", grammar=True, llm=load_llama(BUNDLED, n_ctx=160))
     res = run_file_episode(short, doc.copy(), long_file.name, max_steps=3)
-    assert (res.ended, res.parsed, res.valid, res.steps) == ("invalid", 0, 0, 1)
+    assert (res.ended, res.valid, res.steps) == ("invalid", 0, 1) and res.parsed <= 1
     # with the model's own context the file, whose full prompt is longer than it, is read in brief
     res = run_file_episode(GGUFPolicy(BUNDLED, name="m", grammar=True), doc.copy(), long_file.name, max_steps=3)
     # (a well-formed answer; every element of this file is locked, so only finalize would be a valid one)

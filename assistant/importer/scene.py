@@ -58,12 +58,12 @@ def analyse_scene(layout: Layout, explicit: Iterable[str] = ()) -> None:
 
     ``explicit``: ids of elements whose role the file sets (``data-role``); they are never re-roled.
     """
+    explicit = frozenset(explicit)
     _place_on_pages(layout)
-    _pin_backdrops(layout, frozenset(explicit))
-    _group(layout, _stacks(layout), "unit")
-    _group(layout, _lockups(layout), "lockup")
-    _group(layout, _list_items(layout), "item")
-    _group(layout, _sections(layout), "section")
+    _pin_backdrops(layout, explicit)
+    for find, prefix in ((_stacks, "unit"), (_lockups, "lockup"), (_list_items, "item"), (_sections, "section")):
+        # a file that names its elements' roles has said what its parts are: its structure is its own
+        _group(layout, [s for s in find(layout) if not explicit.intersection(s)], prefix)
 
 
 # -- 0. pages ---------------------------------------------------------------------

@@ -28,8 +28,8 @@ from assistant.geometry import Box
 from assistant.metrics.report import Finding, finding
 
 TOLERANCE = 0.0015
-MIN_SHIFT, MAX_SHIFT = 0.004, 0.08
-REGULAR = 0.8
+MIN_SHIFT, MAX_SHIFT = 0.006, 0.06
+REGULAR = 0.7
 SUPPORT = 3
 MAX_UNITS = 200
 #: A stack of at least this many like texts …
@@ -49,9 +49,17 @@ def _values(e: Element) -> list[tuple[int, float]]:
 
 
 def _units(layout: Layout) -> list[Element]:
+    """What is placed on the page's lines: top-level units, with a section's lines and items taken one by one."""
     page = layout.canvas.box
-    return [e for e in layout.elements if e.group is None and not e.pinned and e.page >= 0 and e.opacity > 0.01
-            and e.role not in ("background", "decoration") and e.box.width > 0 and page.contains(e.box, 1e-6)]
+    out = []
+    for e in layout.elements:
+        parent = layout.get(e.group) if e.group is not None and e.group in layout else None
+        placed = parent is None or (parent.group is None and parent.id.startswith("la-section-"))
+        if (placed and not (e.kind == "group" and e.id.startswith("la-section-")) and not e.pinned and e.page >= 0
+                and e.opacity > 0.01 and e.role not in ("background", "decoration") and e.box.width > 0
+                and page.contains(e.box, 1e-6)):
+            out.append(e)
+    return out
 
 
 def _partner_lines(u: Element, units: list[Element], page: Box, reach: float) -> list[tuple[int, float, str]]:
@@ -73,7 +81,7 @@ def _support(u: Element, lines: list[tuple[int, float, str]], shift: float, tol:
 def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
     """Alignment defects: a stack of like texts whose anchor edges nearly, but not quite, line up.
 
-    Like texts share role and size and stand one above the other; their edges all lie within
+    Like texts share size and anchor and stand one above the other; their edges all lie within
     ``SIBLING_SPREAD`` of the page width. Each text off the stack's line is reported with the move
     onto it. The line is the edge most of them share; when they share none, a line of the column's
     other units (a heading's edge, a page margin) within reach, else the leftmost (for left-set text;
@@ -82,11 +90,11 @@ def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
     page = layout.canvas.box
     tol, spread, lo = TOLERANCE * page.width, SIBLING_SPREAD * page.width, MIN_SHIFT * page.width
     texts = [u for u in units if u.kind == "text" and u.font_size and u.text_anchor in _ANCHOR_TYPE]
-    groups: dict[tuple[str, str, int], list[Element]] = {}
+    groups: dict[tuple[str, float], list[Element]] = {}
     for t in texts:
-        groups.setdefault((t.role, t.text_anchor or "start", round(t.font_size or 0, 1) * 10), []).append(t)
+        groups.setdefault((t.text_anchor or "start", round(t.font_size or 0, 1)), []).append(t)
     out: list[Finding] = []
-    for (_, anchor, _), members in groups.items():
+    for (anchor, _), members in groups.items():
         t_type = _ANCHOR_TYPE[anchor]
         members = sorted(members, key=lambda e: e.box.y)
         stack = [m for m in members if any(o is not m and o.box.x < m.box.x2 and m.box.x < o.box.x2 for o in members)]

@@ -104,7 +104,10 @@ class HeuristicPlanner:
         seen: set[str] = set()
         out: list[tuple[dict[str, Any], str, Finding]] = []
         for finding in actionable(report.findings(), state.constraints)[:max_findings]:
-            for action, reason in candidates_for(finding, layout):
+            # a defect comes with the smallest edit that removes it: that edit, not a generic family of moves
+            options = ([(dict(finding.suggestion), f"{finding.metric}: {finding.message} (suggested fix)")]
+                       if finding.defect and finding.suggestion else candidates_for(finding, layout))
+            for action, reason in options:
                 ids = action_ids(action)
                 if ids & frozen or ids & frozen_units:
                     continue
