@@ -81,8 +81,9 @@ def _support(u: Element, lines: list[tuple[int, float, str]], shift: float, tol:
 def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
     """Alignment defects: a stack of like texts whose anchor edges nearly, but not quite, line up.
 
-    Like texts share size and anchor and stand one above the other; their edges all lie within
-    ``SIBLING_SPREAD`` of the page width. Each text off the stack's line is reported with the move
+    Like texts share size and anchor and stand one above the other; when some of them share an
+    edge, those within ``SIBLING_SPREAD`` of the page width of it are meant to share it too; when
+    none do, their edges all lie within that spread. Each text off the stack's line is reported with the move
     onto it. The line is the edge most of them share; when they share none, a line of the column's
     other units (a heading's edge, a page margin) within reach, else the leftmost (for left-set text;
     the rightmost for right-set).
@@ -101,17 +102,19 @@ def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
         if len(stack) < SIBLINGS:
             continue
         edges = [_values(m)[0][1] for m in stack]
-        if max(edges) - min(edges) > spread or max(edges) - min(edges) <= tol:
+        if max(edges) - min(edges) <= tol:
             continue
         shared = max(edges, key=lambda v: (sum(abs(v - w) <= tol for w in edges), -v if t_type == 0 else v))
         if sum(abs(shared - w) <= tol for w in edges) < 2:
+            if max(edges) - min(edges) > spread:
+                continue
             others = [lv for u in units if u not in stack and u.box.x < max(m.box.x2 for m in stack)
                       and min(m.box.x for m in stack) < u.box.x2 for lt, lv in _values(u) if lt == t_type]
             near = [v for v in others if min(edges) - spread <= v <= max(edges) + spread]
             shared = (min(near, key=lambda v: abs(v - min(edges))) if near else
                       (min(edges) if t_type == 0 else max(edges) if t_type == 2 else sorted(edges)[len(edges) // 2]))
         for m, v in zip(stack, edges):
-            if abs(v - shared) <= tol or abs(v - shared) < lo * 0.5:
+            if abs(v - shared) <= tol or abs(v - shared) < lo * 0.5 or abs(v - shared) > spread:
                 continue
             out.append(finding(
                 metric="alignment", element_ids=[m.id, *(o.id for o in stack if o is not m)][:4],
