@@ -43,13 +43,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from assistant.planners.prompting import layout_text, make_record
-from models.requests import (KIND_WEIGHTS, MOVE_AMOUNTS, ROLE_WORDS_SHARE, kind_weights, request_for,
-                             synth_action)
+from models.requests import KIND_WEIGHTS, MOVE_AMOUNTS, ROLE_WORDS_SHARE, kind_weights, request_for, synth_action
 
 #: Disjoint seed ranges per split (inclusive start, exclusive end).
 SEED_RANGES: dict[str, tuple[int, int]] = {"train": (1000, 10000), "val": (500, 1000), "test": (100, 500)}
@@ -87,8 +87,8 @@ def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]
 
 def heuristic_actions(task: Any, *, max_steps: int, time_budget: float) -> tuple[list[dict[str, Any]], str]:
     """The heuristic's accepted actions on ``task`` and why it stopped."""
-    from assistant.planners import get_planner
     from assistant.instructions.brief import compile_brief
+    from assistant.planners import get_planner
     from assistant.planners.loop import run_planner
 
     doc = task.broken.copy()

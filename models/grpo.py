@@ -123,10 +123,18 @@ import torch
 
 from models.data import SEED_RANGES
 from models.files import load_files
-from models.grpo_objective import grpo_loss, group_advantages, sample_group, suggested_completions, token_logprobs
+from models.grpo_objective import group_advantages, grpo_loss, sample_group, suggested_completions, token_logprobs
 from models.grpo_rewards import (
-    FILE_SEEDS, REWARDS, TorchPolicy, best_gain, charge_stops, check_context, file_state, on_policy_state,
-    planner_prompt, score_group,
+    FILE_SEEDS,
+    REWARDS,
+    TorchPolicy,
+    best_gain,
+    charge_stops,
+    check_context,
+    file_state,
+    on_policy_state,
+    planner_prompt,
+    score_group,
 )
 from models.lm import LM, describe_device, float32_weights, load_lm, pick_device
 
@@ -197,7 +205,8 @@ def curriculum_tasks(tasks: list[str], step: int, total: int, *, elapsed: float 
 
 def grammar_states(grammar: Any, env: Any, n: int) -> Any:
     """``n`` states of ``grammar`` (a ``models.grammar_mask.GrammarMask``) over ``env``'s element ids (a context
-    that closes them), or a null context without one."""
+    that closes them), or a null context without one.
+    """
     if grammar is None:
         return nullcontext()
     from assistant.planners.modelstep import element_ids

@@ -98,7 +98,8 @@ def suggested_completions(lm: LM, env: Any, texts: list[str], limit: int, *, gra
 
 def mask_logits(grammar: Any, logits: torch.Tensor, done: list[bool]) -> torch.Tensor:
     """``logits`` with the tokens each unfinished sample's grammar does not allow set to ``-inf``; a sample
-    whose grammar is complete is marked done (its row is left as it is: nothing more is taken from it)."""
+    whose grammar is complete is marked done (its row is left as it is: nothing more is taken from it).
+    """
     rows = logits.float().cpu().numpy()
     masked = logits.clone()
     for i, finished in enumerate(done):

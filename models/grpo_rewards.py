@@ -17,7 +17,6 @@ from assistant.errors import InvalidAction
 from assistant.planners.prompting import build_prompt, parse_completion
 from models.lm import LM
 
-
 #: What a sampled answer can be rewarded with (``GRPOConfig.reward``; see the module docstring).
 REWARDS = ("step", "return", "composite")
 
@@ -177,7 +176,8 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
 def file_state(lm: LM, name: str, document: Any, seed: int, depth: int, max_steps: int, *, perturb: int,
                to_stop: bool = False) -> Any:
     """:func:`on_policy_state` on a real file: ``document`` at ``seed`` (``models.files.file_variant``: as it
-    is at seed 0, perturbed after), without a brief, rolled on by the current policy."""
+    is at seed 0, perturbed after), without a brief, rolled on by the current policy.
+    """
     from models.files import file_env, file_variant
 
     env, _ = file_env(file_variant(document, name, seed, perturb)[0], max_steps=max_steps)
@@ -209,7 +209,8 @@ FILE_SEEDS = 10_000
 
 def check_context(lm: LM, documents: list[tuple[str, Any]], max_new_tokens: int) -> None:
     """Refuse, by name, a GRPO file whose prompt and answer would not fit the model's context (the model
-    would read it truncated)."""
+    would read it truncated).
+    """
     from models.files import file_env
 
     limit = int(getattr(lm.model.config, "max_position_embeddings", 0) or 0)

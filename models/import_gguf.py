@@ -88,7 +88,8 @@ def _tensor(t: Any) -> np.ndarray:
 
 def _tokenizer_json(tokens: list[str], types: list[int], merges: list[str], pre: str = "gpt-2") -> dict[str, Any]:
     """A ``tokenizers`` JSON for a byte-level BPE vocabulary (the layout ``models.tiny.train_tokenizer`` makes)
-    whose pre-tokenizer is the one llama.cpp calls ``pre`` (``models.tiny.PRE_TOKENIZERS``)."""
+    whose pre-tokenizer is the one llama.cpp calls ``pre`` (``models.tiny.PRE_TOKENIZERS``).
+    """
     control = int(gguf.TokenType.CONTROL)
     added = [{"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False,
               "normalized": False, "special": True} for i, (tok, kind) in enumerate(zip(tokens, types))

@@ -11,7 +11,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-
 #: how each of ``models.tiny.PRE_TOKENIZERS`` splits text, in the card's words
 SPLITS: dict[str, str] = {"gpt-2": " (GPT-2 split regex)",
                           "starcoder": " (numbers split into single digits, then the GPT-2 split regex)"}
@@ -97,7 +96,8 @@ the model, its tokenizer and its training data are produced by this repository.
 
 def reproduce_command(cfg: Any) -> str:
     """The command that trains this configuration again: ``make train-tiny`` for the tiny recipe as it is, else
-    ``python -m models.pipeline`` with the options that set what differs from the named configuration."""
+    ``python -m models.pipeline`` with the options that set what differs from the named configuration.
+    """
     from models.configs import config
 
     default = config(cfg.name)
@@ -133,7 +133,8 @@ def _grpo_settings(grpo: Any) -> str:
 
 def grpo_text(g: Any, chosen: dict | None = None) -> str:
     """A ``GRPOConfig``'s settings in words (for the model card and run notes), and the checkpoint validation
-    chose."""
+    chose.
+    """
     text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
             f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "
             f"KL coefficient {g.kl_coef:g}, sampled at temperature {g.temperature:g}")

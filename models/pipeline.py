@@ -54,13 +54,15 @@ DOCS_DIR = Path(__file__).resolve().parents[1] / "docs" / "models"
 
 def install_dir(cfg: PipelineConfig) -> Path:
     """Where an installing run puts its model card, report and plots: ``docs/models/tiny/`` or
-    ``docs/models/gemma/`` (a pretrained base's adapter)."""
+    ``docs/models/gemma/`` (a pretrained base's adapter).
+    """
     return DOCS_DIR / ("gemma" if cfg.pretrained else "tiny")
 
 
 def shipped_model(cfg: PipelineConfig) -> Path:
     """The file an installing run replaces: the bundled model, or for a pretrained base the bundled adapter
-    (``assistant.planners.local``: package data of the core, what the ``local`` planner loads)."""
+    (``assistant.planners.local``: package data of the core, what the ``local`` planner loads).
+    """
     return DATA_DIR / (GEMMA_ADAPTER_NAME if cfg.pretrained else BUNDLED_NAME)
 
 
@@ -161,7 +163,8 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
 
 def install(cfg: PipelineConfig, summary: dict[str, Any], ev: dict[str, Any]) -> list[str]:
     """Ship the run's GRPO model (F16; a pretrained base's GRPO adapter) as :func:`shipped_model`, and put its
-    report, plots and model card in :func:`install_dir`; returns the files written."""
+    report, plots and model card in :func:`install_dir`; returns the files written.
+    """
     from models.eval.run import LORA_SUFFIX
     from models.model_card import write_model_card
 

@@ -41,9 +41,10 @@ import json
 import math
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import torch
 
@@ -271,7 +272,8 @@ def lr_at(step: int, cfg: SFTConfig, elapsed: float = 0.0) -> float:
 
 def start_model(cfg: SFTConfig, out: Path) -> LM:
     """The model SFT starts from: ``cfg.base`` with a fresh LoRA adapter (``cfg.lora``), with the GGUF adapter
-    ``cfg.adapter`` read back as a trainable one (saved to ``out/init``), or in full for a ``tiny`` checkpoint."""
+    ``cfg.adapter`` read back as a trainable one (saved to ``out/init``), or in full for a ``tiny`` checkpoint.
+    """
     if not cfg.adapter:
         return load_lm(cfg.base, lora=cfg.lora, device=pick_device())
     if cfg.lora is not None:

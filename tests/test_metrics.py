@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import nullcontext
+from functools import partial
 
 import numpy as np
 import pytest
@@ -10,8 +11,6 @@ import pytest
 from assistant.document import Canvas, Element, Layout, Margins
 from assistant.errors import MetricError
 from assistant.geometry import Box
-from functools import partial
-
 from assistant.metrics import DEFAULT_WEIGHTS, METRIC_NAMES, Backdrop, evaluate
 from assistant.metrics.contrast import contrast_ratio, luminance
 

@@ -20,7 +20,8 @@ def applicator_cases(tasks: list[str], episodes: int, per_layout: int, seed: int
 
     By default the requests are the evaluation's mix of edits (``models.requests.KIND_WEIGHTS``), moves by the
     common distances, drawn exactly as in every earlier report. ``moves="any"`` makes every request a move by
-    any distance (``models.requests.move_amounts``), from a random stream of its own."""
+    any distance (``models.requests.move_amounts``), from a random stream of its own.
+    """
     from assistant.env.tasks import make_task
     from models.data import valid_on
     from models.requests import KIND_WEIGHTS, request_for, synth_action
@@ -92,7 +93,8 @@ def evaluate_applicator(policy: Any, cases: list[dict[str, Any]]) -> dict[str, A
     ``by_action`` breaks the requests down by the action they ask for: how many, how many answered right, and
     why the others missed (:data:`MISSES`: no applicable action, another action, the right action on other
     elements — a repeated or neighbouring id —, or the right action and elements with other settings, such as
-    an amount)."""
+    an amount).
+    """
     from assistant.planners.prompting import canonical_action
 
     acc = exact = valid = 0

@@ -78,7 +78,8 @@ def run_file_episode(policy: Any, document: Any, name: str, *, max_steps: int, s
     default metric weights, the same stop rule as :func:`run_episode`; recorded as task ``name``, ``seed``
     (``models.files``: 0 for the file as it is, above for a perturbed copy).
     A file the model cannot read (its prompt longer than the model's context) ends the episode as an
-    invalid answer, the layout unchanged: the planner failed on that file."""
+    invalid answer, the layout unchanged: the planner failed on that file.
+    """
     from models.files import file_env
 
     env, info = file_env(document, max_steps=max_steps)

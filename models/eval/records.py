@@ -14,7 +14,6 @@ from typing import Any
 from models.data import SEED_RANGES
 from models.eval.episodes import EpisodeResult, PolicyRow, summarise
 
-
 #: Every evaluated episode (JSON lines), written beside the report.
 EPISODES_FILE = "eval_episodes.jsonl"
 

@@ -18,10 +18,14 @@ from models.eval.episodes import PolicyRow, evaluate_policies
 from models.eval.plots import plot_curves
 from models.eval.records import EPISODES_FILE, check_same_scores, load_episodes, rows_from_episodes, write_episodes
 from models.eval.tables import (
-    TUNED_VERIFY, applicator_breakdown_table, applicator_table, more_section, policy_table, renamed_comparison,
+    TUNED_VERIFY,
+    applicator_breakdown_table,
+    applicator_table,
+    more_section,
+    policy_table,
+    renamed_comparison,
     targets_section,
 )
-
 
 #: A stage exported as a GGUF adapter over the run's ``gguf/base.gguf`` (``models.export_lora``).
 LORA_SUFFIX = ".lora.gguf"
@@ -38,7 +42,8 @@ GREEDY_STAGES = ("base (grammar)", "SFT", "GRPO")
 def _same_weights(run: Path) -> bool:
     """Whether the GRPO checkpoint the pipeline exports (``grpo/best``, else ``grpo/final``) holds the SFT
     checkpoint's weights byte for byte (GRPO's validation kept the SFT model). The exported GGUF files
-    differ anyway: their names."""
+    differ anyway: their names.
+    """
     sft = run / "sft" / "best"
     grpo = run / "grpo" / "best" if (run / "grpo" / "best").is_dir() else run / "grpo" / "final"
     a, b = sorted(sft.glob("*.safetensors")), sorted(grpo.glob("*.safetensors"))
@@ -205,7 +210,8 @@ def _more_stage_rows(policies: list[Any], tasks: list[str], episodes: int, first
                      copied: bool, previous: str | Path | None) -> tuple[list[PolicyRow], list[str]]:
     """The greedy stages' rows on ``episodes`` further held-out seeds from ``first_seed`` (``evaluate_run``'s
     ``more_episodes``), in ``GREEDY_STAGES`` order, and the stages left out: those neither in the run nor,
-    on these seeds, in ``previous``."""
+    on these seeds, in ``previous``.
+    """
     if episodes <= 0:
         return [], []
     played = evaluate_policies([p for p in policies if p.name in GREEDY_STAGES], tasks, episodes,

@@ -9,7 +9,6 @@ from models.eval.applicator import MISSES
 from models.eval.episodes import ENDINGS, EpisodeResult, PolicyRow, summarise
 from models.eval.stats import comparison_verdict, paired_difference
 
-
 #: The name of the verified row whose answers' amounts are also tuned by simulation (``GGUFPolicy(tune=True)``).
 TUNED_VERIFY = "GRPO + verify + tuned amounts"
 
@@ -42,7 +41,8 @@ def applicator_table(results: list[dict[str, Any]]) -> str:
 def applicator_breakdown_table(results: list[dict[str, Any]]) -> str:
     """Each model's requests by the action they ask for: edit accuracy and why the misses missed.
 
-    Results without a breakdown (reports made before it was measured) are left out; ``""`` when none has one."""
+    Results without a breakdown (reports made before it was measured) are left out; ``""`` when none has one.
+    """
     rows = []
     for r in results:
         for action, t in (r.get("by_action") or {}).items():
@@ -134,7 +134,8 @@ def versus(a: float, b: float) -> str:
 
 def renamed_comparison(rows: list[PolicyRow]) -> str:
     """A line per verified model row comparing it with the heuristic on the renamed tasks (paired, with its
-    interval)."""
+    interval).
+    """
     overall = {r.policy: r for r in rows if r.task == "all"}
     heur = overall.get("heuristic")
     lines = []

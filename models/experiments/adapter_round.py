@@ -76,7 +76,8 @@ def run_round(*, base: str, out: str | Path, train: str = "", val: str = "", ada
               skip_sft: bool = False) -> dict[str, Any]:
     """SFT then GRPO on one loaded base; returns (and writes to ``OUT/summary.json``) what the round made.
 
-    ``skip_sft``: GRPO straight from ``adapter`` (read back into ``OUT/sft/init``), all of a budget for it."""
+    ``skip_sft``: GRPO straight from ``adapter`` (read back into ``OUT/sft/init``), all of a budget for it.
+    """
     from peft import set_peft_model_state_dict  # noqa: PLC0415
     from safetensors.torch import load_file  # noqa: PLC0415
 

@@ -70,7 +70,8 @@ EPISODES_FILE = "compare_episodes.jsonl"
 def episodes_path(report: Path) -> Path:
     """Where the episodes of ``report`` go: ``<stem>_episodes.jsonl`` beside it, the stem in lower case
     (``COMPARE.md`` → :data:`EPISODES_FILE`, ``VERIFY.md`` → ``verify_episodes.jsonl``), so that two reports
-    in one folder keep their own episodes."""
+    in one folder keep their own episodes.
+    """
     return report.with_name(f"{report.stem.lower()}_episodes.jsonl")
 
 
@@ -85,7 +86,8 @@ BUILT_IN = ("heuristic", "fixes", "random")
 
 def parse_spec(spec: str) -> tuple[str, Path | None, Path | None]:
     """``NAME=MODEL.gguf`` / ``NAME=BASE.gguf+ADAPTER.gguf`` / a built-in planner (:data:`BUILT_IN`) →
-    (name, model, adapter)."""
+    (name, model, adapter).
+    """
     if spec in BUILT_IN:
         return spec, None, None
     name, sep, path = spec.partition("=")
@@ -120,7 +122,8 @@ def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[s
     episode runs);
     the model planners named in ``tune`` get their answers' amounts tuned by simulation, those named in
     ``suggestions`` have the findings' suggested fixes verified beside their answers; ``free_distances``:
-    a request's move distances are the model's own even under the grammar (``GGUFPolicy``)."""
+    a request's move distances are the model's own even under the grammar (``GGUFPolicy``).
+    """
     from models.policies import FixesPolicy, GGUFPolicy, HeuristicPolicy, RandomPolicy
 
     parsed = [parse_spec(s) for s in specs]
@@ -255,7 +258,8 @@ def compare_requests(specs: list[str], *, episodes: int, per_layout: int, tasks:
     broken layout of each of the first ``episodes`` held-out seeds per task, so that ``--episodes 4 --requests 8``
     gives the 192 of a ``make train-tiny`` report. Each model gets edit accuracy, exact match, valid rate,
     collateral damage and milliseconds per request (``models.eval.applicator.evaluate_applicator``).
-    ``moves="any"``: every request is a move by any distance instead."""
+    ``moves="any"``: every request is a move by any distance instead.
+    """
     from assistant.env.tasks import task_names
     from models.eval.applicator import applicator_cases, evaluate_applicator
     from models.eval.tables import applicator_breakdown_table, applicator_table
@@ -310,7 +314,8 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
     """Play every planner on the same real SVG files (imported once each, improved without a brief).
 
     Each file is played at seeds ``0 … variants - 1`` (``models.files``: seed 0 as it is, later seeds after
-    1 … ``perturb`` random damaging edits)."""
+    1 … ``perturb`` random damaging edits).
+    """
     from models.eval.episodes import run_file_episode, summarise
     from models.eval.records import write_episodes
     from models.eval.tables import policy_table

@@ -38,7 +38,8 @@ from models.model_card import grpo_text
 def continuation_grpo() -> Any:
     """The GRPO settings a continuation starts from before its ``--grpo-*`` flags: those of the ``tiny``
     configuration when the bundled model's parts were trained (12 steps of 2 states × 4 actions), kept
-    here so that the commands quoted in the model card run as they ran."""
+    here so that the commands quoted in the model card run as they ran.
+    """
     from models.grpo import GRPOConfig
 
     return GRPOConfig(steps=12, states_per_step=2, group_size=4, max_depth=2, lr=2e-5, save_every=6,
@@ -112,8 +113,8 @@ def main(argv: list[str] | None = None) -> None:
 
     import torch
 
-    from models.grpo import GRPOConfig, train_grpo
     from models.configs import config
+    from models.grpo import GRPOConfig, train_grpo
     from models.pipeline import run_pipeline
     from models.sft import SFTConfig, train_sft
 

@@ -181,7 +181,8 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
 def file_episode(learner: Any, teacher: Any, name: str, document: Any, seed: int, cfg: DaggerConfig,
                  rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """The records of one learner-driven episode of a real file (``models.files``: as is at seed 0, perturbed
-    after), without a brief as ``fix`` meets it."""
+    after), without a brief as ``fix`` meets it.
+    """
     from models.files import file_env, file_variant
 
     doc, _ = file_variant(document, name, seed, cfg.perturb)
@@ -193,7 +194,8 @@ def file_episode(learner: Any, teacher: Any, name: str, document: Any, seed: int
 def read_as_learner(learner: Any, env: Any) -> str:
     """The observation text of ``env`` as the learner's prompt holds it: shortened as the runtime shortens a
     prompt longer than the model's context (``assistant.planners.local.fit_planner_prompt``), so that a large
-    file's states are trained on as they are read instead of dropped by SFT as too long."""
+    file's states are trained on as they are read instead of dropped by SFT as too long.
+    """
     from assistant.planners.local import fit_planner_observation
 
     llm = getattr(learner, "llm", None)
@@ -315,7 +317,8 @@ def _write_episodes(path: Path, plan: list[tuple[int, str, int]], learner: Any, 
                     rng: random.Random, totals: dict[str, int], t0: float, documents: dict[str, Any]) -> None:
     """Run ``plan``'s episodes, writing their records to ``path`` and adding their counts to ``totals``.
 
-    ``documents`` (file name → imported file) is set when the episodes are files."""
+    ``documents`` (file name → imported file) is set when the episodes are files.
+    """
     with path.open("w", encoding="utf-8") as fh:
         for i, task, seed in plan:
             if documents:

@@ -43,7 +43,7 @@ class Source:
     repeat: int = 1
 
     @classmethod
-    def parse(cls, spec: str) -> "Source":
+    def parse(cls, spec: str) -> Source:
         parts = spec.split(":")
         if not parts[0] or len(parts) > 3:
             raise ValueError(f"bad source {spec!r}: expected DIR[:KIND[:N or xR]]")
@@ -89,7 +89,8 @@ class Source:
 
 def source_facts(sources: list[Source]) -> dict[str, Any]:
     """What the sources' ``stats.json`` record: the tasks (in first-seen order), per split the span of their
-    seed ranges, and ``made_by``, the command of each source that records one (``models.experiments.dagger``, a mix)."""
+    seed ranges, and ``made_by``, the command of each source that records one (``models.experiments.dagger``, a mix).
+    """
     tasks: list[str] = []
     ranges: dict[str, Any] = {}
     made_by: dict[str, str] = {}
