@@ -7,7 +7,7 @@ NODE_STAMP := tests/e2e/node_modules/.installed-stamp
 NATIVE_STAMP := $(VENV)/.native-stamp
 PYTEST_ARGS ?=
 
-.PHONY: run test test-all bench setup clean train-tiny
+.PHONY: run test test-all lint bench setup clean train-tiny
 
 $(STAMP): pyproject.toml setup.py Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,7 +32,12 @@ run: setup
 	$(BIN)/layout-assistant fix examples/ --out out/ --report out/report.html
 	@echo "Results: out/ (fixed SVGs) and out/report.html (before/after report)"
 
-test: setup
+# style (ruff: pycodestyle, pyflakes, isort, bugbear, pyupgrade, Google docstrings) and the layer contracts
+lint: setup
+	$(BIN)/ruff check assistant mcp_server exporters models benchmarks tests
+	$(BIN)/lint-imports
+
+test: lint
 	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 test-all: setup

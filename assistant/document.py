@@ -24,7 +24,8 @@ Stable ids
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterator, Literal, get_args
+from collections.abc import Iterator
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
@@ -76,6 +77,8 @@ class Canvas(BaseModel):
     view_box: tuple[float, float, float, float] | None = None
     preserve_aspect_ratio: str = "xMidYMid meet"
     margins: Margins = Field(default_factory=Margins)
+    #: The pages of a multi-page document (Inkscape pages), world boxes; empty: one page, the canvas.
+    pages: list[Box] = Field(default_factory=list)
 
     @field_validator("width", "height")
     @classmethod
@@ -86,10 +89,12 @@ class Canvas(BaseModel):
 
     @property
     def box(self) -> Box:
+        """The whole page as a box."""
         return Box(x=self.x, y=self.y, width=self.width, height=self.height)
 
     @property
     def safe_box(self) -> Box:
+        """The page inside its safe margins."""
         m = self.margins
         return Box(
             x=self.x + m.left, y=self.y + m.top,
@@ -97,8 +102,12 @@ class Canvas(BaseModel):
             height=max(self.height - m.top - m.bottom, 0.0),
         )
 
+    def page_boxes(self) -> list[Box]:
+        """Every page of the document (the canvas alone when it has no Inkscape pages)."""
+        return list(self.pages) or [self.box]
+
     @classmethod
-    def with_default_margins(cls, **kw: Any) -> "Canvas":
+    def with_default_margins(cls, **kw: Any) -> Canvas:
         """A canvas whose safe margins are 5 % of its shorter side."""
         c = cls(**kw)
         m = 0.05 * min(c.width, c.height)
@@ -130,6 +139,11 @@ class Element(BaseModel):
     opacity: float = 1.0
     z: int = 0
     locked: bool = False
+    #: Part of the design's backdrop, or deliberate (a background, a band, an ornament, rotated art):
+    #: planners leave it where it is; an edit that names it still applies.
+    pinned: bool = False
+    #: Index of the page it lies on (``Canvas.page_boxes``); -1 when it lies on none (a scratch area).
+    page: int = 0
     importance: float = 0.5
     group: str | None = None
     children: list[str] = Field(default_factory=list)
@@ -153,6 +167,7 @@ class Element(BaseModel):
 
     @property
     def is_text(self) -> bool:
+        """True for text elements."""
         return self.kind == "text"
 
 
@@ -192,12 +207,15 @@ class Layout(BaseModel):
         self.elements[i] = element
 
     def top_level(self) -> list[Element]:
+        """Elements that are in no group."""
         return [e for e in self.elements if e.group is None]
 
     def children_of(self, element_id: str) -> list[Element]:
+        """The direct children of the group ``element_id``."""
         return [self.get(c) for c in self.get(element_id).children]
 
     def descendants_of(self, element_id: str) -> list[Element]:
+        """Every element inside the group ``element_id``, nested groups included."""
         out: list[Element] = []
         stack = list(self.get(element_id).children)
         while stack:
@@ -211,9 +229,11 @@ class Layout(BaseModel):
         return [e for e in self.elements if e.kind != "group"]
 
     def by_role(self, role: str) -> list[Element]:
+        """Elements with this role, in paint order."""
         return [e for e in self.elements if e.role == role]
 
-    def copy_deep(self) -> "Layout":
+    def copy_deep(self) -> Layout:
+        """An independent deep copy."""
         return self.model_copy(deep=True)
 
 
@@ -236,6 +256,7 @@ class Document(BaseModel):
 
     @property
     def root(self) -> Any:
+        """The root ``<svg>`` node."""
         return self.tree.getroot()
 
     def node(self, xml_id: str) -> Any:
@@ -250,7 +271,7 @@ class Document(BaseModel):
             raise InvalidAction("no XML node with this id in the document", xml_id)
         return n
 
-    def copy(self) -> "Document":
+    def copy(self) -> Document:
         """An independent deep copy (tree and layout), for simulation and undo tests."""
         return Document(
             source=self.source,

@@ -22,7 +22,7 @@ def _escape(m: re.Match[str]) -> str:
 
 
 def printable(text: str, *, one_line: bool = False) -> str:
-    """``text`` with control characters (terminal escapes, direction overrides) shown as ``\\x1b``-style escapes.
+    r"""``text`` with control characters (terminal escapes, direction overrides) shown as ``\x1b``-style escapes.
 
     Newlines and tabs are kept unless ``one_line`` (file names: a newline in a
     name must not start a line of its own in a message).

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
 
 @dataclass(frozen=True, slots=True)
 class Point:
+    """A point ``(x, y)`` in world units."""
+
     x: float
     y: float
 
@@ -42,19 +44,23 @@ class Matrix:
 
     # -- constructors -------------------------------------------------
     @classmethod
-    def identity(cls) -> "Matrix":
+    def identity(cls) -> Matrix:
+        """The transform that leaves every point where it is."""
         return cls()
 
     @classmethod
-    def translate(cls, tx: float, ty: float = 0.0) -> "Matrix":
+    def translate(cls, tx: float, ty: float = 0.0) -> Matrix:
+        """A shift by ``(tx, ty)`` (SVG ``translate``)."""
         return cls(1.0, 0.0, 0.0, 1.0, tx, ty)
 
     @classmethod
-    def scale(cls, sx: float, sy: float | None = None) -> "Matrix":
+    def scale(cls, sx: float, sy: float | None = None) -> Matrix:
+        """A scale by ``sx`` across and ``sy`` down (``sx`` both ways when ``sy`` is None)."""
         return cls(sx, 0.0, 0.0, sx if sy is None else sy, 0.0, 0.0)
 
     @classmethod
-    def rotate(cls, degrees: float, cx: float = 0.0, cy: float = 0.0) -> "Matrix":
+    def rotate(cls, degrees: float, cx: float = 0.0, cy: float = 0.0) -> Matrix:
+        """A rotation by ``degrees`` (clockwise on screen) about ``(cx, cy)``, as SVG ``rotate``."""
         r = math.radians(degrees)
         cos, sin = math.cos(r), math.sin(r)
         m = cls(cos, sin, -sin, cos, 0.0, 0.0)
@@ -63,15 +69,17 @@ class Matrix:
         return m
 
     @classmethod
-    def skew_x(cls, degrees: float) -> "Matrix":
+    def skew_x(cls, degrees: float) -> Matrix:
+        """A shear along x by ``degrees`` (SVG ``skewX``)."""
         return cls(1.0, 0.0, math.tan(math.radians(degrees)), 1.0, 0.0, 0.0)
 
     @classmethod
-    def skew_y(cls, degrees: float) -> "Matrix":
+    def skew_y(cls, degrees: float) -> Matrix:
+        """A shear along y by ``degrees`` (SVG ``skewY``)."""
         return cls(1.0, math.tan(math.radians(degrees)), 0.0, 1.0, 0.0, 0.0)
 
     # -- algebra --------------------------------------------------------
-    def __matmul__(self, o: "Matrix") -> "Matrix":
+    def __matmul__(self, o: Matrix) -> Matrix:
         """``self @ o``: apply ``o`` first, then ``self``."""
         return Matrix(
             self.a * o.a + self.c * o.b,
@@ -84,9 +92,11 @@ class Matrix:
 
     @property
     def determinant(self) -> float:
+        """``a*d - b*c``: the area scale of the linear part (negative when it mirrors)."""
         return self.a * self.d - self.b * self.c
 
-    def inverse(self) -> "Matrix":
+    def inverse(self) -> Matrix:
+        """The transform that undoes this one; ``ValueError`` when it is singular."""
         det = self.determinant
         if det == 0 or not math.isfinite(det):
             raise ValueError(f"{self!r} is not invertible")
@@ -96,13 +106,14 @@ class Matrix:
         return Matrix(a, b, c, d, e, f)
 
     def apply(self, x: float, y: float) -> tuple[float, float]:
+        """Map the point ``(x, y)``."""
         return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
 
     def apply_vector(self, dx: float, dy: float) -> tuple[float, float]:
         """Map a displacement (ignores the translation part)."""
         return (self.a * dx + self.c * dy, self.b * dx + self.d * dy)
 
-    def map_box(self, box: "Box") -> "Box":
+    def map_box(self, box: Box) -> Box:
         """Axis-aligned bounding box of ``box`` after this transform."""
         pts = [self.apply(x, y) for x, y in box.corners()]
         return Box.from_points(pts)
@@ -110,6 +121,7 @@ class Matrix:
     # -- properties -----------------------------------------------------
     @property
     def is_identity(self) -> bool:
+        """True when the transform changes nothing."""
         return self == Matrix()
 
     @property
@@ -123,6 +135,7 @@ class Matrix:
         return math.sqrt(abs(self.determinant))
 
     def is_finite(self) -> bool:
+        """True when all six coefficients are finite numbers."""
         return all(math.isfinite(v) for v in (self.a, self.b, self.c, self.d, self.e, self.f))
 
     def to_svg(self) -> str:
@@ -211,16 +224,19 @@ class Box(BaseModel):
         return v
 
     @classmethod
-    def from_edges(cls, x1: float, y1: float, x2: float, y2: float) -> "Box":
+    def from_edges(cls, x1: float, y1: float, x2: float, y2: float) -> Box:
+        """The box between two corners, in either order."""
         return cls(x=min(x1, x2), y=min(y1, y2), width=abs(x2 - x1), height=abs(y2 - y1))
 
     @classmethod
-    def from_points(cls, pts: Iterable[tuple[float, float]]) -> "Box":
+    def from_points(cls, pts: Iterable[tuple[float, float]]) -> Box:
+        """The smallest box that holds all ``pts``."""
         xs, ys = zip(*pts)
         return cls.from_edges(min(xs), min(ys), max(xs), max(ys))
 
     @classmethod
-    def union_all(cls, boxes: Iterable["Box"]) -> "Box":
+    def union_all(cls, boxes: Iterable[Box]) -> Box:
+        """The smallest box that holds all ``boxes``; ``ValueError`` when there are none."""
         boxes = list(boxes)
         if not boxes:
             raise ValueError("union of no boxes")
@@ -231,52 +247,75 @@ class Box(BaseModel):
 
     @property
     def x2(self) -> float:
+        """Right edge."""
         return self.x + self.width
 
     @property
     def y2(self) -> float:
+        """Bottom edge."""
         return self.y + self.height
 
     @property
     def cx(self) -> float:
+        """Horizontal centre."""
         return self.x + self.width / 2
 
     @property
     def cy(self) -> float:
+        """Vertical centre."""
         return self.y + self.height / 2
 
     @property
     def area(self) -> float:
+        """Width times height."""
         return self.width * self.height
 
     def corners(self) -> list[tuple[float, float]]:
+        """The four corners, clockwise from the top-left."""
         return [(self.x, self.y), (self.x2, self.y), (self.x2, self.y2), (self.x, self.y2)]
 
-    def union(self, o: "Box") -> "Box":
+    def union(self, o: Box) -> Box:
+        """The smallest box that holds both boxes."""
         return Box.from_edges(min(self.x, o.x), min(self.y, o.y), max(self.x2, o.x2), max(self.y2, o.y2))
 
-    def intersection(self, o: "Box") -> "Box | None":
+    def intersection(self, o: Box) -> Box | None:
+        """The overlap of the two boxes; None when they do not overlap (touching is not overlapping)."""
         x1, y1 = max(self.x, o.x), max(self.y, o.y)
         x2, y2 = min(self.x2, o.x2), min(self.y2, o.y2)
         if x2 <= x1 or y2 <= y1:
             return None
         return Box.from_edges(x1, y1, x2, y2)
 
-    def distance(self, o: "Box") -> float:
+    def distance(self, o: Box) -> float:
         """Euclidean distance between the two boxes (0 when they touch or overlap)."""
         dx = max(self.x - o.x2, o.x - self.x2, 0.0)
         dy = max(self.y - o.y2, o.y - self.y2, 0.0)
         return math.hypot(dx, dy)
 
-    def contains(self, o: "Box", tol: float = 0.0) -> bool:
+    def contains(self, o: Box, tol: float = 0.0) -> bool:
+        """True when ``o`` lies inside this box, with ``tol`` of slack on every side."""
         return (o.x >= self.x - tol and o.y >= self.y - tol
                 and o.x2 <= self.x2 + tol and o.y2 <= self.y2 + tol)
 
-    def translated(self, dx: float, dy: float) -> "Box":
+    def translated(self, dx: float, dy: float) -> Box:
+        """This box moved by ``(dx, dy)``."""
         return Box(x=self.x + dx, y=self.y + dy, width=self.width, height=self.height)
 
     def as_tuple(self) -> tuple[float, float, float, float]:
+        """``(x, y, width, height)``."""
         return (self.x, self.y, self.width, self.height)
 
     def __repr__(self) -> str:
         return f"Box(x={self.x!r}, y={self.y!r}, width={self.width!r}, height={self.height!r})"
+
+
+def apart_axis(a: Box, b: Box) -> str:
+    """``"vertical"`` when ``a`` and ``b`` stand apart more along y than along x, else ``"horizontal"``.
+
+    Each axis's separation is the gap between the two boxes' projections on it
+    (negative when the projections overlap); the larger one names the axis along
+    which the boxes are arranged (a column of text: vertical; side by side: horizontal).
+    """
+    sep_x = max(b.x - a.x2, a.x - b.x2)
+    sep_y = max(b.y - a.y2, a.y - b.y2)
+    return "vertical" if sep_y >= sep_x else "horizontal"

@@ -23,8 +23,8 @@ from __future__ import annotations
 import contextvars
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -118,7 +118,7 @@ class Budget:
     """
 
     def __init__(self, seconds: float | None = None, cancel: threading.Event | None = None,
-                 what: str = "the operation", parent: "Budget | None" = None) -> None:
+                 what: str = "the operation", parent: Budget | None = None) -> None:
         self.seconds = seconds
         self.deadline = None if seconds is None else time.monotonic() + seconds
         self.cancel = cancel

@@ -1,6 +1,6 @@
 """The bundled applicator on 2 CPU threads: load time, ms per action, peak RAM; ``fix`` episodes beside the heuristic.
 
-*Model rows*: ``models/layout-applicator-tiny.gguf`` loaded by llama.cpp
+*Model rows*: ``assistant/data/layout-applicator-tiny.gguf`` loaded by llama.cpp
 (llama-cpp-python, 1 and 2 threads) in a fresh child process, so *peak RAM*
 is that process's maximum resident set (``ru_maxrss``: Python, llama.cpp,
 the model and its context, the grammar) and *load s* the ``Llama(...)``
@@ -53,10 +53,10 @@ def _probe(model: str, threads: int) -> dict[str, Any]:
 
     import llama_cpp
 
+    from assistant.importer import import_svg
     from assistant.planners.grammar import action_grammar
     from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
     from assistant.planners.prompting import STOP_SEQUENCES, build_prompt, layout_text
-    from assistant.importer import import_svg
 
     t0 = time.perf_counter()
     llm = llama_cpp.Llama(model_path=model, n_ctx=2048, n_threads=threads, n_threads_batch=threads,
@@ -97,9 +97,9 @@ def _model_row(model: Path, threads: int) -> dict[str, Any]:
 
 
 def _episode(svg: Path, planner_name: str, **options: Any) -> dict[str, Any]:
+    from assistant.importer import import_svg
     from assistant.planners import get_planner
     from assistant.planners.loop import run_planner
-    from assistant.importer import import_svg
 
     doc = import_svg(svg)
     planner = get_planner(planner_name, **options)
@@ -122,9 +122,8 @@ def _episode(svg: Path, planner_name: str, **options: Any) -> dict[str, Any]:
 
 
 def run() -> list[dict]:
-    from assistant.planners.local import DEFAULT_MODEL
-
-    from assistant.planners.local import DEFAULT_SAMPLES
+    """The model rows, then one ``fix`` episode row per example and planner (see the module docstring)."""
+    from assistant.planners.local import DEFAULT_MODEL, DEFAULT_SAMPLES
 
     rows = [_model_row(DEFAULT_MODEL, t) for t in THREADS]
     for svg in sorted(EXAMPLES.glob("*.svg")):

@@ -30,8 +30,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 CALLS = 60
 PREVIEW_CALLS = 15
@@ -93,6 +94,7 @@ class StdioRpc:
         self.proc.stdin.flush()
 
     def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send a JSON-RPC request and return its result, skipping the notifications before it."""
         self._id += 1
         self._send({"jsonrpc": "2.0", "id": self._id, "method": method, "params": params})
         assert self.proc.stdout is not None
@@ -107,12 +109,14 @@ class StdioRpc:
                 return message["result"]
 
     def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Call an MCP tool and return its result; ``RuntimeError`` when the tool reports an error."""
         result = self.request("tools/call", {"name": tool, "arguments": arguments})
         if result.get("isError"):
             raise RuntimeError(f"{tool} failed: {result['content'][0].get('text')}")
         return result
 
     def close(self) -> None:
+        """Close the server's input and wait for it to exit."""
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         try:

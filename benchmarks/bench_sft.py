@@ -19,12 +19,13 @@ BATCH = 12
 
 
 def run() -> list[dict]:
+    """One row each for prompts run whole and shared once: examples and tokens a second (see the module docstring)."""
     import torch
 
     from models import data as data_mod
+    from models.configs import config
     from models.data import DataConfig
     from models.lm import from_tiny
-    from models.pipeline import config
     from models.sft import encode_records, grouped_loss_sum, load_jsonl, prefix_groups
     from models.tiny import TextCodec, make_model, train_tokenizer
 

@@ -12,8 +12,8 @@ import argparse
 import datetime as dt
 import importlib
 import os
-import platform
 import pkgutil
+import platform
 import re
 import subprocess
 import sys
@@ -70,6 +70,7 @@ def _existing_sections(path: Path) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the benchmarks (all, or ``--only`` these) and write their sections to ``--out``; returns the exit status."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="BENCHMARKS.md")
     ap.add_argument("--only", nargs="*", default=None, help="module names, e.g. bench_metrics")

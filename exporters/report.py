@@ -14,10 +14,14 @@ rendered from ``exporters/templates/report.html.j2`` with jinja2
 from __future__ import annotations
 
 import base64
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from assistant.app.batch import FileResult
+from assistant.app.outputs import atomic_write
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 TEMPLATE = "report.html.j2"
@@ -47,11 +51,11 @@ def _data_uri(png: bytes | None) -> str | None:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def _field(r: Any, name: str, default: Any = None) -> Any:
+def _field(r: FileResult | dict[str, Any], name: str, default: Any = None) -> Any:
     return r.get(name, default) if isinstance(r, dict) else getattr(r, name, default)
 
 
-def _card(r: Any) -> dict[str, Any]:
+def _card(r: FileResult | dict[str, Any]) -> dict[str, Any]:
     before = _field(r, "metrics_before") or {}
     after = _field(r, "metrics_after") or {}
     rows = []
@@ -82,7 +86,7 @@ def _card(r: Any) -> dict[str, Any]:
 
 
 def render_report(
-    results: Iterable[Any],
+    results: Iterable[FileResult | dict[str, Any]],
     *,
     planner: str = "heuristic",
     instruction: str | None = None,
@@ -104,10 +108,8 @@ def render_report(
         title=title, planner=planner, instruction=instruction, results=cards, totals=totals)
 
 
-def write_report(path: str | Path, results: Iterable[Any], **options: Any) -> Path:
+def write_report(path: str | Path, results: Iterable[FileResult | dict[str, Any]], **options: Any) -> Path:
     """Render the report and write it atomically to ``path``; returns the path."""
-    from assistant.app.outputs import atomic_write
-
     path = Path(path)
     atomic_write(path, render_report(results, **options).encode("utf-8"))
     return path

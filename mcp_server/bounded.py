@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from assistant.limits import MCP_WORK_SECONDS, budget
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -29,21 +28,22 @@ def fail(message: str | LayoutError, code: int = 2) -> None:
 
 def serve(
     workspace: Path = typer.Option(
-        Path("."), "--workspace", "-w", help="The only folder the server reads and writes (default: current directory).",
+        Path("."), "--workspace", "-w",
+        help="The only folder the server reads and writes (default: current directory).",
     ),
     http: bool = typer.Option(False, "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."),
     host: str = typer.Option("127.0.0.1", "--host", help="HTTP interface to listen on (default: loopback only)."),
     port: int = typer.Option(8765, "--port", help="HTTP port."),
-    token: Optional[str] = typer.Option(
+    token: str | None = typer.Option(
         None, "--token", envvar="LAYOUT_ASSISTANT_TOKEN",
         help="Bearer token HTTP clients must send (Authorization: Bearer TOKEN); at least 16 random "
              "characters. Left out, a token is made and printed at start.",
     ),
-    allow_host: Optional[List[str]] = typer.Option(
+    allow_host: list[str] | None = typer.Option(
         None, "--allow-host",
         help="Another name clients may use in the Host header (the server's DNS name); repeatable.",
     ),
-    allow_origin: Optional[List[str]] = typer.Option(
+    allow_origin: list[str] | None = typer.Option(
         None, "--allow-origin",
         help="A browser origin (https://app.example) allowed to call the server; repeatable.",
     ),
@@ -59,6 +59,7 @@ def serve(
     os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
     os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
     try:
+        # imported here: the CLI loads this module on every start, and the server needs the 'mcp' extra
         from mcp_server.http import BearerToken, check_http_settings, new_token, run_http
         from mcp_server.server import build_server
 

@@ -14,10 +14,27 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from assistant.errors import SessionError
+from assistant.actions import Action, parse_actions
+from assistant.actions.trial import simulate
+from assistant.app.session import EditResult
+from assistant.document import Layout
+from assistant.errors import InvalidAction, SessionError
+from assistant.instructions import Constraint, constraints_json
+from assistant.instructions.brief import Brief, compile_brief
+from assistant.metrics import MetricReport, evaluate
+from assistant.planners import get_planner
+from assistant.planners.base import PlannerState, Proposal, StepRecord, proposals_of
+from assistant.planners.loop import run_planner
 from mcp_server import views
 from mcp_server.results import (
-    EditEffect, EditOutcome, History, HistoryEntry, HistoryStep, Improvement, InstructionEcho, PlannerStep,
+    EditEffect,
+    EditOutcome,
+    History,
+    HistoryEntry,
+    HistoryStep,
+    Improvement,
+    InstructionEcho,
+    PlannerStep,
     Suggestion,
 )
 from mcp_server.store import OpenDocument
@@ -26,19 +43,18 @@ from mcp_server.store import OpenDocument
 MAX_EDITS = 100
 
 
-def evaluate_layout_with(layout: Any, constraints: list[Any], checks: list[str] | None = None) -> Any:
+def evaluate_layout_with(layout: Layout, constraints: list[Constraint],
+                         checks: list[str] | None = None) -> MetricReport:
     """``assistant.metrics.evaluate`` with the given constraints (none: instruction_fit not applicable)."""
-    from assistant.metrics import evaluate
-
     return evaluate(layout, constraints=constraints or None, checks=checks)
 
 
-def evaluate_layout(entry: OpenDocument, layout: Any, checks: list[str] | None = None) -> Any:
+def evaluate_layout(entry: OpenDocument, layout: Layout, checks: list[str] | None = None) -> MetricReport:
     """The metric report of ``layout`` under the document's brief."""
     return evaluate_layout_with(layout, entry.constraints, checks)
 
 
-def current_report(entry: OpenDocument) -> Any:
+def current_report(entry: OpenDocument) -> MetricReport:
     """The metric report of the document as it is now (cached per version)."""
     cached = entry.report_cache
     if cached is not None and cached[0] == entry.version:
@@ -48,20 +64,8 @@ def current_report(entry: OpenDocument) -> Any:
     return report
 
 
-def check_revision(entry: OpenDocument, expected_revision: int | None) -> None:
-    """Refuse an edit based on a state the caller has not seen."""
-    if expected_revision is not None and expected_revision != entry.session.revision:
-        raise SessionError(
-            f"stale expected_revision {expected_revision}: document {entry.doc_id!r} is at revision "
-            f"{entry.session.revision}; re-read it (get_outline / get_layout_metrics) and retry with "
-            f"expected_revision={entry.session.revision}"
-        )
-
-
-def parse_edits(edits: list[Any]) -> list[Any]:
+def parse_edits(edits: list[Any]) -> list[Action]:
     """Typed actions from JSON objects; errors name the failing edit's index and why."""
-    from assistant.actions import parse_actions
-
     if not edits:
         raise SessionError("edits is empty; pass at least one action object such as "
                            '{"type": "move", "ids": ["title"], "dx": 10, "dy": 0}')
@@ -70,7 +74,7 @@ def parse_edits(edits: list[Any]) -> list[Any]:
     return parse_actions(edits)
 
 
-def _effects(result: Any, layout: Any) -> list[EditEffect]:
+def _effects(result: EditResult, layout: Layout) -> list[EditEffect]:
     return [
         EditEffect(index=e.index, type=e.type, changed_ids=list(e.changed_ids),
                    boxes={k: layout.get(k).box for k in e.changed_ids if k in layout})
@@ -81,24 +85,20 @@ def _effects(result: Any, layout: Any) -> list[EditEffect]:
 def apply_edits(entry: OpenDocument, edits: list[Any], *, expected_revision: int | None,
                 dry_run: bool = False) -> EditOutcome:
     """Apply ``edits`` atomically as one undo step (or simulate them with ``dry_run``)."""
-    from assistant.app.session import Session
-
-    check_revision(entry, expected_revision)
     actions = parse_edits(edits)
     before = current_report(entry)
     if dry_run:
-        scratch = Session(entry.document.copy(), revision=entry.session.revision)
-        result = scratch.apply(actions)
-        layout = scratch.document.layout
-        after = evaluate_layout(entry, layout)
+        with entry.session.trial(actions, expected_revision) as result:
+            after = evaluate_layout(entry, entry.document.layout)
+            effects = _effects(result, entry.document.layout)
     else:
         result = entry.session.apply(actions, expected_revision=expected_revision)
         entry.touch()
-        layout = entry.document.layout
         after = current_report(entry)
+        effects = _effects(result, entry.document.layout)
     return EditOutcome(
         doc_id=entry.doc_id, revision=entry.session.revision, applied=not dry_run,
-        edits=_effects(result, layout),
+        edits=effects,
         composite_before=round(before.composite, 4), composite_after=round(after.composite, 4),
         metric_delta=views.metric_delta(before, after),
     )
@@ -119,23 +119,18 @@ def step_history(entry: OpenDocument, direction: str) -> HistoryStep:
 
 def suggest(entry: OpenDocument, *, goal: str | None, engine: str, max_suggestions: int) -> list[Suggestion]:
     """Ranked candidate edits with the composite gain each would bring alone (nothing applied)."""
-    from assistant.actions import apply_action
-    from assistant.errors import InvalidAction
-    from assistant.instructions import compile_instruction
-    from assistant.planners import get_planner
-    from assistant.planners.base import PlannerState, proposals_of
-
     constraints = list(entry.constraints)
     instruction = entry.instruction
     if goal:
-        constraints += list(compile_instruction(goal).constraints)
+        constraints += compile_brief(goal, entry.document.layout).constraints
         instruction = f"{instruction}. {goal}" if instruction else goal
     base = evaluate_layout_with(entry.document.layout, constraints)
     planner = get_planner(engine)
-    state = PlannerState(document=entry.document.copy(), report=base, constraints=constraints,
+    scratch = entry.document.copy()
+    state = PlannerState(document=scratch, report=base, constraints=constraints,
                          instruction=instruction, max_steps=1)
     proposals = proposals_of(planner, state)
-    ranked: list[tuple[float, int, Any]] = []
+    ranked: list[tuple[float, int, tuple[dict[str, Any], Proposal]]] = []
     seen: set[str] = set()
     for i, p in enumerate(proposals[: max(4 * max_suggestions, 8)]):
         action = p.action
@@ -144,12 +139,10 @@ def suggest(entry: OpenDocument, *, goal: str | None, engine: str, max_suggestio
         if payload.get("type") == "finalize" or key in seen:
             continue
         seen.add(key)
-        scratch = entry.document.copy()
         try:
-            apply_action(scratch, action)
+            gain = simulate(scratch, action, constraints=constraints).report.composite - base.composite
         except InvalidAction:
             continue
-        gain = evaluate_layout_with(scratch.layout, constraints).composite - base.composite
         ranked.append((gain, i, (payload, p)))
     ranked.sort(key=lambda t: (-t[0], t[1]))
     return [
@@ -178,25 +171,20 @@ def history(entry: OpenDocument) -> History:
 
 def set_instruction(entry: OpenDocument, brief: str) -> InstructionEcho:
     """Compile ``brief`` into constraints for this document (an empty brief clears them)."""
-    from assistant.instructions import compile_instruction
-
     brief = brief.strip()
     if not brief:
-        entry.instruction, entry.constraints, entry.not_understood = None, [], []
+        entry.brief = Brief()
         entry.touch()
         return InstructionEcho(doc_id=entry.doc_id, instruction="", understood=[], not_understood=[],
                                constraints=[], instruction_fit=None)
-    compiled = compile_instruction(brief)
-    entry.instruction = brief
-    entry.constraints = list(compiled.constraints)
-    entry.not_understood = list(compiled.not_understood)
+    entry.brief = compile_brief(brief, entry.document.layout)
     entry.touch()
     report = current_report(entry)
     fit = report.metrics.get("instruction_fit")
     return InstructionEcho(
-        doc_id=entry.doc_id, instruction=brief, understood=list(compiled.understood),
-        not_understood=list(compiled.not_understood),
-        constraints=[c.model_dump(mode="json") if hasattr(c, "model_dump") else dict(c) for c in entry.constraints],
+        doc_id=entry.doc_id, instruction=brief, understood=list(entry.brief.understood),
+        not_understood=list(entry.brief.not_understood),
+        constraints=constraints_json(entry.constraints),
         instruction_fit=None if fit is None or not fit.applicable else round(float(fit.score), 4),
     )
 
@@ -215,16 +203,15 @@ class PlannerRun:
         self.entry, self.planner_name = entry, planner
         self.max_steps, self.time_budget = max_steps, time_budget
         self.expected_revision = expected_revision
-        self.steps: list[Any] = []
+        self.steps: list[StepRecord] = []
         self.done = False
         self.stopped = "max_steps"
         self.composite = 0.0
 
     def start(self) -> None:
-        from assistant.planners import get_planner
-
+        """Lock the document briefly: check the revision, copy it and score it."""
         with self.entry.lock:
-            check_revision(self.entry, self.expected_revision)
+            self.entry.session.check_revision(self.expected_revision)
             self.revision = self.entry.session.revision
             self.planner = get_planner(self.planner_name)
             self.scratch = self.entry.document.copy()
@@ -236,8 +223,7 @@ class PlannerRun:
         self.deadline = self.t0 + self.time_budget
 
     def step(self) -> None:
-        from assistant.planners.loop import run_planner
-
+        """Let the planner make one edit on the copy; set ``done`` when it stops or the time is up."""
         left = self.deadline - time.monotonic()
         if left <= 0:
             self.done, self.stopped = True, "time_budget"
@@ -252,8 +238,7 @@ class PlannerRun:
             self.done, self.stopped = True, "max_steps"
 
     def finish(self) -> Improvement:
-        from assistant.actions import parse_actions
-
+        """Apply the planner's edits to the document as one edit call; ``SessionError`` when it changed meanwhile."""
         entry = self.entry
         with entry.lock:
             if entry.session.revision != self.revision:

@@ -30,7 +30,8 @@ import hmac
 import ipaddress
 import json
 import secrets
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastmcp.server.auth.auth import AccessToken, TokenVerifier
@@ -114,6 +115,7 @@ class BearerToken(TokenVerifier):
         self._token = token
 
     async def verify_token(self, token: str) -> AccessToken | None:
+        """The access token when ``token`` is the configured one (compared in constant time), else None."""
         if hmac.compare_digest(token.encode(), self._token.encode()):
             return AccessToken(token=token, client_id="layout-assistant-client", scopes=[])
         return None
@@ -146,9 +148,11 @@ class HostOriginGuard:
         self.origins = frozenset(o.strip().rstrip("/").lower() for o in allowed_origins if o.strip())
 
     def host_allowed(self, host: str) -> bool:
+        """Whether a request's ``Host`` name (port removed, lower case) names this server."""
         return bool(host) and (host in self.hosts or (self.any_ip and _is_ip(host)))
 
     def origin_allowed(self, origin: str) -> bool:
+        """Whether a browser's ``Origin`` is allowed: listed, or an http(s) origin on an allowed host."""
         origin = origin.strip().rstrip("/").lower()
         if origin in self.origins:
             return True
@@ -159,6 +163,7 @@ class HostOriginGuard:
         return parts.scheme in ("http", "https") and self.host_allowed((parts.hostname or "").lower())
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """ASGI entry: answer 403 to a foreign ``Host`` or ``Origin``, pass everything else on."""
         if scope.get("type") not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return

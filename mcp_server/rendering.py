@@ -9,10 +9,15 @@ the caption tells the model how image pixels map back to world units.
 from __future__ import annotations
 
 import struct
-from typing import Any
 
+from PIL import Image
+
+from assistant.document import Layout
 from assistant.errors import ExportError
 from assistant.geometry import Box
+from assistant.render.overlay import draw_overlays, encode_png, render_base
+from mcp_server.editing import current_report
+from mcp_server.store import OpenDocument
 
 #: Largest preview PNG returned to the client (bytes), under Claude's 1 MB limit.
 MAX_PREVIEW_BYTES = 900_000
@@ -27,7 +32,7 @@ def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
 
 
-def crop_box(layout: Any, ids: list[str]) -> Box:
+def crop_box(layout: Layout, ids: list[str]) -> Box:
     """The union of the elements' boxes plus a margin of 4 % of the canvas's shorter side, kept on the canvas."""
     union = Box.union_all(layout.get(i).box for i in ids)
     canvas = layout.canvas.box
@@ -36,14 +41,12 @@ def crop_box(layout: Any, ids: list[str]) -> Box:
     return padded.intersection(canvas) or padded
 
 
-def base_image(entry: Any, region: Box | None, max_size: int) -> Any:
+def base_image(entry: OpenDocument, region: Box | None, max_size: int) -> Image.Image:
     """The page render (no overlays) of the document as it is now, kept per (version, view, size).
 
     ``OpenDocument.touch`` empties the cache on every change, so a hit is
     always the current state; only the last ``RENDER_CACHE_SIZE`` renders are kept.
     """
-    from assistant.render.overlay import render_base
-
     document = entry.document
     view = region if region is not None else document.layout.canvas.box
     key = (entry.version, entry.session.revision, id(document), view.x, view.y, view.width, view.height, max_size)
@@ -57,12 +60,9 @@ def base_image(entry: Any, region: Box | None, max_size: int) -> Any:
     return image.copy()
 
 
-def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_size: int,
+def preview_png(entry: OpenDocument, *, ids: list[str] | None, region: Box | None, max_size: int,
                 overlays: list[str]) -> tuple[bytes, str]:
     """A PNG of the document (cropped, with overlays) under ``MAX_PREVIEW_BYTES``, and its caption."""
-    from assistant.render.overlay import draw_overlays, encode_png
-    from mcp_server.editing import current_report
-
     document = entry.document
     layout = document.layout
     if ids and region is None:
@@ -85,20 +85,3 @@ def preview_png(entry: Any, *, ids: list[str] | None, region: Box | None, max_si
         f"(≈{scale:.3f} world units per px). Overlays: {', '.join(overlays) or 'none'}."
     )
     return png, caption
-
-
-def export_bytes(document: Any, fmt: str, *, width: int | None = None) -> bytes:
-    """The document as SVG, PNG or PDF bytes."""
-    if fmt == "svg":
-        from assistant.svg.write import export_svg
-
-        return export_svg(document)
-    if fmt == "png":
-        from assistant.render.raster import render_png
-
-        return render_png(document, width=width)
-    if fmt == "pdf":
-        from assistant.render.raster import render_pdf
-
-        return render_pdf(document)
-    raise ExportError(f"unknown export format {fmt!r}; use svg, png or pdf")

@@ -58,16 +58,22 @@ class OpenedDocument(DocumentInfo):
 
 
 class DocumentList(BaseModel):
+    """``list_documents``' answer: the open documents and the SVG files that can be opened."""
+
     documents: list[DocumentInfo]
     workspace_svgs: list[str] = Field(description="SVG files in the workspace that open_document accepts.")
 
 
 class ClosedDocument(BaseModel):
+    """``close_document``' answer: the closed id and the ids still open."""
+
     closed: str
     still_open: list[str]
 
 
 class OutlinePage(BaseModel):
+    """``get_outline``' answer: one page of the outline."""
+
     doc_id: str
     revision: int
     items: list[OutlineItem]
@@ -76,6 +82,8 @@ class OutlinePage(BaseModel):
 
 
 class ElementMatches(BaseModel):
+    """``find_elements``' answer: the matching elements, compactly."""
+
     doc_id: str
     revision: int
     elements: list[OutlineItem]
@@ -83,6 +91,8 @@ class ElementMatches(BaseModel):
 
 
 class ElementDetails(BaseModel):
+    """``inspect_elements``' answer: the elements in full."""
+
     doc_id: str
     revision: int
     elements: list[Element]
@@ -99,6 +109,8 @@ class FindingInfo(BaseModel):
 
 
 class LayoutMetrics(BaseModel):
+    """``get_layout_metrics``' answer: the scores and the worst findings."""
+
     doc_id: str
     revision: int
     composite: float = Field(description="Weighted score in [0, 1]; 1 is best.")
@@ -129,6 +141,8 @@ class EditOutcome(BaseModel):
 
 
 class HistoryStep(BaseModel):
+    """What an undo or redo changed back."""
+
     doc_id: str
     revision: int
     changed_ids: list[str]
@@ -138,6 +152,8 @@ class HistoryStep(BaseModel):
 
 
 class HistoryEntry(BaseModel):
+    """One edit call, undo or redo."""
+
     revision: int = Field(description="The revision this step produced.")
     kind: str = Field(description="edit, undo or redo.")
     edits: list[dict[str, Any]]
@@ -145,6 +161,8 @@ class HistoryEntry(BaseModel):
 
 
 class History(BaseModel):
+    """``get_history``' answer: the steps so far and how many can be undone and redone."""
+
     doc_id: str
     revision: int
     entries: list[HistoryEntry] = Field(description="Every edit call, undo and redo, oldest first.")
@@ -153,6 +171,8 @@ class History(BaseModel):
 
 
 class InstructionEcho(BaseModel):
+    """``set_instruction``' answer: how the brief was understood and how well the layout meets it."""
+
     doc_id: str
     instruction: str
     understood: list[str]
@@ -162,6 +182,8 @@ class InstructionEcho(BaseModel):
 
 
 class Suggestion(BaseModel):
+    """One candidate edit, with the gain it would bring alone."""
+
     rank: int
     edit: dict[str, Any]
     reason: str
@@ -170,6 +192,8 @@ class Suggestion(BaseModel):
 
 
 class Suggestions(BaseModel):
+    """``suggest_edits``' answer: candidate edits, best first (nothing applied)."""
+
     doc_id: str
     revision: int
     engine: str
@@ -178,6 +202,8 @@ class Suggestions(BaseModel):
 
 
 class PlannerStep(BaseModel):
+    """One edit the planner applied."""
+
     edit: dict[str, Any]
     reason: str
     changed_ids: list[str]
@@ -185,6 +211,8 @@ class PlannerStep(BaseModel):
 
 
 class Improvement(BaseModel):
+    """``improve_layout``' answer: the planner's edits and the scores before and after."""
+
     doc_id: str
     planner: str
     revision: int
@@ -199,6 +227,8 @@ class Improvement(BaseModel):
 
 
 class ExportedFile(BaseModel):
+    """``export_document``' and ``save_document``' answer: the file written."""
+
     doc_id: str
     path: str = Field(description="Workspace-relative path written.")
     format: str

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterator, Literal
+from typing import Annotated, Any, Literal
 
 from fastmcp import Context, FastMCP
 from fastmcp.exceptions import ToolError
@@ -32,17 +33,34 @@ from pydantic import Field, WithJsonSchema
 
 from assistant import __version__
 from assistant.actions import action_json_schema
+from assistant.app.formats import export, format_for_path, supported_formats
+from assistant.app.outputs import write_output
+from assistant.app.session import Session
 from assistant.document import Kind, Role
 from assistant.errors import LayoutError, printable
 from assistant.geometry import Box
+from assistant.importer import import_svg_text
 from assistant.limits import MCP_LOCK_WAIT_SECONDS
 from mcp_server import editing, prompts, views
 from mcp_server.bounded import run_bounded
+from mcp_server.rendering import preview_png
 from mcp_server.results import (
-    ClosedDocument, DocumentInfo, DocumentList, EditOutcome, ElementDetails, ElementMatches, ExportedFile,
-    History, HistoryStep, Improvement, InstructionEcho, LayoutMetrics, OpenedDocument, OutlinePage, Suggestions,
+    ClosedDocument,
+    DocumentInfo,
+    DocumentList,
+    EditOutcome,
+    ElementDetails,
+    ElementMatches,
+    ExportedFile,
+    History,
+    HistoryStep,
+    Improvement,
+    InstructionEcho,
+    LayoutMetrics,
+    OpenedDocument,
+    OutlinePage,
+    Suggestions,
 )
-from mcp_server.rendering import preview_png, export_bytes
 from mcp_server.store import DocumentStore, OpenDocument
 from mcp_server.workspace import Workspace
 
@@ -59,6 +77,8 @@ Edits = Annotated[
                     "description": "Edit actions, applied in order, all or nothing."}),
 ]
 Overlay = Literal["boxes", "grid", "margins", "findings"]
+#: What the model does to replace an existing file.
+OVERWRITE_HINT = "pass overwrite=true to replace it or choose another file name"
 
 
 def _hints(title: str, *, read_only: bool = False, destructive: bool = False,
@@ -108,6 +128,7 @@ class LayoutServer:
                 entry.lock.release()
 
     def info(self, entry: OpenDocument) -> DocumentInfo:
+        """The identity and state of an open document."""
         layout = entry.document.layout
         return DocumentInfo(
             doc_id=entry.doc_id, source=entry.label, revision=entry.session.revision,
@@ -115,9 +136,7 @@ class LayoutServer:
         )
 
     def open(self, path: str | None, svg: str | None) -> OpenDocument:
-        from assistant.app.session import Session
-        from assistant.importer import import_svg_text
-
+        """Open a workspace file (``path``) or SVG text (``svg``) as a new document; ``ToolError`` on failure."""
         if (path is None) == (svg is None):
             raise ToolError("pass exactly one of path (a workspace file) or svg (SVG text)")
         with tool_errors():
@@ -356,13 +375,14 @@ def _planning_tools(mcp: FastMCP, state: LayoutServer) -> None:
 
 
 def _output_tools(mcp: FastMCP, state: LayoutServer) -> None:
+    formats = tuple(supported_formats())  # the registry's formats when the server is built
     @mcp.tool(**_hints("Render preview", **READ))
     async def render_preview(
         doc_id: DocId,
         ids: Annotated[list[str] | None, Field(description="Crop to these elements.")] = None,
         region: Annotated[Box | None, Field(description="Crop to this world box.")] = None,
         max_size: Annotated[int, Field(ge=64, le=MAX_PREVIEW, description="Longest image edge in px.")] = 1024,
-        overlays: Annotated[list[Overlay], Field(description="Drawn on top of the render.")] = ["boxes"],
+        overlays: Annotated[list[Overlay], Field(description="Drawn on top of the render.")] = ("boxes",),
     ) -> ToolResult:
         """A PNG preview the model can see (under 1 MB), optionally cropped and with overlays."""
         def render() -> tuple[bytes, str]:
@@ -372,24 +392,31 @@ def _output_tools(mcp: FastMCP, state: LayoutServer) -> None:
         png, caption = await run_bounded(render, what="rendering the preview")
         return ToolResult(content=[caption, Image(data=png, format="png")])
 
-    @mcp.tool(**_hints("Export document", destructive=True, idempotent=True))
     def export_document(
         doc_id: DocId,
         path: Annotated[str, Field(description="Output file, relative to the workspace.")],
-        format: Literal["svg", "png", "pdf"] | None = None,
+        format: str | None = None,  # one of the registry's formats (annotated below)
         overwrite: Annotated[bool, Field(description="Replace an existing file.")] = False,
         width: Annotated[int | None, Field(ge=16, le=16384, description="PNG width in px.")] = None,
     ) -> ExportedFile:
         """Write the document as SVG, PNG or PDF to a workspace path (never overwrites unless overwrite=true)."""
         with state.doc(doc_id) as entry:
-            fmt = format or Path(path).suffix.lstrip(".").lower()
-            if fmt not in ("svg", "png", "pdf"):
-                raise ToolError(f"cannot tell the format of {path!r}; pass format='svg', 'png' or 'pdf'")
-            target = state.workspace.target(path, overwrite=overwrite)
-            data = export_bytes(entry.document, fmt, width=width)
-            _write(target, data)
+            fmt = format
+            if fmt is None:
+                try:
+                    fmt = format_for_path(path)
+                except LayoutError:
+                    raise ToolError(f"cannot tell the format of {path!r}; pass format as one of "
+                                    f"{', '.join(repr(f) for f in formats)}") from None
+            target = state.workspace.target(path)
+            data = export(entry.document, fmt, width=width)
+            write_output(target, data, overwrite=overwrite, label=state.workspace.relative(target),
+                         overwrite_hint=OVERWRITE_HINT)
             return ExportedFile(doc_id=doc_id, path=state.workspace.relative(target), format=fmt,
                                 bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+
+    export_document.__annotations__["format"] = Literal[formats] | None  # type: ignore[valid-type]
+    mcp.tool(**_hints("Export document", destructive=True, idempotent=True))(export_document)
 
     @mcp.tool(**_hints("Save document", destructive=True, idempotent=True))
     def save_document(
@@ -402,21 +429,12 @@ def _output_tools(mcp: FastMCP, state: LayoutServer) -> None:
             if path is None and entry.path is None:
                 raise ToolError(f"{doc_id} was opened from SVG text; pass a path to save it to")
             name = path if path is not None else str(entry.path)
-            target = state.workspace.target(name, overwrite=overwrite)
-            data = export_bytes(entry.document, "svg")
-            if target.exists():
-                backup = target.with_name(target.name + ".bak")
-                if not backup.exists():
-                    _write(backup, target.read_bytes())
-            _write(target, data)
+            target = state.workspace.target(name)
+            data = export(entry.document, "svg")
+            write_output(target, data, overwrite=overwrite, backup=True, label=state.workspace.relative(target),
+                         overwrite_hint=OVERWRITE_HINT)
             return ExportedFile(doc_id=doc_id, path=state.workspace.relative(target), format="svg",
                                 bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
-
-
-def _write(path: Path, data: bytes) -> None:
-    from assistant.app.outputs import atomic_write
-
-    atomic_write(path, data)
 
 
 def _resources(mcp: FastMCP, state: LayoutServer) -> None:
@@ -430,7 +448,7 @@ def _resources(mcp: FastMCP, state: LayoutServer) -> None:
     def svg_resource(doc_id: str) -> str:
         """The document's current SVG."""
         with state.doc(doc_id) as entry:
-            return export_bytes(entry.document, "svg").decode("utf-8")
+            return export(entry.document, "svg").decode("utf-8")
 
     @mcp.resource("layout://{doc_id}/metrics", mime_type="application/json", title="Document metrics")
     def metrics_resource(doc_id: str) -> str:

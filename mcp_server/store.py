@@ -15,8 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assistant.app.session import Session
+from assistant.document import Document
 from assistant.errors import LayoutError
+from assistant.instructions import Constraint
+from assistant.instructions.brief import Brief
 from assistant.limits import MAX_OPEN_DOCUMENTS
+from assistant.metrics import MetricReport
 
 
 class UnknownDocument(LayoutError):
@@ -28,27 +33,37 @@ class OpenDocument:
     """One open document: its session, where it came from, and the client's brief.
 
     ``path`` is the workspace file it was opened from (None for SVG text);
-    ``instruction`` / ``constraints`` / ``not_understood`` come from
-    ``set_instruction`` and feed the metrics' ``instruction_fit``.
+    ``brief`` comes from ``set_instruction``, compiled against the document as it
+    was then (:func:`assistant.instructions.brief.compile_brief`), and feeds the
+    metrics' ``instruction_fit``.
     """
 
     doc_id: str
-    session: Any
+    session: Session
     path: Path | None
     label: str
-    instruction: str | None = None
-    constraints: list[Any] = field(default_factory=list)
-    not_understood: list[str] = field(default_factory=list)
+    brief: Brief = field(default_factory=Brief)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     #: Bumped by every change of the document or its brief (keys ``report_cache``).
     version: int = 0
-    report_cache: tuple[int, Any] | None = field(default=None, repr=False)
+    report_cache: tuple[int, MetricReport] | None = field(default=None, repr=False)
     #: Page renders of the current version for previews, keyed by (version, view, size); see ``mcp_server.rendering``.
     render_cache: dict[tuple[Any, ...], Any] = field(default_factory=dict, repr=False)
 
     @property
-    def document(self) -> Any:
+    def document(self) -> Document:
+        """The document being edited."""
         return self.session.document
+
+    @property
+    def instruction(self) -> str | None:
+        """The brief's text (None without a brief)."""
+        return self.brief.text
+
+    @property
+    def constraints(self) -> list[Constraint]:
+        """The brief's constraints."""
+        return self.brief.constraints
 
     def touch(self) -> None:
         """Record that the document or its brief changed (drops the cached metrics)."""
@@ -72,7 +87,7 @@ class DocumentStore:
         self._max_open = max_open
         self._lock = threading.Lock()
 
-    def add(self, session: Any, *, path: Path | None, label: str) -> OpenDocument:
+    def add(self, session: Session, *, path: Path | None, label: str) -> OpenDocument:
         """Register a new session and give it a fresh doc id."""
         with self._lock:
             if len(self._docs) >= self._max_open:

@@ -12,11 +12,13 @@ instead of silently skipping or repeating elements.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from assistant.document import Element, Layout
 from assistant.errors import LayoutError
 from assistant.geometry import Box
+from assistant.metrics import Finding, MetricReport
 from mcp_server.results import CanvasInfo, FindingInfo, OutlineItem
 
 #: Longest text shown in an outline item.
@@ -28,6 +30,7 @@ class ViewError(LayoutError):
 
 
 def clip(text: str | None, limit: int = TEXT_CLIP) -> str | None:
+    """``text`` with its white space collapsed, cut to ``limit`` characters with an ellipsis."""
     if text is None:
         return None
     text = " ".join(text.split())
@@ -35,12 +38,14 @@ def clip(text: str | None, limit: int = TEXT_CLIP) -> str | None:
 
 
 def canvas_info(layout: Layout) -> CanvasInfo:
+    """The canvas of ``layout`` as the tools report it."""
     c = layout.canvas
     return CanvasInfo(width=c.width, height=c.height, units=c.units, px_per_unit=c.px_per_unit,
                       safe_box=c.safe_box)
 
 
 def depth_of(layout: Layout, element: Element) -> int:
+    """How deep ``element`` is nested in groups (0 at the top level)."""
     depth, parent = 0, element.group
     while parent is not None and depth < 64:
         depth += 1
@@ -55,6 +60,7 @@ def rounded(box: Box, digits: int = 2) -> Box:
 
 
 def outline_item(layout: Layout, element: Element, depth: int | None = None) -> OutlineItem:
+    """``element`` as one compact outline line."""
     return OutlineItem(
         id=element.id, kind=element.kind, role=element.role, box=rounded(element.box),
         depth=depth_of(layout, element) if depth is None else depth,
@@ -135,12 +141,13 @@ def find(
     return out
 
 
-def finding_info(f: Any) -> FindingInfo:
+def finding_info(f: Finding) -> FindingInfo:
+    """A metric finding as the tools report it."""
     return FindingInfo(metric=f.metric, element_ids=list(f.element_ids), message=f.message,
                        severity=f.severity, suggestion=f.suggestion)
 
 
-def findings_for(report: Any, scope: Iterable[str] | None = None) -> list[FindingInfo]:
+def findings_for(report: MetricReport, scope: Iterable[str] | None = None) -> list[FindingInfo]:
     """The report's findings, most severe first, optionally only those touching ``scope`` ids."""
     wanted = set(scope) if scope else None
     out = []
@@ -151,11 +158,12 @@ def findings_for(report: Any, scope: Iterable[str] | None = None) -> list[Findin
     return out
 
 
-def scores(report: Any) -> dict[str, float]:
+def scores(report: MetricReport) -> dict[str, float]:
+    """Each metric's score, rounded to 4 places."""
     return {name: round(float(m.score), 4) for name, m in report.metrics.items()}
 
 
-def metric_delta(before: Any, after: Any, threshold: float = 5e-4) -> dict[str, float]:
+def metric_delta(before: MetricReport, after: MetricReport, threshold: float = 5e-4) -> dict[str, float]:
     """``after − before`` for each metric that moved by more than ``threshold``."""
     out = {}
     for name, m in after.metrics.items():

@@ -131,8 +131,11 @@ class Workspace:
             raise WorkspaceError(f"{name} grew past the {max_bytes}-byte limit while it was read")
         return real, b"".join(chunks)
 
-    def target(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """A path under the root that may be written: its folder exists; an existing file needs ``overwrite``."""
+    def target(self, path: str | Path) -> Path:
+        """A path under the root that may be written: not a folder, and its folder exists.
+
+        Whether an existing file may be replaced is :func:`assistant.app.outputs.write_output`'s to decide.
+        """
         real = self.resolve(path)
         try:
             st = os.stat(real)
@@ -149,11 +152,6 @@ class Workspace:
             raise WorkspaceError(
                 f"folder {self.relative(real.parent)!r} does not exist in the workspace; "
                 "write into an existing folder"
-            )
-        if real.exists() and not overwrite:
-            raise WorkspaceError(
-                f"{self.relative(real)!r} already exists; pass overwrite=true to replace it "
-                "or choose another file name"
             )
         return real
 

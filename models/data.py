@@ -43,13 +43,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from assistant.planners.prompting import layout_text, make_record
-from models.requests import (KIND_WEIGHTS, MOVE_AMOUNTS, ROLE_WORDS_SHARE, kind_weights, request_for,
-                             synth_action)
+from models.requests import KIND_WEIGHTS, MOVE_AMOUNTS, ROLE_WORDS_SHARE, kind_weights, request_for, synth_action
 
 #: Disjoint seed ranges per split (inclusive start, exclusive end).
 SEED_RANGES: dict[str, tuple[int, int]] = {"train": (1000, 10000), "val": (500, 1000), "test": (100, 500)}
@@ -87,14 +87,14 @@ def split_episodes(split: str, n: int, tasks: list[str]) -> list[tuple[str, int]
 
 def heuristic_actions(task: Any, *, max_steps: int, time_budget: float) -> tuple[list[dict[str, Any]], str]:
     """The heuristic's accepted actions on ``task`` and why it stopped."""
+    from assistant.instructions.brief import compile_brief
     from assistant.planners import get_planner
-    from assistant.instructions.brief import compile_for_planner
     from assistant.planners.loop import run_planner
 
     doc = task.broken.copy()
-    constraints, keep, _ = compile_for_planner(task.instruction, doc.layout) if task.instruction else ([], [], [])
-    result = run_planner(doc, get_planner("heuristic"), constraints=constraints, weights=task.weights,
-                         instruction=task.instruction, keep=keep, max_steps=max_steps, time_budget=time_budget)
+    brief = compile_brief(task.instruction, doc.layout)
+    result = run_planner(doc, get_planner("heuristic"), constraints=brief.constraints, weights=task.weights,
+                         instruction=task.instruction, keep=brief.keep_ids, max_steps=max_steps, time_budget=time_budget)
     return [dict(s.action) for s in result.steps], result.stopped
 
 

@@ -3,8 +3,8 @@
 ``layout-assistant fix`` meets a file with no goal: the layout, the default
 metric weights and nothing else. The generated tasks cover that only in part
 (their layouts are built by this project's generators), so the training data
-and the comparisons also play real files (``models.dagger --files``,
-``models.compare --files``). An episode of a file is ``(file, seed)``:
+and the comparisons also play real files (``models.experiments.dagger --files``,
+``models.experiments.compare --files``). An episode of a file is ``(file, seed)``:
 
 - seed 0 is the file as it is;
 - seed ``s`` > 0 is the file after 1 … ``perturb`` random *damaging* edits
@@ -15,7 +15,7 @@ and the comparisons also play real files (``models.dagger --files``,
   so one file gives many different states to repair.
 
 Files are held out *by file*: which files train and which test is the
-command's choice (``models/tiny31/README.md`` names its split).
+command's choice (run tiny31 in ``docs/experiments.md`` used seven files to train, seven to test).
 """
 
 from __future__ import annotations

@@ -20,8 +20,9 @@ tokens remain allowed); the forced end token is not part of the completion.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,7 @@ class GrammarMask:
         self.path = path
         self.eog = np.array([bool(llama_cpp.llama_vocab_is_eog(self._vocab, t)) for t in range(self.n_vocab)])
 
-    def start(self, ids: Iterable[str], n: int) -> "GrammarStates":
+    def start(self, ids: Iterable[str], n: int) -> GrammarStates:
         """``n`` independent grammar states for answers about a layout whose element ids are ``ids``."""
         from assistant.planners.grammar import action_grammar
 
@@ -69,7 +70,7 @@ class GrammarStates:
         self._buf = np.zeros(mask.n_vocab, dtype=_TOKEN_DATA)
         self._buf["id"] = np.arange(mask.n_vocab, dtype=np.int32)
 
-    def __enter__(self) -> "GrammarStates":
+    def __enter__(self) -> GrammarStates:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -111,7 +112,8 @@ class GrammarStates:
 
 def vocab_gguf_for(lm: Any, out_dir: str | Path) -> Path:
     """A GGUF whose vocabulary is ``lm``'s: the packaged Gemma GGUF for the Gemma base, else the model
-    exported to ``out_dir/vocab.gguf`` (a tiny model: a couple of megabytes, written once per run)."""
+    exported to ``out_dir/vocab.gguf`` (a tiny model: a couple of megabytes, written once per run).
+    """
     base = str(lm.meta.get("base", ""))
     if lm.kind == "hf" and base == "gemma-3-270m":
         from models.lm import find_gemma_gguf

@@ -2,7 +2,7 @@
 
 Command::
 
-    python -m models.import_gguf models/layout-applicator-tiny.gguf runs/bundled/ckpt
+    python -m models.import_gguf assistant/data/layout-applicator-tiny.gguf runs/bundled/ckpt
 
 The bundled model ships as GGUF only; this turns it (or any GGUF that
 ``models.export_gguf`` wrote: F32, F16 or Q8_0 weights, a GPT-2-style byte-level
@@ -88,7 +88,8 @@ def _tensor(t: Any) -> np.ndarray:
 
 def _tokenizer_json(tokens: list[str], types: list[int], merges: list[str], pre: str = "gpt-2") -> dict[str, Any]:
     """A ``tokenizers`` JSON for a byte-level BPE vocabulary (the layout ``models.tiny.train_tokenizer`` makes)
-    whose pre-tokenizer is the one llama.cpp calls ``pre`` (``models.tiny.PRE_TOKENIZERS``)."""
+    whose pre-tokenizer is the one llama.cpp calls ``pre`` (``models.tiny.PRE_TOKENIZERS``).
+    """
     control = int(gguf.TokenType.CONTROL)
     added = [{"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False,
               "normalized": False, "special": True} for i, (tok, kind) in enumerate(zip(tokens, types))

@@ -2,7 +2,7 @@
 
 Command::
 
-    python -m models.import_lora models/layout-applicator-gemma.lora.gguf runs/gemma-grpo/sft --base gemma-3-270m
+    python -m models.import_lora assistant/data/layout-applicator-gemma.lora.gguf runs/gemma-grpo/sft --base gemma-3-270m
 
 The Gemma adapter ships as a GGUF adapter only; this turns it (or any adapter
 ``models.export_lora`` wrote) into the checkpoint directory ``LM.save_adapter``

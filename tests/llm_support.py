@@ -5,8 +5,8 @@ BPE tokenizer + ``LlamaForCausalLM``) for a few seconds of CPU on a handful of
 prompt → action pairs for ``examples/flyer.svg`` and exports it with
 ``models.export_gguf`` (F16). It is built once per test session (cached in the
 session's base temp folder) and shared by every test module that asks for it.
-The layout is :data:`SMALL_SVG` (five elements), so prompts stay short and
-training takes seconds; the loss covers the completion tokens only.
+The layout is :data:`SMALL_SVG` (six elements; its footer sits off the column
+of the lines above it), so prompts stay short and training takes seconds; the loss covers the completion tokens only.
 
 The prompts are the runtime's own: the applicator prompt of
 ``assistant.planners.prompting`` for :data:`REQUESTS` (the later requests also on the
@@ -31,8 +31,10 @@ SMALL_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300" 
   <rect id="bg" x="0" y="0" width="400" height="300" fill="#ffffff"/>
   <text id="title" x="30" y="60" font-family="DejaVu Sans" font-size="28" fill="#222222">Spring Fair</text>
   <rect id="logo" x="300" y="200" width="60" height="60" fill="#3366cc"/>
-  <text id="body" x="30" y="120" font-family="DejaVu Sans" font-size="12" fill="#333333">Music, food and games for all</text>
-  <text id="footer" x="22" y="285" font-family="DejaVu Sans" font-size="9" fill="#555555">Town square, May 4</text>
+  <text id="body" x="30" y="120" font-family="DejaVu Sans" font-size="12"
+        fill="#333333">Music, food and games for all</text>
+  <text id="info" x="30" y="150" font-family="DejaVu Sans" font-size="12" fill="#333333">Free entry</text>
+  <text id="footer" x="22" y="285" font-family="DejaVu Sans" font-size="12" fill="#555555">Town square, May 4</text>
 </svg>
 """
 
@@ -65,9 +67,9 @@ def training_pairs() -> tuple[list[tuple[str, str]], dict[str, Any]]:
     from llama_cpp.llama_chat_format import format_llama2
 
     from assistant.actions import apply_action, parse_action
+    from assistant.importer import import_svg_text
     from assistant.planners.modelstep import planner_prompt_text
     from assistant.planners.prompting import SYSTEM_PROMPTS, build_prompt, format_target, layout_text, user_message
-    from assistant.importer import import_svg_text
 
     doc = import_svg_text(SMALL_SVG, source="small.svg")
     pairs = [(build_prompt(layout_text(doc.layout), req, kind="applicator"), format_target(act))
@@ -105,7 +107,8 @@ def _train(model: Any, codec: Any, pairs: list[tuple[str, str]], steps: int, lr:
     model.train()
     loss = torch.tensor(0.0)
     step = 0
-    for step in range(1, steps + 1):
+    while step < steps:
+        step += 1
         loss = model(input_ids=ids, attention_mask=mask, labels=labels).loss
         opt.zero_grad()
         loss.backward()

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-#: A small, slightly broken poster: the body is misaligned with the title and
-#: crowds the right margin, the caption overlaps the photo.
+#: A small, broken poster: the body runs off the right edge, the caption straddles the photo's bottom
+#: edge.
 POSTER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600" viewBox="0 0 800 600">
   <rect id="bg" data-role="background" x="0" y="0" width="800" height="600" fill="#ffffff"/>
   <text id="title" data-role="title" x="60" y="110" font-family="DejaVu Sans" font-size="56"
@@ -16,9 +16,9 @@ POSTER_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"
   <text id="subtitle" data-role="subtitle" x="64" y="170" font-family="DejaVu Sans" font-size="28"
         fill="#333333">Three days of posters and type</text>
   <rect id="photo" data-role="image" x="60" y="220" width="420" height="260" fill="#88aacc"/>
-  <text id="caption" data-role="caption" x="70" y="470" font-family="DejaVu Sans" font-size="14"
+  <text id="caption" data-role="caption" x="70" y="488" font-family="DejaVu Sans" font-size="14"
         fill="#222222">Photo: the hall in 2025</text>
-  <text id="body" data-role="body" x="520" y="240" font-family="DejaVu Sans" font-size="18"
+  <text id="body" data-role="body" x="600" y="240" font-family="DejaVu Sans" font-size="18"
         fill="#222222">Talks, workshops and a print market.</text>
   <g id="logo" data-role="logo">
     <rect id="logo-mark" x="640" y="500" width="50" height="50" fill="#cc3333"/>

@@ -6,10 +6,10 @@ import pytest
 from actions_support import layout_dump, osgeo, poster, reimport_mismatches, serialize
 
 from assistant.actions import apply_action, undo_diff
-from assistant.regions import region_box
 from assistant.actions.templates import TEMPLATES, canvas_shape, templates_for
 from assistant.errors import InvalidAction
 from assistant.importer import import_svg_text
+from assistant.regions import region_box
 
 
 def _exact_undo(doc, action):

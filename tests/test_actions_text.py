@@ -8,8 +8,8 @@ from lxml import etree
 
 from assistant.actions import apply_action, undo_diff
 from assistant.errors import InvalidAction
-from assistant.text.fonts import text_advance
 from assistant.importer import import_svg_text
+from assistant.text.fonts import text_advance
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -60,7 +60,7 @@ def test_set_text_style_in_scaled_group_uses_world_units_and_fixes_tspans():
                                              "fill": "#0000ff"})
     assert changed_nodes(before, after) == {"head", "hot"}
     tree = etree.fromstring(after)
-    head, hot = tree.find(f".//*[@id='head']"), tree.find(f".//*[@id='hot']")
+    head, hot = tree.find(".//*[@id='head']"), tree.find(".//*[@id='hot']")
     assert "font-size:30" in head.get("style") and "fill:#0000ff" in head.get("style")
     # the tspan overrode the size (30 of 20): it keeps its proportion; its class colour is overridden too
     assert "font-size:45" in hot.get("style") and "fill:#0000ff" in hot.get("style")

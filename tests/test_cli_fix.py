@@ -67,7 +67,7 @@ def test_fix_writes_improved_files_and_leaves_inputs_alone(inputs, tmp_path):
         assert f"{f['score_before']:.2f} → " in res.output
     assert any(f["score_after"] > f["score_before"] and f["edits"] for f in files)
     for f in files:  # each changed element is explained by the reasons of the edits that changed it
-        for element_id, reasons in f["changes"].items():
+        for reasons in f["changes"].values():
             assert reasons and all(isinstance(r, str) and r for r in reasons)
         assert f["elements_changed"] == len(f["changes"])
 
@@ -196,7 +196,7 @@ def test_lock_of_unknown_id_fails_that_file(inputs, tmp_path):
 
 def test_min_score_exit_codes(inputs, tmp_path):
     assert invoke("fix", inputs, "--out", tmp_path / "a", "--min-score", "0.1").exit_code == 0
-    res = invoke("fix", inputs, "--out", tmp_path / "b", "--min-score", "0.999")
+    res = invoke("fix", inputs, "--out", tmp_path / "b", "--min-score", "0.999", "--max-steps", "0")  # unfixed
     assert res.exit_code == 1
     assert "below --min-score" in res.output
 
@@ -229,7 +229,10 @@ def test_parallel_and_serial_agree(inputs, tmp_path):
     s1, s2 = tmp_path / "1.json", tmp_path / "2.json"
     assert invoke("fix", inputs, "--out", tmp_path / "o1", "--jobs", "1", "--json", s1).exit_code == 0
     assert invoke("fix", inputs, "--out", tmp_path / "o2", "--jobs", "2", "--json", s2).exit_code == 0
-    strip = lambda d: [(f["source"], f["score_after"], [e["action"] for e in f["edits"]]) for f in d["files"]]
+
+    def strip(d: dict) -> list:
+        return [(f["source"], f["score_after"], [e["action"] for e in f["edits"]]) for f in d["files"]]
+
     assert strip(_summary(s1)) == strip(_summary(s2))
     assert _snapshot(tmp_path / "o1") == _snapshot(tmp_path / "o2")
 
@@ -286,8 +289,11 @@ def test_permission_errors_for_real_as_an_unprivileged_user():
             p.chmod(0o555)
         (src / "flyer.svg").chmod(0o444)
         env = dict(os.environ, HOME=str(base))
-        run = lambda *a: subprocess.run([*prefix, str(script), *map(str, a)], capture_output=True, text=True,
-                                        timeout=300, env=env, cwd=str(base))
+
+        def run(*a: object) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([*prefix, str(script), *map(str, a)], capture_output=True, text=True,
+                                  timeout=300, env=env, cwd=str(base))
+
         proc = run("fix", src, "--out", out, "--max-steps", "2", "--jobs", "1")
         assert proc.returncode == 1, proc.stdout + proc.stderr
         assert "poster.svg: FAILED" in proc.stdout and "ermission denied" in proc.stdout

@@ -7,10 +7,10 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from assistant.cli import app
 from assistant.app.evaluation import evaluate_planner, markdown_table, overall
-from assistant.importer import import_svg
+from assistant.cli import app
 from assistant.env.tasks import task_names
+from assistant.importer import import_svg
 
 runner = CliRunner()
 

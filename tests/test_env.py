@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,11 +13,11 @@ import pytest
 from assistant.document import Element
 from assistant.env import LayoutEnv, RewardConfig, observation_text
 from assistant.env.reward import potential
+from assistant.env.tasks import make_task
 from assistant.errors import EnvError
 from assistant.geometry import Box
-from assistant.metrics import METRIC_NAMES
 from assistant.importer import import_svg
-from assistant.env.tasks import make_task
+from assistant.metrics import METRIC_NAMES
 from assistant.svg.write import export_svg
 from tests.conftest import OSGEO_DIR
 
@@ -158,7 +159,7 @@ def test_premature_finalize_is_penalised_and_a_finished_one_is_not(logo_seed):
 
 
 def test_premature_without_a_reference_uses_the_threshold():
-    doc = import_svg(OSGEO_DIR / "gdal_a4.svg")
+    doc = import_svg(Path(__file__).resolve().parents[1] / "examples" / "editorial_cover.svg")  # scores about 0.8
     strict = LayoutEnv(reward=RewardConfig(finalize_threshold=0.99))
     strict.reset(options={"document": doc})
     assert strict.step({"type": "finalize"})[4]["premature_finalize"]

@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.cli import app
-from assistant.metrics import evaluate
 from assistant.importer import import_svg
+from assistant.metrics import evaluate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = sorted(p.name for p in EXAMPLES.glob("*.svg"))
@@ -27,9 +27,9 @@ def test_example_imports_and_has_obvious_problems(name):
     roles = {e.role for e in doc.layout.elements}
     assert {"title", "background"} <= roles
     report = evaluate(doc.layout)
-    assert report.composite < 0.9
-    serious = report.findings(min_severity="medium")
-    assert serious, f"{name} should show at least one clear problem"
+    assert report.composite < 0.95  # published designs score about 0.97 (tests/test_norms.py)
+    defects = [f for f in report.findings() if f.defect]
+    assert defects, f"{name} should show at least one clear problem"
 
 
 def test_make_run_fixes_every_example(tmp_path):

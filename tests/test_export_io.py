@@ -7,14 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from assistant.app.formats import export, format_for_path, get_exporter, register_exporter, supported_formats
+from assistant.app.outputs import atomic_write
 from assistant.errors import ExportError
 from assistant.importer import import_svg
-from assistant.app.formats import export
-from assistant.app.formats import format_for_path
-from assistant.app.formats import get_exporter
-from assistant.app.formats import register_exporter
-from assistant.app.formats import supported_formats
-from assistant.app.outputs import atomic_write
 from assistant.svg.write import export_svg
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"
@@ -67,7 +63,15 @@ def test_registry_lookup_and_errors() -> None:
         format_for_path("flyer.jpeg")
 
 
-def test_register_custom_exporter() -> None:
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Formats registered in a test are forgotten after it."""
+    from assistant.app import formats
+
+    monkeypatch.setattr(formats, "_REGISTRY", dict(formats._REGISTRY))
+
+
+def test_register_custom_exporter(registry: None) -> None:
     doc = import_svg(CORPUS / "OSGeo_bronze_sponsor.svg")
     register_exporter("ids", lambda d, **_: "\n".join(e.id for e in d.layout.elements).encode(),
                       suffixes=(".ids",))

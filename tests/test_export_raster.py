@@ -14,9 +14,9 @@ from PIL import Image
 
 from assistant.errors import ExportError
 from assistant.importer import import_svg
-from assistant.svg.parse import parse_svg_bytes
 from assistant.render.raster import data_only_fetcher, render_array, render_pdf, render_png, render_svg_bytes
 from assistant.render.textconvert import flatten_wrapped_text
+from assistant.svg.parse import parse_svg_bytes
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"
 SVG = "http://www.w3.org/2000/svg"

@@ -12,8 +12,8 @@ from lxml import etree
 from PIL import Image
 
 from assistant.importer import import_svg
-from assistant.svg.parse import parse_svg_bytes
 from assistant.render.raster import data_only_fetcher, render_array
+from assistant.svg.parse import parse_svg_bytes
 from assistant.svg.write import export_svg
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo"

@@ -6,8 +6,16 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from assistant.text import fonts
-from assistant.text.fonts import (char_advances, find_face, font_extents, guess_generic, installed_faces,
-                             resolve_family, split_families, text_advance)
+from assistant.text.fonts import (
+    char_advances,
+    find_face,
+    font_extents,
+    guess_generic,
+    installed_faces,
+    resolve_family,
+    split_families,
+    text_advance,
+)
 
 pytestmark = pytest.mark.skipif(not installed_faces(), reason="no font files on this machine")
 

@@ -18,8 +18,9 @@ processes and reports the crashes by kind.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -22,10 +22,11 @@ from llm_support import REQUESTS, SMALL_SVG, planner_state, tiny_gguf  # noqa: E
 
 from assistant.actions import parse_action  # noqa: E402
 from assistant.errors import InvalidAction  # noqa: E402
+from assistant.importer import import_svg_text  # noqa: E402
 from assistant.planners.gbnf_rules import int_range, number_rule  # noqa: E402
 from assistant.planners.grammar import (  # noqa: E402
-    FRACTION_DIGITS,
     DISTINCT_SPAN,
+    FRACTION_DIGITS,
     INT_DIGITS,
     action_gbnf,
     distinct_span,
@@ -35,7 +36,6 @@ from assistant.planners.grammar import (  # noqa: E402
 )
 from assistant.planners.modelstep import element_ids, planner_prompt_text  # noqa: E402
 from assistant.planners.prompting import build_prompt, format_target, layout_text, parse_completion  # noqa: E402
-from assistant.importer import import_svg_text  # noqa: E402
 
 IDS = ["bg", "title", "logo", "body", "footer"]
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 
 from assistant.document import ROLE_IMPORTANCE
-from assistant.text.fonts import font_extents, text_advance
-from assistant.importer.roles import is_generated_id, keyword_role
 from assistant.importer import import_svg_text
-from lxml import etree
+from assistant.importer.roles import is_generated_id, keyword_role
+from assistant.text.fonts import font_extents, text_advance
 
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         'xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
@@ -133,7 +133,8 @@ def test_data_role_always_wins() -> None:
 
 
 def test_a_part_with_data_role_is_not_swallowed_by_a_compound() -> None:
-    d = doc(PAGE + f'<g id="g1">{logo_paths(20)}<rect id="tag" data-role="badge" x="400" y="90" width="20" height="8"/></g>')
+    d = doc(PAGE + f'<g id="g1">{logo_paths(20)}'
+            '<rect id="tag" data-role="badge" x="400" y="90" width="20" height="8"/></g>')
     assert "g1" not in d.layout
     assert d.layout.get("tag").role == "badge"
 
@@ -177,8 +178,10 @@ def test_meaningful_ids_are_read_as_words(ident: str, role: str) -> None:
 
 
 def test_locked_and_importance() -> None:
-    d = doc(PAGE.replace('id="sub"', 'id="sub" data-importance="0.95"').replace('id="p1"', 'id="p1" data-locked="true"')
-            + '<g sodipodi:insensitive="true"><text id="t9" x="40" y="400" font-size="16">locked in Inkscape</text></g>')
+    d = doc(PAGE.replace('id="sub"', 'id="sub" data-importance="0.95"')
+            .replace('id="p1"', 'id="p1" data-locked="true"')
+            + '<g sodipodi:insensitive="true">'
+              '<text id="t9" x="40" y="400" font-size="16">locked in Inkscape</text></g>')
     assert d.layout.get("sub").importance == pytest.approx(0.95)
     assert d.layout.get("p1").locked and d.layout.get("t9").locked
     assert not d.layout.get("p2").locked

@@ -7,8 +7,8 @@ import math
 import pytest
 
 from assistant.geometry import Box, Matrix, parse_transform
-from assistant.svg.pathbbox import parse_path, path_bbox, sample_segments, segments_bbox
 from assistant.importer import import_svg_text
+from assistant.svg.pathbbox import parse_path, path_bbox, sample_segments, segments_bbox
 from assistant.svg.tree import local_matrix, node_ctm, parent_ctm
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" {attrs}>{body}</svg>'
@@ -214,7 +214,8 @@ def test_recursive_use_draws_nothing_and_does_not_hang() -> None:
 def test_clip_path_clips_the_box() -> None:
     d = doc('<defs><clipPath id="c"><rect x="0" y="0" width="50" height="50"/></clipPath></defs>'
             '<image id="img" x="20" y="20" width="100" height="100" clip-path="url(#c)" href="x.png"/>'
-            '<g clip-path="url(#c)" transform="translate(10,10)"><rect id="r" x="30" y="30" width="40" height="40"/></g>')
+            '<g clip-path="url(#c)" transform="translate(10,10)">'
+            '<rect id="r" x="30" y="30" width="40" height="40"/></g>')
     approx_box(box_of(d, "img"), 20, 20, 30, 30)
     approx_box(box_of(d, "r"), 40, 40, 20, 20)  # the clip lives in the group's user space
 

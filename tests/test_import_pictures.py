@@ -11,9 +11,9 @@ from lxml import etree
 from PIL import Image, ImageDraw
 
 from assistant.geometry import Box
+from assistant.importer import import_svg, import_svg_text
 from assistant.metrics import evaluate
 from assistant.svg.image import picture_ink
-from assistant.importer import import_svg, import_svg_text
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '

@@ -8,14 +8,26 @@ import math
 import pytest
 
 from assistant.actions import apply_action, parse_action
-from assistant.errors import InstructionError
-from assistant.instructions import (
-    REGION_NAMES, AlignConstraint, BreathingRoomConstraint, ContrastConstraint, DominantConstraint,
-    KeepConstraint, MarginsConstraint, RegionConstraint, SizeConstraint, compile_instruction, constraints_json,
-    parse_constraints, region_box, resolve_constraints, score_constraints,
-)
-from assistant.importer import import_svg
 from assistant.env.tasks import make_task
+from assistant.errors import InstructionError
+from assistant.importer import import_svg
+from assistant.instructions import (
+    REGION_NAMES,
+    AlignConstraint,
+    BreathingRoomConstraint,
+    ContrastConstraint,
+    DominantConstraint,
+    KeepConstraint,
+    MarginsConstraint,
+    RegionConstraint,
+    SizeConstraint,
+    compile_instruction,
+    constraints_json,
+    parse_constraints,
+    region_box,
+    resolve_constraints,
+    score_constraints,
+)
 from tests.conftest import OSGEO_DIR
 
 # -- the compiler, phrase by phrase -------------------------------------------------------------

@@ -10,11 +10,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fastmcp import Client
-
 from conftest import osgeo_files
-from mcp_server.server import build_server
+from fastmcp import Client
 from mcp_support import data
+
+from mcp_server.server import build_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 

@@ -14,7 +14,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from mcp_support import FLYER, make_workspace, serve_command, server_env
 
 E2E = Path(__file__).parent / "e2e"

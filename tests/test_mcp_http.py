@@ -14,17 +14,18 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 from fastmcp import Client
+from mcp_support import data, make_workspace, serve_command, server_env
 from typer.testing import CliRunner
 
 from assistant.cli import app
-from mcp_server.http import HostOriginGuard, check_http_settings, HttpConfigError, is_loopback, token_problem
-from mcp_support import data, make_workspace, serve_command, server_env
+from mcp_server.http import HostOriginGuard, HttpConfigError, check_http_settings, is_loopback, token_problem
 
 TOKEN = "test-token-0123456789abcdef"
 ALLOWED_NAME = "designs.test"
@@ -39,7 +40,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(workspace: Path, port: int, *extra: str) -> tuple[subprocess.Popen[str], "queue.Queue[str]"]:
+def _serve(workspace: Path, port: int, *extra: str) -> tuple[subprocess.Popen[str], queue.Queue[str]]:
     """Start ``serve --http`` and wait until it listens; its stderr lines arrive on the queue."""
     cmd = serve_command("--http", "--port", str(port), "--workspace", str(workspace), *extra)
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=server_env(), cwd=workspace,

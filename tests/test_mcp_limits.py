@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
+from mcp_support import data, error_text, make_workspace
 
 import mcp_server.server as server_module
 from assistant.errors import Cancelled, LimitExceeded, SvgImportError
@@ -25,7 +26,6 @@ from assistant.limits import budget, checkpoint
 from mcp_server.bounded import run_bounded
 from mcp_server.server import LayoutServer, build_server, tool_errors
 from mcp_server.workspace import Workspace, WorkspaceError
-from mcp_support import data, error_text, make_workspace
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 fifo_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")

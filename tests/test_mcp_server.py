@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from fastmcp import Client
+from mcp_support import data, error_text, make_workspace
 
 from mcp_server.server import build_server
-from mcp_support import data, error_text, make_workspace
 
 pytestmark = pytest.mark.anyio
 
@@ -64,7 +64,8 @@ async def test_open_document_from_workspace_path(client: Client) -> None:
 
 
 async def test_open_document_from_svg_text(client: Client) -> None:
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50"><rect id="r" x="1" y="2" width="30" height="20"/></svg>'
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 50">'
+           '<rect id="r" x="1" y="2" width="30" height="20"/></svg>')
     doc = await call(client, "open_document", svg=svg)
     assert doc["source"] == "<text>" and doc["canvas"]["width"] == 100
     assert [i["id"] for i in doc["outline"]] == ["r"]
@@ -236,7 +237,8 @@ async def test_apply_edits_is_atomic(client: Client) -> None:
     doc_id = (await opened(client))["doc_id"]
     before = await box(client, doc_id, "date")
     message = await fail(client, "apply_edits", doc_id=doc_id,
-                         edits=[{"type": "move", "ids": ["date"], "dx": 20}, {"type": "move", "ids": ["ghost"], "dx": 1}])
+                         edits=[{"type": "move", "ids": ["date"], "dx": 20},
+                                {"type": "move", "ids": ["ghost"], "dx": 1}])
     assert "ghost" in message
     assert await box(client, doc_id, "date") == before
     assert (await call(client, "get_history", doc_id=doc_id))["revision"] == 0

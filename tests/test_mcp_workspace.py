@@ -84,10 +84,9 @@ def test_oversized_file_is_refused(ws: Workspace) -> None:
         ws.read_file("a.svg", max_bytes=3)
 
 
-def test_existing_target_needs_overwrite(ws: Workspace) -> None:
-    with pytest.raises(WorkspaceError, match="overwrite=true"):
-        ws.target("a.svg")
-    assert ws.target("a.svg", overwrite=True) == ws.root / "a.svg"
+def test_an_existing_file_is_a_valid_target(ws: Workspace) -> None:
+    """Whether it may be replaced is write_output's decision (tests/test_outputs.py, and through MCP)."""
+    assert ws.target("a.svg") == ws.root / "a.svg"
 
 
 def test_target_in_missing_folder_is_refused(ws: Workspace) -> None:

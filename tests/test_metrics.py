@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import nullcontext
+from functools import partial
 
 import numpy as np
 import pytest
@@ -26,8 +27,8 @@ def el(id: str, x: float, y: float, w: float, h: float, *, role: str = "body", k
 
 
 def lay(*els: Element, w: float = 1000, h: float = 1000, margin: float = 50) -> Layout:
-    return Layout(canvas=Canvas(width=w, height=h, margins=Margins(top=margin, right=margin, bottom=margin, left=margin)),
-                  elements=list(els))
+    margins = Margins(top=margin, right=margin, bottom=margin, left=margin)
+    return Layout(canvas=Canvas(width=w, height=h, margins=margins), elements=list(els))
 
 
 def poster() -> Layout:
@@ -45,8 +46,13 @@ def poster() -> Layout:
     )
 
 
+#: These tests pin each metric's own definition: its measure before it is judged against the norms of
+#: published designs (tests/test_norms.py tests the judging).
+measure = partial(evaluate, judged=False)
+
+
 def score(layout: Layout, metric: str, **kw: object) -> float:
-    return evaluate(layout, checks=[metric], **kw).score(metric)
+    return measure(layout, checks=[metric], **kw).score(metric)
 
 
 def apply_move(layout: Layout, action: dict) -> Layout:
@@ -59,7 +65,7 @@ def apply_move(layout: Layout, action: dict) -> Layout:
 
 # -- the report ---------------------------------------------------------------------------------------
 def test_report_has_every_metric_in_unit_range_and_a_weighted_composite() -> None:
-    r = evaluate(poster())
+    r = measure(poster())
     assert list(r.metrics) == list(METRIC_NAMES)
     assert all(0.0 <= m.score <= 1.0 for m in r.metrics.values())
     assert sum(r.weights.values()) == pytest.approx(1.0)
@@ -69,12 +75,12 @@ def test_report_has_every_metric_in_unit_range_and_a_weighted_composite() -> Non
 
 
 def test_report_is_deterministic() -> None:
-    a, b = evaluate(poster()).model_dump(), evaluate(poster()).model_dump()
+    a, b = measure(poster()).model_dump(), measure(poster()).model_dump()
     assert a == b
 
 
 def test_weights_override_and_checks_select() -> None:
-    r = evaluate(poster(), weights={"overlap": 0.0}, checks=["overlap", "alignment"])
+    r = measure(poster(), weights={"overlap": 0.0}, checks=["overlap", "alignment"])
     assert list(r.metrics) == ["overlap", "alignment"]
     assert r.weights == {"overlap": 0.0, "alignment": 1.0}
     assert r.composite == pytest.approx(r.score("alignment"))
@@ -85,13 +91,13 @@ def test_weights_override_and_checks_select() -> None:
                                 {"weights": {"overlap": float("nan")}}])
 def test_bad_names_and_weights_raise_metric_error(kw: dict) -> None:
     with pytest.raises(MetricError):
-        evaluate(poster(), **kw)
+        measure(poster(), **kw)
 
 
 def test_weakest_and_findings_are_ranked() -> None:
     broken = poster().copy_deep()
     broken.replace(broken.get("p2").model_copy(update={"box": Box(x=100, y=270, width=380, height=120)}))
-    r = evaluate(broken)
+    r = measure(broken)
     weakest = r.weakest(2)
     assert weakest[0].score <= weakest[1].score
     assert all(weakest[-1].score <= m.score for m in r.metrics.values() if m.applicable and m not in weakest)
@@ -119,13 +125,13 @@ def test_overlap_sees_text_painted_under_an_opaque_element() -> None:
     text_text = lay(el("a", 100, 100, 400, 100), el("b", 150, 120, 400, 100))
     assert score(under, "overlap") == pytest.approx(score(text_text, "overlap"))
     assert score(under, "overlap") < score(over, "overlap")
-    f = evaluate(under, checks=["overlap"]).findings()[0]
+    f = measure(under, checks=["overlap"]).findings()[0]
     assert f.message.startswith("hidden text: body 'a'") and f.element_ids == ["a", "b"]
     # a label painted under its own button: hidden, and the fix brings it to the front
     label_under = lay(el("btn-label", 140, 820, 300, 40, role="cta", kind="text", text="Buy now", fill="#ffffff",
                          group="cta"),
                       el("btn", 100, 800, 380, 80, role="cta", kind="shape", fill="#1144aa", group="cta"))
-    f = evaluate(label_under, checks=["overlap"]).findings()[0]
+    f = measure(label_under, checks=["overlap"]).findings()[0]
     assert f.severity == "high" and f.suggestion == {"type": "reorder", "id": "btn-label", "to": "front"}
     label, btn = label_under.elements
     assert score(lay(btn, label), "overlap") == 1.0  # brought to the front: a label on its button again
@@ -133,19 +139,20 @@ def test_overlap_sees_text_painted_under_an_opaque_element() -> None:
     for top in (el("frame", 100, 800, 380, 80, kind="shape", role="decoration", fill=None),
                 el("veil", 100, 800, 380, 80, kind="shape", role="decoration", fill="#000000", opacity=0.3)):
         framed = lay(el("t", 140, 820, 300, 40, role="body"), top)
-        assert not any(x.message.startswith("hidden") for x in evaluate(framed, checks=["overlap"]).findings())
+        assert not any(x.message.startswith("hidden") for x in measure(framed, checks=["overlap"]).findings())
 
 
 def test_overlap_suggestion_separates_the_pair() -> None:
     broken = lay(el("a", 100, 100, 400, 100, role="title"), el("b", 150, 150, 400, 100))
-    f = evaluate(broken, checks=["overlap"]).findings()[0]
+    f = measure(broken, checks=["overlap"]).findings()[0]
     assert f.suggestion["type"] == "move" and f.suggestion["ids"] == ["b"]  # the less important one moves
     assert score(apply_move(broken, f.suggestion), "overlap") == 1.0
 
 
 # -- alignment ----------------------------------------------------------------------------------------
 def test_alignment_grid_scores_one_and_a_mess_scores_low() -> None:
-    grid = lay(*[el(f"e{r}{c}", 100 + 300 * c, 100 + 250 * r, 200, 150, role="image") for r in range(3) for c in range(3)])
+    grid = lay(*[el(f"e{r}{c}", 100 + 300 * c, 100 + 250 * r, 200, 150, role="image")
+                 for r in range(3) for c in range(3)])
     assert score(grid, "alignment") == pytest.approx(1.0)
     messes = []
     for seed in range(5):
@@ -157,7 +164,7 @@ def test_alignment_grid_scores_one_and_a_mess_scores_low() -> None:
 
 def test_alignment_names_near_misses_in_px_and_suggests_align() -> None:
     layout = lay(el("title", 100, 100, 600, 60, role="title"), el("p", 103.2, 200, 400, 200))
-    f = evaluate(layout, checks=["alignment"]).findings()[0]
+    f = measure(layout, checks=["alignment"]).findings()[0]
     assert "left edges" in f.message and "3.2 px apart — almost aligned" in f.message
     assert f.suggestion == {"type": "align", "ids": ["p"], "edge": "left", "to": "element", "target_id": "title"}
 
@@ -168,7 +175,7 @@ def test_spacing_rewards_consistent_gaps_and_suggests_the_fix() -> None:
     assert score(even, "spacing") == pytest.approx(1.0)
     ys = [100, 240, 340, 520, 640]
     uneven = lay(*[el(f"p{i}", 100, y, 400, 100) for i, y in enumerate(ys)])
-    r = evaluate(uneven, checks=["spacing"])
+    r = measure(uneven, checks=["spacing"])
     assert r.score("spacing") < 0.8
     f = r.findings()[0]
     assert f.suggestion["type"] == "move" and f.suggestion["dx"] == 0.0
@@ -185,7 +192,7 @@ def test_margins_penalise_crossing_the_safe_box_but_not_bleeds() -> None:
     crossing = lay(el("t", 20, 100, 400, 80, role="title"))
     off = lay(el("t", -40, 100, 400, 80, role="title"))
     assert score(off, "margins") < score(crossing, "margins") < 1.0
-    f = evaluate(crossing, checks=["margins"]).findings()[0]
+    f = measure(crossing, checks=["margins"]).findings()[0]
     assert f.suggestion == {"type": "move", "ids": ["t"], "dx": 30.0, "dy": 0.0}
     assert score(apply_move(crossing, f.suggestion), "margins") == 1.0
 
@@ -196,7 +203,7 @@ def test_balance_symmetric_beats_lopsided() -> None:
     left = lay(el("a", 60, 100, 300, 200, role="image"), el("b", 60, 700, 300, 200, role="image"))
     assert score(sym, "balance") > 0.95
     assert score(left, "balance") < 0.8
-    f = evaluate(left, checks=["balance"]).findings()[0]
+    f = measure(left, checks=["balance"]).findings()[0]
     assert "left" in f.message and f.suggestion["dx"] > 0
 
 
@@ -205,7 +212,7 @@ def test_hierarchy_wants_the_title_largest_with_a_type_scale() -> None:
     assert score(poster(), "hierarchy") > 0.7  # title 1.7× the subtitle: ordered, moderately dominant
     weak = poster().copy_deep()
     weak.replace(weak.get("title").model_copy(update={"font_size": 14.0}))
-    r = evaluate(weak, checks=["hierarchy"])
+    r = measure(weak, checks=["hierarchy"])
     assert r.score("hierarchy") < 0.5
     promote = [f.suggestion for f in r.findings() if f.suggestion and f.suggestion["type"] == "promote"]
     assert promote and promote[0]["id"] == "title" and promote[0]["factor"] > 1.5
@@ -237,8 +244,8 @@ def test_grouping_leaves_relatives_beyond_its_reach_alone(native: bool) -> None:
                    el("foot", 550, 120 + logo_gap - 30, 140, 20, role="body"))
     assert REACH * 1000 == pytest.approx(330)
     with native_core.numpy_only() if not native else nullcontext():
-        far = evaluate(page(logo_gap=600, caption_gap=400), checks=["grouping"])
-        near = evaluate(page(logo_gap=200, caption_gap=200), checks=["grouping"])
+        far = measure(page(logo_gap=600, caption_gap=400), checks=["grouping"])
+        near = measure(page(logo_gap=200, caption_gap=200), checks=["grouping"])
     assert not [f for f in far.findings() if {"logo1", "logo2"} & set(f.element_ids[:2])]
     assert not [f for f in far.findings() if f.element_ids[0] in ("url", "img") and "url" in f.element_ids[:2]]
     # within the reach the same relatives are judged: they are further apart than their strangers
@@ -252,7 +259,7 @@ def test_reading_order_title_first_cta_last() -> None:
     assert score(poster(), "reading_order") == 1.0
     flipped = poster().copy_deep()
     flipped.replace(flipped.get("title").model_copy(update={"box": Box(x=100, y=900, width=800, height=60)}))
-    r = evaluate(flipped, checks=["reading_order"])
+    r = measure(flipped, checks=["reading_order"])
     assert r.score("reading_order") < 0.6
     assert r.findings()[0].element_ids == ["title"]
     assert r.findings()[0].suggestion == {"type": "anchor_to_region", "ids": ["title"], "region": "top_band"}
@@ -262,14 +269,14 @@ def test_reading_order_title_first_cta_last() -> None:
 def test_text_fit_flags_tiny_text_and_text_off_the_canvas() -> None:
     assert score(poster(), "text_fit") == 1.0
     tiny = lay(el("p", 100, 100, 400, 100, font_size=6.0))  # 0.6 % of a 1000 px canvas; body needs 1.2 %
-    r = evaluate(tiny, checks=["text_fit"])
+    r = measure(tiny, checks=["text_fit"])
     assert r.score("text_fit") < 0.5
     assert r.findings()[0].suggestion == {"type": "set_text_style", "ids": ["p"], "font_size": 12.0}
     off = lay(el("p", 800, 100, 400, 100))
-    f = evaluate(off, checks=["text_fit"]).findings()[0]
+    f = measure(off, checks=["text_fit"]).findings()[0]
     assert "off the canvas" in f.message and f.suggestion["dx"] == -200.0
     spill = lay(el("panel", 100, 100, 400, 200, role="decoration", kind="shape"), el("p", 120, 110, 500, 80))
-    assert any("spills out" in f.message for f in evaluate(spill, checks=["text_fit"]).findings())
+    assert any("spills out" in f.message for f in measure(spill, checks=["text_fit"]).findings())
 
 
 def test_legible_size_scales_with_the_canvas() -> None:
@@ -280,7 +287,8 @@ def test_legible_size_scales_with_the_canvas() -> None:
 
 # -- grid ---------------------------------------------------------------------------------------------
 def test_grid_detects_columns() -> None:
-    cols = lay(*[el(f"e{r}{c}", 50 + 310 * c, 100 + 200 * r, 280, 150, role="image") for r in range(3) for c in range(3)])
+    cols = lay(*[el(f"e{r}{c}", 50 + 310 * c, 100 + 200 * r, 280, 150, role="image")
+                 for r in range(3) for c in range(3)])
     assert score(cols, "grid") > 0.95
     messes = []
     for seed in range(5):
@@ -311,7 +319,7 @@ def test_contrast_reads_what_lies_under_the_text() -> None:
     assert score(poster(), "contrast") == 1.0  # white label on a dark button, dark text on the white page
     pale = lay(el("p", 100, 100, 400, 100, fill="#dddddd"))
     assert score(pale, "contrast") < 0.4
-    f = evaluate(pale, checks=["contrast"]).findings()[0]
+    f = measure(pale, checks=["contrast"]).findings()[0]
     # the pale grey made just dark enough: a darker grey, not black
     assert f.suggestion["type"] == "set_text_style" and f.suggestion["ids"] == ["p"]
     fixed = f.suggestion["fill"]
@@ -332,7 +340,7 @@ def test_contrast_fix_keeps_a_brand_colour_hue() -> None:
 
     green = "#8cc63f"  # a light brand green: 1.9:1 on white
     heading = lay(el("h", 100, 100, 600, 40, role="subtitle", font_size=20.0, fill=green))
-    f = evaluate(heading, checks=["contrast"]).findings()[0]
+    f = measure(heading, checks=["contrast"]).findings()[0]
     fill = f.suggestion["fill"]
     h0, _, v0 = colorsys.rgb_to_hsv(*rgb(green))
     h1, _, v1 = colorsys.rgb_to_hsv(*rgb(fill))
@@ -345,7 +353,7 @@ def test_contrast_fix_keeps_a_brand_colour_hue() -> None:
     assert shade_meeting(rgb("#000000"), 1.0, 4.5, 1.0, darker=True) is None
     night = lay(el("panel", 50, 50, 600, 300, role="decoration", kind="shape", fill="#101010"),
                 el("p", 100, 100, 400, 100, fill=None))
-    assert evaluate(night, checks=["contrast"]).findings()[0].suggestion["fill"] == "#ffffff"
+    assert measure(night, checks=["contrast"]).findings()[0].suggestion["fill"] == "#ffffff"
 
 
 def test_contrast_uses_a_backdrop_when_given() -> None:
@@ -363,10 +371,10 @@ def test_instruction_fit_scores_constraints() -> None:
     instructions = pytest.importorskip("assistant.instructions")
     compiled = instructions.compile_instruction("logo top right")
     layout = lay(el("t", 100, 100, 600, 60, role="title"), el("logo", 60, 850, 100, 100, role="logo"))
-    r = evaluate(layout, constraints=compiled.constraints)
+    r = measure(layout, constraints=compiled.constraints)
     assert r.metrics["instruction_fit"].applicable and "instruction_fit" in r.weights
     moved = apply_move(layout, {"ids": ["logo"], "dx": 780.0, "dy": -790.0})
-    assert evaluate(moved, constraints=compiled.constraints).score("instruction_fit") > r.score("instruction_fit")
+    assert measure(moved, constraints=compiled.constraints).score("instruction_fit") > r.score("instruction_fit")
 
 
 def test_make_backdrop_reads_colours_the_element_model_cannot() -> None:
@@ -382,10 +390,10 @@ def test_make_backdrop_reads_colours_the_element_model_cannot() -> None:
     </svg>"""
     doc = svg_import.import_svg_text(svg)
     # a gradient has no single fill colour: the element model sees a white page under white text
-    assert evaluate(doc.layout, checks=["contrast"]).score("contrast") < 0.2
+    assert measure(doc.layout, checks=["contrast"]).score("contrast") < 0.2
     backdrop = make_backdrop(doc, max_size=200)
     assert backdrop.image.shape[1] == 200 and backdrop.scale == pytest.approx(0.5)
-    assert evaluate(doc.layout, checks=["contrast"], backdrop=backdrop).score("contrast") == 1.0
+    assert measure(doc.layout, checks=["contrast"], backdrop=backdrop).score("contrast") == 1.0
     assert doc.node("t").get("style") in (None, "")  # the document itself is untouched
 
 
@@ -404,7 +412,7 @@ def test_reading_order_flags_a_call_to_action_read_first() -> None:
     for i in ("btn", "btn-label"):
         e = early_cta.get(i)
         early_cta.replace(e.model_copy(update={"box": e.box.translated(0.0, -780.0)}))
-    r = evaluate(early_cta, checks=["reading_order"])
+    r = measure(early_cta, checks=["reading_order"])
     assert r.score("reading_order") < 0.9
     cta = [f for f in r.findings() if f.element_ids == ["btn-label"]]
     assert cta and "before elements that should precede it" in cta[0].message

@@ -34,8 +34,9 @@ def page(n: int, seed: int) -> Layout:
         els.append(Element(
             id=f"e{i}", kind=kind, role=role, box=Box(x=x, y=y, width=float(rng.uniform(20, 300)),
                                                       height=float(rng.uniform(10, 120))),
-            text=f"{role} {i}" if kind == "text" else None, font_size=float(rng.uniform(6, 60)) if kind == "text" else None,
-            fill="#%06x" % int(rng.integers(0, 1 << 24)) if kind != "image" else None,
+            text=f"{role} {i}" if kind == "text" else None,
+            font_size=float(rng.uniform(6, 60)) if kind == "text" else None,
+            fill=f"#{int(rng.integers(0, 1 << 24)):06x}" if kind != "image" else None,
             group=f"g{i % 4}" if rng.random() < 0.3 else None))
     return Layout(canvas=Canvas.with_default_margins(width=1000, height=1100), elements=els)
 

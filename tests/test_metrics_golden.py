@@ -57,7 +57,7 @@ def synthetic_layout(n: int, seed: int, crowded: bool = False) -> Layout:
             font_size=float(rng.uniform(4, 60)) if kind == "text" else None,
             font_weight=700 if rng.random() < 0.2 else 400,
             text_anchor=("start", "middle", "end")[int(rng.integers(3))],
-            fill=None if kind == "image" else "#%06x" % int(rng.integers(0, 1 << 24)),
+            fill=None if kind == "image" else f"#{int(rng.integers(0, 1 << 24)):06x}",
             opacity=0.0 if rng.random() < 0.02 else float(rng.choice([1.0, 1.0, 0.6])),
             locked=bool(rng.random() < 0.1), importance=0.5 if rng.random() < 0.7 else float(rng.uniform(0, 1)),
             group=f"g{int(rng.integers(n // 5 + 1))}" if rng.random() < 0.4 else None))
@@ -66,8 +66,8 @@ def synthetic_layout(n: int, seed: int, crowded: bool = False) -> Layout:
 
 def build_cases() -> list[dict[str, Any]]:
     """The golden cases (layout, weights) from the current generators and importer."""
-    from assistant.importer import import_svg
     from assistant.env.tasks import TASKS, make_task
+    from assistant.importer import import_svg
 
     cases: list[dict[str, Any]] = []
     for name in sorted(TASKS):

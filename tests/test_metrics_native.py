@@ -24,7 +24,6 @@ from hypothesis import strategies as st
 
 from assistant.document import Canvas, Element, Layout
 from assistant.geometry import Box
-from assistant.metrics import evaluate
 from assistant.metrics import native_core
 from assistant.metrics.context import LayoutArrays
 from tests.conftest import osgeo_files, resvg_files
@@ -119,7 +118,7 @@ def tie_page(n: int, seed: int) -> Layout:
             font_weight=700 if rng.random() < 0.2 else 400,
             text_anchor=("start", "middle", "end")[int(rng.integers(3))],
             fill=None if kind == "image" else str(rng.choice(["#000000", "#ffffff", "#336699", "none",
-                                                              "#%06x" % int(rng.integers(0, 1 << 24))])),
+                                                              f"#{int(rng.integers(0, 1 << 24)):06x}"])),
             opacity=float(rng.choice([1.0, 1.0, 1.0, 0.6, 0.3, 0.0])),
             locked=bool(rng.random() < 0.1), importance=0.5 if rng.random() < 0.7 else float(rng.uniform(0, 1)),
             group=f"g{int(rng.integers(n // 4 + 1))}" if rng.random() < 0.4 else None))

@@ -33,7 +33,7 @@ below 0.2 are skipped: they would measure a side effect, not the metric.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -42,9 +42,9 @@ import pytest
 from assistant.document import Element, Layout
 from assistant.geometry import Box
 from assistant.metrics import evaluate
-from assistant.metrics.margins import effective_safe_box
 from assistant.metrics.alignment import SLACK, nearest_same_type
 from assistant.metrics.context import LayoutArrays
+from assistant.metrics.margins import effective_safe_box
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "osgeo"
 DESIGNS = sorted(p.name for p in CORPUS.glob("*.svg")) if CORPUS.is_dir() else []
@@ -55,7 +55,7 @@ ROOM = 0.2
 pytestmark = pytest.mark.skipif(not DESIGNS, reason="OSGeo corpus not found")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Layout:
     from assistant.importer import import_svg
 
@@ -254,10 +254,18 @@ KNOWN_COINCIDENCES = {
 #: Cases where the perturbed metric worsens at every level but the composite, between neighbouring levels, may
 #: not: other metrics move by chance more than the perturbed one. Only the composite's end points are required.
 COMPOSITE_COINCIDENCES = {
+    ("postgis-flyer-a4.svg", "break_alignment"):
+        "jittered everywhere, the page no longer keeps columns, so its stray edges stop being defects "
+        "(assistant.metrics.lines): the 3 % level scores a little above the 1.5 % one, both well below the original",
     ("geonetwork_a4.svg", "shrink_headline"):
         "the headline runs under the OSGeo logo (13 % of it hidden); shrinking it by 0.8 frees it, which gains the "
         "overlap metric more than the smaller headline costs the hierarchy",
 }
+
+
+def assert_not_better(values: list[float], what: str) -> None:
+    for a, b in zip(values, values[1:]):
+        assert b <= a + EPS, f"{what} improved under a larger perturbation: {values}"
 
 
 def assert_worse(values: list[float], what: str) -> None:
@@ -277,11 +285,15 @@ def test_perturbation_makes_metric_and_composite_worse(design: str, perturbation
     if evaluate(layout, checks=[metric]).score(metric) < ROOM:
         pytest.skip(f"{metric} of {design} is already below {ROOM}: no room to measure it getting worse")
     reports = [[evaluate(lay) for lay in level] for level in levels]
-    metric_levels = [float(np.mean([r.score(metric) for r in rs])) for rs in reports]
+    # the metric's own measure (before it is judged against the norms) moves the right way at every level
+    metric_levels = [float(np.mean([r.metrics[metric].raw for r in rs])) for rs in reports]
     composite_levels = [float(np.mean([r.composite for r in rs])) for rs in reports]
     if (design, perturbation) in KNOWN_COINCIDENCES:
-        metric_levels, composite_levels = metric_levels[::3], composite_levels[::3]  # original and large only
-    if (design, perturbation) in COMPOSITE_COINCIDENCES:
-        composite_levels = composite_levels[::3]
+        metric_levels = metric_levels[::3]  # original and large only
     assert_worse(metric_levels, f"{metric} ({design}, {perturbation})")
-    assert_worse(composite_levels, f"composite ({design}, {perturbation})")
+    # the judged composite never rewards damage; a small change inside the norms of published designs
+    # may cost nothing, but text pushed onto other text is a defect at once
+    # (its defects are found by rules with thresholds, so between neighbouring levels it may step back)
+    assert_not_better(composite_levels[::3], f"composite ({design}, {perturbation})")
+    if perturbation == "overlap_texts":
+        assert composite_levels[-1] < composite_levels[0] - EPS, f"text on text cost nothing: {composite_levels}"

@@ -1,4 +1,4 @@
-"""``models.dagger``: the teacher's labels at the states the learner reaches, seeds, shards and errors."""
+"""``models.experiments.dagger``: the teacher's labels at the states the learner reaches, seeds, shards and errors."""
 
 from __future__ import annotations
 
@@ -7,8 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from models.dagger import DaggerConfig, dagger_episodes, main, same_action, with_varied_ids, without_instruction
 from models.data import SEED_RANGES
+from models.experiments.dagger import (
+    DaggerConfig,
+    dagger_episodes,
+    main,
+    same_action,
+    with_varied_ids,
+    without_instruction,
+)
 
 TASKS = ["banner", "poster", "slide"]
 
@@ -73,20 +80,20 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
     """With the bundled model as learner: each planner record's answer is the heuristic's action at that state."""
     pytest.importorskip("llama_cpp")
     from assistant.env import LayoutEnv
-    from assistant.planners.prompting import make_record
     from assistant.env.tasks import make_task
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from assistant.planners.local import DEFAULT_MODEL
+    from assistant.planners.prompting import make_record
     from models.policies import HeuristicPolicy
 
     out = tmp_path / "dagger"
-    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "banner", "--episodes", "2",
+    main(["--model", str(DEFAULT_MODEL), "--out", str(out), "--tasks", "banner", "--episodes", "2",
           "--first-seed", "2000", "--max-steps", "2", "--samples", "1", "--no-instruction", "0.5"])
     recs = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
     stats = json.loads((out / "stats.json").read_text())
     planner = [r for r in recs if r["kind"] == "planner"]
     assert planner and stats["splits"]["train"]["planner"] == len(planner)
     assert stats["splits"]["train"]["applicator"] == len(recs) - len(planner)
-    assert stats["command"].startswith("python -m models.dagger --model")
+    assert stats["command"].startswith("python -m models.experiments.dagger --model")
     assert stats["seed_ranges"] == {"train": [2000, 2002]} and stats["tasks"] == ["banner"]
     assert {r["meta"]["seed"] for r in recs} == {2000, 2001}
     assert all(r["meta"]["source"] == ("dagger" if r["kind"] == "planner" else "expert") for r in recs)
@@ -115,12 +122,12 @@ def test_learner_drives_and_the_teacher_labels_every_state(tmp_path: Path) -> No
 def test_teacher_share_one_replays_the_teachers_trajectory(tmp_path: Path) -> None:
     """DAgger's beta = 1: the teacher drives every step, so the labels are the heuristic's own trajectory."""
     pytest.importorskip("llama_cpp")
-    from models.data import heuristic_actions
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from assistant.env.tasks import make_task
+    from assistant.planners.local import DEFAULT_MODEL
+    from models.data import heuristic_actions
 
     out = tmp_path / "beta1"
-    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "poster", "--episodes", "1",
+    main(["--model", str(DEFAULT_MODEL), "--out", str(out), "--tasks", "poster", "--episodes", "1",
           "--first-seed", "2000", "--max-steps", "3", "--samples", "1", "--teacher-share", "1"])
     planner = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
     planner = [json.loads(r["messages"][-1]["content"]) for r in planner if r["kind"] == "planner"]
@@ -141,10 +148,11 @@ class _Stops:
         return Decision({"type": "finalize"}, '{"type":"finalize"}', 0.0)
 
 
+@pytest.mark.xfail(strict=True, reason="the bundled model was trained under the earlier judgement of layouts; its behaviour on the judged environment changed until it is trained again (#52, #53)")
 def test_an_early_stop_ends_pure_dagger_and_is_handed_to_the_teacher_with_a_share() -> None:
     import random
 
-    from models.dagger import episode
+    from models.experiments.dagger import episode
     from models.policies import HeuristicPolicy
 
     teacher = HeuristicPolicy()
@@ -162,13 +170,13 @@ def test_varied_ids_episodes_label_the_renamed_layout(tmp_path: Path) -> None:
     """``--varied-ids 1``: the prompts show the renamed elements and the teacher's labels use their ids."""
     pytest.importorskip("llama_cpp")
     from assistant.env import LayoutEnv
-    from assistant.planners.prompting import make_record
     from assistant.env.tasks import make_task
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from assistant.planners.local import DEFAULT_MODEL
+    from assistant.planners.prompting import make_record
     from models.policies import HeuristicPolicy
 
     out = tmp_path / "ids"
-    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--tasks", "slide", "--episodes", "1",
+    main(["--model", str(DEFAULT_MODEL), "--out", str(out), "--tasks", "slide", "--episodes", "1",
           "--first-seed", "2000", "--max-steps", "2", "--samples", "1", "--teacher-share", "1", "--varied-ids", "1"])
     recs = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
     assert recs and all(r["meta"]["ids"] == "varied" for r in recs)
@@ -189,14 +197,14 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def test_files_are_played_without_a_brief_as_they_are_then_perturbed(tmp_path: Path) -> None:
     """``--files``: episode i is file i % n at seed i // n; seed 0 is the file itself, later seeds perturbed copies."""
     pytest.importorskip("llama_cpp")
+    from assistant.planners.local import DEFAULT_MODEL
     from assistant.planners.prompting import make_record
     from models.files import file_env, file_variant, load_files
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy
 
     out = tmp_path / "files"
     files = [EXAMPLES / "poster.svg", EXAMPLES / "slide.svg"]
-    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--files", *map(str, files),
+    main(["--model", str(DEFAULT_MODEL), "--out", str(out), "--files", *map(str, files),
           "--episodes", "4", "--first-seed", "0", "--max-steps", "2", "--samples", "1", "--perturb", "2"])
     recs = [json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()]
     stats = json.loads((out / "stats.json").read_text())
@@ -228,7 +236,7 @@ class _CannotRead:
 def test_a_learner_that_cannot_read_the_file_stops_and_the_teacher_takes_over() -> None:
     import random
 
-    from models.dagger import file_episode
+    from models.experiments.dagger import file_episode
     from models.files import load_files
     from models.policies import HeuristicPolicy
 
@@ -257,15 +265,16 @@ def test_bad_file_arguments_stop_the_command(capsys: pytest.CaptureFixture[str],
     assert not (tmp_path / "d").exists()
 
 
+@pytest.mark.xfail(strict=True, reason="the bundled model was trained under the earlier judgement of layouts; its behaviour on the judged environment changed until it is trained again (#52, #53)")
 def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
     """``--teacher search``: each label is what the model's best of K tuned answers would do (expert iteration)."""
     pytest.importorskip("llama_cpp")
+    from assistant.planners.local import DEFAULT_MODEL
     from assistant.planners.prompting import make_record
     from models.files import file_env, file_variant, load_files
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import GGUFPolicy
 
-    model = MODELS_DIR / BUNDLED_NAME
+    model = DEFAULT_MODEL
     out = tmp_path / "search"
     main(["--model", str(model), "--out", str(out), "--files", str(EXAMPLES / "poster.svg"), "--episodes", "1",
           "--first-seed", "0", "--max-steps", "1", "--samples", "1", "--teacher", "search",
@@ -287,15 +296,16 @@ def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
     assert not (tmp_path / "bad").exists()
 
 
+@pytest.mark.xfail(strict=True, reason="the bundled model was trained under the earlier judgement of layouts; its behaviour on the judged environment changed until it is trained again (#52, #53)")
 def test_lookahead_labels_a_fix_the_prompt_suggests_when_it_does_at_least_as_well(tmp_path: Path) -> None:
     """``--teacher lookahead``: on examples/slide.svg the heuristic aligns the chart, but the prompt's own
     suggested move of the chart gains at least as much one step ahead, so the label is that fix, copied."""
     pytest.importorskip("llama_cpp")
     import copy
 
+    from assistant.planners.local import DEFAULT_MODEL
     from assistant.planners.prompting import make_record
     from models.files import file_env, file_variant, load_files
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import HeuristicPolicy, LookaheadPolicy, finding_fixes
 
     ((name, doc),) = load_files([EXAMPLES / "slide.svg"])
@@ -317,7 +327,7 @@ def test_lookahead_labels_a_fix_the_prompt_suggests_when_it_does_at_least_as_wel
     assert gain(got) == max(gain(f) for f in fixes if copy.deepcopy(env).step(f)[4]["valid"])
 
     out = tmp_path / "lookahead"
-    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--files", str(EXAMPLES / "slide.svg"),
+    main(["--model", str(DEFAULT_MODEL), "--out", str(out), "--files", str(EXAMPLES / "slide.svg"),
           "--episodes", "1", "--first-seed", "0", "--max-steps", "1", "--samples", "1", "--teacher", "lookahead"])
     stats = json.loads((out / "stats.json").read_text())
     assert stats["teacher"] == {"name": "lookahead", "copied_fixes": stats["teacher"]["copied_fixes"]}
@@ -328,7 +338,9 @@ def test_lookahead_labels_a_fix_the_prompt_suggests_when_it_does_at_least_as_wel
 
 
 def test_lookahead_keeps_the_heuristics_action_when_no_fix_does_as_well() -> None:
-    """Where every suggested fix gains less than the heuristic's edit (or none is valid), the label is the heuristic's."""
+    """Where every suggested fix gains less than the heuristic's edit (or none is valid),
+    the label is the heuristic's.
+    """
     import copy
 
     from models.files import file_env, file_variant, load_files
@@ -349,19 +361,18 @@ def test_a_large_files_states_are_recorded_as_the_learner_reads_them(tmp_path: P
     """postgis-flyer-a4.svg's full observation overflows the bundled model's context: the planner record holds
     the shortened text the runtime's prompt holds, so SFT trains on it instead of dropping it as too long."""
     pytest.importorskip("llama_cpp")
-    from assistant.planners.local import ANSWER_RESERVE, fit_planner_prompt
+    from assistant.planners.local import ANSWER_RESERVE, DEFAULT_MODEL, fit_planner_prompt
     from assistant.planners.prompting import build_prompt, render_record
     from models.files import file_env, load_files
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
     from models.policies import load_llama
 
     svg = osgeo_dir / "postgis-flyer-a4.svg"
     out = tmp_path / "large"
-    main(["--model", str(MODELS_DIR / BUNDLED_NAME), "--out", str(out), "--files", str(svg), "--episodes", "1",
+    main(["--model", str(DEFAULT_MODEL), "--out", str(out), "--files", str(svg), "--episodes", "1",
           "--first-seed", "0", "--max-steps", "1", "--samples", "1"])
     first = next(json.loads(x) for x in (out / "train.jsonl").read_text().splitlines()
                  if json.loads(x)["kind"] == "planner")
-    llm = load_llama(MODELS_DIR / BUNDLED_NAME)
+    llm = load_llama(DEFAULT_MODEL)
     ((_, doc),) = load_files([svg])
     env, _ = file_env(doc, max_steps=2)
 

@@ -8,12 +8,32 @@ import random
 import pytest
 
 from assistant.actions import parse_action
-from assistant.planners.prompting import build_prompt, layout_text, parse_completion, render_record
 from assistant.env.tasks import make_task, task_names
-from models.data import (SEED_RANGES, DataConfig, episode_records, extra_layouts, generate, ids_style, layout_records,
-                         main, parse_kind_weights, split_episodes, valid_on)
-from models.requests import (KIND_WEIGHTS, MOVE_STEPS, describe, kind_weights, move_amounts, normalise_for_request,
-                             request_for, refer, synth_action)
+from assistant.planners.prompting import build_prompt, layout_text, parse_completion, render_record
+from models.data import (
+    SEED_RANGES,
+    DataConfig,
+    episode_records,
+    extra_layouts,
+    generate,
+    ids_style,
+    layout_records,
+    main,
+    parse_kind_weights,
+    split_episodes,
+    valid_on,
+)
+from models.requests import (
+    KIND_WEIGHTS,
+    MOVE_STEPS,
+    describe,
+    kind_weights,
+    move_amounts,
+    normalise_for_request,
+    refer,
+    request_for,
+    synth_action,
+)
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +156,7 @@ def test_the_default_mix_is_the_evaluations_and_a_training_mix_shifts_it(poster)
 
 def test_moves_go_any_distance_in_training_and_the_common_ones_in_the_evaluation(poster) -> None:
     # the evaluation's held-out requests are drawn exactly as in every earlier report
-    from models.eval import applicator_cases
+    from models.eval.applicator import applicator_cases
 
     assert [c["request"] for c in applicator_cases(["poster"], 2, 4)][:4] == [
         "Shift the heading 5px right", "please push the caption 50px down", "make the 'PIER 4, OLD' text fit",
@@ -182,9 +202,9 @@ def test_training_data_can_move_by_any_distance(tmp_path, capsys) -> None:
     assert distances - set(MOVE_STEPS) and distances & set(MOVE_STEPS)
     assert json.loads((out / "stats.json").read_text())["config"]["move_amounts"] == "mixed"
     assert DataConfig().move_amounts == "common"  # models.data on its own keeps the common distances
-    from models.pipeline import config
+    from models.configs import config
 
-    tiny = config("tiny")  # make train-tiny: moves of any distance, numbers read digit by digit (models/tiny42)
+    tiny = config("tiny")  # make train-tiny: moves of any distance, numbers read digit by digit
     assert (tiny.data.move_amounts, tiny.tokenizer_pre) == ("mixed", "starcoder")
     with pytest.raises(ValueError, match="move_amounts 'far' is not one of common, any, mixed"):
         generate(DataConfig(out=str(tmp_path / "bad"), train_episodes=1, move_amounts="far"))

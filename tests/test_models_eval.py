@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from models.eval import applicator_cases, evaluate_applicator, policy_table, run_episode, summarise
+from models.eval.applicator import applicator_cases, evaluate_applicator
+from models.eval.episodes import run_episode, summarise
+from models.eval.tables import policy_table
 from models.policies import HeuristicPolicy, RandomPolicy
 
 
@@ -63,7 +65,8 @@ def test_oracle_is_perfect_and_wrong_element_is_collateral(cases) -> None:
 
 def test_applicator_breakdown_says_why_each_miss_missed(cases) -> None:
     """Every request is counted once under the action it asks for, as right or under one reason for missing."""
-    from models.eval import MISSES, _miss, applicator_breakdown_table
+    from models.eval.applicator import MISSES, _miss
+    from models.eval.tables import applicator_breakdown_table
 
     kinds = {c["target"]["type"] for c in cases}
     results = {p.name: evaluate_applicator(p, cases) for p in (_Oracle(cases), _WrongElement(cases), _Garbage(cases))}
@@ -104,10 +107,10 @@ def test_heuristic_episode_closes_gap_and_random_is_valid() -> None:
 def test_grammar_policy_answers_parse_and_name_layout_ids(cases) -> None:
     """The bundled model under the runtime grammar: every applicator answer is a valid action on the layout."""
     from assistant.actions import parse_action
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from assistant.planners.local import DEFAULT_MODEL
     from models.policies import GGUFPolicy
 
-    policy = GGUFPolicy(MODELS_DIR / BUNDLED_NAME, name="bundled + grammar", grammar=True)
+    policy = GGUFPolicy(DEFAULT_MODEL, name="bundled + grammar", grammar=True)
     for case in cases:
         action, text, _ = policy.apply_request(case["document"].layout, case["request"])
         assert action is not None, text
@@ -119,8 +122,32 @@ def test_grammar_policy_answers_parse_and_name_layout_ids(cases) -> None:
     assert result["valid_rate"] >= 5 / 6  # parseable always; one case may still fail the document's own checks
 
 
+#: The bundled model's greedy episodes on three held-out seeds, as its report recorded them
+#: (``docs/models/tiny/EVAL.md``).
+BUNDLED_EPISODES = Path(__file__).resolve().parent / "data" / "bundled_episodes.jsonl"
+
+
+def test_the_bundled_model_replays_its_reports_episodes() -> None:
+    """The shipped file, run by llama.cpp as the evaluation runs it, plays three held-out episodes step for step
+    as recorded (``tests/data/bundled_episodes.jsonl``: recorded with this release's judgement of layouts; the
+    numbers of ``docs/models/tiny/EVAL.md`` were measured under the earlier one)."""
+    from assistant.planners.local import DEFAULT_MODEL
+    from models.eval.records import load_episodes
+    from models.policies import GGUFPolicy
+
+    stored = {(e["task"], e["seed"]): e for e in load_episodes(BUNDLED_EPISODES)}
+    assert set(stored) == {("banner", 100), ("editorial", 101), ("flyer", 102)}
+    policy = GGUFPolicy(DEFAULT_MODEL, name="GRPO")
+    for (task, seed), want in sorted(stored.items()):
+        assert (want["policy"], want["ids"]) == ("GRPO", "plain")
+        got = run_episode(policy, task, seed, max_steps=6)
+        assert (got.steps, got.ended) == (want["steps"], want["ended"])
+        assert got.composite == pytest.approx(want["composite"], abs=1e-9)
+
+
 def test_targets_show_the_difference_the_rounding_hides() -> None:
-    from models.eval import PolicyRow, targets_section
+    from models.eval.episodes import PolicyRow
+    from models.eval.tables import targets_section
 
     def row(policy: str, composite: float) -> PolicyRow:
         return PolicyRow(policy, "all", 48, composite, 1.0, 1.0, 1.0, 0.0, 1.0, 5.0, 10.0)
@@ -134,7 +161,9 @@ def test_targets_show_the_difference_the_rounding_hides() -> None:
 
 
 def test_targets_compare_paired_episodes_with_a_bootstrap_interval() -> None:
-    from models.eval import EpisodeResult, PolicyRow, comparison_verdict, paired_difference, targets_section
+    from models.eval.episodes import EpisodeResult, PolicyRow
+    from models.eval.stats import comparison_verdict, paired_difference
+    from models.eval.tables import targets_section
 
     def row(policy: str, composites: list[float]) -> PolicyRow:
         eps = [EpisodeResult(policy, task, seed, c, 1.0, 1.0)
@@ -188,7 +217,8 @@ class _Scripted:
 
 
 def test_episodes_say_what_ended_them() -> None:
-    from models.eval import ENDINGS, endings_text
+    from models.eval.episodes import ENDINGS
+    from models.eval.tables import endings_text
 
     def wiggle(env):  # never a no-op: left, right, left …
         return {"type": "move", "ids": ["logo"], "dx": 1 - 2 * (env.observation()["step"] % 2), "dy": 0}
@@ -210,7 +240,8 @@ def test_episodes_say_what_ended_them() -> None:
 
 
 def test_grpo_rows_repeat_the_sft_rows_when_grpo_kept_the_sft_weights(tmp_path: Path) -> None:
-    from models.eval import EpisodeResult, PolicyRow, _as_policy, _same_weights
+    from models.eval.episodes import EpisodeResult, PolicyRow
+    from models.eval.run import _as_policy, _same_weights
 
     run = tmp_path / "run"
     for d in ("sft/best", "grpo/best", "grpo/final"):
@@ -233,15 +264,16 @@ def test_grpo_rows_repeat_the_sft_rows_when_grpo_kept_the_sft_weights(tmp_path: 
 def test_an_earlier_evaluations_rows_are_reused_only_when_the_heuristic_scores_as_then(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from models.eval import (
-        check_same_scores, evaluate_policies, load_episodes, paired_difference, rows_from_episodes, write_episodes,
-    )
+    from models.eval.episodes import evaluate_policies
+    from models.eval.records import check_same_scores, load_episodes, rows_from_episodes, write_episodes
+    from models.eval.stats import paired_difference
 
     rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=3)], ["banner", "poster"], 2, max_steps=2)
     # stands in for an SFT model whose file is gone: the random policy's episodes under that name
     sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
            for r in rows if r.policy == "random"]
-    path = write_episodes(tmp_path / "eval_episodes.jsonl", {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
+    path = write_episodes(tmp_path / "eval_episodes.jsonl",
+                          {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
     stored = load_episodes(path)
     assert check_same_scores(stored, rows, path) == 4
     back = rows_from_episodes(stored, "SFT", ["banner", "poster"], 2, path)
@@ -274,16 +306,19 @@ def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows
     import shutil
     from dataclasses import replace
 
-    from models.eval import evaluate_policies, evaluate_run, load_episodes, write_episodes
-    from models.pipeline import BUNDLED_NAME, MODELS_DIR
+    from assistant.planners.local import DEFAULT_MODEL
+    from models.eval.episodes import evaluate_policies
+    from models.eval.records import load_episodes, write_episodes
+    from models.eval.run import evaluate_run
 
     run, prev = tmp_path / "run", tmp_path / "earlier"
     (run / "gguf").mkdir(parents=True), prev.mkdir()
-    shutil.copyfile(MODELS_DIR / BUNDLED_NAME, run / "gguf" / "grpo.gguf")
+    shutil.copyfile(DEFAULT_MODEL, run / "gguf" / "grpo.gguf")
     rows = evaluate_policies([HeuristicPolicy(), RandomPolicy(seed=5)], ["banner"], 2, max_steps=6)  # seeds 100, 101
     sft = [replace(r, policy="SFT", details=[replace(e, policy="SFT") for e in r.details])
            for r in rows if r.policy == "random"]
-    previous = write_episodes(prev / "eval_episodes.jsonl", {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
+    previous = write_episodes(prev / "eval_episodes.jsonl",
+                              {"plain": [r for r in rows if r.policy == "heuristic"] + sft})
     (prev / "eval_sft_loss.png").write_bytes(b"\x89PNG earlier curve")
     out = run / "report" / "EVAL.md"
 
@@ -311,7 +346,8 @@ def test_a_grpo_run_from_the_shipped_model_is_reported_with_the_earlier_sft_rows
 def test_more_episodes_join_the_greedy_stage_comparisons() -> None:
     """Rows of the greedy stages on further seeds pair with the table's in "GRPO beats SFT"; other targets
     keep the table's episodes."""
-    from models.eval import EpisodeResult, PolicyRow, summarise, targets_section
+    from models.eval.episodes import EpisodeResult, PolicyRow, summarise
+    from models.eval.tables import targets_section
 
     def rows(policy: str, seeds: range, shift: float) -> PolicyRow:
         eps = [EpisodeResult(policy, "poster", s, 0.70 + 0.01 * (s % 7) + shift + (0.003 if s % 2 else -0.001),
@@ -333,7 +369,8 @@ def test_more_episodes_join_the_greedy_stage_comparisons() -> None:
 
 
 def test_more_episodes_must_stay_among_the_held_out_seeds(tmp_path: Path) -> None:
-    from models.eval import evaluate_run, main
+    from models.eval.cli import main
+    from models.eval.run import evaluate_run
 
     with pytest.raises(ValueError, match=r"need held-out seeds 100–500; the held-out seeds are 100–499"):
         evaluate_run(tmp_path, tmp_path / "EVAL.md", episodes=8, more_episodes=393)

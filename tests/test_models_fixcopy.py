@@ -1,4 +1,4 @@
-"""models.fixcopy: how often a model's answers copy a fix its prompt suggests."""
+"""models.experiments.fixcopy: how often a model's answers copy a fix its prompt suggests."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import pytest
 
 pytest.importorskip("llama_cpp")
 
-from models.fixcopy import copy_counts, edit_key, main  # noqa: E402
+from assistant.planners.local import DEFAULT_MODEL  # noqa: E402
+from models.experiments.fixcopy import copy_counts, edit_key, main  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-BUNDLED = REPO / "models" / "layout-applicator-tiny.gguf"
+BUNDLED = DEFAULT_MODEL  # the bundled applicator, package data of the core
 EXAMPLES = REPO / "examples"
 
 

@@ -99,7 +99,7 @@ def test_fix_with_model_gemma_runs_the_bundled_adapter(tmp_path: Path) -> None:
 
 
 def test_the_recorded_probe_ids_are_llama_cpps_for_the_packaged_gemma(tmp_path: Path) -> None:
-    """``models/gemma/token_probe.json`` (what a machine without llama-cpp-python checks the tokenizer
+    """``models/token_probe.json`` (what a machine without llama-cpp-python checks the tokenizer
     against) holds llama.cpp's ids for the packaged GGUF, and the transformers installed here agrees."""
     from models.lm import PROBE_IDS_FILE, check_gguf_tokenizer, record_probe_ids
 

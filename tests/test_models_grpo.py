@@ -11,13 +11,19 @@ import pytest
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machine
 
+import models.grpo as grpo_mod  # noqa: E402
+import models.grpo_rewards as rewards_mod  # noqa: E402
 from assistant.env import LayoutEnv  # noqa: E402
 from assistant.planners.prompting import format_target  # noqa: E402
-import models.grpo as grpo_mod  # noqa: E402
-from models.grpo import (  # noqa: E402
-    GRPOConfig, curriculum_tasks, group_advantages, grpo_loss, planner_prompt, sample_group, score_action,
-    token_logprobs, token_logprobs_full, train_grpo, validate,
+from models.grpo import GRPOConfig, curriculum_tasks, train_grpo, validate  # noqa: E402
+from models.grpo_objective import (  # noqa: E402
+    group_advantages,
+    grpo_loss,
+    sample_group,
+    token_logprobs,
+    token_logprobs_full,
 )
+from models.grpo_rewards import planner_prompt, score_action  # noqa: E402
 from models.lm import from_tiny  # noqa: E402
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
@@ -270,16 +276,16 @@ def _steps(env) -> int:
 ])
 def test_on_policy_state_can_stop_where_the_greedy_episode_would(monkeypatch, answers, to_stop, depth,
                                                                   expected) -> None:
-    from models.grpo import on_policy_state
+    from models.grpo_rewards import on_policy_state
 
     monkeypatch.setattr(_Scripted, "answers", answers)
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     env = on_policy_state(None, "banner", 1000, depth, 6, to_stop=to_stop)
     assert _steps(env) == expected
 
 
 def test_charge_stops_costs_a_stop_the_best_gain_of_its_group() -> None:
-    from models.grpo import charge_stops
+    from models.grpo_rewards import charge_stops
 
     def r(reward, *, valid=True, finalize=False, noop=False):
         return {"reward": reward, "valid": valid, "finalize": finalize, "noop": noop, "premature": False}
@@ -319,7 +325,7 @@ def test_need_gain_learns_only_from_groups_with_an_improving_edit(tmp_path: Path
         return {"reward": reward, "valid": True, "finalize": kind == "finalize", "noop": kind == "noop",
                 "premature": False}
 
-    monkeypatch.setattr(grpo_mod, "score_action", fake_score)
+    monkeypatch.setattr(rewards_mod, "score_action", fake_score)
     model = copy.deepcopy(lm)
     before = {k: v.clone() for k, v in model.model.state_dict().items()}
     cfg = GRPOConfig(out=str(tmp_path / "grpo"), tasks=("banner",), steps=1, states_per_step=1, group_size=2,
@@ -338,11 +344,11 @@ _STILL = {"type": "move", "ids": ["logo"], "dx": 0, "dy": 0}
 
 
 def test_episode_return_adds_the_greedy_rest_of_the_episode(monkeypatch, env) -> None:
-    from models.grpo import episode_return
+    from models.grpo_rewards import episode_return
 
     # after the sampled move the policy moves once more, then answers a no-op: its episode ends there
     monkeypatch.setattr(_Scripted, "answers", [_MOVE, _STILL, _MOVE])
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     before = env.document.layout.model_dump()
     first = score_action(env, json.dumps(_MOVE), invalid_reward=-0.1)
     res = episode_return(None, first)
@@ -358,32 +364,32 @@ def test_episode_return_adds_the_greedy_rest_of_the_episode(monkeypatch, env) ->
 @pytest.mark.parametrize("text", ['{"type":"finalize"}', json.dumps(_STILL), "not an action",
                                   '{"type":"move","ids":["nope"],"dx":2,"dy":0}'])
 def test_an_answer_that_ends_the_episode_keeps_its_own_reward(monkeypatch, env, text) -> None:
-    from models.grpo import episode_return
+    from models.grpo_rewards import episode_return
 
     monkeypatch.setattr(_Scripted, "answers", [])  # the policy is never asked
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     first = score_action(env, text, invalid_reward=-0.1)
     res = episode_return(None, first)
     assert res["reward"] == res["step_reward"] == first["reward"] and res["rest_steps"] == 0
 
 
 def test_the_last_step_of_an_episode_has_no_rest(monkeypatch) -> None:
-    from models.grpo import episode_return
+    from models.grpo_rewards import episode_return
 
     e = LayoutEnv("banner", max_steps=1)
     e.reset(seed=0, options={"task": "banner", "task_seed": 1000})
     monkeypatch.setattr(_Scripted, "answers", [])
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     res = episode_return(None, score_action(e, json.dumps(_MOVE), invalid_reward=-0.1))
     assert res["rest_steps"] == 0 and res["reward"] == res["step_reward"]
 
 
 def test_composite_reward_is_the_final_composite_gain_of_the_greedy_episode(monkeypatch, env) -> None:
-    from models.grpo import episode_composite, episode_return
+    from models.grpo_rewards import episode_composite, episode_return
 
     # after the sampled move the policy moves once more, then answers a no-op: its episode ends there
     monkeypatch.setattr(_Scripted, "answers", [_MOVE, _STILL])
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     before = env.document.layout.model_dump()
     first = score_action(env, json.dumps(_MOVE), invalid_reward=-0.1)
     res = episode_composite(None, env, first)
@@ -407,10 +413,10 @@ def test_composite_reward_is_the_final_composite_gain_of_the_greedy_episode(monk
 ])
 def test_composite_reward_of_an_answer_that_ends_the_episode_is_its_own_penalty(monkeypatch, env, text,
                                                                                 expected) -> None:
-    from models.grpo import episode_composite
+    from models.grpo_rewards import episode_composite
 
     monkeypatch.setattr(_Scripted, "answers", [])  # the policy is never asked
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     res = episode_composite(None, env, score_action(env, text, invalid_reward=-0.1))
     assert res["rest_steps"] == 0
     assert res["reward"] == pytest.approx(expected(env, env.reward_config))
@@ -421,12 +427,12 @@ def _premature(env) -> bool:
 
 
 def test_composite_reward_of_a_last_step_is_its_own_composite_gain(monkeypatch) -> None:
-    from models.grpo import episode_composite
+    from models.grpo_rewards import episode_composite
 
     e = LayoutEnv("banner", max_steps=1)
     e.reset(seed=0, options={"task": "banner", "task_seed": 1000})
     monkeypatch.setattr(_Scripted, "answers", [])
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     first = score_action(e, json.dumps(_MOVE), invalid_reward=-0.1)
     res = episode_composite(None, e, first)
     assert res["rest_steps"] == 0
@@ -435,13 +441,13 @@ def test_composite_reward_of_a_last_step_is_its_own_composite_gain(monkeypatch) 
 
 @pytest.mark.parametrize("reward", ["return", "composite"])
 def test_episode_scoring_runs_each_distinct_answer_once(monkeypatch, env, reward) -> None:
-    from models.grpo import score_group
+    from models.grpo_rewards import score_group
 
     calls = []
-    real = grpo_mod.score_action
-    monkeypatch.setattr(grpo_mod, "score_action", lambda e, t, r: calls.append(t) or real(e, t, r))
+    real = rewards_mod.score_action
+    monkeypatch.setattr(rewards_mod, "score_action", lambda e, t, r: calls.append(t) or real(e, t, r))
     monkeypatch.setattr(_Scripted, "answers", [_STILL] * 3)
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     texts = [json.dumps(_MOVE), '{"type":"finalize"}', json.dumps(_MOVE)]
     res = score_group(None, env, texts, GRPOConfig(reward=reward))
     assert calls == texts[:2] and res[0] is res[2] and res[0]["rest_steps"] == 1
@@ -496,10 +502,10 @@ def test_shares_outside_zero_to_one_are_refused(tmp_path: Path, lm, share) -> No
 
 def test_on_policy_state_can_rename_the_elements(monkeypatch) -> None:
     from assistant.env.tasks import make_task
-    from models.grpo import on_policy_state
+    from models.grpo_rewards import on_policy_state
 
     monkeypatch.setattr(_Scripted, "answers", [{"type": "move", "ids": ["ad-logo"], "dx": 2, "dy": 0}] * 3)
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     env = on_policy_state(None, "banner", 1000, 2, 6, ids="varied")
     renamed = make_task("banner", 1000, ids="varied")
     assert _steps(env) == 2 and "ad-logo" in planner_prompt(env)
@@ -541,12 +547,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 def test_a_file_state_is_the_file_variant_rolled_on_by_the_policy(monkeypatch) -> None:
     from models.files import file_variant, load_files
-    from models.grpo import file_state
+    from models.grpo_rewards import file_state
 
     ((name, doc),) = load_files([EXAMPLES / "slide.svg"])
     first = "slide-title"
     monkeypatch.setattr(_Scripted, "answers", [{"type": "move", "ids": [first], "dx": 2, "dy": 0}] * 3)
-    monkeypatch.setattr(grpo_mod, "TorchPolicy", _Scripted)
+    monkeypatch.setattr(rewards_mod, "TorchPolicy", _Scripted)
     env = file_state(None, name, doc, 3, 2, 6, perturb=2)
     assert _steps(env) == 2 and env.instruction is None
     variant, _ = file_variant(doc, name, 3, 2)
@@ -598,7 +604,7 @@ def _fixes(env) -> list[dict]:
 
 @pytest.mark.parametrize("grammar", [False, True])
 def test_suggested_completions_are_the_prompts_fixes_no_sample_wrote(lm, env, grammar) -> None:
-    from models.grpo import suggested_completions
+    from models.grpo_objective import suggested_completions
 
     fixes = _fixes(env)
     sampled = [json.dumps(fixes[0]), "not json", format_target({"type": "finalize"}).strip()]
@@ -619,7 +625,7 @@ def test_grpo_learns_from_a_suggested_fix_its_samples_missed(tmp_path: Path, lm,
         return {"reward": 0.1 if text == fix else 0.0, "valid": True, "finalize": False, "noop": False,
                 "premature": False}
 
-    monkeypatch.setattr(grpo_mod, "score_action", fake_score)
+    monkeypatch.setattr(rewards_mod, "score_action", fake_score)
     monkeypatch.setattr(grpo_mod, "on_policy_state", lambda *a, **k: copy.deepcopy(env))
     model = copy.deepcopy(lm)
     prompt_ids = model.encode(planner_prompt(env), bos=True)

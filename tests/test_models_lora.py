@@ -145,7 +145,8 @@ def test_bad_adapters_and_bases_are_refused(adapted, tmp_path: Path) -> None:
     dora.mkdir()
     cfg = json.loads((adapted["adapter_dir"] / "adapter_config.json").read_text())
     (dora / "adapter_config.json").write_text(json.dumps({**cfg, "use_dora": True}))
-    (dora / "adapter_model.safetensors").write_bytes((adapted["adapter_dir"] / "adapter_model.safetensors").read_bytes())
+    weights = (adapted["adapter_dir"] / "adapter_model.safetensors").read_bytes()
+    (dora / "adapter_model.safetensors").write_bytes(weights)
     with pytest.raises(ExportError, match="use_dora"):
         export_lora(dora, tmp_path / "x.gguf", base=adapted["base"])
     # a base of another width: shapes do not match
@@ -303,7 +304,8 @@ def test_sft_trains_on_from_a_gguf_adapter(adapted, tmp_path: Path) -> None:
     """``models.sft --adapter A.gguf`` starts from that adapter's weights (not a fresh adapter), at its own
     rank, and lowers the loss from there; a bad adapter is one clear error and nothing is written."""
     from models.lm import load_lm
-    from models.sft import SFTConfig, main as sft_main, train_sft
+    from models.sft import SFTConfig, train_sft
+    from models.sft import main as sft_main
 
     hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
     recs = [make_record(LAYOUT, r, a, kind="applicator") for r, a in zip(REQUESTS, ADAPTED_ANSWERS)]
@@ -347,7 +349,8 @@ def test_a_tokenizer_that_splits_text_otherwise_than_llama_cpp_is_refused(adapte
 def test_the_pipeline_refuses_a_local_base_whose_gguf_reads_text_otherwise(adapted, tmp_path: Path) -> None:
     """``--base DIR --base-gguf FILE``: a model directory whose tokenizer splits text otherwise than llama.cpp
     does with the GGUF given for it stops before any training, naming the GGUF."""
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     other = TextCodec(train_tokenizer([LAYOUT * 2, " ".join(REQUESTS)], vocab_size=300, min_frequency=1))
     cfg = config("gemma-mini")
@@ -363,10 +366,11 @@ def test_the_pipeline_refuses_a_local_base_whose_gguf_reads_text_otherwise(adapt
 
 
 def test_an_adapter_round_trains_sft_then_grpo_on_one_loaded_base(adapted, tmp_path: Path) -> None:
-    """``models.adapter_round``: SFT from a GGUF adapter, GRPO from SFT's best weights (in float32), every
+    """``models.experiments.adapter_round``: SFT from a GGUF adapter, GRPO from SFT's best weights (in float32), every
     checkpoint exported as a GGUF adapter that llama.cpp applies over the base; bad settings are refused
     before anything is written."""
-    from models.adapter_round import main as round_main, run_round
+    from models.experiments.adapter_round import main as round_main
+    from models.experiments.adapter_round import run_round
     from models.lm import load_lm
 
     hf_dir, _, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)
@@ -454,7 +458,8 @@ def test_the_gemma_base_can_be_named_by_the_environment(adapted, tmp_path: Path,
 def test_an_adapter_round_can_give_all_its_time_to_grpo(adapted, tmp_path: Path) -> None:
     """``--skip-sft``: GRPO starts from the GGUF adapter itself (read back exactly) and needs no SFT data; without
     an adapter to start from it is refused, and without ``--skip-sft`` the data is required."""
-    from models.adapter_round import main as round_main, run_round
+    from models.experiments.adapter_round import main as round_main
+    from models.experiments.adapter_round import run_round
     from models.lm import load_lm
 
     hf_dir, lm, gguf_adapter = _random_gguf_adapter(adapted, tmp_path)

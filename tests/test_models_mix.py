@@ -1,4 +1,4 @@
-"""``models.mix``: mixing SFT data directories by kind, sample and repeat, and its errors."""
+"""``models.experiments.mix``: mixing SFT data directories by kind, sample and repeat, and its errors."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from models.continue_sft import data_command
-from models.mix import Source, main, mix
+from models.experiments.continue_sft import data_command
+from models.experiments.mix import Source, main, mix
 
 
 def _records(kind: str, n: int, tag: str) -> list[dict]:
@@ -45,7 +45,7 @@ def test_mix_filters_samples_repeats_and_shuffles_deterministically(tmp_path: Pa
     b = _data_dir(tmp_path / "b", planner=6, applicator=30, tag="b")
     train = [Source.parse(f"{a}:planner:x2"), Source.parse(f"{b}:applicator:12")]
     val = [Source.parse(f"{a}:all")]
-    stats = mix(tmp_path / "m", train, val, seed=3, command="python -m models.mix …")
+    stats = mix(tmp_path / "m", train, val, seed=3, command="python -m models.experiments.mix …")
     assert stats["tasks"] == ["poster", "a", "b"] and stats["seed_ranges"] == {"train": [1000, 10000]}
     recs = _read(tmp_path / "m" / "train.jsonl")
     assert stats["splits"]["train"] == {"planner": 20, "applicator": 12, "records": 32}
@@ -66,24 +66,25 @@ def test_cli_records_its_command_for_the_run_notes(tmp_path: Path, capsys: pytes
     main(["--out", str(tmp_path / "m"), "--train", f"{a}:planner", "--val", f"{a}:applicator:2"])
     assert json.loads(capsys.readouterr().out)["train"] == {"planner": 4, "applicator": 0, "records": 4}
     note = data_command(tmp_path / "m")
-    assert note == f" (made by `python -m models.mix --out {tmp_path / 'm'} --train {a}:planner --val {a}:applicator:2`)"
+    assert note == (f" (made by `python -m models.experiments.mix --out {tmp_path / 'm'} --train {a}:planner "
+                    f"--val {a}:applicator:2`)")
 
 
 def test_notes_name_how_each_source_with_a_command_was_made(tmp_path: Path) -> None:
-    """A source made by a command (``models.dagger``, another mix) is named with it in the run notes."""
+    """A source made by a command (``models.experiments.dagger``, another mix) is named with it in the run notes."""
     a = _data_dir(tmp_path / "a", planner=4, applicator=8, tag="a")
     d = _data_dir(tmp_path / "d", planner=3, applicator=3, tag="d")
     stats = json.loads((d / "stats.json").read_text())
-    (d / "stats.json").write_text(json.dumps({**stats, "command": "python -m models.dagger --out d",
+    (d / "stats.json").write_text(json.dumps({**stats, "command": "python -m models.experiments.dagger --out d",
                                               "seed_ranges": {"train": [2000, 2030]}}))
     (a / "stats.json").write_text(json.dumps({"tasks": ["poster"], "seed_ranges": {
         "train": [1000, 10000], "val": [500, 1000], "test": [100, 500]}}))
     main(["--out", str(tmp_path / "m"), "--train", f"{d}:planner:x2", f"{a}:planner"])
     stats = json.loads((tmp_path / "m" / "stats.json").read_text())
-    assert stats["made_by"] == {str(d): "python -m models.dagger --out d"}
+    assert stats["made_by"] == {str(d): "python -m models.experiments.dagger --out d"}
     # every source's seed range is within the span, whichever source comes first
     assert stats["seed_ranges"] == {"train": [1000, 10000], "val": [500, 1000], "test": [100, 500]}
-    assert data_command(tmp_path / "m").endswith(f"; `{d}` by `python -m models.dagger --out d`)")
+    assert data_command(tmp_path / "m").endswith(f"; `{d}` by `python -m models.experiments.dagger --out d`)")
 
 
 def test_bad_sources_fail_before_anything_is_written(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Pairing two evaluated runs' episodes (``models.pair_runs``)."""
+"""Pairing two evaluated runs' episodes (``models.experiments.pair_runs``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from models.pair_runs import main, pair, read_episodes
-
-ROOT = Path(__file__).resolve().parents[1]
+from models.experiments.pair_runs import main, pair, read_episodes
 
 
 def _write(path: Path, episodes: list[dict]) -> str:
@@ -58,10 +56,32 @@ def test_the_command_writes_a_report_and_refuses_bad_files(tmp_path: Path, capsy
     assert "holds no episode" in capsys.readouterr().err
 
 
-def test_the_kept_runs_pair_on_their_held_out_episodes() -> None:
-    """The committed tiny37 and tiny36 reports pair their greedy stages on 192 held-out episodes."""
-    rows, _ = pair(read_episodes(ROOT / "models/tiny37/eval_episodes.jsonl"),
-                   read_episodes(ROOT / "models/tiny36/eval_episodes.jsonl"))
-    by = {(r["policy"], r["ids"]): r for r in rows}
-    assert by[("SFT", "plain")]["episodes"] == by[("GRPO", "plain")]["episodes"] == 192
-    assert by[("heuristic", "plain")]["difference"] == 0.0  # the same episodes: the teacher is deterministic
+def test_two_evaluations_episode_files_pair_on_their_held_out_episodes(tmp_path: Path) -> None:
+    """Files written by the evaluation (``models.eval.records.write_episodes``) pair policy by policy and element
+    naming: the deterministic heuristic's identical episodes differ by nothing, a stage that gained gains in the
+    table."""
+    from models.eval.episodes import EpisodeResult, summarise
+    from models.eval.records import write_episodes
+
+    keys = [(task, seed) for task in ("banner", "poster", "slide") for seed in range(100, 132)]  # 96 episodes
+
+    def rows(policy: str, shift: float, ids: str = "plain") -> dict[str, list]:
+        eps = [EpisodeResult(policy, task, seed, 0.80 + 0.001 * (seed % 7) + shift + (0.002 if seed % 2 else 0.0),
+                             1.0, 0.5, answers=3, parsed=3, valid=3, steps=3, ended="finalize")
+               for task, seed in keys]
+        return {ids: [summarise(policy, task, [e for e in eps if e.task == task]) for task in ("banner", "poster",
+                                                                                                "slide")]}
+
+    def run(path: Path, gain: float) -> str:
+        plain = rows("heuristic", 0.1)["plain"] + rows("SFT", 0.0)["plain"] + rows("GRPO", gain)["plain"]
+        return str(write_episodes(path, {"plain": plain, **rows("GRPO", gain / 2, ids="varied")}))
+
+    a, b = run(tmp_path / "a.jsonl", 0.01), run(tmp_path / "b.jsonl", 0.0)
+    got, unpaired = pair(read_episodes(a), read_episodes(b))
+    by = {(r["policy"], r["ids"]): r for r in got}
+    assert set(by) == {("heuristic", "plain"), ("SFT", "plain"), ("GRPO", "plain"), ("GRPO", "varied")}
+    assert all(r["episodes"] == 96 for r in got) and unpaired == []
+    assert by[("heuristic", "plain")]["difference"] == 0.0 and by[("SFT", "plain")]["better"] == 0
+    assert by[("GRPO", "plain")]["difference"] == pytest.approx(0.01)
+    assert by[("GRPO", "plain")]["low"] > 0 and by[("GRPO", "plain")]["better"] == 96
+    assert by[("GRPO", "varied")]["difference"] == pytest.approx(0.005)

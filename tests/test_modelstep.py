@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from assistant.planners.modelstep import (DRAWS_PER_ANSWER, TEMPERATURE_RAMP, ModelStats, answer_key,
-                                          distinct_answers)
+from assistant.planners.modelstep import DRAWS_PER_ANSWER, TEMPERATURE_RAMP, ModelStats, answer_key, distinct_answers
 
 
 def move(dx: float) -> str:

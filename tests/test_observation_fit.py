@@ -9,9 +9,9 @@ import pytest
 from assistant.env import LayoutEnv
 from assistant.env.observation import COMPACT_LEVELS, fit_observation_text, observation_text
 from assistant.importer import import_svg
+from assistant.planners.local import DEFAULT_MODEL as BUNDLED
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-BUNDLED = Path(__file__).resolve().parents[1] / "models" / "layout-applicator-tiny.gguf"
 
 
 def _obs(path: Path) -> dict:

@@ -8,12 +8,12 @@ import pytest
 
 from assistant.actions import parse_action
 from assistant.errors import InvalidAction
+from assistant.importer import import_svg, import_svg_text
+from assistant.instructions.brief import compile_brief
 from assistant.metrics import evaluate
 from assistant.planners import get_planner
 from assistant.planners.base import PlannerState
-from assistant.instructions.brief import compile_for_planner
 from assistant.planners.loop import run_planner
-from assistant.importer import import_svg, import_svg_text
 from assistant.svg.write import export_svg
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -26,7 +26,7 @@ ONE_PROBLEM = """<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800
   <text id="sub" data-role="subtitle" x="80" y="230" font-family="DejaVu Sans" font-size="28"
         fill="#333333">Saturday, ten to four</text>
   <rect id="pic" data-role="image" x="80" y="290" width="640" height="330" fill="#5577aa"/>
-  <text id="logo" data-role="logo" x="700" y="790" font-family="DejaVu Serif" font-size="30"
+  <text id="logo" data-role="logo" x="740" y="790" font-family="DejaVu Serif" font-size="30"
         font-weight="700" fill="#111111">atelier</text>
 </svg>"""
 
@@ -79,7 +79,7 @@ def test_finalize_when_nothing_improves_enough():
 def test_only_the_implicated_element_changes():
     doc = import_svg_text(ONE_PROBLEM, source="one-problem.svg")
     start = evaluate(doc.layout)
-    assert any(f.element_ids == ["logo"] for f in start.findings("margins"))
+    assert any(f.element_ids == ["logo"] and f.defect for f in start.findings())  # half of it off the page
     before = {e.id: e.box for e in doc.layout.elements}
     result = run_planner(doc, get_planner("heuristic"), max_steps=1)
     assert result.edits == 1
@@ -109,8 +109,9 @@ def test_locking_an_unknown_id_is_an_error():
 
 def test_keep_instruction_holds_the_element_in_place():
     doc = import_svg(EXAMPLES / "poster.svg")
-    constraints, keep, not_understood = compile_for_planner("keep the photo where it is", doc.layout)
-    assert keep == ["photo"] and not not_understood
+    brief = compile_brief("keep the photo where it is", doc.layout)
+    constraints, keep = brief.constraints, brief.keep_ids
+    assert keep == ["photo"] and not brief.not_understood
     box = doc.layout.get("photo").box
     result = run_planner(doc, get_planner("heuristic"), constraints=constraints, keep=keep, max_steps=8)
     assert doc.layout.get("photo").box == box
@@ -120,9 +121,13 @@ def test_keep_instruction_holds_the_element_in_place():
 
 def test_instruction_fit_improves_when_asked():
     doc = import_svg(EXAMPLES / "poster.svg")
-    constraints, keep, _ = compile_for_planner("logo top right", doc.layout)
+    brief = compile_brief("logo top right", doc.layout)
+    constraints, keep = brief.constraints, brief.keep_ids
     result = run_planner(doc, get_planner("heuristic"), constraints=constraints, keep=keep, max_steps=8)
-    fit = lambda r: r.metrics["instruction_fit"].score
+
+    def fit(r):
+        return r.metrics["instruction_fit"].score
+
     assert fit(result.end) > fit(result.start)
     assert result.end.composite >= result.start.composite - 0.005
 

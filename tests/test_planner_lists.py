@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from assistant.actions import apply_action, parse_action, undo_diff
+from assistant.importer import import_svg, import_svg_text
 from assistant.planners import get_planner
 from assistant.planners.lists import detached_lists, list_markers, snapshot
 from assistant.planners.loop import run_planner
-from assistant.importer import import_svg, import_svg_text
 
 LIST = """<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400" viewBox="0 0 600 400">
   <rect id="bg" x="0" y="0" width="600" height="400" fill="#ffffff"/>

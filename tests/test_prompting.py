@@ -10,8 +10,14 @@ import pytest
 
 from assistant.errors import InvalidAction
 from assistant.planners.prompting import (
-    ACTION_MARK, STOP_SEQUENCES, build_prompt, canonical_action, format_target, make_record,
-    parse_completion, render_record,
+    ACTION_MARK,
+    STOP_SEQUENCES,
+    build_prompt,
+    canonical_action,
+    format_target,
+    make_record,
+    parse_completion,
+    render_record,
 )
 
 OBS = "canvas 800x600\ntitle#title text 'Spring Sale' box=40,40,400,80\nlogo#logo image box=700,520,60,60"
@@ -51,7 +57,8 @@ def test_optional_nulls_dropped_and_ratios_keep_two_decimals() -> None:
     obj = json.loads(t)
     assert obj == {"type": "resize", "id": "logo", "scale": 1.23, "anchor": "center", "keep_aspect": True}
     assert list(obj)[0] == "type"
-    assert canonical_action({"type": "promote", "id": "t", "factor": 1.0}) == {"type": "promote", "id": "t", "factor": 1}
+    assert (canonical_action({"type": "promote", "id": "t", "factor": 1.0})
+            == {"type": "promote", "id": "t", "factor": 1})
 
 
 def test_non_finite_number_is_rejected() -> None:

@@ -15,20 +15,21 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from llm_support import SERVER_REQUEST, SMALL_SVG, planner_state, tiny_gguf
+
 from assistant.errors import PlannerError
+from assistant.importer import import_svg_text
 from assistant.planners import available_planners, get_planner
 from assistant.planners.loop import run_planner
 from assistant.planners.modelstep import element_ids
-from assistant.planners.remote import RemotePlanner
 from assistant.planners.prompting import SYSTEM_PROMPTS, layout_text, parse_completion, user_message
-from assistant.importer import import_svg_text
+from assistant.planners.remote import RemotePlanner
 from assistant.svg.write import export_svg
 
 GOOD_ACTION = {"type": "align", "ids": ["footer"], "edge": "left", "to": "element", "target_id": "title"}

@@ -60,7 +60,7 @@ def test_report_from_a_real_fix_has_cards_thumbnails_and_failures(tmp_path):
         assert base64.b64decode(src_uri.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     assert "empty.svg" in text and "failed" in text
     assert "→" in text and "Edits applied" in text
-    assert "Remaining findings" in text or "No edit improved" in text
+    assert "Remaining findings" in text or "Nothing to fix" in text
 
 
 def test_report_escapes_untrusted_text(tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from actions_support import layout_dump, osgeo, poster, serialize
 
-from assistant.errors import InvalidAction, SessionError
 from assistant.app.session import EditResult, Session
+from assistant.errors import InvalidAction, SessionError
 
 MOVE = {"type": "move", "ids": ["title"], "dx": 10, "dy": 5}
 ALIGN = {"type": "align", "ids": ["title", "sub"], "edge": "left", "to": "margins"}

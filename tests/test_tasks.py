@@ -8,9 +8,9 @@ import pytest
 from lxml import etree
 
 from assistant.actions import apply_action
+from assistant.env.tasks import TASKS, generate_svgs, make_task, task_names
 from assistant.errors import EnvError
 from assistant.metrics import evaluate
-from assistant.env.tasks import TASKS, generate_svgs, make_task, task_names
 from tests.test_env import oracle_actions
 
 NAMES = task_names()

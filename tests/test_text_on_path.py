@@ -9,8 +9,8 @@ import pytest
 
 from assistant.actions import apply_action, parse_action
 from assistant.document import Layout
-from assistant.metrics import evaluate
 from assistant.importer import import_svg, import_svg_text
+from assistant.metrics import evaluate
 
 # a circle of radius 200 about (300, 300), drawn as two arcs starting at the left
 RING = ('<path id="ring" fill="none" d="M 100 300 A 200 200 0 1 1 500 300 A 200 200 0 1 1 100 300"/>')
@@ -53,9 +53,10 @@ def test_overlap_and_grouping_see_the_ink() -> None:
     assert [f.element_ids for f in found] == [["around", "on-ring"]]
     assert "text over text" in found[0].message
     # the gap from the middle word to the ringed text is the gap to the ring, not 0 (inside its box)
+    import numpy as np
+
     from assistant.metrics.context import LayoutArrays
     from assistant.metrics.neighbours import box_distance
-    import numpy as np
 
     la = LayoutArrays(inside)
     i, j = la.ids.index("centre"), la.ids.index("around")

@@ -11,16 +11,38 @@ Public API::
 from assistant.actions.apply import HANDLERS, apply_action, apply_actions, undo_diffs
 from assistant.actions.diff import Diff, redo_diff, undo_diff
 from assistant.actions.schema import (
-    ACTION_MODELS, ACTION_TYPES, REGION_NAMES, TEMPLATE_NAMES, Action, Align, AnchorToRegion, ApplyTemplate,
-    Demote, Distribute, Finalize, Move, Promote, ReflowGroup, ReflowText, Reorder, Resize, SetTextStyle,
-    SnapToGrid, action_json_schema,
+    ACTION_MODELS,
+    ACTION_TYPES,
+    REGION_NAMES,
+    TEMPLATE_NAMES,
+    Action,
+    Align,
+    AnchorToRegion,
+    ApplyTemplate,
+    Demote,
+    Distribute,
+    Finalize,
+    MatchSize,
+    Move,
+    Promote,
+    ReflowGroup,
+    ReflowText,
+    Reorder,
+    Resize,
+    SetGap,
+    SetLocked,
+    SetTextStyle,
+    SnapToGrid,
+    Swap,
+    action_json_schema,
 )
 from assistant.actions.validate import parse_action, parse_actions
 
 __all__ = [
     "ACTION_MODELS", "ACTION_TYPES", "REGION_NAMES", "TEMPLATE_NAMES", "HANDLERS",
     "Action", "Align", "AnchorToRegion", "ApplyTemplate", "Demote", "Diff", "Distribute", "Finalize",
-    "Move", "Promote", "ReflowGroup", "ReflowText", "Reorder", "Resize", "SetTextStyle", "SnapToGrid",
+    "MatchSize", "Move", "Promote", "ReflowGroup", "ReflowText", "Reorder", "Resize", "SetGap", "SetLocked",
+    "SetTextStyle", "SnapToGrid", "Swap",
     "action_json_schema", "apply_action", "apply_actions", "parse_action", "parse_actions",
     "redo_diff", "undo_diff", "undo_diffs",
 ]

@@ -8,11 +8,12 @@ as it was. :func:`apply_actions` does the same for a list: all or nothing.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from pydantic import BaseModel
 
-from assistant.actions import geometry_ops, hierarchy, templates, text_ops, text_reflow, zorder
+from assistant.actions import geometry_ops, hierarchy, locking, relations, templates, text_ops, text_reflow, zorder
 from assistant.actions.diff import Diff, undo_diff
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import Action
@@ -37,6 +38,10 @@ HANDLERS: dict[str, Handler] = {
     "demote": hierarchy.apply_demote,
     "reorder": zorder.apply_reorder,
     "apply_template": templates.apply_template,
+    "match_size": relations.apply_match_size,
+    "set_gap": relations.apply_set_gap,
+    "swap": relations.apply_swap,
+    "set_locked": locking.apply_set_locked,
     "finalize": lambda ctx, a: None,
 }
 

@@ -37,6 +37,7 @@ class Diff:
 
     @property
     def is_noop(self) -> bool:
+        """True when the action changed nothing."""
         return not self.changed_ids and not self.patch.ops
 
     def to_json(self, *, with_patch: bool = True) -> dict[str, Any]:

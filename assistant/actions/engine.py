@@ -25,14 +25,16 @@ Limits
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from assistant.actions.diff import Diff, forget_nodes
 from assistant.actions.validate import check_box
-from assistant.actions.xml_patch import XmlPatch, transform_node
+from assistant.actions.xml_patch import PatchOp, XmlPatch, transform_node
 from assistant.document import Document, Element
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, Matrix
+from assistant.svg.tree import SvgNode, href, parent_ctm, ref_id
 
 
 def scale_about(sx: float, sy: float, ax: float, ay: float) -> Matrix:
@@ -64,22 +66,20 @@ class EditContext:
         self.notes: list[str] = []
         # Plain dict indexes (the layout's and document's own lookups are slower per call).
         self._els: dict[str, Element] = {e.id: e for e in doc.layout.elements}
-        self._nodes: dict[str, Any] = {}
-        self._reused: dict[str, list[Any]] | None = None
+        self._nodes: dict[str, SvgNode] = {}
+        self._reused: dict[str, list[SvgNode]] | None = None
 
     def el(self, element_id: str) -> Element:
         """The current element with this id (``InvalidAction`` when unknown)."""
         e = self._els.get(element_id)
         return e if e is not None else self.layout.get(element_id)
 
-    def check_not_reused(self, node: Any, element_id: str) -> None:
+    def check_not_reused(self, node: SvgNode, element_id: str) -> None:
         """Refuse editing a node that a ``<use>`` elsewhere draws again (directly or via an ancestor).
 
         The copy would change too, and the layout would not know it.
         """
         if self._reused is None:
-            from assistant.svg.tree import href, ref_id
-
             self._reused = {}
             for u in self.doc.root.iter("{http://www.w3.org/2000/svg}use", "use"):
                 target = ref_id(href(u))
@@ -95,7 +95,8 @@ class EditContext:
                 raise InvalidAction(f"its node {node.get('id')!r} is drawn again by <use> {names}; editing it "
                                     f"would change that copy too (edit the <use> instead)", element_id)
 
-    def node(self, xml_id: str) -> Any:
+    def node(self, xml_id: str) -> SvgNode:
+        """The XML node with this id (looked up once per action)."""
         n = self._nodes.get(xml_id)
         if n is None:
             n = self._nodes[xml_id] = self.doc.node(xml_id)
@@ -110,19 +111,21 @@ class EditContext:
         self._els[el.id] = el
 
     def set_order(self, order: list[str]) -> None:
+        """Put the layout's elements in the paint order ``order`` (ids), remembering the old one."""
         if self.order_before is None:
             self.order_before = [e.id for e in self.layout.elements]
         by_id = {e.id: e for e in self.layout.elements}
         self.layout.elements[:] = [by_id[i] for i in order]
         self.layout._index = None
 
-    def run_structural(self, op: Any) -> None:
+    def run_structural(self, op: PatchOp) -> None:
         """Run an op that rebuilds nodes; node lookups are refreshed afterwards."""
         self.patch.run(op)
         self._nodes.clear()
         forget_nodes(self.doc)
 
     def rollback(self) -> None:
+        """Undo everything this action did, in the tree and in the layout."""
         self.patch.undo()
         if self.patch.structural:
             forget_nodes(self.doc)
@@ -164,6 +167,7 @@ class EditContext:
                 todo.add(g.group)
 
     def finish(self, action: dict[str, Any] | None) -> Diff:
+        """The ``Diff`` of this action: changed elements before and after, paint order, XML patch, notes."""
         changed = []
         before: dict[str, Box] = {}
         after: dict[str, Box] = {}
@@ -197,10 +201,10 @@ class EditContext:
             stack.extend(self.el(i).children)
         return out
 
-    def element_nodes(self, element_id: str) -> list[Any]:
+    def element_nodes(self, element_id: str) -> list[SvgNode]:
         """XML nodes of the element and of its members, top-most only (none inside another)."""
-        nodes: list[Any] = []
-        seen: set[Any] = set()
+        nodes: list[SvgNode] = []
+        seen: set[SvgNode] = set()
         for i in self.subtree_ids(element_id):
             for xml_id in self.el(i).nodes:
                 n = self.node(xml_id)
@@ -216,13 +220,11 @@ class EditContext:
         Raises ``InvalidAction`` (before changing anything) when a result box
         is not acceptable.
         """
-        from assistant.svg.tree import parent_ctm
-
         plan = [(i, m) for i, m in plan if not m.is_identity]
         if not plan:
             return
         element_m: dict[str, Matrix] = {}
-        node_m: dict[Any, Matrix] = {}
+        node_m: dict[SvgNode, Matrix] = {}
         for eid, m in plan:
             for i in self.subtree_ids(eid):
                 element_m[i] = m

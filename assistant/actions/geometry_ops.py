@@ -18,12 +18,13 @@ from __future__ import annotations
 import statistics
 
 from assistant.actions.engine import EditContext, scale_about
-from assistant.regions import ANCHOR_POINT, placement_offset, point_of, region_box
 from assistant.actions.schema import Align, AnchorToRegion, Distribute, Move, ReflowGroup, Resize, SnapToGrid
+from assistant.actions.text_ops import baseline_of
 from assistant.actions.validate import check_editable, check_no_nesting
 from assistant.document import Element, Layout
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, Matrix
+from assistant.regions import ANCHOR_POINT, placement_offset, point_of, region_box
 
 
 def _elements(ctx: EditContext, ids: list[str]) -> list[Element]:
@@ -33,12 +34,14 @@ def _elements(ctx: EditContext, ids: list[str]) -> list[Element]:
 
 
 def apply_move(ctx: EditContext, a: Move) -> None:
+    """Move the elements (groups with their members) by ``(dx, dy)`` in world units."""
     els = _elements(ctx, a.ids)
     m = Matrix.translate(a.dx, a.dy)
     ctx.transform([(e.id, m) for e in els])
 
 
 def apply_resize(ctx: EditContext, a: Resize) -> None:
+    """Scale an element to ``scale``, ``width`` and/or ``height``, keeping its ``anchor`` point fixed."""
     (el,) = _elements(ctx, [a.id])
     w, h = el.box.width, el.box.height
     if a.scale is not None:
@@ -73,6 +76,7 @@ _EDGE_VALUE = {
 
 
 def apply_align(ctx: EditContext, a: Align) -> None:
+    """Line up an edge (or centre, or baseline) of the elements on a common value."""
     els = _elements(ctx, a.ids)
     layout = ctx.layout
     if a.edge == "baseline":
@@ -100,8 +104,6 @@ def apply_align(ctx: EditContext, a: Align) -> None:
 
 
 def _align_baselines(ctx: EditContext, a: Align, els: list[Element]) -> None:
-    from assistant.actions.text_ops import baseline_of
-
     if a.to in ("canvas", "margins"):
         raise InvalidAction("baselines align to each other or to a text element, not to the canvas or margins")
     for e in els:
@@ -118,6 +120,7 @@ def _align_baselines(ctx: EditContext, a: Align, els: list[Element]) -> None:
 
 
 def apply_distribute(ctx: EditContext, a: Distribute) -> None:
+    """Space the elements evenly along the axis: equal gaps, or equal steps between centres."""
     els = _elements(ctx, a.ids)
     horiz = a.axis == "horizontal"
     start = (lambda b: b.x) if horiz else (lambda b: b.y)

@@ -89,11 +89,13 @@ def push_followers(ctx: EditContext, old: Box, new: Box, el: Element) -> None:
 
 
 def apply_promote(ctx: EditContext, a: Promote) -> None:
+    """Make an element larger by ``factor`` (and bolder) and push the elements below it down."""
     (el,) = check_editable(ctx.layout, [a.id])
     new = _resize(ctx, el, a.factor, _weight_step(a.factor))
     push_followers(ctx, el.box, new.box, el)
 
 
 def apply_demote(ctx: EditContext, a: Demote) -> None:
+    """Make an element smaller by ``factor`` (and lighter)."""
     (el,) = check_editable(ctx.layout, [a.id])
     _resize(ctx, el, 1.0 / a.factor, -_weight_step(a.factor))

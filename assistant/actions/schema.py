@@ -14,7 +14,7 @@ Coordinates and sizes are world units (the root ``<svg>`` user space), as in
 from __future__ import annotations
 
 import copy
-from typing import Annotated, Any, Literal, Union, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, model_validator
 
@@ -56,7 +56,8 @@ class Move(_ActionBase):
 
     type: Literal["move"] = "move"
     ids: IdList = Field(description="Ids of the elements to move (groups move with their members).")
-    dx: float = Field(0.0, ge=-MAX_COORD, le=MAX_COORD, description="Horizontal displacement, world units (+ is right).")
+    dx: float = Field(0.0, ge=-MAX_COORD, le=MAX_COORD,
+                      description="Horizontal displacement, world units (+ is right).")
     dy: float = Field(0.0, ge=-MAX_COORD, le=MAX_COORD, description="Vertical displacement, world units (+ is down).")
 
 
@@ -72,7 +73,7 @@ class Resize(_ActionBase):
     keep_aspect: bool = Field(True, description="Keep the width:height ratio.")
 
     @model_validator(mode="after")
-    def _one_size(self) -> "Resize":
+    def _one_size(self) -> Resize:
         if self.width is None and self.height is None and self.scale is None:
             raise ValueError("resize needs width, height or scale")
         if self.scale is not None and (self.width is not None or self.height is not None):
@@ -92,7 +93,7 @@ class Align(_ActionBase):
     target_id: ElementId | None = Field(None, description="Element to align to when to='element'.")
 
     @model_validator(mode="after")
-    def _target(self) -> "Align":
+    def _target(self) -> Align:
         if self.to == "element" and self.target_id is None:
             raise ValueError("align to='element' needs target_id")
         return self
@@ -131,7 +132,7 @@ class ReflowText(_ActionBase):
     max_size: float | None = Field(None, gt=0, le=10000.0, description="Largest allowed font size (world units).")
 
     @model_validator(mode="after")
-    def _range(self) -> "ReflowText":
+    def _range(self) -> ReflowText:
         if self.min_size is not None and self.max_size is not None and self.min_size > self.max_size:
             raise ValueError("min_size is larger than max_size")
         return self
@@ -200,10 +201,56 @@ class SetTextStyle(_ActionBase):
         None, description="CSS font family list.")
 
     @model_validator(mode="after")
-    def _something(self) -> "SetTextStyle":
+    def _something(self) -> SetTextStyle:
         if all(v is None for v in (self.font_size, self.font_weight, self.fill, self.font_family)):
             raise ValueError("set_text_style needs at least one of font_size, font_weight, fill, font_family")
         return self
+
+
+class MatchSize(_ActionBase):
+    """Make elements as wide and/or as tall as another element.
+
+    With ``keep_aspect`` (the default) each element scales uniformly until the
+    named dimension matches (``both``: until its area matches). Without it the
+    named dimension is stretched: shapes and pictures stretch, a group's
+    backdrop stretches while its text keeps its size and its relative place.
+    """
+
+    type: Literal["match_size"] = "match_size"
+    dimension: Literal["width", "height", "both"] = Field(description="Which size to match.")
+    anchor: Anchor = Field("top_left", description="Point of each box that stays fixed.")
+    keep_aspect: bool = Field(True, description="Scale uniformly (True) or stretch the named dimension (False).")
+    ids: IdList = Field(description="Ids of the elements to resize.")
+    target_id: ElementId = Field(description="Id of the element whose size they take.")
+
+
+class SetGap(_ActionBase):
+    """Move one element along an axis so the gap between it and another element is exactly ``gap``."""
+
+    type: Literal["set_gap"] = "set_gap"
+    gap: float = Field(ge=0, le=MAX_COORD, description="Gap between the two boxes, world units.")
+    axis: Literal["auto", "vertical", "horizontal"] = Field(
+        "auto", description="Axis of the gap; auto: the axis along which the two stand apart.")
+    id: ElementId = Field(description="Id of the element that moves.")
+    target_id: ElementId = Field(description="Id of the element it is spaced from (does not move).")
+
+
+class Swap(_ActionBase):
+    """Exchange the places of two elements, keeping the gap between them."""
+
+    type: Literal["swap"] = "swap"
+    ids: Annotated[list[ElementId], Field(min_length=2, max_length=2)] = Field(
+        description="Ids of the two elements to swap.")
+    axis: Literal["auto", "vertical", "horizontal"] = Field(
+        "auto", description="Axis of the exchange; auto: the axis along which the two stand apart.")
+
+
+class SetLocked(_ActionBase):
+    """Lock elements so that no later edit changes them, or unlock them."""
+
+    type: Literal["set_locked"] = "set_locked"
+    ids: IdList = Field(description="Ids of the elements to lock or unlock.")
+    locked: bool = Field(True, description="True to lock, False to unlock.")
 
 
 class Finalize(_ActionBase):
@@ -214,12 +261,12 @@ class Finalize(_ActionBase):
 
 ACTION_MODELS: tuple[type[_ActionBase], ...] = (
     Move, Resize, Align, Distribute, SnapToGrid, ReflowText, ReflowGroup, Promote, Demote,
-    AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, Finalize,
+    AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, MatchSize, SetGap, Swap, SetLocked, Finalize,
 )
 
 Action = Annotated[
-    Union[Move, Resize, Align, Distribute, SnapToGrid, ReflowText, ReflowGroup, Promote, Demote,
-          AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, Finalize],
+    Move | Resize | Align | Distribute | SnapToGrid | ReflowText | ReflowGroup | Promote | Demote | AnchorToRegion
+    | Reorder | ApplyTemplate | SetTextStyle | MatchSize | SetGap | Swap | SetLocked | Finalize,
     Field(discriminator="type"),
 ]
 

@@ -29,6 +29,8 @@ from assistant.geometry import Box, Matrix
 
 
 class Slot(NamedTuple):
+    """Where a role goes in a template: a box in fractions of the safe box, and how its items align there."""
+
     x: float
     y: float
     w: float
@@ -50,8 +52,8 @@ TEMPLATES: dict[str, tuple[str, dict[str, Slot]]] = {
     "split-bottom": ("portrait", {
         "title": Slot(0, 0, 1, .18, "center"), "subtitle": Slot(0, .19, 1, .07, "center"),
         "image": Slot(0, .28, 1, .42, "center"), "badge": Slot(.8, .29, .19, .07, "right"),
-        "body": Slot(0, .72, .6, .2), "cta": Slot(.62, .72, .38, .1, "right"), "logo": Slot(.62, .84, .38, .08, "right"),
-        "caption": Slot(0, .94, 1, .06, "center"),
+        "body": Slot(0, .72, .6, .2), "cta": Slot(.62, .72, .38, .1, "right"),
+        "logo": Slot(.62, .84, .38, .08, "right"), "caption": Slot(0, .94, 1, .06, "center"),
     }),
     "title-left": ("landscape", {
         "title": Slot(0, .1, .5, .3), "subtitle": Slot(0, .42, .5, .12), "body": Slot(0, .56, .5, .26),
@@ -86,16 +88,19 @@ GAP_FRACTION = 0.015
 
 
 def canvas_shape(canvas: Canvas) -> str:
+    """``"portrait"``, ``"landscape"`` or ``"square"`` (within 10 %) for the canvas's proportions."""
     r = canvas.width / canvas.height
     return "portrait" if r < 0.9 else "landscape" if r > 1.1 else "square"
 
 
 def templates_for(canvas: Canvas) -> list[str]:
+    """Names of the templates made for the canvas's shape."""
     shape = canvas_shape(canvas)
     return [name for name, (s, _) in TEMPLATES.items() if s == shape]
 
 
 def slot_box(canvas: Canvas, slot: Slot) -> Box:
+    """The slot's box on this canvas, in world units."""
     s = canvas.safe_box
     return Box(x=s.x + slot.x * s.width, y=s.y + slot.y * s.height, width=slot.w * s.width, height=slot.h * s.height)
 
@@ -127,6 +132,7 @@ def _fill_slot(items: list[Element], region: Box, align: str, gap: float) -> lis
 
 
 def apply_template(ctx: EditContext, a: ApplyTemplate) -> None:
+    """Move and scale the top-level elements into the slots of the template for their roles."""
     canvas = ctx.layout.canvas
     shape, slots = TEMPLATES[a.template]
     if shape != canvas_shape(canvas):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import SetTextStyle
@@ -30,6 +29,10 @@ from assistant.actions.xml_patch import local_tag
 from assistant.document import Document, Element
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, _fmt
+from assistant.svg.css import StyleResolver
+from assistant.svg.tree import SvgNode, node_ctm
+from assistant.text.fonts import font_extents
+from assistant.text.measure import measure_text
 
 TEXT_TAGS = {"text", "flowRoot"}
 _NUM_RE = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|pt|pc|mm|cm|in|q)?\s*$", re.I)
@@ -37,7 +40,7 @@ _UNIT_PX = {None: 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm"
             "q": 96 / 101.6}
 
 
-def text_nodes(doc: Document, el: Element) -> list[Any]:
+def text_nodes(doc: Document, el: Element) -> list[SvgNode]:
     """The ``<text>``/``<flowRoot>`` nodes of a text element."""
     out = []
     for xml_id in el.nodes:
@@ -58,7 +61,7 @@ def _first_number(value: str | None) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def anchor_point(node: Any) -> tuple[float, float]:
+def anchor_point(node: SvgNode) -> tuple[float, float]:
     """The first glyph position ``(x, y)`` of a ``<text>`` in its own user space."""
     x, y = _first_number(node.get("x")), _first_number(node.get("y"))
     for d in node.iter():
@@ -73,20 +76,15 @@ def anchor_point(node: Any) -> tuple[float, float]:
 
 def baseline_of(doc: Document, el: Element) -> float:
     """World y of the first baseline of a text element (SVG text ``y`` is the baseline)."""
-    from assistant.svg.tree import node_ctm
-
     node = text_nodes(doc, el)[0]
     if local_tag(node) == "flowRoot":
-        from assistant.text.fonts import font_extents
-
         ascent, _ = font_extents(el.font_family, el.font_size or 16.0, el.font_weight or 400)
         return el.box.y + ascent
     return node_ctm(node).apply(*anchor_point(node))[1]
 
 
-def ctm_scale(node: Any) -> float:
-    from assistant.svg.tree import node_ctm
-
+def ctm_scale(node: SvgNode) -> float:
+    """The scale from ``node``'s user space to world space; ``InvalidAction`` when it is singular."""
     s = node_ctm(node).scale_factor
     if not s > 0:
         raise InvalidAction("its text is drawn with a singular transform", node.get("id"))
@@ -104,7 +102,7 @@ def _style_decls(style: str | None) -> list[tuple[str, str]]:
     return out
 
 
-def set_property(ctx: EditContext, node: Any, prop: str, value: str) -> None:
+def set_property(ctx: EditContext, node: SvgNode, prop: str, value: str) -> None:
     """Set CSS property ``prop`` on ``node`` where it takes effect with the least change."""
     style = node.get("style")
     decls = _style_decls(style)
@@ -123,18 +121,18 @@ def set_property(ctx: EditContext, node: Any, prop: str, value: str) -> None:
         ctx.patch.set_attr(node, "style", f"{s};{prop}:{value}" if s and not s.endswith(";") else f"{s}{prop}:{value}")
 
 
-def _own_value(node: Any, prop: str) -> str | None:
+def _own_value(node: SvgNode, prop: str) -> str | None:
     for k, v in _style_decls(node.get("style")):
         if k == prop:
             return v
     return node.get(prop)
 
 
-def _descendants(node: Any) -> list[Any]:
+def _descendants(node: SvgNode) -> list[SvgNode]:
     return [d for d in node.iter() if d is not node and isinstance(d.tag, str)]
 
 
-def _scale_positions(ctx: EditContext, node: Any, ratio: float) -> None:
+def _scale_positions(ctx: EditContext, node: SvgNode, ratio: float) -> None:
     """Scale absolute line positions (tspan ``y``, ``dy``) about the first baseline."""
     _, y0 = anchor_point(node)
     for d in _descendants(node):
@@ -148,8 +146,7 @@ def _scale_positions(ctx: EditContext, node: Any, ratio: float) -> None:
 
 
 def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
-    from assistant.svg.css import StyleResolver
-
+    """Give the text of ``el`` the world font size ``world_size``, scaling sizes its parts set themselves alike."""
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
         ctx.check_not_reused(node, el.id)
@@ -176,8 +173,6 @@ def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
 
 def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> None:
     """Set ``prop`` on the element's text nodes and on descendants that specify it themselves."""
-    from assistant.svg.css import StyleResolver
-
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
         ctx.check_not_reused(node, el.id)
@@ -191,10 +186,6 @@ def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> 
 
 def remeasure(ctx: EditContext, el: Element) -> Element:
     """``el`` with box and text properties measured again from its (patched) XML."""
-    from assistant.svg.css import StyleResolver
-    from assistant.svg.tree import node_ctm
-    from assistant.text.measure import measure_text
-
     resolver = StyleResolver(ctx.doc.root)
     boxes: list[Box] = []
     first = None
@@ -234,6 +225,7 @@ def commit_text(ctx: EditContext, el: Element, *, check: bool = True) -> Element
 # -- actions ----------------------------------------------------------------------------
 
 def apply_set_text_style(ctx: EditContext, a: SetTextStyle) -> None:
+    """Set font size, weight, fill and/or family of the text elements."""
     els = check_editable(ctx.layout, a.ids)
     for el in els:
         check_text(el)

@@ -15,8 +15,6 @@ Modes
 
 from __future__ import annotations
 
-from typing import Any
-
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import ReflowText
 from assistant.actions.text_ops import anchor_point, commit_text, ctm_scale, set_font_size, text_nodes
@@ -25,12 +23,15 @@ from assistant.actions.xml_patch import NodeSpec, local_tag, rebuild_children
 from assistant.document import Element
 from assistant.errors import InvalidAction
 from assistant.geometry import _fmt
+from assistant.svg.tree import SvgNode
+from assistant.text.fonts import text_advance
+from assistant.text.layout import wrap_lines
 
 _POSITION_ATTRS = {"x", "y", "dx", "dy", "rotate", "id", "textLength", "lengthAdjust"}
 _CONTENT_TAGS = {"tspan", "textPath", "a", "tref"}
 
 
-def current_lines(node: Any) -> list[str]:
+def current_lines(node: SvgNode) -> list[str]:
     """The text lines of a ``<text>``: one per positioned child ``tspan``, else one line."""
     lines: list[str] = []
     head = (node.text or "").strip()
@@ -53,18 +54,17 @@ def current_lines(node: Any) -> list[str]:
     return [ln for ln in (" ".join(x.split()) for x in lines) if ln]
 
 
-def _font(el: Element, node: Any) -> tuple[str | None, float, int]:
+def _font(el: Element, node: SvgNode) -> tuple[str | None, float, int]:
     s = ctm_scale(node)
     return el.font_family, (el.font_size or 16.0) / s, el.font_weight or 400
 
 
 def widest_line(lines: list[str], family: str | None, size: float, weight: int) -> float:
-    from assistant.text.fonts import text_advance
-
+    """Advance width of the widest of ``lines`` in this font."""
     return max((text_advance(ln, family, size, weight) for ln in lines), default=0.0)
 
 
-def _line_height(el: Element, node: Any, size: float) -> float:
+def _line_height(el: Element, node: SvgNode, size: float) -> float:
     if el.line_height:
         return el.line_height / ctm_scale(node)
     ys = [float(c.get("y")) for c in node if isinstance(c.tag, str) and _is_number(c.get("y"))]
@@ -80,7 +80,7 @@ def _is_number(v: str | None) -> bool:
         return False
 
 
-def rewrite_lines(ctx: EditContext, node: Any, lines: list[str], line_height: float) -> None:
+def rewrite_lines(ctx: EditContext, node: SvgNode, lines: list[str], line_height: float) -> None:
     """Replace the content of ``node`` by one ``tspan`` per line (old nodes kept in the patch)."""
     ctx.check_not_reused(node, node.get("id") or "")
     x, y0 = anchor_point(node)
@@ -100,6 +100,7 @@ def rewrite_lines(ctx: EditContext, node: Any, lines: list[str], line_height: fl
 
 
 def reflow(ctx: EditContext, el: Element, a: ReflowText, width: float) -> None:
+    """Fit ``el`` into ``width`` (world units) by wrapping its lines or changing its font size, as ``a.mode`` says."""
     nodes = text_nodes(ctx.doc, el)
     node = nodes[0]
     family, size, weight = _font(el, node)
@@ -129,7 +130,6 @@ def reflow(ctx: EditContext, el: Element, a: ReflowText, width: float) -> None:
     else:
         if local_tag(node) != "text" or len(nodes) > 1:
             raise InvalidAction("only a single <text> can be re-wrapped; use mode='font_size'", el.id)
-        from assistant.text.layout import wrap_lines
 
         new_lines = wrap_lines(" ".join(lines), w_local, family, size, weight)
         if new_lines == lines:
@@ -152,6 +152,7 @@ def available_width(ctx: EditContext, el: Element) -> float:
 
 
 def apply_reflow_text(ctx: EditContext, a: ReflowText) -> None:
+    """Fit a text element to ``width``, or to the room it has inside the margins."""
     (el,) = check_editable(ctx.layout, [a.id])
     check_text(el)
     width = a.width if a.width is not None else available_width(ctx, el)

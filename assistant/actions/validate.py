@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -129,6 +130,7 @@ def check_no_nesting(layout: Layout, elements: list[Element]) -> None:
 
 
 def check_text(el: Element) -> None:
+    """Refuse an element that is not text (``InvalidAction``)."""
     if el.kind != "text":
         raise InvalidAction(f"is a {el.kind}, not text; this action needs a text element", el.id)
 

@@ -23,13 +23,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from lxml import etree
+
 from assistant.errors import InvalidAction
 from assistant.geometry import Matrix, parse_transform
+from assistant.svg.tree import SvgNode, _origin
 
 _FIRST_TERM_RE = re.compile(r"\s*(matrix|translate)\s*\(([^)]*)\)\s*,?\s*", re.I)
 
 
-def node_label(node: Any) -> str:
+def node_label(node: SvgNode) -> str:
     """A stable way to name a node in a diff: its id, else its path in the tree."""
     nid = node.get("id") if isinstance(node.tag, str) else None
     if nid:
@@ -37,7 +40,7 @@ def node_label(node: Any) -> str:
     return node.getroottree().getpath(node)
 
 
-def index_path(node: Any) -> tuple[int, ...]:
+def index_path(node: SvgNode) -> tuple[int, ...]:
     """Child indices from the root down to ``node``."""
     out = []
     p = node.getparent()
@@ -57,12 +60,13 @@ class NodeRef:
 
     __slots__ = ("node", "root", "path")
 
-    def __init__(self, node: Any) -> None:
+    def __init__(self, node: SvgNode) -> None:
         self.node = node
         self.root = node.getroottree().getroot()
         self.path = index_path(node)
 
-    def get(self) -> Any:
+    def get(self) -> SvgNode:
+        """The node at this place in the tree now (found again by its index path after a rebuild)."""
         top = self.node
         while (p := top.getparent()) is not None:
             top = p
@@ -93,12 +97,15 @@ class AttrOp:
             node.set(self.name, value)
 
     def do(self) -> None:
+        """Set the attribute to ``new``."""
         self._set(self.new)
 
     def undo(self) -> None:
+        """Set the attribute back to ``old``."""
         self._set(self.old)
 
     def describe(self) -> dict[str, Any]:
+        """The change as JSON: node, attribute name, old and new value."""
         return {"node": node_label(self.ref.get()), "op": "attribute", "name": self.name,
                 "old": self.old, "new": self.new}
 
@@ -114,12 +121,15 @@ class TextOp:
     structural = False
 
     def do(self) -> None:
+        """Set the text to ``new``."""
         setattr(self.ref.get(), self.which, self.new)
 
     def undo(self) -> None:
+        """Set the text back to ``old``."""
         setattr(self.ref.get(), self.which, self.old)
 
     def describe(self) -> dict[str, Any]:
+        """The change as JSON: node, ``text`` or ``tail``, old and new value."""
         return {"node": node_label(self.ref.get()), "op": self.which, "old": self.old, "new": self.new}
 
 
@@ -133,12 +143,11 @@ class NodeSpec:
     nsmap: dict[str | None, str]
     text: str | None
     tail: str | None
-    children: list["NodeSpec"]
+    children: list[NodeSpec]
 
     @classmethod
-    def of(cls, node: Any) -> "NodeSpec":
-        from lxml import etree
-
+    def of(cls, node: SvgNode) -> NodeSpec:
+        """The description of ``node`` and its subtree (namespaces its parent declares left out)."""
         tail = node.tail
         if node.tag is etree.Comment:
             return cls("comment", None, [], {}, node.text, tail, [])
@@ -152,15 +161,13 @@ class NodeSpec:
         return cls("element", node.tag, list(node.attrib.items()), own, node.text, tail,
                    [cls.of(c) for c in node])
 
-    def build(self, parent: Any) -> Any:
+    def build(self, parent: SvgNode) -> SvgNode:
         """Append this node as the last child of ``parent``.
 
         Elements are made with ``SubElement`` in place, which keeps the prefix
         the document uses for a namespace (moving a node would re-pick the
         first prefix declared for it, e.g. ``svg:`` in Inkscape files).
         """
-        from lxml import etree
-
         if self.kind == "element":
             node = etree.SubElement(parent, self.tag, attrib=dict(self.attrib), nsmap=self.nsmap or None)
             node.text = self.text
@@ -174,8 +181,7 @@ class NodeSpec:
         return node
 
     def to_xml(self) -> str:
-        from lxml import etree
-
+        """The described node as XML text, without its tail."""
         holder = etree.Element("holder")
         return etree.tostring(self.build(holder), encoding="unicode", with_tail=False)
 
@@ -206,22 +212,25 @@ class RebuildOp:
             spec.build(node)
 
     def do(self) -> None:
+        """Put the new children in place."""
         self._put(self.new_text, self.new)
 
     def undo(self) -> None:
+        """Put the old children back."""
         self._put(self.old_text, self.old)
 
     def describe(self) -> dict[str, Any]:
+        """The change as JSON: node, old and new leading text, old and new children as XML."""
         return {"node": node_label(self.ref.get()), "op": self.what, "old_text": self.old_text,
                 "old": [c.to_xml() for c in self.old], "new_text": self.new_text, "new": [c.to_xml() for c in self.new]}
 
 
-def rebuild_children(node: Any, new_text: str | None, new: list[NodeSpec], what: str = "children") -> RebuildOp:
+def rebuild_children(node: SvgNode, new_text: str | None, new: list[NodeSpec], what: str = "children") -> RebuildOp:
     """An op replacing ``node``'s children by ``new`` (call ``XmlPatch.run`` on it)."""
     return RebuildOp(NodeRef(node), node.text, [NodeSpec.of(c) for c in node], new_text, new, what)
 
 
-def move_child(parent: Any, node: Any, final: int) -> None:
+def move_child(parent: SvgNode, node: SvgNode, final: int) -> None:
     """Move ``node`` among ``parent``'s children so it ends up at index ``final``.
 
     ``insert`` of an attached node moves it without detaching it first, which
@@ -245,14 +254,17 @@ class MoveOp:
     structural = False
 
     def do(self) -> None:
+        """Move the child from ``old`` to ``new``."""
         parent = self.ref.get()
         move_child(parent, parent[self.old], self.new)
 
     def undo(self) -> None:
+        """Move the child back from ``new`` to ``old``."""
         parent = self.ref.get()
         move_child(parent, parent[self.new], self.old)
 
     def describe(self) -> dict[str, Any]:
+        """The change as JSON: moved node, parent, old and new index."""
         return {"node": self.label, "op": "position", "parent": node_label(self.ref.get()),
                 "old": self.old, "new": self.new}
 
@@ -276,25 +288,30 @@ class XmlPatch:
         op.do()
         self.ops.append(op)
 
-    def set_attr(self, node: Any, name: str, value: str | None) -> None:
+    def set_attr(self, node: SvgNode, name: str, value: str | None) -> None:
+        """Set attribute ``name`` of ``node`` to ``value`` (None: remove it) and record it; nothing when unchanged."""
         old = node.get(name)
         if old != value:
             self.run(AttrOp(NodeRef(node), name, old, value))
 
-    def set_text(self, node: Any, value: str | None, which: str = "text") -> None:
+    def set_text(self, node: SvgNode, value: str | None, which: str = "text") -> None:
+        """Set ``node``'s ``text`` (or ``tail``) to ``value`` and record it; nothing when unchanged."""
         old = getattr(node, which)
         if old != value:
             self.run(TextOp(NodeRef(node), which, old, value))
 
     def undo(self) -> None:
+        """Undo every operation, the last first."""
         for op in reversed(self.ops):
             op.undo()
 
     def redo(self) -> None:
+        """Apply every operation again, in order."""
         for op in self.ops:
             op.do()
 
     def describe(self) -> list[dict[str, Any]]:
+        """Every operation as JSON, in order."""
         return [op.describe() for op in self.ops]
 
 
@@ -307,7 +324,8 @@ TRANSFORMABLE = {
 }
 
 
-def local_tag(node: Any) -> str:
+def local_tag(node: SvgNode) -> str:
+    """Local name of ``node``'s tag (``""`` for comments and processing instructions)."""
     tag = node.tag if isinstance(node.tag, str) else ""
     return tag.rsplit("}", 1)[-1]
 
@@ -352,7 +370,7 @@ def prefixed_transform(old: str | None, k: Matrix) -> str:
     return f"{k.to_svg()} {old}"
 
 
-def transform_node(patch: XmlPatch, node: Any, world: Matrix, parent: Matrix,
+def transform_node(patch: XmlPatch, node: SvgNode, world: Matrix, parent: Matrix,
                    parent_now: Matrix | None = None) -> None:
     """Apply the world affine ``world`` to ``node`` (parent CTM ``parent``) by patching its transform."""
     tag = local_tag(node)
@@ -365,7 +383,6 @@ def transform_node(patch: XmlPatch, node: Any, world: Matrix, parent: Matrix,
     k = world_to_local(world, parent, parent_now)
     if node.get("transform-origin") or "transform-origin" in style:
         # The attribute is applied as T(o) · transform · T(-o): write T(-o) K T(o) in front.
-        from assistant.svg.tree import _origin
 
         ox, oy = _origin(node)
         k = Matrix.translate(-ox, -oy) @ k @ Matrix.translate(ox, oy)

@@ -18,23 +18,22 @@ re-dealt in that order.
 
 from __future__ import annotations
 
-from typing import Any
-
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import Reorder
 from assistant.actions.validate import check_editable
 from assistant.actions.xml_patch import MoveOp, NodeRef, local_tag, node_label
+from assistant.svg.tree import SvgNode
 
 _NOT_PAINTED = {"defs", "style", "title", "desc", "metadata", "namedview", "script", "symbol", "clipPath",
                 "mask", "linearGradient", "radialGradient", "pattern", "filter", "marker"}
 
 
-def _painted(node: Any) -> bool:
+def _painted(node: SvgNode) -> bool:
     return isinstance(node.tag, str) and local_tag(node) not in _NOT_PAINTED
 
 
-def _background_nodes(ctx: EditContext) -> set[Any]:
-    out: set[Any] = set()
+def _background_nodes(ctx: EditContext) -> set[SvgNode]:
+    out: set[SvgNode] = set()
     for e in ctx.layout.elements:
         if e.role == "background":
             for xml_id in e.nodes:
@@ -44,7 +43,7 @@ def _background_nodes(ctx: EditContext) -> set[Any]:
     return out
 
 
-def _restack(ctx: EditContext, parent: Any, ours: list[Any], to: str) -> None:
+def _restack(ctx: EditContext, parent: SvgNode, ours: list[SvgNode], to: str) -> None:
     kids = list(parent)
     others = [k for k in kids if k not in ours]
     painted_others = [k for k in others if _painted(k)]
@@ -87,7 +86,7 @@ def _restack(ctx: EditContext, parent: Any, ours: list[Any], to: str) -> None:
             ctx.patch.run(MoveOp(ref, cur, final, node_label(n)))
 
 
-def _own_wrapper(ctx: EditContext, node: Any, owned: set[str]) -> Any:
+def _own_wrapper(ctx: EditContext, node: SvgNode, owned: set[str]) -> SvgNode:
     """The highest ancestor that wraps only ``node`` (single painted child, no other element's node)."""
     root = ctx.doc.root
     while True:
@@ -103,13 +102,14 @@ def _own_wrapper(ctx: EditContext, node: Any, owned: set[str]) -> Any:
 
 
 def apply_reorder(ctx: EditContext, a: Reorder) -> None:
+    """Restack an element's nodes among their siblings (to the front or back, one step up or down)."""
     (el,) = check_editable(ctx.layout, [a.id])
     owned = set(ctx.subtree_ids(el.id))
     nodes = [_own_wrapper(ctx, n, owned) for n in ctx.element_nodes(el.id)]
     if not nodes:
         ctx.notes.append(f"{el.id!r} has no XML nodes; nothing to restack")
         return
-    by_parent: dict[Any, list[Any]] = {}
+    by_parent: dict[SvgNode, list[SvgNode]] = {}
     for n in nodes:
         by_parent.setdefault(n.getparent(), []).append(n)
     for parent, ours in by_parent.items():

@@ -24,9 +24,15 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
+from assistant.env.tasks import make_task, task_names
+from assistant.instructions import KeepConstraint
+from assistant.metrics import evaluate
+from assistant.planners import get_planner
+from assistant.planners.loop import run_planner
 from assistant.seeds import parse_seeds
 
 #: The quality target of the heuristic planner (fraction of the gap closed).
@@ -35,6 +41,8 @@ TARGET_GAP_CLOSED = 0.8
 
 @dataclass
 class Episode:
+    """One planner run on one generated task: composite at start, end and of the clean layout, and effort."""
+
     task: str
     seed: int
     start: float
@@ -64,6 +72,7 @@ class TaskRow:
     details: list[Episode] = field(default_factory=list, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
+        """The row as JSON, without the episodes."""
         d = asdict(self)
         d.pop("details")
         return d
@@ -72,12 +81,6 @@ class TaskRow:
 def run_episode(task_name: str, seed: int, planner_name: str, *, max_steps: int = 20,
                 time_budget: float | None = 20.0, planner_options: dict[str, Any] | None = None) -> Episode:
     """Run the planner on one generated task and score start, end and clean."""
-    from assistant.metrics import evaluate
-    from assistant.planners import get_planner
-    from assistant.instructions import KeepConstraint
-    from assistant.planners.loop import run_planner
-    from assistant.env.tasks import make_task
-
     task = make_task(task_name, seed)
     doc, constraints, weights = task.broken, list(task.constraints), task.weights
     keep = [c.id for c in constraints if isinstance(c, KeepConstraint) and c.id]
@@ -117,8 +120,6 @@ def evaluate_planner(planner: str = "heuristic", *, tasks: Iterable[str] | None 
     on it (episodes are independent and collected in task/seed order), except
     for the timings.
     """
-    from assistant.env.tasks import task_names
-
     names = list(tasks) if tasks is not None else task_names()
     pairs = [(name, s) for name in names for s in seeds]
     kw = dict(max_steps=max_steps, time_budget=time_budget, planner_options=planner_options)
@@ -140,7 +141,8 @@ def overall(rows: list[TaskRow]) -> TaskRow:
 
 def markdown_table(rows: list[TaskRow]) -> str:
     """The table as GitHub markdown (used for BENCHMARKS.md)."""
-    lines = ["| task | episodes | start | end | clean | gap closed | steps | time/episode (s) | valid actions | worse |",
+    lines = ["| task | episodes | start | end | clean | gap closed | steps | time/episode (s) | valid actions "
+             "| worse |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in [*rows, overall(rows)] if rows else rows:
         name = f"**{r.task}**" if r.task == "all" else r.task

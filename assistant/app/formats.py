@@ -1,22 +1,27 @@
-"""Exporters by format name: ``svg``, ``png``, ``pdf`` (and any registered later).
+"""Output formats by name: ``svg``, ``png``, ``pdf`` (and any registered later) — the one registry.
 
 An exporter is a function ``(doc: Document, **options) -> bytes``. The built-in
-ones are imported on first use, so importing this package stays cheap::
+ones are the core's own writers (:mod:`assistant.svg.write`, :mod:`assistant.render.raster`),
+imported on first use so importing this module stays cheap::
 
-    from assistant.app.formats import get_exporter
-    png = get_exporter("png")(doc, width=800)
+    from assistant.app.formats import export
+    png = export(doc, "png", width=800)
 
-``register_exporter(name, func, suffix=...)`` adds a format; ``format_for_path``
-picks the format from an output file's suffix.
+``register_exporter(name, func, suffixes=...)`` adds a format; ``format_for_path``
+picks the format from an output file's suffix. ``fix --formats``, ``export``, the
+chat's ``export`` command and the MCP tool ``export_document`` all look formats up
+here, so a format registered once is available everywhere.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from assistant.document import Document
 from assistant.errors import ExportError
 
 Exporter = Callable[..., bytes]
@@ -70,6 +75,19 @@ def format_for_path(path: str | Path) -> str:
                       f"supported: {', '.join(supported_formats())}")
 
 
-def export(doc: Any, fmt: str, **options: Any) -> bytes:
-    """Export ``doc`` in format ``fmt`` with the registered exporter."""
-    return get_exporter(fmt)(doc, **options)
+def export(doc: Document, fmt: str, **options: Any) -> bytes:
+    """``doc`` in format ``fmt`` by the registered exporter; options that are ``None`` are left out.
+
+    ``ExportError`` names the format when its exporter does not take an option or returns no bytes.
+    """
+    given = {k: v for k, v in options.items() if v is not None}
+    exporter = get_exporter(fmt)
+    try:
+        data = exporter(doc, **given)
+    except TypeError as exc:
+        if given and "argument" in str(exc):
+            raise ExportError(f"format {fmt!r} does not take the option(s) {', '.join(sorted(given))}") from exc
+        raise
+    if not isinstance(data, (bytes, bytearray)):
+        raise ExportError(f"exporter {fmt!r} returned {type(data).__name__}, not bytes")
+    return bytes(data)

@@ -7,11 +7,16 @@ one bad file never hides the others.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
+from assistant.app.batch import expand_paths
 from assistant.errors import LayoutError
+from assistant.importer import import_svg
+from assistant.instructions.brief import compile_brief
+from assistant.metrics import MetricReport, evaluate
 
 
 @dataclass
@@ -19,12 +24,13 @@ class FileScore:
     """The metric report of one file (``report`` None and ``error`` set on failure)."""
 
     source: str
-    report: Any = None
+    report: MetricReport | None = None
     error: str | None = None
     not_understood: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
+        """True when the file was scored."""
         return self.report is not None
 
     def to_json(self, max_findings: int = 50) -> dict[str, Any]:
@@ -46,18 +52,11 @@ class FileScore:
 
 def score_file(path: str | Path, instruction: str | None = None) -> FileScore:
     """Import and evaluate one file; import/read problems come back in ``error``."""
-    from assistant.metrics import evaluate
-    from assistant.importer import import_svg
-
     try:
         doc = import_svg(path)
-        constraints: list[Any] = []
-        not_understood: list[str] = []
-        if instruction:
-            from assistant.instructions.brief import compile_for_planner
-
-            constraints, _, not_understood = compile_for_planner(instruction, doc.layout)
-        report = evaluate(doc.layout, constraints=constraints or None)
+        brief = compile_brief(instruction, doc.layout)
+        not_understood = brief.not_understood
+        report = evaluate(doc.layout, constraints=brief.constraints or None)
     except (LayoutError, OSError) as exc:
         reason = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else str(exc)
         return FileScore(source=str(path), error=reason)
@@ -66,8 +65,6 @@ def score_file(path: str | Path, instruction: str | None = None) -> FileScore:
 
 def score_paths(paths: Iterable[str | Path], instruction: str | None = None) -> list[FileScore]:
     """Score every file named by ``paths`` (files, folders, globs); missing ones as errors."""
-    from assistant.app.batch import expand_paths
-
     files, missing = expand_paths(paths)
     out = [FileScore(source=m.source, error=m.error) for m in missing]
     out.extend(score_file(f, instruction) for f in files)

@@ -1,4 +1,4 @@
-"""A document with its edit history: revisions, undo/redo, dry runs.
+"""A document with its edit history: revisions, undo/redo, dry runs, revision checks.
 
 One ``Session.apply`` call is one *edit*: its actions apply atomically, the
 revision goes up by one, and it becomes one undo step. ``undo`` and ``redo``
@@ -13,11 +13,14 @@ this class.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Literal
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from assistant.actions import Action, Diff, apply_actions, parse_actions, redo_diff, undo_diff
+from assistant.actions.trial import attempt
 from assistant.document import Document
 from assistant.errors import SessionError
 from assistant.geometry import Box
@@ -35,7 +38,8 @@ class EditSummary(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
     @classmethod
-    def from_diff(cls, index: int, diff: Diff) -> "EditSummary":
+    def from_diff(cls, index: int, diff: Diff) -> EditSummary:
+        """The summary of action ``index`` of an edit from its diff."""
         action = diff.action or {}
         return cls(index=index, type=str(action.get("type", "")), action=action, changed_ids=list(diff.changed_ids),
                    before=dict(diff.before), after=dict(diff.after), notes=list(diff.notes))
@@ -71,6 +75,15 @@ def _union_ids(diffs: Iterable[Diff]) -> list[str]:
     return list(seen)
 
 
+def _parse(actions: Iterable[Action | dict[str, Any] | str] | Action | dict[str, Any] | str) -> list[Action]:
+    if isinstance(actions, (dict, str, bytes)) or isinstance(actions, BaseModel):
+        actions = [actions]  # type: ignore[list-item]
+    parsed = parse_actions(list(actions))  # type: ignore[arg-type]
+    if not parsed:
+        raise SessionError("an edit needs at least one action")
+    return parsed
+
+
 class Session:
     """A document plus revision number, undo/redo stacks and history."""
 
@@ -83,25 +96,31 @@ class Session:
 
     @property
     def document(self) -> Document:
+        """The document being edited."""
         return self._doc
 
     @property
     def revision(self) -> int:
+        """The revision number, one more for every edit, undo and redo."""
         return self._revision
 
     @property
     def history(self) -> list[HistoryEntry]:
+        """Every edit, undo and redo so far, oldest first (a copy)."""
         return list(self._history)
 
     @property
     def can_undo(self) -> bool:
+        """True when there is an edit to undo."""
         return bool(self._undo)
 
     @property
     def can_redo(self) -> bool:
+        """True when there is an undone edit to redo."""
         return bool(self._redo)
 
-    def _check_revision(self, expected: int | None) -> None:
+    def check_revision(self, expected: int | None) -> None:
+        """Refuse to act on a state the caller has not seen: ``SessionError`` naming the current revision."""
         if expected is not None and expected != self._revision:
             raise SessionError(
                 f"stale revision: expected {expected}, but the document is at revision {self._revision}; "
@@ -111,22 +130,18 @@ class Session:
               expected_revision: int | None = None, dry_run: bool = False) -> EditResult:
         """Apply actions atomically as one edit (one undo step).
 
-        With ``dry_run`` the actions run on a copy and the session is left
-        untouched; the result tells what would change. Raises ``SessionError``
-        for a stale ``expected_revision`` and ``InvalidAction`` (document
-        unchanged) for an action that does not fit.
+        With ``dry_run`` the session is left untouched (see :meth:`trial`); the
+        result tells what would change. Raises ``SessionError`` for a stale
+        ``expected_revision`` and ``InvalidAction`` (document unchanged) for an
+        action that does not fit.
         """
-        self._check_revision(expected_revision)
-        if isinstance(actions, (dict, str, bytes)) or isinstance(actions, BaseModel):
-            actions = [actions]  # type: ignore[list-item]
-        parsed = parse_actions(list(actions))  # type: ignore[arg-type]
-        if not parsed:
-            raise SessionError("an edit needs at least one action")
-        target = self._doc.copy() if dry_run else self._doc
-        diffs = apply_actions(target, parsed)
-        summaries = [EditSummary.from_diff(i, d) for i, d in enumerate(diffs)]
         if dry_run:
-            return EditResult(revision=self._revision, dry_run=True, edits=summaries, changed_ids=_union_ids(diffs))
+            with self.trial(actions, expected_revision) as result:
+                return result
+        self.check_revision(expected_revision)
+        parsed = _parse(actions)
+        diffs = apply_actions(self._doc, parsed)
+        summaries = [EditSummary.from_diff(i, d) for i, d in enumerate(diffs)]
         self._revision += 1
         self._undo.append(diffs)
         self._redo.clear()
@@ -134,9 +149,26 @@ class Session:
                                           actions=[a.to_json() for a in parsed], changed_ids=_union_ids(diffs)))
         return EditResult(revision=self._revision, edits=summaries, changed_ids=_union_ids(diffs))
 
+    @contextmanager
+    def trial(self, actions: Iterable[Action | dict[str, Any] | str] | Action | dict[str, Any] | str,
+              expected_revision: int | None = None) -> Iterator[EditResult]:
+        """A dry run: the edit is applied while the ``with`` block runs, then undone exactly.
+
+        Inside the block ``session.document`` shows the edited state (measure it,
+        render it); the revision, history and undo stacks never change::
+
+            with session.trial(actions) as result:
+                after = evaluate(session.document.layout)
+        """
+        self.check_revision(expected_revision)
+        with attempt(self._doc, _parse(actions)) as tried:
+            summaries = [EditSummary.from_diff(i, d) for i, d in enumerate(tried.diffs)]
+            yield EditResult(revision=self._revision, dry_run=True, edits=summaries,
+                             changed_ids=_union_ids(tried.diffs))
+
     def undo(self, expected_revision: int | None = None) -> EditResult:
         """Take back the last edit exactly; ``SessionError`` when there is none."""
-        self._check_revision(expected_revision)
+        self.check_revision(expected_revision)
         if not self._undo:
             raise SessionError("nothing to undo")
         diffs = self._undo.pop()
@@ -147,7 +179,7 @@ class Session:
 
     def redo(self, expected_revision: int | None = None) -> EditResult:
         """Apply the last undone edit again; ``SessionError`` when there is none."""
-        self._check_revision(expected_revision)
+        self.check_revision(expected_revision)
         if not self._redo:
             raise SessionError("nothing to redo")
         diffs = self._redo.pop()

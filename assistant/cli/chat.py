@@ -48,9 +48,11 @@ def chat(
     preview: bool = typer.Option(True, "--preview/--no-preview", help="Write a preview PNG after each edit."),
     step_timeout: float = typer.Option(20.0, "--step-timeout", min=0.1, help="Seconds of generation per request."),
 ) -> None:
+    """Edit one SVG file by typed requests, turn by turn (``--once``: a single request); see ``CHAT_HELP``."""
     from assistant.app.chat import ChatAssistant, run_repl
-    from assistant.planners import get_planner
     from assistant.importer import import_svg
+    from assistant.planners import get_planner
+    from assistant.planners.local import resolve_model
 
     try:
         doc = import_svg(file)
@@ -59,9 +61,13 @@ def chat(
             options["model"] = model
         if adapter is not None:
             options["adapter"] = adapter
-        planner = get_planner("local", **options)
+        resolve_model(model, adapter)  # a missing or broken model file is an error now, not at the first request
     except LayoutError as exc:
         fail(exc)
+
+    def planner() -> object:  # loaded only when a request needs the model
+        return get_planner("local", **options)
+
     out_dir = out if out is not None else Path.cwd() / f"{file.stem}-chat"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

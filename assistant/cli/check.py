@@ -34,6 +34,7 @@ def check(
     instruction: str | None = typer.Option(None, "--instruction", "-i", help="Also score the fit to this request."),
     max_findings: int = typer.Option(8, "--max-findings", min=0, help="Findings shown per failing file."),
 ) -> None:
+    """Score every file and exit with status 1 when one scores below ``--min-score``; see ``CHECK_HELP``."""
     from assistant.app.scoring import score_paths
 
     console = Console(highlight=False, soft_wrap=True)

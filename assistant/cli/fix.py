@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from assistant.cli import app
@@ -20,11 +22,14 @@ PATHS are SVG files, folders (searched recursively for .svg files) or glob
 patterns. Each layout is scored, improved by a planner one edit at a time —
 an edit is kept only when it raises the composite score — and written to
 --out DIR under its own name. Inputs are never modified unless you pass
---in-place (which first writes FILE.svg.bak). One bad file never stops the
-batch: it is reported with its reason and the exit code is 1.
+--in-place, which first keeps a backup (FILE.svg.bak; FILE.svg.bak.2 … when
+that exists, so the original is never lost). One bad file never stops the
+batch: it is reported with its reason and the exit code is 1. Ctrl-C (or
+SIGTERM) stops the batch: the files written are complete, the rest are listed
+and the exit code is 130.
 
 Exit codes: 0 all files fixed (and at or above --min-score); 1 some file
-failed or ended below --min-score; 2 a usage error.
+failed or ended below --min-score; 2 a usage error; 130 stopped.
 
 Examples:
 
@@ -45,8 +50,11 @@ def _split(values: list[str] | None) -> list[str]:
 
 
 def parse_planner_options(values: list[str] | None) -> dict[str, object]:
-    """``KEY=VALUE`` pairs for the planner factory; VALUE is read as JSON when it parses
-    (``beam_width=3``, ``temperature=0.2``, ``verbose=true``), else kept as text."""
+    """``KEY=VALUE`` pairs for the planner factory.
+
+    VALUE is read as JSON when it parses (``beam_width=3``, ``temperature=0.2``,
+    ``verbose=true``), else kept as text.
+    """
     out: dict[str, object] = {}
     for item in values or []:
         key, sep, raw = item.partition("=")
@@ -83,32 +91,35 @@ def _check_formats(formats: list[str]) -> tuple[str, ...]:
 
 
 def _result_line(r: object) -> str:
-    from rich.markup import escape
-
-    name = escape(str(getattr(r, "source")))
-    if not getattr(r, "ok"):
-        return f"[red]{name}: FAILED[/red] — {escape(str(getattr(r, 'error')).splitlines()[0])}"
-    b, a = getattr(r, "score_before"), getattr(r, "score_after")
-    edits, changed = len(getattr(r, "edits")), getattr(r, "elements_changed")
+    name = escape(str(r.source))
+    if not r.ok:
+        return f"[red]{name}: FAILED[/red] — {escape(str(r.error).splitlines()[0])}"
+    b, a = r.score_before, r.score_after
+    edits, changed = len(r.edits), r.elements_changed
     colour = "green" if a > b else "dim"
-    reasons = [str(e.get("reason", "")) for e in getattr(r, "edits")]
+    reasons = [str(e.get("reason", "")) for e in r.edits]
     own = sum("the model's own choice" in x for x in reasons)  # local/remote model planners
     fixes = sum("suggested fix" in x for x in reasons)
     mine = (f", {own} the model's own choice, {fixes} suggested fix{'es' * (fixes != 1)}"
             if any(" model: " in x or "suggested fix" in x for x in reasons) else "")
-    total, locked = getattr(r, "elements"), getattr(r, "locked")
+    total, locked = r.elements, r.locked
     if edits == 0 and total and locked == total:
         return (f"{name}: {b:.2f} → [dim]{a:.2f}[/dim] (0 edits: all {total} elements are locked in the file — "
                 f"unlock them (an Inkscape layer lock, data-locked) to allow edits)")
+    refused = r.render.get("rejected", 0) if r.render else 0
+    checked = f", {refused} refused on the render" if refused else ""
+    if edits == 0:
+        return (f"{name}: {b:.2f} → [dim]{a:.2f}[/dim] (nothing to fix: no defect found and nothing asked"
+                f"{checked})")
     return (f"{name}: {b:.2f} → [{colour}]{a:.2f}[/{colour}] "
-            f"({edits} edit{'s' * (edits != 1)}{mine}, {changed} element{'s' * (changed != 1)} changed)")
+            f"({edits} edit{'s' * (edits != 1)}{mine}, {changed} element{'s' * (changed != 1)} changed{checked})")
 
 
 @app.command("fix", help=FIX_HELP)
 def fix(
     paths: list[str] = typer.Argument(..., help="SVG files, folders or glob patterns.", show_default=False),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for the fixed files (created if needed)."),
-    in_place: bool = typer.Option(False, "--in-place", help="Overwrite each input, keeping FILE.bak first."),
+    in_place: bool = typer.Option(False, "--in-place", help="Overwrite each input, keeping a backup (FILE.bak) first."),
     planner: str = typer.Option("heuristic", "--planner", "-p",
                                 help="Planner to use (see `layout-assistant planners`)."),
     planner_option: list[str] | None = typer.Option(
@@ -116,8 +127,10 @@ def fix(
     instruction: str | None = typer.Option(None, "--instruction", "-i",
                                            help='Plain-language request for every file, e.g. "logo top right".'),
     max_steps: int = typer.Option(20, "--max-steps", min=0, help="Most edits per file."),
-    time_budget: float = typer.Option(20.0, "--time-budget", min=0.0, help="Seconds of planning per file (0: no limit)."),
-    lock: list[str] | None = typer.Option(None, "--lock", help="Element id no edit may touch (repeatable, or comma-separated)."),
+    time_budget: float = typer.Option(20.0, "--time-budget", min=0.0,
+                                      help="Seconds of planning per file (0: no limit)."),
+    lock: list[str] | None = typer.Option(None, "--lock",
+                                          help="Element id no edit may touch (repeatable, or comma-separated)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Files processed in parallel (0: all cores)."),
     formats: str | None = typer.Option(None, "--formats", help="Extra output formats beside the SVG, e.g. png,pdf."),
     report: Path | None = typer.Option(None, "--report", help="Write an HTML report with before/after thumbnails."),
@@ -134,7 +147,8 @@ def fix(
     base_url: str | None = typer.Option(None, "--base-url",
                                         help="OpenAI-compatible endpoint for --planner remote, e.g. http://127.0.0.1:8080/v1."),
 ) -> None:
-    from assistant.app.batch import FixOptions, expand_paths, plan_jobs, run_batch
+    """Improve every file with a planner and write the results and reports; see ``FIX_HELP``."""
+    from assistant.app.batch import NOT_PROCESSED, BatchInterrupted, FixOptions, expand_paths, plan_jobs, run_batch
     from assistant.planners import get_planner
 
     if in_place and out is not None:
@@ -174,7 +188,14 @@ def fix(
             progress.console.print(_result_line(r))
             progress.advance(task)
 
-        results = run_batch(jobs_list, options, workers=jobs or None, on_result=on_result)
+        interrupted = None
+        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops it like Ctrl-C
+        try:
+            results = run_batch(jobs_list, options, workers=jobs or None, on_result=on_result)
+        except BatchInterrupted as exc:
+            interrupted, results = exc, exc.results
+        finally:
+            signal.signal(signal.SIGTERM, previous)
     results = missing + results
 
     failed = [r for r in results if not r.ok]
@@ -183,7 +204,7 @@ def fix(
         from assistant.app.outputs import atomic_write
 
         summary = {"planner": planner, "instruction": instruction, "min_score": min_score,
-                   "files": [r.summary() for r in results],
+                   "files": [r.summary() for r in results], "partial": interrupted is not None,
                    "failed": len(failed), "below_min_score": [r.source for r in below]}
         atomic_write(json_path, json.dumps(summary, indent=2).encode("utf-8"))
     if report is not None:
@@ -201,5 +222,11 @@ def fix(
         console.print(f"Report: {report}")
     if json_path is not None:
         console.print(f"Summary: {json_path}")
+    if interrupted is not None:
+        left = [r.source for r in results if r.error == NOT_PROCESSED]
+        console.print(f"[red bold]{interrupted}[/red bold]; not processed: {len(left)} file(s)"
+                      + (f", first {escape(left[0])}" if left else "")
+                      + ". Files already written are complete; run again on the rest.")
+        raise typer.Exit(130)
     if failed or below:
         raise typer.Exit(1)

@@ -1,19 +1,13 @@
-"""``layout-assistant render`` and ``export``: write a layout as PNG, PDF or SVG.
-
-``render`` draws it, optionally with its boxes overlaid; ``export`` writes it
-through the exporter registry (an SVG export is the kept tree, byte for byte
-what the importer read plus the ids it generated).
-"""
+"""``layout-assistant render``: draw a layout as PNG or PDF, optionally with its boxes overlaid."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from assistant.cli import app
-from assistant.cli._common import ensure_parent, fail
+from assistant.cli._common import fail
 from assistant.errors import LayoutError
 
 RENDER_HELP = """Render an SVG layout to PNG or PDF (chosen by the --out suffix).
@@ -46,13 +40,13 @@ def render(
                                  help="Draw element boxes, ids and roles on top (PNG, or SVG with layers)."),
     grid: bool = typer.Option(False, "--grid", help="With --overlay: draw the 12-column grid."),
     margins: bool = typer.Option(False, "--margins", help="With --overlay: draw the safe area."),
-    width: Optional[int] = typer.Option(None, "--width", min=1, max=16384,
+    width: int | None = typer.Option(None, "--width", min=1, max=16384,
                                         help="Output width in px (PNG); the height follows."),
 ) -> None:
     """Render FILE to --out."""
-    from assistant.importer import import_svg
     from assistant.app.formats import format_for_path
-    from assistant.app.outputs import atomic_write
+    from assistant.app.outputs import write_output
+    from assistant.importer import import_svg
 
     try:
         fmt = format_for_path(out)
@@ -63,10 +57,7 @@ def render(
             fail(f"{out}: --overlay draws on PNG or SVG output, not PDF")
         if fmt != "png" and width:
             fail(f"{out}: --width applies to PNG output only")
-        if out.resolve() == file.resolve():
-            fail(f"{out}: refusing to overwrite the input file")
         doc = import_svg(file)
-        ensure_parent(out)
         if fmt == "pdf":
             from assistant.render.raster import render_pdf
 
@@ -85,49 +76,7 @@ def render(
             from assistant.render.raster import render_png
 
             data = render_png(doc, width=width)
-        atomic_write(out, data)
-    except LayoutError as exc:
-        fail(exc)
-    typer.echo(f"wrote {out} ({len(data) // 1024} KiB)")
-
-
-EXPORT_HELP = """Export an SVG layout as SVG, PNG or PDF (chosen by the --out suffix).
-
-The SVG export keeps everything the file had (namespaces, defs, metadata,
-Inkscape attributes); only element ids the importer had to generate are
-added, so later edits can name them. PNG and PDF never read external files or
-URLs. The output is written atomically and never over the input; an existing
-output is replaced only with --force.
-
-Examples:
-
-  layout-assistant export flyer.svg --out flyer.pdf
-
-  layout-assistant export flyer.svg --out with-ids.svg
-"""
-
-
-@app.command("export", help=EXPORT_HELP)
-def export(
-    file: Path = typer.Argument(..., help="The SVG file to export."),
-    out: Path = typer.Option(..., "--out", "-o", help="Output file: .svg, .png or .pdf."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
-) -> None:
-    """Export FILE to --out."""
-    from assistant.importer import import_svg
-    from assistant.app.formats import export as export_doc
-    from assistant.app.formats import format_for_path
-    from assistant.app.outputs import atomic_write
-
-    try:
-        fmt = format_for_path(out)
-        if out.resolve() == file.resolve():
-            fail(f"{out}: refusing to overwrite the input file")
-        if out.exists() and not force:
-            fail(f"{out}: already exists (pass --force to replace it)")
-        data = export_doc(import_svg(file), fmt)
-        ensure_parent(out)
-        atomic_write(out, data)
+        write_output(out, data, inputs=[file], overwrite=True)  # a render replaces the last one
     except LayoutError as exc:
         fail(exc)
     typer.echo(f"wrote {out} ({len(data) // 1024} KiB)")

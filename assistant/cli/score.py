@@ -33,10 +33,10 @@ Examples:
 
 def print_score(console: Console, fs: object, max_findings: int) -> None:
     """Print one file's metric table and findings (or its error)."""
-    source = escape(printable(str(getattr(fs, "source")), one_line=True))
-    report = getattr(fs, "report")
+    source = escape(printable(str(fs.source), one_line=True))
+    report = fs.report
     if report is None:
-        console.print(f"[red]{source}: FAILED[/red] — {escape(printable(str(getattr(fs, 'error'))))}")
+        console.print(f"[red]{source}: FAILED[/red] — {escape(printable(str(fs.error)))}")
         return
     table = Table(title=f"{source}: composite {report.composite:.3f}", title_justify="left")
     table.add_column("metric")
@@ -69,6 +69,7 @@ def score(
     max_findings: int = typer.Option(10, "--max-findings", min=0, help="Findings shown per file."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write the JSON report to this file."),
 ) -> None:
+    """Print the composite, metric scores and findings of every file (or one JSON document); see ``SCORE_HELP``."""
     from assistant.app.scoring import score_paths
 
     results = score_paths(paths, instruction)

@@ -45,6 +45,7 @@ Examples:
 @tasks_app.command("list", help="List the task names with their canvas and instruction.\n\n"
                                 "Example:\n\n  layout-assistant tasks list")
 def list_tasks() -> None:
+    """Print a table of the tasks: difficulty, canvas, description and the instruction of seed 0."""
     from assistant.env.tasks import TASKS, make_task, task_names
 
     table = Table(title="tasks (easiest first)", title_justify="left")
@@ -70,11 +71,11 @@ def export_tasks(
     instruction_file: bool = typer.Option(False, "--instruction-file", help="Also write the instruction as .txt."),
     ids: str = typer.Option("plain", "--ids", help="Element ids: plain, varied, prefixed, synonyms or tool."),
 ) -> None:
-    from assistant.seeds import parse_seeds
-    from assistant.env.tasks import TASKS, make_task
-    from assistant.env.tasks import task_names
-    from assistant.env.tasks.ids import STYLES
+    """Write the broken layouts of a task's seeds (clean ones and instructions if asked); see ``EXPORT_HELP``."""
     from assistant.app.outputs import atomic_write
+    from assistant.env.tasks import TASKS, make_task, task_names
+    from assistant.env.tasks.ids import STYLES
+    from assistant.seeds import parse_seeds
 
     if task not in TASKS:
         fail(f"unknown task {task!r}; known tasks: {', '.join(task_names())}")

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
+from assistant.env.layout_env import LayoutEnv
 from assistant.errors import EnvError
+from assistant.svg.write import export_svg
 
 OBS_KEYS = ("canvas", "elements", "metrics", "composite", "instruction_fit", "weakest", "instruction",
             "constraints", "step", "max_steps")
@@ -67,7 +70,7 @@ def _check_obs(obs: Any, where: str) -> None:
         raise EnvCheckError(f"{where}: observation is not plain JSON: {exc}") from exc
 
 
-def _check_info(info: Any, env: Any, where: str) -> None:
+def _check_info(info: Any, env: LayoutEnv, where: str) -> None:
     if not isinstance(info, dict):
         raise EnvCheckError(f"{where}: info is a {type(info).__name__}, not a dict")
     missing = [k for k in INFO_KEYS if k not in info]
@@ -79,9 +82,7 @@ def _check_info(info: Any, env: Any, where: str) -> None:
         raise EnvCheckError(f"{where}: an invalid action must say why in info['error']")
 
 
-def _run(env: Any, seed: int, actions: list[Any], options: dict[str, Any] | None) -> list[tuple[str, Any]]:
-    from assistant.svg.write import export_svg
-
+def _run(env: LayoutEnv, seed: int, actions: list[Any], options: dict[str, Any] | None) -> list[tuple[str, Any]]:
     record: list[tuple[str, Any]] = []
     obs, info = env.reset(seed=seed, options=options)
     _check_obs(obs, "reset")
@@ -108,9 +109,10 @@ def _plain(info: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(info, default=str))
 
 
-def check_env(env: Any, seed: int, actions: Iterable[Any], *, options: dict[str, Any] | None = None) -> None:
-    """Run ``actions`` from ``reset(seed=seed, options=options)`` twice and
-    require identical observations, rewards, flags, info and final SVG.
+def check_env(env: LayoutEnv, seed: int, actions: Iterable[Any], *, options: dict[str, Any] | None = None) -> None:
+    """Run ``actions`` twice from ``reset(seed=seed, options=options)``; require the same results.
+
+    Observations, rewards, flags, info and the final SVG must all be identical.
 
     Raises ``EnvCheckError`` naming the step and the path of the first
     difference, or the contract rule that was broken.

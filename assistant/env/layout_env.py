@@ -32,7 +32,7 @@ Episode end
     elements) do not end the episode: they leave the state unchanged, cost
     the invalid penalty and say why in ``info["error"]``.
 
-Arguments
+Arguments:
     ``task``: a task name or list of names to draw from (default: all);
     ``max_steps`` (24); ``reward``: a ``RewardConfig``; ``weights``: metric
     weights overriding the task's; ``weakest`` / ``findings_per_metric``:
@@ -53,10 +53,17 @@ from typing import Any
 
 import numpy as np
 
-from assistant.document import Document
-from assistant.env.reward import RewardConfig, is_premature, potential, remaining_gap_share, shaping
-from assistant.errors import EnvError, InvalidAction, LayoutError
+from assistant.actions import action_json_schema, apply_action, parse_action
+from assistant.document import Document, Layout
 from assistant.env.observation import build_observation, observation_text
+from assistant.env.reward import RewardConfig, is_premature, potential, remaining_gap_share, shaping
+from assistant.env.tasks import TASKS, Task, make_task, task_names
+from assistant.errors import EnvError, InvalidAction, LayoutError
+from assistant.importer import import_svg_text
+from assistant.instructions import Constraint
+from assistant.instructions.brief import compile_brief
+from assistant.metrics import MetricReport, evaluate
+from assistant.svg.write import export_svg
 
 #: Largest task seed drawn by the environment.
 _MAX_TASK_SEED = 2**31 - 1
@@ -70,8 +77,6 @@ class LayoutEnv:
     def __init__(self, task: str | list[str] | None = None, *, max_steps: int = 24,
                  reward: RewardConfig | None = None, weights: dict[str, float] | None = None,
                  weakest: int = 3, findings_per_metric: int = 2) -> None:
-        from assistant.env.tasks import TASKS, task_names
-
         names = task_names() if task is None else [task] if isinstance(task, str) else list(task)
         unknown = [n for n in names if n not in TASKS]
         if unknown or not names:
@@ -86,9 +91,9 @@ class LayoutEnv:
         self.findings_per_metric = findings_per_metric
         self.np_random: np.random.Generator = np.random.default_rng()
         self._doc: Document | None = None
-        self._task: Any = None
+        self._task: Task | None = None
         self._instruction: str | None = None
-        self._constraints: list[Any] = []
+        self._constraints: list[Constraint] = []
         self._clean_phi: float | None = None
         self._steps = 0
         self._done = True
@@ -98,8 +103,6 @@ class LayoutEnv:
     @property
     def action_space(self) -> dict[str, Any]:
         """JSON schema of the action union (the grammar an agent must follow)."""
-        from assistant.actions import action_json_schema
-
         return action_json_schema()
 
     # -- state accessors ----------------------------------------------------
@@ -111,26 +114,28 @@ class LayoutEnv:
         return self._doc
 
     @property
-    def task(self) -> Any:
+    def task(self) -> Task | None:
         """The current ``Task`` (None when the episode started from a document)."""
         return self._task
 
     @property
-    def constraints(self) -> list[Any]:
+    def constraints(self) -> list[Constraint]:
+        """The episode's constraints (compiled from its instruction or given), as a new list."""
         return list(self._constraints)
 
     @property
     def instruction(self) -> str | None:
+        """The episode's instruction (None when it has none)."""
         return self._instruction
 
     # -- episode ------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
-        """Start an episode; ``options`` may hold ``task`` (a name or ``Task``),
-        ``task_seed``, or ``document`` (a ``Document`` or SVG text) with
-        ``instruction``, ``constraints`` (list or JSON) and ``weights``."""
-        from assistant.instructions import compile_instruction, parse_constraints, resolve_constraints
-        from assistant.env.tasks import Task, make_task
+        """Start an episode and return its first observation and info.
 
+        ``options`` may hold ``task`` (a name or ``Task``), ``task_seed``, or
+        ``document`` (a ``Document`` or SVG text) with ``instruction``,
+        ``constraints`` (list or JSON) and ``weights``.
+        """
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
                 raise EnvError(f"seed must be an integer, got {seed!r}")
@@ -148,14 +153,9 @@ class LayoutEnv:
                 raise EnvError("give either a task or a document, not both")
             self._doc = self._load_document(opts["document"])
             self._instruction = opts.get("instruction")
-            constraints: list[Any] = []
-            if self._instruction:
-                compiled = compile_instruction(self._instruction, self._doc.layout)
-                constraints += compiled.constraints
-                self._not_understood = list(compiled.not_understood)
-            if opts.get("constraints") is not None:
-                constraints += parse_constraints(opts["constraints"])
-            self._constraints = resolve_constraints(constraints, self._doc.layout)
+            brief = compile_brief(self._instruction, self._doc.layout, constraints=opts.get("constraints"))
+            self._not_understood = list(brief.not_understood)
+            self._constraints = list(brief.constraints)
             weights = opts.get("weights")
             self._clean_phi = None
         else:
@@ -190,8 +190,6 @@ class LayoutEnv:
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         """Apply one action; returns ``(obs, reward, terminated, truncated, info)``."""
-        from assistant.actions import apply_action, parse_action
-
         if not self._started:
             raise EnvError("call reset() before step()")
         if self._done:
@@ -229,10 +227,12 @@ class LayoutEnv:
             info["error"] = error
         return self._observe(), shaped - penalty, terminated, truncated, info
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "LayoutEnv":
-        """An independent copy for simulation (GRPO samples, lookahead): the
-        document and the random generator are copied; the task, constraints and
-        metric report, which the env never mutates, are shared."""
+    def __deepcopy__(self, memo: dict[int, Any]) -> LayoutEnv:
+        """An independent copy for simulation (GRPO samples, lookahead).
+
+        The document and the random generator are copied; the task, constraints
+        and metric report, which the env never mutates, are shared.
+        """
         import copy as _copy
 
         clone = _copy.copy(self)
@@ -241,7 +241,7 @@ class LayoutEnv:
             clone._doc = self._doc.copy()
         return clone
 
-    def clone(self) -> "LayoutEnv":
+    def clone(self) -> LayoutEnv:
         """Same as ``copy.deepcopy(env)``."""
         import copy as _copy
 
@@ -258,36 +258,30 @@ class LayoutEnv:
 
     def render(self) -> str:
         """The current document as SVG text."""
-        from assistant.svg.write import export_svg
-
         return export_svg(self.document).decode("utf-8")
 
     @property
-    def report(self) -> Any:
+    def report(self) -> MetricReport:
         """The current ``MetricReport``."""
         if not self._started:
             raise EnvError("call reset() first")
         return self._report
 
     # -- internals ------------------------------------------------------------
-    def _load_document(self, doc: Any) -> Document:
+    def _load_document(self, doc: Document | str | bytes) -> Document:
         if isinstance(doc, Document):
             return doc.copy()
         if isinstance(doc, (str, bytes)):
-            from assistant.importer import import_svg_text
-
             try:
                 return import_svg_text(doc, source="<reset document>")
             except LayoutError as exc:
                 raise EnvError(f"reset document: {exc}") from exc
         raise EnvError(f"the document option must be a Document or SVG text, got {type(doc).__name__}")
 
-    def _evaluate(self, layout: Any) -> Any:
-        from assistant.metrics import evaluate
-
+    def _evaluate(self, layout: Layout) -> MetricReport:
         return evaluate(layout, constraints=self._constraints, weights=self._weights)
 
-    def _potential(self, report: Any) -> float:
+    def _potential(self, report: MetricReport) -> float:
         return potential(report.composite, report.metrics["instruction_fit"].score, self.reward_config)
 
     def _observe(self) -> dict[str, Any]:

@@ -28,9 +28,12 @@ concern stay.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from assistant.document import Layout
+from assistant.document import Element, Layout
+from assistant.instructions import Constraint
+from assistant.metrics import Finding, MetricReport
 
 #: Characters of element text shown.
 SNIPPET = 28
@@ -54,7 +57,7 @@ def _snippet(text: str | None) -> str | None:
     return t if len(t) <= SNIPPET else t[:SNIPPET - 1] + "…"
 
 
-def _element(e: Any) -> dict[str, Any]:
+def _element(e: Element) -> dict[str, Any]:
     d: dict[str, Any] = {"id": e.id, "role": e.role, "kind": e.kind,
                          "box": [_r(e.box.x), _r(e.box.y), _r(e.box.width), _r(e.box.height)],
                          "group": e.group}
@@ -68,13 +71,15 @@ def _element(e: Any) -> dict[str, Any]:
     return d
 
 
-def _finding(f: Any) -> dict[str, Any]:
+def _finding(f: Finding) -> dict[str, Any]:
     return {"ids": list(f.element_ids), "message": f.message, "severity": f.severity,
             "suggestion": f.suggestion}
 
 
-def build_observation(layout: Layout, report: Any, *, instruction: str | None, constraints: list[Any],
-                      step: int, max_steps: int, weakest: int = 3, findings_per_metric: int = 2) -> dict[str, Any]:
+def build_observation(layout: Layout, report: MetricReport, *, instruction: str | None,
+                      constraints: Sequence[Constraint],
+                      step: int, max_steps: int, weakest: int = 3,
+                      findings_per_metric: int = 2) -> dict[str, Any]:
     """The structured observation of ``layout`` and its metric ``report`` (see module docstring)."""
     c = layout.canvas
     s = c.safe_box
@@ -119,8 +124,11 @@ def canvas_line(canvas: dict[str, Any]) -> str:
 
 def element_lines(elements: list[dict[str, Any]], units: str, *, compact: int = 0,
                   leave_out: frozenset[str] = frozenset()) -> list[str]:
-    """One line per element dict (``id role kind x,y,w,h in=group "text" size=… locked``), shortened at
-    ``compact`` level 1 and above (see the module docstring); a last line counts the elements left out."""
+    """One line per element dict (``id role kind x,y,w,h in=group "text" size=… locked``).
+
+    Lines are shortened at ``compact`` level 1 and above (see the module
+    docstring); a last line counts the elements left out.
+    """
     lines = ["elements (id role kind x,y,w,h):"]
     locked = unlisted = 0
     for e in elements:
@@ -178,9 +186,12 @@ def observation_text(obs: dict[str, Any], *, compact: int = 0, leave_out: frozen
 
 def fit_text(render: Callable[[int, frozenset[str]], str], elements: list[dict[str, Any]], keep: set[str],
              fits: Callable[[str], bool]) -> str:
-    """The fullest ``render(level, leave_out)`` for which ``fits`` holds: levels 0 … :data:`COMPACT_LEVELS`,
-    then, at the last level, more and more of ``elements`` left out — unlocked ones not in ``keep``,
-    decorations first, then the smallest. The shortest text when nothing fits."""
+    """The fullest ``render(level, leave_out)`` for which ``fits`` holds.
+
+    Levels 0 … :data:`COMPACT_LEVELS` are tried, then, at the last level, more
+    and more of ``elements`` left out — unlocked ones not in ``keep``,
+    decorations first, then the smallest. The shortest text when nothing fits.
+    """
     for level in range(COMPACT_LEVELS + 1):
         text = render(level, frozenset())
         if fits(text):
@@ -197,8 +208,11 @@ def fit_text(render: Callable[[int, frozenset[str]], str], elements: list[dict[s
 
 
 def fit_observation_text(obs: dict[str, Any], fits: Callable[[str], bool]) -> str:
-    """The fullest :func:`observation_text` of ``obs`` for which ``fits(text)`` holds (see the module
-    docstring for the order in which it is shortened; elements a finding names are always listed)."""
+    """The fullest :func:`observation_text` of ``obs`` for which ``fits(text)`` holds.
+
+    See the module docstring for the order in which it is shortened; elements
+    a finding names are always listed.
+    """
     named = {i for w in obs["weakest"] for f in w["findings"] for i in f["ids"]}
     return fit_text(lambda level, out: observation_text(obs, compact=level, leave_out=out), obs["elements"],
                     named, fits)

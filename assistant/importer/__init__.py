@@ -1,4 +1,4 @@
-"""SVG file → ``Document``: walk the drawing, group its nodes into the elements a designer would select, give them roles.
+"""SVG file → ``Document``: walk the drawing, group its nodes into the elements a designer selects, give them roles.
 
 ::
 

@@ -32,22 +32,26 @@ from __future__ import annotations
 import gc
 import math
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from assistant.svg.css import StyleResolver
+from lxml import etree
+
 from assistant.document import ROLE_IMPORTANCE, Canvas, Document, Element, Layout, hex_rgb
 from assistant.errors import LimitExceeded, SvgImportError
 from assistant.geometry import Box
-from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.roles import assign_roles, node_name
+from assistant.importer.scene import analyse_scene
 from assistant.importer.spatial import BoxIndex
-from assistant.svg.image import INK_TOLERANCE
-from assistant.limits import DEFAULT_LIMITS, ImportLimits, budget
-from assistant.svg.parse import parse_svg_bytes, read_svg_bytes
-from assistant.svg.tree import SODIPODI_NS, local_name
+from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.walk import Item, Walker
+from assistant.limits import DEFAULT_LIMITS, ImportLimits, budget
+from assistant.svg.css import StyleResolver
+from assistant.svg.image import INK_TOLERANCE
+from assistant.svg.parse import parse_svg_bytes, read_svg_bytes
+from assistant.svg.tree import SODIPODI_NS, SvgNode, local_name
 from assistant.svg.units import canvas_for_root
 
 __all__ = ["ImportLimits", "import_svg", "import_svg_text", "import_tree"]
@@ -70,7 +74,7 @@ def _import(data: str | bytes, source: str, limits: ImportLimits) -> Document:
     return import_tree(tree, source=source, limits=limits)
 
 
-def import_tree(tree: Any, *, source: str = "<string>", limits: ImportLimits | None = None) -> Document:
+def import_tree(tree: etree._ElementTree, *, source: str = "<string>", limits: ImportLimits | None = None) -> Document:
     """Build the ``Document`` of an already parsed (trusted) lxml tree; sets generated ids on it.
 
     With ``limits.max_seconds`` the import stops with an ``SvgImportError`` once
@@ -124,8 +128,10 @@ def _import_tree(tree: Any, source: str, limits: ImportLimits) -> Document:
     _mark_picture_ink(plans)  # before roles: a caption is placed by what shows of its picture
     assign_roles(plans, canvas)
     elements = _elements(plans, canvas, generated)
-    return Document(source=source, tree=tree, layout=Layout(canvas=canvas, elements=elements),
-                    generated_ids=generated.node_ids)
+    layout = Layout(canvas=canvas, elements=elements)
+    explicit = {e.id for e, p in zip(elements, walk_plans(plans)) if p.explicit_role}
+    analyse_scene(layout, explicit)
+    return Document(source=source, tree=tree, layout=layout, generated_ids=generated.node_ids)
 
 
 class _Ids:
@@ -134,10 +140,10 @@ class _Ids:
         self.group_ids: dict[int, str] = {}
 
 
-def _assign_ids(root: Any, plans: list[Plan]) -> _Ids:
+def _assign_ids(root: SvgNode, plans: list[Plan]) -> _Ids:
     """Give every node an element references a unique id (see the module docstring)."""
-    order: dict[Any, int] = {}
-    first_holder: dict[str, Any] = {}
+    order: dict[SvgNode, int] = {}
+    first_holder: dict[str, SvgNode] = {}
     for i, n in enumerate(root.iter()):
         order[n] = i
         if isinstance(n.tag, str):
@@ -145,7 +151,7 @@ def _assign_ids(root: Any, plans: list[Plan]) -> _Ids:
             if ident and ident not in first_holder:
                 first_holder[ident] = n
     used = set(first_holder)
-    wanted: set[Any] = set()
+    wanted: set[SvgNode] = set()
 
     def collect(p: Plan) -> None:
         for n in ([p.node] if p.node is not None else []) + list(p.nodes):
@@ -211,7 +217,7 @@ def _truthy(v: str | None) -> bool:
     return v is not None and v.strip().lower() in ("true", "1", "yes")
 
 
-def _locked(node: Any) -> bool:
+def _locked(node: SvgNode) -> bool:
     n = node
     while n is not None and isinstance(n.tag, str):
         if _truthy(n.get("data-locked")) or _truthy(n.get(f"{{{SODIPODI_NS}}}insensitive")):
@@ -220,7 +226,7 @@ def _locked(node: Any) -> bool:
     return False
 
 
-def _importance(node: Any, role: str) -> float:
+def _importance(node: SvgNode, role: str) -> float:
     raw = node.get("data-importance") if node is not None else None
     if raw is not None:
         try:
@@ -262,9 +268,11 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
     )
 
 
-def _relative_ink(p: Plan, texts: list[Any]) -> list[Box]:
-    """The ink of a text plan (boxes along a path where a text is set on one, else the text's box),
-    clipped to the plan's box and relative to it (see ``Element.ink``)."""
+def _relative_ink(p: Plan, texts: list[Item]) -> list[Box]:
+    """The ink of a text plan, clipped to the plan's box and relative to it (see ``Element.ink``).
+
+    The ink is the boxes along a path where a text is set on one, else the text's box.
+    """
     b = p.box
     out = []
     for item in texts:
@@ -323,9 +331,12 @@ BACKDROP_CANDIDATES = 1024
 
 
 def _backdrop_colour(below: list[Plan], box: Box, index: BoxIndex) -> str | None:
-    """The colour behind the centre of ``box``: the topmost filled shape (at least half opaque) of ``below``
-    there, white (the page) when none, None when a picture is. ``index`` files the shapes and pictures of
-    ``below`` by their position in it."""
+    """The colour behind the centre of ``box``.
+
+    That is the topmost filled shape (at least half opaque) of ``below`` there,
+    white (the page) when none, None when a picture is. ``index`` files the
+    shapes and pictures of ``below`` by their position in it.
+    """
     centre = (box.cx, box.cy, box.cx, box.cy)
     for k in sorted(index.query(centre, limit=BACKDROP_CANDIDATES), reverse=True):
         q = below[k]

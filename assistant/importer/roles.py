@@ -39,14 +39,14 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
 
 from assistant.document import Canvas
 from assistant.geometry import Box
 from assistant.importer.spatial import BoxIndex
 from assistant.importer.structure import Plan, explicit_role, walk_plans
 from assistant.limits import checkpoint
-from assistant.svg.tree import INKSCAPE_NS
+from assistant.svg.tree import INKSCAPE_NS, SvgNode
 
 BACKGROUND_COVER = 0.9
 TITLE_RATIO = 1.3
@@ -86,7 +86,7 @@ def is_generated_id(value: str | None) -> bool:
     return not value or bool(_GENERATED_ID.match(value.strip()))
 
 
-def node_name(node: Any) -> str | None:
+def node_name(node: SvgNode) -> str | None:
     """The human label of a node: ``data-name``, ``inkscape:label``, or a ``<title>`` child."""
     if node is None:
         return None
@@ -102,7 +102,7 @@ def node_name(node: Any) -> str | None:
     return None
 
 
-def name_words(node: Any) -> list[str]:
+def name_words(node: SvgNode) -> list[str]:
     """Lower-case words of a node's name, class and (meaningful) id."""
     texts = [node_name(node) or "", node.get("class") or ""]
     ident = node.get("id")
@@ -114,7 +114,7 @@ def name_words(node: Any) -> list[str]:
     return words
 
 
-def keyword_role(node: Any) -> str | None:
+def keyword_role(node: SvgNode) -> str | None:
     """The role a node's name words point to, if any."""
     words = set(name_words(node))
     if not words:
@@ -127,7 +127,7 @@ def keyword_role(node: Any) -> str | None:
 
 def _named_role(plan: Plan, layer_stop: bool = True) -> str | None:
     """Keyword role from the plan's own node(s), then its nearest named ancestors (up to 3)."""
-    nodes: list[Any] = [n for n in plan.nodes if n is not None]
+    nodes: list[SvgNode] = [n for n in plan.nodes if n is not None]
     for n in nodes:
         r = keyword_role(n)
         if r:
@@ -160,6 +160,7 @@ def body_size(plans: Iterable[Plan]) -> float:
 
 
 def is_background(plan: Plan, canvas: Canvas, lowest_z: int) -> bool:
+    """True when ``plan`` is a shape or picture under everything that covers most of the canvas."""
     if plan.kind not in ("shape", "image") or plan.z > lowest_z:
         return False
     box = plan.box

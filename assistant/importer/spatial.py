@@ -21,7 +21,7 @@ one spot); the answer is then the best among those seen.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from assistant.geometry import Box
 
@@ -71,6 +71,7 @@ class BoxIndex:
         self._removed.add(key)
 
     def box(self, key: int) -> Edges:
+        """The edges filed under ``key``."""
         return self._edges[key]
 
     def query(self, box: Box | Edges, *, limit: int | None = None) -> list[int]:

@@ -41,14 +41,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 from assistant.document import ROLES, Canvas
 from assistant.geometry import Box
-from assistant.svg.tree import INKSCAPE_NS, local_name
 from assistant.importer.spatial import BoxIndex
 from assistant.importer.walk import Item
 from assistant.limits import checkpoint
+from assistant.svg.tree import INKSCAPE_NS, SvgNode, local_name
 
 WORDMARK_CHARS = 24
 COMPOUND_MAX_AREA = 0.25
@@ -67,9 +66,9 @@ class Plan:
 
     kind: str
     items: list[Item]
-    node: Any | None
-    nodes: list[Any]
-    children: list["Plan"] = field(default_factory=list)
+    node: SvgNode | None
+    nodes: list[SvgNode]
+    children: list[Plan] = field(default_factory=list)
     compound: bool = False
     role: str | None = None
     explicit_role: bool = False
@@ -88,14 +87,17 @@ class Plan:
 
     @cached_property
     def z(self) -> int:
+        """Paint position of its lowest item."""
         return min(i.z for i in self.items)
 
     @property
     def text_items(self) -> list[Item]:
+        """Its text items."""
         return [i for i in self.items if i.kind == "text"]
 
     @property
     def text(self) -> str:
+        """Its items' text, joined by spaces."""
         return " ".join((i.metrics.text or "").strip() for i in self.text_items if i.metrics is not None).strip()
 
 
@@ -108,7 +110,7 @@ def walk_plans(plans: list[Plan]) -> list[Plan]:
     return out
 
 
-def explicit_role(node: Any) -> str | None:
+def explicit_role(node: SvgNode) -> str | None:
     """The node's ``data-role`` when it names a known role."""
     if node is None:
         return None
@@ -116,7 +118,8 @@ def explicit_role(node: Any) -> str | None:
     return value if value in ROLES else None
 
 
-def is_layer(node: Any) -> bool:
+def is_layer(node: SvgNode) -> bool:
+    """True for an Inkscape layer (a group with ``inkscape:groupmode="layer"``)."""
     return node.get(f"{{{INKSCAPE_NS}}}groupmode") == "layer"
 
 
@@ -130,20 +133,20 @@ class Grouper:
     def __init__(self, items: list[Item], canvas: Canvas) -> None:
         self.items = items
         self.canvas = canvas
-        self.members: dict[Any, list[Item]] = {}
+        self.members: dict[SvgNode, list[Item]] = {}
         for it in items:
             for c in it.containers:
                 self.members.setdefault(c, []).append(it)
-        self._verdict: dict[Any, bool] = {}
+        self._verdict: dict[SvgNode, bool] = {}
 
-    def _is_compound(self, c: Any) -> bool:
+    def _is_compound(self, c: SvgNode) -> bool:
         hit = self._verdict.get(c)
         if hit is not None:
             return hit
         self._verdict[c] = verdict = self._compound_rule(c)
         return verdict
 
-    def _compound_rule(self, c: Any) -> bool:
+    def _compound_rule(self, c: SvgNode) -> bool:
         if explicit_role(c):
             return True
         if is_layer(c) or local_name(c) not in ("g", "a", "switch", "svg"):
@@ -167,9 +170,9 @@ class Grouper:
 
     def plans(self) -> list[Plan]:
         """Element plans in paint order (a group plan lists its children)."""
-        atomic: dict[Any, list[Item]] = {}
+        atomic: dict[SvgNode, list[Item]] = {}
         singles: list[Plan] = []
-        order: list[tuple[int, Any]] = []
+        order: list[tuple[int, SvgNode]] = []
         for it in self.items:
             owner = next((c for c in it.containers if self._is_compound(c)), None)
             if owner is None:
@@ -244,8 +247,9 @@ class Grouper:
         return [merged.get(i, p) for i, p in enumerate(plans) if i not in drop]
 
     def _pair_buttons(self, plans: list[Plan]) -> list[Plan]:
-        """Rule 4: join a short label with the shape right under it (the nearest such shape
-        painted before it) into a group.
+        """Rule 4: join a short label with the shape right under it into a group.
+
+        That shape is the nearest such shape painted before the label.
 
         The shapes that may be buttons are filed in a ``BoxIndex`` as the labels
         are met in paint order, so each label looks only at the shapes around it.
@@ -311,8 +315,11 @@ def _size(it: Item) -> float:
 
 
 def _continues(prev: Plan, it: Item) -> str | None:
-    """``"same"`` when ``it`` continues the last line of ``prev``, ``"next"`` when it starts
-    the next line of the same paragraph, else None."""
+    """How ``it`` follows the text of ``prev``.
+
+    ``"same"`` when it continues the last line of ``prev``, ``"next"`` when it
+    starts the next line of the same paragraph, else None.
+    """
     last = prev.items[-1]
     if abs(it.ctm.rotation_degrees) > 0.01 or abs(last.ctm.rotation_degrees) > 0.01:
         return None
@@ -343,8 +350,11 @@ def _gap(a: Box, b: Box) -> float:
 
 
 def _clusters(cand: list[int], plans: list[Plan], max_area: float) -> list[list[int]]:
-    """Single-linkage clusters at relative gap ``CLUSTER_GAP``, split at their widest
-    links (a minimum spanning tree cut divisively) until each covers at most ``max_area``."""
+    """Single-linkage clusters of ``cand`` at relative gap ``CLUSTER_GAP``.
+
+    A cluster is split at its widest links (a minimum spanning tree cut
+    divisively) until each covers at most ``max_area``.
+    """
     boxes = {i: plans[i].box for i in cand}
     sizes = {i: max(boxes[i].width, boxes[i].height, 1e-12) for i in cand}
     edges = []
@@ -385,7 +395,7 @@ def _clusters(cand: list[int], plans: list[Plan], max_area: float) -> list[list[
         del tree[cut]
 
 
-def _lowest_common_container(items: list[Item]) -> Any | None:
+def _lowest_common_container(items: list[Item]) -> SvgNode | None:
     common = items[0].containers
     for it in items[1:]:
         n = 0
@@ -400,7 +410,7 @@ def _image_dominates(items: list[Item]) -> bool:
     return img >= 0.5 * Box.union_all(i.box for i in items).area
 
 
-def _common_parent(a: Item, b: Item) -> Any | None:
+def _common_parent(a: Item, b: Item) -> SvgNode | None:
     if a.containers and b.containers and a.containers[-1] is b.containers[-1]:
         return a.containers[-1]
     return None

@@ -30,27 +30,50 @@ bounded (``MAX_USE_DEPTH``); cycles are skipped, as renderers do.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from lxml import etree
 from pydantic import ValidationError
 
-from assistant.svg.css import StyleResolver
 from assistant.errors import SvgImportError
 from assistant.geometry import Box, Matrix
+from assistant.limits import ImportLimits, checkpoint
+from assistant.svg.css import StyleResolver
+from assistant.svg.image import PictureInk, image_rect, picture_ink
 from assistant.svg.pathbbox import (
-    NonFiniteNumber, PathTooComplex, Segment, ellipse_segments, parse_path, poly_segments, rect_segments,
+    NonFiniteNumber,
+    PathTooComplex,
+    Segment,
+    ellipse_segments,
+    parse_path,
+    poly_segments,
+    rect_segments,
     segments_bbox,
 )
-from assistant.limits import ImportLimits, checkpoint
-from assistant.svg.image import PictureInk, image_rect, picture_ink
 from assistant.svg.rules import (
-    clamp01, conditions_pass, expanded_size, intersect, is_keyword, local_matrix_no_parent, num, overflow_visible,
+    clamp01,
+    conditions_pass,
+    expanded_size,
+    intersect,
+    is_keyword,
+    local_matrix_no_parent,
+    num,
+    overflow_visible,
 )
 from assistant.svg.tree import (
-    NON_RENDERED, href, id_index, local_matrix, local_name, nested_svg_matrix, ref_id, transform_matrix,
+    NON_RENDERED,
+    SvgNode,
+    href,
+    id_index,
+    local_matrix,
+    local_name,
+    nested_svg_matrix,
+    ref_id,
+    transform_matrix,
     viewport_size,
 )
 from assistant.svg.units import has_nonfinite, parse_length, parse_numbers, parse_points
+from assistant.text.layout import TextMetrics
+from assistant.text.measure import measure_text
 
 MAX_USE_DEPTH = 24
 CONTAINERS = frozenset({"g", "a", "switch", "svg"})
@@ -67,19 +90,19 @@ _TEXT_POSITIONS = ("x", "y", "dx", "dy")
 class Item:
     """One painted leaf: a shape, an image, a text block, or everything a ``<use>`` draws."""
 
-    node: Any
+    node: SvgNode
     tag: str
     kind: str
     box: Box
     ctm: Matrix
     z: int
-    containers: tuple[Any, ...]
+    containers: tuple[SvgNode, ...]
     opacity: float = 1.0
     fill: str | None = None
-    metrics: Any = None
+    metrics: TextMetrics | None = None
     segments: int = 0
     curved: bool = False
-    parts: list["Item"] = field(default_factory=list)
+    parts: list[Item] = field(default_factory=list)
     #: A shape's stroke colour (``fill`` is its fill, or the stroke when it has none).
     stroke: str | None = None
     #: An embedded picture's subject inside its margin, in world units (``svg_image.picture_ink``).
@@ -88,17 +111,18 @@ class Item:
 
 @dataclass
 class _Frame:
-    node: Any
+    node: SvgNode
     ctm: Matrix
     opacity: float
     clip: Box | None
-    containers: tuple[Any, ...]
+    containers: tuple[SvgNode, ...]
 
 
 class Walker:
     """Collect the painted ``Item``s of a tree in paint order (see the module docstring)."""
 
-    def __init__(self, tree: Any, source: str, limits: ImportLimits, resolver: StyleResolver | None = None) -> None:
+    def __init__(self, tree: etree._ElementTree | SvgNode, source: str, limits: ImportLimits,
+                 resolver: StyleResolver | None = None) -> None:
         self.root = tree.getroot() if hasattr(tree, "getroot") else tree
         self.source = source
         self.limits = limits
@@ -107,17 +131,18 @@ class Walker:
         self.items: list[Item] = []
         self.visited = 0
         self._z = 0
-        self._use_stack: list[Any] = []
+        self._use_stack: list[SvgNode] = []
         # per-node caches (the tree does not change during a walk; use content repeats)
-        self._seg_cache: dict[Any, list[Segment]] = {}
-        self._lm_cache: dict[Any, Matrix] = {}
-        self._vp_cache: dict[Any, tuple[float, float]] = {}
-        self._finite_ok: set[Any] = set()
+        self._seg_cache: dict[SvgNode, list[Segment]] = {}
+        self._lm_cache: dict[SvgNode, Matrix] = {}
+        self._vp_cache: dict[SvgNode, tuple[float, float]] = {}
+        self._finite_ok: set[SvgNode] = set()
         self.segments = 0  # path segments made so far (limits.max_path_segments)
         self.text_chars = 0  # characters of text measured so far (limits.max_text_chars)
 
     # -- public -------------------------------------------------------------
     def walk(self) -> list[Item]:
+        """The painted items of the tree in paint order; ``SvgImportError`` when it draws too much."""
         if expanded_size(self.root, self.ids, self.limits.max_rendered) > self.limits.max_rendered:
             raise SvgImportError(self.source, f"too many elements to draw (more than {self.limits.max_rendered}, "
                                               "counting the content <use> elements repeat)")
@@ -125,13 +150,13 @@ class Walker:
         return self.items
 
     # -- helpers ------------------------------------------------------------
-    def _fail(self, node: Any, problem: str) -> SvgImportError:
+    def _fail(self, node: SvgNode, problem: str) -> SvgImportError:
         name = local_name(node) or str(node.tag)
         ident = node.get("id")
         where = f"<{name} id={ident!r}>" if ident else f"<{name}> (line {node.sourceline})"
         return SvgImportError(self.source, f"{where}: {problem}")
 
-    def _check_finite(self, node: Any) -> None:
+    def _check_finite(self, node: SvgNode) -> None:
         if node in self._finite_ok:
             return
         for attr, value in node.attrib.items():
@@ -139,27 +164,27 @@ class Walker:
                 raise self._fail(node, f"attribute {attr}={value!r} is not a finite number")
         self._finite_ok.add(node)
 
-    def _check_range(self, node: Any, box: Box) -> None:
+    def _check_range(self, node: SvgNode, box: Box) -> None:
         """Refuse a drawn box beyond ``max_coordinate`` (so sizes, areas and distances stay finite)."""
         limit = self.limits.max_coordinate
         if not (-limit <= box.x and box.x + box.width <= limit and -limit <= box.y and box.y + box.height <= limit):
             raise self._fail(node, f"its geometry overflows: it is drawn at x={box.x:.4g}..{box.x2:.4g}, "
                                    f"y={box.y:.4g}..{box.y2:.4g}, beyond the ±{limit:g} the importer accepts")
 
-    def _local_matrix(self, node: Any) -> Matrix:
+    def _local_matrix(self, node: SvgNode) -> Matrix:
         m = self._lm_cache.get(node)
         if m is None:
             m = self._lm_cache[node] = local_matrix(node)
         return m
 
-    def _viewport(self, node: Any) -> tuple[float, float]:
+    def _viewport(self, node: SvgNode) -> tuple[float, float]:
         parent = node.getparent()
         vp = self._vp_cache.get(parent)
         if vp is None:
             vp = self._vp_cache[parent] = viewport_size(node)
         return vp
 
-    def _clip_box(self, node: Any, ctm: Matrix, own_box: Box | None) -> Box | None:
+    def _clip_box(self, node: SvgNode, ctm: Matrix, own_box: Box | None) -> Box | None:
         """World box of the clip path referenced by ``node``'s ``clip-path`` (None: no clipping)."""
         ref = ref_id(self.style.get(node, "clip-path"))
         clip = self.ids.get(ref) if ref else None
@@ -189,7 +214,7 @@ class Walker:
         return Box.union_all(boxes)
 
     # -- geometry -------------------------------------------------------------
-    def _segments(self, node: Any, name: str) -> list[Segment]:
+    def _segments(self, node: SvgNode, name: str) -> list[Segment]:
         segs = self._seg_cache.get(node)
         if segs is None:
             segs = self._seg_cache[node] = self._make_segments(node, name)
@@ -198,11 +223,11 @@ class Walker:
                 raise self._too_complex(node)
         return segs
 
-    def _too_complex(self, node: Any) -> SvgImportError:
+    def _too_complex(self, node: SvgNode) -> SvgImportError:
         return self._fail(node, f"the drawing has more than {self.limits.max_path_segments} path segments, "
                                 "more than the importer accepts")
 
-    def _make_segments(self, node: Any, name: str) -> list[Segment]:
+    def _make_segments(self, node: SvgNode, name: str) -> list[Segment]:
         self._check_finite(node)
         vw, vh = self._viewport(node)
         diag = ((vw * vw + vh * vh) / 2) ** 0.5
@@ -244,7 +269,7 @@ class Walker:
             return poly_segments(pts, closed=name == "polygon") if pts else []
         return []
 
-    def _stroke_half(self, node: Any, ctm: Matrix) -> float:
+    def _stroke_half(self, node: SvgNode, ctm: Matrix) -> float:
         """Half the stroke width in world units when the stroke paints, else 0."""
         stroke = self.style.get(node, "stroke")
         if not stroke or stroke.strip().lower() in ("none", "transparent"):
@@ -259,7 +284,7 @@ class Walker:
             scale = 1.0
         return width * scale / 2
 
-    def _paints(self, node: Any, name: str) -> bool:
+    def _paints(self, node: SvgNode, name: str) -> bool:
         """Whether the fill or the stroke of a shape/text paints anything."""
         fill = (self.style.get(node, "fill") or "black").strip().lower()
         fill_paints = fill not in ("none", "transparent") and num(self.style.get(node, "fill-opacity"), 1.0) > 0
@@ -271,7 +296,7 @@ class Walker:
                          and (parse_length(self.style.get(node, "stroke-width") or "1", default=1.0) or 0.0) > 0)
         return fill_paints or stroke_paints
 
-    def _leaf_box(self, node: Any, name: str, ctm: Matrix) -> Box | None:
+    def _leaf_box(self, node: SvgNode, name: str, ctm: Matrix) -> Box | None:
         """World box of a shape or text node under ``ctm`` (no clipping, no visibility check)."""
         if name in SHAPES:
             segs = self._segments(node, name)
@@ -287,9 +312,7 @@ class Walker:
             return ctm.map_box(metrics.box) if metrics is not None else None
         return None
 
-    def _measure(self, node: Any) -> Any:
-        from assistant.text.measure import measure_text
-
+    def _measure(self, node: SvgNode) -> TextMetrics | None:
         self.text_chars += sum(len(t) for t in node.itertext())
         if self.text_chars > self.limits.max_text_chars:
             raise self._fail(node, f"the drawing has more than {self.limits.max_text_chars} characters of text, "
@@ -304,8 +327,8 @@ class Walker:
         return measure_text(node, self.style)
 
     # -- the walk -------------------------------------------------------------
-    def _walk(self, start: Any, ctm: Matrix, opacity: float, clip: Box | None,
-              containers: tuple[Any, ...], sink: list[Item]) -> None:
+    def _walk(self, start: SvgNode, ctm: Matrix, opacity: float, clip: Box | None,
+              containers: tuple[SvgNode, ...], sink: list[Item]) -> None:
         stack = [_Frame(start, ctm, opacity, clip, containers)]
         while stack:
             fr = stack.pop()
@@ -360,7 +383,7 @@ class Walker:
                 self._check_range(node, item.box)
                 sink.append(item)
 
-    def _viewport_box(self, node: Any, parent_ctm: Matrix) -> Box | None:
+    def _viewport_box(self, node: SvgNode, parent_ctm: Matrix) -> Box | None:
         vw, vh = viewport_size(node)
         x = parse_length(node.get("x"), percent_of=vw, default=0.0) or 0.0
         y = parse_length(node.get("y"), percent_of=vh, default=0.0) or 0.0
@@ -370,8 +393,8 @@ class Walker:
             return Box(x=0, y=0, width=0, height=0)
         return (parent_ctm @ transform_matrix(node)).map_box(Box(x=x, y=y, width=w, height=h))
 
-    def _leaf(self, node: Any, name: str, m: Matrix, op: float, clip: Box | None,
-              containers: tuple[Any, ...]) -> Item | None:
+    def _leaf(self, node: SvgNode, name: str, m: Matrix, op: float, clip: Box | None,
+              containers: tuple[SvgNode, ...]) -> Item | None:
         if is_keyword(self.style.get(node, "visibility"), "hidden", "collapse"):
             return None
         metrics = None
@@ -430,7 +453,7 @@ class Walker:
                     opacity=op, fill=fill, metrics=metrics, segments=segs, curved=curved, stroke=stroke,
                     picture=picture)
 
-    def _use(self, node: Any, m: Matrix, op: float, clip: Box | None, containers: tuple[Any, ...],
+    def _use(self, node: SvgNode, m: Matrix, op: float, clip: Box | None, containers: tuple[SvgNode, ...],
              sink: list[Item]) -> None:
         target = self.ids.get(ref_id(href(node)) or "")
         if target is None or local_name(target) is None:
@@ -471,8 +494,8 @@ class Walker:
             segments=sum(p.segments for p in parts), curved=any(p.curved for p in parts), parts=parts,
         ))
 
-    def _walk_instance(self, target: Any, m: Matrix, op: float, clip: Box | None,
-                       containers: tuple[Any, ...], sink: list[Item]) -> None:
+    def _walk_instance(self, target: SvgNode, m: Matrix, op: float, clip: Box | None,
+                       containers: tuple[SvgNode, ...], sink: list[Item]) -> None:
         """Draw ``target`` (with its own transform) as the content of a ``<use>``."""
         name = local_name(target)
         if name in NON_RENDERED:
@@ -481,7 +504,7 @@ class Walker:
         self._walk(target, m, op, clip, containers, sink)
 
 
-def _descendant_paints(walker: Walker, node: Any) -> bool:
+def _descendant_paints(walker: Walker, node: SvgNode) -> bool:
     for d in node.iterdescendants():
         name = local_name(d)
         if name and walker._paints(d, "text"):

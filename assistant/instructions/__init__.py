@@ -16,7 +16,8 @@ definition.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -25,8 +26,17 @@ from assistant.errors import InstructionError
 from assistant.instructions import select as sel
 from assistant.instructions.compiler import CompiledInstruction, Understood, compile_instruction
 from assistant.instructions.constraints import (
-    CONSTRAINT_TYPES, AlignConstraint, BreathingRoomConstraint, Constraint, ContrastConstraint,
-    DominantConstraint, Evaluation, KeepConstraint, MarginsConstraint, RegionConstraint, SizeConstraint,
+    CONSTRAINT_TYPES,
+    AlignConstraint,
+    BreathingRoomConstraint,
+    Constraint,
+    ContrastConstraint,
+    DominantConstraint,
+    Evaluation,
+    KeepConstraint,
+    MarginsConstraint,
+    RegionConstraint,
+    SizeConstraint,
 )
 from assistant.instructions.regions import REGION_NAMES, region_box, region_fit
 from assistant.metrics.instruction_fit import score_constraints

@@ -31,7 +31,7 @@ class MarginsConstraint(ConstraintBase):
     min_share: float | None = Field(None, gt=0.0, lt=0.5, allow_inf_nan=False)
 
     @model_validator(mode="after")
-    def _one_size(self) -> "MarginsConstraint":
+    def _one_size(self) -> MarginsConstraint:
         if (self.min_px is None) == (self.min_share is None):
             raise ValueError("a margins constraint needs exactly one of min_px and min_share")
         return self
@@ -43,6 +43,7 @@ class MarginsConstraint(ConstraintBase):
         return (self.min_share or 0.0) * min(layout.canvas.width, layout.canvas.height)
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score the content elements' margins; each one inside the margin gets a finding whose ``move`` clears it."""
         items = sel.content_elements(layout)
         if not items:
             return Evaluation(None, [make_finding([], "margins constraint: no content elements", "info")])
@@ -64,9 +65,9 @@ class MarginsConstraint(ConstraintBase):
 
 
 class BreathingRoomConstraint(ConstraintBase):
-    """Neighbouring content elements keep at least ``min_gap_px`` apart, and
-    (optionally) content covers at most ``max_density`` of the safe area.
+    """Neighbouring content elements keep at least ``min_gap_px`` apart.
 
+    Optionally, content also covers at most ``max_density`` of the safe area.
     The separation of two boxes is the larger of their horizontal and
     vertical gaps (negative when they overlap); one box containing another is
     an intended overlay and is skipped. Each pair closer than the minimum
@@ -80,6 +81,10 @@ class BreathingRoomConstraint(ConstraintBase):
     max_density: float | None = Field(None, gt=0.0, le=1.0, allow_inf_nan=False)
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score the gaps (and density) of the content elements.
+
+        Each pair too close gets a finding whose ``move`` parts them.
+        """
         items = sel.content_elements(layout)
         if len(items) < 2:
             return Evaluation(None, [make_finding([], "breathing room: fewer than two content elements", "info")])
@@ -126,8 +131,10 @@ class BreathingRoomConstraint(ConstraintBase):
 
 
 class AlignConstraint(TargetedConstraint):
-    """The targets share an edge (``to="each_other"``) or sit on the canvas's
-    matching line (``to="canvas"``: safe-box left/right edge, canvas centre).
+    """The targets share an edge, or sit on the canvas's matching line.
+
+    With ``to="each_other"`` they share an edge; with ``to="canvas"`` they sit
+    on the safe box's left/right edge or the canvas centre.
 
     Each other: the score is ``(k - 1) / (n - 1)`` where ``k`` is the largest
     set of targets whose edge lies within the tolerance (``max(2 px, 0.5 %``
@@ -143,6 +150,7 @@ class AlignConstraint(TargetedConstraint):
         return b.x if self.edge == "left" else b.x2 if self.edge == "right" else b.cx
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score the targets' alignment; those off the line get a finding whose ``align`` puts them on it."""
         targets, notes = self._targets(layout)
         if not targets:
             return notes  # type: ignore[return-value]
@@ -188,14 +196,20 @@ class AlignConstraint(TargetedConstraint):
 
 
 class ContrastConstraint(TargetedConstraint):
-    """Text in the target reaches a WCAG 2.x contrast ratio of ``min_ratio``
-    against the shape painted under its centre (white canvas when none); per
-    text ``clip((ratio - 1) / (min_ratio - 1), 0, 1)``, averaged."""
+    """Text in the target reaches a WCAG 2.x contrast ratio of ``min_ratio``.
+
+    The ratio is taken against the shape painted under the text's centre
+    (white canvas when none); per text ``clip((ratio - 1) / (min_ratio - 1), 0, 1)``, averaged.
+    """
 
     type: Literal["contrast"] = "contrast"
     min_ratio: float = Field(4.5, ge=1.0, le=21.0, allow_inf_nan=False)
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score the contrast of the target's coloured text.
+
+        Each text short of ``min_ratio`` gets a finding with a fill that reaches it.
+        """
         if self.ids or self.role:
             targets, notes = self._targets(layout)
             if not targets:

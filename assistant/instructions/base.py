@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assistant.document import Layout, Role
+from assistant.document import Element, Layout, Role
 from assistant.instructions import select as sel
 from assistant.metrics.report import Finding
 
@@ -51,6 +51,8 @@ def _short(v: Any) -> str:
 
 
 class ConstraintBase(BaseModel):
+    """What every constraint has: a weight, the phrase it came from, a score and a description."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     #: Relative weight of this constraint in the instruction-fit mean.
@@ -59,9 +61,10 @@ class ConstraintBase(BaseModel):
     phrase: str | None = None
 
     def evaluate(self, layout: Layout) -> Evaluation:  # pragma: no cover - abstract
+        """The score of ``layout`` (None: not applicable) and its findings; each constraint defines it."""
         raise NotImplementedError
 
-    def score(self, layout: Layout) -> tuple[float, list[Any]]:
+    def score(self, layout: Layout) -> tuple[float, list[Finding]]:
         """``(score, findings)``; a not-applicable constraint scores 1.0."""
         ev = self.evaluate(layout)
         return (1.0 if ev.score is None else ev.score), ev.findings
@@ -75,10 +78,12 @@ class ConstraintBase(BaseModel):
 
 
 class TargetedConstraint(ConstraintBase):
+    """A constraint on the elements ``ids`` names, else those of ``role``, else every content element."""
+
     ids: list[str] = Field(default_factory=list)
     role: Role | None = None
 
-    def _targets(self, layout: Layout) -> tuple[list[Any], Evaluation | None]:
+    def _targets(self, layout: Layout) -> tuple[list[Element], Evaluation | None]:
         found, missing = sel.resolve_target(layout, self.ids, self.role)
         findings = [make_finding([i], f"{self.type} constraint names unknown element '{i}'", "info")
                     for i in missing]
@@ -90,7 +95,8 @@ class TargetedConstraint(ConstraintBase):
         return found, (Evaluation(None, findings) if findings else None)
 
 
-def with_notes(score: float, findings: list[Any], notes: Evaluation | None) -> Evaluation:
+def with_notes(score: float, findings: list[Finding], notes: Evaluation | None) -> Evaluation:
+    """An ``Evaluation`` of ``score`` clamped to [0, 1], with ``notes``' findings before ``findings``."""
     return Evaluation(float(min(max(score, 0.0), 1.0)), (notes.findings if notes else []) + findings)
 
 

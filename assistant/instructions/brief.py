@@ -1,31 +1,71 @@
-"""Turn a user's instruction into what the planner loop needs.
+"""A brief in plain words → what every front end needs: one compile-and-resolve path.
 
-``compile_for_planner(text, layout)`` compiles the plain-language request
-against the starting layout (``assistant.instructions.compile_instruction``),
-anchors role-based constraints to it (``resolve_constraints``: a "keep the
-photo where it is" records the photo's current box), and returns
+``compile_brief(text, layout)`` compiles the request against the layout it is
+about (:func:`assistant.instructions.compile_instruction`), adds any constraints
+given as JSON, and anchors role-based constraints to that layout
+(:func:`assistant.instructions.resolve_constraints`: "keep the photo where it is"
+records the photo's box *now*). The result is a :class:`Brief`:
 
 - the constraints the instruction-fit metric scores,
-- the ids of elements the user asked to keep in place (``keep``
-  constraints): the planner never proposes an edit that moves them,
-- the phrases that were not understood (reported, never guessed).
+- the ids of the elements the user asked to keep in place (no edit may move them),
+- the clauses that were understood and those that were not (reported, never guessed).
+
+``fix --instruction``, ``score``/``check --instruction``, ``chat``, the MCP tools
+``set_instruction`` and ``suggest_edits``, the environment and the generated tasks
+all compile briefs here, so a brief means the same thing everywhere.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.document import Layout
+from assistant.instructions import (
+    Constraint,
+    KeepConstraint,
+    compile_instruction,
+    parse_constraints,
+    resolve_constraints,
+)
 
 
-def compile_for_planner(text: str, layout: Layout) -> tuple[list[Any], list[str], list[str]]:
-    """``(constraints, keep_ids, not_understood)`` for ``text`` on ``layout``."""
-    from assistant.instructions import KeepConstraint, compile_instruction, resolve_constraints
+@dataclass(frozen=True)
+class Brief:
+    """A compiled brief, its constraints resolved against one layout."""
 
-    compiled = compile_instruction(text, layout)
-    constraints = resolve_constraints(compiled.constraints, layout)
-    keep = [c.id for c in constraints if isinstance(c, KeepConstraint) and c.id and c.id in layout]
-    return constraints, keep, list(compiled.not_understood)
+    text: str | None = None
+    constraints: list[Constraint] = field(default_factory=list)
+    understood: list[str] = field(default_factory=list)
+    not_understood: list[str] = field(default_factory=list)
+    #: Ids of the layout's elements the brief keeps where they are.
+    keep_ids: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.constraints or self.not_understood)
 
 
-__all__ = ["compile_for_planner"]
+def compile_brief(text: str | None, layout: Layout, *,
+                  constraints: str | bytes | list[Any] | dict[str, Any] | None = None) -> Brief:
+    """The brief ``text`` (and any JSON ``constraints``) compiled and resolved against ``layout``.
+
+    An empty or missing ``text`` with no ``constraints`` gives an empty brief. Raises
+    ``InstructionError`` for malformed JSON constraints.
+    """
+    text = (text or "").strip() or None
+    found: list[Constraint] = []
+    understood: list[str] = []
+    not_understood: list[str] = []
+    if text:
+        compiled = compile_instruction(text, layout)
+        found += compiled.constraints
+        understood, not_understood = list(compiled.understood), list(compiled.not_understood)
+    if constraints is not None:
+        found += parse_constraints(constraints)
+    resolved = resolve_constraints(found, layout)
+    keep = [c.id for c in resolved if isinstance(c, KeepConstraint) and c.id and c.id in layout]
+    return Brief(text=text, constraints=resolved, understood=understood, not_understood=not_understood,
+                 keep_ids=keep)
+
+
+__all__ = ["Brief", "compile_brief"]

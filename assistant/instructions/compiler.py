@@ -29,8 +29,15 @@ from assistant.document import Layout
 from assistant.instructions import lexicon as lx
 from assistant.instructions import select as sel
 from assistant.instructions.constraints import (
-    AlignConstraint, BreathingRoomConstraint, Constraint, ContrastConstraint, DominantConstraint,
-    KeepConstraint, MarginsConstraint, RegionConstraint, SizeConstraint,
+    AlignConstraint,
+    BreathingRoomConstraint,
+    Constraint,
+    ContrastConstraint,
+    DominantConstraint,
+    KeepConstraint,
+    MarginsConstraint,
+    RegionConstraint,
+    SizeConstraint,
 )
 
 

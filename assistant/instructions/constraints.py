@@ -19,19 +19,22 @@ move the layout towards satisfying the constraint.
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated
 
 from pydantic import Field
 
 from assistant.instructions.arrangement import (
-    AlignConstraint, BreathingRoomConstraint, ContrastConstraint, MarginsConstraint,
+    AlignConstraint,
+    BreathingRoomConstraint,
+    ContrastConstraint,
+    MarginsConstraint,
 )
 from assistant.instructions.base import METRIC, ConstraintBase, Evaluation, make_finding
 from assistant.instructions.placement import DominantConstraint, KeepConstraint, RegionConstraint, SizeConstraint
 
 Constraint = Annotated[
-    Union[RegionConstraint, DominantConstraint, SizeConstraint, MarginsConstraint,
-          BreathingRoomConstraint, KeepConstraint, AlignConstraint, ContrastConstraint],
+    RegionConstraint | DominantConstraint | SizeConstraint | MarginsConstraint | BreathingRoomConstraint
+    | KeepConstraint | AlignConstraint | ContrastConstraint,
     Field(discriminator="type"),
 ]
 

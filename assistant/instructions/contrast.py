@@ -14,9 +14,10 @@ their texts are skipped here (the contrast metric renders them).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
 
 from assistant.document import Element, Layout
+from assistant.metrics.report import Finding
 
 
 def _lin(c: float) -> float:
@@ -56,10 +57,10 @@ def backdrop(layout: Layout, text: Element) -> tuple[str | None, Element | None]
 
 
 def contrast_findings(layout: Layout, texts: list[Element], min_ratio: float,
-                      make_finding: Callable[..., Any]) -> tuple[list[float], list[Any]]:
+                      make_finding: Callable[..., Finding]) -> tuple[list[float], list[Finding]]:
     """Per-text scores ``clip((ratio - 1) / (min_ratio - 1), 0, 1)`` and findings."""
     scores: list[float] = []
-    findings: list[Any] = []
+    findings: list[Finding] = []
     for t in texts:
         bg, under = backdrop(layout, t)
         if bg is None or t.fill is None:

@@ -123,8 +123,10 @@ ALL_RE = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in ALL_WORDS) + r")\b
 
 
 def length_px(text: str) -> tuple[float | None, float | None]:
-    """The first length in ``text`` as ``(css_px, share)``: a length with a
-    unit gives px, a percentage gives a share of the canvas's shorter side."""
+    """The first length in ``text`` as ``(css_px, share)``.
+
+    A length with a unit gives px, a percentage gives a share of the canvas's shorter side.
+    """
     m = LENGTH_RE.search(text)
     if not m:
         return None, None
@@ -137,9 +139,11 @@ def length_px(text: str) -> tuple[float | None, float | None]:
 
 
 def find_region(text: str) -> tuple[str | None, tuple[int, int] | None]:
-    """The named region in ``text`` and its span; the more specific patterns
-    (corners before bands before sides) win, so "to the top right" is the
-    top-right corner, not the top band."""
+    """The named region in ``text`` and its span.
+
+    The more specific patterns (corners before bands before sides) win, so
+    "to the top right" is the top-right corner, not the top band.
+    """
     for rx, name in REGION_RES:
         m = rx.search(text)
         if m:

@@ -25,6 +25,7 @@ class RegionConstraint(TargetedConstraint):
     region: RegionName
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score how well the targets sit in the region (the mean); each one outside gets a finding."""
         targets, notes = self._targets(layout)
         if not targets:
             return notes  # type: ignore[return-value]
@@ -57,6 +58,7 @@ class DominantConstraint(TargetedConstraint):
     ratio: float = Field(1.5, gt=1.0, le=10.0, allow_inf_nan=False)
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score the target's prominence over its strongest rival; short of ``ratio`` it gets a ``promote`` finding."""
         targets, notes = self._targets(layout)
         if not targets:
             return notes  # type: ignore[return-value]
@@ -103,6 +105,7 @@ class SizeConstraint(TargetedConstraint):
     reference_role: Role | None = None
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score the target's size against its reference; short of ``factor`` it gets a finding."""
         targets, notes = self._targets(layout)
         if not targets:
             return notes  # type: ignore[return-value]
@@ -137,9 +140,10 @@ class SizeConstraint(TargetedConstraint):
 
 
 class KeepConstraint(ConstraintBase):
-    """Element ``id`` stays where it was: its box equals ``box`` within
-    ``tolerance_px``, the score falling linearly to 0 at a displacement of a
-    tenth of the canvas's shorter side beyond the tolerance.
+    """Element ``id`` stays where it was: its box equals ``box`` within ``tolerance_px``.
+
+    The score falls linearly to 0 at a displacement of a tenth of the canvas's
+    shorter side beyond the tolerance.
 
     Compiled without a layout, a keep names a ``role`` and no box;
     :func:`assistant.instructions.resolve_constraints` turns it into one keep
@@ -153,12 +157,13 @@ class KeepConstraint(ConstraintBase):
     tolerance_px: float = Field(2.0, ge=0.0, le=10000.0, allow_inf_nan=False)
 
     @model_validator(mode="after")
-    def _named(self) -> "KeepConstraint":
+    def _named(self) -> KeepConstraint:
         if self.id is None and self.role is None:
             raise ValueError("a keep constraint needs an element id or a role")
         return self
 
     def evaluate(self, layout: Layout) -> Evaluation:
+        """Score how far element ``id`` moved from ``box``; beyond the tolerance it gets a finding."""
         if self.id is None or self.box is None:
             what = f"'{self.id}'" if self.id else f"role '{self.role}'"
             return Evaluation(None, [make_finding([self.id] if self.id else [], f"keep constraint for {what} has "

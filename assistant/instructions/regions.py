@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 from typing import Literal, get_args
 
-from assistant.regions import region_box as _action_region_box
 from assistant.document import Canvas
 from assistant.geometry import Box
+from assistant.regions import region_box as _action_region_box
 
 RegionName = Literal[
     "top_band", "top_left", "top", "top_right", "left", "center", "right",
@@ -44,8 +44,11 @@ def distance_to_box(x: float, y: float, box: Box) -> float:
 
 
 def region_fit(canvas: Canvas, region: str, box: Box) -> float:
-    """How well ``box`` sits in ``region``: 1 when its centre is in the zone,
-    falling linearly to 0 at a third of the safe box's shorter side away."""
+    """How well ``box`` sits in ``region``.
+
+    1 when its centre is in the zone, falling linearly to 0 at a third of the
+    safe box's shorter side away.
+    """
     zone = region_box(canvas, region)
     s = canvas.safe_box
     scale = max(min(s.width, s.height) / 3, 1e-9)

@@ -30,9 +30,10 @@ is left out of the composite.
 
 from assistant.metrics.contrast import Backdrop, make_backdrop
 from assistant.metrics.evaluate import DEFAULT_WEIGHTS, METRIC_NAMES, METRICS, evaluate, resolve_weights
+from assistant.metrics.instruction_fit import ScoredConstraint
 from assistant.metrics.report import Finding, MetricReport, MetricResult, Severity
 
 __all__ = [
     "Backdrop", "DEFAULT_WEIGHTS", "Finding", "METRICS", "METRIC_NAMES", "MetricReport", "MetricResult",
-    "Severity", "evaluate", "make_backdrop", "resolve_weights",
+    "ScoredConstraint", "Severity", "evaluate", "make_backdrop", "resolve_weights",
 ]

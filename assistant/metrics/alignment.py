@@ -69,6 +69,7 @@ def _row_offsets(m: int) -> np.ndarray:
 
 
 def edge_value(la: LayoutArrays, i: int, t: int) -> float:
+    """Coordinate ``t`` (a row of ``edges6``: x1, cx, x2, y1, cy, y2) of leaf ``i``."""
     return float(la.edges6[t, i])
 
 

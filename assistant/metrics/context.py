@@ -4,8 +4,9 @@
 groups are unions of their children and would double count) in paint order as
 numpy arrays, plus masks every metric uses:
 
-- ``background``: role ``background``, or a non-text element covering at least
-  80 % of the canvas (a full-bleed image or panel).
+- ``background``: role ``background``, a pinned non-text element (a band, a panel
+  behind content, an ornament: part of the backdrop, see ``Element.pinned``), or a
+  non-text element covering at least 80 % of the canvas (a full-bleed image or panel).
 - ``visible``: opacity above 1 % and a non-degenerate box.
 - ``units``: visible, not background: what the geometric metrics
   (overlap, alignment, spacing, grouping, grid, balance, whitespace) look at.
@@ -136,7 +137,8 @@ class LayoutArrays:
                 ROLE_IMPORTANCE.get(role, 0.5) if imp == 0.5 else imp,
                 d["font_size"] or np.nan,
                 -1 if group is None else gmap.setdefault(group, len(gmap)),
-                codes[role], _KIND_CODES[d["kind"]], d["locked"], (d["font_weight"] or 400) >= 600,
+                codes["background" if d["pinned"] and d["kind"] != "text" else role], _KIND_CODES[d["kind"]],
+                d["locked"], (d["font_weight"] or 400) >= 600,
                 _ANCHOR_CODES.get(d["text_anchor"], 0), fills.setdefault(d["fill"], len(fills)),
             ))
         self._fills = list(fills)
@@ -202,8 +204,11 @@ class LayoutArrays:
 
     @cached_property
     def opaque(self) -> np.ndarray:
-        """Leaves that hide what is painted under them: visible non-text leaves at ≥ 50 % opacity that are
-        images or paint a fill (not ``none`` / ``transparent``)."""
+        """Leaves that hide what is painted under them.
+
+        These are the visible non-text leaves at ≥ 50 % opacity that are images or
+        paint a fill (not ``none`` / ``transparent``).
+        """
         painted = np.array([f not in (None, "none", "transparent") for f in self._fills], dtype=bool)
         return ~self.is_text & self.visible & (self.opacity >= 0.5) & (self.is_image | painted[self.fill_code])
 

@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
+from assistant.document import Document
 from assistant.errors import MetricError
 from assistant.metrics.context import LayoutArrays
 from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
+from assistant.render.raster import render_array
 
 NAME = "contrast"
 MAX_FINDINGS = 20
@@ -83,7 +84,7 @@ class Backdrop:
 
 
 def linearise(c: np.ndarray) -> np.ndarray:
-    """sRGB → linear light (WCAG 2.x relative luminance definition)."""
+    """SRGB → linear light (WCAG 2.x relative luminance definition)."""
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
 
@@ -124,8 +125,10 @@ def _srgb(v: float) -> float:
 
 
 def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opacity: float, darker: bool) -> str | None:
-    """``#rrggbb``: the shade of ``rgb`` (sRGB in [0, 1]) nearest to it whose contrast against background
-    luminance ``lb`` meets ``need`` (× ``FIX_MARGIN``) at ``opacity``; None when no shade of it does.
+    """The shade of ``rgb`` that meets the contrast ``need``, as ``#rrggbb``; None when no shade of it does.
+
+    The shade is the one nearest to ``rgb`` (sRGB in [0, 1]) whose contrast
+    against background luminance ``lb`` meets ``need`` (× ``FIX_MARGIN``) at ``opacity``.
 
     Darker shades scale the colour's linear-light components (its chromaticity
     stays), lighter ones blend them towards white in linear light; the
@@ -151,18 +154,16 @@ def shade_meeting(rgb: tuple[float, float, float], lb: float, need: float, opaci
         new = [v + (1.0 - v) * t for v in lin]
     code = [min(max(round(_srgb(v) * 255), 0), 255) for v in new]
     got = _luminance([_linear(c / 255.0) for c in code]) * a + (1.0 - a) * lb
-    return "#%02x%02x%02x" % tuple(code) if _ratio(got, lb) >= need else None
+    return "#" + "".join(f"{v:02x}" for v in code) if _ratio(got, lb) >= need else None
 
 
-def make_backdrop(doc: Any, *, max_size: int = 1024) -> Backdrop:
+def make_backdrop(doc: Document, *, max_size: int = 1024) -> Backdrop:
     """Render ``doc`` with every text element hidden, as a ``Backdrop`` for the contrast metric.
 
     Text nodes get ``display:none`` in a copy of the document; the copy is
     rendered by ``assistant.render.raster.render_array`` with its longer side at
     ``max_size`` px. Raises ``ExportError`` when the document cannot be rendered.
     """
-    from assistant.render.raster import render_array
-
     d = doc.copy()
     for e in d.layout.elements:
         if e.kind != "text":

@@ -49,7 +49,10 @@ _LINES = _COLS[:, 0] + 1
 
 
 def cluster_lines(x: np.ndarray, tol: float, min_size: int = 2) -> list[np.ndarray]:
-    """Per row of ``x`` (k, m): centres of the clusters of its values (gaps > ``tol`` split) with ≥ ``min_size`` members."""
+    """Per row of ``x`` (k, m): the centres of the clusters of its values with ≥ ``min_size`` members.
+
+    A gap wider than ``tol`` between sorted values splits a cluster.
+    """
     return _cluster_sorted(np.sort(x, axis=1), tol, min_size)
 
 

@@ -118,7 +118,7 @@ def hierarchy(la: LayoutArrays) -> MetricResult:
                 metric=NAME, element_ids=[la.ids[x] for x in up_ids] + [la.ids[x] for x in lo_ids],
                 message=(f"{up} text (median {la.px(up_med):.1f} px) is only {ratio:.2f}× "
                          f"the {lo} text ({la.px(lo_med):.1f} px); a type scale wants ≥ {STEP}×"),
-                severity=severity_for(p, medium=0.4, high=0.9), impact=p,
+                severity=severity_for(p, medium=0.4, high=0.9), impact=p, defect=ratio < 1.0,
                 suggestion=_promote(la, weakest, STEP * lo_med / float(la.font[weakest]))))
     d_term = None
     if title_sizes is not None:
@@ -129,7 +129,7 @@ def hierarchy(la: LayoutArrays) -> MetricResult:
             findings.append(finding(
                 metric=NAME, element_ids=[la.ids[head], la.ids[rival]],
                 message=f"the title is not the most prominent text: {la.name(rival)} is larger",
-                severity=severity_for(p, medium=0.3, high=0.7), impact=p,
+                severity=severity_for(p, medium=0.3, high=0.7), impact=p, defect=True,
                 suggestion=_promote(la, head, TARGET_DOMINANCE * other / float(la.font[head]))))
         ratio = title / other_max
         d_term = max(0.0, 1.0 - math.exp(-(ratio - 1.0) / DOMINANCE_SCALE))

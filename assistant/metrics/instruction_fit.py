@@ -14,7 +14,8 @@ above the metrics); here they are anything with a ``weight`` and an
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from assistant.document import Layout
 from assistant.metrics.context import LayoutArrays
@@ -35,12 +36,16 @@ class ScoredConstraint(Protocol):
 
     weight: float
 
-    def evaluate(self, layout: Layout) -> ConstraintScore: ...
+    def evaluate(self, layout: Layout) -> ConstraintScore:
+        """How well ``layout`` satisfies the constraint."""
+        ...
 
 
 def score_constraints(layout: Layout, constraints: Iterable[ScoredConstraint] | None) -> tuple[float, list[Finding]]:
-    """Instruction fit of ``layout``: the weight-averaged score of the applicable constraints
-    (1.0 when there are none) and all their findings."""
+    """Instruction fit of ``layout`` and all the constraints' findings.
+
+    The fit is the weight-averaged score of the applicable constraints (1.0 when there are none).
+    """
     total = weight = 0.0
     findings: list[Finding] = []
     for c in constraints or []:
@@ -52,7 +57,7 @@ def score_constraints(layout: Layout, constraints: Iterable[ScoredConstraint] | 
     return (total / weight if weight > 0 else 1.0), findings
 
 
-def instruction_fit(la: LayoutArrays, constraints: list[ScoredConstraint] | None = None) -> MetricResult:
+def instruction_fit(la: LayoutArrays, constraints: Sequence[ScoredConstraint] | None = None) -> MetricResult:
     """Constraint satisfaction (see the module docstring)."""
     if not constraints:
         return metric_result(name=NAME, score=1.0, applicable=False)

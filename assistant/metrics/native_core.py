@@ -14,9 +14,9 @@ which the kernels are tested against (``tests/test_metrics_native.py``).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Iterator
 
 try:
     from assistant.metrics import _native

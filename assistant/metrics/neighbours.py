@@ -29,7 +29,7 @@ the ink boxes), with the same results and ties.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -50,6 +50,7 @@ _ACROSS_START, _ACROSS_END = np.array([0, 3]), np.array([2, 5])
 
 
 def blocks(n: int, size: int = BLOCK) -> Iterator[slice]:
+    """Slices that cut ``range(n)`` into blocks of at most ``size``."""
     for s in range(0, n, size):
         yield slice(s, min(s + size, n))
 
@@ -301,7 +302,6 @@ def _brute_split(la: LayoutArrays, idx: np.ndarray, related: Relation, todo: np.
                  p_rel: np.ndarray, d_un: np.ndarray, p_un: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Exact nearest related / unrelated partners of the rows ``todo`` (blocks of all pairs); finish the result."""
-    m = idx.size
     x1, x2, y1, y2 = la.x1[idx], la.x2[idx], la.y1[idx], la.y2[idx]
     for sl in blocks(todo.size):
         r = todo[sl]

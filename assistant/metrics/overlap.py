@@ -55,6 +55,32 @@ LABEL_INSIDE = 0.75
 MAX_FINDINGS = 20
 #: penalty above which an overlapping pair gets a finding
 REPORT = 0.01
+#: a defect (``Finding.defect``): text over other text covering this share of the smaller one. (Text
+#: "hidden" under a box is advice only: the box may be a thin drawing or a transparent picture.)
+DEFECT_TEXT_ON_TEXT = 0.3
+#: a defect too: text straddling the edge of a picture, between these shares of it on the picture
+STRADDLE = (0.2, 0.8)
+
+
+def _defect(la: LayoutArrays, a: int, b: int, kind: str, ratio: float, inter: float) -> bool:
+    """Whether an overlap is one published designs do not make (see ``Finding.defect``).
+
+    Text on other text (even in one section: a heading on its own paragraph); text straddling a
+    picture's edge (a caption set *on* a photo lies wholly inside it, one pushed half onto it does
+    not), unless both belong to one group (a lock-up's line on its logo).
+    """
+    if kind == "text over text":
+        # a single decorative letter on a headline is a design, not a collision
+        short = min(len((la.elements[i].text or "").strip()) for i in (a, b))
+        return ratio >= DEFECT_TEXT_ON_TEXT and short > 3
+    if la.group[a] >= 0 and la.group[a] == la.group[b]:
+        return False  # a lock-up's line on its logo, a label on its button
+    if la.is_text[a] != la.is_text[b]:
+        text, other = (a, b) if la.is_text[a] else (b, a)
+        if la.is_image[other] or la.roles[other] == "image":  # a picture, or a placeholder for one
+            share = inter / max(float(la.ink_area[text]), 1e-12)
+            return STRADDLE[0] <= share <= STRADDLE[1]
+    return False
 HIDDEN = 1.0
 
 
@@ -173,5 +199,6 @@ def overlap(la: LayoutArrays) -> MetricResult:
         findings.append(finding(
             metric=NAME, element_ids=[ids[a], ids[b]],
             message=f"{kind} overlap: {la.name(a)} and {la.name(b)} ({ratio:.0%} of the smaller one covered)",
-            severity=severity_for(pen), suggestion=sugg, impact=pen))
+            severity=severity_for(pen), suggestion=sugg, impact=pen,
+            defect=_defect(la, a, b, kind, ratio, inter)))
     return metric_result(name=NAME, score=score, findings=findings)

@@ -44,6 +44,7 @@ _PAIR_W_L: list[list[float]] = _PAIR_W.tolist()
 
 
 def scan_key(la: LayoutArrays, idx: np.ndarray | slice) -> np.ndarray:
+    """Reading position of each element: top edge plus ``X_WEIGHT`` × left edge, in canvas fractions."""
     c = la.canvas
     return (la.y1[idx] - c.y) / c.height + X_WEIGHT * (la.x1[idx] - c.x) / c.width
 

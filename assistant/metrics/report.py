@@ -66,6 +66,10 @@ class Finding(BaseModel):
     severity: Severity = "low"
     suggestion: dict[str, Any] | None = None
     impact: float = 0.0
+    #: A defect: something published designs do not do (text on text, a label out of its button, a title
+    #: smaller than its body text, content off the page, an element knocked off the design's own lines).
+    #: Reported and acted on whatever the rest of the design scores (see ``assistant.metrics.norms``).
+    defect: bool = False
 
 
 class MetricResult(BaseModel):
@@ -77,20 +81,25 @@ class MetricResult(BaseModel):
     #: False when the metric had nothing to judge (e.g. no constraints);
     #: such a metric scores 1.0 and is left out of the composite.
     applicable: bool = True
+    #: The metric's own measure before it is judged against the norms of published designs
+    #: (``assistant.metrics.norms``); None when the score is that measure.
+    raw: float | None = None
 
 
 def finding(metric: str, element_ids: list[str], message: str, severity: Severity = "low",
-            suggestion: dict[str, Any] | None = None, impact: float = 0.0) -> Finding:
+            suggestion: dict[str, Any] | None = None, impact: float = 0.0, defect: bool = False) -> Finding:
     """A ``Finding`` from known-good values (``impact`` a Python float), without validation."""
     return _trusted(Finding, {"metric": metric, "element_ids": element_ids, "message": message,
-                              "severity": severity, "suggestion": suggestion, "impact": impact})
+                              "severity": severity, "suggestion": suggestion, "impact": impact,
+                              "defect": defect})
 
 
 def metric_result(name: str, score: float, findings: list[Finding] | None = None,
-                  applicable: bool = True) -> MetricResult:
+                  applicable: bool = True, raw: float | None = None) -> MetricResult:
     """A ``MetricResult`` from known-good values (``score`` a Python float), without validation."""
     return _trusted(MetricResult, {"name": name, "score": score,
-                                   "findings": [] if findings is None else findings, "applicable": applicable})
+                                   "findings": [] if findings is None else findings, "applicable": applicable,
+                                   "raw": raw})
 
 
 class MetricReport(BaseModel):
@@ -105,6 +114,7 @@ class MetricReport(BaseModel):
     weights: dict[str, float]
 
     def score(self, name: str) -> float:
+        """The score of the metric ``name``."""
         return self.metrics[name].score
 
     def scores(self) -> dict[str, float]:

@@ -38,6 +38,8 @@ from assistant.metrics.context import ROLE_CODES, LayoutArrays
 from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
 NAME = "text_fit"
+#: a defect (``Finding.defect``): this share of a text off the canvas, or of a label out of its button
+DEFECT_SHARE = 0.2
 MAX_FINDINGS = 20
 #: role → (fraction of the canvas short side, floor in px)
 LEGIBLE: dict[str, tuple[float, float]] = {
@@ -159,7 +161,7 @@ def text_fit(la: LayoutArrays) -> MetricResult:
             dy = max(c.y - float(la.y1[t]), 0.0) + min(c.y + c.height - float(la.y2[t]), 0.0)
             findings.append(finding(
                 metric=NAME, element_ids=[tid], message=f"{off:.0%} of {la.name(t)} lies off the canvas",
-                severity=severity_for(pen_off), impact=pen_off,
+                severity=severity_for(pen_off), impact=pen_off, defect=off >= DEFECT_SHARE,
                 suggestion=None if locked else {"type": "move", "ids": [tid], "dx": round(dx, 3),
                                                 "dy": round(dy, 3)}))
         if spill > 1e-3:
@@ -167,6 +169,7 @@ def text_fit(la: LayoutArrays) -> MetricResult:
                 metric=NAME, element_ids=[tid, la.ids[o]],
                 message=f"{spill:.0%} of {la.name(t)} spills out of {la.name(o)}",
                 severity=severity_for(spill), impact=spill,
+                defect=spill >= DEFECT_SHARE and la.roles[o] in ("cta", "badge"),
                 suggestion=None if locked else {"type": "reflow_text", "id": tid, "mode": "auto",
                                                 "width": round(float(la.w[o] * 0.9), 3)}))
     return metric_result(name=NAME, score=score, findings=findings)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.metrics.context import LayoutArrays
-from assistant.metrics.report import Finding, MetricResult, finding, metric_result
+from assistant.metrics.report import MetricResult, finding, metric_result
 
 NAME = "whitespace"
 GRID = 128
@@ -35,8 +35,9 @@ def _distinct(v: np.ndarray) -> np.ndarray:
 
 
 def coverage(la: LayoutArrays, idx: np.ndarray, grid: int = GRID) -> float:
-    """Share of the canvas covered by the union of the boxes ``idx`` (numpy; the compiled kernel
-    ``_native.whitespace`` returns the same).
+    """Share of the canvas covered by the union of the boxes ``idx``.
+
+    This is the numpy version; the compiled kernel ``_native.whitespace`` returns the same.
 
     The canvas is cut into cells — exactly at the boxes' edges when there are
     at most ``EXACT`` boxes (the union area is then exact), else a uniform

@@ -16,9 +16,13 @@ are imported lazily on first look-up, so importing this package stays cheap.
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from assistant.errors import PlannerError
+
+if TYPE_CHECKING:  # the registry stays cheap to import: the planner contract pulls in the whole core
+    from assistant.planners.base import Planner
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,7 +69,7 @@ def available_planners() -> dict[str, str]:
     return {name: _HELP[name] for name in sorted(_REGISTRY)}
 
 
-def get_planner(name: str, **options: Any) -> Any:
+def get_planner(name: str, **options: Any) -> Planner:
     """Build the planner registered as ``name`` with ``options``.
 
     Raises ``PlannerError`` listing the known planners when ``name`` is unknown,

@@ -11,10 +11,15 @@ planner that richer form, so the loop can report per-element change reasons.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from assistant.actions import Action
 from assistant.document import Document
+from assistant.instructions import Constraint, ContrastConstraint
+from assistant.metrics import Backdrop, Finding, MetricReport
+from assistant.render.inkmap import Verdict
 
 
 @dataclass(frozen=True)
@@ -27,7 +32,7 @@ class Proposal:
     the expected change of the instruction fit; both ``None`` when unknown.
     """
 
-    action: Any
+    action: Action
     reason: str = ""
     metric: str = "planner"
     element_ids: tuple[str, ...] = ()
@@ -49,8 +54,8 @@ class PlannerState:
     """
 
     document: Document
-    report: Any
-    constraints: list[Any] = field(default_factory=list)
+    report: MetricReport
+    constraints: list[Constraint] = field(default_factory=list)
     weights: dict[str, float] | None = None
     instruction: str | None = None
     locked: frozenset[str] = frozenset()
@@ -58,12 +63,12 @@ class PlannerState:
     step: int = 0
     max_steps: int = 20
     deadline: float | None = None
-    backdrop: Any = None
+    backdrop: Backdrop | None = None
 
     @property
     def frozen_ids(self) -> frozenset[str]:
-        """Ids no action may touch: locked, kept, and elements marked ``locked``."""
-        marked = frozenset(e.id for e in self.document.layout.elements if e.locked)
+        """Ids no planner edit may touch: locked, kept, and elements marked ``locked`` or ``pinned``."""
+        marked = frozenset(e.id for e in self.document.layout.elements if e.locked or e.pinned)
         return self.locked | self.keep | marked
 
     def time_left(self) -> float:
@@ -79,7 +84,7 @@ class Planner(Protocol):
 
     name: str
 
-    def propose(self, state: PlannerState) -> list[Any]:
+    def propose(self, state: PlannerState) -> list[Action]:
         """Candidate actions for ``state``, best first."""
         ...
 
@@ -113,8 +118,8 @@ class PlanResult:
     """
 
     planner: str
-    start: Any
-    end: Any
+    start: MetricReport
+    end: MetricReport
     steps: list[StepRecord] = field(default_factory=list)
     proposed: int = 0
     valid: int = 0
@@ -122,13 +127,19 @@ class PlanResult:
     stopped: str = "finalize"
     seconds: float = 0.0
     not_understood: list[str] = field(default_factory=list)
+    #: Edits that passed the score but failed the render check (``assistant.render.inkmap``), and why.
+    rejected: list[str] = field(default_factory=list)
+    #: The render check of the finished run against its start (None: no edit kept, or no check run).
+    damage: Verdict | None = None
 
     @property
     def edits(self) -> int:
+        """Number of edits applied."""
         return len(self.steps)
 
     @property
     def elements_changed(self) -> int:
+        """Number of elements the edits changed."""
         return len(self.changes)
 
     @property
@@ -137,7 +148,7 @@ class PlanResult:
         return self.valid / self.proposed if self.proposed else 1.0
 
 
-def proposals_of(planner: Any, state: PlannerState) -> list[Proposal]:
+def proposals_of(planner: Planner, state: PlannerState) -> list[Proposal]:
     """The planner's ranked proposals, with reasons when the planner gives them."""
     detailed = getattr(planner, "propose_detailed", None)
     if callable(detailed):
@@ -146,7 +157,7 @@ def proposals_of(planner: Any, state: PlannerState) -> list[Proposal]:
             for a in planner.propose(state)]
 
 
-__all__ = ["Proposal", "PlannerState", "Planner", "StepRecord", "PlanResult", "proposals_of"]
+__all__ = ["Proposal", "PlannerState", "Planner", "StepRecord", "PlanResult", "actionable", "proposals_of"]
 
 
 def action_ids(action: dict[str, Any]) -> set[str]:
@@ -159,3 +170,18 @@ def action_ids(action: dict[str, Any]) -> set[str]:
         elif isinstance(v, list):
             out.update(x for x in v if isinstance(x, str))
     return out
+
+
+def actionable(findings: Iterable[Finding], constraints: Iterable[Any] = ()) -> list[Finding]:
+    """The findings a planner may act on, in their order: defects, and what the user's brief asks.
+
+    Do no harm: a published design is mostly right, so a planner edits only what the metrics judge
+    a defect (``Finding.defect``: something real designs do not do) and what the brief asks
+    (instruction fit); other findings are advice, reported but not acted on. Contrast is never
+    fixed by recolouring text on a planner's own initiative: its findings count only when the
+    brief asks for contrast (a ``ContrastConstraint``).
+    """
+    constraints = list(constraints)
+    asked = any(isinstance(c, ContrastConstraint) for c in constraints)
+    return [f for f in findings if (f.metric == "contrast" and asked)
+            or (f.metric != "contrast" and (f.defect or f.metric == "instruction_fit"))]

@@ -21,13 +21,16 @@ A finding's own ``suggestion`` (when the metric knows a fix) always comes first.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from assistant.document import Element, Layout
+from assistant.geometry import Box
+from assistant.metrics import Finding
 
 Candidate = tuple[dict[str, Any], str]
-Generator = Callable[[Any, Layout], list[Candidate]]
+Generator = Callable[[Finding, Layout], list[Candidate]]
 
 GENERATORS: dict[str, Generator] = {}
 
@@ -53,7 +56,7 @@ class Geometry:
     snap: float
 
     @classmethod
-    def of(cls, layout: Layout) -> "Geometry":
+    def of(cls, layout: Layout) -> Geometry:
         short = min(layout.canvas.width, layout.canvas.height)
         return cls(gap=0.025 * short, nudge=0.03 * short, snap=0.08 * short)
 
@@ -86,7 +89,7 @@ def move(ids: list[str], dx: float, dy: float) -> dict[str, Any]:
     return {"type": "move", "ids": ids, "dx": _round(dx), "dy": _round(dy)}
 
 
-def fit_inside(box: Any, area: Any) -> tuple[float, float]:
+def fit_inside(box: Box, area: Box) -> tuple[float, float]:
     """Displacement that brings ``box`` inside ``area`` (0 on an axis where it cannot fit)."""
     dx = dy = 0.0
     if box.width <= area.width:
@@ -96,7 +99,7 @@ def fit_inside(box: Any, area: Any) -> tuple[float, float]:
     return dx, dy
 
 
-def candidates_for(finding: Any, layout: Layout) -> list[Candidate]:
+def candidates_for(finding: Finding, layout: Layout) -> list[Candidate]:
     """The finding's suggestion (if any) followed by its metric generator's candidates."""
     out: list[Candidate] = []
     label = f"{finding.metric}: {finding.message}"
@@ -108,7 +111,7 @@ def candidates_for(finding: Any, layout: Layout) -> list[Candidate]:
 
 
 @generator("overlap")
-def separate(finding: Any, layout: Layout) -> list[Candidate]:
+def separate(finding: Finding, layout: Layout) -> list[Candidate]:
     """Move either element out of the other along each direction, by the overlap plus a gap."""
     us = units(layout, finding.element_ids)
     g = Geometry.of(layout)
@@ -139,7 +142,7 @@ _EDGES_Y = {"top": lambda b: b.y, "bottom": lambda b: b.y2, "center_y": lambda b
 
 
 @generator("alignment")
-def align_nearest(finding: Any, layout: Layout) -> list[Candidate]:
+def align_nearest(finding: Finding, layout: Layout) -> list[Candidate]:
     """Align each implicated element to the nearest edge/centre of a neighbour, or to the margins."""
     us = units(layout, finding.element_ids)
     out: list[Candidate] = []
@@ -170,7 +173,7 @@ def align_nearest(finding: Any, layout: Layout) -> list[Candidate]:
 
 
 @generator("margins")
-def into_safe_box(finding: Any, layout: Layout) -> list[Candidate]:
+def into_safe_box(finding: Finding, layout: Layout) -> list[Candidate]:
     """Move each implicated element inside the safe box; shrink it first when it cannot fit."""
     safe = layout.canvas.safe_box
     out: list[Candidate] = []
@@ -189,7 +192,7 @@ def into_safe_box(finding: Any, layout: Layout) -> list[Candidate]:
 
 
 @generator("spacing", "grouping")
-def respace(finding: Any, layout: Layout) -> list[Candidate]:
+def respace(finding: Finding, layout: Layout) -> list[Candidate]:
     """Distribute or stack the implicated elements with even gaps."""
     us = units(layout, finding.element_ids)
     ids = [u.id for u in us]
@@ -206,7 +209,7 @@ def respace(finding: Any, layout: Layout) -> list[Candidate]:
 
 
 @generator("hierarchy", "text_fit")
-def reweigh(finding: Any, layout: Layout) -> list[Candidate]:
+def reweigh(finding: Finding, layout: Layout) -> list[Candidate]:
     """Promote important elements, demote minor ones, reflow text that does not fit."""
     out: list[Candidate] = []
     for i in finding.element_ids:
@@ -223,7 +226,7 @@ def reweigh(finding: Any, layout: Layout) -> list[Candidate]:
 
 
 @generator("grid")
-def snap(finding: Any, layout: Layout) -> list[Candidate]:
+def snap(finding: Finding, layout: Layout) -> list[Candidate]:
     """Snap the implicated elements to a column grid."""
     ids = [u.id for u in units(layout, finding.element_ids)]
     if not ids:
@@ -233,9 +236,12 @@ def snap(finding: Any, layout: Layout) -> list[Candidate]:
 
 
 @generator("contrast")
-def recolour(finding: Any, layout: Layout) -> list[Candidate]:
-    """Near-black or near-white text for the implicated text elements — only when the finding's own
-    suggestion is not a shade of the text's colour (a brand colour keeps its hue when a shade of it passes)."""
+def recolour(finding: Finding, layout: Layout) -> list[Candidate]:
+    """Near-black or near-white text for the implicated text elements.
+
+    Only when the finding's own suggestion is not a shade of the text's colour
+    (a brand colour keeps its hue when a shade of it passes).
+    """
     shade = (finding.suggestion or {}).get("fill")
     if shade and shade not in ("#000000", "#ffffff"):
         return nudges(finding, layout)
@@ -248,7 +254,7 @@ def recolour(finding: Any, layout: Layout) -> list[Candidate]:
 
 
 @generator("instruction_fit")
-def follow_instruction(finding: Any, layout: Layout) -> list[Candidate]:
+def follow_instruction(finding: Finding, layout: Layout) -> list[Candidate]:
     """Anchor implicated elements to each region; promote/demote them."""
     out: list[Candidate] = []
     us = units(layout, finding.element_ids)
@@ -263,7 +269,7 @@ def follow_instruction(finding: Any, layout: Layout) -> list[Candidate]:
     return out
 
 
-def nudges(finding: Any, layout: Layout) -> list[Candidate]:
+def nudges(finding: Finding, layout: Layout) -> list[Candidate]:
     """Small moves of each implicated element along both axes (fallback generator)."""
     g = Geometry.of(layout)
     canvas = layout.canvas.box

@@ -1,4 +1,4 @@
-"""The output grammar of a language-model planner, generated from the action JSON schema.
+r"""The output grammar of a language-model planner, generated from the action JSON schema.
 
 A model constrained by this grammar can only write one action JSON object of
 the agreed vocabulary (``assistant.actions.action_json_schema``): llama.cpp's
@@ -40,7 +40,7 @@ The grammar itself is generated from a stricter form of that schema
   ``assistant.planners.prompting.format_target`` writes it, and no newline, which is
   the completion's stop sequence);
 * element ids are written as ``format_target`` writes them (JSON strings with
-  UTF-8 as it is, where the converter would write ``\\u`` escapes), and an id
+  UTF-8 as it is, where the converter would write ``\u`` escapes), and an id
   list never names an id right after itself (``["logo","logo"]``): such a list
   validates (``apply_action`` uses each element once) but is never the edit
   asked for — a ``distribute`` of three elements that names one twice spaces
@@ -67,10 +67,15 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 
+from assistant.actions import action_json_schema, parse_action
 from assistant.errors import InvalidAction
+from assistant.instructions.lexicon import UNIT_PX
+from assistant.planners.gbnf_rules import PLAIN_CHAR, number_rule, string_rule
+from assistant.planners.prompting import parse_completion
 
 #: Element-id fields of the action vocabulary.
 ID_FIELDS = ("id", "target_id")
@@ -138,8 +143,6 @@ def runtime_schema(ids: Iterable[str] | None = None) -> dict[str, Any]:
     output schema); every action it admits also matches ``action_json_schema()``
     except for numeric ranges.
     """
-    from assistant.actions import action_json_schema
-
     id_list = None if ids is None else list(dict.fromkeys(ids))
     schema = _strip(copy.deepcopy(action_json_schema()))
     _walk(schema, id_list)
@@ -189,8 +192,6 @@ def _not_null(node: dict[str, Any]) -> dict[str, Any]:
 
 def _leaf_rule(node: dict[str, Any]) -> str | None:
     """Own GBNF body for a number or free-string schema ``node`` (``None``: the converter's rule is exact)."""
-    from assistant.planners.gbnf_rules import PLAIN_CHAR, number_rule, string_rule
-
     kind = node.get("type")
     if kind in ("number", "integer"):
         return number_rule(node, int_digits=INT_DIGITS, fraction_digits=FRACTION_DIGITS)
@@ -337,7 +338,8 @@ def distinct_span(ids: Iterable[str]) -> int:
     first ``distinct_span(ids)`` positions of every id list: :data:`DISTINCT_SPAN` of them unless the layout
     has so many ids that the rules would pass :data:`ID_LIST_BUDGET` alternatives, fewer then. ``1`` (no
     check) where fewer than two ids exist or where even the first two positions would pass the budget (about a
-    hundred ids), so that the grammar stays as small as it was without the check."""
+    hundred ids), so that the grammar stays as small as it was without the check.
+    """
     id_list = list(dict.fromkeys(ids))
     if len(id_list) < 2:
         return 1
@@ -348,21 +350,23 @@ def distinct_span(ids: Iterable[str]) -> int:
 
 
 def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str, str]:
-    """GBNF rules for the element ids: ``id-one`` (one id) and, for each ``(lo, hi, tail)`` of ``lists``,
-    ``id-list-LO-HI`` (a JSON array of ``lo`` … ``hi`` ids, no id right after itself in the first
+    """GBNF rules for the element ids: ``id-one`` (one id) and one id list for each ``(lo, hi, tail)`` of ``lists``.
+
+    The list is ``id-list-LO-HI`` (a JSON array of ``lo`` … ``hi`` ids, no id right after itself in the first
     :func:`distinct_span` positions) or, where ``tail`` names a rule, ``id-list-LO-HI-TAIL``: the array, then
     that rule (the fields between the list and a ``target_id``), then a target id that is not the list's last
     id (where the list is shorter than the span; any id after a longer list).
 
     A radix trie over the ids' JSON strings keeps "any id but the one before" linear in the ids' length:
-    the rule for it follows the excluded id's path and shares every other branch."""
+    the rule for it follows the excluded id's path and shares every other branch.
+    """
     words = [_json_id(i) for i in ids]
     root = _radix_trie(words)
     span = distinct_span(ids)
     out: dict[str, str] = {"id-one": " | ".join(_gbnf_literal(w) for w in words)}
     memo: dict[str, str | None] = {}  # rule name → itself, or None where no id is left
 
-    def trie(prefix: str, node: _Node, excl: int | None, then: Any) -> str | None:
+    def trie(prefix: str, node: _Node, excl: int | None, then: Callable[[int], str]) -> str | None:
         """Rule ``prefix-n<node>[-x<excl>]``: an id from ``node`` on, not ``excl``, each followed by ``then(id)``."""
         excl = excl if excl is not None and excl in node.members else None
         name = f"{prefix}-n{node.key}" + ("" if excl is None else f"-x{excl}")
@@ -386,7 +390,8 @@ def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str
             raise ValueError(f"no target id other than {ids[j]!r}")
         return found
 
-    for lo, hi, tail in sorted(set(lists)):
+    def id_list(lo: int, hi: int, tail: str) -> None:
+        """Add the rules of the id list of ``lo`` … ``hi`` ids followed by ``tail``."""
         # rules of the k-th id on depend on ``lo`` only while k < lo: lists of 1 and of 2 or more share the rest
 
         def tag(k: int) -> str:
@@ -422,6 +427,9 @@ def _id_rules(ids: list[str], lists: Iterable[tuple[int, int, str]]) -> dict[str
 
         first = pick(1, None)
         out[f"id-list-{lo}-{hi}" + (f"-{tail}" if tail else "")] = f'"[" {first}' + ("" if tail else ' "]"')
+
+    for lo, hi, tail in sorted(set(lists)):
+        id_list(lo, hi, tail)
     return out
 
 
@@ -438,12 +446,14 @@ def _enum_literal(node: dict[str, Any]) -> str:
 
 def _id_placeholders(actions: list[dict[str, Any]], rules: list[str],
                      tails: dict[str, str]) -> set[tuple[int, int, str]]:
-    """Replace the id fields of ``actions`` (enums of the layout's ids) by placeholders of :func:`_id_rules`'
-    rules; the ``(minItems, maxItems, tail)`` of the id lists.
+    """Replace the id fields of ``actions`` by placeholders; return the ``(minItems, maxItems, tail)`` of the id lists.
+
+    The id fields are enums of the layout's ids; the placeholders name :func:`_id_rules`' rules.
 
     Where an action requires both an id list and :data:`TARGET_FIELD` (``align`` to an element), the list's
     placeholder takes the fields after it up to the target too (required enums; written as ``tails``'
-    rules), so that the target can be kept from being the list's last id."""
+    rules), so that the target can be kept from being the list's last id.
+    """
     lists: set[tuple[int, int, str]] = set()
     for action in actions:
         props = action.get("properties", {})
@@ -504,19 +514,18 @@ def grammar_schema(ids: Iterable[str] | None = None) -> tuple[dict[str, Any], li
 
 
 def within_grammar(text: str, ids: Iterable[str] | None = None, distances: Distances | None = None) -> bool:
-    """Whether ``text`` is an answer the grammar admits in substance: one action that validates, whose
-    id fields name only ``ids`` (at most :data:`MAX_IDS` in a list, none right after itself in the first
-    :func:`distinct_span` positions, an ``align`` to an element not to the list's last id while the list is
-    shorter than that) and whose free strings are at most :data:`MAX_STRING` characters.
+    """Whether ``text`` is an answer the grammar admits in substance.
+
+    That is one action that validates, whose id fields name only ``ids`` (at most :data:`MAX_IDS` in a
+    list, none right after itself in the first :func:`distinct_span` positions, an ``align`` to an element
+    not to the list's last id while the list is shorter than that) and whose free strings are at most
+    :data:`MAX_STRING` characters.
 
     With ``distances`` (:func:`request_distances`), a ``move``'s ``dx`` and ``dy`` must also be among theirs.
 
     What the local planner accepts from a model decoded without the grammar before falling back to it
     (``LocalPlanner.complete``); the grammar itself is stricter only in layout (spacing, key order, digits).
     """
-    from assistant.actions import parse_action
-    from assistant.planners.prompting import parse_completion
-
     try:
         data = parse_completion(text)
         parse_action(data)
@@ -549,7 +558,8 @@ def within_grammar(text: str, ids: Iterable[str] | None = None, distances: Dista
 
 def _target_required(data: dict[str, Any]) -> bool:
     """Whether ``data`` is of a variant (:data:`VARIANTS`) that requires :data:`TARGET_FIELD`."""
-    return any(TARGET_FIELD in spec.get("require", ()) and all(data.get(k) in v for k, v in spec.get("enum", {}).items())
+    return any(TARGET_FIELD in spec.get("require", ())
+               and all(data.get(k) in v for k, v in spec.get("enum", {}).items())
                for spec in VARIANTS.get(str(data.get("type")), ()))
 
 
@@ -557,7 +567,8 @@ def action_gbnf(ids: Iterable[str] | None = None, distances: Distances | None = 
     """GBNF text for one compact action JSON object (see the module docstring).
 
     ``distances`` (:func:`request_distances`): a ``move`` then writes both ``dx`` and ``dy``, each one of
-    its values."""
+    its values.
+    """
     gbnf, move_rules = _base_gbnf(None if ids is None else tuple(dict.fromkeys(ids)), distances is not None)
     if distances is None:
         return gbnf
@@ -568,8 +579,10 @@ def action_gbnf(ids: Iterable[str] | None = None, distances: Distances | None = 
 
 @lru_cache(maxsize=32)
 def _base_gbnf(ids: tuple[str, ...] | None, move_fields: bool = False) -> tuple[str, tuple[str, ...]]:
-    """The grammar over ``ids`` and the names of the rules of a move's :data:`MOVE_FIELDS` (which a move
-    must write with ``move_fields``)."""
+    """The grammar over ``ids`` and the names of the rules of a move's :data:`MOVE_FIELDS`.
+
+    With ``move_fields`` a move must write both fields.
+    """
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
     schema, rules, helpers = _grammar_parts(ids)
@@ -622,8 +635,6 @@ def request_distances(request: str, px_per_unit: float = 1.0) -> dict[str, tuple
     ``None`` — moves stay free — when the request names no length, more than :data:`MAX_DISTANCES`, or one
     that is not a whole number of layout units (the grammar could not write it exactly).
     """
-    from assistant.instructions.lexicon import UNIT_PX
-
     text = _QUOTED_RE.sub(lambda m: " " * len(m.group()), request)
     paired: dict[str, set[int]] = {f: set() for f in MOVE_FIELDS}
     loose: set[int] = set()
@@ -686,6 +697,6 @@ def action_grammar(ids: Iterable[str] | None = None, distances: Distances | None
     return _compiled(None if ids is None else tuple(dict.fromkeys(ids)), key)
 
 
-__all__ = ["runtime_schema", "structured_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar", "answer_token_bound",
-           "request_distances", "distance_rule", "Distances", "MOVE_FIELDS",
+__all__ = ["runtime_schema", "structured_schema", "grammar_schema", "action_gbnf", "VARIANTS", "action_grammar",
+           "answer_token_bound", "request_distances", "distance_rule", "Distances", "MOVE_FIELDS",
            "MAX_STRING", "INT_DIGITS", "FRACTION_DIGITS"]

@@ -29,16 +29,21 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from assistant.actions import Action, parse_action
+from assistant.actions.trial import attempt
 from assistant.errors import InvalidAction
+from assistant.metrics import Finding, MetricReport
 from assistant.planners import register_planner
-from assistant.planners.base import PlannerState, Proposal, action_ids
+from assistant.planners.base import PlannerState, Proposal, action_ids, actionable
 from assistant.planners.candidates import candidates_for, unit_of
+from assistant.planners.lists import detached_lists, list_markers, snapshot
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
+
 
 @dataclass
 class _Trial:
     proposal: Proposal
-    action: Any
+    action: Action
     value: float
     order: int
 
@@ -70,14 +75,12 @@ class HeuristicPlanner:
         self.top_k = top_k
 
     # -- the Planner contract ---------------------------------------------
-    def propose(self, state: PlannerState) -> list[Any]:
+    def propose(self, state: PlannerState) -> list[Action]:
         """Ranked actions for ``state`` (``[finalize]`` when no edit improves the layout)."""
         return [p.action for p in self.propose_detailed(state)]
 
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals with reasons and simulated gains."""
-        from assistant.actions import parse_action
-
         trials = self._trials(state, state.report, self.max_findings, self.max_candidates)
         if not trials:
             return [Proposal(action=parse_action({"type": "finalize"}),
@@ -93,15 +96,18 @@ class HeuristicPlanner:
         return [t.proposal for t in trials[: self.top_k]]
 
     # -- search -------------------------------------------------------------
-    def _candidates(self, state: PlannerState, report: Any, max_findings: int,
-                    max_candidates: int) -> list[tuple[dict[str, Any], str, Any]]:
+    def _candidates(self, state: PlannerState, report: MetricReport, max_findings: int,
+                    max_candidates: int) -> list[tuple[dict[str, Any], str, Finding]]:
         layout = state.document.layout
         frozen = state.frozen_ids
         frozen_units = {unit_of(layout, i).id for i in frozen if i in layout}
         seen: set[str] = set()
-        out: list[tuple[dict[str, Any], str, Any]] = []
-        for finding in report.findings()[:max_findings]:
-            for action, reason in candidates_for(finding, layout):
+        out: list[tuple[dict[str, Any], str, Finding]] = []
+        for finding in actionable(report.findings(), state.constraints)[:max_findings]:
+            # a defect comes with the smallest edit that removes it: that edit, not a generic family of moves
+            options = ([(dict(finding.suggestion), f"{finding.metric}: {finding.message} (suggested fix)")]
+                       if finding.defect and finding.suggestion else candidates_for(finding, layout))
+            for action, reason in options:
                 ids = action_ids(action)
                 if ids & frozen or ids & frozen_units:
                     continue
@@ -114,32 +120,24 @@ class HeuristicPlanner:
                     return out
         return out
 
-    def _simulate(self, state: PlannerState, action: Any, markers: dict[str, list[str]],
-                  listed: dict[str, Any]) -> tuple[Any, set[str]] | None:
-        """Apply, score and undo ``action``; ``(report, changed ids)``, or None when invalid or when it
-        would pull a bulleted list off its bullets (``markers`` and their ``listed`` snapshot,
-        ``assistant.planners.lists``)."""
-        from assistant.actions import apply_action, undo_diff
-        from assistant.metrics import evaluate
-        from assistant.planners.lists import detached_lists
+    def _simulate(self, state: PlannerState, action: Action, markers: dict[str, list[str]],
+                  listed: dict[str, Any]) -> tuple[MetricReport, set[str]] | None:
+        """Apply, score and undo ``action``; ``(report, changed ids)``, or None when it is refused.
 
+        It is refused when invalid or when it would pull a bulleted list off its
+        bullets (``markers`` and their ``listed`` snapshot, ``assistant.planners.lists``).
+        """
         doc = state.document
         try:
-            diff = apply_action(doc, action)
+            with attempt(doc, action, constraints=state.constraints, weights=state.weights) as trial:
+                if detached_lists(listed, doc.layout, markers):
+                    return None
+                return trial.report, set(trial.changed_ids)
         except InvalidAction:
             return None
-        try:
-            if detached_lists(listed, doc.layout, markers):
-                return None
-            report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
-        finally:
-            undo_diff(doc, diff)
-        return report, set(getattr(diff, "changed_ids", ()) or ())
 
-    def _trials(self, state: PlannerState, report: Any, max_findings: int, max_candidates: int) -> list[_Trial]:
-        from assistant.actions import parse_action
-        from assistant.planners.lists import list_markers, snapshot
-
+    def _trials(self, state: PlannerState, report: MetricReport, max_findings: int,
+                max_candidates: int) -> list[_Trial]:
         layout = state.document.layout
         markers = list_markers(layout)
         listed = snapshot(layout, markers)  # every simulation is undone: one snapshot serves them all
@@ -173,21 +171,14 @@ class HeuristicPlanner:
             trials.append(_Trial(proposal, action, value, order))
         return trials
 
-    def _lookahead(self, state: PlannerState, action: Any) -> float:
+    def _lookahead(self, state: PlannerState, action: Action) -> float:
         """Best value reachable one edit after ``action`` (0 when none improves)."""
-        from assistant.actions import apply_action, undo_diff
-        from assistant.metrics import evaluate
-
-        doc = state.document
         try:
-            diff = apply_action(doc, action)
+            with attempt(state.document, action, constraints=state.constraints, weights=state.weights) as trial:
+                nxt = self._trials(state, trial.report, max(2, self.max_findings // 4),
+                                   max(8, self.max_candidates // 4))
         except InvalidAction:
             return 0.0
-        try:
-            report = evaluate(doc.layout, constraints=state.constraints or None, weights=state.weights)
-            nxt = self._trials(state, report, max(2, self.max_findings // 4), max(8, self.max_candidates // 4))
-        finally:
-            undo_diff(doc, diff)
         return max((t.value for t in nxt), default=0.0)
 
 

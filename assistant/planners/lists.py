@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from assistant.document import Layout
+
 #: Largest marker, as a share of the text's font size (width and height).
 MARKER_EM = 0.8
 #: Largest gap between a marker's right edge and the text's left edge, in font sizes.
@@ -29,7 +31,7 @@ MARKER_GAP_EM = 2.0
 _TOL = 0.01
 
 
-def list_markers(layout: Any) -> dict[str, list[str]]:
+def list_markers(layout: Layout) -> dict[str, list[str]]:
     """``{text id: [marker ids]}`` for every text with bullet shapes beside its lines (see the module docstring)."""
     shapes = [e for e in layout.elements if e.kind == "shape" and e.role == "decoration" and not e.children]
     out: dict[str, list[str]] = {}
@@ -46,20 +48,20 @@ def list_markers(layout: Any) -> dict[str, list[str]]:
     return out
 
 
-def _state(layout: Any, element_id: str) -> tuple[Any, ...] | None:
+def _state(layout: Layout, element_id: str) -> tuple[Any, ...] | None:
     if element_id not in layout:
         return None
     e = layout.get(element_id)
     return e.box.x, e.box.y, e.box.width, e.box.height, e.font_size, e.line_height, e.lines, e.text
 
 
-def snapshot(layout: Any, markers: dict[str, list[str]]) -> dict[str, tuple[Any, ...] | None]:
+def snapshot(layout: Layout, markers: dict[str, list[str]]) -> dict[str, tuple[Any, ...] | None]:
     """What :func:`detached_lists` compares: the box and text settings of every listed text and marker."""
     ids = {*markers, *(m for ms in markers.values() for m in ms)}
     return {i: _state(layout, i) for i in ids}
 
 
-def detached_lists(before: dict[str, tuple[Any, ...] | None], layout: Any,
+def detached_lists(before: dict[str, tuple[Any, ...] | None], layout: Layout,
                    markers: dict[str, list[str]]) -> list[str]:
     """Texts of ``markers`` whose markers no longer sit where they sat beside them in ``before``.
 

@@ -31,7 +31,7 @@ One decision (``propose_detailed``):
    With ``suggestions`` (the default; ``-O suggestions=0`` for the model
    alone) the fixes the observation's findings suggest — shown to the model in
    its prompt — are verified beside the answers, and the best of either kind
-   is played (``models/tiny27/COMPARE_SUGGESTED.md``).
+   is played: on real files never trained on, that beats both kinds alone (``docs/experiments.md``).
 
 ``threads`` defaults to :func:`default_threads` (1 for a small model).
 ``step_timeout`` bounds the seconds of generation per decision: a generation
@@ -47,19 +47,30 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
+from assistant.actions import Action
+from assistant.document import Layout
+from assistant.env.observation import fit_observation_text, fit_text, layout_element_dicts
 from assistant.errors import ModelFileError, PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
-from assistant.planners.grammar import Distances
+from assistant.planners.grammar import Distances, action_grammar, answer_token_bound, within_grammar
 from assistant.planners.modelstep import (
-    ModelStats, choose, distinct_answers, element_ids, finding_fixes, planner_observation, switch,
+    ModelStats,
+    choose,
+    distinct_answers,
+    element_ids,
+    finding_fixes,
+    planner_observation,
+    switch,
 )
+from assistant.planners.prompting import STOP_SEQUENCES, build_prompt, layout_text
 
 BUNDLED_NAME = "layout-applicator-tiny.gguf"
 GEMMA_ADAPTER_NAME = "layout-applicator-gemma.lora.gguf"
@@ -192,8 +203,11 @@ def no_weight_repacking() -> Iterator[None]:
 
 @contextmanager
 def _quiet_stderr() -> Iterator[None]:
-    """Silence the native library's notes on the process's stderr inside the block (llama.cpp prints
-    some, such as "using full-size SWA cache", even when asked not to); errors are raised as exceptions."""
+    """Silence the native library's notes on the process's stderr inside the block.
+
+    llama.cpp prints some, such as "using full-size SWA cache", even when asked
+    not to; errors are raised as exceptions.
+    """
     try:
         fd = sys.stderr.fileno()
     except (AttributeError, ValueError, io.UnsupportedOperation):
@@ -247,8 +261,10 @@ def check_adapter_applied(llm: Any, adapter: str | Path, model: str | Path) -> N
 
 def load_model(path: str | Path, *, n_ctx: int = 2048, threads: int | None = None,
                adapter: str | Path | None = None) -> Any:
-    """A ``llama_cpp.Llama`` for ``path`` (and its LoRA ``adapter``), loaded once per process
-    (cached by path, mtime and size)."""
+    """A ``llama_cpp.Llama`` for ``path`` (and its LoRA ``adapter``).
+
+    It is loaded once per process (cached by path, mtime and size).
+    """
     if threads is None:
         threads = default_threads(check_model_file(path))
     return _load_with_lock(path, n_ctx=n_ctx, threads=threads, adapter=adapter)[0]
@@ -272,10 +288,8 @@ def _load_with_lock(path: str | Path, *, n_ctx: int, threads: int,
 ANSWER_RESERVE = 128
 
 
-def _fits(llm: Any, instruction: str, kind: str) -> Any:
+def _fits(llm: Any, instruction: str, kind: str) -> Callable[[str], bool]:
     """Whether the prompt around a text leaves :data:`ANSWER_RESERVE` of ``llm``'s context for the answer."""
-    from assistant.planners.prompting import build_prompt
-
     limit = int(llm.n_ctx()) - ANSWER_RESERVE
 
     def fits(text: str) -> bool:
@@ -286,28 +300,30 @@ def _fits(llm: Any, instruction: str, kind: str) -> Any:
 
 
 def fit_planner_prompt(llm: Any, obs: dict[str, Any], instruction: str) -> str:
-    """The planner prompt for observation ``obs``, shortened (``assistant.env.observation.fit_observation_text``)
-    only where the full one would leave fewer than :data:`ANSWER_RESERVE` of ``llm``'s context tokens
-    for the answer: a large real file is read in brief rather than refused."""
-    from assistant.planners.prompting import build_prompt
+    """The planner prompt for observation ``obs``, shortened to fit ``llm``'s context.
 
+    It is shortened (``assistant.env.observation.fit_observation_text``) only where the
+    full one would leave fewer than :data:`ANSWER_RESERVE` of ``llm``'s context tokens
+    for the answer: a large real file is read in brief rather than refused.
+    """
     return build_prompt(fit_planner_observation(llm, obs, instruction), instruction, kind="planner")
 
 
 def fit_planner_observation(llm: Any, obs: dict[str, Any], instruction: str) -> str:
-    """The observation text that :func:`fit_planner_prompt` puts in the prompt (the training data records
-    this text, so that a large file's states are learnt as the model reads them)."""
-    from assistant.env.observation import fit_observation_text
+    """The observation text that :func:`fit_planner_prompt` puts in the prompt.
 
+    The training data records this text, so that a large file's states are learnt
+    as the model reads them.
+    """
     return fit_observation_text(obs, _fits(llm, instruction, "planner"))
 
 
-def fit_applicator_prompt(llm: Any, layout: Any, request: str) -> str:
-    """The applicator prompt for ``request`` on ``layout``, shortened as :func:`fit_planner_prompt` shortens
-    the planner's; an element the request names by id is always listed."""
-    from assistant.env.observation import fit_text, layout_element_dicts
-    from assistant.planners.prompting import build_prompt, layout_text
+def fit_applicator_prompt(llm: Any, layout: Layout, request: str) -> str:
+    """The applicator prompt for ``request`` on ``layout``, fitted to ``llm``'s context.
 
+    It is shortened as :func:`fit_planner_prompt` shortens the planner's; an
+    element the request names by id is always listed.
+    """
     elements = layout_element_dicts(layout)
     named = {e["id"] for e in elements if e["id"] in request}
     text = fit_text(lambda level, out: layout_text(layout, compact=level, leave_out=out), elements, named,
@@ -380,8 +396,6 @@ class LocalPlanner:
         are; otherwise it answers again under the grammar. Either way the answer is a valid action on the
         layout's ids; a small vocabulary always decodes under the grammar.
         """
-        from assistant.planners.grammar import within_grammar
-
         if self.grammar and self.lazy_grammar:
             text = self._complete(prompt, ids=ids, temperature=temperature, seed=seed, deadline=deadline,
                                   grammar=False)
@@ -394,8 +408,6 @@ class LocalPlanner:
                   deadline: float | None, grammar: bool, distances: Distances | None = None) -> str:
         from llama_cpp import StoppingCriteriaList
 
-        from assistant.planners.grammar import action_grammar, answer_token_bound
-        from assistant.planners.prompting import STOP_SEQUENCES
 
         # under the grammar, room for its longest answer: a cut answer would not parse
         max_tokens = max(self.max_tokens, answer_token_bound(ids)) if grammar else self.max_tokens
@@ -426,8 +438,10 @@ class LocalPlanner:
 
     def generate(self, prompt: str, *, ids: Sequence[str] | None, samples: int | None = None, step: int = 0,
                  deadline: float | None = None, distances: Distances | None = None) -> list[str]:
-        """Up to K answers for ``prompt`` with different actions: the first greedy, the rest sampled
-        (seeded by step and draw; see ``modelstep.distinct_answers``); ``distances`` as :meth:`complete`.
+        """Up to K answers for ``prompt`` with different actions.
+
+        The first is greedy, the rest sampled (seeded by step and draw; see
+        ``modelstep.distinct_answers``); ``distances`` as :meth:`complete`.
 
         Stops early when ``deadline`` or this planner's ``step_timeout`` passes.
         """
@@ -442,7 +456,7 @@ class LocalPlanner:
         return distinct_answers(draw, k, self.temperature, deadline=deadline, stats=self.stats)
 
     # -- the Planner contract -------------------------------------------------
-    def applicator_prompt(self, layout: Any, request: str) -> str:
+    def applicator_prompt(self, layout: Layout, request: str) -> str:
         """The applicator prompt for ``request`` on ``layout``, fitted to this model's context."""
         return fit_applicator_prompt(self.llm, layout, request)
 
@@ -454,7 +468,7 @@ class LocalPlanner:
         return choose(state, texts, self.stats, source="local", tune=self.tune,
                       suggested=finding_fixes(obs) if self.suggestions else ())
 
-    def propose(self, state: PlannerState) -> list[Any]:
+    def propose(self, state: PlannerState) -> list[Action]:
         """Ranked actions for ``state``."""
         return [p.action for p in self.propose_detailed(state)]
 

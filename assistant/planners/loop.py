@@ -23,11 +23,19 @@ The result says how many edits were made, which elements changed and why
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
 
+from assistant.actions import Action, parse_action, redo_diff, undo_diffs
+from assistant.actions.trial import attempt
 from assistant.document import Document
 from assistant.errors import InvalidAction, PlannerError
-from assistant.planners.base import PlannerState, PlanResult, Proposal, StepRecord, proposals_of
+from assistant.instructions import Constraint, ContrastConstraint
+from assistant.metrics import MetricReport, evaluate
+from assistant.planners.base import Planner, PlannerState, PlanResult, Proposal, StepRecord, proposals_of
+from assistant.planners.lists import detached_lists, list_markers, snapshot
+from assistant.render.inkmap import InkState, compare, measure
 
 #: How much composite an edit may cost when it improves the instruction fit.
 FIT_TOLERANCE = 0.005
@@ -37,13 +45,30 @@ EPSILON = 1e-6
 TRIES_PER_STEP = 4
 
 
-def instruction_fit(report: Any) -> float | None:
+
+class SessionLike(Protocol):
+    """What :func:`run_planner` needs of a session (``assistant.app.session.Session``).
+
+    Its document, and ``apply``, which makes one edit one history entry and undo step.
+    """
+
+    @property
+    def document(self) -> Document:
+        """The document the session edits."""
+        ...
+
+    def apply(self, actions: list[Action]) -> object:
+        """Apply ``actions`` as one edit."""
+        ...
+
+
+def instruction_fit(report: MetricReport) -> float | None:
     """The ``instruction_fit`` score of a ``MetricReport`` (None without constraints)."""
     result = report.metrics.get("instruction_fit") if getattr(report, "metrics", None) else None
     return None if result is None else float(result.score)
 
 
-def improves(before: Any, after: Any, tolerance: float = FIT_TOLERANCE) -> bool:
+def improves(before: MetricReport, after: MetricReport, tolerance: float = FIT_TOLERANCE) -> bool:
     """The improvement guard (see the module docstring) on two ``MetricReport``s."""
     if after.composite > before.composite + EPSILON:
         return True
@@ -69,20 +94,35 @@ def lock_elements(document: Document, ids: Iterable[str]) -> list[str]:
     return done
 
 
-def _action_dict(action: Any) -> dict[str, Any]:
+def _action_dict(action: Action | dict[str, Any]) -> dict[str, Any]:
     dump = getattr(action, "model_dump", None)
     return dump(mode="json", exclude_none=True) if callable(dump) else dict(action)
 
 
-def _action_type(action: Any) -> str:
+def _action_type(action: Action | dict[str, Any]) -> str:
     return str(getattr(action, "type", None) or _action_dict(action).get("type", ""))
 
 
+def _recolours(action: Action) -> bool:
+    return _action_type(action) == "set_text_style" and _action_dict(action).get("fill") is not None
+
+
+@contextmanager
+def _undone(document: Document, trial: Any) -> Iterator[None]:
+    """The document as it was before ``trial``'s edit, for the block's duration."""
+    undo_diffs(document, trial.diffs)
+    try:
+        yield
+    finally:
+        for d in trial.diffs:
+            redo_diff(document, d)
+
+
 def run_planner(
-    target: Document | Any,
-    planner: Any,
+    target: Document | SessionLike,
+    planner: Planner,
     *,
-    constraints: list[Any] | None = None,
+    constraints: list[Constraint] | None = None,
     weights: dict[str, float] | None = None,
     instruction: str | None = None,
     locked: Iterable[str] = (),
@@ -91,23 +131,28 @@ def run_planner(
     time_budget: float | None = None,
     tolerance: float = FIT_TOLERANCE,
     guard: bool = True,
+    verify: bool = True,
 ) -> PlanResult:
     """Improve ``target`` in place with ``planner``; return what happened.
 
-    Arguments:
+    Args:
         target: a ``Document``, or an ``assistant.app.session.Session`` — then each
             accepted edit goes through ``Session.apply`` (one history entry and
             undo step per edit; rejected trials leave no trace in the history).
-        constraints / weights / instruction: what the composite measures.
+        planner: proposes the edits, ranked (see ``Planner``).
+        constraints: the compiled instruction the composite measures.
+        weights: the composite's metric weights (None: the defaults).
+        instruction: the instruction text, for planners that read it.
         locked: element ids no edit may touch (they are marked locked).
         keep: ids an instruction asks to keep where they are (never proposed).
-        max_steps: most edits to apply. time_budget: seconds for the whole run.
+        max_steps: most edits to apply.
+        time_budget: seconds for the whole run (None: no limit).
+        tolerance: composite an edit may cost for a better instruction fit (see ``improves``).
         guard: undo any edit that does not pass ``improves`` (on by default).
+        verify: check every edit on a render before keeping it (:mod:`assistant.render.inkmap`): one that
+            makes text collide with other ink, pushes ink off the page or a label out of its frame is
+            undone and recorded in ``PlanResult.rejected`` (on by default).
     """
-    from assistant.actions import apply_action, parse_action, undo_diff
-    from assistant.metrics import evaluate
-    from assistant.planners.lists import detached_lists, list_markers, snapshot
-
     if max_steps < 0:
         raise PlannerError(f"max_steps must be >= 0, got {max_steps}")
     session = None if isinstance(target, Document) else target
@@ -118,12 +163,14 @@ def run_planner(
     locked_ids = frozenset(lock_elements(document, locked))
     protected = locked_ids | frozenset(keep)
 
-    def score() -> Any:
+    def score() -> MetricReport:
         return evaluate(document.layout, constraints=constraints or None, weights=weights)
 
     report = start = score()
     result = PlanResult(planner=getattr(planner, "name", type(planner).__name__), start=start, end=start)
     stopped = "max_steps"
+    ink: InkState | None = None  # the render of the current state, measured when first needed
+    ink_start: InkState | None = None
     for step in range(max_steps):
         if deadline is not None and time.monotonic() >= deadline:
             stopped = "time_budget"
@@ -137,7 +184,7 @@ def run_planner(
         if not proposals:
             stopped = "no_proposal"
             break
-        accepted: tuple[Proposal, Any, Any, float] | None = None
+        accepted: tuple[Proposal, Action, tuple[tuple[str, ...], MetricReport], float] | None = None
         finalize = False
         markers = list_markers(document.layout)  # a refused try is undone: the same lists for every try
         listed = snapshot(document.layout, markers)
@@ -151,25 +198,36 @@ def run_planner(
                 result.valid += 1
                 finalize = True
                 break
+            if _recolours(action) and not (instruction or any(isinstance(c, ContrastConstraint) for c in constraints)):
+                continue  # text keeps its colour unless the user asks (contrast is reported, not fixed)
             t_step = time.monotonic()
             try:
-                diff = apply_action(document, action)
+                with attempt(document, action, constraints=constraints, weights=weights) as trial:
+                    if set(trial.changed_ids) & protected or detached_lists(listed, document.layout, markers):
+                        continue  # it would move a locked or kept element, or pull a list off its bullets
+                    result.valid += 1
+                    after = trial.report
+                    if guard and not (improves(report, after, tolerance)
+                                      and after.composite >= start.composite - tolerance):
+                        continue  # undone as the block ends
+                    if verify:
+                        if ink is None:
+                            with _undone(document, trial):
+                                ink = ink_start = measure(document)
+                        ink_after = measure(document)
+                        verdict = compare(ink, ink_after)
+                        if not verdict.ok:
+                            result.rejected.append(f"{_action_type(action)} {sorted(trial.changed_ids)[:3]}: "
+                                                   f"{verdict.describe()}")
+                            continue
+                        ink = ink_after
+                    trial.keep()
             except InvalidAction:
                 continue
-            if set(getattr(diff, "changed_ids", ()) or ()) & protected \
-                    or detached_lists(listed, document.layout, markers):
-                undo_diff(document, diff)  # it would move a locked or kept element, or pull a list off its
-                continue                   # bullets: not a valid edit here
-            result.valid += 1
-            after = score()
-            if guard and not (improves(report, after, tolerance)
-                              and after.composite >= start.composite - tolerance):
-                undo_diff(document, diff)
-                continue
             if session is not None:  # replay the accepted edit through the session's history
-                undo_diff(document, diff)
-                diff = session.apply([action])
-            accepted = (proposal, action, (diff, after), time.monotonic() - t_step)
+                undo_diffs(document, trial.diffs)
+                session.apply([action])
+            accepted = (proposal, action, (trial.changed_ids, after), time.monotonic() - t_step)
             break
         if finalize and accepted is None:
             stopped = "finalize"
@@ -177,8 +235,7 @@ def run_planner(
         if accepted is None:
             stopped = "no_improvement"
             break
-        proposal, action, (diff, after), seconds = accepted
-        changed = tuple(sorted(getattr(diff, "changed_ids", ()) or ()))
+        proposal, action, (changed, after), seconds = accepted
         record = StepRecord(
             step=step, action=_action_dict(action), reason=proposal.reason or _action_type(action),
             metric=proposal.metric, changed_ids=changed,
@@ -191,8 +248,10 @@ def run_planner(
         report = after
     result.end = report
     result.stopped = stopped
+    if ink_start is not None and ink is not None and result.steps:
+        result.damage = compare(ink_start, ink)  # what all the kept edits together show, against the start
     result.seconds = time.monotonic() - t0
     return result
 
 
-__all__ = ["run_planner", "improves", "instruction_fit", "lock_elements", "FIT_TOLERANCE"]
+__all__ = ["run_planner", "improves", "instruction_fit", "lock_elements", "FIT_TOLERANCE", "SessionLike"]

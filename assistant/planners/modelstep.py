@@ -9,10 +9,9 @@ at a rising temperature). Each answer is
 1. parsed (``assistant.planners.prompting.parse_completion``) and validated
    (``assistant.actions.parse_action``); a failure is *counted* (``invalid``)
    and the answer dropped — never applied;
-2. simulated on a copy of the document (``Document.copy`` +
-   ``assistant.actions.apply_action`` + ``assistant.metrics.evaluate``); an
-   action that does not apply (unknown id, locked element …) is counted as
-   invalid too;
+2. simulated (:func:`assistant.actions.trial.simulate`: applied, scored and
+   undone exactly); an action that does not apply (unknown id, locked
+   element …) is counted as invalid too;
 3. kept when it passes the planner loop's improvement guard
    (``assistant.planners.loop.improves``: a higher composite, or a higher
    instruction fit costing at most the tolerance).
@@ -43,12 +42,19 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from assistant.errors import InvalidAction
+from assistant.actions import Action, parse_action
+from assistant.actions.trial import simulate
+from assistant.document import Layout
+from assistant.env.observation import build_observation, observation_text
+from assistant.errors import InvalidAction, PlannerError
+from assistant.metrics import MetricReport
 from assistant.planners.base import PlannerState, Proposal, action_ids
 from assistant.planners.loop import FIT_TOLERANCE, improves, instruction_fit
+from assistant.planners.prompting import canonical_action, parse_completion
 
 
 @dataclass
@@ -85,14 +91,17 @@ class ModelStats:
     invalid_examples: list[str] = field(default_factory=list)
 
     def reset(self) -> None:
+        """Set every count back to zero."""
         fresh = ModelStats()
         self.__dict__.update(fresh.__dict__)
 
     @property
     def valid_rate(self) -> float:
+        """Share of the answers that validated (1.0 before any answer)."""
         return 1.0 - self.invalid / self.answers if self.answers else 1.0
 
     def as_dict(self) -> dict[str, Any]:
+        """The counts as JSON, with ``valid_rate`` and without the invalid examples."""
         d = {k: v for k, v in self.__dict__.items() if k != "invalid_examples"}
         d["seconds"] = round(self.seconds, 4)
         d["valid_rate"] = round(self.valid_rate, 4)
@@ -116,9 +125,6 @@ TEMPERATURE_RAMP = (1.0, 1.25, 1.625)
 
 def answer_key(text: str) -> str:
     """What makes two answers the same: their validated action (canonical JSON), or the text when it is not one."""
-    from assistant.actions import parse_action
-    from assistant.planners.prompting import parse_completion
-
     try:
         return json.dumps(parse_action(parse_completion(text)).model_dump(mode="json", exclude_none=True),
                           sort_keys=True)
@@ -164,20 +170,17 @@ class Candidate:
     """One validated, simulated model answer."""
 
     index: int
-    action: Any
+    action: Action
     text: str
     gain: float
     fit_gain: float | None
-    report: Any
+    report: MetricReport
     changed_ids: tuple[str, ...]
     tuned: str = ""
 
 
-def validate_answer(text: str, stats: ModelStats) -> Any | None:
+def validate_answer(text: str, stats: ModelStats) -> Action | None:
     """The validated ``Action`` of a model answer, or ``None`` (counted invalid)."""
-    from assistant.actions import parse_action
-    from assistant.planners.prompting import parse_completion
-
     stats.answers += 1
     try:
         return parse_action(parse_completion(text))
@@ -186,28 +189,15 @@ def validate_answer(text: str, stats: ModelStats) -> Any | None:
         return None
 
 
-def simulate(document: Any, action: Any, *, constraints: list[Any] | None,
-             weights: dict[str, float] | None) -> tuple[Any, tuple[str, ...]]:
-    """``(MetricReport, changed ids)`` after ``action`` on a copy of ``document``.
-
-    Raises ``InvalidAction`` when the action does not apply; ``document`` is never touched.
-    """
-    from assistant.actions import apply_action
-    from assistant.metrics import evaluate
-
-    trial = document.copy()
-    diff = apply_action(trial, action)
-    report = evaluate(trial.layout, constraints=constraints or None, weights=weights)
-    return report, tuple(sorted(getattr(diff, "changed_ids", ()) or ()))
-
-
 #: Multipliers :func:`amount_variants` applies to an answer's amounts.
 AMOUNT_SCALES = (0.25, 0.5, 1.5, 2.0, 3.0)
 
 
 def amount_variants(action: dict[str, Any]) -> list[dict[str, Any]]:
-    """The edit ``action`` (a JSON dict) with its amounts scaled by :data:`AMOUNT_SCALES`, canonical,
-    without repeats or the action itself; empty for an edit without amounts (align, reorder …).
+    """The edit ``action`` (a JSON dict) with its amounts scaled by :data:`AMOUNT_SCALES`.
+
+    The variants are canonical, without repeats or the action itself; none for an
+    edit without amounts (align, reorder …).
 
     - ``move``: ``dx`` and ``dy`` together, and each alone when both are set;
     - ``promote`` / ``demote`` / ``resize`` by ``scale``: the factor's step from 1 (a factor of 1.2
@@ -217,8 +207,6 @@ def amount_variants(action: dict[str, Any]) -> list[dict[str, Any]]:
     Variants the action schema refuses (a factor not above 1, say) are returned all the same; the
     caller validates each.
     """
-    from assistant.planners.prompting import canonical_action
-
     kind = action.get("type")
     forms: list[dict[str, Any]] = []
     if kind == "move":
@@ -254,8 +242,6 @@ def describe_amount(answer: dict[str, Any], chosen: dict[str, Any]) -> str:
 
 def switch(name: str, value: Any) -> bool:
     """A planner's on/off option (``tune``, ``suggestions``): true or false, 1 or 0; anything else refused."""
-    from assistant.errors import PlannerError
-
     if not isinstance(value, (bool, int)) or value not in (0, 1):
         raise PlannerError(f"{name} must be true or false (1 or 0), got {value!r}")
     return bool(value)
@@ -278,10 +264,10 @@ def finding_fixes(obs: dict[str, Any]) -> list[dict[str, Any]]:
 def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: str,
            tolerance: float = FIT_TOLERANCE, tune: bool = False,
            suggested: Sequence[dict[str, Any]] = ()) -> list[Proposal]:
-    """Ranked proposals from the model answers ``texts`` for ``state``, and from the ``suggested`` fixes
-    (:func:`finding_fixes`) when given (see module docstring)."""
-    from assistant.actions import parse_action
+    """Ranked proposals from the model answers ``texts`` for ``state`` (see the module docstring).
 
+    The ``suggested`` fixes (:func:`finding_fixes`) are verified beside the answers when given.
+    """
     stats.decisions += 1
     frozen = state.frozen_ids
     seen: set[str] = set()
@@ -290,10 +276,10 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
     before = state.report
     fit_b = instruction_fit(before)
 
-    def trial(action: Any) -> tuple[Any, tuple[str, ...]] | None:
+    def trial(action: Action) -> tuple[MetricReport, tuple[str, ...]] | None:
         """The simulated ``(report, changed)`` of ``action`` when it passes the improvement guard."""
-        report, changed = simulate(state.document, action, constraints=state.constraints, weights=state.weights)
-        return (report, changed) if improves(before, report, tolerance) else None
+        tried = simulate(state.document, action, constraints=state.constraints, weights=state.weights)
+        return (tried.report, tried.changed_ids) if improves(before, tried.report, tolerance) else None
 
     answers = len(texts)
     for index, text in enumerate([*texts, *(json.dumps(fix) for fix in suggested)]):
@@ -318,7 +304,7 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
             if index < answers:
                 stats.note_invalid(text, "names a locked or kept element", rejected=True)
             continue
-        options: list[tuple[Any, tuple[Any, tuple[str, ...]]]] = []
+        options: list[tuple[Action, tuple[MetricReport, tuple[str, ...]]]] = []
         try:
             result = trial(action)
             if result is not None:
@@ -372,26 +358,22 @@ def choose(state: PlannerState, texts: list[str], stats: ModelStats, *, source: 
 
 def planner_observation(state: PlannerState) -> dict[str, Any]:
     """The observation dict for ``state`` (same as ``LayoutEnv.observation``)."""
-    from assistant.env.observation import build_observation
-
     return build_observation(state.document.layout, state.report, instruction=state.instruction,
                              constraints=state.constraints, step=state.step, max_steps=state.max_steps)
 
 
 def planner_prompt_text(state: PlannerState) -> str:
     """The planner observation text for ``state`` (same as ``LayoutEnv.observation_text``)."""
-    from assistant.env.observation import observation_text
-
     return observation_text(planner_observation(state))
 
 
-def element_ids(state_or_layout: Any) -> list[str]:
+def element_ids(state_or_layout: PlannerState | Layout) -> list[str]:
     """Ids a model may name: every element of the layout, in paint order."""
     layout = getattr(getattr(state_or_layout, "document", None), "layout", None) or state_or_layout
     return [e.id for e in layout.elements]
 
 
 __all__ = ["ModelStats", "Candidate", "distinct_answers", "answer_key", "DRAWS_PER_ANSWER", "TEMPERATURE_RAMP",
-           "validate_answer", "simulate", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text",
+           "validate_answer", "choose", "amount_variants", "AMOUNT_SCALES", "planner_prompt_text",
            "planner_observation",
            "element_ids", "finding_fixes", "switch"]

@@ -31,9 +31,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, Literal
 
+from assistant.document import Layout
+from assistant.env.observation import canvas_line, element_lines, layout_element_dicts
 from assistant.errors import InvalidAction
 
 Kind = Literal["applicator", "planner"]
@@ -78,6 +81,10 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "reorder": ("type", "id", "to"),
     "apply_template": ("type", "template"),
     "set_text_style": ("type", "ids", "font_size", "font_weight", "fill", "font_family"),
+    "match_size": ("type", "dimension", "anchor", "keep_aspect", "ids", "target_id"),
+    "set_gap": ("type", "gap", "axis", "id", "target_id"),
+    "swap": ("type", "ids", "axis"),
+    "set_locked": ("type", "ids", "locked"),
     "finalize": ("type",),
 }
 
@@ -116,7 +123,7 @@ def build_prompt(observation_text: str, request: str, *, kind: Kind = "applicato
     return render_prompt(SYSTEM_PROMPTS[kind], user_message(observation_text, request, kind=kind))
 
 
-def layout_text(layout: Any, *, compact: int = 0, leave_out: frozenset[str] = frozenset()) -> str:
+def layout_text(layout: Layout, *, compact: int = 0, leave_out: frozenset[str] = frozenset()) -> str:
     """The applicator's view of a layout: the canvas line and one line per element.
 
     Same line format as the environment's ``observation_text`` (``id role kind
@@ -125,8 +132,6 @@ def layout_text(layout: Any, *, compact: int = 0, leave_out: frozenset[str] = fr
     ``leave_out`` shorten it as they shorten the observation
     (``assistant.env.observation.fit_text``).
     """
-    from assistant.env.observation import canvas_line, element_lines, layout_element_dicts
-
     c = layout.canvas
     s = c.safe_box
     canvas = {"width": round(float(c.width), 1), "height": round(float(c.height), 1), "units": c.units,
@@ -147,7 +152,8 @@ def _schema_fields() -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[st
 
 
 @lru_cache(maxsize=1)
-def _fields_from_schema(schema_fn: Any) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
+def _fields_from_schema(schema_fn: Callable[[], dict[str, Any]]
+                       ) -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
     schema = schema_fn()
     defs = schema.get("$defs", {}) or schema.get("definitions", {})
     candidates = list(defs.values()) + list(schema.get("oneOf", [])) + list(schema.get("anyOf", []))

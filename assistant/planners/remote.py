@@ -37,14 +37,26 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from assistant.actions import Action
+from assistant.env.observation import observation_text
 from assistant.errors import PlannerError
 from assistant.planners import register_planner
 from assistant.planners.base import PlannerState, Proposal
+from assistant.planners.grammar import structured_schema
 from assistant.planners.modelstep import (
-    ModelStats, choose, distinct_answers, element_ids, finding_fixes, planner_observation, switch,
+    ModelStats,
+    choose,
+    distinct_answers,
+    element_ids,
+    finding_fixes,
+    planner_observation,
+    switch,
+    validate_answer,
 )
+from assistant.planners.prompting import SYSTEM_PROMPTS, user_message
 
 #: Environment variables holding the API key, in order of precedence.
 API_KEY_VARS = ("LAYOUT_ASSISTANT_API_KEY", "OPENAI_API_KEY")
@@ -166,8 +178,6 @@ class RemotePlanner:
         """One valid action answer (JSON text), retrying with backoff (see the module docstring)."""
         import httpx
 
-        from assistant.planners.grammar import structured_schema
-        from assistant.planners.modelstep import validate_answer
 
         schema = structured_schema(ids)
         problem = "no attempt made"
@@ -202,8 +212,11 @@ class RemotePlanner:
     # -- the Planner contract -------------------------------------------------
     def generate(self, system: str, user: str, *, ids: Sequence[str] | None, step: int = 0,
                  samples: int | None = None, deadline: float | None = None) -> list[str]:
-        """K valid answers with different actions (the first at temperature 0, the others sampled from
-        ``temperature`` up; see ``modelstep.distinct_answers``)."""
+        """K valid answers with different actions.
+
+        The first is at temperature 0, the others are sampled from ``temperature``
+        up (see ``modelstep.distinct_answers``).
+        """
         k = self.samples if samples is None else max(1, int(samples))
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
@@ -214,9 +227,6 @@ class RemotePlanner:
 
     def propose_detailed(self, state: PlannerState) -> list[Proposal]:
         """Ranked proposals from the endpoint's verified answers (``[finalize]`` when none improves)."""
-        from assistant.env.observation import observation_text
-        from assistant.planners.prompting import SYSTEM_PROMPTS, user_message
-
         obs = planner_observation(state)
         user = user_message(observation_text(obs), state.instruction or "", kind="planner")
         repeats = self.stats.repeats
@@ -228,7 +238,7 @@ class RemotePlanner:
         return choose(state, texts, self.stats, source="remote", tune=self.tune,
                       suggested=finding_fixes(obs) if self.suggestions else ())
 
-    def propose(self, state: PlannerState) -> list[Any]:
+    def propose(self, state: PlannerState) -> list[Action]:
         """Ranked actions for ``state``."""
         return [p.action for p in self.propose_detailed(state)]
 

@@ -27,15 +27,17 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from assistant.document import Document, Layout
 from assistant.errors import ExportError
-from assistant.text.fonts import find_face
 from assistant.geometry import Box
 from assistant.render.raster import render_image
+from assistant.text.fonts import find_face
 
 #: Box colour per role (colour-blind-friendly hues, Okabe–Ito where possible).
 ROLE_COLOURS: dict[str, str] = {
@@ -200,7 +202,7 @@ class _Painter:
         self._edge(self._xy(x1, y1), self._xy(x2, y2), max(1.0, width_px), _rgba(colour, opacity), False)
 
 
-def _draw_boxes(p: _Painter, layout: Any, ids: set[str] | None) -> None:
+def _draw_boxes(p: _Painter, layout: Layout, ids: set[str] | None) -> None:
     for e in layout.elements:
         if ids is not None and e.id not in ids:
             continue
@@ -220,7 +222,7 @@ def _draw_boxes(p: _Painter, layout: Any, ids: set[str] | None) -> None:
                               (e.box.x2 - p.px(120), e.box.y2 - tab_h)])
 
 
-def _draw_grid(p: _Painter, layout: Any, columns: int) -> None:
+def _draw_grid(p: _Painter, layout: Layout, columns: int) -> None:
     safe = layout.canvas.safe_box
     if safe.width <= 0:
         return
@@ -234,7 +236,7 @@ def _draw_grid(p: _Painter, layout: Any, columns: int) -> None:
             p.rect(b, "none", 0.0, fill="#00a0ff", fill_opacity=0.06)
 
 
-def _draw_margins(p: _Painter, layout: Any) -> None:
+def _draw_margins(p: _Painter, layout: Layout) -> None:
     c, s = layout.canvas.box, layout.canvas.safe_box
     bands = [Box.from_edges(c.x, c.y, c.x2, s.y), Box.from_edges(c.x, s.y2, c.x2, c.y2),
              Box.from_edges(c.x, s.y, s.x, s.y2), Box.from_edges(s.x2, s.y, c.x2, s.y2)]
@@ -244,7 +246,7 @@ def _draw_margins(p: _Painter, layout: Any) -> None:
     p.rect(s, "#ff00aa", 1.5, dash=True)
 
 
-def _draw_findings(p: _Painter, layout: Any, findings: Iterable[Any]) -> None:
+def _draw_findings(p: _Painter, layout: Layout, findings: Iterable[Any]) -> None:
     for n, f in enumerate(findings, start=1):
         ids, message, severity = finding_fields(f)
         boxes = [layout.get(i).box for i in ids if i in layout]
@@ -285,14 +287,14 @@ def _check_size(max_size: int) -> None:
         raise ExportError(f"max_size must be between 16 and 8192 px, not {max_size}")
 
 
-def _view(doc: Any, region: Box | None) -> Box:
+def _view(doc: Document, region: Box | None) -> Box:
     view = region if region is not None else doc.layout.canvas.box
     if view.width <= 0 or view.height <= 0:
         raise ExportError(f"{doc.source}: the region to show is empty ({view!r})")
     return view
 
 
-def render_base(doc: Any, *, region: Box | None = None, max_size: int = 1024) -> Image.Image:
+def render_base(doc: Document, *, region: Box | None = None, max_size: int = 1024) -> Image.Image:
     """The page (or ``region``, world units) on white, longest side ``max_size`` px, as an RGB image."""
     _check_size(max_size)
     view = _view(doc, region)
@@ -300,7 +302,7 @@ def render_base(doc: Any, *, region: Box | None = None, max_size: int = 1024) ->
     return render_image(doc, region=view, width=width, height=height, background="white").convert("RGB")
 
 
-def draw_overlays(image: Image.Image, doc: Any, *, overlays: Sequence[str] = ("boxes",),
+def draw_overlays(image: Image.Image, doc: Document, *, overlays: Sequence[str] = ("boxes",),
                   ids: Iterable[str] | None = None, region: Box | None = None,
                   findings: Iterable[Any] | None = None, columns: int = 12) -> Image.Image:
     """Draw the overlays onto ``image`` (RGB or RGBA, showing ``region`` or the canvas) in place; return it."""
@@ -323,7 +325,7 @@ def draw_overlays(image: Image.Image, doc: Any, *, overlays: Sequence[str] = ("b
     return image
 
 
-def render_overlay_png(doc: Any, *, overlays: Sequence[str] = ("boxes",), ids: Iterable[str] | None = None,
+def render_overlay_png(doc: Document, *, overlays: Sequence[str] = ("boxes",), ids: Iterable[str] | None = None,
                        region: Box | None = None, max_size: int = 1024, findings: Iterable[Any] | None = None,
                        columns: int = 12, max_bytes: int = 900_000) -> bytes:
     """PNG of ``doc`` with the chosen overlays drawn on top (see the module docstring)."""

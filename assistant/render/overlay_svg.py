@@ -35,17 +35,19 @@ from __future__ import annotations
 
 import base64
 import io
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import svgwrite
 from svgwrite.extensions import Inkscape
 
+from assistant.document import Canvas, Document, Layout
 from assistant.errors import ExportError
-from assistant.text.fonts import font_extents, text_advance
 from assistant.geometry import Box
-from assistant.svg.units import UNIT_PX
 from assistant.render.overlay import LABEL_FONT, LABEL_PX, OVERLAYS, ROLE_COLOURS, finding_fields
 from assistant.render.raster import render_svg_bytes
+from assistant.svg.units import UNIT_PX
+from assistant.text.fonts import font_extents, text_advance
 
 #: Page side, in overlay px, that the longest side of the canvas stands for.
 REFERENCE_PX = 1024.0
@@ -132,7 +134,7 @@ class _Sheet:
         return g
 
 
-def _boxes_layer(sheet: _Sheet, layer: Any, layout: Any, ids: set[str] | None) -> None:
+def _boxes_layer(sheet: _Sheet, layer: Any, layout: Layout, ids: set[str] | None) -> None:
     rects = sheet.dwg.g()
     rects["class"] = "element-boxes"
     labels = sheet.dwg.g()
@@ -184,7 +186,7 @@ def _margins_layer(sheet: _Sheet, layer: Any, page: Box, safe: Box) -> None:
     layer.add(sheet.rect(safe, MARGIN_COLOUR, 1.5, dash=True))
 
 
-def _findings_layer(sheet: _Sheet, layer: Any, layout: Any, findings: Sequence[Any]) -> None:
+def _findings_layer(sheet: _Sheet, layer: Any, layout: Layout, findings: Sequence[Any]) -> None:
     for n, f in enumerate(findings, start=1):
         ids, message, severity = finding_fields(f)
         named = [i for i in ids if i in layout]
@@ -204,14 +206,14 @@ def _findings_layer(sheet: _Sheet, layer: Any, layout: Any, findings: Sequence[A
         layer.add(g)
 
 
-def _page_size(canvas: Any) -> tuple[str, str]:
+def _page_size(canvas: Canvas) -> tuple[str, str]:
     """The page's width and height as SVG lengths in the canvas's unit (CSS px for a relative one)."""
     unit = canvas.units if canvas.units in UNIT_PX and canvas.units else "px"
     k = canvas.px_per_unit / UNIT_PX[unit]
     return f"{_n(canvas.width * k)}{unit}", f"{_n(canvas.height * k)}{unit}"
 
 
-def base_image_href(doc: Any) -> str:
+def base_image_href(doc: Document) -> str:
     """The ``data:image/svg+xml;base64,`` URI of the document as it is rendered, viewBox = the canvas."""
     page = doc.layout.canvas.box
     c = doc.layout.canvas
@@ -220,7 +222,7 @@ def base_image_href(doc: Any) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
 
 
-def render_overlay_svg(doc: Any, *, overlays: Sequence[str] = ("boxes",), ids: Iterable[str] | None = None,
+def render_overlay_svg(doc: Document, *, overlays: Sequence[str] = ("boxes",), ids: Iterable[str] | None = None,
                        findings: Iterable[Any] | None = None, columns: int = 12) -> bytes:
     """A standalone SVG of ``doc`` with the chosen overlays as Inkscape layers (see the module docstring).
 

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import io
 import sys
-from xml.etree.ElementTree import ParseError
 from typing import Any
+from xml.etree.ElementTree import ParseError
 
-from cairosvg.parser import Tree
 import numpy as np
+from cairosvg.parser import Tree
 from lxml import etree
 from PIL import Image
 
@@ -37,22 +37,30 @@ from assistant.errors import ExportError, LimitExceeded
 from assistant.geometry import Box
 from assistant.limits import MAX_RENDER_SIDE
 from assistant.render.sandbox import (
-    CheckedPDFSurface, CheckedPNGSurface, SafeFetcher, break_reference_cycles, check_raster_size, neutralise_empty_uses,
+    CheckedPDFSurface,
+    CheckedPNGSurface,
+    SafeFetcher,
+    break_reference_cycles,
+    check_raster_size,
+    neutralise_empty_uses,
 )
-from assistant.svg.write import tree_of
 from assistant.render.textconvert import flatten_wrapped_text
+from assistant.svg.tree import SvgNode
+from assistant.svg.write import Exportable, tree_of
 
 #: Largest output side in pixels (``assistant.limits.MAX_RENDER_SIDE``).
 MAX_SIDE = MAX_RENDER_SIDE
 
 
 def data_only_fetcher(url: str, resource_type: str | None = None) -> bytes:
-    """cairosvg ``url_fetcher``: the bytes of a ``data:`` URI (checked as ``sandbox.SafeFetcher`` does);
-    an empty SVG for anything else."""
+    """Cairosvg ``url_fetcher``: the bytes of a ``data:`` URI, checked as ``sandbox.SafeFetcher`` does.
+
+    Anything else gets an empty SVG.
+    """
     return SafeFetcher("<document>")(url, resource_type)
 
 
-def render_svg_bytes(doc: Any, region: Box | None = None, size: tuple[int, int] | None = None) -> bytes:
+def render_svg_bytes(doc: Exportable, region: Box | None = None, size: tuple[int, int] | None = None) -> bytes:
     """The SVG that is rendered: a copy of ``doc``'s tree with wrapped text flattened.
 
     Elements and attributes with an undeclared namespace prefix (Illustrator's
@@ -78,7 +86,7 @@ def render_svg_bytes(doc: Any, region: Box | None = None, size: tuple[int, int] 
     return etree.tostring(tree, xml_declaration=True, encoding="UTF-8")
 
 
-def _drop_unbound_prefixes(root: Any) -> None:
+def _drop_unbound_prefixes(root: SvgNode) -> None:
     doomed = []
     for el in root.iter():
         if not isinstance(el.tag, str):
@@ -94,11 +102,11 @@ def _drop_unbound_prefixes(root: Any) -> None:
             parent.remove(el)
 
 
-def _source(doc: Any) -> str:
+def _source(doc: Exportable) -> str:
     return str(getattr(doc, "source", "<document>"))
 
 
-def _convert(doc: Any, fn: Any, region: Box | None = None, size: tuple[int, int] | None = None,
+def _convert(doc: Exportable, fn: Any, region: Box | None = None, size: tuple[int, int] | None = None,
              **kwargs: Any) -> bytes:
     data = render_svg_bytes(doc, region, size)
     try:
@@ -121,8 +129,11 @@ def _convert(doc: Any, fn: Any, region: Box | None = None, size: tuple[int, int]
 
 
 def _raised_by_renderer(exc: BaseException) -> bool:
-    """Whether ``exc`` was raised inside cairosvg or cairo (its own bugs on odd input: a ``TypeError`` on path
-    data it cannot read), not in this project's code, where it would be a bug to report."""
+    """Whether ``exc`` was raised inside cairosvg or cairo, not in this project's code.
+
+    Those are the renderer's own bugs on odd input (a ``TypeError`` on path
+    data it cannot read); in this project's code it would be a bug to report.
+    """
     tb = exc.__traceback__
     last = None
     while tb is not None:
@@ -131,7 +142,7 @@ def _raised_by_renderer(exc: BaseException) -> bool:
     return bool(last) and last.split(".")[0] in ("cairosvg", "cairocffi", "cssselect2", "tinycss2", "PIL")
 
 
-def _size_options(doc: Any, width: int | None, height: int | None, scale: float | None) -> dict[str, Any]:
+def _size_options(doc: Exportable, width: int | None, height: int | None, scale: float | None) -> dict[str, Any]:
     opts: dict[str, Any] = {}
     for name, value in (("width", width), ("height", height)):
         if value is not None and not (1 <= int(value) <= MAX_SIDE):
@@ -147,7 +158,7 @@ def _size_options(doc: Any, width: int | None, height: int | None, scale: float 
     return opts
 
 
-def _render(doc: Any, fn: Any, width: int | None, height: int | None, scale: float | None,
+def _render(doc: Exportable, fn: Any, width: int | None, height: int | None, scale: float | None,
             background: str | None, region: Box | None) -> Any:
     opts = _size_options(doc, width, height, scale)
     if background:
@@ -170,7 +181,7 @@ def _render(doc: Any, fn: Any, width: int | None, height: int | None, scale: flo
     return _convert(doc, fn, region=region, size=size, **opts)
 
 
-def render_png(doc: Any, *, width: int | None = None, height: int | None = None,
+def render_png(doc: Exportable, *, width: int | None = None, height: int | None = None,
                scale: float | None = None, background: str | None = None, region: Box | None = None) -> bytes:
     """PNG bytes of ``doc`` (see the module docstring for sizes and sandboxing).
 
@@ -202,19 +213,19 @@ def _surface_image(bytestring: bytes, *, url_fetcher: Any, unsafe: bool, scale: 
     return image
 
 
-def render_image(doc: Any, *, width: int | None = None, height: int | None = None,
+def render_image(doc: Exportable, *, width: int | None = None, height: int | None = None,
                  scale: float | None = None, background: str | None = None,
                  region: Box | None = None) -> Image.Image:
     """The rendering as a Pillow RGBA image (straight alpha); options as ``render_png``."""
     return _render(doc, _surface_image, width, height, scale, background, region)
 
 
-def render_pdf(doc: Any) -> bytes:
+def render_pdf(doc: Exportable) -> bytes:
     """PDF bytes of ``doc`` (vector output, document size)."""
     return _convert(doc, CheckedPDFSurface.convert)
 
 
-def render_array(doc: Any, *, width: int | None = None, height: int | None = None,
+def render_array(doc: Exportable, *, width: int | None = None, height: int | None = None,
                  scale: float | None = None, background: str | None = None,
                  region: Box | None = None) -> np.ndarray:
     """The rendering as an ``(H, W, 4)`` uint8 RGBA array (non-premultiplied); options as ``render_png``."""

@@ -49,8 +49,15 @@ from lxml import etree
 
 from assistant.errors import LayoutError, LimitExceeded
 from assistant.limits import (
-    DEFAULT_LIMITS, MAX_ARC_RADIUS, MAX_DATA_URI_BYTES, MAX_EMBEDDED_SVG, MAX_IMAGE_PIXELS, MAX_PDF_SIDE_PT,
-    MAX_RENDER_PIXELS, MAX_RENDER_SIDE, checkpoint,
+    DEFAULT_LIMITS,
+    MAX_ARC_RADIUS,
+    MAX_DATA_URI_BYTES,
+    MAX_EMBEDDED_SVG,
+    MAX_IMAGE_PIXELS,
+    MAX_PDF_SIDE_PT,
+    MAX_RENDER_PIXELS,
+    MAX_RENDER_SIDE,
+    checkpoint,
 )
 from assistant.svg.css import StyleResolver
 from assistant.svg.parse import GZIP_MAGIC, gunzip, parse_svg_bytes
@@ -177,8 +184,10 @@ def neutralise_empty_uses(root: Any) -> int:
 
 
 def _renderer_name(node: Any) -> str | None:
-    """The element name as cairosvg reads it: the tag without any namespace (cairosvg draws a ``<use>`` in
-    no namespace, or another one, as SVG's)."""
+    """The element name as cairosvg reads it: the tag without any namespace.
+
+    cairosvg draws a ``<use>`` in no namespace, or in another one, as SVG's.
+    """
     return node.tag.rsplit("}", 1)[-1] if isinstance(node.tag, str) else None
 
 
@@ -203,6 +212,7 @@ class SafeFetcher:
         self._svg_cache: dict[str, bytes] = {}
 
     def __call__(self, url: str, resource_type: str | None = None) -> bytes:
+        """The bytes cairosvg gets for ``url``: checked ``data:`` content, else an empty SVG."""
         if not url or not url.startswith("data:"):
             return EMPTY_SVG
         cached = self._svg_cache.get(url)
@@ -254,8 +264,11 @@ class SafeFetcher:
         return etree.tostring(tree, xml_declaration=True, encoding="UTF-8")
 
     def _raster(self, data: bytes, picture: bool) -> bytes:
-        """``data`` when it is a picture small enough to decode (``LimitExceeded`` otherwise); data that is
-        no picture is an empty SVG when a picture was asked for (``picture``), else itself."""
+        """``data`` when it is a picture small enough to decode (``LimitExceeded`` otherwise).
+
+        Data that is no picture is an empty SVG when a picture was asked for
+        (``picture``), else itself.
+        """
         from PIL import Image, UnidentifiedImageError
 
         try:
@@ -289,10 +302,12 @@ class GuardedContext(cairocffi.Context):
                                 f"draw (the limit is {MAX_ARC_RADIUS:g})")
 
     def arc(self, xc: float, yc: float, radius: float, angle1: float, angle2: float) -> None:
+        """Cairo's ``arc``, refused when cairo could not draw it."""
         self._check_arc(radius, angle1, angle2)
         super().arc(xc, yc, radius, angle1, angle2)
 
     def arc_negative(self, xc: float, yc: float, radius: float, angle1: float, angle2: float) -> None:
+        """Cairo's ``arc_negative``, refused when cairo could not draw it."""
         self._check_arc(radius, angle1, angle2)
         super().arc_negative(xc, yc, radius, angle1, angle2)
 
@@ -326,6 +341,7 @@ class CheckedPNGSurface(PNGSurface):
         return super()._create_surface(width, height)
 
     def draw(self, node: Any) -> None:
+        """Draw ``node``, stopping when the time limit is spent or the caller has gone."""
         checkpoint()
         super().draw(node)
 
@@ -340,6 +356,7 @@ class CheckedPDFSurface(PDFSurface):
         return super()._create_surface(width, height)
 
     def draw(self, node: Any) -> None:
+        """Draw ``node``, stopping when the time limit is spent or the caller has gone."""
         checkpoint()
         super().draw(node)
 

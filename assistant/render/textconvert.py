@@ -13,12 +13,12 @@ left out, as Inkscape leaves them out.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from lxml import etree
 
 from assistant.svg.css import StyleResolver
-from assistant.text.fonts import face_family, find_face
+from assistant.svg.tree import SvgNode
+from assistant.text.fonts import FontSpec, face_family, find_face
 from assistant.text.layout import TextMetrics, local
 from assistant.text.measure import measure_text
 
@@ -37,7 +37,7 @@ def _fmt(v: float) -> str:
     return f"{v:.4f}".rstrip("0").rstrip(".") or "0"
 
 
-def _wrapped_nodes(root: Any, resolver: StyleResolver) -> list[Any]:
+def _wrapped_nodes(root: SvgNode, resolver: StyleResolver) -> list[SvgNode]:
     out = []
     for node in root.iter():
         name = local(node)
@@ -54,12 +54,12 @@ def _style_text(style: dict[str, str]) -> str:
     return ";".join(f"{k}:{v}" for k, v in style.items())
 
 
-def _kept_style(node: Any, resolver: StyleResolver) -> str:
+def _kept_style(node: SvgNode, resolver: StyleResolver) -> str:
     own = resolver.specified(node)
     return _style_text({k: v for k, v in own.items() if k not in _DROP_STYLE and not k.startswith("-inkscape")})
 
 
-def _segment_style(seg_node: Any, font: Any, resolver: StyleResolver) -> str:
+def _segment_style(seg_node: SvgNode, font: FontSpec, resolver: StyleResolver) -> str:
     computed = resolver.computed(seg_node)
     face = find_face(font.family, font.weight, font.style)
     family = face_family(font.family, font.weight, font.style)
@@ -76,7 +76,7 @@ def _segment_style(seg_node: Any, font: Any, resolver: StyleResolver) -> str:
     return _style_text(style)
 
 
-def plain_text_for(node: Any, metrics: TextMetrics, resolver: StyleResolver) -> Any:
+def plain_text_for(node: SvgNode, metrics: TextMetrics, resolver: StyleResolver) -> SvgNode:
     """The ``<text>`` element that draws ``metrics`` in place of ``node``."""
     text = etree.Element(f"{{{SVG_NS}}}text", nsmap=None)
     for attr in ("id", "transform", "class", "opacity", "clip-path", "mask", "filter", "display", "visibility"):
@@ -98,7 +98,7 @@ def plain_text_for(node: Any, metrics: TextMetrics, resolver: StyleResolver) -> 
     return text
 
 
-def flatten_wrapped_text(tree: Any) -> Any:
+def flatten_wrapped_text(tree: etree._ElementTree | SvgNode) -> etree._ElementTree:
     """A copy of ``tree`` with flowed and SVG 2 wrapped text replaced by positioned ``<text>``."""
     if not hasattr(tree, "getroot"):
         tree = tree.getroottree()

@@ -32,13 +32,16 @@ weights and colours.
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import cssselect2
 import tinycss2
+from lxml import etree
 
 from assistant.errors import SvgImportError
 from assistant.limits import DEFAULT_LIMITS, ImportLimits
+from assistant.svg.tree import SvgNode
 
 #: SVG presentation attributes (SVG 2 §6.6 plus the SVG 1.1 ones still seen in files).
 PRESENTATION_ATTRIBUTES: frozenset[str] = frozenset("""
@@ -175,17 +178,18 @@ class StyleResolver:
     ``source``.
     """
 
-    def __init__(self, root: Any, *, source: str = "<string>", limits: ImportLimits | None = None) -> None:
+    def __init__(self, root: SvgNode | etree._ElementTree, *, source: str = "<string>",
+                 limits: ImportLimits | None = None) -> None:
         if hasattr(root, "getroot"):
             root = root.getroot()
         self.root = root
         self.source = source
         self.limits = limits or DEFAULT_LIMITS
-        self._computed: dict[Any, dict[str, str]] = {}
-        self._sizes: dict[Any, float] = {}
-        self._specified: dict[Any, dict[str, str]] = {}
-        self._weights: dict[Any, int] = {}
-        self._matched: dict[Any, list[tuple[_Key, str, str]]] | None = None
+        self._computed: dict[SvgNode, dict[str, str]] = {}
+        self._sizes: dict[SvgNode, float] = {}
+        self._specified: dict[SvgNode, dict[str, str]] = {}
+        self._weights: dict[SvgNode, int] = {}
+        self._matched: dict[SvgNode, list[tuple[_Key, str, str]]] | None = None
         self._matcher = self._build_matcher()
 
     # -- style sheets ------------------------------------------------------
@@ -253,9 +257,9 @@ class StyleResolver:
                             and not selector.never_matches:
                         self._unindexed += 1
 
-    def _match_all(self) -> dict[Any, list[tuple[_Key, str, str]]]:
+    def _match_all(self) -> dict[SvgNode, list[tuple[_Key, str, str]]]:
         """Match every element once against the sheets; declarations per node."""
-        matched: dict[Any, list[tuple[_Key, str, str]]] = {}
+        matched: dict[SvgNode, list[tuple[_Key, str, str]]] = {}
         if self._matcher is None:
             return matched
         wrapper = cssselect2.ElementWrapper.from_xml_root(self.root)
@@ -273,14 +277,14 @@ class StyleResolver:
         return matched
 
     # -- cascade -----------------------------------------------------------
-    def specified(self, node: Any) -> dict[str, str]:
+    def specified(self, node: SvgNode) -> dict[str, str]:
         """Declarations that apply to ``node`` itself after the cascade (no inheritance)."""
         hit = self._specified.get(node)
         if hit is None:
             hit = self._specified[node] = self._cascade(node)
         return hit
 
-    def _cascade(self, node: Any) -> dict[str, str]:
+    def _cascade(self, node: SvgNode) -> dict[str, str]:
         decls: list[tuple[_Key, str, str]] = []
         order = 0
         for name, value in node.attrib.items():
@@ -304,7 +308,7 @@ class StyleResolver:
         decls.sort(key=lambda d: d[0])
         return {name: value for _key, name, value in decls}
 
-    def computed(self, node: Any) -> dict[str, str]:
+    def computed(self, node: SvgNode) -> dict[str, str]:
         """Every property value that applies to ``node``: its own, then inherited ones."""
         hit = self._computed.get(node)
         if hit is not None:
@@ -335,7 +339,7 @@ class StyleResolver:
         self._computed[node] = result
         return result
 
-    def get(self, node: Any, prop: str, default: str | None = None) -> str | None:
+    def get(self, node: SvgNode, prop: str, default: str | None = None) -> str | None:
         """The computed value of ``prop`` on ``node`` (``default`` when unset)."""
         return self.computed(node).get(prop, default)
 
@@ -349,7 +353,7 @@ class StyleResolver:
         self._matcher = self._build_matcher()
 
     # -- resolved values -----------------------------------------------------
-    def font_size(self, node: Any) -> float:
+    def font_size(self, node: SvgNode) -> float:
         """Font size of ``node`` in its user units (CSS px), ``em``/``%``/keywords resolved.
 
         Defaults to 16 (``medium``). Relative sizes resolve against the parent.
@@ -366,7 +370,7 @@ class StyleResolver:
         self._sizes[node] = size
         return size
 
-    def font_weight(self, node: Any) -> int:
+    def font_weight(self, node: SvgNode) -> int:
         """Numeric font weight (100–900) of ``node``, ``bolder``/``lighter`` resolved (CSS Fonts 4 §2.2)."""
         hit = self._weights.get(node)
         if hit is not None:
@@ -380,7 +384,7 @@ class StyleResolver:
         self._weights[node] = weight
         return weight
 
-    def color(self, node: Any, prop: str = "fill") -> str | None:
+    def color(self, node: SvgNode, prop: str = "fill") -> str | None:
         """``fill``/``stroke``/… of ``node`` as ``#rrggbb``; None for none, paint servers, unknown."""
         value = self.get(node, prop, "black" if prop == "fill" else None)
         if value is None:

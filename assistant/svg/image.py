@@ -33,7 +33,7 @@ from typing import Any
 
 from assistant.geometry import Box
 from assistant.limits import MAX_DATA_URI_BYTES, MAX_IMAGE_PIXELS
-from assistant.svg.tree import href
+from assistant.svg.tree import SvgNode, href
 from assistant.svg.units import parse_length, parse_preserve_aspect_ratio, viewbox_offset, viewbox_scale
 
 _HEAD_CHARS = 65536  # base64 characters decoded to find the picture's header
@@ -56,7 +56,7 @@ def intrinsic_size(ref: str | None) -> tuple[float, float] | None:
     return (float(w), float(h)) if w > 0 and h > 0 else None
 
 
-def image_rect(node: Any, viewport: tuple[float, float]) -> Box | None:
+def image_rect(node: SvgNode, viewport: tuple[float, float]) -> Box | None:
     """The rectangle (in the node's user space) an ``<image>`` paints, or None if nothing."""
     vw, vh = viewport
     size = None
@@ -107,7 +107,7 @@ class PictureInk:
     margin: str | None
 
 
-def picture_ink(node: Any, rect: Box) -> PictureInk | None:
+def picture_ink(node: SvgNode, rect: Box) -> PictureInk | None:
     """The subject of an ``<image>`` drawn in ``rect`` (see :func:`image_rect`), when it has a plain margin.
 
     None when the picture is not embedded, cannot be decoded, is cut to its
@@ -131,7 +131,7 @@ def picture_ink(node: Any, rect: Box) -> PictureInk | None:
         colour = np.median(edge[:, :3], axis=0)
         if np.abs(edge[:, :3] - colour).max() > INK_TOLERANCE // 2:
             return None  # the edges are not one colour: no margin
-        margin = "#%02x%02x%02x" % tuple(int(round(v)) for v in colour)
+        margin = "#" + "".join(f"{int(round(v)):02x}" for v in colour)
         ink = (np.abs(rgb - colour).max(axis=-1) > INK_TOLERANCE) & (alpha >= 16)
     else:
         return None

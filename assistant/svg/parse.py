@@ -43,6 +43,7 @@ from lxml import etree
 
 from assistant.errors import SvgImportError
 from assistant.limits import DEFAULT_LIMITS, ImportLimits
+from assistant.svg.tree import SvgNode
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -169,9 +170,12 @@ def _only_namespace_errors(log: Any) -> bool:
     return bool(errors) and all(e.domain_name == "NAMESPACE" for e in errors)
 
 
-def _parse_xml(data: bytes, source: str) -> Any:
-    """Strict parse; an undeclared namespace prefix (as in Illustrator's ``i:`` attributes)
-    is the one error tolerated: the element keeps its prefixed name, as browsers do."""
+def _parse_xml(data: bytes, source: str) -> SvgNode:
+    """Parse ``data`` strictly and return the root node.
+
+    An undeclared namespace prefix (as in Illustrator's ``i:`` attributes) is the
+    one error tolerated: the element keeps its prefixed name, as browsers do.
+    """
     parser = _make_parser()
     try:
         return etree.fromstring(data, parser)
@@ -186,7 +190,8 @@ def _parse_xml(data: bytes, source: str) -> Any:
     return root
 
 
-def parse_svg_bytes(data: bytes | str, source: str = "<string>", limits: ImportLimits | None = None) -> Any:
+def parse_svg_bytes(data: bytes | str, source: str = "<string>",
+                    limits: ImportLimits | None = None) -> etree._ElementTree:
     """Parse SVG text safely into an ``lxml.etree._ElementTree`` (see the module docstring)."""
     limits = limits or DEFAULT_LIMITS
     if isinstance(data, str):
@@ -219,8 +224,10 @@ def parse_svg_bytes(data: bytes | str, source: str = "<string>", limits: ImportL
 
 
 def _check_namespaces(root: Any, source: str) -> None:
-    """Refuse a namespace URI lxml will not build elements with (``xmlns:xlink="M 0 0 L 1 1"``): edits that
-    rebuild nodes, and their undo, would fail half-way on it."""
+    """Refuse a namespace URI lxml will not build elements with (``xmlns:xlink="M 0 0 L 1 1"``).
+
+    Edits that rebuild nodes, and their undo, would fail half-way on it.
+    """
     seen: dict[str, str | None] = {}
     for el in root.iter():
         if isinstance(el.tag, str):
@@ -253,7 +260,7 @@ def _syntax_message(exc: etree.XMLSyntaxError, log: Any = None) -> str:
     return f"malformed XML at {where}: {msg}"
 
 
-def _check_doctype(tree: Any, source: str) -> None:
+def _check_doctype(tree: etree._ElementTree, source: str) -> None:
     dtd = tree.docinfo.internalDTD
     if dtd is not None and list(dtd.iterentities()):
         raise SvgImportError(source, "the document declares XML entities (<!ENTITY>); "
@@ -262,7 +269,7 @@ def _check_doctype(tree: Any, source: str) -> None:
         raise SvgImportError(source, f"the document uses an entity reference ({node.text}) that is refused for safety")
 
 
-def _check_root(root: Any, source: str) -> None:
+def _check_root(root: SvgNode, source: str) -> None:
     tag = root.tag if isinstance(root.tag, str) else ""
     if tag.startswith("{"):  # Clark notation; a namespace URI may itself hold "}"
         cut = tag.rfind("}")
@@ -275,7 +282,7 @@ def _check_root(root: Any, source: str) -> None:
         raise SvgImportError(source, f"not an SVG document: the root element is {shown}{where}, not <svg>")
 
 
-def check_size(root: Any, source: str, limits: ImportLimits) -> None:
+def check_size(root: SvgNode, source: str, limits: ImportLimits) -> None:
     """Refuse trees with too many elements or too deep nesting (iterative walk)."""
     count = 0
     depth = 0

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from assistant.geometry import Box, Matrix
 

@@ -10,13 +10,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from assistant.geometry import Box, Matrix
-from assistant.svg.tree import href, local_name, ref_id, transform_matrix
+from assistant.svg.tree import SvgNode, href, local_name, ref_id, transform_matrix
 
 
-def conditions_pass(node: Any) -> bool:
+def conditions_pass(node: SvgNode) -> bool:
     """SVG 1.1 §5.8.1 conditional processing (no extensions supported, language ``en``)."""
     ext = node.get("requiredExtensions")
     if ext is not None:
@@ -28,16 +26,16 @@ def conditions_pass(node: Any) -> bool:
     return True
 
 
-def expanded_size(root: Any, ids: dict[str, Any], cap: int) -> int:
+def expanded_size(root: SvgNode, ids: dict[str, SvgNode], cap: int) -> int:
     """Number of elements drawn with every ``<use>`` expanded (capped at ``cap + 1``).
 
     Iterative post-order over the tree where a ``use`` also depends on its
     target; references in a cycle count as nothing (they draw nothing).
     """
-    memo: dict[Any, int] = {}
-    active: set[Any] = set()
+    memo: dict[SvgNode, int] = {}
+    active: set[SvgNode] = set()
 
-    def deps(node: Any) -> list[Any]:
+    def deps(node: SvgNode) -> list[SvgNode]:
         out = [c for c in node if isinstance(c.tag, str)]
         if local_name(node) == "use":
             t = ids.get(ref_id(href(node)) or "")
@@ -45,7 +43,7 @@ def expanded_size(root: Any, ids: dict[str, Any], cap: int) -> int:
                 out.append(t)
         return out
 
-    stack: list[tuple[Any, bool]] = [(root, False)]
+    stack: list[tuple[SvgNode, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
         if done:
@@ -62,12 +60,13 @@ def expanded_size(root: Any, ids: dict[str, Any], cap: int) -> int:
     return memo.get(root, 1)
 
 
-def local_matrix_no_parent(node: Any) -> Matrix:
+def local_matrix_no_parent(node: SvgNode) -> Matrix:
     """The ``transform`` of ``node`` alone (clip path content, ``<symbol>`` in SVG 2)."""
     return transform_matrix(node)
 
 
 def num(text: str | None, default: float) -> float:
+    """``text`` as a number (a percentage as a fraction); ``default`` when it is missing or not a number."""
     if text is None:
         return default
     t = text.strip()
@@ -80,18 +79,22 @@ def num(text: str | None, default: float) -> float:
 
 
 def clamp01(v: float) -> float:
+    """``v`` clamped to [0, 1]; NaN becomes 0."""
     return 0.0 if v != v else min(max(v, 0.0), 1.0)
 
 
 def is_keyword(value: str | None, *words: str) -> bool:
+    """True when ``value`` is one of ``words`` (case and surrounding spaces ignored)."""
     return value is not None and value.strip().lower() in words
 
 
 def overflow_visible(value: str | None) -> bool:
+    """True when an ``overflow`` value lets content show outside the viewport."""
     return is_keyword(value, "visible", "auto")
 
 
 def intersect(a: Box | None, b: Box | None) -> Box | None:
+    """The overlap of two clip boxes, None meaning no clip; an empty box when they do not overlap."""
     if a is None:
         return b
     if b is None:

@@ -17,12 +17,19 @@ itself (SVG 2) is not part of world space. Moving a node by a world displacement
 
 from __future__ import annotations
 
-from typing import Any
+from lxml import etree
 
 from assistant.geometry import Matrix, parse_transform
 from assistant.svg.units import (
-    parse_length, parse_preserve_aspect_ratio, parse_view_box, viewbox_offset, viewbox_scale,
+    parse_length,
+    parse_preserve_aspect_ratio,
+    parse_view_box,
+    viewbox_offset,
+    viewbox_scale,
 )
+
+#: A node of a parsed SVG tree (an element, or a comment or processing instruction).
+SvgNode = etree._Element
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -39,7 +46,7 @@ NON_RENDERED = frozenset({
 })
 
 
-def local_name(node: Any) -> str | None:
+def local_name(node: SvgNode) -> str | None:
     """The SVG element name of ``node`` (``"rect"``), or ``None`` for foreign nodes.
 
     Elements in the SVG namespace count; so do un-namespaced elements when the
@@ -60,14 +67,14 @@ def local_name(node: Any) -> str | None:
 
 
 
-def href(node: Any) -> str | None:
+def href(node: SvgNode) -> str | None:
     """The ``href`` (SVG 2) or ``xlink:href`` (SVG 1.1) of a node."""
     return node.get("href") if node.get("href") is not None else node.get(f"{{{XLINK_NS}}}href")
 
 
-def id_index(root: Any) -> dict[str, Any]:
+def id_index(root: SvgNode) -> dict[str, SvgNode]:
     """Map from ``id`` to node (the first node wins when ids repeat)."""
-    out: dict[str, Any] = {}
+    out: dict[str, SvgNode] = {}
     for n in root.iter():
         if isinstance(n.tag, str):
             i = n.get("id")
@@ -87,7 +94,7 @@ def ref_id(value: str | None) -> str | None:
     return v[1:] if v.startswith("#") and len(v) > 1 else None
 
 
-def viewport_size(node: Any) -> tuple[float, float]:
+def viewport_size(node: SvgNode) -> tuple[float, float]:
     """Width and height of the viewport that ``node``'s percentages refer to.
 
     The nearest ancestor ``<svg>`` (the node itself excluded): its viewBox size
@@ -111,7 +118,7 @@ def viewport_size(node: Any) -> tuple[float, float]:
     return (w or pw), (h or ph)
 
 
-def _origin(node: Any) -> tuple[float, float]:
+def _origin(node: SvgNode) -> tuple[float, float]:
     """SVG 2 ``transform-origin`` (CSS Transforms 1 §6) in user units; keywords/% of the viewport."""
     text = node.get("transform-origin")
     if not text:
@@ -150,7 +157,7 @@ def _origin(node: Any) -> tuple[float, float]:
     return float(x or 0.0), float(y or 0.0)
 
 
-def transform_matrix(node: Any) -> Matrix:
+def transform_matrix(node: SvgNode) -> Matrix:
     """The node's ``transform`` attribute (identity when absent or invalid), with transform-origin."""
     text = node.get("transform")
     if not text:
@@ -166,7 +173,7 @@ def transform_matrix(node: Any) -> Matrix:
     return m
 
 
-def nested_svg_matrix(node: Any, width: float | None = None, height: float | None = None) -> Matrix:
+def nested_svg_matrix(node: SvgNode, width: float | None = None, height: float | None = None) -> Matrix:
     """``translate(x, y)`` then the viewBox→viewport transform of a nested ``<svg>`` (or symbol)."""
     vw, vh = viewport_size(node)
     x = parse_length(node.get("x"), percent_of=vw, default=0.0) or 0.0
@@ -185,7 +192,7 @@ def nested_svg_matrix(node: Any, width: float | None = None, height: float | Non
     return m
 
 
-def local_matrix(node: Any) -> Matrix:
+def local_matrix(node: SvgNode) -> Matrix:
     """Transform from ``node``'s user space to its parent's user space (identity for the root)."""
     parent = node.getparent()
     if parent is None:
@@ -203,7 +210,7 @@ def local_matrix(node: Any) -> Matrix:
     return m if m.is_finite() else Matrix()
 
 
-def node_ctm(node: Any) -> Matrix:
+def node_ctm(node: SvgNode) -> Matrix:
     """Transform from ``node``'s own user space to world space (iterative, no recursion)."""
     chain = []
     n = node
@@ -216,7 +223,7 @@ def node_ctm(node: Any) -> Matrix:
     return m
 
 
-def parent_ctm(node: Any) -> Matrix:
+def parent_ctm(node: SvgNode) -> Matrix:
     """Transform from the user space ``node`` is placed in (its parent's) to world space."""
     parent = node.getparent()
     return node_ctm(parent) if parent is not None else Matrix()

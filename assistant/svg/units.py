@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+
+from lxml import etree
 
 from assistant.document import Canvas
 from assistant.errors import SvgImportError
+from assistant.geometry import Box
 from assistant.limits import DEFAULT_LIMITS, ImportLimits
 
 #: CSS px per unit (CSS Values 3 §6.2).
@@ -132,7 +134,28 @@ def viewbox_offset(vb_w: float, vb_h: float, vp_w: float, vp_h: float,
     return fx * (vp_w - vb_w * sx), fy * (vp_h - vb_h * sy)
 
 
-def canvas_for_root(root: Any, source: str, limits: ImportLimits | None = None) -> Canvas:
+_INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
+_SODIPODI = "{http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd}"
+
+
+def inkscape_pages(root: etree._Element) -> list[Box]:
+    """The pages of an Inkscape multi-page document (``<inkscape:page>`` in its named view), in user units.
+
+    Empty unless there are at least two: a one-page document's page is its canvas.
+    """
+    pages: list[Box] = []
+    for view in root.iterchildren(f"{_SODIPODI}namedview"):
+        for page in view.iterchildren(f"{_INKSCAPE}page"):
+            try:
+                x, y, w, h = (float(page.get(k, "0")) for k in ("x", "y", "width", "height"))
+            except ValueError:
+                continue
+            if all(math.isfinite(v) for v in (x, y, w, h)) and w > 0 and h > 0:
+                pages.append(Box(x=x, y=y, width=w, height=h))
+    return pages if len(pages) >= 2 else []
+
+
+def canvas_for_root(root: etree._Element, source: str, limits: ImportLimits | None = None) -> Canvas:
     """The page of a root ``<svg>`` element (see the module docstring), with default margins.
 
     A page side must lie between ``limits.min_page_side`` and ``limits.max_coordinate``
@@ -150,7 +173,8 @@ def canvas_for_root(root: Any, source: str, limits: ImportLimits | None = None) 
     units = w_parts[1] if w_parts and w_parts[1] else "px"
     if vb is not None:
         if vb[2] <= 0 or vb[3] <= 0:
-            raise SvgImportError(source, f"root viewBox {root.get('viewBox')!r} has a width or height that is not positive")
+            raise SvgImportError(
+                source, f"root viewBox {root.get('viewBox')!r} has a width or height that is not positive")
         _check_page(source, f"root viewBox {root.get('viewBox')!r}", vb[2], vb[3], limits, corner=vb[:2])
         if w_px is None and h_px is not None:
             w_px = h_px * vb[2] / vb[3]
@@ -170,7 +194,7 @@ def canvas_for_root(root: Any, source: str, limits: ImportLimits | None = None) 
         par = root.get("preserveAspectRatio") or "xMidYMid meet"
         return Canvas.with_default_margins(
             x=vb[0], y=vb[1], width=vb[2], height=vb[3], units=units, px_per_unit=ppu,
-            view_box=vb, preserve_aspect_ratio=par,
+            view_box=vb, preserve_aspect_ratio=par, pages=inkscape_pages(root),
         )
     if w_px is None or h_px is None:
         raise SvgImportError(
@@ -178,7 +202,8 @@ def canvas_for_root(root: Any, source: str, limits: ImportLimits | None = None) 
     if w_px <= 0 or h_px <= 0:
         raise SvgImportError(source, "root <svg> width/height must be positive")
     _check_page(source, "root <svg> width/height", w_px, h_px, limits)
-    return Canvas.with_default_margins(width=w_px, height=h_px, units=units, px_per_unit=1.0)
+    return Canvas.with_default_margins(width=w_px, height=h_px, units=units, px_per_unit=1.0,
+                                       pages=inkscape_pages(root))
 
 
 def _check_page(source: str, what: str, w: float, h: float, limits: ImportLimits,

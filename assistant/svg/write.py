@@ -15,10 +15,15 @@ from typing import Any
 
 from lxml import etree
 
+from assistant.document import Document
 from assistant.errors import ExportError
+from assistant.svg.tree import SvgNode
+
+#: What the exporters accept: a ``Document``, or a parsed tree (or its root) given directly.
+Exportable = Document | etree._ElementTree | SvgNode
 
 
-def tree_of(doc: Any) -> Any:
+def tree_of(doc: Exportable) -> etree._ElementTree:
     """The ``lxml`` ElementTree of a ``Document`` (or of a tree/element given directly)."""
     tree = getattr(doc, "tree", doc)
     if hasattr(tree, "getroot"):
@@ -28,7 +33,7 @@ def tree_of(doc: Any) -> Any:
     raise ExportError(f"cannot export {type(doc).__name__}: no SVG tree")
 
 
-def export_svg(doc: Any) -> bytes:
+def export_svg(doc: Exportable) -> bytes:
     """Serialize ``doc``'s tree to SVG bytes (declaration, DOCTYPE and all content kept)."""
     tree = tree_of(doc)
     info = tree.docinfo

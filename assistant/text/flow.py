@@ -26,20 +26,35 @@ shape's box, first line at the top. Both use the same line model.
 
 from __future__ import annotations
 
-from typing import Any
-
-from assistant.svg.css import StyleResolver, resolve_length
 from assistant.geometry import Box, parse_transform
+from assistant.svg import pathbbox
+from assistant.svg.css import StyleResolver, resolve_length
+from assistant.svg.tree import SvgNode
 from assistant.text.layout import (
-    _CONTENT_TAGS, _SKIP_TAGS, FontSpec, LinePlacement, Piece, Segment, TextMetrics, _anchor, _clean,
-    _hidden, _summarize, font_spec, line_height_of, local, pieces_of, preserves_space, wrap_pieces,
+    _CONTENT_TAGS,
+    _SKIP_TAGS,
+    FontSpec,
+    LinePlacement,
+    Piece,
+    Segment,
+    TextMetrics,
+    _anchor,
+    _clean,
+    _hidden,
+    _summarize,
+    font_spec,
+    line_height_of,
+    local,
+    pieces_of,
+    preserves_space,
+    wrap_pieces,
 )
 
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _UNBOUNDED = 1e9
 
 
-def _id_lookup(node: Any, ref: str) -> Any | None:
+def _id_lookup(node: SvgNode, ref: str) -> SvgNode | None:
     ref = ref.strip()
     if ref.startswith("url("):
         ref = ref[4:].split(")", 1)[0].strip("'\" ")
@@ -49,7 +64,7 @@ def _id_lookup(node: Any, ref: str) -> Any | None:
     return found[0] if found else None
 
 
-def _float(node: Any, name: str, default: float = 0.0) -> float:
+def _float(node: SvgNode, name: str, default: float = 0.0) -> float:
     value = node.get(name)
     if value is None:
         return default
@@ -59,10 +74,8 @@ def _float(node: Any, name: str, default: float = 0.0) -> float:
         return default
 
 
-def shape_box(shape: Any, depth: int = 0) -> Box | None:
+def shape_box(shape: SvgNode, depth: int = 0) -> Box | None:
     """Axis-aligned box of a region shape in its parent's user space (its ``transform`` applied)."""
-    from assistant.svg import pathbbox
-
     name = local(shape)
     try:
         m = parse_transform(shape.get("transform"))
@@ -101,24 +114,24 @@ def shape_box(shape: Any, depth: int = 0) -> Box | None:
 
 # -- runs ------------------------------------------------------------------
 
-def _runs(node: Any, resolver: StyleResolver, preserve: bool) -> list[tuple[str, Any, FontSpec]]:
+def _runs(node: SvgNode, resolver: StyleResolver, preserve: bool) -> list[tuple[str, SvgNode, FontSpec]]:
     """``(text, node, font)`` runs of a paragraph in document order; flowLine → newline."""
-    fonts: dict[Any, FontSpec] = {}
-    out: list[tuple[str, Any, FontSpec]] = []
+    fonts: dict[SvgNode, FontSpec] = {}
+    out: list[tuple[str, SvgNode, FontSpec]] = []
 
-    def spec(n: Any) -> FontSpec:
+    def spec(n: SvgNode) -> FontSpec:
         if n not in fonts:
             fonts[n] = font_spec(n, resolver)
         return fonts[n]
 
-    def add(text: str | None, owner: Any) -> None:
+    def add(text: str | None, owner: SvgNode) -> None:
         if text:
             t = _clean(text, preserve)
             if not preserve:
                 t = " ".join(t.split(" "))
             out.append((t, owner, spec(owner)))
 
-    def walk(n: Any) -> None:
+    def walk(n: SvgNode) -> None:
         add(n.text, n)
         for child in n:
             name = local(child)
@@ -132,9 +145,9 @@ def _runs(node: Any, resolver: StyleResolver, preserve: bool) -> list[tuple[str,
     return out
 
 
-def _paragraphs(root: Any, resolver: StyleResolver) -> list[Any]:
+def _paragraphs(root: SvgNode, resolver: StyleResolver) -> list[SvgNode]:
     """The paragraph elements of a flowRoot, in order (flowDiv contents flattened)."""
-    paras: list[Any] = []
+    paras: list[SvgNode] = []
     for child in root:
         name = local(child)
         if name == "flowPara":
@@ -148,7 +161,7 @@ def _paragraphs(root: Any, resolver: StyleResolver) -> list[Any]:
 
 # -- line placement ------------------------------------------------------------
 
-def _align(node: Any, resolver: StyleResolver) -> str:
+def _align(node: SvgNode, resolver: StyleResolver) -> str:
     value = (resolver.get(node, "text-align") or "").strip().lower()
     if value in ("center", "middle"):
         return "center"
@@ -186,7 +199,7 @@ class _Flow:
         return None
 
 
-def _layout(paragraphs: list[tuple[Any, list[Piece]]], regions: list[Box], resolver: StyleResolver,
+def _layout(paragraphs: list[tuple[SvgNode, list[Piece]]], regions: list[Box], resolver: StyleResolver,
             default_align: str | None = None) -> tuple[list[LinePlacement], list[str], bool]:
     flow = _Flow(regions)
     placements: list[LinePlacement] = []
@@ -256,19 +269,19 @@ def _box_of(placements: list[LinePlacement]) -> Box | None:
 class _Chars:
     """Adapter giving ``_summarize`` the characters of placed segments."""
 
-    def __init__(self, ch: str, node: Any) -> None:
+    def __init__(self, ch: str, node: SvgNode) -> None:
         self.ch, self.node = ch, node
 
 
-def _finish(node: Any, resolver: StyleResolver, placements: list[LinePlacement], hidden: list[str],
+def _finish(node: SvgNode, resolver: StyleResolver, placements: list[LinePlacement], hidden: list[str],
             overflow: bool, layout: str, region: Box | None) -> TextMetrics | None:
     box = _box_of(placements)
     if box is None:
         return None
     chars = [_Chars(ch, s.node) for p in placements for s in p.segments for ch in s.text]
-    fonts: dict[Any, FontSpec] = {s.node: s.font for p in placements for s in p.segments}
+    fonts: dict[SvgNode, FontSpec] = {s.node: s.font for p in placements for s in p.segments}
 
-    def spec(n: Any) -> FontSpec:
+    def spec(n: SvgNode) -> FontSpec:
         return fonts[n] if n in fonts else font_spec(n, resolver)
 
     line_height = None
@@ -282,7 +295,7 @@ def _finish(node: Any, resolver: StyleResolver, placements: list[LinePlacement],
     return metrics
 
 
-def measure_flow(node: Any, resolver: StyleResolver) -> TextMetrics | None:
+def measure_flow(node: SvgNode, resolver: StyleResolver) -> TextMetrics | None:
     """Lay out an Inkscape ``<flowRoot>`` (see the module docstring); None when nothing shows."""
     regions: list[Box] = []
     for child in node:
@@ -299,7 +312,7 @@ def measure_flow(node: Any, resolver: StyleResolver) -> TextMetrics | None:
     return _finish(node, resolver, placements, hidden, overflow, "flow", Box.union_all(regions))
 
 
-def measure_wrapped_text(node: Any, resolver: StyleResolver) -> TextMetrics | None:
+def measure_wrapped_text(node: SvgNode, resolver: StyleResolver) -> TextMetrics | None:
     """Lay out a ``<text>`` with ``shape-inside`` or ``inline-size``; None when neither applies."""
     style = resolver.computed(node)
     preserve = preserves_space(node, resolver)

@@ -41,7 +41,7 @@ import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTCollection, TTFont
@@ -180,7 +180,7 @@ def _face_info_from_file(path: str, index: int) -> FaceInfo:
                     italic=italic, width=width)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _families() -> dict[str, list[FaceInfo]]:
     out: dict[str, list[FaceInfo]] = {}
     for face in installed_faces():
@@ -189,7 +189,7 @@ def _families() -> dict[str, list[FaceInfo]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fc_match_family(pattern: str) -> str | None:
     exe = shutil.which("fc-match")
     if not exe:
@@ -212,7 +212,7 @@ _GENERIC_PREFERENCES = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def generic_family(generic: str) -> str | None:
     """The installed family standing for a generic family (fontconfig's choice when available)."""
     generic = {"cursive": "sans-serif", "fantasy": "sans-serif", "system-ui": "sans-serif"}.get(generic, generic)
@@ -393,12 +393,15 @@ class FontSpec:
     word_spacing: float = 0.0
 
     def advance(self, text: str) -> float:
+        """Advance width of ``text`` set in this font, spacing included."""
         return text_advance(text, self.family, self.size, self.weight, self.style,
                             self.letter_spacing, self.word_spacing)
 
     def advances(self, text: str) -> list[float]:
+        """Advance width of each character of ``text``, spacing included."""
         return char_advances(text, self.family, self.size, self.weight, self.style,
                              self.letter_spacing, self.word_spacing)
 
     def extents(self) -> tuple[float, float]:
+        """Ascent and descent of this font at its size (both positive)."""
         return font_extents(self.family, self.size, self.weight, self.style)

@@ -31,13 +31,16 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.geometry import Box, Matrix, parse_transform
 from assistant.svg import pathbbox
 from assistant.svg.css import StyleResolver, resolve_length
+from assistant.svg.tree import SvgNode
+from assistant.svg.units import parse_length
 from assistant.text.fonts import FontSpec
-from assistant.geometry import Box
 from assistant.text.linebreak import Piece, pieces_of, wrap_lines, wrap_pieces
 
 __all__ = [
@@ -52,13 +55,13 @@ _SKIP_TAGS = {"title", "desc", "metadata", "flowRegion", "flowRegionExclude", "t
 NORMAL_LINE_HEIGHT = 1.25
 
 
-def local(node: Any) -> str:
+def local(node: SvgNode) -> str:
     """Local name of an element tag (``""`` for comments and processing instructions)."""
     tag = node.tag
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
-def font_spec(node: Any, resolver: StyleResolver) -> FontSpec:
+def font_spec(node: SvgNode, resolver: StyleResolver) -> FontSpec:
     """The ``FontSpec`` of ``node`` from its computed style."""
     style = resolver.computed(node)
     size = resolver.font_size(node)
@@ -74,7 +77,7 @@ def font_spec(node: Any, resolver: StyleResolver) -> FontSpec:
     )
 
 
-def line_height_of(node: Any, resolver: StyleResolver, size: float | None = None) -> float:
+def line_height_of(node: SvgNode, resolver: StyleResolver, size: float | None = None) -> float:
     """``line-height`` of ``node`` in user units: number × font size, %, length.
 
     ``normal`` and values that are not positive (Inkscape writes ``line-height:0%``
@@ -97,7 +100,7 @@ class Segment:
     x: float
     y: float
     width: float
-    node: Any = field(repr=False)
+    node: SvgNode = field(repr=False)
     font: FontSpec
 
 
@@ -142,7 +145,7 @@ class TextMetrics:
 
 # -- white space -----------------------------------------------------------
 
-def preserves_space(node: Any, resolver: StyleResolver) -> bool:
+def preserves_space(node: SvgNode, resolver: StyleResolver) -> bool:
     """True when ``xml:space="preserve"`` (inherited) or ``white-space: pre*`` applies."""
     ws = (resolver.get(node, "white-space") or "").strip().lower()
     if ws.startswith("pre") or ws == "break-spaces":
@@ -169,7 +172,7 @@ def _clean(text: str, preserve: bool) -> str:
 @dataclass
 class _Char:
     ch: str
-    node: Any
+    node: SvgNode
     x: float | None = None
     y: float | None = None
     dx: float = 0.0
@@ -186,17 +189,17 @@ def _numbers(value: str | None, size: float) -> list[float]:
     return out
 
 
-def _hidden(node: Any, resolver: StyleResolver) -> bool:
+def _hidden(node: SvgNode, resolver: StyleResolver) -> bool:
     return (resolver.specified(node).get("display", "").strip().lower() == "none")
 
 
-def _collect(root: Any, resolver: StyleResolver) -> tuple[list[_Char], list[tuple[Any, int, int]]]:
+def _collect(root: SvgNode, resolver: StyleResolver) -> tuple[list[_Char], list[tuple[SvgNode, int, int]]]:
     """Characters in document order (white space processed) and each element's char range."""
     chars: list[_Char] = []
-    ranges: list[tuple[Any, int, int]] = []
+    ranges: list[tuple[SvgNode, int, int]] = []
     preserve = preserves_space(root, resolver)
 
-    def add(text: str | None, owner: Any) -> None:
+    def add(text: str | None, owner: SvgNode) -> None:
         if not text:
             return
         for ch in _clean(text, preserve):
@@ -204,7 +207,7 @@ def _collect(root: Any, resolver: StyleResolver) -> tuple[list[_Char], list[tupl
                 continue
             chars.append(_Char(ch, owner))
 
-    def walk(node: Any) -> None:
+    def walk(node: SvgNode) -> None:
         start = len(chars)
         add(node.text, node)
         for child in node:
@@ -223,7 +226,7 @@ def _collect(root: Any, resolver: StyleResolver) -> tuple[list[_Char], list[tupl
     return chars, ranges
 
 
-def _depth(node: Any) -> int:
+def _depth(node: SvgNode) -> int:
     d = 0
     while node is not None:
         d += 1
@@ -231,7 +234,8 @@ def _depth(node: Any) -> int:
     return d
 
 
-def _assign_positions(chars: list[_Char], ranges: list[tuple[Any, int, int]], resolver: StyleResolver) -> None:
+def _assign_positions(chars: list[_Char], ranges: list[tuple[SvgNode, int, int]],
+                      resolver: StyleResolver) -> None:
     """Apply x/y/dx/dy lists, outer elements first so inner ones override (SVG 2 §11.8.1)."""
     for node, start, end in ranges:
         size = resolver.font_size(node)
@@ -241,14 +245,15 @@ def _assign_positions(chars: list[_Char], ranges: list[tuple[Any, int, int]], re
                 setattr(chars[start + i], attr, v)
 
 
-def measure_positioned(node: Any, resolver: StyleResolver) -> TextMetrics | None:
+def measure_positioned(node: SvgNode, resolver: StyleResolver) -> TextMetrics | None:
+    """Lay out a positioned ``<text>`` (see the module docstring); None when it draws nothing."""
     chars, ranges = _collect(node, resolver)
     if not chars or not any(c.ch.strip() for c in chars):
         return None
     _assign_positions(chars, ranges, resolver)
-    fonts: dict[Any, FontSpec] = {}
+    fonts: dict[SvgNode, FontSpec] = {}
 
-    def spec(n: Any) -> FontSpec:
+    def spec(n: SvgNode) -> FontSpec:
         if n not in fonts:
             fonts[n] = font_spec(n, resolver)
         return fonts[n]
@@ -307,7 +312,7 @@ def measure_positioned(node: Any, resolver: StyleResolver) -> TextMetrics | None
         box, ink = on_path
 
     placements = []
-    for y_key, ks in by_line.items():
+    for ks in by_line.values():
         line_text = "".join(chars[k].ch for k in ks)
         if not line_text.strip():
             continue
@@ -334,7 +339,7 @@ INK_RUN_ASCENTS = 1.0
 MAX_INK_RUNS = 64
 
 
-def _text_path_layout(node: Any, resolver: StyleResolver, advance: float) -> tuple[Box, list[Box]] | None:
+def _text_path_layout(node: SvgNode, resolver: StyleResolver, advance: float) -> tuple[Box, list[Box]] | None:
     """Box and ink of text set on a path (SVG 1.1 §10.13), or None when it is not on a usable path.
 
     The box is the path's box grown by the largest ascent on every side (what
@@ -364,13 +369,13 @@ def _text_path_layout(node: Any, resolver: StyleResolver, advance: float) -> tup
     return None
 
 
-def _path_of(tp: Any, node: Any) -> tuple[list[Any], Any] | None:
-    """The segments a ``<textPath>`` follows and the transform they are in: its SVG 2 ``path``
-    attribute, or the ``<path>``, ``<circle>``, ``<ellipse>`` or ``<rect>`` its ``href`` names
-    (with that element's ``transform``); None when there is none. Raises ValueError on bad data."""
-    from assistant.geometry import Matrix, parse_transform
-    from assistant.svg.units import parse_length
+def _path_of(tp: SvgNode, node: SvgNode) -> tuple[list[pathbbox.Segment], Matrix] | None:
+    """The segments a ``<textPath>`` follows and the transform they are in; None when there is none.
 
+    The segments are its SVG 2 ``path`` attribute, or the ``<path>``, ``<circle>``,
+    ``<ellipse>`` or ``<rect>`` its ``href`` names (with that element's ``transform``).
+    Raises ValueError on bad data.
+    """
     if tp.get("path"):
         return pathbbox.parse_path(tp.get("path")), Matrix()
     ref = (tp.get("{http://www.w3.org/1999/xlink}href") or tp.get("href") or "").strip()
@@ -398,8 +403,8 @@ def _path_of(tp: Any, node: Any) -> tuple[list[Any], Any] | None:
     return segs, parse_transform(target.get("transform"))
 
 
-def _ink_along(segs: list[Any], m: Any, tp: Any, resolver: StyleResolver, advance: float, asc: float,
-               desc: float) -> list[Box]:
+def _ink_along(segs: list[pathbbox.Segment], m: Matrix, tp: SvgNode, resolver: StyleResolver, advance: float,
+               asc: float, desc: float) -> list[Box]:
     """Ink boxes of text of length ``advance`` on the path ``segs`` (see ``_text_path_layout``)."""
     # points along each segment, their arc length and subpath; a subpath's move adds no length (the text jumps)
     pts: list[tuple[float, float]] = []
@@ -449,11 +454,11 @@ def _ink_along(segs: list[Any], m: Any, tp: Any, resolver: StyleResolver, advanc
     return [Box.from_points(r) for r in runs.values()]
 
 
-def _summarize(node: Any, resolver: StyleResolver, chars: list[Any], placements: list[LinePlacement],
-               box: Box, spec: Any, *, layout: str, line_height: float | None = None,
+def _summarize(node: SvgNode, resolver: StyleResolver, chars: Sequence[Any], placements: list[LinePlacement],
+               box: Box, spec: Callable[[SvgNode], FontSpec], *, layout: str, line_height: float | None = None,
                anchor: str | None = None) -> TextMetrics:
     """Dominant font (by character count), line height and fill of a laid-out text."""
-    counts: dict[Any, int] = {}
+    counts: dict[SvgNode, int] = {}
     for c in chars:
         if c.ch.strip():
             counts[c.node] = counts.get(c.node, 0) + 1
@@ -473,6 +478,6 @@ def _summarize(node: Any, resolver: StyleResolver, chars: list[Any], placements:
     )
 
 
-def _anchor(node: Any, resolver: StyleResolver) -> str:
+def _anchor(node: SvgNode, resolver: StyleResolver) -> str:
     value = (resolver.get(node, "text-anchor") or "start").strip().lower()
     return value if value in ("start", "middle", "end") else "start"

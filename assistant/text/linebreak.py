@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
+from assistant.svg.tree import SvgNode
 from assistant.text.fonts import FontSpec
 
 
@@ -25,14 +25,14 @@ class Piece:
     """Text in one style (a run's share of a word or a space) with its advance."""
 
     text: str
-    node: Any
+    node: SvgNode
     font: FontSpec
     width: float
     space: bool = False
     brk: bool = False  # a forced line break
 
 
-def pieces_of(runs: list[tuple[str, Any, FontSpec]]) -> list[Piece]:
+def pieces_of(runs: list[tuple[str, SvgNode, FontSpec]]) -> list[Piece]:
     """Split ``(text, node, font)`` runs at spaces and newlines into measured pieces."""
     out: list[Piece] = []
     for text, node, font in runs:

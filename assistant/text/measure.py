@@ -8,16 +8,15 @@ text conversion all measure through this one function.
 
 from __future__ import annotations
 
-from typing import Any
-
 from assistant.svg.css import StyleResolver, resolve_length
+from assistant.svg.tree import SvgNode
 from assistant.text.flow import measure_flow, measure_wrapped_text
 from assistant.text.layout import TextMetrics, local, measure_positioned
 
 __all__ = ["measure_text"]
 
 
-def measure_text(node: Any, resolver: StyleResolver) -> TextMetrics | None:
+def measure_text(node: SvgNode, resolver: StyleResolver) -> TextMetrics | None:
     """Lay out a ``<text>`` or ``<flowRoot>`` node; None when it draws no characters.
 
     See :mod:`assistant.text.layout` for what is modelled. ``inline-size``,
@@ -36,7 +35,7 @@ def measure_text(node: Any, resolver: StyleResolver) -> TextMetrics | None:
     return measure_positioned(node, resolver)
 
 
-def _positive(value: str | None, resolver: StyleResolver, node: Any) -> bool:
+def _positive(value: str | None, resolver: StyleResolver, node: SvgNode) -> bool:
     if not value:
         return False
     size = resolver.font_size(node)

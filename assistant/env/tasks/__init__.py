@@ -12,11 +12,19 @@ first) lives in its own module with a sectioned docstring (Description,
 Breakage, Instruction, Weights).
 """
 
-from assistant.env.tasks.base import (
-    DIFFICULTIES, TASKS, Generated, Task, TaskInfo, generate_svgs, make_task, register_task, task_names,
-)
 # Each task module registers its generator on import.
 from assistant.env.tasks import banner, editorial, flyer, poster, slide, social  # noqa: F401,E402
+from assistant.env.tasks.base import (
+    DIFFICULTIES,
+    TASKS,
+    Generated,
+    Task,
+    TaskInfo,
+    generate_svgs,
+    make_task,
+    register_task,
+    task_names,
+)
 
 __all__ = ["TASKS", "Task", "TaskInfo", "Generated", "make_task", "register_task", "task_names",
            "generate_svgs", "DIFFICULTIES"]

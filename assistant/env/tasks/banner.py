@@ -27,6 +27,7 @@ W, H, M = 1200.0, 300.0, 30.0
 
 
 def clean_banner(rng: np.random.Generator) -> Spec:
+    """The clean banner (see the module docstring), its palette, product and brand drawn from ``rng``."""
     bg, ink, muted, accent, on_accent, _, _ = ct.pick(rng, ct.PALETTES)
     name, tagline = ct.pick(rng, ct.PRODUCTS)
     brand = str(ct.pick(rng, ct.BRANDS))

@@ -11,15 +11,19 @@ byte-identical SVG and the same constraints.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
 
 import numpy as np
 
 from assistant.document import Document
-from assistant.errors import EnvError
+from assistant.env.tasks.ids import STYLES, apply_ids, rename_ids
 from assistant.env.tasks.render import render_svg
 from assistant.env.tasks.spec import Spec
+from assistant.errors import EnvError
+from assistant.importer import import_svg_text
+from assistant.instructions import Constraint
+from assistant.instructions.brief import compile_brief
 
 DIFFICULTIES = ("easy", "medium", "hard")
 
@@ -59,7 +63,7 @@ class Task:
     seed: int
     difficulty: str
     instruction: str
-    constraints: list[Any]
+    constraints: list[Constraint]
     weights: dict[str, float]
     broken: Document
     clean: Document
@@ -98,8 +102,6 @@ def generate_svgs(name: str, seed: int, ids: str = "plain") -> tuple[str, str, G
     drawn from the seed, see ``assistant.env.tasks.ids``) or one style by name.
     Renaming draws from its own random stream: the layout is the plain one's.
     """
-    from assistant.env.tasks.ids import STYLES, apply_ids, rename_ids
-
     info = TASKS.get(name)
     if info is None:
         raise EnvError(f"unknown task {name!r}; known tasks: {', '.join(task_names())}")
@@ -118,17 +120,14 @@ def generate_svgs(name: str, seed: int, ids: str = "plain") -> tuple[str, str, G
 
 def make_task(name: str, seed: int, ids: str = "plain") -> Task:
     """Generate task ``name`` with ``seed``, elements named as ``ids`` says (see ``generate_svgs``)."""
-    from assistant.instructions import compile_instruction, resolve_constraints
-    from assistant.importer import import_svg_text
-
     broken_svg, clean_svg, gen = generate_svgs(name, seed, ids)
     info = TASKS[name]
     broken = import_svg_text(broken_svg, source=f"task:{name}:{seed}:broken")
     clean = import_svg_text(clean_svg, source=f"task:{name}:{seed}:clean")
-    compiled = compile_instruction(gen.instruction, broken.layout)
-    if compiled.not_understood:
-        raise EnvError(f"task {name!r} seed {seed}: instruction not understood: {compiled.not_understood}")
-    constraints = resolve_constraints(compiled.constraints, broken.layout)
+    brief = compile_brief(gen.instruction, broken.layout)
+    if brief.not_understood:
+        raise EnvError(f"task {name!r} seed {seed}: instruction not understood: {brief.not_understood}")
+    constraints = brief.constraints
     return Task(name=name, seed=int(seed), difficulty=info.difficulty, instruction=gen.instruction,
                 constraints=constraints, weights=dict(info.weights), broken=broken, clean=clean,
                 broken_svg=broken_svg, clean_svg=clean_svg, breakages=list(gen.breakages), ids=ids)

@@ -105,8 +105,11 @@ def crowd_margin(spec: Spec, rng: np.random.Generator, block_id: str, side: str)
 
 
 def uneven_spacing(spec: Spec, rng: np.random.Generator, ids: list[str], strength: float = 1.0) -> str:
-    """Perturb the vertical gaps of a stack: each block (and every later one)
-    moves by ±1–3 % of S (× strength), never into the block above."""
+    """Perturb the vertical gaps of a stack.
+
+    Each block (and every later one) moves by ±1–3 % of S (× strength), never
+    into the block above.
+    """
     shift, done = 0.0, []
     prev_bottom = None
     for i in ids:

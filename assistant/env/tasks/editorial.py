@@ -30,6 +30,7 @@ W, H, M = 816.0, 1056.0, 56.0
 
 
 def clean_cover(rng: np.random.Generator) -> Spec:
+    """The clean cover (see the module docstring), its palette, magazine and cover lines drawn from ``rng``."""
     bg, ink, muted, accent, on_accent, img1, img2 = ct.pick(rng, ct.PALETTES)
     mag = str(ct.pick(rng, ct.MAGAZINES))
     picks = rng.permutation(len(ct.COVER_LINES))[:4]

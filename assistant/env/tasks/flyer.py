@@ -31,6 +31,7 @@ GUTTER = 6.0
 
 
 def clean_flyer(rng: np.random.Generator) -> Spec:
+    """The clean flyer (see the module docstring), its palette and contents drawn from ``rng``."""
     bg, ink, muted, accent, on_accent, img1, img2 = ct.pick(rng, ct.PALETTES)
     title, sub, intro = ct.pick(rng, ct.EVENTS)
     spec = Spec(W, H, unit="mm", world_per_px=25.4 / 96, margin=M, title=str(title))

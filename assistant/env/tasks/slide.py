@@ -29,6 +29,7 @@ W, H, M = 1920.0, 1080.0, 96.0
 
 
 def clean_slide(rng: np.random.Generator) -> Spec:
+    """The clean slide (see the module docstring), its palette and contents drawn from ``rng``."""
     bg, ink, muted, accent, _, img1, img2 = ct.pick(rng, ct.PALETTES)
     title, sub, bullets = ct.pick(rng, ct.SLIDE_TOPICS)
     spec = Spec(W, H, margin=M, title=str(title))

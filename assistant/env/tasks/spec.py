@@ -14,6 +14,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from assistant.text.fonts import font_extents, text_advance
+
 SANS = "DejaVu Sans"
 SERIF = "DejaVu Serif"
 
@@ -47,17 +49,21 @@ class Block:
 
     @property
     def x2(self) -> float:
+        """Right edge."""
         return self.x + self.w
 
     @property
     def y2(self) -> float:
+        """Bottom edge."""
         return self.y + self.h
 
     @property
     def cx(self) -> float:
+        """Horizontal centre."""
         return self.x + self.w / 2
 
     def move(self, dx: float, dy: float) -> None:
+        """Shift the block by ``(dx, dy)``."""
         self.x += dx
         self.y += dy
 
@@ -77,36 +83,37 @@ class Spec:
     margin: float = 0.0
 
     def get(self, block_id: str) -> Block:
+        """The block with this id; ``KeyError`` when there is none."""
         for b in self.blocks:
             if b.id == block_id:
                 return b
         raise KeyError(block_id)
 
     def has(self, block_id: str) -> bool:
+        """True when a block has this id."""
         return any(b.id == block_id for b in self.blocks)
 
-    def copy(self) -> "Spec":
+    def copy(self) -> Spec:
+        """An independent deep copy."""
         return copy.deepcopy(self)
 
 
 def advance(text: str, size: float, weight: int = 400, family: str = SANS) -> float:
     """Advance width of ``text`` in the given font (world units = size units)."""
-    from assistant.text.fonts import text_advance
-
     return float(text_advance(text, family, size, weight))
 
 
 def extents(size: float, weight: int = 400, family: str = SANS) -> tuple[float, float]:
     """(ascent, descent) of the font at ``size``."""
-    from assistant.text.fonts import font_extents
-
     a, d = font_extents(family, size, weight)
     return float(a), float(abs(d))
 
 
 def wrap(text: str, max_width: float, size: float, weight: int = 400, family: str = SANS) -> list[str]:
-    """Greedy line breaking at spaces so each line fits ``max_width`` (a single
-    over-long word gets a line of its own)."""
+    """Greedy line breaking at spaces so each line fits ``max_width``.
+
+    A single over-long word gets a line of its own.
+    """
     lines: list[str] = []
     current = ""
     for word in text.split():
@@ -148,8 +155,10 @@ def measure(b: Block) -> None:
 
 
 def rescale_text(b: Block, factor: float) -> None:
-    """Scale a text block's font size by ``factor`` keeping its anchor point
-    (left edge, centre or right edge) and its top."""
+    """Scale a text block's font size by ``factor``.
+
+    The block keeps its anchor point (left edge, centre or right edge) and its top.
+    """
     anchor_x = b.x if b.anchor == "start" else b.cx if b.anchor == "middle" else b.x2
     b.font_size *= factor
     measure(b)
@@ -157,8 +166,10 @@ def rescale_text(b: Block, factor: float) -> None:
 
 
 def stack(items: list[tuple[Block, float]], y: float) -> float:
-    """Place blocks top to bottom from ``y``, each ``gap`` below the previous
-    bottom (the gap is applied before the block); returns the last bottom."""
+    """Place blocks top to bottom from ``y`` and return the last bottom.
+
+    Each block goes ``gap`` below the previous bottom (the gap is applied before the block).
+    """
     for blk, gap in items:
         blk.y = y + gap
         y = blk.y2

@@ -1,0 +1,151 @@
+"""Actions that relate one element to another: ``match_size``, ``set_gap`` and ``swap``.
+
+``match_size``
+    Each listed element takes the target's width, height or (``both``) size.
+    With ``keep_aspect`` it scales uniformly about its ``anchor`` point (for
+    ``both``, until its area equals the target's). Without it the named
+    dimension is stretched: a shape or picture is scaled on that axis only; a
+    group's text members keep their size and move with the point of the group
+    they sat on (a button's backdrop widens, its label stays centred). A text
+    element on its own is never stretched.
+``set_gap``
+    Moves ``id`` along the axis on which it stands apart from ``target_id``
+    (or the given axis) so the gap between the two boxes is exactly ``gap``;
+    it stays on its side of the target (below it stays below).
+``swap``
+    Exchanges the places of two elements along the axis on which they stand
+    apart: the leading one's start becomes the other's start, and the other's
+    far edge becomes the leading one's far edge, so the gap between them is
+    kept. Across that axis they exchange the edge they share most closely
+    (left, centre or right; top, middle or bottom for a row), so each keeps
+    the alignment of the place it takes; when they share it already, neither
+    moves across.
+"""
+
+from __future__ import annotations
+
+import math
+
+from assistant.actions.engine import EditContext, scale_about
+from assistant.actions.schema import MatchSize, SetGap, Swap
+from assistant.actions.validate import check_editable, check_no_nesting
+from assistant.document import Element
+from assistant.errors import InvalidAction
+from assistant.geometry import Box, Matrix, apart_axis
+from assistant.regions import ANCHOR_POINT, point_of
+
+#: Share of the canvas's shorter side within which two edges count as shared.
+SHARED_EDGE = 0.005
+
+
+def _related(ctx: EditContext, ids: list[str], target_id: str) -> tuple[list[Element], Element]:
+    els = check_editable(ctx.layout, ids)
+    check_no_nesting(ctx.layout, els)
+    target = ctx.el(target_id)
+    for e in els:
+        if e.id == target.id:
+            raise InvalidAction("is both the element to change and the one it is measured against", e.id)
+        if target.id in ctx.subtree_ids(e.id) or e.id in ctx.subtree_ids(target.id):
+            raise InvalidAction(f"contains or is inside {target.id!r}; relate it to another element", e.id)
+    return els, target
+
+
+def _stretch_plan(ctx: EditContext, el: Element, m: Matrix) -> list[tuple[str, Matrix]]:
+    """Stretch ``el`` by ``m``: text moves with its centre, a group's members each by this rule."""
+    if el.kind == "group" and el.children:
+        plan: list[tuple[str, Matrix]] = []
+        for child in el.children:
+            plan += _stretch_plan(ctx, ctx.el(child), m)
+        return plan
+    if el.kind == "text":
+        cx, cy = m.apply(el.box.cx, el.box.cy)
+        return [(el.id, Matrix.translate(cx - el.box.cx, cy - el.box.cy))]
+    return [(el.id, m)]
+
+
+def apply_match_size(ctx: EditContext, a: MatchSize) -> None:
+    """Give the listed elements the target's width, height or size (see the module docstring)."""
+    els, target = _related(ctx, a.ids, a.target_id)
+    tb = target.box
+    wants_w, wants_h = a.dimension in ("width", "both"), a.dimension in ("height", "both")
+    if (wants_w and tb.width <= 0) or (wants_h and tb.height <= 0):
+        raise InvalidAction(f"has no {a.dimension} to match (its box is {tb.width:g} x {tb.height:g})", target.id)
+    fx, fy = ANCHOR_POINT[a.anchor]
+    plan: list[tuple[str, Matrix]] = []
+    for e in els:
+        b = e.box
+        if (wants_w and b.width <= 0) or (wants_h and b.height <= 0):
+            raise InvalidAction(f"has an empty box ({b.width:g} x {b.height:g}), so it cannot be resized", e.id)
+        ax, ay = point_of(b, fx, fy)
+        if a.keep_aspect:
+            s = (tb.width / b.width if a.dimension == "width" else tb.height / b.height if a.dimension == "height"
+                 else math.sqrt(tb.area / b.area))
+            plan.append((e.id, scale_about(s, s, ax, ay)))
+            continue
+        if e.kind == "text":
+            raise InvalidAction("is text, which is not stretched; use keep_aspect=true to scale it", e.id)
+        sx = tb.width / b.width if wants_w else 1.0
+        sy = tb.height / b.height if wants_h else 1.0
+        plan += _stretch_plan(ctx, e, scale_about(sx, sy, ax, ay))
+    ctx.transform(plan)
+
+
+def _gap_axis(axis: str, a: Box, b: Box) -> str:
+    return apart_axis(a, b) if axis == "auto" else axis
+
+
+def apply_set_gap(ctx: EditContext, a: SetGap) -> None:
+    """Move ``a.id`` so exactly ``a.gap`` separates it from ``a.target_id`` (see the module docstring)."""
+    (el,), target = _related(ctx, [a.id], a.target_id)
+    b, t = el.box, target.box
+    if _gap_axis(a.axis, b, t) == "vertical":
+        dy = (t.y2 + a.gap - b.y) if b.cy >= t.cy else (t.y - a.gap - b.y2)
+        m = Matrix.translate(0.0, dy)
+    else:
+        dx = (t.x2 + a.gap - b.x) if b.cx >= t.cx else (t.x - a.gap - b.x2)
+        m = Matrix.translate(dx, 0.0)
+    ctx.transform([(el.id, m)])
+
+
+def _cross_shift(a: tuple[float, float], b: tuple[float, float], tol: float) -> float:
+    """How far ``a`` moves across the swap axis to take ``b``'s place (``b`` moves back as far).
+
+    The two keep the alignment they share most closely: left, centre or right (top, middle or bottom), so a
+    pair right-aligned by eye stays right-aligned; when they share it within ``tol`` neither moves.
+    """
+    starts, ends = b[0] - a[0], b[1] - a[1]
+    centres = (b[0] + b[1]) / 2 - (a[0] + a[1]) / 2
+    shift = min((starts, ends, centres), key=abs)
+    return 0.0 if abs(shift) <= tol else shift
+
+
+def apply_swap(ctx: EditContext, a: Swap) -> None:
+    """Exchange the places of the two listed elements (see the module docstring)."""
+    els = check_editable(ctx.layout, a.ids)
+    check_no_nesting(ctx.layout, els)
+    p, q = els
+    vertical = _gap_axis(a.axis, p.box, q.box) == "vertical"
+    lead, trail = sorted((p, q), key=lambda e: (e.box.cy, e.box.y) if vertical else (e.box.cx, e.box.x))
+    lb, tb = lead.box, trail.box
+    c = ctx.layout.canvas
+    tol = SHARED_EDGE * min(c.width, c.height)
+    if vertical:
+        d_lead, d_trail = tb.y2 - lb.y2, lb.y - tb.y
+        cross = _cross_shift((lb.x, lb.x2), (tb.x, tb.x2), tol)
+        moves = [(lead, cross, d_lead), (trail, -cross, d_trail)]
+    else:
+        d_lead, d_trail = tb.x2 - lb.x2, lb.x - tb.x
+        cross = _cross_shift((lb.y, lb.y2), (tb.y, tb.y2), tol)
+        moves = [(lead, d_lead, cross), (trail, d_trail, -cross)]
+    ctx.transform([(e.id, Matrix.translate(*_on_canvas(ctx, e.box, dx, dy))) for e, dx, dy in moves])
+
+
+def _on_canvas(ctx: EditContext, b: Box, dx: float, dy: float) -> tuple[float, float]:
+    """``(dx, dy)`` trimmed so the box goes no further past a canvas edge than it was.
+
+    One of the two that sat on the edge of the page takes the other's place only up to that edge.
+    """
+    c = ctx.layout.canvas
+    lo_x, hi_x = min(b.x, c.x) - b.x, max(b.x2, c.x + c.width) - b.x2
+    lo_y, hi_y = min(b.y, c.y) - b.y, max(b.y2, c.y + c.height) - b.y2
+    return min(max(dx, lo_x), hi_x), min(max(dy, lo_y), hi_y)

@@ -1,0 +1,393 @@
+"""One builder per intent: resolved element ids + the current layout → action alternatives.
+
+:func:`plan_step` dispatches on the intent's kind (a registry,
+:data:`BUILDERS`); each builder follows the conventions of
+:mod:`~assistant.instructions.requests.plan` and raises
+:class:`~assistant.instructions.requests.plan.CannotPlan` with a reason a
+person can act on. Lengths are converted with the layout's canvas (px,
+pt, mm … to world units; a percentage of the page along the axis moved).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from assistant.document import Element, Layout
+from assistant.geometry import apart_axis
+from assistant.instructions.requests import amounts as am
+from assistant.instructions.requests import fixes, spacing
+from assistant.instructions.requests.frame import Intent
+from assistant.instructions.requests.plan import (
+    Actions,
+    CannotPlan,
+    Step,
+    arrangement,
+    content,
+    need,
+    resize_anchors,
+    scale_alternatives,
+    scale_factor,
+    step_amount,
+    stretchable,
+    text_ids,
+    world_length,
+)
+
+
+def _lock(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    return [[{"type": "set_locked", "ids": step.patients, "locked": bool(step.intent.params.get("locked", True))}]]
+
+
+def _zorder(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    return [[{"type": "reorder", "id": i, "to": step.intent.params["to"]} for i in step.patients]]
+
+
+def _swap(step: Step, layout: Layout) -> list[Actions]:
+    ids = step.patients + [r for r in step.refs if r not in step.patients]
+    if len(ids) != 2:
+        raise CannotPlan(f"a swap needs exactly two elements, and I found {len(ids)}")
+    return [[{"type": "swap", "ids": ids}]]
+
+
+def _separate(step: Step, layout: Layout) -> list[Actions]:
+    p = step.intent.params
+    if p.get("any") or (not step.refs and not p.get("pending")):
+        pairs = [(a.id, b.id) for i, a in enumerate(content(layout)) for b in content(layout)[i + 1:]
+                 if fixes.overlaps(a.box, b.box)]
+        if step.patients:
+            pairs = [pr for pr in pairs if set(pr) & set(step.patients)]
+        if not pairs:
+            return [[]]
+        a, b = pairs[0]
+        return fixes.separate(layout, _movers(layout, [a], [b], False), [a, b]) or _no_room()
+    need(step)
+    obstacles = step.refs
+    if not obstacles:
+        raise CannotPlan("what should it be moved off? Name the element it overlaps")
+    if not any(fixes.overlaps(layout.get(m).box, layout.get(o).box, 0.0) for m in step.patients for o in obstacles):
+        if p.get("or_gap"):
+            wider = Step(Intent("gap", params={"op": "more", "degree": "medium"}), step.patients, obstacles)
+            return spacing.gap(wider, layout)
+        return [[]]
+    movers = _movers(layout, step.patients, obstacles, bool(p.get("mover")))
+    found = []
+    for m in movers:
+        found += fixes.separate(layout, [m], [o for o in obstacles if o != m] or step.patients)
+    return found or _no_room()
+
+
+def _no_room() -> list[Actions]:
+    raise CannotPlan("there is no room to move it clear without leaving the page")
+
+
+def _movers(layout: Layout, patients: list[str], refs: list[str], explicit: bool) -> list[str]:
+    """Who moves to clear an overlap: the one named as moving, else the less important / smaller one first."""
+    if explicit:
+        return patients
+    both = patients + refs
+    return sorted(both, key=lambda i: (layout.get(i).importance, layout.get(i).kind != "text",
+                                       layout.get(i).box.area))
+
+
+def _inside(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    return [fixes.inside(layout, step.patients)]
+
+
+def _match(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    if not step.refs:
+        raise CannotPlan("as big as which element? Name it, e.g. 'as wide as the photo'")
+    target = step.refs[0]
+    dim = step.intent.params.get("dimension", "both")
+    out = []
+    for i in [p for p in step.patients if p != target][:1] or []:
+        el = layout.get(i)
+        keep = not stretchable(el) or dim == "both"
+        for a in resize_anchors(layout, el):
+            out.append([{"type": "match_size", "dimension": dim, "anchor": a, "keep_aspect": keep,
+                         "ids": [p for p in step.patients if p != target], "target_id": target}])
+    return out
+
+
+def _fill(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    dim = step.intent.params.get("dimension", "width")
+    area = layout.canvas.box if step.intent.params.get("bleed") else layout.canvas.safe_box
+    to = "canvas" if step.intent.params.get("bleed") else "margins"
+    out: Actions = []
+    for i in step.patients:
+        el = layout.get(i)
+        edge = "left" if dim == "width" else "top"
+        keep = not stretchable(el)
+        size = {"width": round(area.width, 3)} if dim == "width" else {"height": round(area.height, 3)}
+        anchor = "top_left" if dim == "width" else "top_left"
+        out += [{"type": "align", "ids": [i], "edge": edge, "to": to},
+                {"type": "resize", "id": i, **size, "anchor": anchor, "keep_aspect": keep}]
+    return [out]
+
+
+def _center(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    axis = step.intent.params.get("axis")
+    if step.refs:
+        ref = step.refs[0]
+        if axis is None:
+            axis = "x" if apart_axis(layout.get(step.patients[0]).box, layout.get(ref).box) == "vertical" else "y"
+        edges = ["center_x", "center_y"] if axis == "both" else ["center_x" if axis == "x" else "center_y"]
+        return [[{"type": "align", "ids": step.patients, "edge": e, "to": "element", "target_id": ref}
+                 for e in edges]]
+    edges = ["center_x", "center_y"] if axis == "both" else ["center_y" if axis == "y" else "center_x"]
+    return [[{"type": "align", "ids": step.patients, "edge": e, "to": "canvas"} for e in edges]]
+
+
+def _column(layout: Layout, ids: list[str], edge: str, skip: list[str]) -> str | None:
+    """The element whose ``edge`` the most of ``ids`` share (the key one of that cluster), or None."""
+    key = {"left": lambda b: b.x, "right": lambda b: b.x2, "top": lambda b: b.y, "bottom": lambda b: b.y2,
+           "center_x": lambda b: b.cx, "center_y": lambda b: b.cy}[edge]
+    tol = 0.006 * min(layout.canvas.width, layout.canvas.height)
+    cands = [i for i in ids if i not in skip]
+    best: tuple[int, float, str] | None = None
+    for i in cands:
+        v = key(layout.get(i).box)
+        n = sum(1 for j in cands if abs(key(layout.get(j).box) - v) <= tol)
+        el = layout.get(i)
+        score = (n, el.importance)
+        if best is None or score > best[:2]:
+            best = (n, el.importance, i)
+    return best[2] if best else None
+
+
+def _shared_count(layout: Layout, ids: list[str], edge: str, element_id: str) -> int:
+    """How many of ``ids`` share ``element_id``'s ``edge`` line."""
+    key = _EDGE_KEY[edge]
+    tol = 0.006 * min(layout.canvas.width, layout.canvas.height)
+    v = key(layout.get(element_id).box)
+    return sum(1 for i in ids if abs(key(layout.get(i).box) - v) <= tol)
+
+
+_EDGE_KEY = {"left": lambda b: b.x, "right": lambda b: b.x2, "top": lambda b: b.y, "bottom": lambda b: b.y2,
+             "center_x": lambda b: b.cx, "center_y": lambda b: b.cy}
+
+
+def _shared_column(layout: Layout, ids: list[str], edge: str) -> str | None:
+    """Of the selection, the element on the edge line the rest of the layout already uses (a margin, a column).
+
+    Lining up on it moves the fewest elements off the page's grid; None when no line within the selection's span
+    is shared by another content element.
+    """
+    if edge not in ("left", "right", "top", "bottom", "center_x", "center_y"):
+        return None
+    key = {"left": lambda b: b.x, "right": lambda b: b.x2, "top": lambda b: b.y, "bottom": lambda b: b.y2,
+           "center_x": lambda b: b.cx, "center_y": lambda b: b.cy}[edge]
+    tol = 0.006 * min(layout.canvas.width, layout.canvas.height)
+    others = [e for e in content(layout, set(ids))]
+    best: tuple[int, float, str] | None = None
+    for i in ids:
+        v = key(layout.get(i).box)
+        shared = sum(1 for e in others if abs(key(e.box) - v) <= tol)
+        if shared and (best is None or (shared, layout.get(i).importance) > best[:2]):
+            best = (shared, layout.get(i).importance, i)
+    return best[2] if best else None
+
+
+def _align(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    p = step.intent.params
+    edge = p.get("edge")
+    patients = step.patients
+    refs = [r for r in step.refs if r not in patients]
+    ref_box = layout.get(refs[0]).box if len(refs) == 1 else None
+    if edge in (None, "center", "level"):
+        if ref_box is not None:
+            stacked = apart_axis(layout.get(patients[0]).box, ref_box) == "vertical"
+        elif len(patients) > 1:
+            stacked = arrangement(layout, patients) == "vertical"
+        else:
+            stacked = True
+        if edge == "level":
+            edge = "center_y"
+        elif edge == "center":
+            edge = "center_x" if stacked else "center_y"
+        else:
+            edge = "left" if stacked else "top"
+    if refs:
+        target = refs[0] if len(refs) == 1 else _column(layout, refs, edge, patients)
+        return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": target}]]
+    if p.get("page"):
+        return [[{"type": "align", "ids": patients, "edge": edge, "to": "margins"}]]
+    if len(patients) > 1:
+        column = _shared_column(layout, patients, edge)
+        if column is not None:
+            return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": column}],
+                    [{"type": "align", "ids": patients, "edge": edge}]]
+        return [[{"type": "align", "ids": patients, "edge": edge}]]
+    others = [e.id for e in content(layout, set(patients))]
+    if p.get("siblings"):  # "point 2 is out of line": line it up with its own kind first, if they share an edge
+        el = layout.get(patients[0])
+        kin = [i for i in others if layout.get(i).role == el.role]
+        found = _column(layout, kin, edge, patients) if len(kin) >= 2 else None
+        if found is not None and _shared_count(layout, kin, edge, found) >= 2:
+            others = kin
+    target = _column(layout, others, edge, patients) if others else None
+    if target is not None:
+        return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": target}]]
+    return [[{"type": "align", "ids": patients, "edge": edge, "to": "margins"}]]
+
+
+def _region(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    return [[{"type": "anchor_to_region", "ids": step.patients, "region": step.intent.params["region"]}]]
+
+
+def _third(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    w = step.intent.params["where"]
+    s = layout.canvas.safe_box
+    b = layout.get(step.patients[0]).box
+    if w in ("left", "right", "first", "last") and w not in ("first", "last"):
+        tx = s.x + (s.width / 6 if w == "left" else 5 * s.width / 6)
+        return [[{"type": "move", "ids": step.patients, "dx": round(tx - b.cx, 3), "dy": 0.0}]]
+    frac = {"top": 1 / 6, "upper": 1 / 6, "first": 1 / 6, "middle": 0.5, "center": 0.5, "bottom": 5 / 6,
+            "lower": 5 / 6, "last": 5 / 6}[w]
+    ty = s.y + frac * s.height
+    return [[{"type": "move", "ids": step.patients, "dx": 0.0, "dy": round(ty - b.cy, 3)}]]
+
+
+def _edge(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    return [[{"type": "align", "ids": step.patients, "edge": step.intent.params["edge"], "to": "margins"}]]
+
+
+_VECTORS = {"up": (0, -1), "upward": (0, -1), "higher": (0, -1), "down": (0, 1), "downward": (0, 1),
+            "lower": (0, 1), "left": (-1, 0), "leftward": (-1, 0), "right": (1, 0), "rightward": (1, 0)}
+
+
+def _nudge(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    p = step.intent.params
+    dx = dy = 0.0
+    for word, length in p["moves"]:
+        vx, vy = _VECTORS.get(word, (0, 0))
+        axis = "x" if vx else "y"
+        d = world_length(layout, length, axis) if length is not None else step_amount(layout, p.get("degree", "medium"))
+        dx, dy = dx + vx * d, dy + vy * d
+    if dx == 0 and dy == 0:
+        raise CannotPlan("which way should it move: up, down, left or right?")
+    return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
+
+
+def _style(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    p = step.intent.params
+    ids = [t for i in step.patients for t in text_ids(layout, layout.get(i))]
+    if not ids:
+        raise CannotPlan(f"{', '.join(repr(i) for i in step.patients)} has no text to style")
+    out: Actions = []
+    for i in ids:
+        el = layout.get(i)
+        fields: dict[str, Any] = {}
+        w = p.get("font_weight")
+        if w == "bolder":
+            fields["font_weight"] = min(900, max((el.font_weight or 400) + 200, 700))
+        elif w is not None:
+            fields["font_weight"] = int(w)
+        if p.get("fill"):
+            fields["fill"] = p["fill"]
+        if p.get("font_family"):
+            fields["font_family"] = p["font_family"]
+        fs = p.get("font_size")
+        if fs and el.font_size:
+            if "abs" in fs:
+                size = world_length(layout, fs["abs"], "y")
+            elif "delta" in fs:
+                size = el.font_size + fs["sign"] * world_length(layout, fs["delta"], "y")
+            else:
+                size = el.font_size * fs["factor"]
+            if size <= 0:
+                raise CannotPlan(f"that would leave {i!r} with no font size")
+            fields["font_size"] = round(size, 3)
+        if fields:
+            out.append({"type": "set_text_style", "ids": [i], **fields})
+    return [out]
+
+
+def _emphasis(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    more = step.intent.params.get("more", True)
+    s = am.SCALE[step.intent.params.get("degree", "medium")] ** (1 if more else -0.8)
+    alts = scale_alternatives(layout, step.patients, s)
+    if more:
+        bold = [{"type": "set_text_style", "ids": [i], "font_weight": 700} for i in step.patients
+                if layout.get(i).kind == "text" and (layout.get(i).font_weight or 400) < 600]
+        alts = [a + bold for a in alts[:1]] + alts
+    return alts
+
+
+def _resize(step: Step, layout: Layout) -> list[Actions]:
+    need(step)
+    p = step.intent.params
+    if p.get("size"):
+        dim, length = p["size"]
+        out = []
+        for i in step.patients:
+            el = layout.get(i)
+            value = world_length(layout, length, "x" if dim == "width" else "y")
+            for a in resize_anchors(layout, el):
+                out.append([{"type": "resize", "id": i, dim: round(value, 3), "anchor": a,
+                             "keep_aspect": not stretchable(el)}])
+        return out
+    stretch = p.get("stretch")
+    s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
+        am.SCALE[p.get("degree", "medium")] ** (1 if stretch in ("wider", "taller", "longer", "fatter") else -1)
+    if stretch:
+        dim = "width" if stretch in ("wider", "narrower", "longer", "thinner", "fatter", "skinnier") else "height"
+        out = []
+        for i in step.patients:
+            el = layout.get(i)
+            backdrop = _backdrop(layout, el) if el.kind == "group" and stretchable(el) else None
+            target = backdrop or (el if stretchable(el) and el.kind != "group" else None)
+            if target is None:
+                continue
+            size = target.box.width * s if dim == "width" else target.box.height * s
+            # a button widens by its backdrop; its label stays the same size, centred on it
+            labels = [{"type": "align", "ids": [c], "edge": "center_x" if dim == "width" else "center_y",
+                       "to": "element", "target_id": target.id}
+                      for c in el.children if backdrop is not None and layout.get(c).kind == "text"]
+            out += [[{"type": "resize", "id": target.id, dim: round(size, 3), "anchor": a, "keep_aspect": False},
+                     *labels] for a in resize_anchors(layout, el)]
+        if out:
+            return out
+    return scale_alternatives(layout, step.patients, s)
+
+
+def _backdrop(layout: Layout, group: Element) -> Element | None:
+    """The shape behind a group's other members (a button's background), when it has one."""
+    for c in group.children:
+        el = layout.get(c)
+        if el.kind == "shape" and el.box.area >= 0.8 * group.box.area:
+            return el
+    return None
+
+
+BUILDERS: dict[str, Callable[[Step, Layout], list[Actions]]] = {
+    "lock": _lock, "zorder": _zorder, "swap": _swap, "separate": _separate, "inside": _inside,
+    "distribute": spacing.distribute, "gap": spacing.gap, "match": _match, "fill": _fill, "center": _center,
+    "align": _align,
+    "place": spacing.place, "region": _region, "third": _third, "edge": _edge, "nudge": _nudge, "style": _style,
+    "emphasis": _emphasis, "resize": _resize,
+}
+
+
+def plan_step(step: Step, layout: Layout) -> list[Actions]:
+    """Action alternatives for ``step`` on ``layout``, best first (``[[]]``: nothing to do)."""
+    builder = BUILDERS.get(step.kind)
+    if builder is None:
+        raise CannotPlan(f"I understood '{step.text}' but cannot do that kind of edit")
+    return builder(step, layout)
+
+
+__all__ = ["plan_step", "BUILDERS", "CannotPlan"]

@@ -1,0 +1,126 @@
+"""Splitting a request into clauses, and what each clause asks for.
+
+A request splits on punctuation and on *then*, *also*, *but*; on *and* where both sides ask for something
+("make the title bigger and move it up"), not where *and* lists the elements one intent relates ("align the
+title and the subtitle on the left"). Comma parts that continue a list of elements or only carry an amount
+("smaller, by about a fifth") stay with the clause before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.instructions.requests.frame import Intent
+from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.intents import detect
+from assistant.instructions.requests.refs import find_mentions
+from assistant.instructions.requests.style import detect_style
+from assistant.instructions.requests.vocab import (
+    CLASS_WORDS,
+    COMMON_WORDS,
+    EDGE_WORDS,
+    FUNCTION_WORDS,
+    INTENT_WORDS,
+    MEASURE_WORDS,
+    NOT_NOUNS,
+    PAGE_WORDS,
+    POSITION_ADJECTIVES,
+)
+from assistant.instructions.requests.words import Token
+
+_SPLIT_WORDS = {"then", "also", "plus", "but", "afterwards", "additionally", "finally"}
+_AMOUNT_ONLY = re.compile(r"(?:(?:please|pls|say|maybe|roughly|about|around|approximately|just|only|by|to|of|"
+                          r"a|an|one|or|so|\d+(?:\.\d+)?|%|percent|px|pt|mm|cm|in|pixels?|points?|bit|little|lot|"
+                          r"touch|tad|half|third|quarter|fifth|tenth|times|x) ?)+")
+_RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
+
+
+def known_words(index: ElementIndex) -> set[str]:
+    """Words typos are corrected to: the vocabulary and the layout's own names."""
+    return (set(CLASS_WORDS) | PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS | FUNCTION_WORDS | INTENT_WORDS
+            | set(POSITION_ADJECTIVES) | index.known_words | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS)
+
+
+_EXTRA_KNOWN = {
+    "please", "bigger", "larger", "smaller", "center", "centered", "middle", "vertically", "horizontally", "evenly",
+    "aligned", "align", "alignment", "overlap", "overlaps", "corner", "percent", "pixels", "pixel", "points",
+    "wider", "narrower", "taller", "shorter", "bolder", "regular", "lighter", "front", "back", "behind", "forward",
+    "backward", "swap", "order", "wrong", "twice", "double", "half", "quarter", "third", "inside", "edge",
+    "margin", "spacing", "closer", "further", "apart", "together", "prominent", "width", "height", "size",
+    "distribute", "nudge", "shift", "stretch", "shrink", "enlarge", "little", "slightly", "touch", "lock",
+    "unlock", "level", "flush", "gaps", "space", "room", "upper", "lower", "higher", "above", "below", "under",
+    "beneath", "underneath", "beside", "next", "across", "falling", "hanging", "edges", "shouty", "standout",
+}
+
+
+def clauses(tokens: list[Token]) -> list[list[Token]]:
+    """The request split on punctuation and on *then*, *also*, *but* and the like."""
+    parts: list[list[Token]] = [[]]
+    for k, t in enumerate(tokens):
+        listed = (t.text == "," and 0 < k < len(tokens) - 1 and tokens[k - 1].kind == "number"
+                  and tokens[k + 1].kind == "number")
+        if listed:  # "coverline 2, 3 and 4"
+            parts[-1].append(Token("and", ","))
+        elif t.kind == "punct" and t.text in ",;:.!?":
+            parts.append([])
+        elif t.kind == "word" and t.text in _SPLIT_WORDS:
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    return [p for p in parts if p]
+
+
+def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Token]]:
+    """Comma parts that continue a list of elements ("align the title, the subtitle and the body") joined again."""
+    out: list[list[Token]] = []
+    prev_skel = ""
+    for part in parts:
+        _m, skel = find_mentions(part, index)
+        if out and not _m and _AMOUNT_ONLY.fullmatch(skel):  # "smaller, by about a fifth"
+            out[-1] = out[-1] + part
+            _m, prev_skel = find_mentions(out[-1], index)
+            continue
+        if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
+                not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems)\b", skel):
+            out[-1] = out[-1] + [Token("and", "and")] + part
+            _m, prev_skel = find_mentions(out[-1], index)
+            continue
+        out.append(part)
+        prev_skel = skel
+    return out
+
+
+def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
+    """A clause split on *and* where both sides ask for something ("make it bigger and move it up")."""
+    for k, t in enumerate(tokens):
+        if t.kind != "word" or t.text != "and" or k == 0 or k == len(tokens) - 1:
+            continue
+        left, right = tokens[:k], tokens[k + 1:]
+        lm, ls = find_mentions(left, index)
+        rm, rs = find_mentions(right, index)
+        li, ri = detect_intent(ls, left), detect_intent(rs, right)
+        if li is None or ri is None:
+            continue
+        # "align the title and the subtitle on the left" is one request about two elements
+        relating = li.kind in _RELATING and not li.refs and rs.startswith("E") and right[0].text not in INTENT_WORDS
+        if not relating and (right[0].text in INTENT_WORDS or rm or not rs.startswith("E")):
+            return [left] + split_and(right, index)
+    return [tokens]
+
+
+def detect_intent(skel: str, tokens: list[Token], original: str = "") -> Intent | None:
+    """The intent of a clause skeleton; ``original`` (the request as typed) is where font names are read."""
+    raw = original or " ".join(t.raw for t in tokens)
+    return detect(skel, style=lambda s: detect_style(s, raw))
+
+
+def looks_english(tokens: list[Token]) -> bool:
+    """Whether the words as typed (before any typo was corrected) are mostly the vocabulary's English."""
+    words = [t.raw for t in tokens if t.kind == "word"]
+    known = [w for w in words if w in FUNCTION_WORDS or w in INTENT_WORDS or w in CLASS_WORDS or w in COMMON_WORDS]
+    return bool(words) and len(known) >= 0.5 * len(words)
+
+
+
+
+__all__ = ["clauses", "lists_joined", "split_and", "detect_intent", "known_words", "looks_english"]

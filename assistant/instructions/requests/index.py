@@ -1,0 +1,209 @@
+"""What each element of a layout can be called: its names, its classes, what its text says.
+
+An :class:`ElementIndex` is built once per layout. For every element it keeps
+
+* *name keys* (squashed, see :func:`~assistant.instructions.requests.words.squash`):
+  the id and the ``data-name`` / label, with their strength; the id without its
+  trailing number as a *family* key (``coverline-1`` … ``coverline-4`` are the
+  family ``coverline``, so "the cover lines" are all four and "the first cover
+  line" is one of them); single meaningful words of the id as weak keys
+  (``garden-photo`` answers to "garden"). Ids a tool generated (``path123``,
+  ``la-text-4``, ``g4537``) name nothing but themselves;
+* its *text*, folded, whole and line by line, for quoted and unquoted mentions;
+* its *classes*: role words (``title``, ``cta`` …), kind words (``text``,
+  ``image`` …) and what its text looks like (``date``, ``url``, ``email``,
+  ``phone``, ``price``), the vocabulary of :data:`~assistant.instructions.requests.vocab.CLASS_WORDS`.
+
+Reading order (:meth:`ElementIndex.reading_order`) sorts boxes in rows from top
+to bottom, left to right within a row: "the second paragraph" is the second in
+that order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from assistant.document import Element, Layout
+from assistant.instructions.requests.vocab import CLASS_WORDS, FUNCTION_WORDS
+from assistant.instructions.requests.words import fold, squash
+from assistant.instructions.select import is_full_bleed
+
+#: Strength of each kind of match between a mention and an element.
+STRENGTH = {"id": 10.0, "name": 10.0, "quote": 12.0, "text": 9.0, "family": 8.0, "token": 4.0, "class": 3.0}
+
+_GENERATED_ID = re.compile(
+    r"^(?:la[-_])?(?:path|rect|text|tspan|g|group|flowroot|flowpara|image|img|circle|ellipse|polygon|polyline|"
+    r"line|use|layer|svg|cluster|paragraph|shape|object|defs|clippath|mask|a|stop|lineargradient|"
+    r"radialgradient)[-_]?\d+(?:[-_]\d+)*$", re.I)
+_ROLE_CLASSES = {
+    "title": {"title", "heading"}, "subtitle": {"subtitle", "heading"}, "body": {"body", "text"},
+    "caption": {"caption", "text"}, "cta": {"cta", "link"}, "logo": {"logo"}, "image": {"image"},
+    "badge": {"badge"}, "background": {"background"}, "decoration": {"shape"},
+}
+_KIND_CLASSES = {"text": {"text"}, "image": {"image"}, "shape": {"shape"}, "group": {"group"}}
+_WEEKDAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
+           r"august|september|october|november|december")
+_DATE_RE = re.compile(rf"\b(?:{_WEEKDAYS})s?\b|\b(?:{_MONTHS})\b|\b\d{{1,2}}[:.h]\d{{2}}\b|"
+                      r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}\s?(?:am|pm)\b")
+_URL_STRONG_RE = re.compile(r"https?://|\bwww\.", re.I)
+_URL_WEAK_RE = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|io|de|cz|fr|uk|eu|edu|gov|info|example|be|"
+                          r"nl|it|es|ch|at|pl|dev|app|co)\b", re.I)
+_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_PHONE_RE = re.compile(r"(?:\+\d[\d\s-]{6,}|\b\d{3}[\s.-]\d{3}[\s.-]\d{3,4}\b)")
+_PRICE_RE = re.compile(r"[$€£¥]\s?\d|\d\s?(?:€|eur|usd|gbp)\b", re.I)
+
+
+def _id_words(text: str) -> list[str]:
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", text)
+    return [w for w in re.split(r"[\W_]+", fold(spaced)) if w]
+
+
+def content_classes(text: str | None) -> dict[str, float]:
+    """Classes a text's content gives its element (``url`` strong or weak), with their strength factor."""
+    if not text:
+        return {}
+    out: dict[str, float] = {}
+    if _EMAIL_RE.search(text):
+        out["email"] = 1.0
+    if _URL_STRONG_RE.search(text):
+        out["url"] = 1.0
+    elif _URL_WEAK_RE.search(_EMAIL_RE.sub(" ", text)):
+        out["url"] = 0.6
+    dates = _DATE_RE.findall(text.lower())
+    if dates:
+        words = max(len(text.split()), 1)
+        out["date"] = 0.5 + 0.5 * min(1.0, 3 * len(dates) / words)
+    if _PHONE_RE.search(text):
+        out["phone"] = 1.0
+    if _PRICE_RE.search(text):
+        out["price"] = 1.0
+    if re.search(r"\d", text):
+        out["number"] = 0.6
+    return out
+
+
+@dataclass
+class Entry:
+    """What one element answers to."""
+
+    element: Element
+    keys: dict[str, tuple[str, float]] = field(default_factory=dict)
+    texts: list[str] = field(default_factory=list)
+    classes: dict[str, float] = field(default_factory=dict)
+    #: Classes its own id or name claims (a "QRcode" is a qr code, whatever its role).
+    name_classes: set[str] = field(default_factory=set)
+    content: bool = True
+
+
+class ElementIndex:
+    """Names, texts and classes of every element of ``layout`` (see the module docstring)."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.entries: dict[str, Entry] = {}
+        families: dict[str, list[str]] = {}
+        for e in layout.elements:
+            entry = Entry(element=e)
+            self.entries[e.id] = entry
+            entry.content = e.role != "background" and not is_full_bleed(layout, e)
+            entry.keys[squash(e.id)] = ("id", STRENGTH["id"])
+            if e.name:
+                entry.keys.setdefault(squash(e.name), ("name", STRENGTH["name"]))
+            generated = bool(_GENERATED_ID.match(e.id))
+            for source in ([] if generated else [e.id]) + ([e.name] if e.name else []):
+                words = _id_words(source)
+                for w in words:
+                    if len(w) >= 3 and w not in FUNCTION_WORDS and not w.isdigit():
+                        entry.keys.setdefault(w, ("token", STRENGTH["token"]))
+                        if w in CLASS_WORDS:
+                            entry.name_classes.add(CLASS_WORDS[w])
+                stem = re.sub(r"[-_\s]*\d+$", "", source)
+                if stem != source and len(squash(stem)) >= 3:
+                    families.setdefault(squash(stem), []).append(e.id)
+            entry.classes = self._classes(e)
+            text = self._text(e)
+            if text:
+                folded = fold(text)
+                entry.texts = [folded] + [fold(ln) for ln in text.splitlines() if ln.strip()]
+        for stem, ids in families.items():
+            for i in ids:
+                if self.entries[i].keys.get(stem, ("token", 0.0))[0] == "token":
+                    self.entries[i].keys[stem] = ("family", STRENGTH["family"])
+        self.known_words = self._known_words()
+
+    def _text(self, e: Element) -> str | None:
+        if e.text:
+            return e.text
+        if e.kind == "group":
+            parts = [d.text for d in self.layout.descendants_of(e.id) if d.text]
+            return "\n".join(parts) if parts else None
+        return None
+
+    def _classes(self, e: Element) -> dict[str, float]:
+        out = dict.fromkeys(_ROLE_CLASSES.get(e.role, set()), 1.0)
+        if e.role == "subtitle":
+            out["heading"] = 0.6  # "the heading" is the main one; a subtitle is a subheading
+        for c in _KIND_CLASSES.get(e.kind, set()):
+            out.setdefault(c, 0.8)
+        if e.role == "logo" and e.kind == "text":
+            out.pop("text", None)
+        if e.kind == "group" and any(d.kind == "text" for d in self.layout.descendants_of(e.id)):
+            out.setdefault("text", 0.5)
+        for c, s in content_classes(self._text(e)).items():
+            out.setdefault(c, s)
+        out["any"] = 0.3
+        return out
+
+    def _known_words(self) -> set[str]:
+        words: set[str] = set()
+        for entry in self.entries.values():
+            for key, (kind, _s) in entry.keys.items():
+                if kind in ("token", "family", "name") and key.isalpha():
+                    words.add(key)
+            for t in entry.texts[:1]:
+                if len(t) <= 40:
+                    words.update(w for w in t.split() if w.isalpha())
+        return words
+
+    # -- queries ---------------------------------------------------------------
+    def entry(self, element_id: str) -> Entry:
+        """The entry of one element."""
+        return self.entries[element_id]
+
+    def content_ids(self) -> list[str]:
+        """Ids of the elements a description may name: not backgrounds, not full-bleed, top level first."""
+        return [i for i, en in self.entries.items() if en.content]
+
+    def ancestors(self, element_id: str) -> list[str]:
+        """Ids of the groups around an element, nearest first."""
+        out: list[str] = []
+        g = self.layout.get(element_id).group
+        while g is not None and g in self.entries and g not in out:
+            out.append(g)
+            g = self.layout.get(g).group
+        return out
+
+    def reading_order(self, ids: list[str]) -> list[str]:
+        """``ids`` in reading order.
+
+        Rows run top to bottom (boxes overlapping vertically by half their height share a row), left to right
+        within a row.
+        """
+        boxes = {i: self.layout.get(i).box for i in ids}
+        order = sorted(ids, key=lambda i: (boxes[i].cy, boxes[i].x))
+        rows: list[list[str]] = []
+        for i in order:
+            b = boxes[i]
+            if rows:
+                r = boxes[rows[-1][0]]
+                overlap = min(b.y2, r.y2) - max(b.y, r.y)
+                if overlap > 0.5 * min(b.height, r.height):
+                    rows[-1].append(i)
+                    continue
+            rows.append([i])
+        return [i for row in rows for i in sorted(row, key=lambda k: boxes[k].x)]
+
+
+__all__ = ["ElementIndex", "Entry", "STRENGTH", "content_classes"]

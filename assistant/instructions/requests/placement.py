@@ -1,0 +1,357 @@
+"""Patterns of the intents that place elements.
+
+Lock, paint order, swap, overlap, the page, spacing, size matching, alignment, relative places, regions and
+nudges, each a function of a clause skeleton (see :mod:`~assistant.instructions.requests.intents` for the order
+they are tried in).
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.instructions.requests import amounts as am
+from assistant.instructions.requests.frame import E, Intent, slots, split_at
+
+_DIRS = {"up": (0, -1), "upward": (0, -1), "upwards": (0, -1), "higher": (0, -1), "raise": (0, -1),
+         "lift": (0, -1), "down": (0, 1), "downward": (0, 1), "downwards": (0, 1), "lower": (0, 1),
+         "drop": (0, 1), "left": (-1, 0), "leftward": (-1, 0), "leftwards": (-1, 0), "right": (1, 0),
+         "rightward": (1, 0), "rightwards": (1, 0)}
+DIR_RE = re.compile(r"\b(?P<d>up|upwards?|higher|down|downwards?|lower|left|leftwards?|right|rightwards?)\b")
+EDGE_RE = re.compile(r"\b(?P<e>left|right|top|bottom|center|middle|baseline)s?\b")
+
+
+def _edge_word(skel: str) -> str | None:
+    m = re.search(r"\b(left|right|top|bottom)(?: edges?| sides?| aligned| align| alignment|s)?\b|"
+                  r"\b(baselines?)\b|\b(centers?|centered|middles?)\b", skel)
+    if not m:
+        return None
+    if m.group(1):
+        return m.group(1)
+    return "baseline" if m.group(2) else "center"
+
+
+# -- rules ------------------------------------------------------------------------------
+def lock(s: str) -> Intent | None:
+    """Lock or unlock: "lock the logo", "keep X where it is", "don't move X", "unlock"."""
+    if re.search(r"\b(?:unlock|unpin|unfreeze|free up)\b", s):
+        return Intent("lock", slots(s), params={"locked": False})
+    if re.search(r"\b(?:lock|pin|freeze)\b|\bkeep (?:" + E + r" )+(?:where|in place|as (?:it|they) (?:is|are)|fixed|"
+                 r"still|put|unchanged|untouched|locked|exactly)|\b(?:do not|never|not) (?:move|touch|change|shift|"
+                 r"edit|mess with)\b|\bleave (?:" + E + r" )+(?:alone|where|as|in place|untouched|unchanged)|" + E +
+                 r" (?:should|must|has to|needs to|have to|need to) (?:stay|remain)\b|" + E +
+                 r" stays? (?:put|where|in place|fixed)", s):
+        keep = not re.search(r"\b(?:lock|pin|freeze)\b", s)  # "keep X where it is" holds for the whole request
+        return Intent("lock", slots(s), params={"locked": True, "keep": keep})
+    return None
+
+
+def zorder(s: str) -> Intent | None:
+    """Paint order: "bring to the front", "send back", "behind X", "forward one level"."""
+    if re.search(r"\bbehind\b|\bto the (?:very )?back(?:ground)?\b(?! in)|\bto back\b|\bbottom of the stack\b|"
+                 r"\bbottom layer\b|\bbackmost\b", s) and not re.search(r"\bback (?:in|inside|on)\b", s):
+        return Intent("zorder", slots(s)[:1], params={"to": "back"})
+    if re.search(r"\bin front of\b|\bto the (?:very )?front\b|\bto front\b|\bfrontmost\b|\btop of the stack\b|"
+                 r"\btop layer\b|\b(?:bring|put|place|move) " + E + r" on top\b(?! of)|\b(?:bring|put|place) " + E +
+                 r" on top of\b|\babove everything\b|\bover everything\b", s):
+        return Intent("zorder", slots(s)[:1], params={"to": "front"})
+    if re.search(r"\b(?:bring|move) " + E + r" forwards?\b|\b(?:up|forward) one (?:level|layer|step)\b", s):
+        return Intent("zorder", slots(s)[:1], params={"to": "forward"})
+    if re.search(r"\b(?:send|move|push) " + E + r" backwards?\b|\b(?:back|down) one (?:level|layer|step)\b", s):
+        return Intent("zorder", slots(s)[:1], params={"to": "backward"})
+    return None
+
+
+def swap(s: str) -> Intent | None:
+    """Swap two elements, or the problem that they are in the wrong order."""
+    if re.search(r"\b(?:swap|swapped|switch|switched|exchange|interchange|trade places|reverse|flip|transpose)\b", s):
+        return Intent("swap", slots(s))
+    if re.search(r"\b(?:wrong|reverse|reversed|incorrect|opposite|mixed up) (?:order|way round|way around)\b|"
+                 r"\bthe wrong way (?:round|around)\b|\bin the wrong order\b|\bout of order\b", s):
+        return Intent("swap", slots(s), state=True)
+    return None
+
+
+_OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits on top of|sitting on top of|"
+                 r"on top of|sits on|sitting on|is over|runs into|running into|crashes into|crashing into|"
+                 r"collides with|colliding with|clashes with|clashing with|touches|touching|bumps into|hits|"
+                 r"crowds|crowding|intrudes on|cuts into|is inside|sits over|is sitting on|is covering|"
+                 r"is overlapping|is touching|hides|hiding|obscures|obscuring|blocks|blocking|runs over|"
+                 r"bleeds into|overlays)")
+
+
+def separate(s: str) -> Intent | None:
+    """Overlaps: "X overlaps Y", "fix the overlap", "so it does not cover Y", "move X off Y"."""
+    m = re.search(r"\b(?:do not|no longer|does not|not|never|stops?|without|nor)\s+(?:\w+ )?" + _OVERLAP_VERB +
+                  r"(?: with)?\b", s)
+    if m:
+        before, after = split_at(s, m)
+        return Intent("separate", before[-1:] or slots(s)[:1], after, params={"mover": bool(before)})
+    m = re.search(r"\b(?:move|get|take|pull|shift|push|bring) (" + E + r") (?:off|out from under|out of|"
+                  r"clear of|away from|off of) (" + E + r")", s)
+    if m:
+        return Intent("separate", [int(m.group(1)[1:])], [int(m.group(2)[1:])],
+                      params={"mover": True, "or_gap": "away from" in m.group(0)})
+    m = re.search(r"(" + E + r")(?: (?:and|&) (" + E + r"))? (?:is |are |still |kind of |a bit |slightly )*" +
+                  _OVERLAP_VERB + r"(?: with| each other| one another)?(?: (" + E + r"))?", s)
+    if m and (m.group(2) or m.group(3)):
+        first, other = int(m.group(1)[1:]), int((m.group(3) or m.group(2))[1:])
+        return Intent("separate", [first], [other], state=True)
+    m = re.search(r"\b(?:fix|remove|resolve|get rid of|sort out|stop|undo|clear|no|avoid|eliminate)\b.*\b(?:overlaps?|"
+                  r"overlapping|collisions?|clash(?:es)?|clutter)\b|\boverlaps?\b|\boverlapping\b", s)
+    if m:
+        found = slots(s)
+        return Intent("separate", found[:1], found[1:], params={"any": not found})
+    m = re.search(r"\b(?:move|get|take|pull|shift|push) (" + E + r") (?:off|away|clear|out of the way)\b", s)
+    if m:
+        return Intent("separate", [int(m.group(1)[1:])], [], params={"mover": True, "pending": True})
+    return None
+
+
+def inside(s: str) -> Intent | None:
+    """Off the page: "X is falling off the edge", "bring it back in", "pull it in"."""
+    if re.search(r"\b(?:falling|falls|hanging|hangs|sticking|sticks|poking|pokes|going|goes|spilling|spills|"
+                 r"bleeding|bleeds|running|runs|hangs|sits|sitting|cut|cropped|clipped|off|outside|over|past|"
+                 r"beyond)\b.*\b(?:off|out|outside|over|past|beyond)\b.*\b(?:edge|page|canvas|margins?|side|border|"
+                 r"frame|card|slide|poster)\b|\bis (?:cut off|clipped|cropped|off the (?:page|edge|canvas)|"
+                 r"off page|outside)\b|\b(?:falling|hanging|sticking|poking) (?:off|out)\b|\btoo close to the "
+                 r"(?:edge|border|side)s?\b|\bout of (?:the )?(?:page|bounds|canvas|frame)\b", s):
+        return Intent("inside", slots(s)[:1], state=True)
+    if re.search(r"\b(?:bring|pull|move|push|put|get|tuck|nudge|shift|keep) (?:" + E + r" )?(?:back )?(?:(?:in|"
+                 r"inside|back|back on)(?: (?:again|please|pls|a bit|a little))?$|(?:in|into|onto|on|within|inside) "
+                 r"the (?:page|canvas|margins|safe area|frame|card|slide|poster)\b)", s):
+        return Intent("inside", slots(s)[:1])
+    return None
+
+
+def distribute(s: str) -> Intent | None:
+    """Even spacing: "space evenly", "even out the gaps", "distribute"."""
+    if re.search(r"\b(?:distribute|distributed|evenly|equally|uniformly|even out|even up|equalize|equal (?:gaps|"
+                 r"spacing|space|distances)|same (?:gap|spacing|space|distance)s? between|consistent (?:gaps|spacing)|"
+                 r"regular (?:gaps|spacing)|even (?:gaps|spacing))\b", s) and not re.search(
+                 r"\b(?:width|height|size|wide|tall)\b", s):
+        axis = ("horizontal" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bside by side\b|\bin a row\b", s)
+                else "vertical" if re.search(r"\bvertical(?:ly)?\b|\bdown the page\b|\bin a column\b", s) else None)
+        return Intent("distribute", slots(s), params={"axis": axis})
+    return None
+
+
+_SPACE = (r"(?:space|spacing|room|air|breathing room|breathing space|gap|gaps|distance|padding|whitespace|"
+          r"white space|margin)")
+
+
+def gap(s: str) -> Intent | None:
+    """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
+    length = am.first_length(s)
+    m = re.search(r"\b(?:more|extra|bigger|larger|increase|add|widen|open up|loosen|some|a little|a bit of|"
+                  r"a touch of)\b.*\b" + _SPACE +
+                  r"\b.*?\b(?P<rel>under|below|beneath|underneath|after|above|over|before|between|around)\b|"
+                  r"\b" + _SPACE + r"\b.*\b(?:bigger|larger|wider)\b", s)
+    less = re.search(r"\b(?:less|reduce|smaller|tighten|tighter|close|closer|shrink|decrease|narrow|remove|cut|"
+                     r"minimize)\b.*\b" + _SPACE + r"\b.*?\b(?P<rel>under|below|beneath|underneath|after|above|over|"
+                     r"before|between|around)\b|\btighten\b|\b" + _SPACE + r"\b.*\b(?:smaller|tighter|narrower)\b", s)
+    rel_m = m or less
+    alone = re.search(r"\b(?:give|leave|add|need|needs|want)\b.*\b(?:more |some |a (?:little |bit (?:of )?)?)?"
+                      r"(?:room|breathing room|breathing space|air|space)\b", s)
+    if alone and not rel_m and len(slots(s)) == 1:  # "give the button a little breathing room"
+        return Intent("gap", slots(s), params={"op": "more", "rel": "around", "length": length,
+                                                "degree": am.degree(s)})
+    many = re.match(r"^(?:\w+ )?(E\d+)(?: (?:are|is|look|looks|seem|seems))? ", s + " ")
+    if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many:
+        return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
+    if rel_m and slots(s):
+        rel = rel_m.groupdict().get("rel") if rel_m.groupdict().get("rel") else "between"
+        found = slots(s)
+        return Intent("gap", found[:1] if rel != "between" else found, params={
+            "op": "more" if m and not less else "less", "rel": rel, "length": length, "degree": am.degree(s)})
+    m = re.search(r"\b(?:set|make|change)? ?(?:the )?" + _SPACE + r" between (" + E + r") and (" + E + r")"
+                  r"(?: (?:to|of|at|be))? ?(?P<num>\d+(?:\.\d+)? \w+)?", s)
+    if m and length is not None:
+        return Intent("gap", [int(m.group(1)[1:]), int(m.group(2)[1:])], params={"op": "set", "length": length})
+    m = re.search(r"\b(?:space|put|place|keep|set)\b.*\b(" + E + r") and (" + E + r")\b.*\bapart\b|"
+                  r"\b(?:put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween (" + E + r") and (" + E +
+                  r")\b", s)
+    if m and length is not None:
+        a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return Intent("gap", [int(a[1:]), int(b[1:])], params={"op": "set", "length": length})
+    if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
+                 r"\btogether\b|\btowards?\b", s) and slots(s):
+        return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s)})
+    if re.search(r"\btoo close\b|\bfurther\b|\bfarther\b|\bmore distance\b|\bapart\b|\baway from\b|\btoo tight\b|"
+                 r"\bcramped\b|\bcrowded\b|\bsquashed\b|\bsquished\b", s) and slots(s) and not re.search(
+                 r"\btoo close to the (?:edge|border|side)s?\b|\baway from the (?:left|right|top|bottom)", s):
+        return Intent("gap", *_pair(s), params={"op": "more", "length": length, "degree": am.degree(s)})
+    return None
+
+
+def _pair(s: str) -> tuple[list[int], list[int]]:
+    m = re.search(r"\b(?:to|from|towards?|and|with|of|near)\s+(" + E + r")", s)
+    found = slots(s)
+    if m and found and int(m.group(1)[1:]) != found[0]:
+        ref = int(m.group(1)[1:])
+        return [n for n in found if n != ref], [ref]
+    return found[:1], found[1:]
+
+
+def match(s: str) -> Intent | None:
+    """Sizes taken from another element ("as wide as Y", "the same height as Y") or the page ("fill the width")."""
+    m = re.search(r"\bas (?P<w>wide|tall|big|large|high|long|narrow|short|small|tiny|huge) as (?P<e>" + E + r")", s)
+    if m:
+        dim = {"wide": "width", "narrow": "width", "long": "width", "tall": "height", "high": "height",
+               "short": "height"}.get(m.group("w"), "both")
+        return Intent("match", slots(s[:m.start()]), [int(m.group("e")[1:])], params={"dimension": dim})
+    m = re.search(r"\bsame (?P<w>width|height|size|length)\b(?: as (?P<e>" + E + r"))?", s)
+    if m:
+        dim = {"width": "width", "length": "width", "height": "height"}.get(m.group("w"), "both")
+        if m.group("e"):
+            ref = int(m.group("e")[1:])
+            return Intent("match", [n for n in slots(s) if n != ref], [ref], params={"dimension": dim})
+        found = slots(s)
+        return Intent("match", found[:-1], found[-1:], params={"dimension": dim})
+    m = re.search(r"\bmatch (?:the )?(?P<w>width|height|size)(?: of)? (?P<a>" + E + r") (?:to|with) (?P<b>" + E + r")|"
+                  r"\bmatch (?P<a2>" + E + r")(?:'s| to| with)? (?:the )?(?P<w2>width|height|size)? ?(?:of |to |with )?"
+                  r"(?P<b2>" + E + r")", s)
+    if m:
+        dim = {"width": "width", "height": "height"}.get(m.group("w") or m.group("w2") or "", "both")
+        a, b = (m.group("a") or m.group("a2")), (m.group("b") or m.group("b2"))
+        return Intent("match", [int(a[1:])], [int(b[1:])], params={"dimension": dim})
+    m = re.search(r"\b(?:fill|fills|span|spans|stretch(?:es)? (?:across|over)?|take up|cover|across|run across)"
+                  r" (?:the )?(?:whole |full |entire )?(?P<w>width|height)\b|\bfull (?P<w2>width|height)\b|"
+                  r"\b(?P<bleed>full bleed|edge to edge|to the (?:page |canvas )?edges|from edge to edge)\b|"
+                  r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b", s)
+    if m:
+        dim = m.group("w") or m.group("w2") or "width"
+        return Intent("fill", slots(s)[:1], params={"dimension": dim, "bleed": bool(m.group("bleed"))})
+    return None
+
+
+def align(s: str) -> Intent | None:
+    """Alignment and centring: "align", "line up", "flush", "level with", "centre"."""
+    if re.search(r"\b(?:vertically|horizontally)? ?(?:center|centered|centering|centers|middle)\b", s) and not \
+            re.search(r"\b(?:top|bottom|upper|lower|left|right) (?:center|middle)\b|\b(?:center|middle) (?:left|right|"
+                      r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
+        ref = re.search(r"\b(?:on|under|over|above|below|with|to|in|inside|within|across|of)(?: the (?:middle|center) "
+                        r"of)? (" + E + r")", s)
+        axis = ("y" if re.search(r"\bvertical(?:ly)?\b|\bup and down\b", s) else
+                "x" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bleft to right\b|\bside to side\b", s) else None)
+        both = bool(re.search(r"\b(?:in|into|to|at) the (?:very |dead )?(?:center|middle)\b(?! of " + E + r")|"
+                              r"\bdead center\b|\bcenter of the (?:page|canvas|slide|card|poster)\b|\bright in the "
+                              r"middle\b|\bboth ways\b|\bboth axes\b", s))
+        refs = [int(ref.group(1)[1:])] if ref else []
+        return Intent("center", [n for n in slots(s) if n not in refs], refs,
+                      params={"axis": axis or ("both" if both and not refs else None)})
+    if re.search(r"\bout of line\b|\bmisaligned\b|\bnot (?:aligned|lined up|in line|straight)\b|\bcrooked\b|"
+                 r"\bwonky\b|\bsticks out\b|\bsticking out\b", s):
+        return Intent("align", slots(s)[:1], params={"edge": None, "page": False, "siblings": True})
+    m = re.search(r"\b(?:align|aligned|alignment|aligning|line (?:" + E + r" )*up|lines up|lined up|lining up|"
+                  r"flush|level with|in line with|inline with|same (?:left|right|top|bottom) (?:edge|side)|"
+                  r"justify|justified|line (?:" + E + r" )*with|lines? up)\b", s)
+    if not m:
+        return None
+    edge = _edge_word(s)
+    if re.search(r"\blevel with\b", s):
+        edge = "level"
+    ref_m = re.search(r"\b(?:with|to|as|against|on)(?: the (?:\w+ )?(?:edge|side|top|bottom|left|right|center|"
+                      r"middle|baseline)s?(?: of)?)? (" + E + r")", s)
+    refs = [int(ref_m.group(1)[1:])] if ref_m else []
+    page = bool(re.search(r"\b(?:to|with|on) the (?:page|canvas|margins?|slide|card|poster|edge)\b|"
+                          r"\b(?:left|right|top|bottom) (?:margin|edge of the (?:page|canvas))\b", s))
+    return Intent("align", [n for n in slots(s) if n not in refs], refs, params={"edge": edge, "page": page})
+
+
+def place(s: str) -> Intent | None:
+    """Relative places: "put X under / above / next to / left of Y"."""
+    m = re.search(r"\b(?P<adv>right |just |directly |immediately |straight )?(?P<rel>under|below|beneath|underneath|"
+                  r"above|over|on top of|next to|beside|alongside|to the left of|to the right of|left of|right of|"
+                  r"before|after|in front of)\s+(?P<e>" + E + r")", s)
+    if not m or not slots(s[:m.start()]):
+        return None
+    rel = {"under": "below", "beneath": "below", "underneath": "below", "below": "below", "above": "above",
+           "over": "above", "on top of": "above", "next to": "beside", "beside": "beside", "alongside": "beside",
+           "to the left of": "left", "left of": "left", "to the right of": "right", "right of": "right",
+           "before": "above", "after": "below", "in front of": "above"}[m.group("rel")]
+    return Intent("place", slots(s[:m.start()]), [int(m.group("e")[1:])],
+                  params={"rel": rel, "tight": bool(m.group("adv"))})
+
+
+_CORNER = re.compile(r"\b(?P<v>top|upper|bottom|lower) (?:-)?(?P<h>right|left)\b|\b(?P<h2>right|left) (?:hand )?"
+                     r"(?P<v2>top|bottom|upper|lower)\b")
+_MID = re.compile(r"\b(?P<v>top|upper|bottom|lower) (?:center|middle)\b|\b(?:center|middle) (?P<v2>top|bottom)\b|"
+                  r"\b(?P<h>left|right) (?:center|middle)\b|\b(?:center|middle) (?P<h2>left|right)\b|"
+                  r"\b(?:at|to|in) the (?P<v3>top|bottom) in the middle\b")
+_THIRD = re.compile(r"\b(?P<w>top|upper|bottom|lower|left|right|middle|center|first|last) third\b")
+
+
+def region(s: str) -> Intent | None:
+    """Places on the page: corners, "bottom centre", thirds, "to the top", "to the left side"."""
+    if am.lengths(s) and DIR_RE.search(s):
+        return None
+    m = _CORNER.search(s)
+    if m:
+        v = {"upper": "top", "lower": "bottom"}.get(m.group("v") or m.group("v2"), m.group("v") or m.group("v2"))
+        h = m.group("h") or m.group("h2")
+        return Intent("region", slots(s)[:1] or [], params={"region": f"{v}_{h}"})
+    m = _MID.search(s)
+    if m:
+        v = m.group("v") or m.group("v2") or m.group("v3")
+        v = {"upper": "top", "lower": "bottom"}.get(v or "", v)
+        return Intent("region", slots(s), params={"region": v or (m.group("h") or m.group("h2"))})
+    m = _THIRD.search(s)
+    if m:
+        return Intent("third", slots(s), params={"where": m.group("w")})
+    if re.search(r"\bin the (?:footer|bottom band|bottom strip)\b", s):
+        return Intent("region", slots(s), params={"region": "footer"})
+    if re.search(r"\bin the (?:header|top band|top strip)\b", s):
+        return Intent("region", slots(s), params={"region": "top_band"})
+    if am.has_degree(s) or am.lengths(s):
+        return None
+    m = re.search(r"\b(?:to|at|on|against|along|toward|towards|onto|in|into) (?:the )?(?:very |far )?"
+                  r"(?P<e>top|bottom|left|right)(?: (?:edge|side|margin|half|of the (?:page|canvas|slide|card|poster|"
+                  r"cover|flyer)))?\b|^(?:" + E + r" )+(?:to )?(?P<e2>top|bottom)$|\b(?P<e3>top|bottom|left|right) "
+                  r"(?:edge|side)\b", s)
+    if m and slots(s):
+        return Intent("edge", slots(s), params={"edge": m.group("e") or m.group("e2") or m.group("e3")})
+    return None
+
+
+def nudge(s: str) -> Intent | None:
+    """Moves by a direction and an amount: "up", "20px to the right", "a bit lower", "raise X"."""
+    if re.search(r"\b(?:size|scale|font|type size|text size)\b.*\b(?:up|down)\b|\b(?:up|down) (?:a )?size\b|"
+                 r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack) (?:" + E + r" )?(?:up|down)\b",
+                 s):
+        return None
+    found = list(DIR_RE.finditer(s))
+    verb = re.match(r"^(?:raise|lift|lower|drop)\b", s)
+    if not found and not verb:
+        if re.search(r"\baway from the (?P<e>left|right|top|bottom)", s):
+            e = re.search(r"\baway from the (?P<e>left|right|top|bottom)", s).group("e")
+            opposite = {"left": "right", "right": "left", "top": "down", "bottom": "up"}[e]
+            return Intent("nudge", slots(s)[:1], params={"moves": [(opposite, None)], "degree": am.degree(s)})
+        return None
+    moves: list[tuple[str, am.Length | None]] = []
+    if verb:
+        moves.append(({"raise": "up", "lift": "up", "lower": "down", "drop": "down"}[verb.group(0)], None))
+    for d in found:
+        word = d.group("d").rstrip("s") if d.group("d").endswith("wards") else d.group("d")
+        if verb and (word in ("up", "down") or d.start() == 0):
+            continue
+        moves.append((word, None))
+    lengths = list(am.LENGTH_RE.finditer(s)) or [m for m in am.BARE_NUMBER_RE.finditer(s)]
+    if lengths and moves:
+        # each length goes with the nearest direction word
+        dirs = [(d.start(), i) for i, d in enumerate(found)]
+        assigned: dict[int, am.Length] = {}
+        for lm in lengths:
+            unit = lm.groupdict().get("unit") or "px"
+            length = am.Length(float(lm.group("num")), "%" if unit in ("%", "percent") else unit)
+            if dirs:
+                i = min(dirs, key=lambda p: abs(p[0] - lm.start()))[1] + (1 if verb and moves[0][0] else 0)
+                i = min(i, len(moves) - 1)
+            else:
+                i = 0
+            assigned.setdefault(i, length)
+        moves = [(w, assigned.get(i)) for i, (w, _l) in enumerate(moves)]
+    return Intent("nudge", slots(s), params={"moves": moves, "degree": am.degree(s)})
+
+
+__all__ = ["lock", "zorder", "swap", "separate", "inside", "distribute", "gap", "match", "align", "place", "region",
+           "nudge"]

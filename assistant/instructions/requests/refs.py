@@ -1,0 +1,341 @@
+"""Noun phrases of a request and the elements they name.
+
+:func:`find_mentions` reads a clause's tokens in two passes. First, the
+longest runs of words that spell an element's id, name, id family or a whole
+text (line) of it become *name spans* ("sign up" → ``signup``, "cover lines"
+→ the ``coverline`` family, "point 3" → ``point-3``, "gdal.org"). Then the
+clause is chunked into noun phrases: determiners, counts ("the three"),
+ordinals ("the second"), place adjectives ("the left one", "the bottom
+caption") and nouns, ended by a verb, a preposition or punctuation. A phrase
+becomes a :class:`Mention` when it names something: a name span, a quoted
+text, a class word ("button", "photo", "the dates", "the url"), a pronoun
+("it", "them"), "the others" / "everything else", or a determiner with a noun
+("the QR code": a mention that names nothing in this layout). A phrase made
+only of page, edge and measure words ("the top right corner", "the same left
+edge", "the page") is not a mention; it stays in the clause's *skeleton*,
+where each mention is written ``E0``, ``E1`` … for the intent patterns.
+
+Which elements a mention names is decided in
+:mod:`~assistant.instructions.requests.choose`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from PIL import ImageColor
+
+from assistant.instructions.requests.index import STRENGTH, ElementIndex
+from assistant.instructions.requests.vocab import (
+    CLASS_WORDS,
+    DETERMINERS,
+    EDGE_WORDS,
+    FUNCTION_WORDS,
+    INTENT_WORDS,
+    MEASURE_WORDS,
+    NOT_NOUNS,
+    PAGE_WORDS,
+    PLURALS,
+    POSITION_ADJECTIVES,
+    PRONOUNS,
+)
+from assistant.instructions.requests.words import ORDINALS, Token, fold, squash
+
+COLOR_WORDS = set(ImageColor.colormap)
+
+#: Nouns that name several elements at once ("the list" is all its items).
+COLLECTIVES = {"list", "items", "column", "stack", "series", "set", "row"}
+#: Longest run of words tried as one element name.
+MAX_NAME_WORDS = 5
+_OTHERS = {"others", "rest", "remaining"}
+_EVERYTHING = {"everything", "all"}
+
+
+@dataclass
+class Mention:
+    """One noun phrase naming elements, and what it resolved to."""
+
+    start: int
+    end: int
+    text: str
+    words: list[str] = field(default_factory=list)
+    names: list[tuple[str, str, float]] = field(default_factory=list)
+    quote: str | None = None
+    ordinal: int | None = None
+    count: int | None = None
+    plural: bool = False
+    every: bool = False
+    place: str | None = None
+    pronoun: str | None = None
+    others: bool = False
+    everything: bool = False
+    #: Resolved element ids (empty until resolved), and the ranked candidates when more than one fits.
+    ids: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+
+    @property
+    def has_head(self) -> bool:
+        """Whether the phrase says what kind of thing it names (a noun, a name or a quote)."""
+        return bool(self.words or self.names or self.quote)
+
+
+def _singular(word: str) -> tuple[str, bool]:
+    if word in PLURALS:
+        return PLURALS[word], PLURALS[word] != word and word not in ("details",)
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y", True
+    if len(word) > 3 and word.endswith("es") and word[:-2] in CLASS_WORDS:
+        return word[:-2], True
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1], True
+    return word, False
+
+
+def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int, list[tuple[str, str, float]]]]:
+    """Start → (end, [(element id, kind, strength)]) of the longest runs that spell an element's name."""
+    spans: dict[int, tuple[int, list[tuple[str, str, float]]]] = {}
+    i = 0
+    while i < len(tokens):
+        found = None
+        if _is_unit(tokens, i):
+            i += 1
+            continue
+        for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+            run = tokens[i:i + n]
+            if any(t.kind in ("punct", "quote") for t in run) or run[0].kind == "number":
+                continue
+            hits = _span_hits(run, index, after_the=i > 0 and tokens[i - 1].text in ("the", "this", "that")
+                              and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
+            if hits:
+                found = (i + n, hits)
+                break
+        if found:
+            spans[i] = found
+            i = found[0]
+        else:
+            i += 1
+    return spans
+
+
+_UNITS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in", "inch", "inches", "pc", "percent",
+          "millimeter", "millimeters", "centimeter", "centimeters", "%", "x", "times"}
+
+
+def _is_unit(tokens: list[Token], i: int) -> bool:
+    """Whether ``tokens[i]`` is the unit of a number before it."""
+    return i > 0 and tokens[i - 1].kind == "number" and tokens[i].text in _UNITS
+
+
+def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -> list[tuple[str, str, float]]:
+    words = [t.text for t in run]
+    key = squash(" ".join(words))
+    single = len(run) == 1
+    if single and (words[0] in INTENT_WORDS or len(key) < 2):
+        return []
+    if single and words[0] in FUNCTION_WORDS:  # "the about text": an id that is a common word, after "the"
+        exact = [(eid, "id", STRENGTH["id"]) for eid, entry in index.entries.items()
+                 if entry.keys.get(key, ("", 0.0))[0] in ("id", "name")]
+        return exact if after_the else []
+    keys = {key}
+    if key.endswith("s") and len(key) > 3:
+        keys.add(key[:-1])
+    if key.endswith("es") and len(key) > 4:
+        keys.add(key[:-2])
+    folded = fold(" ".join(t.raw for t in run))
+    hits: list[tuple[str, str, float]] = []
+    for eid, entry in index.entries.items():
+        best: tuple[str, float] | None = None
+        for k in keys:
+            if k in entry.keys:
+                kind, strength = entry.keys[k]
+                if single and kind in ("token", "family") and (words[0] in CLASS_WORDS or words[0] in MEASURE_WORDS
+                                                   or words[0] in EDGE_WORDS or words[0] in PAGE_WORDS):
+                    continue  # a class or page word is read as such, not as part of an id
+                if best is None or strength > best[1]:
+                    best = (kind, strength)
+        if best is None and len(folded) >= 3 and folded in entry.texts and not (single and words[0] in CLASS_WORDS):
+            best = ("text", STRENGTH["text"])
+        if best is not None:
+            hits.append((eid, best[0], best[1]))
+    return hits
+
+
+def _numbered_siblings(tokens: list[Token], end: int, hits: list[tuple[str, str, float]],
+                       index: ElementIndex) -> tuple[list[tuple[str, str, float]], int]:
+    """After "coverline 2", the siblings a list of numbers names ("…, 3 and 4"), and where the list ends."""
+    ids = [e for e, kind, _s in hits if kind == "id"]
+    family = [e for e, kind, _s in hits if kind == "family"]
+    more: list[tuple[str, str, float]] = []
+    k = end
+    if family and not ids and k < len(tokens) and tokens[k].kind == "number":
+        # "cover lines 2 and 3": the members the numbers name, instead of the whole family
+        ids = [e for e in family if squash(e).endswith(tokens[k].text)]
+        if len(ids) != 1:
+            return [], end
+        hits[:] = [(ids[0], "id", STRENGTH["id"])]
+        k += 1
+    stem = re.sub(r"[-_\s]*\d+$", "", ids[0]) if len(ids) == 1 else ""
+    if not stem or stem == ids[0]:
+        return [], k
+    while k + 1 < len(tokens) and tokens[k].text in ("and", "&", "or") and tokens[k + 1].kind == "number":
+        key = squash(f"{stem} {tokens[k + 1].text}")
+        found = [e for e, en in index.entries.items() if en.keys.get(key, ("", 0.0))[0] == "id"]
+        if not found:
+            break
+        more += [(e, "id", STRENGTH["id"]) for e in found]
+        k += 2
+    return more, k
+
+
+def _is_noun(tok: Token) -> bool:
+    w = tok.text
+    return (tok.kind == "word" and w.replace("'", "").isalpha() and w not in FUNCTION_WORDS and w not in INTENT_WORDS
+            and w not in DETERMINERS and w not in POSITION_ADJECTIVES and w not in ORDINALS
+            and w not in NOT_NOUNS) or w in CLASS_WORDS
+
+
+def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mention], str]:
+    """The element mentions of a clause and its skeleton (mentions written ``E0``, ``E1`` …)."""
+    spans = _name_spans(tokens, index)
+    mentions: list[Mention] = []
+    skeleton: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if _is_unit(tokens, i):  # "2 points" is a length, not the bullet points
+            skeleton.append(tokens[i].text)
+            i += 1
+            continue
+        if i == 0 and tokens[0].text in INTENT_WORDS and 0 not in spans:
+            skeleton.append(tokens[0].text)  # a request starting with a verb: "line the photo up …"
+            i = 1
+            continue
+        m, j = _phrase(tokens, i, spans, index)
+        if m is not None and _names_something(m):
+            skeleton.append(f"E{len(mentions)}")
+            mentions.append(m)
+            i = j
+            continue
+        if j > i:  # a phrase of page, edge and measure words: keep its words
+            skeleton += [t.text if t.kind != "quote" else "QUOTE" for t in tokens[i:j]]
+            i = j
+            continue
+        skeleton.append(tokens[i].text if tokens[i].kind != "quote" else "QUOTE")
+        i += 1
+    return mentions, " ".join(skeleton)
+
+
+def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
+            index: ElementIndex) -> tuple[Mention | None, int]:
+    """The noun phrase starting at ``i`` (or None) and where it ends."""
+    t = tokens[i]
+    if t.kind == "word" and t.text in PRONOUNS and t.text not in DETERMINERS - {"its"}:
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        demonstrative = t.text in ("that", "this", "these", "those") and nxt is not None and (
+            _is_noun(nxt) or (i + 1) in spans or nxt.kind == "quote" or nxt.text in POSITION_ADJECTIVES
+            or nxt.text == "one")
+        prev = tokens[i - 1].text if i else ""
+        if not demonstrative:
+            if t.text == "that" and prev in ("so", "such", "sure", "ensure", "than", "now"):
+                return None, i
+            return Mention(start=i, end=i + 1, text=t.text, pronoun=t.text,
+                           plural=t.text in ("them", "they", "those", "these", "both")), i + 1
+    m = Mention(start=i, end=i, text="")
+    j = i
+    started = False
+    while j < len(tokens):
+        tok = tokens[j]
+        w = tok.text
+        if j in spans:
+            end, hits = spans[j]
+            more, end = _numbered_siblings(tokens, end, hits, index)
+            m.names += hits + more
+            m.plural = m.plural or bool(more) or (
+                _singular(tokens[end - 1].text)[1] and not any(k == "id" for _e, k, _s in hits))
+            j, started = end, True
+            continue
+        if tok.kind == "quote":
+            m.quote, j, started = tok.raw, j + 1, True
+            continue
+        if tok.kind == "number" and started and not m.has_head and m.count is None and m.ordinal is None:
+            m.count, j = int(tok.value or 0), j + 1
+            continue
+        if tok.kind != "word":
+            break
+        if w in DETERMINERS or w in ("this", "that", "these", "those"):
+            if m.has_head:
+                break
+            m.every = m.every or w in ("all", "every", "each", "both")
+            m.count = 2 if w == "both" else m.count
+            j, started = j + 1, True
+            continue
+        fraction = j > 0 and tokens[j - 1].text in ("a", "an", "one") and w in ("third", "fourth", "fifth", "sixth",
+                                                                               "eighth", "tenth")
+        if fraction:  # "by a fifth" is an amount, not "the fifth one"
+            return None, i
+        if w in ORDINALS and not m.has_head and not (j > 0 and tokens[j - 1].text in POSITION_ADJECTIVES
+                                                     and w in ("third", "fourth")):
+            m.ordinal, j, started = ORDINALS[w], j + 1, True
+            continue
+        if w in ("small", "fine") and j + 1 < len(tokens) and tokens[j + 1].text == "print":
+            m.words.append("print")  # "the small print" is a caption, not the smallest print
+            j, started = j + 2, True
+            continue
+        if w in POSITION_ADJECTIVES and not m.has_head and j + 1 < len(tokens) and (
+                _is_noun(tokens[j + 1]) or tokens[j + 1].text in ("one", "ones") or (j + 1) in spans
+                or tokens[j + 1].kind == "quote" or tokens[j + 1].text in POSITION_ADJECTIVES):
+            m.place = POSITION_ADJECTIVES[w] if m.place is None or w in ("last", "other") else m.place
+            if w == "last":
+                m.ordinal = -1
+            j, started = j + 1, True
+            continue
+        if w in ("one", "ones") and started:
+            m.plural = w == "ones"
+            j += 1
+            m.words.append("one")
+            break
+        if w in _OTHERS and (started or w == "others"):
+            m.others, j = True, j + 1
+            break
+        if w == "everything" or (w == "else" and m.everything):
+            m.everything, j = True, j + 1
+            if j < len(tokens) and tokens[j].text == "else":
+                m.others, j = True, j + 1
+            break
+        if _is_noun(tok) and not (m.has_head and (_not_compound(w) or w in INTENT_WORDS)):
+            word, plural = _singular(w)
+            m.words.append(word)
+            m.plural = plural or word in COLLECTIVES
+            j, started = j + 1, True
+            continue
+        break
+    if j == i:
+        return None, i
+    if not m.has_head and not m.words and m.ordinal is None and m.place is None and m.count == 2 and m.every:
+        m.pronoun, m.plural = "both", True
+    m.end = j
+    m.text = " ".join(tk.raw for tk in tokens[i:j])
+    return m, j
+
+
+def _not_compound(word: str) -> bool:
+    """Whether ``word``, after a noun, starts something else (an adjective, adverb or colour), not a compound."""
+    return (word in NOT_NOUNS or word in POSITION_ADJECTIVES or word.endswith("ly") or word in COLOR_WORDS
+            or word in MEASURE_WORDS
+            or (word.endswith(("er", "est")) and word not in CLASS_WORDS and len(word) > 4 and word[:-2] in NOT_NOUNS))
+
+
+def _names_something(m: Mention) -> bool:
+    if m.pronoun or m.others or m.everything or m.names or m.quote:
+        return True
+    heads = [w for w in m.words if w != "one"]
+    if any(w in CLASS_WORDS for w in heads):
+        return not all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads)
+    if not heads:
+        return "one" in m.words or m.ordinal is not None
+    if all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads):
+        return False
+    return m.text.split()[0] in DETERMINERS or m.text.split()[0] in ("this", "that", "these", "those")
+
+
+__all__ = ["Mention", "find_mentions"]

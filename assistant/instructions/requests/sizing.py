@@ -1,0 +1,80 @@
+"""Patterns of the intents that change sizes, and of "fix that".
+
+Emphasis and resize change sizes; "fix that" acts on a problem a clause before named.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from assistant.instructions.requests import amounts as am
+from assistant.instructions.requests.frame import E, Intent, slots
+
+BIGGER = (r"\b(?:bigger|larger|biger|enlarge|enlarged|grow|increase(?: the)? size|bump (?:" + E + r" )?(?:size )?up|"
+          r"bump up|size up|scale (?:" + E + r" )?up|blow (?:" + E + r" )?up|upsize|expand|too small|too tiny|"
+          r"too little|boost (?:the )?size|more big|embiggen|increase|maximize|bump)\b")
+SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" )?down|size down|downsize|"
+           r"too big|too large|too huge|too much space|minimize|less big|make (?:" + E + r" )?small|tinier|"
+           r"lessen|cut (?:" + E + r" )?down)\b")
+
+def emphasis(s: str) -> Intent | None:
+    """Emphasis: "stand out", "more prominent"; or less: "tone down", "not so shouty"."""
+    if re.search(r"\b(?:stand out|standout|pop|more prominent|prominent|emphasize|emphasis|highlight|eye catching|"
+                 r"grab attention|more noticeable|noticeable|louder|dominant|dominate|the focus|focal point|"
+                 r"more important|draw the eye|catch the eye|more visible|hero)\b", s) and not re.search(
+                 r"\bless (?:prominent|noticeable|dominant|visible)\b|\btoo (?:prominent|dominant)\b", s):
+        return Intent("emphasis", slots(s)[:1], params={"more": True, "degree": am.degree(s)})
+    if re.search(r"\b(?:less prominent|tone down|toned down|quieter|shouty|shouting|too loud|calmer|calm down|"
+                 r"de emphasize|deemphasize|subtler|more subtle|recede|too dominant|less dominant|too prominent|"
+                 r"competing|compete|overpowering|overpowers|too strong|too heavy|less noticeable)\b", s):
+        return Intent("emphasis", slots(s)[:1], params={"more": False, "degree": am.degree(s)})
+    return None
+
+
+def resize(s: str) -> Intent | None:
+    """Size changes: "bigger", "shrink", "twice as big", "20 % smaller", "300px wide", "wider"."""
+    factor = am.factor(s)
+    frac = am.fraction(s)
+    pct = am.percent(s)
+    grow = re.search(BIGGER, s)
+    shrink = re.search(SMALLER, s)
+    wider = re.search(r"\b(?P<w>wider|narrower|taller|shorter|longer|thinner|fatter|skinnier)\b", s)
+    too = re.search(r"\btoo (?P<w>tall|wide|short|narrow|long|thin|high)\b", s)
+    if too and not wider:  # "the photo is too tall" asks for it shorter
+        opposite = {"tall": "shorter", "high": "shorter", "wide": "narrower", "long": "shorter",
+                    "short": "taller", "narrow": "wider", "thin": "wider"}[too.group("w")]
+        wider = re.search(rf"(?P<w>{opposite})", opposite)
+    size_to = re.search(r"\b(?P<num>\d+(?:\.\d+)?) (?P<unit>[a-z%]+ )?(?P<dim>wide|tall|high|across|in width|"
+                        r"in height)\b|\b(?P<dim2>width|height) (?:of |to |at )(?P<num2>\d+(?:\.\d+)?)", s)
+    scale_word = re.search(r"\b(?:scale|size|resize|zoom)\b", s)
+    if not (grow or shrink or factor or wider or size_to or (scale_word and (pct or frac))):
+        return None
+    params: dict[str, Any] = {"degree": am.degree(s), "factor": factor, "fraction": frac, "percent": pct}
+    if size_to:
+        dim = size_to.group("dim") or size_to.group("dim2")
+        num = size_to.group("num") or size_to.group("num2")
+        unit = (size_to.group("unit") or "px ").strip()
+        params["size"] = ("height" if dim in ("tall", "high", "in height", "height") else "width",
+                          am.Length(float(num), unit if unit in am.UNIT_PX or unit == "%" else "px"))
+    if wider:
+        params["stretch"] = wider.group("w")
+    params["grow"] = bool(grow) and not (shrink and shrink.start() > grow.start())
+    params["shrink"] = bool(shrink) and not params["grow"]
+    # "the logo is too big" describes a problem: a later "shrink it by 25 %" says by how much
+    state = bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b", s)) and not re.match(
+        r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
+    return Intent("resize", slots(s)[:1] if not re.search(r"\b(?:all|both|each)\b", s) else slots(s),
+                  params=params, state=state)
+
+
+def confirm(s: str) -> Intent | None:
+    """"fix that", "sort it out": act on the problem a clause before described."""
+    if re.fullmatch(r"(?:(?:please|pls|can you|could you|just|now|so|then|and) )*(?:fix|sort|correct|resolve|solve|"
+                    r"repair|handle|address|deal with|take care of|clean up|tidy|sort out)(?: (?:it|that|this|them|"
+                    r"out|up|please|pls|E\d+))*", s):
+        return Intent("confirm", slots(s))
+    return None
+
+
+__all__ = ["emphasis", "resize", "confirm", "BIGGER", "SMALLER"]

@@ -1,0 +1,214 @@
+"""Builders of the spacing intents: even spacing, one gap made larger, smaller or exact, and relative places.
+
+* ``distribute`` spaces three or more elements evenly along the axis they are arranged on;
+* ``gap`` changes the space between two elements: "more space under X" moves the element below X (or X up when
+  that one cannot move), "X and Y are too far apart" moves whichever comes later in reading order, "closer to Y"
+  moves the element named; a change that would run the mover into another element comes last;
+* ``place`` puts X under, above or beside Y: a swap when they are neighbours in the wrong order, else a move
+  with the layout's usual gap.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from assistant.document import Layout
+from assistant.geometry import apart_axis
+from assistant.instructions.requests import amounts as am
+from assistant.instructions.requests import fixes
+from assistant.instructions.requests.plan import (
+    Actions,
+    CannotPlan,
+    Step,
+    arrangement,
+    content,
+    gap_between,
+    need,
+    neighbour_below,
+    typical_gap,
+    world_length,
+)
+
+
+def distribute(step: Step, layout: Layout) -> list[Actions]:
+    """Actions for a ``distribute`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
+    ids = step.patients
+    if len(ids) < 3:
+        raise CannotPlan("spacing evenly needs at least three elements; to set one gap, say e.g. "
+                         "'20px between the title and the subtitle'")
+    axis = step.intent.params.get("axis") or arrangement(layout, ids)
+    return [[{"type": "distribute", "ids": ids, "axis": axis}],
+            [{"type": "distribute", "ids": ids, "axis": axis, "mode": "centers"}]]
+
+
+def gap(step: Step, layout: Layout) -> list[Actions]:
+    """Actions for a ``gap`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
+    p = step.intent.params
+    rel = p.get("rel")
+    if (p.get("many") or len(step.patients) >= 3) and not step.refs and rel in (None, "between"):
+        return _stack_gaps(step, layout)
+    if rel == "around" and step.patients:
+        return _room_around(step, layout)
+    if rel in ("under", "below", "beneath", "underneath", "after", "above", "over", "before") and step.patients:
+        anchor = layout.get(step.patients[0])
+        above = rel in ("above", "over", "before")
+        other = neighbour_below(layout, anchor, above=above)
+        if other is None:
+            raise CannotPlan(f"nothing sits {'above' if above else 'below'} {anchor.id!r} to make room against")
+        pairs = [(anchor.id, other.id), (other.id, anchor.id)] if above else [(other.id, anchor.id),
+                                                                             (anchor.id, other.id)]
+        return _ranked([alt for mover, target in pairs for alt in _gap_change(layout, mover, target, p)])
+    ids = step.patients + [r for r in step.refs if r not in step.patients]
+    if len(ids) < 2:
+        raise CannotPlan("between which two elements? Name both, e.g. 'between the title and the photo'")
+    a, b = ids[0], ids[1]
+    if step.refs and len(step.patients) == 1 and not p.get("symmetric"):
+        mover, target = a, b
+    else:
+        first = layout.get(a).box
+        second = layout.get(b).box
+        later = b if (second.cy, second.cx) > (first.cy, first.cx) else a
+        mover, target = later, (a if later == b else b)
+    return _ranked(_gap_change(layout, mover, target, p) + _gap_change(layout, target, mover, p))
+
+
+def _room_around(step: Step, layout: Layout) -> list[Actions]:
+    """"Give the button some room": move it away from its nearest neighbour (or that neighbour away from it)."""
+    el = layout.get(step.patients[0])
+    others = [e for e in content(layout, {el.id}) if not fixes._related(layout, e.id, el.id)]
+    if not others:
+        raise CannotPlan(f"nothing is near {el.id!r} to make room against")
+    nearest = min(others, key=lambda e: e.box.distance(el.box))
+    return _ranked(_gap_change(layout, el.id, nearest.id, step.intent.params)
+                   + _gap_change(layout, nearest.id, el.id, step.intent.params))
+
+
+def _stack_gaps(step: Step, layout: Layout) -> list[Actions]:
+    """"The bullets are too cramped", "20px between the points": one gap for the whole stack, kept in place."""
+    ids = step.patients
+    if len(ids) < 2:
+        raise CannotPlan("which elements should be spaced? Name them, e.g. 'the bullet points'")
+    axis = arrangement(layout, ids)
+    boxes = sorted((layout.get(i).box for i in ids), key=lambda b: b.y if axis == "vertical" else b.x)
+    gaps = [gap_between(a, b, axis) for a, b in zip(boxes, boxes[1:])]
+    now = statistics.median(gaps)
+    p = step.intent.params
+    c = layout.canvas
+    deg = p.get("degree", "medium")
+    length = p.get("length")
+    if p.get("op") == "set" and length is not None:
+        new = world_length(layout, length, "y" if axis == "vertical" else "x")
+    elif length is not None:
+        d = world_length(layout, length, "y" if axis == "vertical" else "x")
+        new = now + d if p.get("op") == "more" else now - d
+    elif p.get("op") == "more":
+        new = max(now, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
+                                  {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(now, 0.0))
+    else:
+        new = max(now, 0.0) * {"small": 0.75, "medium": 0.5, "large": 0.25}[deg]
+    return [[{"type": "distribute", "ids": ids, "axis": axis, "gap": round(max(new, 0.0), 3)}]]
+
+
+def _ranked(alternatives: list[Actions]) -> list[Actions]:
+    """Alternatives that run an element into another one last (their marker removed)."""
+    good = [a for a in alternatives if not any(x.get("_last_resort") for x in a)]
+    bad = [[{k: v for k, v in x.items() if k != "_last_resort"} for x in a] for a in alternatives if a not in good]
+    return good + bad
+
+
+def _gap_change(layout: Layout, mover: str, target: str, p: dict[str, Any]) -> list[Actions]:
+    """``mover`` moved so the gap to ``target`` changes as ``p`` asks (op more / less / set, length, degree)."""
+    mb, tb = layout.get(mover).box, layout.get(target).box
+    axis = apart_axis(mb, tb)
+    gap = gap_between(mb, tb, axis)
+    c = layout.canvas
+    length = p.get("length")
+    op = p.get("op")
+    deg = p.get("degree", "medium")
+    if op == "set":
+        new = world_length(layout, length, "y" if axis == "vertical" else "x")
+    elif length is not None:
+        d = world_length(layout, length, "y" if axis == "vertical" else "x")
+        new = gap + d if op == "more" else gap - d
+    elif op == "more":
+        new = max(gap, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
+                                  {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(gap, 0.0))
+    else:
+        new = max(gap, 0.0) * {"small": 0.75, "medium": 0.5, "large": 0.25}[deg]
+    new = max(new, 0.0)
+    if abs(new - gap) < 1e-6:
+        return [[]]
+    action = {"type": "set_gap", "gap": round(new, 3), "axis": axis, "id": mover, "target_id": target}
+    shift = new - gap
+    sign = 1.0 if (mb.cy >= tb.cy if axis == "vertical" else mb.cx >= tb.cx) else -1.0
+    moved = mb.translated(0.0, sign * shift) if axis == "vertical" else mb.translated(sign * shift, 0.0)
+    others = [e.box for e in content(layout, {mover, target})]
+    runs_into = any(fixes.overlaps(moved, o) and not fixes.overlaps(mb, o) for o in others)
+    return [[{**action, "_last_resort": True}] if runs_into else [action]]
+
+
+def place(step: Step, layout: Layout) -> list[Actions]:
+    """Actions for a ``place`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
+    need(step)
+    if not step.refs:
+        raise CannotPlan("relative to which element? Name it, e.g. 'under the photo'")
+    rel = step.intent.params["rel"]
+    pid, rid = step.patients[0], step.refs[0]
+    p, r = layout.get(pid).box, layout.get(rid).box
+    vertical = rel in ("below", "above")
+    gap = typical_gap(layout, "vertical" if vertical else "horizontal")
+    if step.intent.params.get("tight"):
+        gap = min(gap, fixes.gap_for(layout))
+    if rel == "beside":
+        room_right = layout.canvas.safe_box.x2 - r.x2
+        rel = "right" if room_right >= p.width + gap else "left"
+    satisfied = {"below": p.y >= r.y2 - 0.5, "above": p.y2 <= r.y + 0.5, "right": p.x >= r.x2 - 0.5,
+                 "left": p.x2 <= r.x + 0.5}[rel]
+    if satisfied and gap_between(p, r, "vertical" if vertical else "horizontal") <= 3 * gap:
+        return [[]]
+    wrong_side = {"below": p.cy < r.cy, "above": p.cy > r.cy, "right": p.cx < r.cx, "left": p.cx > r.cx}[rel]
+    out: list[Actions] = []
+    if wrong_side and _neighbours(layout, pid, rid, vertical) and _in_one_stack(layout, pid, rid, vertical):
+        out.append([{"type": "swap", "ids": [pid, rid]}])
+    if vertical:
+        dy = (r.y2 + gap - p.y) if rel == "below" else (r.y - gap - p.y2)
+        dx = 0.0 if min(p.x2, r.x2) - max(p.x, r.x) > 0 else r.x - p.x
+    else:
+        dx = (r.x2 + gap - p.x) if rel == "right" else (r.x - gap - p.x2)
+        dy = r.y - p.y
+    out.append([{"type": "move", "ids": [pid], "dx": round(dx, 3), "dy": round(dy, 3)}])
+    return out
+
+
+def _in_one_stack(layout: Layout, a: str, b: str, vertical: bool) -> bool:
+    """Whether two elements of one kind line up as a stack (a shared left, centre or right edge across it).
+
+    Reordering such a pair is a swap; anything else is a move of the one named.
+    """
+    ea, eb = layout.get(a), layout.get(b)
+    if (ea.kind == "text") != (eb.kind == "text"):
+        return False
+    pa, pb = ea.box, eb.box
+    tol = 0.01 * min(layout.canvas.width, layout.canvas.height)
+    if vertical:
+        return min(abs(pa.x - pb.x), abs(pa.cx - pb.cx), abs(pa.x2 - pb.x2)) <= tol
+    return min(abs(pa.y - pb.y), abs(pa.cy - pb.cy), abs(pa.y2 - pb.y2)) <= tol
+
+
+def _neighbours(layout: Layout, a: str, b: str, vertical: bool) -> bool:
+    """Whether nothing else stands between ``a`` and ``b`` along the axis."""
+    ba, bb = layout.get(a).box, layout.get(b).box
+    lo, hi = ((min(ba.y2, bb.y2), max(ba.y, bb.y)) if vertical else (min(ba.x2, bb.x2), max(ba.x, bb.x)))
+    for e in content(layout, {a, b}):
+        if fixes._related(layout, e.id, a) or fixes._related(layout, e.id, b):
+            continue
+        s, t = (e.box.y, e.box.y2) if vertical else (e.box.x, e.box.x2)
+        cross = (min(e.box.x2, max(ba.x2, bb.x2)) - max(e.box.x, min(ba.x, bb.x)) if vertical
+                 else min(e.box.y2, max(ba.y2, bb.y2)) - max(e.box.y, min(ba.y, bb.y)))
+        if cross > 0 and s >= lo - 0.5 and t <= hi + 0.5:
+            return False
+    return True
+
+
+__all__ = ["distribute", "gap", "place"]

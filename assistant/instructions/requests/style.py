@@ -1,0 +1,123 @@
+"""Text-style requests: weight, colour, font size and font family.
+
+* weight: "bold", "bolder", "heavier" → 700 ("bolder" steps up by 200);
+  "regular", "not bold", "normal weight", "lighter weight" → 400; "light" → 300;
+  "semibold" → 600;
+* colour: a CSS colour name (``red``, ``navy``, ``dark gray`` → ``darkgray``) or
+  ``#rrggbb`` / ``#rgb``, when the clause asks for a colour (a colour verb
+  such as *make*, *turn*, *colour*, *paint*, "in red", or a terse "title red");
+* font size: with a font word ("font", "text size", "type size", "point size")
+  or a *make/set* with a length in pt or px: "to 24 pt" / "24px" sets it,
+  "2pt larger" adds to it, "bigger font" scales it (by the degree words);
+* font family: "font to Georgia", "set in Helvetica Neue", "use Inter font".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from PIL import ImageColor
+
+from assistant.instructions.requests import amounts as am
+from assistant.instructions.requests.frame import Intent, slots
+from assistant.instructions.requests.sizing import BIGGER, SMALLER
+from assistant.svg.css import parse_color
+
+_COLOR_NAMES = set(ImageColor.colormap)
+_NOT_COLORS = {"tan", "linen", "snow", "bisque", "moccasin", "chocolate", "peru", "wheat", "thistle", "orchid"}
+_FONT_WORD = (r"\b(?:font|fonts|font size|text size|type size|point size|type|lettering|letters|letter size|"
+              r"size of the text)\b")
+_COLOR_VERB = r"\b(?:make|turn|color|colour|paint|tint|recolor|recolour|fill|change|set|in|to|use|switch)\b"
+
+
+def _color(skel: str, raw: str) -> str | None:
+    hexm = re.search(r"#[0-9a-f]{6}\b|#[0-9a-f]{3}\b", skel)
+    if hexm:
+        return parse_color(hexm.group(0))
+    words = skel.split()
+    for i, w in enumerate(words):
+        if w in _COLOR_NAMES and w not in _NOT_COLORS:
+            mod = words[i - 1] if i else ""
+            name = f"{mod}{w}" if mod in ("dark", "light", "pale", "deep") and f"{mod}{w}" in _COLOR_NAMES else w
+            if mod == "deep" and f"dark{w}" in _COLOR_NAMES:
+                name = f"dark{w}"
+            return parse_color(name)
+    return None
+
+
+def _family(raw: str) -> str | None:
+    m = re.search(r"(?:font|typeface|font family|family)\s+(?:to|as|into|with|of)\s+['\"]?([A-Za-z][\w\- ]{1,40}?)"
+                  r"['\"]?\s*(?:$|[,.;]|\bfor\b|\bon\b|\bplease\b|\bpls\b)", raw)
+    if not m:
+        m = re.search(r"\b(?:set|put|typeset)\s+.+?\s+in\s+([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)", raw)
+    if not m:
+        m = re.search(r"\buse\s+([A-Z][\w\-]*(?:\s+[A-Z][\w\-]*)*)\s+(?:font|typeface)?", raw)
+    if not m:
+        return None
+    family = m.group(1).strip()
+    return None if family.lower() in ("the", "a", "it", "bold", "regular") else family
+
+
+def _weight(skel: str) -> int | str | None:
+    if re.search(r"\b(?:not bold|unbold|un bold|no longer bold|less bold|non bold|remove the bold|regular|"
+                 r"normal weight|normal|plain|lighter weight|thinner|lighter|book weight|un bolded)\b", skel):
+        return 400
+    if re.search(r"\bsemi ?bold\b|\bdemi ?bold\b|\bmedium weight\b", skel):
+        return 600
+    if re.search(r"\bbolder\b|\bheavier\b|\bthicker\b|\bmore bold\b", skel):
+        return "bolder"
+    if re.search(r"\bbold\b|\bbolded\b|\bheavy\b|\bstrong\b", skel):
+        return 700
+    if re.search(r"\blight weight\b|\blight\b(?! (?:blue|green|gray|grey|red|yellow|pink|cyan))", skel):
+        return 300
+    return None
+
+
+def _font_size(skel: str) -> dict[str, Any] | None:
+    fontish = re.search(_FONT_WORD, skel) or re.search(r"\bsize (?:to |of |at |=)?\d|^(?:E\d+ )+\d+(?:\.\d+)? "
+                                                       r"(?:pt|px|points?|pixels?)$", skel)
+    length = am.first_length(skel)
+    grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
+    if not fontish and not (length and re.search(r"\b(?:make|set)\b", skel) and length.unit in ("pt", "px", "point",
+                                                                                              "points", "pixels")
+                            and not re.search(r"\b(?:up|down|left|right|wide|tall|high)\b", skel)):
+        return None
+    if length is None and fontish and re.search(r"\bsize (?:to |of |at |=)?\d", skel):
+        length = am.first_length(skel, bare=True)
+    if length is not None and length.unit != "%":
+        if grow or shrink:
+            return {"delta": length, "sign": 1 if grow else -1}
+        return {"abs": length}
+    pct = am.percent(skel)
+    if pct is not None:
+        value, absolute = pct
+        return {"factor": value / 100 if absolute else 1 + (value / 100) * (1 if grow or not shrink else -1)}
+    if grow or shrink:
+        deg = am.degree(skel)
+        f = am.SCALE[deg]
+        return {"factor": f if grow else 1 / f}
+    return None
+
+
+def detect_style(skel: str, raw: str = "") -> Intent | None:
+    """The text-style intent of a clause skeleton (``raw``: the clause as typed, for font names), or None."""
+    params: dict[str, Any] = {}
+    weight = _weight(skel)
+    if weight is not None:
+        params["font_weight"] = weight
+    color = _color(skel, raw)
+    if color is not None and (re.search(_COLOR_VERB, skel) or re.fullmatch(r"(?:E\d+ )+\S+", skel)):
+        params["fill"] = color
+    size = _font_size(skel)
+    if size is not None:
+        params["font_size"] = size
+    family = _family(raw) if re.search(r"\b(?:font|typeface|family|set in|typeset|use)\b", raw.lower()) else None
+    if family:
+        params["font_family"] = family
+    if not params:
+        return None
+    return Intent("style", slots(skel), params=params)
+
+
+__all__ = ["detect_style"]

@@ -1,0 +1,415 @@
+"""A typed request → the steps that carry it out, a question back, or "not understood".
+
+:func:`understand` reads a request against the layout it is about:
+
+1. *turn commands* first: "undo", "redo", "more", "a bit less", "again",
+   "no, the other one", "no, I meant the subtitle" (:func:`turn_command`);
+2. the words (:func:`~assistant.instructions.requests.words.tokenise`, typos
+   corrected against the vocabulary and the layout's own names), split into
+   clauses on punctuation, *then*, *but*, *also*, and on *and* where both sides
+   ask for something ("make the title bigger and move it up");
+3. each clause's mentions resolved to element ids
+   (:mod:`~assistant.instructions.requests.refs`): "it", "them", "that" to the
+   elements of the clause before, or of the last turn (``context``); a
+   clause without a mention acts on the clause before's ("photo: 10 %
+   smaller", "bigger and bolder");
+4. its intent (:mod:`~assistant.instructions.requests.intents`); a purpose
+   clause ("move the photo *so it does not cover the text*") replaces the
+   vague main one; a clause that only describes a problem ("the photo
+   overlaps the text", "the logo is falling off the edge") becomes a step
+   when nothing later in the request deals with it, or merges with the
+   clause that does ("…, move it off", "…, fix that").
+
+Ambiguity is never guessed: a singular mention that fits several elements,
+and that the clause itself does not narrow (an overlap narrows "the text" to
+the text the photo overlaps), gives a :class:`Understanding` with
+``status="question"`` and the candidates. A mention that fits nothing gives
+``status="missing"``; a request with no intent ``status="not_understood"``,
+naming what was not understood.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from assistant.document import Layout
+from assistant.instructions.requests import fixes
+from assistant.instructions.requests.choose import (
+    best_candidates,
+    broad_candidates,
+    extreme,
+    narrow,
+    related_to,
+    score_mention,
+)
+from assistant.instructions.requests.clauses import (
+    clauses,
+    detect_intent,
+    known_words,
+    lists_joined,
+    looks_english,
+    split_and,
+)
+from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.intents import Intent
+from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.refs import Mention, find_mentions
+from assistant.instructions.requests.turns import TurnCommand, turn_command
+from assistant.instructions.requests.words import Token, tokenise
+
+#: Longest request read (characters); longer ones are refused with a message.
+MAX_REQUEST = 1000
+_RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
+                             r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
+                             r"to the right of) E(\d+)")
+_DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
+#: Intents that a purpose clause ("so it …") may put in place of its main clause.
+GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
+_PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:at|on|in) the (?:very |far )?"
+                          r"(?:top|bottom|left|right|middle|center)(?: of the (?:page|slide|card|poster))?\b"
+                          r"(?! (?:right|left|top|bottom|corner|hand|third|half|edge|side|center|middle)\b)")
+#: Intents that relate several elements: "<intent> X and Y …" is one clause.
+
+
+@dataclass
+class RequestContext:
+    """What the conversation so far tells the next request: the elements last acted on, and so on."""
+
+    #: Ids the last edit was about ("it", "them", "more").
+    last_ids: list[str] = field(default_factory=list)
+    #: Ranked candidates of the last resolved reference, and which one was taken ("no, the other one").
+    last_candidates: list[str] = field(default_factory=list)
+    last_choice: list[str] = field(default_factory=list)
+    #: The request a question was asked about, and the candidates offered.
+    pending_request: str | None = None
+    pending_candidates: list[str] = field(default_factory=list)
+    #: Elements to take when a reference fits several of them and some of these (an answer to a question).
+    prefer: list[str] = field(default_factory=list)
+    #: A choice made for this request: a singular reference that fits several elements, or that named
+    #: ``replace``, names ``force`` instead ("no, I meant the subtitle").
+    force: list[str] = field(default_factory=list)
+    replace: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Understanding:
+    """What a request means on one layout (see the module docstring for ``status``)."""
+
+    status: str
+    text: str
+    steps: list[Step] = field(default_factory=list)
+    message: str = ""
+    remarks: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    command: TurnCommand | None = None
+    #: Whether the request reads as a layout request the rules could not place (a model may try it).
+    model_may_try: bool = False
+    #: Whether the request reads as English (a request in another language is never guessed at).
+    english: bool = True
+    #: The ids the request is about, in order (for "it" in the next turn).
+    targets: list[str] = field(default_factory=list)
+    #: The ambiguous mention's candidates and the one each step chose (for "no, the other one").
+    choices: list[str] = field(default_factory=list)
+
+
+class _Ask(Exception):
+    def __init__(self, status: str, message: str, candidates: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.candidates = status, message, candidates or []
+
+
+class _Reader:
+    """Reads one request's clauses in order, keeping what "it" and a pending problem refer to."""
+
+    def __init__(self, layout: Layout, index: ElementIndex, context: RequestContext, original: str = "") -> None:
+        self.layout, self.index, self.context = layout, index, context
+        self.original = original
+        self.subject: list[str] = []
+        self.steps: list[Step] = []
+        self.pending: Step | None = None
+        self.remarks: list[str] = []
+        self.choices: list[str] = []
+        self.all_ids: list[str] = []
+        self.understood = False
+        #: Every element the last mention resolved could mean (for "the heading on the right", "the text above it").
+        self.pool: list[str] = []
+
+    # -- mentions ------------------------------------------------------------------------
+    def resolve(self, m: Mention, prev: Mention | None, intent: Intent | None, mentions: list[Mention],
+                resolved: dict[int, list[str]]) -> list[str]:
+        if m.pronoun:
+            earlier = [n for n in sorted(resolved) if resolved[n] and not mentions[n].pronoun]
+            if earlier and m.pronoun in ("it", "its", "itself", "they", "them"):
+                return list(resolved[earlier[0]])  # "keep the photo where it is"
+            ids = self.subject or list(self.context.last_ids)
+            if not ids:
+                raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
+            return ids
+        if m.everything and not m.others:
+            return [e for e in self.index.content_ids() if self.layout.get(e).group is None]
+        if m.others:
+            return []  # filled in by the caller once the other mentions are known
+        if not m.has_head and ("one" in m.words or m.ordinal is not None or m.place):
+            pool = (self._pool_from(prev) if prev is not None else list(self.context.last_candidates)
+                    or list(self.context.pending_candidates))
+            if m.place == "other":
+                taken = set(self.context.last_choice)
+                pool = [i for i in pool if i not in taken] or pool
+                return pool[:1] if pool else self._ask_unknown(m)
+            picked = narrow(m, pool, self.index)
+            return picked[:1] if picked else self._ask_unknown(m)
+        scores = score_mention(m, self.index)
+        cands = best_candidates(scores, self.index)
+        if not cands:
+            return self._missing(m)
+        self.pool = broad_candidates(scores, self.index) if not m.names and not m.quote else cands
+        if (m.plural or m.every) and not m.count and not m.names:
+            cands = self.pool  # "all the headings": the title and the subheadings
+        if m.plural or m.every or (m.count and m.count > 1):
+            if m.count and len(cands) > m.count:
+                ranked = sorted(cands, key=lambda i: -scores[i])
+                cands = self.index.reading_order(ranked[:m.count])
+            return narrow(m, cands, self.index) if m.ordinal is not None else cands
+        picked = narrow(m, cands, self.index)
+        if not picked:
+            raise _Ask("missing", f"there is no {m.text!r} here: I found {len(cands)} of that kind")
+        if self.context.force and (len(picked) != 1 or set(picked) <= set(self.context.replace)):
+            return list(self.context.force)
+        preferred = [i for i in picked if i in self.context.prefer]
+        if len(picked) > 1 and preferred:
+            picked = preferred
+        if len(cands) > 1 and len(picked) == 1:
+            self.choices = cands
+        return picked
+
+    def _pool_from(self, prev: Mention) -> list[str]:
+        cands = best_candidates(score_mention(prev, self.index), self.index)
+        return cands
+
+    def _ask_unknown(self, m: Mention) -> list[str]:
+        raise _Ask("question", f"which element is '{m.text}'? Name it, e.g. 'the title'")
+
+    def _missing(self, m: Mention) -> list[str]:
+        shown = [e for e in self.index.content_ids() if self.layout.get(e).role != "decoration"
+                 and self.layout.get(e).group is None][:12]
+        names = ", ".join(f"{e} ({self.layout.get(e).role})" for e in shown)
+        raise _Ask("missing", f"there is no {m.text!r} in this layout (it has: {names})")
+
+    # -- clauses -----------------------------------------------------------------------------
+    def read(self, tokens: list[Token]) -> None:
+        mentions, skel = find_mentions(tokens, self.index)
+        purpose = re.search(r"\bso (?:that )?(?=E\d+)", skel)
+        intent = None
+        place_says_which = False
+        if purpose:
+            goal = detect_intent(skel[purpose.end():], tokens, self.original)
+            main = detect_intent(skel[:purpose.start()], tokens, self.original)
+            intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
+            if intent is goal and goal is not None and main is not None and not goal.patients:
+                goal.patients = main.patients
+        else:
+            intent = detect_intent(skel, tokens, self.original)
+            described = _PLACE_AFTER.search(skel)
+            if described and (intent is None or intent.kind in ("edge", "region", "nudge")):
+                # "the small print at the very bottom": a place after a noun says which one, when the clause
+                # asks for something else ("… smaller", "… up 10px")
+                reduced = skel[:described.end(1)] + skel[described.end():]
+                rest = detect_intent(reduced, tokens, self.original)
+                if rest is not None and rest.kind not in ("edge", "region") and (
+                        rest.kind != "nudge" or _DIRECTION.search(reduced)):
+                    intent, place_says_which = rest, True
+        relation = _RELATION_AFTER.search(skel)
+        if relation and not mentions[int(relation.group(1))].plural:
+            # "make the text above the picture bold": the relation says which text, the clause asks for bold
+            reduced = detect_intent(skel[:relation.end(1)] + skel[relation.end():], tokens, self.original)
+            if reduced is None or reduced.kind == "place" or reduced.kind == (intent.kind if intent else None) and \
+                    intent is not None and int(relation.group(3)) in intent.refs:
+                relation = None
+            else:
+                intent = reduced
+        resolved: dict[int, list[str]] = {}
+        pools: dict[int, list[str]] = {}
+        prev = None
+        for n, m in enumerate(mentions):
+            if m.pronoun and purpose and n > 0 and resolved:
+                resolved[n] = resolved[min(resolved)]
+            elif intent is None:  # a remark: what it names only matters if a later clause says "it"
+                try:
+                    resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+                except _Ask:
+                    resolved[n] = []
+            else:
+                self.pool = []
+                resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+            pools[n] = list(self.pool) or list(resolved[n])
+            prev = m if m.has_head else prev
+        if relation:
+            n, k = int(relation.group(1)), int(relation.group(3))
+            near = related_to(self.layout, pools[n], resolved.get(k, []), relation.group(2))
+            resolved[n] = near or resolved[n]
+        named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
+        for n, m in enumerate(mentions):
+            if m.others:
+                resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
+                               and e not in named]
+        self._trailing_place(mentions, resolved, skel, pools, place_says_which)
+        if intent is None:
+            if mentions and all(resolved.get(n) for n in range(len(mentions))):
+                self.subject = [i for n in sorted(resolved) for i in resolved[n]]
+                self.remarks.append(" ".join(t.raw for t in tokens))
+                return
+            self.remarks.append(" ".join(t.raw for t in tokens))
+            return
+        self.understood = True
+        patients = [i for n in intent.patients for i in resolved.get(n, [])]
+        refs = [i for n in intent.refs for i in resolved.get(n, [])]
+        broad = any(mentions[n].everything or mentions[n].every for n in intent.patients if n < len(mentions))
+        patients = [i for i in patients if i not in refs] if broad else patients  # "align everything to X"
+        refs = [i for i in refs if i not in patients]
+        if not patients and intent.kind not in ("confirm", "separate") and intent.kind != "distribute":
+            patients = list(self.subject) or list(self.context.last_ids)
+        if intent.kind == "distribute" and len(patients) < 3:
+            patients = [i for n in sorted(resolved) for i in resolved[n]] or patients
+        patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
+        self._check_ambiguous(intent, mentions, resolved, patients, refs)
+        step = Step(intent=intent, patients=list(dict.fromkeys(patients)), refs=list(dict.fromkeys(refs)),
+                    text=" ".join(t.raw for t in tokens),
+                    refs_are_others=any(mentions[n].others for n in intent.refs))
+        self.all_ids += [i for i in patients + refs if i not in self.all_ids]
+        self._add(step)
+        if patients:
+            self.subject = list(dict.fromkeys(patients))
+
+    def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
+                        pools: dict[int, list[str]], says_which: bool) -> None:
+        """A place after an ambiguous noun, or one the clause does not move to, picks the element there."""
+        for n, m in enumerate(mentions):
+            if m.plural or m.every or len(pools.get(n, [])) < 2 or (len(resolved.get(n, [])) < 2 and not says_which):
+                continue
+            after = re.search(rf"\bE{n} (?:that is |which is |sitting |placed )?(?:at|on|in) the (?:very |far )?"
+                              r"(top|bottom|left|right|middle|center)\b", skel)
+            if after:
+                place = {"center": "middle"}.get(after.group(1), after.group(1))
+                resolved[n] = extreme(pools[n], place, self.index)
+
+    def _narrow_by_relation(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
+                            patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
+        """An overlap names "the text" the photo overlaps: keep only the candidates that overlap the other side."""
+        if intent.kind != "separate":
+            return patients, refs
+        sides = [(intent.patients, patients), (intent.refs, refs)]
+        out = []
+        for k, (slot_ids, ids) in enumerate(sides):
+            other = sides[1 - k][1]
+            if len(ids) > 1 and len(slot_ids) == 1 and not mentions[slot_ids[0]].plural and other:
+                hit = [i for i in ids if any(fixes.overlaps(self.layout.get(i).box, self.layout.get(o).box)
+                                             for o in other if o != i)]
+                ids = hit if len(hit) == 1 else ids
+                if len(hit) == 1:
+                    resolved[slot_ids[0]] = hit
+            out.append(ids)
+        return out[0], out[1]
+
+    def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
+                         patients: list[str], refs: list[str]) -> None:
+        for n in intent.patients + intent.refs:
+            m = mentions[n] if n < len(mentions) else None
+            ids = resolved.get(n, [])
+            if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or (m.count or 0) > 1:
+                continue
+            if len(ids) > 1:
+                listing = "; ".join(_describe(self.layout, i) for i in ids[:6])
+                what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip() or "one"
+                raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
+
+    def _add(self, step: Step) -> None:
+        kind = step.kind
+        if self.pending is not None:
+            held = self.pending
+            if kind == "confirm":
+                self.pending = None
+                self.steps.append(held)
+                return
+            if kind == held.kind:
+                self.pending = None
+                merged = Step(intent=step.intent, patients=step.patients or held.patients,
+                              refs=step.refs or [r for r in held.patients + held.refs if r not in step.patients],
+                              text=f"{held.text}, {step.text}")
+                if kind == "separate":
+                    merged.intent = Intent("separate", step.intent.patients, step.intent.refs,
+                                           params={**held.intent.params, **step.intent.params, "mover": True,
+                                                   "pending": False})
+                self.steps.append(merged)
+                return
+            self.pending = None
+            self.steps.append(held)
+        if kind == "confirm":
+            if not self.steps and not self.context.last_ids:
+                raise _Ask("question", "what should I fix? Say what is wrong, e.g. 'the photo overlaps the text'")
+            return
+        if step.intent.state:
+            self.pending = step
+            return
+        if kind == "separate" and step.intent.params.get("pending") and not step.refs:
+            step.intent.params["any"] = True
+        self.steps.append(step)
+
+    def finish(self) -> None:
+        """Close the request: a problem still pending becomes a step; "keep X where it is" holds throughout."""
+        if self.pending is not None:
+            self.steps.append(self.pending)
+            self.pending = None
+        kept = [s for s in self.steps if s.kind == "lock" and s.intent.params.get("keep")]
+        if kept and len(kept) < len(self.steps):
+            held = {i for s in kept for i in s.patients}
+            for s in self.steps:
+                if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
+                    s.patients = [i for i in s.patients if i not in held]
+            self.steps = kept + [s for s in self.steps if s not in kept]
+
+
+def _describe(layout: Layout, element_id: str) -> str:
+    el = layout.get(element_id)
+    text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
+    return f"'{element_id}' ({el.role}{text})"
+
+
+def understand(text: str, layout: Layout, context: RequestContext | None = None) -> Understanding:
+    """What ``text`` asks of ``layout`` (see the module docstring)."""
+    context = context or RequestContext()
+    request = (text or "").strip()
+    if not request:
+        return Understanding("not_understood", request, message="the request is empty; say what to change, "
+                                                                  "e.g. 'make the title bigger'")
+    if len(request) > MAX_REQUEST:
+        return Understanding("not_understood", request[:80], message=f"the request is {len(request)} characters "
+                             f"long; ask for one or two changes at a time (at most {MAX_REQUEST} characters)")
+    command = turn_command(request)
+    if command is not None:
+        return Understanding("command", request, command=command)
+    index = ElementIndex(layout)
+    tokens = tokenise(request, known_words(index))
+    reader = _Reader(layout, index, context, request)
+    try:
+        for clause in lists_joined(clauses(tokens), index):
+            for part in split_and(clause, index):
+                reader.read(part)
+        reader.finish()
+    except _Ask as ask:
+        return Understanding(ask.status, request, message=ask.message, candidates=ask.candidates,
+                             model_may_try=False)
+    if not reader.steps:
+        english = looks_english(tokens)
+        reader.all_ids += [i for i in reader.subject if i not in reader.all_ids]
+        what = "; ".join(reader.remarks) or request
+        return Understanding("not_understood", request, remarks=reader.remarks,
+                             message=f"I did not understand {what!r}: say what to change and how, e.g. 'move the "
+                                     f"logo to the top right' or 'make the title a bit bigger'",
+                             model_may_try=english and bool(reader.all_ids), english=english,
+                             targets=list(reader.all_ids))
+    return Understanding("edit", request, steps=reader.steps, remarks=reader.remarks if reader.understood else [],
+                         targets=reader.all_ids, choices=reader.choices)
+
+
+__all__ = ["understand", "Understanding", "RequestContext", "MAX_REQUEST"]

@@ -1,0 +1,296 @@
+"""Words of a typed request: quotes kept aside, spelling and typos evened out, numbers written as digits.
+
+:func:`tokenise` turns a request into :class:`Token` s:
+
+* quoted text (``'Sign up online'``, ``"Reserve a table"``, curly quotes too)
+  becomes one token of kind ``quote`` holding the text as typed; an apostrophe
+  inside a word (``logo's``, ``don't``) is not a quote;
+* the rest is lower-cased; ``-`` and ``_`` between letters become spaces
+  (``left-align`` → ``left align``), arrows (``→``, ``->``) the word ``to``,
+  ``&`` and ``+`` the word ``and``; a possessive ``'s`` is dropped
+  (``the chart's top`` → ``the chart top``) and common contractions expanded
+  (``it's`` → ``it is``, ``don't`` → ``do not``);
+* British spellings become American ones (``centre`` → ``center``,
+  ``colour`` → ``color``, ``grey`` → ``gray``), as the vocabulary is written;
+* a word that is not known is corrected to the known word nearest in
+  Damerau–Levenshtein distance (at most 1 edit for words of 4–6 letters, 2
+  for longer ones; only when one nearest word wins), so ``titel`` is
+  ``title`` and ``hedline`` is ``headline``; the known words are the
+  vocabulary plus the words of the layout's element ids, names and texts;
+* numbers in words become digits (``twenty five`` → ``25``); ``one`` only
+  where it counts something (``point one``, ``one inch``), not in
+  ``the left one``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: British → American spellings (whole words).
+SPELLING: dict[str, str] = {
+    "centre": "center", "centres": "centers", "centred": "centered", "centring": "centering",
+    "centrally": "centrally", "colour": "color", "colours": "colors", "coloured": "colored", "grey": "gray",
+    "greys": "grays", "metre": "meter", "metres": "meters", "millimetre": "millimeter",
+    "millimetres": "millimeters", "centimetre": "centimeter", "centimetres": "centimeters",
+    "organise": "organize", "emphasise": "emphasize", "emphasised": "emphasized", "realign": "realign",
+    "optimise": "optimize", "normalise": "normalize", "enlargen": "enlarge", "favour": "favor",
+    "behaviour": "behavior", "neighbouring": "neighboring", "neighbour": "neighbor", "visualise": "visualize",
+    "harmonise": "harmonize", "standardise": "standardize", "minimise": "minimize", "maximise": "maximize",
+}
+
+CONTRACTIONS: dict[str, str] = {
+    "it's": "it is", "that's": "that is", "there's": "there is", "what's": "what is", "they're": "they are",
+    "don't": "do not", "doesn't": "does not", "isn't": "is not", "aren't": "are not", "can't": "can not",
+    "cannot": "can not", "won't": "will not", "shouldn't": "should not", "mustn't": "must not",
+    "wouldn't": "would not", "couldn't": "could not", "i'd": "i would", "let's": "let us", "i'm": "i am",
+    "we'd": "we would", "you're": "you are", "hasn't": "has not", "haven't": "have not", "dont": "do not",
+    "doesnt": "does not", "isnt": "is not", "shouldnt": "should not", "cant": "can not", "wont": "will not",
+    "its": "it", "thats": "that is",
+}
+
+UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "dozen": 12}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+        "ninety": 90}
+ORDINALS: dict[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8,
+    "9th": 9, "10th": 10,
+}
+#: Words before which ``one`` is a pronoun ("the left one"), not a number.
+ONE_PRONOUN_AFTER = {
+    "the", "a", "this", "that", "other", "another", "which", "each", "every", "no", "any", "same", "left", "right",
+    "top", "bottom", "upper", "lower", "middle", "first", "last", "second", "third", "big", "bigger", "small",
+    "smaller", "large", "larger", "new", "old", "wrong", "next", "previous", "only", "one", "red", "blue",
+    "green", "dark", "light", "main", "center", "centre", "central", "leftmost", "rightmost", "topmost",
+    "bottommost", "lowest", "highest", "biggest", "smallest", "largest", "longer", "shorter", "long", "short",
+}
+
+_QUOTE_RE = re.compile(r"""(?<![\w])(?:'([^'\n]+?)'|"([^"\n]+?)"|\u2018([^\u2019\n]+?)\u2019|"""
+                       r"""\u201c([^\u201d\n]+?)\u201d)(?![\w])""")
+_WORD_RE = re.compile(r"[#]?[\w@]+(?:[.'/:@][\w@]+)*%?|%|[:,;.!?()]")
+QUOTE_MARK = "\x00q"
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of a request: ``text`` normalised, ``raw`` as typed, ``kind`` word, number, quote or punct."""
+
+    text: str
+    raw: str
+    kind: str = "word"
+    value: float | None = None
+
+    @property
+    def is_word(self) -> bool:
+        """Whether the token is a word (not a number, quote or punctuation)."""
+        return self.kind == "word"
+
+
+def fold(text: str) -> str:
+    """``text`` for loose comparison: accents removed, lower case, runs of space and punctuation one space."""
+    t = unicodedata.normalize("NFKD", text)
+    t = "".join(c for c in t if not unicodedata.combining(c)).lower()
+    t = re.sub(r"(?<=[a-z0-9])[-_](?=[a-z0-9])", " ", t)
+    return re.sub(r"[\s\u00a0]+", " ", re.sub(r"[^\w@.:/ ]+|(?<!\w)[.:/]|[.:/](?!\w)", " ", t)).strip()
+
+
+def squash(text: str) -> str:
+    """``text`` folded with every space and punctuation mark removed (``sign-up`` = ``signup`` = ``Sign Up``)."""
+    return re.sub(r"[\W_]+", "", fold(text))
+
+
+def _prepare(text: str) -> str:
+    t = unicodedata.normalize("NFC", text).replace("\u2019", "'").replace("\u2018", "'")
+    t = t.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ").replace("&", " and ")
+    t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
+    t = t.lower()
+    t = re.sub(r"(?<=[a-z])[-_](?=[a-z])", " ", t)
+    t = re.sub(r"(?<=\d)(?=[a-z%])(?!st\b|nd\b|rd\b|th\b)", " ", t)  # 40px → 40 px, 2x → 2 x
+    t = re.sub(r"\bx(?=\d)", "x ", t)                                  # x2 → x 2
+    for phrase, plain in _PHRASES:
+        t = re.sub(phrase, plain, t)
+    return t
+
+
+#: Idioms said in words the rest of the reading knows ("out of line" is misaligned, not a line).
+_PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misaligned"),
+            (r"\bin line with\b", "aligned with"), (r"\bin a line\b", "aligned"),
+            (r"\bon the same line as\b", "level with")]
+
+
+def _split_quotes(text: str) -> list[tuple[str, bool]]:
+    parts: list[tuple[str, bool]] = []
+    pos = 0
+    for m in _QUOTE_RE.finditer(text):
+        parts.append((text[pos:m.start()], False))
+        parts.append((next(g for g in m.groups() if g is not None), True))
+        pos = m.end()
+    parts.append((text[pos:], False))
+    return parts
+
+
+def _words(text: str) -> list[str]:
+    out: list[str] = []
+    for w in _WORD_RE.findall(_prepare(text)):
+        w = w.strip("'")
+        if not w:
+            continue
+        if w in CONTRACTIONS:
+            out += CONTRACTIONS[w].split()
+        elif w.endswith("'s"):
+            out.append(w[:-2])
+        else:
+            out.append(SPELLING.get(w, w))
+    return out
+
+
+def damerau(a: str, b: str, limit: int) -> int:
+    """Damerau–Levenshtein distance (optimal string alignment), or ``limit + 1`` when larger."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+@lru_cache(maxsize=4096)
+def _correct(word: str, known: frozenset[str]) -> str:
+    if word in known or len(word) < 4 or not word.isalpha():
+        return word
+    for suffix in ("s", "es", "ed", "ing", "er", "est", "ly"):
+        if word.endswith(suffix) and word[:-len(suffix)] in known:
+            return word
+    limit = 1 if len(word) <= 6 else 2
+    best: list[tuple[int, str]] = []
+    for k in known:
+        if abs(len(k) - len(word)) > limit or len(k) < 3:
+            continue
+        d = damerau(word, k, limit)
+        if d <= limit:
+            best.append((d, k))
+    if not best:
+        return word
+    if len(word) <= 5:  # a short word keeps its first letter ("tall" is not "all") and is not swapped for
+        # another word by one changed letter ("dead" is not "head"); transposed or missing letters are typos
+        best = [(d, k) for d, k in best if k[0] == word[0] and (len(k) != len(word) or sorted(k) == sorted(word))]
+    best = [(d, k) for d, k in best if not (k.startswith(word) and k[len(word):] in ("r", "s", "d", "er", "ed", "es"))]
+    if not best:
+        return word
+    best.sort()
+    top = [k for d, k in best if d == best[0][0]]
+    if len(top) > 1:
+        same_start = [k for k in top if k[0] == word[0]]
+        top = same_start if len(same_start) == 1 else top
+    return top[0] if len(top) == 1 else word
+
+
+def _number_words(words: list[str], typed: list[str] | None = None) -> list[Token]:
+    """Numbers in words as number tokens (see the module docstring)."""
+    out: list[Token] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if re.fullmatch(r"\d+(?:\.\d+)?", w):
+            out.append(Token(w, w, "number", float(w)))
+            i += 1
+            continue
+        if w in UNITS or w in TENS or (w == "hundred" and out and out[-1].kind == "number"):
+            if w == "one" and (not out or out[-1].text in ONE_PRONOUN_AFTER) and not _unit_next(words, i):
+                out.append(Token(w, typed[i] if typed else w))
+                i += 1
+                continue
+            total, j = 0.0, i
+            while j < len(words) and (words[j] in UNITS or words[j] in TENS or words[j] == "hundred"
+                                      or (words[j] == "and" and j + 1 < len(words) and words[j + 1] in UNITS
+                                          and total >= 100)):
+                if words[j] == "hundred":
+                    total = max(total, 1.0) * 100
+                elif words[j] != "and":
+                    total += UNITS.get(words[j], TENS.get(words[j], 0))
+                j += 1
+            if w == "dozen" and out and out[-1].text in ("a", "half"):
+                total = 12 if out[-1].text == "a" else 6
+                out.pop()
+            out.append(Token(str(int(total)), " ".join(words[i:j]), "number", total))
+            i = j
+            continue
+        if w in ("half", "quarter", "a", "an") and _unit_after_article(words, i):
+            # "half a centimetre", "a quarter of an inch", "an inch"
+            value = {"half": 0.5, "quarter": 0.25}.get(w, 1.0)
+            j = i + 1 if w in ("a", "an") else i + 2 + (words[i + 2] == "of" if i + 2 < len(words) else 0)
+            if w not in ("a", "an") and words[j - 1] == "of":
+                j += 1
+            out.append(Token(f"{value:g}", " ".join(words[i:j]), "number", value))
+            i = j
+            continue
+        if w == "a" and i + 1 < len(words) and words[i + 1] == "hundred":
+            out.append(Token("100", "a hundred", "number", 100.0))
+            i += 2
+            continue
+        kind = "punct" if re.fullmatch(r"[:,;.!?()]", w) else "word"
+        out.append(Token(w, typed[i] if typed else w, kind))
+        i += 1
+    return out
+
+
+_UNIT_WORDS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in", "inch", "inches", "percent",
+               "%", "millimeter", "millimeters", "centimeter", "centimeters", "pc", "x", "times", "more", "less"}
+
+
+_LENGTH_UNITS = {"px", "pixel", "pt", "point", "mm", "millimeter", "cm", "centimeter", "inch", "pc", "pica"}
+
+
+def _unit_after_article(words: list[str], i: int) -> bool:
+    """Whether ``words[i]`` starts "half a cm", "a quarter of an inch", "an inch" (an amount, not an article)."""
+    rest = words[i + 1:i + 5]
+    if words[i] in ("a", "an"):
+        return bool(rest) and rest[0] in _LENGTH_UNITS and (i == 0 or words[i - 1] in _AMOUNT_BEFORE)
+    if len(rest) >= 2 and rest[0] in ("a", "an") and rest[1] in _LENGTH_UNITS:
+        return True
+    return len(rest) >= 3 and rest[0] == "of" and rest[1] in ("a", "an") and rest[2] in _LENGTH_UNITS
+
+
+#: Words after which "a cm" is an amount ("up a cm", "by an inch").
+_AMOUNT_BEFORE = {"by", "up", "down", "left", "right", "about", "around", "roughly", "over", "another", "just",
+                  "only", "further", "more", "less", "than", "to", "move", "shift", "nudge", "raise", "lower",
+                  "push", "pull", "drop", "bump"}
+
+
+def _unit_next(words: list[str], i: int) -> bool:
+    return i + 1 < len(words) and words[i + 1] in _UNIT_WORDS
+
+
+def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
+    """The tokens of ``text`` (see the module docstring).
+
+    ``known`` words are never corrected, and they are what unknown words are corrected to.
+    """
+    vocab = frozenset(known)
+    tokens: list[Token] = []
+    for part, quoted in _split_quotes(text):
+        if quoted:
+            tokens.append(Token(QUOTE_MARK, part.strip(), "quote"))
+            continue
+        typed = _words(part)
+        words = [_correct(w, vocab) if vocab else w for w in typed]
+        tokens += _number_words(words, typed)
+    return tokens
+
+
+__all__ = ["Token", "tokenise", "fold", "squash", "damerau", "ORDINALS", "SPELLING", "QUOTE_MARK"]

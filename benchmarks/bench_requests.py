@@ -1,0 +1,189 @@
+"""Designer requests in plain words through the offline chat: met, wrong edits, other elements moved, seconds.
+
+Each row of a request file (``../shared/requests/*.tsv``, the development set;
+``tests/data/requests_heldout/*.tsv``, written in another voice and never
+tuned on) is a request and a Python check over the boxes before (``b``) and
+after (``a``) the edit, as ``../shared/tools/requests_eval.py`` defines them:
+the request goes to ``ChatAssistant.handle`` (what ``layout-assistant chat
+--once`` runs) on a fresh import of the file; when the turn edits, the SVG is
+written and imported again, so the boxes are the importer's, as a person's
+tools would see them; a turn that writes nothing leaves ``a`` equal to ``b``.
+
+Columns: *met* (checks that hold), *other moved* (elements the check does not
+name that moved more than 1 unit, summed), *wrong edits* (turns that edited and
+either missed the check or moved an element it does not name), *asked*
+(questions, "not understood" and "no such element" answers: no edit), *incl. members* (other
+moved as ``requests_eval.py`` counts it, where the backdrop and label of a moved button count as
+two other elements), *s/request*
+(mean wall time of one turn in process, with the model loaded only when a
+request needs it; the CLI adds Python's start-up) and *model* (turns the
+understander passed to the local model).
+
+Same command by hand: ``python -m benchmarks.bench_requests [FILES…] [--verbose]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assistant.app.chat import ChatAssistant
+from assistant.app.formats import export
+from assistant.importer import import_svg, import_svg_text
+from assistant.planners import get_planner
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", ROOT.parent / "shared"))
+DEV = SHARED / "requests"
+HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
+
+
+@dataclass
+class Case:
+    """One request of a file, with its check."""
+
+    svg: Path
+    request: str
+    check: str
+
+
+def _area(b: tuple[float, ...]) -> float:
+    return b[2] * b[3]
+
+
+def _cx(b: tuple[float, ...]) -> float:
+    return b[0] + b[2] / 2
+
+
+def _cy(b: tuple[float, ...]) -> float:
+    return b[1] + b[3] / 2
+
+
+def read_cases(tsv: Path) -> list[Case]:
+    """The requests of a TSV file; the SVG is ``# file: PATH`` (from the project root) or ``examples/<stem>.svg``."""
+    lines = tsv.read_text(encoding="utf-8").splitlines()
+    svg = ROOT / "examples" / f"{tsv.stem}.svg"
+    for ln in lines:
+        if ln.startswith("# file:"):
+            svg = (ROOT / ln.split(":", 1)[1].strip()).resolve()
+    cases = []
+    for ln in lines:
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        request, check = ln.split("\t")
+        cases.append(Case(svg, request, check))
+    return cases
+
+
+def boxes(doc: Any) -> dict[str, tuple[float, float, float, float]]:
+    """Element id → (x, y, width, height)."""
+    return {e.id: e.box.as_tuple() for e in doc.layout.elements}
+
+
+class _LazyModel:
+    """The bundled model, loaded the first time a turn needs it (and counted)."""
+
+    def __init__(self) -> None:
+        self.planner: Any = None
+        self.calls = 0
+
+    def __call__(self) -> Any:
+        self.calls += 1
+        if self.planner is None:
+            self.planner = get_planner("local", samples=4)
+        return self.planner
+
+
+def run_case(case: Case, model: Any, out: Path) -> dict[str, Any]:
+    """One request through the chat; the check's verdict and what else moved."""
+    doc = import_svg(case.svg)
+    b = boxes(doc)
+    c = doc.layout.canvas
+    chat = ChatAssistant(doc, model=model, out_dir=out, input_path=case.svg, samples=4, preview=False)
+    t0 = time.perf_counter()
+    reply = chat.handle(case.request)
+    took = time.perf_counter() - t0
+    a = b
+    if reply.edited:
+        data = export(chat.document, "svg")
+        a = boxes(import_svg_text(data.decode() if isinstance(data, bytes) else data, source=case.svg.name))
+    env = {"a": a, "b": b, "W": c.width, "H": c.height, "area": _area, "cx": _cx, "cy": _cy}
+    try:
+        met = bool(eval(case.check, env))  # noqa: S307 - the checks are this project's own data files
+    except Exception:  # noqa: BLE001 - a check that cannot be evaluated (a missing element) is not met
+        met = False
+    named = [k for k in b if f"'{k}'" in case.check]
+    moved = [k for k in b if k in a and k not in named and max(abs(p - q) for p, q in zip(a[k], b[k])) > 1.0]
+    # a button's backdrop and label move with the button: members of a named group are not "other" elements
+    members = {d.id for k in named if k in doc.layout for d in doc.layout.descendants_of(k)}
+    return {"request": case.request, "met": met, "moved": [k for k in moved if k not in members],
+            "moved_raw": moved, "edited": reply.edited, "seconds": took,
+            "reply": reply.text.splitlines()[0] if reply.text else ""}
+
+
+def evaluate_files(files: list[Path], *, verbose: bool = False) -> dict[str, Any]:
+    """Run every case of ``files``; totals and per-case rows."""
+    model = _LazyModel()
+    out = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-requests"
+    rows = []
+    for tsv in files:
+        for case in read_cases(tsv):
+            if not case.svg.is_file():
+                continue
+            row = run_case(case, model, out)
+            rows.append(row)
+            if verbose:
+                print(f"{'MET ' if row['met'] else 'miss'} | {case.request[:58]:58s} | moved {len(row['moved'])} | "
+                      f"{row['seconds']:.2f}s | {row['reply'][:100]}", file=sys.stderr)
+    n = len(rows)
+    return {
+        "requests": n, "met": sum(r["met"] for r in rows),
+        "other_moved": sum(len(r["moved"]) for r in rows),
+        "other_moved_raw": sum(len(r["moved_raw"]) for r in rows),
+        "wrong_edits": sum(1 for r in rows if r["edited"] and (not r["met"] or r["moved"])),
+        "asked": sum(1 for r in rows if not r["edited"]),
+        "seconds": sum(r["seconds"] for r in rows) / max(n, 1),
+        "model": model.calls, "rows": rows,
+    }
+
+
+def _row(name: str, res: dict[str, Any]) -> dict[str, Any]:
+    n = max(res["requests"], 1)
+    return {"set": name, "requests": res["requests"], "met": res["met"], "met %": 100.0 * res["met"] / n,
+            "other moved": res["other_moved"], "incl. members": res["other_moved_raw"],
+            "wrong edits": res["wrong_edits"],
+            "wrong %": 100.0 * res["wrong_edits"] / n, "asked": res["asked"], "s/request": res["seconds"],
+            "model": res["model"]}
+
+
+def run() -> list[dict[str, Any]]:
+    """Rows for BENCHMARKS.md: the development set (when ``../shared`` is there) and the held-out set."""
+    rows = []
+    if DEV.is_dir():
+        rows.append(_row("../shared/requests (development)", evaluate_files(sorted(DEV.glob("*.tsv")))))
+    rows.append(_row("tests/data/requests_heldout", evaluate_files(sorted(HELDOUT.glob("*.tsv")))))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: evaluate the given TSV files (default: both sets) and print the totals."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*", type=Path, help="request TSV files (default: both sets)")
+    ap.add_argument("--verbose", "-v", action="store_true", help="one line per request")
+    args = ap.parse_args(argv)
+    if not args.files:
+        for r in run():
+            print(r)
+        return 0
+    res = evaluate_files(args.files, verbose=args.verbose)
+    print({k: v for k, v in _row(" ".join(f.stem for f in args.files), res).items()})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
