@@ -163,7 +163,7 @@ class HostOriginGuard:
         return parts.scheme in ("http", "https") and self.host_allowed((parts.hostname or "").lower())
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        """ASGI entry: answer 403 to a foreign ``Host`` or ``Origin``, pass everything else on."""
+        """ASGI entry: refuse a foreign ``Host`` (421) or ``Origin`` (403); pass everything else on."""
         if scope.get("type") not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return

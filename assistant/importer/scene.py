@@ -24,14 +24,20 @@ given roles (:mod:`assistant.importer.roles`), this pass looks at the page as a 
 
 Groups made here have no XML node of their own (``nodes`` empty); their members keep
 theirs. Their ids are ``la-unit-N`` and ``la-item-N``, numbered in paint order.
+
+Every rule asks only about elements near the one it looks at, through a spatial index
+(:class:`assistant.importer.spatial.BoxIndex`), so the pass grows like n log n in the
+number of elements, as the rest of the import does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from assistant.document import Element, Layout
 from assistant.geometry import Box
+from assistant.importer.spatial import BoxIndex
+from assistant.limits import checkpoint
 
 #: A band runs across at least this share of the page's width (or height).
 BAND_SPAN = 0.9
@@ -45,6 +51,9 @@ PANEL_MEMBERS, PANEL_INSIDE = 2, 0.8
 WATERMARK_OPACITY, WATERMARK_AREA = 0.35, 0.05
 #: Pieces of a stack are each at most this share of the page, and overlap this much.
 STACK_AREA, STACK_OVERLAP = 0.12, 0.6
+#: An element meeting more than this many others lies in a dense mass (a pattern, a chart's
+#: marks), not in a designer's stack: it joins none (this also bounds the work on such files).
+STACK_NEIGHBOURS = 48
 #: A bullet marker is at most this many font sizes wide and high, and this far from its line.
 MARKER_EM, MARKER_GAP_EM = 1.6, 2.0
 #: One-character texts that mark a list item.
@@ -88,12 +97,20 @@ def _place_on_pages(layout: Layout) -> None:
 def _pin_backdrops(layout: Layout, explicit: frozenset[str]) -> None:
     pages = layout.canvas.page_boxes()
     top = [e for e in layout.elements if e.group is None]
+    last_on_page: dict[int, int] = {e.page: i for i, e in enumerate(top)}
+    index = BoxIndex((i, e.box) for i, e in enumerate(top))
     for i, e in enumerate(top):
+        checkpoint()
         if e.page < 0:  # on no page: nothing anyone sees
             _replace_tree(layout, e.model_copy(update={"pinned": True}))
             continue
         page = pages[e.page]
-        role = _backdrop_role(e, page, [o for o in top[i + 1:] if o.page == e.page])
+
+        def above(i: int = i, e: Element = e) -> list[Element]:
+            """The elements painted after ``e`` on its page that meet it."""
+            return [top[k] for k in sorted(index.query(e.box)) if k > i and top[k].page == e.page]
+
+        role = _backdrop_role(e, page, last_on_page[e.page] > i, above)
         if role is not None and e.id not in explicit:
             e = e.model_copy(update={"role": role, "pinned": True})
         elif e.role in _PINNED_ROLES or abs(e.rotation) > 0.5:
@@ -103,8 +120,12 @@ def _pin_backdrops(layout: Layout, explicit: frozenset[str]) -> None:
         _replace_tree(layout, e)
 
 
-def _backdrop_role(e: Element, page: Box, above: list[Element]) -> str | None:
-    """``background`` / ``decoration`` when ``e`` is a backdrop of the page, else None."""
+def _backdrop_role(e: Element, page: Box, covered: bool, above: Callable[[], list[Element]]) -> str | None:
+    """``background`` / ``decoration`` when ``e`` is a backdrop of the page, else None.
+
+    ``covered``: something is painted after ``e`` on its page; ``above()``: what
+    is painted after it and meets it.
+    """
     if e.kind == "text":
         if e.opacity <= WATERMARK_OPACITY and e.box.area >= WATERMARK_AREA * page.area:
             return "decoration"
@@ -115,7 +136,7 @@ def _backdrop_role(e: Element, page: Box, above: list[Element]) -> str | None:
         return "decoration"  # off the page entirely
     share = inter.area / page.area
     if share >= 0.9:  # the page's ground, or a veil painted over the content
-        return "background" if above or e.role == "background" else "decoration"
+        return "background" if covered or e.role == "background" else "decoration"
     if e.opacity <= WATERMARK_OPACITY and share >= WATERMARK_AREA:
         return "decoration"
     across = inter.width >= BAND_SPAN * page.width or inter.height >= BAND_SPAN * page.height
@@ -123,7 +144,7 @@ def _backdrop_role(e: Element, page: Box, above: list[Element]) -> str | None:
         thick = (inter.height / page.height) if inter.width >= BAND_SPAN * page.width else (inter.width / page.width)
         return "background" if thick >= BAND_THICK else "decoration"
     if share >= PANEL_AREA and e.kind == "shape":
-        inside = [o for o in above if o.box.area > 0 and _inside_share(o.box, b) >= PANEL_INSIDE]
+        inside = [o for o in above() if o.box.area > 0 and _inside_share(o.box, b) >= PANEL_INSIDE]
         if len(inside) >= PANEL_MEMBERS:
             return "background"
     if not page.contains(b, 1e-6) and e.role in ("decoration", "background", "image", "logo") \
@@ -162,12 +183,15 @@ def _stacks(layout: Layout) -> list[list[str]]:
             i = parent[i]
         return i
 
-    order = sorted(cand, key=lambda e: e.box.x)
-    for k, a in enumerate(order):
-        for b in order[k + 1:]:
-            if b.box.x > a.box.x2:
-                break
-            if _piled(a.box, b.box):
+    index = BoxIndex((k, e.box) for k, e in enumerate(cand))
+    for k, a in enumerate(cand):
+        checkpoint()
+        near = index.query(a.box, limit=STACK_NEIGHBOURS + 2)  # itself and one too many
+        if len(near) > STACK_NEIGHBOURS + 1:
+            continue
+        for j in near:
+            b = cand[j]
+            if j > k and _piled(a.box, b.box):
                 ra, rb = find(a.id), find(b.id)
                 if ra != rb:
                     parent[rb] = ra
@@ -201,12 +225,17 @@ def _lockups(layout: Layout) -> list[list[str]]:
     taken: set[str] = set()
     out: list[list[str]] = []
     pages = layout.canvas.page_boxes()
+    index = BoxIndex((k, t.box) for k, t in enumerate(texts))
     for logo in [e for e in top if e.role == "logo" and e.kind != "text"
                  and e.box.area <= LOCKUP_AREA * pages[e.page].area]:
+        checkpoint()
         lb = logo.box
         members: list[Element] = []
         reach = lb
-        for t in sorted(texts, key=lambda e: abs(e.box.cy - lb.cy)):
+        page = pages[logo.page]
+        column = (lb.x - 0.1 * lb.width, min(page.y, lb.y), lb.x2 + 0.1 * lb.width, max(page.y2, lb.y2))
+        near = [texts[k] for k in sorted(index.query(column))]  # a text whose centre is in the column meets it
+        for t in sorted(near, key=lambda e: abs(e.box.cy - lb.cy)):
             if t.id in taken:
                 continue
             b = t.box
@@ -232,14 +261,18 @@ def _list_items(layout: Layout) -> list[list[str]]:
     top = [e for e in layout.elements if e.group is None]
     texts = [e for e in top if e.kind == "text" and e.font_size and not _is_marker_text(e) and e.role != "decoration"]
     markers = [e for e in top if _marker_like(e)]
+    index = BoxIndex((k, m.box) for k, m in enumerate(markers))
     taken: set[str] = set()
     out: list[list[str]] = []
     for t in sorted(texts, key=lambda e: (e.box.y, e.box.x)):
+        checkpoint()
         em = t.font_size or 0.0
         line = t.line_height or 1.2 * em
         b = t.box
         found = []
-        for m in markers:
+        # a marker ends at most MARKER_GAP_EM before the line and its centre is within the line's height
+        reach = (b.x - MARKER_GAP_EM * em, b.y - 0.2 * line, b.x + 0.1 * em, b.y2 + 0.2 * line)
+        for m in (markers[k] for k in sorted(index.query(reach))):
             if m.id in taken or m.id == t.id:
                 continue
             mb = m.box
@@ -314,11 +347,15 @@ def _edge(e: Element, anchor: str) -> float:
     return b.cx if anchor == "middle" else (b.x2 if anchor == "end" else b.x)
 
 
-def _above_gap(e: Element, units: list[Element]) -> float:
-    """The gap between ``e`` and the nearest unit above it in its column (infinite when none)."""
+def _above_gap(e: Element, units: list[Element], index: BoxIndex, within: float) -> float:
+    """The gap between ``e`` and the nearest unit above it in its column, looked for ``within`` above it.
+
+    Infinite when there is none that near. ``index`` files ``units`` by position.
+    """
     b = e.box
-    gaps = [b.y - o.box.y2 for o in units if o is not e and o.page == e.page and o.box.y2 <= b.y + 1e-9
-            and o.box.x < b.x2 and b.x < o.box.x2]
+    strip = (b.x, b.y - max(within, 0.0), b.x2, b.y + 1e-9)
+    gaps = [b.y - o.box.y2 for o in (units[k] for k in index.query(strip)) if o is not e and o.page == e.page
+            and o.box.y2 <= b.y + 1e-9 and o.box.x < b.x2 and b.x < o.box.x2]
     return min(gaps, default=float("inf"))
 
 
@@ -327,36 +364,58 @@ def _sections(layout: Layout) -> list[list[str]]:
     top = [e for e in layout.elements if e.group is None and not e.pinned and e.page >= 0
            and (e.kind == "text" or _is_list_item(e, layout))]
     top.sort(key=lambda e: (e.page, e.box.y, e.box.x))
+    index = BoxIndex((k, e.box) for k, e in enumerate(top))
     used: set[str] = set()
     out: list[list[str]] = []
     for i, head in enumerate(top):
         if head.id in used or head.kind != "text" or head.role == "title":
             continue
+        checkpoint()
         anchor = head.text_anchor or "start"
         em = _size(head)
         members: list[Element] = []
-        last = head
-        for cand in top[i + 1:]:
-            if cand.page != head.page or cand.id in used:
-                continue
-            lead = _lead(cand, layout)
-            if cand.box.y < last.box.y2 - 0.3 * em:
-                continue  # beside, not under
-            if cand.box.y - last.box.y2 > SECTION_GAP * em:
+        last, at = head, i
+        while True:
+            # the next unit in reading order that starts under `last` (not beside it), near enough, in the column
+            cand = _next_under(top, index, head, last, at, anchor, em, used)
+            if cand is None:
                 break
-            if abs(_edge(cand, anchor) - _edge(head, anchor)) > SECTION_EDGE * em and not (
-                    cand.kind == "group" and abs(cand.box.x - head.box.x) <= SECTION_EDGE * em):
-                continue  # another column
-            if not members and (not _is_heading(head, lead) or _above_gap(head, top) < cand.box.y - head.box.y2):
+            lead = _lead(top[cand], layout)
+            gap = top[cand].box.y - head.box.y2
+            if not members and (not _is_heading(head, lead) or _above_gap(head, top, index, gap) < gap):
                 break  # not a heading, or one that sits closer to what is above it (a title's subtitle)
             if members and lead.kind == "text" and _is_heading(lead, _lead(members[-1], layout)):
                 break  # the next heading
-            members.append(cand)
-            last = cand
+            members.append(top[cand])
+            last, at = top[cand], cand
         if members:
             used.update([head.id, *(m.id for m in members)])
             out.append([head.id, *(m.id for m in members)])
     return out
+
+
+def _next_under(top: list[Element], index: BoxIndex, head: Element, last: Element, at: int, anchor: str,
+                em: float, used: set[str]) -> int | None:
+    """The position in ``top`` (reading order) of the section's next member candidate, or None.
+
+    That is the first unit after position ``at`` on ``head``'s page, not used yet,
+    that starts at most ``SECTION_GAP`` of ``em`` under ``last`` (and not more than
+    0.3 of it above its bottom: beside it) and sits in ``head``'s column (the edge
+    of ``anchor`` within ``SECTION_EDGE`` of ``em``, or, for a list item, its left edge).
+    """
+    lo, hi = last.box.y2 - 0.3 * em, last.box.y2 + SECTION_GAP * em
+    edge, left, reach = _edge(head, anchor), head.box.x, SECTION_EDGE * em
+    strips = {(edge - reach, edge + reach), (left - reach, left + reach)}
+    found: set[int] = set()
+    for x1, x2 in strips:
+        found.update(index.query((x1, lo, x2, hi)))
+    for k in sorted(found):
+        c = top[k]
+        if k <= at or c.page != head.page or c.id in used or not lo <= c.box.y <= hi:
+            continue
+        if abs(_edge(c, anchor) - edge) <= reach or (c.kind == "group" and abs(c.box.x - left) <= reach):
+            return k
+    return None
 
 
 # -- grouping --------------------------------------------------------------------------

@@ -30,7 +30,7 @@ Edges = tuple[float, float, float, float]
 #: Sides below this (world units) count as this, so that points and hairlines share a level.
 _MIN_SIDE = 1e-9
 #: Cell size of a level, in units of the longest side of its boxes (fewer cells to visit per query).
-CELL = 4.0
+CELL = 1.0
 
 
 def edges(box: Box) -> Edges:
