@@ -46,6 +46,7 @@ class PipelineConfig:
 
     @property
     def pretrained(self) -> bool:
+        """Whether the run fine-tunes a pretrained base rather than training the tiny model from scratch."""
         return self.base != "tiny"
 
 
@@ -118,7 +119,8 @@ def _gemma_config(name: str, run: str) -> PipelineConfig:
            SFTConfig(steps=3000, batch_size=16, lr=2e-4, warmup=100, log_every=25, eval_every=250,
                      max_val_examples=256, max_len=2048))
     grpo = (GRPOConfig(steps=1, states_per_step=1, group_size=2, max_depth=0, max_new_tokens=24, save_every=1,
-                       env_max_steps=2, ppo_epochs=1, lr=1e-5, val_every=1, val_episodes=1, val_max_steps=2) if mini else
+                       env_max_steps=2, ppo_epochs=1, lr=1e-5, val_every=1, val_episodes=1,
+                       val_max_steps=2) if mini else
             GRPOConfig(steps=200, states_per_step=4, group_size=8, max_depth=4, lr=1e-5, save_every=50,
                        env_max_steps=12, val_every=25, val_episodes=4, val_max_steps=12))
     data = tiny.data

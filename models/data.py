@@ -94,7 +94,8 @@ def heuristic_actions(task: Any, *, max_steps: int, time_budget: float) -> tuple
     doc = task.broken.copy()
     brief = compile_brief(task.instruction, doc.layout)
     result = run_planner(doc, get_planner("heuristic"), constraints=brief.constraints, weights=task.weights,
-                         instruction=task.instruction, keep=brief.keep_ids, max_steps=max_steps, time_budget=time_budget)
+                         instruction=task.instruction, keep=brief.keep_ids, max_steps=max_steps,
+                         time_budget=time_budget)
     return [dict(s.action) for s in result.steps], result.stopped
 
 
@@ -251,6 +252,7 @@ def parse_kind_weights(text: str) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: build a ``DataConfig`` from the arguments and write its data under ``--out`` (:func:`generate`)."""
     ap = argparse.ArgumentParser(description="Generate SFT data from heuristic trajectories.")
     d = DataConfig()
     ap.add_argument("--out", default=d.out)

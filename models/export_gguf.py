@@ -210,6 +210,7 @@ def export_gguf(checkpoint: str | Path, out_path: str | Path, *, out_type: GgufT
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: export a checkpoint directory to a GGUF file (:func:`export_gguf`); print its size."""
     ap = argparse.ArgumentParser(description="Export a Llama checkpoint directory to GGUF.")
     ap.add_argument("checkpoint", type=Path, help="directory with config.json, *.safetensors, tokenizer.json")
     ap.add_argument("out", type=Path, help="output .gguf path")

@@ -174,6 +174,7 @@ def export_lora(adapter_dir: str | Path, out_path: str | Path, *, base: str | Pa
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: export a peft adapter as a GGUF adapter over ``--base`` (:func:`export_lora`)."""
     ap = argparse.ArgumentParser(description="Export a peft LoRA adapter as a llama.cpp GGUF adapter.")
     ap.add_argument("adapter", type=Path, help="directory with adapter_config.json and adapter_model.safetensors")
     ap.add_argument("out", type=Path, help="output .gguf path")

@@ -105,14 +105,17 @@ class GrammarStates:
         return bool(allowed[:n][~self.mask.eog].sum() == 0)
 
     def close(self) -> None:
+        """Free every sample's llama.cpp grammar sampler; the states are unusable afterwards."""
         for s in self.samplers:
             self.mask._llama_cpp.llama_sampler_free(s)
         self.samplers = []
 
 
 def vocab_gguf_for(lm: Any, out_dir: str | Path) -> Path:
-    """A GGUF whose vocabulary is ``lm``'s: the packaged Gemma GGUF for the Gemma base, else the model
-    exported to ``out_dir/vocab.gguf`` (a tiny model: a couple of megabytes, written once per run).
+    """A GGUF whose vocabulary is ``lm``'s.
+
+    That is the packaged Gemma GGUF for the Gemma base, else the model exported to ``out_dir/vocab.gguf``
+    (a tiny model: a couple of megabytes, written once per run).
     """
     base = str(lm.meta.get("base", ""))
     if lm.kind == "hf" and base == "gemma-3-270m":

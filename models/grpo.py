@@ -204,8 +204,9 @@ def curriculum_tasks(tasks: list[str], step: int, total: int, *, elapsed: float 
 
 
 def grammar_states(grammar: Any, env: Any, n: int) -> Any:
-    """``n`` states of ``grammar`` (a ``models.grammar_mask.GrammarMask``) over ``env``'s element ids (a context
-    that closes them), or a null context without one.
+    """``n`` states of ``grammar`` over ``env``'s element ids, or a null context without a grammar.
+
+    ``grammar`` is a ``models.grammar_mask.GrammarMask``; its states are a context that closes them.
     """
     if grammar is None:
         return nullcontext()
@@ -339,7 +340,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
             stats["step_reward"] += [float(r.get("step_reward", r["reward"])) for r in sampled]
             if added:
                 stats["suggested_reward"] += [float(r["reward"]) for r in added]
-                stats["suggested_best"].append(float(max(r["reward"] for r in added) > max(r["reward"] for r in sampled)))
+                best_added, best_sampled = max(r["reward"] for r in added), max(r["reward"] for r in sampled)
+                stats["suggested_best"].append(float(best_added > best_sampled))
             if cfg.need_gain and best_gain(results) <= 0:
                 continue  # nothing sampled improves: the group could only teach stopping
             if cfg.charge_stops:
@@ -397,6 +399,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: a flag per ``GRPOConfig`` field; train (:func:`train_grpo`) and print the checkpoints."""
     ap = argparse.ArgumentParser(description="GRPO with the layout environment as verifier.")
     d = GRPOConfig()
     for name, value in asdict(d).items():

@@ -61,10 +61,10 @@ def sample_group(lm: LM, prompt: str, n: int, *, temperature: float, max_new_tok
 
 
 def suggested_completions(lm: LM, env: Any, texts: list[str], limit: int, *, grammar: bool) -> list[list[int]]:
-    """Token ids of up to ``limit`` of the fixes ``env``'s prompt suggests that none of ``texts`` (the sampled
-    answers, first lines) already is, in prompt order.
+    """Token ids of up to ``limit`` of the fixes ``env``'s prompt suggests that no sampled answer already is.
 
-    Each is the canonical completion (``assistant.planners.prompting.format_target``: what SFT trains on) as
+    ``texts`` are the sampled answers (their first lines); the fixes come in prompt order. Each is the
+    canonical completion (``assistant.planners.prompting.format_target``: what SFT trains on) as
     :func:`sample_group` would have returned it — without its end token under the grammar, which ends a
     sample where the action is complete, with ``eos`` otherwise. An answer counts as the same fix when it
     parses to the same canonical action.
@@ -97,8 +97,10 @@ def suggested_completions(lm: LM, env: Any, texts: list[str], limit: int, *, gra
 
 
 def mask_logits(grammar: Any, logits: torch.Tensor, done: list[bool]) -> torch.Tensor:
-    """``logits`` with the tokens each unfinished sample's grammar does not allow set to ``-inf``; a sample
-    whose grammar is complete is marked done (its row is left as it is: nothing more is taken from it).
+    """``logits`` with the tokens each unfinished sample's grammar does not allow set to ``-inf``.
+
+    A sample whose grammar is complete is marked done in ``done`` (its row is left as it is: nothing more
+    is taken from it).
     """
     rows = logits.float().cpu().numpy()
     masked = logits.clone()
@@ -114,7 +116,8 @@ def mask_logits(grammar: Any, logits: torch.Tensor, done: list[bool]) -> torch.T
     return masked
 
 
-def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int]],
+                   pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Per-token log-probs of each completion given the prompt ([G, T]) and the token mask.
 
     The prompt, which all G completions share and which is some thirty times longer than one of them, is run
@@ -147,7 +150,8 @@ def token_logprobs(model: Any, prompt_ids: list[int], completions: list[list[int
     return logp, mask
 
 
-def token_logprobs_full(model: Any, prompt_ids: list[int], completions: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
+def token_logprobs_full(model: Any, prompt_ids: list[int], completions: list[list[int]],
+                        pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
     """:func:`token_logprobs` by running each whole sequence (prompt + completion): the reference it is tested on."""
     width = max(len(c) for c in completions)
     g = len(completions)

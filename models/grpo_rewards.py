@@ -22,6 +22,7 @@ REWARDS = ("step", "return", "composite")
 
 
 def planner_prompt(env: Any) -> str:
+    """The planner prompt of ``env``'s current state: its observation text and instruction."""
     return build_prompt(env.observation_text(), env.instruction or "", kind="planner")
 
 
@@ -78,10 +79,11 @@ def episode_composite(lm: LM, env: Any, result: dict[str, Any], *, max_new_token
 
     The reward is the composite of the layout at the end of the episode — the sampled answer, then the current
     policy's greedy answers to the end, stopped as ``models.eval.episodes.run_episode`` stops a held-out
-    episode — minus the composite of ``env``, the state the answer was sampled in: the paired gain the held-out evaluation
-    measures. Only the sampled answer's own penalty is taken off (a no-op's, a premature ``finalize``'s; an
-    answer that is not a valid action keeps its fixed ``invalid_reward``): the answers that end the greedy
-    rest change nothing the evaluation scores. The one-step shaped reward stays in ``step_reward``.
+    episode — minus the composite of ``env``, the state the answer was sampled in: the paired gain the
+    held-out evaluation measures. Only the sampled answer's own penalty is taken off (a no-op's, a premature
+    ``finalize``'s; an answer that is not a valid action keeps its fixed ``invalid_reward``): the answers that
+    end the greedy rest change nothing the evaluation scores. The one-step shaped reward stays in
+    ``step_reward``.
     """
     if not result["valid"]:
         return {**result, "step_reward": result["reward"], "rest_steps": 0}
@@ -96,11 +98,11 @@ def episode_composite(lm: LM, env: Any, result: dict[str, Any], *, max_new_token
 
 
 def score_group(lm: LM, env: Any, texts: list[str], cfg: Any) -> list[dict[str, Any]]:
-    """Score each sampled answer in a copy of ``env`` as ``cfg.reward`` (a ``models.grpo.GRPOConfig``) says
-    (``models.grpo``'s docstring, step 3).
+    """Score each sampled answer in a copy of ``env`` as ``cfg.reward`` says (``models.grpo``'s docstring, step 3).
 
-    With ``return`` and ``composite``, answers with the same text are scored once: execution and the greedy
-    rest of an episode are deterministic, and the rest of an episode is most of the cost.
+    ``cfg`` is a ``models.grpo.GRPOConfig``. With ``return`` and ``composite``, answers with the same text
+    are scored once: execution and the greedy rest of an episode are deterministic, and the rest of an
+    episode is most of the cost.
     """
     if cfg.reward == "step":
         return [score_action(env, text, cfg.invalid_reward) for text in texts]
@@ -141,6 +143,7 @@ class TorchPolicy:
         self.lm, self.name, self.max_new_tokens = lm, name, max_new_tokens
 
     def act(self, env: Any) -> Any:
+        """The model's greedy answer to ``env``'s planner prompt, parsed (``None`` when it is no action), timed."""
         from models.lm import generate
         from models.policies import Decision
 
@@ -161,8 +164,8 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
 
     With ``to_stop`` the policy is rolled on, up to the episode's length, to the first state at which its
     greedy answer would end a held-out episode without the episode being over: an answer that is not a
-    valid action, a no-op or ``finalize`` (``models.eval.episodes.run_episode``'s stop rule). These are the states
-    where greedy episodes stop short of what verification reaches. When the policy meets none, the
+    valid action, a no-op or ``finalize`` (``models.eval.episodes.run_episode``'s stop rule). These are the
+    states where greedy episodes stop short of what verification reaches. When the policy meets none, the
     state ``depth`` steps in is returned as without ``to_stop``.
     """
     from assistant.env import LayoutEnv
@@ -175,8 +178,10 @@ def on_policy_state(lm: LM, task: str, seed: int, depth: int, max_steps: int, *,
 
 def file_state(lm: LM, name: str, document: Any, seed: int, depth: int, max_steps: int, *, perturb: int,
                to_stop: bool = False) -> Any:
-    """:func:`on_policy_state` on a real file: ``document`` at ``seed`` (``models.files.file_variant``: as it
-    is at seed 0, perturbed after), without a brief, rolled on by the current policy.
+    """:func:`on_policy_state` on a real file: ``document`` at ``seed``, without a brief.
+
+    The file is as it is at seed 0 and perturbed at later seeds (``models.files.file_variant``), then rolled
+    on by the current policy.
     """
     from models.files import file_env, file_variant
 
@@ -208,8 +213,9 @@ FILE_SEEDS = 10_000
 
 
 def check_context(lm: LM, documents: list[tuple[str, Any]], max_new_tokens: int) -> None:
-    """Refuse, by name, a GRPO file whose prompt and answer would not fit the model's context (the model
-    would read it truncated).
+    """Refuse, by name, a GRPO file whose prompt and answer would not fit the model's context.
+
+    The model would read such a file truncated.
     """
     from models.files import file_env
 

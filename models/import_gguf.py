@@ -87,8 +87,10 @@ def _tensor(t: Any) -> np.ndarray:
 
 
 def _tokenizer_json(tokens: list[str], types: list[int], merges: list[str], pre: str = "gpt-2") -> dict[str, Any]:
-    """A ``tokenizers`` JSON for a byte-level BPE vocabulary (the layout ``models.tiny.train_tokenizer`` makes)
-    whose pre-tokenizer is the one llama.cpp calls ``pre`` (``models.tiny.PRE_TOKENIZERS``).
+    """A ``tokenizers`` JSON for a byte-level BPE vocabulary whose pre-tokenizer llama.cpp calls ``pre``.
+
+    The layout is the one ``models.tiny.train_tokenizer`` makes; ``pre`` names one of
+    ``models.tiny.PRE_TOKENIZERS``.
     """
     control = int(gguf.TokenType.CONTROL)
     added = [{"id": i, "content": tok, "single_word": False, "lstrip": False, "rstrip": False,
@@ -172,6 +174,7 @@ def import_gguf(path: str | Path, out_dir: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: turn a tiny GGUF into a checkpoint directory (:func:`import_gguf`)."""
     ap = argparse.ArgumentParser(description="Turn a tiny GGUF back into a training checkpoint directory.")
     ap.add_argument("gguf", type=Path, help="a GGUF written by models.export_gguf")
     ap.add_argument("out", type=Path, help="checkpoint directory to write")

@@ -1,8 +1,9 @@
-"""Read a GGUF LoRA adapter back into a peft checkpoint: the inverse of ``models.export_lora``.
+r"""Read a GGUF LoRA adapter back into a peft checkpoint: the inverse of ``models.export_lora``.
 
 Command::
 
-    python -m models.import_lora assistant/data/layout-applicator-gemma.lora.gguf runs/gemma-grpo/sft --base gemma-3-270m
+    python -m models.import_lora assistant/data/layout-applicator-gemma.lora.gguf runs/gemma-grpo/sft \
+        --base gemma-3-270m
 
 The Gemma adapter ships as a GGUF adapter only; this turns it (or any adapter
 ``models.export_lora`` wrote) into the checkpoint directory ``LM.save_adapter``
@@ -111,6 +112,7 @@ def import_lora(path: str | Path, out_dir: str | Path, *, base: str | Path, drop
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: read a GGUF adapter over ``--base`` into a peft checkpoint directory (:func:`import_lora`)."""
     ap = argparse.ArgumentParser(description="Read a GGUF LoRA adapter back into a peft checkpoint.")
     ap.add_argument("adapter", type=Path, help="GGUF LoRA adapter (models.export_lora wrote it)")
     ap.add_argument("out", type=Path, help="checkpoint directory to write")

@@ -64,18 +64,22 @@ class LM:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def encode(self, text: str, *, bos: bool = False) -> list[int]:
+        """The token ids of ``text``, with ``bos_id`` in front when ``bos`` is set and the model has one."""
         ids = list(self.encode_fn(text))
         return ([self.bos_id] + ids) if (bos and self.bos_id is not None) else ids
 
     def decode(self, ids: Sequence[int]) -> str:
+        """The text of the token ids ``ids``."""
         return self.decode_fn(list(ids))
 
     @property
     def device(self) -> torch.device:
+        """The device the model's parameters are on."""
         return next(self.model.parameters()).device
 
     @property
     def has_lora(self) -> bool:
+        """Whether the model is a peft model with LoRA adapters."""
         return hasattr(self.model, "peft_config")
 
     def save(self, out_dir: str | Path, *, merge_lora: bool = False) -> Path:
@@ -117,8 +121,10 @@ class LM:
 
 @contextmanager
 def float32_weights(model: Any) -> Iterator[Any]:
-    """Run ``model`` in float32 for a while: its bfloat16 / float16 weights and buffers are widened, then narrowed
-    back to exactly what they were (widening is exact, so narrowing loses nothing).
+    """Run ``model`` in float32 for a while, then give it back its own weights exactly.
+
+    Its bfloat16 / float16 weights and buffers are widened, then narrowed back to exactly what they were
+    (widening is exact, so narrowing loses nothing).
 
     A model trained in bfloat16 on a GPU is exported and run by llama.cpp in (at least) float32; greedy answers
     decided in bfloat16 can differ from those. Checks that choose a checkpoint run in float32. (A Gemma 3 270M
@@ -139,6 +145,7 @@ def float32_weights(model: Any) -> Iterator[Any]:
 
 
 def from_tiny(model: Any, codec: TextCodec) -> LM:
+    """An ``LM`` of a tiny model and its byte-level BPE codec (``models.tiny``)."""
     return LM(model=model, encode_fn=codec.encode, decode_fn=codec.decode, bos_id=codec.bos_id,
               eos_id=codec.eos_id, pad_id=codec.pad_id, kind="tiny", codec=codec)
 
@@ -178,8 +185,9 @@ def _probe_key() -> str:
 
 
 def record_probe_ids(gguf_path: str | Path, out: str | Path = PROBE_IDS_FILE) -> list[int]:
-    """Tokenize :data:`TOKEN_PROBE` with llama.cpp and ``gguf_path``'s vocabulary; keep the ids in ``out``
-    under the GGUF's SHA-256 (with the probe's, so that a changed probe invalidates them).
+    """Tokenize :data:`TOKEN_PROBE` with llama.cpp and ``gguf_path``'s vocabulary; keep the ids in ``out``.
+
+    The ids are kept under the GGUF's SHA-256, with the probe's, so that a changed probe invalidates them.
     """
     import llama_cpp  # noqa: PLC0415
 
@@ -195,8 +203,9 @@ def record_probe_ids(gguf_path: str | Path, out: str | Path = PROBE_IDS_FILE) ->
 
 
 def _llama_cpp_probe(gguf_path: str | Path) -> tuple[list[int], Any]:
-    """llama.cpp's ids for :data:`TOKEN_PROBE` with ``gguf_path``, and a function naming a token; without
-    llama-cpp-python, the ids :data:`PROBE_IDS_FILE` recorded for this very file.
+    """llama.cpp's ids for :data:`TOKEN_PROBE` with ``gguf_path``, and a function naming a token.
+
+    Without llama-cpp-python, the ids are those :data:`PROBE_IDS_FILE` recorded for this very file.
     """
     try:
         import llama_cpp  # noqa: PLC0415

@@ -95,8 +95,10 @@ the model, its tokenizer and its training data are produced by this repository.
 
 
 def reproduce_command(cfg: Any) -> str:
-    """The command that trains this configuration again: ``make train-tiny`` for the tiny recipe as it is, else
-    ``python -m models.pipeline`` with the options that set what differs from the named configuration.
+    """The command that trains this configuration again, as Markdown code.
+
+    ``make train-tiny`` for the tiny recipe as it is, else ``python -m models.pipeline`` with the options
+    that set what differs from the named configuration.
     """
     from models.configs import config
 
@@ -132,8 +134,9 @@ def _grpo_settings(grpo: Any) -> str:
 
 
 def grpo_text(g: Any, chosen: dict | None = None) -> str:
-    """A ``GRPOConfig``'s settings in words (for the model card and run notes), and the checkpoint validation
-    chose.
+    """A ``GRPOConfig``'s settings in words, and the checkpoint validation chose.
+
+    The words go into the model card and the run notes.
     """
     text = (f"{g.steps} steps of {g.states_per_step} states × {g.group_size} sampled actions, states up to "
             f"{g.max_depth} on-policy steps deep in {g.env_max_steps}-step episodes, learning rate {g.lr:g}, "

@@ -12,8 +12,8 @@ Outputs go to ``runs/<config>/`` (``data/``, ``init/`` the untrained base,
 ``sft/``, ``grpo/``, ``gguf/{base,sft,grpo}.gguf`` (F16) and ``grpo-q8_0.gguf``,
 ``EVAL.md``). The GRPO model exported is ``grpo/best``, the checkpoint GRPO's
 validation episodes chose (the SFT model when no step beat it), or
-``grpo/final`` when the configuration does not validate. A pretrained base (``base`` other than ``tiny``: ``gemma-3-270m``
-or a local Hugging Face directory) skips the tokenizer and initialisation,
+``grpo/final`` when the configuration does not validate. A pretrained base (``base`` other than
+``tiny``: ``gemma-3-270m`` or a local Hugging Face directory) skips the tokenizer and initialisation,
 trains LoRA adapters (SFT, then GRPO continuing the same adapter; checkpoints
 are adapter directories) and exports each stage as a GGUF adapter
 ``gguf/{sft,grpo}.lora.gguf`` over ``gguf/base.gguf`` (a link to the base's
@@ -53,15 +53,17 @@ DOCS_DIR = Path(__file__).resolve().parents[1] / "docs" / "models"
 
 
 def install_dir(cfg: PipelineConfig) -> Path:
-    """Where an installing run puts its model card, report and plots: ``docs/models/tiny/`` or
-    ``docs/models/gemma/`` (a pretrained base's adapter).
+    """Where an installing run puts its model card, report and plots.
+
+    That is ``docs/models/tiny/``, or ``docs/models/gemma/`` for a pretrained base's adapter.
     """
     return DOCS_DIR / ("gemma" if cfg.pretrained else "tiny")
 
 
 def shipped_model(cfg: PipelineConfig) -> Path:
-    """The file an installing run replaces: the bundled model, or for a pretrained base the bundled adapter
-    (``assistant.planners.local``: package data of the core, what the ``local`` planner loads).
+    """The file an installing run replaces: the bundled model, or for a pretrained base the bundled adapter.
+
+    Both are package data of the core (``assistant.planners.local``), what the ``local`` planner loads.
     """
     return DATA_DIR / (GEMMA_ADAPTER_NAME if cfg.pretrained else BUNDLED_NAME)
 
@@ -162,8 +164,10 @@ def run_pipeline(cfg: PipelineConfig, *, skip_data: bool = False, resume: bool =
 
 
 def install(cfg: PipelineConfig, summary: dict[str, Any], ev: dict[str, Any]) -> list[str]:
-    """Ship the run's GRPO model (F16; a pretrained base's GRPO adapter) as :func:`shipped_model`, and put its
-    report, plots and model card in :func:`install_dir`; returns the files written.
+    """Ship the run's GRPO model as :func:`shipped_model` and its documents in :func:`install_dir`.
+
+    The model is the F16 GGUF, or a pretrained base's GRPO adapter; the documents are its report, plots and
+    model card. Returns the files written.
     """
     from models.eval.run import LORA_SUFFIX
     from models.model_card import write_model_card
@@ -200,6 +204,7 @@ def export_adapters(cfg: PipelineConfig, sft_dir: str | Path, grpo_dir: str | Pa
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: run a named configuration with the options' changes, or ``--reevaluate`` a finished run."""
     ap = argparse.ArgumentParser(description="Run the training pipeline end to end.")
     ap.add_argument("--config", choices=CONFIGS, default="tiny")
     ap.add_argument("--run", default=None, help="output directory (default runs/<config>)")

@@ -61,6 +61,7 @@ class RandomPolicy:
         self.rng = random.Random(seed)
 
     def act(self, env: Any) -> Decision:
+        """``finalize`` one time in twelve, else a random edit valid at ``env``'s state (at most 20 draws)."""
         from models.data import valid_on
         from models.requests import synth_action
 
@@ -85,6 +86,7 @@ class HeuristicPolicy:
         self.planner = get_planner("heuristic")
 
     def act(self, env: Any) -> Decision:
+        """The heuristic planner's first proposal at ``env``'s state; ``finalize`` when it proposes nothing."""
         from assistant.planners.base import PlannerState
 
         t0 = time.perf_counter()
@@ -98,8 +100,9 @@ class HeuristicPolicy:
 
 
 def best_fix(env: Any) -> tuple[float, dict[str, Any] | None]:
-    """``(step reward, fix)`` of the suggested fix (:func:`finding_fixes`) that gains most, each simulated in a
-    copy of ``env``; ``(0.0, None)`` when none is valid and improves the layout.
+    """``(step reward, fix)`` of the suggested fix (:func:`finding_fixes`) that gains most.
+
+    Each fix is simulated in a copy of ``env``; ``(0.0, None)`` when none is valid and improves the layout.
     """
     best_gain, best = 0.0, None
     for fix in finding_fixes(env.observation()):
@@ -119,6 +122,7 @@ class FixesPolicy:
     name = "fixes"
 
     def act(self, env: Any) -> Decision:
+        """The suggested fix that gains most at ``env``'s state (:func:`best_fix`); ``finalize`` when none does."""
         t0 = time.perf_counter()
         fix = best_fix(env)[1] or {"type": "finalize"}
         return Decision(fix, json.dumps(fix), time.perf_counter() - t0)
@@ -146,6 +150,7 @@ class LookaheadPolicy:
         self.copied = 0
 
     def act(self, env: Any) -> Decision:
+        """The label of ``env``'s state: the best suggested fix or the heuristic's action, as the class says."""
         t0 = time.perf_counter()
         want = self.heuristic.act(env).action or {"type": "finalize"}
         best_gain, best = best_fix(env)
@@ -208,9 +213,11 @@ class GGUFPolicy:
         self.seed = seed
 
     def _decoding(self, layout: Any, request: str | None = None) -> dict[str, Any]:
-        """Grammar settings for ``layout``: the runtime's grammar over its element ids (as chat and the
-        MCP server decode) — for a ``request``, with a move's distances limited to those it names, as chat
-        decodes — and room for its longest answer; nothing without ``grammar``.
+        """Grammar settings for ``layout``; nothing without ``grammar``.
+
+        The settings are the runtime's grammar over the layout's element ids (as chat and the MCP server
+        decode) — for a ``request``, with a move's distances limited to those it names, as chat decodes — and
+        room for its longest answer.
         """
         if not self.grammar:
             return {}
@@ -235,11 +242,13 @@ class GGUFPolicy:
 
     def _create(self, prompt: str, *, temperature: float, seed: int, grammar: Any, max_tokens: int | None) -> str:
         res = self.llm.create_completion(
-            prompt, max_tokens=max_tokens or self.max_tokens, temperature=temperature, top_k=1 if temperature <= 0 else 0,
-            top_p=1.0, min_p=0.0, repeat_penalty=1.0, stop=list(STOP_SEQUENCES), grammar=grammar, seed=seed)
+            prompt, max_tokens=max_tokens or self.max_tokens, temperature=temperature,
+            top_k=1 if temperature <= 0 else 0, top_p=1.0, min_p=0.0, repeat_penalty=1.0, stop=list(STOP_SEQUENCES),
+            grammar=grammar, seed=seed)
         return res["choices"][0]["text"]
 
     def answer(self, prompt: str, **decoding: Any) -> tuple[dict[str, Any] | None, str]:
+        """One answer to ``prompt`` (:meth:`complete`), parsed as an action (``None`` when it is none), and its text."""
         text = self.complete(prompt, **decoding)
         try:
             return parse_completion(text), text
@@ -247,6 +256,13 @@ class GGUFPolicy:
             return None, text
 
     def act(self, env: Any) -> Decision:
+        """The model's planner answer at ``env``'s state.
+
+        With one sample and neither ``tune`` nor ``suggestions`` it is the greedy answer. Otherwise ``samples``
+        different answers (plus, with ``suggestions``, the fixes the prompt suggests; with ``tune``, each
+        edit's amount variants) are simulated in copies of ``env`` and the valid edit with the highest step
+        reward above 0 is chosen; ``finalize`` when none improves the layout.
+        """
         t0 = time.perf_counter()
         prompt = fit_planner_prompt(self.llm, env.observation(), env.instruction or "")
         if self.samples <= 1 and not self.tune and not self.suggestions:

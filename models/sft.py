@@ -90,6 +90,7 @@ class SFTConfig:
 
 
 def load_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """The records of a JSON-lines file, one per non-blank line."""
     with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
@@ -196,8 +197,9 @@ def prefix_groups(examples: list[Example], *, share: float, max_group: int) -> l
 
 def grouped_loss_sum(model: Any, examples: list[Example], groups: list[tuple[list[int], int]], pad_id: int,
                      device: torch.device) -> tuple[torch.Tensor, int, int]:
-    """:func:`completion_loss_sum` over the examples of ``groups`` (:func:`prefix_groups`), each group's shared
-    tokens run once.
+    """:func:`completion_loss_sum` over the examples of ``groups``, each group's shared tokens run once.
+
+    The groups are those of :func:`prefix_groups`.
 
     The shared tokens are run with a cache; its keys and values are repeated for the group's examples, whose
     own tokens are run on top of them, right-padded (behind the causal mask, as :func:`completion_loss`
@@ -271,8 +273,10 @@ def lr_at(step: int, cfg: SFTConfig, elapsed: float = 0.0) -> float:
 
 
 def start_model(cfg: SFTConfig, out: Path) -> LM:
-    """The model SFT starts from: ``cfg.base`` with a fresh LoRA adapter (``cfg.lora``), with the GGUF adapter
-    ``cfg.adapter`` read back as a trainable one (saved to ``out/init``), or in full for a ``tiny`` checkpoint.
+    """The model SFT starts from, on the device :func:`pick_device` picks.
+
+    That is ``cfg.base`` with a fresh LoRA adapter (``cfg.lora``), with the GGUF adapter ``cfg.adapter`` read
+    back as a trainable one (saved to ``out/init``), or in full for a ``tiny`` checkpoint.
     """
     if not cfg.adapter:
         return load_lm(cfg.base, lora=cfg.lora, device=pick_device())
@@ -371,6 +375,7 @@ def train_sft(cfg: SFTConfig, lm: LM | None = None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: a flag per ``SFTConfig`` field; train (:func:`train_sft`) and print the best checkpoint."""
     ap = argparse.ArgumentParser(description="Supervised fine-tuning on chat JSONL.")
     defaults = SFTConfig()
     for name, value in asdict(defaults).items():

@@ -67,8 +67,10 @@ _BYTE_LEVEL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": T
 
 
 def pre_tokenizer_json(kind: str) -> dict[str, Any]:
-    """The ``tokenizers`` JSON of the pre-tokenizer that llama.cpp calls ``kind`` (one of :data:`PRE_TOKENIZERS`):
-    the GPT-2 regex, after single digits are split off for ``starcoder``.
+    """The ``tokenizers`` JSON of the pre-tokenizer that llama.cpp calls ``kind``.
+
+    ``kind`` is one of :data:`PRE_TOKENIZERS`: the GPT-2 regex, after single digits are split off for
+    ``starcoder``.
     """
     if kind == "gpt-2":
         return dict(_BYTE_LEVEL)
@@ -78,8 +80,9 @@ def pre_tokenizer_json(kind: str) -> dict[str, Any]:
 
 
 def pre_tokenizer_kind(tokenizer_json: dict[str, Any]) -> str:
-    """Which of :data:`PRE_TOKENIZERS` a tokenizer's JSON uses; ``ValueError`` for any other (llama.cpp would
-    split its text differently).
+    """Which of :data:`PRE_TOKENIZERS` a tokenizer's JSON uses.
+
+    Raises ``ValueError`` for any other: llama.cpp would split its text differently.
     """
     pre = tokenizer_json.get("pre_tokenizer") or {}
 
@@ -136,6 +139,7 @@ class TextCodec:
 
     @property
     def vocab_size(self) -> int:
+        """The number of tokens in the vocabulary, special tokens included."""
         return self.tokenizer.get_vocab_size()
 
     def encode(self, text: str, *, bos: bool = False) -> list[int]:
@@ -144,10 +148,12 @@ class TextCodec:
         return [self.bos_id, *ids] if bos else ids
 
     def decode(self, ids: Sequence[int]) -> str:
+        """The text of the token ids ``ids``, special tokens left out."""
         return self.tokenizer.decode(list(ids), skip_special_tokens=True)
 
     @classmethod
     def load(cls, path: str | Path) -> TextCodec:
+        """The codec of a ``tokenizers`` JSON file, or of a checkpoint directory's ``TOKENIZER_FILE``."""
         path = Path(path)
         if path.is_dir():
             path = path / TOKENIZER_FILE
@@ -213,6 +219,7 @@ def greedy_generate(model: LlamaForCausalLM, codec: TextCodec, prompt: str, *,
 
 
 def parameter_count(model: torch.nn.Module) -> int:
+    """The number of parameters of ``model``."""
     return sum(p.numel() for p in model.parameters())
 
 

@@ -18,6 +18,9 @@ from models.experiments.dagger import (
 )
 
 TASKS = ["banner", "poster", "slide"]
+# the xfail reason of the tests that need the bundled model trained again
+RETRAIN = ("the bundled model was trained under the earlier judgement of layouts; its behaviour on the judged "
+           "environment changed until it is trained again (#52, #53)")
 
 
 def test_episodes_stay_in_training_seeds_and_shards_split_them() -> None:
@@ -148,7 +151,7 @@ class _Stops:
         return Decision({"type": "finalize"}, '{"type":"finalize"}', 0.0)
 
 
-@pytest.mark.xfail(strict=True, reason="the bundled model was trained under the earlier judgement of layouts; its behaviour on the judged environment changed until it is trained again (#52, #53)")
+@pytest.mark.xfail(strict=True, reason=RETRAIN)
 def test_an_early_stop_ends_pure_dagger_and_is_handed_to_the_teacher_with_a_share() -> None:
     import random
 
@@ -265,7 +268,7 @@ def test_bad_file_arguments_stop_the_command(capsys: pytest.CaptureFixture[str],
     assert not (tmp_path / "d").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="the bundled model was trained under the earlier judgement of layouts; its behaviour on the judged environment changed until it is trained again (#52, #53)")
+@pytest.mark.xfail(strict=True, reason=RETRAIN)
 def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
     """``--teacher search``: each label is what the model's best of K tuned answers would do (expert iteration)."""
     pytest.importorskip("llama_cpp")
@@ -296,7 +299,7 @@ def test_the_models_own_search_can_label_the_states(tmp_path: Path) -> None:
     assert not (tmp_path / "bad").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="the bundled model was trained under the earlier judgement of layouts; its behaviour on the judged environment changed until it is trained again (#52, #53)")
+@pytest.mark.xfail(strict=True, reason=RETRAIN)
 def test_lookahead_labels_a_fix_the_prompt_suggests_when_it_does_at_least_as_well(tmp_path: Path) -> None:
     """``--teacher lookahead``: on examples/slide.svg the heuristic aligns the chart, but the prompt's own
     suggested move of the chart gains at least as much one step ahead, so the label is that fix, copied."""

@@ -65,7 +65,10 @@ def test_the_norms_are_the_corpus_percentile() -> None:
 def test_broken_tasks_score_lower_and_improve_when_fixed(task: str) -> None:
     for seed in (100, 101):
         t = make_task(task, seed)
-        judged = lambda layout: evaluate(layout, constraints=t.constraints, weights=t.weights).composite  # noqa: E731
+
+        def judged(layout, t=t):
+            return evaluate(layout, constraints=t.constraints, weights=t.weights).composite
+
         broken, clean = judged(t.broken.layout), judged(t.clean.layout)
         assert broken < clean - 0.02
         doc = t.broken.copy()

@@ -14,6 +14,7 @@ from models.eval.run import evaluate_run
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: evaluate a pipeline run and write its report (:func:`evaluate_run`); errors exit with a message."""
     ap = argparse.ArgumentParser(prog="python -m models.eval",
                                  description="Evaluate policies and the applicator on held-out seeds.")
     ap.add_argument("--run", default="runs/tiny", help="pipeline run directory")

@@ -17,6 +17,8 @@ from models.data import SEED_RANGES
 
 @dataclass
 class EpisodeResult:
+    """One episode of a policy on a task and seed: its scores at the end and how its answers fared."""
+
     policy: str
     task: str
     seed: int
@@ -39,6 +41,8 @@ ENDINGS = ("no-op", "invalid", "finalize", "step limit")
 
 @dataclass
 class PolicyRow:
+    """A policy's episodes on one task (or ``all``) summed up: mean scores, rates per answer, the endings' shares."""
+
     policy: str
     task: str
     episodes: int
@@ -74,9 +78,10 @@ def run_episode(policy: Any, task: str, seed: int, *, max_steps: int, ids: str =
 
 
 def run_file_episode(policy: Any, document: Any, name: str, *, max_steps: int, seed: int = 0) -> EpisodeResult:
-    """``policy`` improving one imported file (``assistant.document.Document``) on its own: no brief, the
-    default metric weights, the same stop rule as :func:`run_episode`; recorded as task ``name``, ``seed``
-    (``models.files``: 0 for the file as it is, above for a perturbed copy).
+    """``policy`` improving one imported file (``assistant.document.Document``) on its own.
+
+    No brief, the default metric weights, the same stop rule as :func:`run_episode`; recorded as task
+    ``name``, ``seed`` (``models.files``: 0 for the file as it is, above for a perturbed copy).
     A file the model cannot read (its prompt longer than the model's context) ends the episode as an
     invalid answer, the layout unchanged: the planner failed on that file.
     """
@@ -121,6 +126,7 @@ def play_episode(policy: Any, env: Any, info: dict[str, Any], task: str, seed: i
 
 
 def summarise(policy: str, task: str, eps: list[EpisodeResult]) -> PolicyRow:
+    """The row of ``policy`` on ``task`` from its episodes ``eps``: means per episode, rates per answer."""
     answers = sum(e.answers for e in eps)
     return PolicyRow(
         policy=policy, task=task, episodes=len(eps), composite=statistics.fmean(e.composite for e in eps),
@@ -135,10 +141,10 @@ def summarise(policy: str, task: str, eps: list[EpisodeResult]) -> PolicyRow:
 def evaluate_policies(policies: list[Any], tasks: list[str], episodes: int, *, max_steps: int = 12,
                       ids: str = "plain", first_seed: int | None = None,
                       instruction: bool = True) -> list[PolicyRow]:
-    """One row per policy × task plus an ``all`` row per policy (elements named as ``ids`` says;
-    without ``instruction`` the tasks come without their briefs, :func:`run_episode`).
+    """One row per policy × task plus an ``all`` row per policy (when there are several tasks).
 
-    Episode *i* of a task runs seed ``first_seed + i`` (default: the first held-out test seed).
+    Elements are named as ``ids`` says; without ``instruction`` the tasks come without their briefs
+    (:func:`run_episode`). Episode *i* of a task runs seed ``first_seed + i`` (default: the first held-out test seed).
     """
     start = SEED_RANGES["test"][0] if first_seed is None else first_seed
     rows: list[PolicyRow] = []

@@ -59,7 +59,8 @@ def plot_curves(run: Path, out_dir: Path) -> list[Path]:
             if a.get("stage_tasks") != b.get("stage_tasks"):
                 for ax in axes:
                     ax.axvline(b["step"], color="grey", ls=":", lw=0.8)
-                axes[0].annotate(f"+{', '.join(sorted(set(b.get('stage_tasks') or []) - set(a.get('stage_tasks') or [])))}",
+                opened = sorted(set(b.get("stage_tasks") or []) - set(a.get("stage_tasks") or []))
+                axes[0].annotate(f"+{', '.join(opened)}",
                                  (b["step"], 1), xycoords=("data", "axes fraction"), fontsize=7, va="top")
         axes[-1].set_xlabel("GRPO step"), fig.tight_layout()
         written.append(out_dir / "eval_grpo_reward.png")

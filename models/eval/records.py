@@ -35,10 +35,11 @@ def load_episodes(path: str | Path) -> list[dict[str, Any]]:
 
 def rows_from_episodes(stored: list[dict[str, Any]], policy: str, tasks: list[str], episodes: int,
                        source: str | Path, first_seed: int | None = None) -> list[PolicyRow]:
-    """``policy``'s rows rebuilt from an earlier evaluation's episodes (held-out seeds from ``first_seed``,
-    default the first held-out seed; generators' ids).
+    """``policy``'s rows rebuilt from an earlier evaluation's episodes.
 
-    Every task must have its ``episodes`` held-out seeds there; ``[]`` when ``policy`` is not there at all.
+    The episodes are the held-out seeds from ``first_seed`` (default the first held-out seed) with the
+    generators' ids. Every task must have its ``episodes`` held-out seeds there; ``[]`` when ``policy`` is
+    not there at all.
     """
     start = SEED_RANGES["test"][0] if first_seed is None else first_seed
     names = {f.name for f in fields(EpisodeResult)}
@@ -62,13 +63,12 @@ def rows_from_episodes(stored: list[dict[str, Any]], policy: str, tasks: list[st
 
 def check_same_scores(stored: list[dict[str, Any]], rows: list[PolicyRow], source: str | Path,
                       policy: str = "heuristic") -> int:
-    """Raise unless ``policy``'s episodes run now end as the earlier evaluation recorded them; returns how many
-    were compared.
+    """Raise unless ``policy``'s episodes run now end as the earlier evaluation recorded them.
 
-    The heuristic is deterministic, so any difference means the environment, the tasks or the metrics
-    changed since: the earlier episodes would then not pair with new ones. Every episode run now that the
-    earlier evaluation also played is compared (an earlier report on fewer seeds checks those it has); at
-    least one must be there.
+    Returns how many episodes were compared. The heuristic is deterministic, so any difference means the
+    environment, the tasks or the metrics changed since: the earlier episodes would then not pair with new
+    ones. Every episode run now that the earlier evaluation also played is compared (an earlier report on
+    fewer seeds checks those it has); at least one must be there.
     """
     then = {(e["task"], e["seed"]): e for e in stored if e["policy"] == policy and e.get("ids", "plain") == "plain"}
     now = [e for r in rows if r.policy == policy and r.task != "all" for e in r.details if (e.task, e.seed) in then]

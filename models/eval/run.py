@@ -40,9 +40,10 @@ GREEDY_STAGES = ("base (grammar)", "SFT", "GRPO")
 
 
 def _same_weights(run: Path) -> bool:
-    """Whether the GRPO checkpoint the pipeline exports (``grpo/best``, else ``grpo/final``) holds the SFT
-    checkpoint's weights byte for byte (GRPO's validation kept the SFT model). The exported GGUF files
-    differ anyway: their names.
+    """Whether the GRPO checkpoint the pipeline exports holds the SFT checkpoint's weights byte for byte.
+
+    The exported checkpoint is ``grpo/best``, else ``grpo/final``; the weights are the same when GRPO's
+    validation kept the SFT model. The exported GGUF files differ anyway: their names.
     """
     sft = run / "sft" / "best"
     grpo = run / "grpo" / "best" if (run / "grpo" / "best").is_dir() else run / "grpo" / "final"
@@ -208,9 +209,10 @@ def evaluate_run(run: str | Path, out: str | Path, *, episodes: int = 10, max_st
 
 def _more_stage_rows(policies: list[Any], tasks: list[str], episodes: int, first_seed: int, *, max_steps: int,
                      copied: bool, previous: str | Path | None) -> tuple[list[PolicyRow], list[str]]:
-    """The greedy stages' rows on ``episodes`` further held-out seeds from ``first_seed`` (``evaluate_run``'s
-    ``more_episodes``), in ``GREEDY_STAGES`` order, and the stages left out: those neither in the run nor,
-    on these seeds, in ``previous``.
+    """The greedy stages' rows on ``episodes`` further held-out seeds from ``first_seed``, and those left out.
+
+    These are ``evaluate_run``'s ``more_episodes``; the rows come in ``GREEDY_STAGES`` order, and the stages
+    left out are those neither in the run nor, on these seeds, in ``previous``.
     """
     if episodes <= 0:
         return [], []

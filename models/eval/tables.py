@@ -14,6 +14,7 @@ TUNED_VERIFY = "GRPO + verify + tuned amounts"
 
 
 def policy_table(rows: list[PolicyRow]) -> str:
+    """A Markdown table with a line per row: its scores, answer rates, endings, steps and time per step."""
     head = ("| policy | task | episodes | final composite | instruction fit | gap closed | well-formed | valid rate | "
             "premature finalize | ended by no-op / invalid / finalize / step limit | steps | ms/step |\n"
             "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
@@ -31,6 +32,7 @@ def endings_text(ended: dict[str, float]) -> str:
 
 
 def applicator_table(results: list[dict[str, Any]]) -> str:
+    """A Markdown table with a line per applicator model: accuracy, valid rate, damage and time per request."""
     head = ("| model | held-out requests | edit accuracy | exact match | valid rate | collateral damage | "
             "median ms/request |\n|---|---|---|---|---|---|---|\n")
     return head + "\n".join(
@@ -133,8 +135,10 @@ def versus(a: float, b: float) -> str:
 
 
 def renamed_comparison(rows: list[PolicyRow]) -> str:
-    """A line per verified model row comparing it with the heuristic on the renamed tasks (paired, with its
-    interval).
+    """A line per verified model row comparing it with the heuristic on the renamed tasks.
+
+    Each pairs the two rows' episodes and gives the 95 % interval of the difference; a row with no
+    episodes to pair with the heuristic's (or no heuristic row) gets no line.
     """
     overall = {r.policy: r for r in rows if r.task == "all"}
     heur = overall.get("heuristic")

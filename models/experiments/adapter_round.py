@@ -146,6 +146,7 @@ def run_round(*, base: str, out: str | Path, train: str = "", val: str = "", ada
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: one SFT-then-GRPO round of a LoRA adapter (:func:`run_round`); prints its summary's gist."""
     ap = argparse.ArgumentParser(description="SFT then GRPO of a LoRA adapter over a pretrained base, in one process.")
     ap.add_argument("--base", default="gemma-3-270m", help="gemma-3-270m or a local Hugging Face model directory")
     ap.add_argument("--base-gguf", default="", help="GGUF of --base for llama.cpp (default: the packaged Gemma file)")

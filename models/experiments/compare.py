@@ -1,9 +1,9 @@
-"""Compare planners on many held-out episodes, paired, with 95 % intervals.
+r"""Compare planners on many held-out episodes, paired, with 95 % intervals.
 
 Command (the GRPO stage of a run against its SFT stage, on 32 held-out seeds
 per task after the 8 that the evaluation report plays)::
 
-    python -m models.experiments.compare grpo=runs/tiny29/gguf/grpo.gguf sft=runs/tiny29/gguf/sft.gguf \\
+    python -m models.experiments.compare grpo=runs/tiny29/gguf/grpo.gguf sft=runs/tiny29/gguf/sft.gguf \
         --episodes 32 --first-seed 108 --max-steps 6 --out runs/tiny29/compare/COMPARE.md
 
 ``models.eval`` writes the full report of one run on a few seeds per task;
@@ -19,7 +19,8 @@ lies above zero; under ``MIN_PAIRS`` paired episodes there is no verdict.
 A planner is ``NAME=MODEL.gguf`` (llama.cpp), ``NAME=BASE.gguf+ADAPTER.gguf``
 (a GGUF LoRA adapter over its base), ``heuristic`` (the teacher),
 ``fixes`` (the best of the fixes the prompt's findings suggest, by simulation:
-what copying a suggestion, and nothing else, reaches) or ``random``. ``--grammar`` decodes under the runtime's action grammar,
+what copying a suggestion, and nothing else, reaches) or ``random``. ``--grammar`` decodes under the
+runtime's action grammar,
 ``--samples K`` verifies K different answers by simulation as ``local
 --samples K`` does, ``--tune NAME`` also tries each of model NAME's answers
 with its amounts scaled, as the runtime planners do by default
@@ -68,8 +69,9 @@ EPISODES_FILE = "compare_episodes.jsonl"
 
 
 def episodes_path(report: Path) -> Path:
-    """Where the episodes of ``report`` go: ``<stem>_episodes.jsonl`` beside it, the stem in lower case
-    (``COMPARE.md`` → :data:`EPISODES_FILE`, ``VERIFY.md`` → ``verify_episodes.jsonl``), so that two reports
+    """Where the episodes of ``report`` go: ``<stem>_episodes.jsonl`` beside it, the stem in lower case.
+
+    ``COMPARE.md`` → :data:`EPISODES_FILE`, ``VERIFY.md`` → ``verify_episodes.jsonl``, so that two reports
     in one folder keep their own episodes.
     """
     return report.with_name(f"{report.stem.lower()}_episodes.jsonl")
@@ -85,8 +87,9 @@ BUILT_IN = ("heuristic", "fixes", "random")
 
 
 def parse_spec(spec: str) -> tuple[str, Path | None, Path | None]:
-    """``NAME=MODEL.gguf`` / ``NAME=BASE.gguf+ADAPTER.gguf`` / a built-in planner (:data:`BUILT_IN`) →
-    (name, model, adapter).
+    """A planner's spec → (name, model, adapter); model and adapter are ``None`` where there is none.
+
+    The spec is ``NAME=MODEL.gguf``, ``NAME=BASE.gguf+ADAPTER.gguf`` or a built-in planner (:data:`BUILT_IN`).
     """
     if spec in BUILT_IN:
         return spec, None, None
@@ -118,11 +121,12 @@ def check_seeds(split: str, first_seed: int, episodes: int) -> None:
 
 def make_policies(specs: list[str], *, grammar: bool, samples: int, tune: list[str] | None = None,
                   suggestions: list[str] | None = None, free_distances: bool = False, least: int = 2) -> list[Any]:
-    """Load every planner named by ``specs``, ``least`` of them at least (model files are checked before any
-    episode runs);
-    the model planners named in ``tune`` get their answers' amounts tuned by simulation, those named in
-    ``suggestions`` have the findings' suggested fixes verified beside their answers; ``free_distances``:
-    a request's move distances are the model's own even under the grammar (``GGUFPolicy``).
+    """Load every planner named by ``specs``, ``least`` of them at least.
+
+    Model files are checked before any episode runs. The model planners named in ``tune`` get their
+    answers' amounts tuned by simulation, those named in ``suggestions`` have the findings' suggested fixes
+    verified beside their answers; ``free_distances``: a request's move distances are the model's own even
+    under the grammar (``GGUFPolicy``).
     """
     from models.policies import FixesPolicy, GGUFPolicy, HeuristicPolicy, RandomPolicy
 
@@ -185,6 +189,7 @@ def comparison_rows(rows: list[Any]) -> list[dict[str, Any]]:
 
 
 def comparison_table(comparisons: list[dict[str, Any]]) -> str:
+    """A Markdown table of :func:`comparison_rows`: differences, intervals, episodes each way and verdicts."""
     head = ("| A − B | A | B | mean difference | 95 % interval | episodes A better / worse / same | A beats B |\n"
             "|---|---|---|---|---|---|---|")
     lines = [f"| {c['a']} − {c['b']} | {c['a_composite']:.3f} | {c['b_composite']:.3f} | {c['mean']:+.4f} | "
@@ -345,9 +350,10 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
         decoding = decoding_text(grammar, samples, tune, suggestions)
         text = ["# Planner comparison on SVG files\n",
                 f"{len(loaded)} files, each imported once and improved without a brief (default metric weights)"
-                + (f", each played as it is and in {variants - 1} perturbed copies (seeds 1–{variants - 1}, 1–{perturb} "
-                   "random damaging edits each, `models.files`)" if variants > 1 else "") + ", "
-                f"at most {max_steps} steps per file{model_clause(specs, decoding)}." + (f" Produced by `{command}`." if command else "") + "\n",
+                + (f", each played as it is and in {variants - 1} perturbed copies (seeds 1–{variants - 1}, "
+                   f"1–{perturb} random damaging edits each, `models.files`)" if variants > 1 else "") + ", "
+                f"at most {max_steps} steps per file{model_clause(specs, decoding)}."
+                + (f" Produced by `{command}`." if command else "") + "\n",
                 "## Paired differences of the final composite\n", comparison_table(comparisons), "",
                 "## Planners\n", policy_table(rows), ""]
         episodes_file = write_episodes(episodes_path(out), {"file": rows})
@@ -359,6 +365,7 @@ def compare_files(specs: list[str], files: list[str | Path], *, max_steps: int =
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: compare the planners on paired episodes, or as applicators with ``--requests``."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("planners", nargs="+", metavar="PLANNER",
                     help="NAME=MODEL.gguf, NAME=BASE.gguf+ADAPTER.gguf, heuristic, fixes or random")

@@ -36,9 +36,10 @@ from models.model_card import grpo_text
 
 
 def continuation_grpo() -> Any:
-    """The GRPO settings a continuation starts from before its ``--grpo-*`` flags: those of the ``tiny``
-    configuration when the bundled model's parts were trained (12 steps of 2 states × 4 actions), kept
-    here so that the commands quoted in the model card run as they ran.
+    """The GRPO settings a continuation starts from before its ``--grpo-*`` flags.
+
+    They are those of the ``tiny`` configuration when the bundled model's parts were trained (12 steps of
+    2 states × 4 actions), kept here so that the commands quoted in the model card run as they ran.
     """
     from models.grpo import GRPOConfig
 
@@ -109,6 +110,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: SFT further in a new run (or reuse a finished SFT), then GRPO, export, evaluate, install."""
     args = parser().parse_args(argv)
 
     import torch

@@ -1,9 +1,9 @@
-"""DAgger data: the heuristic's action at the states a trained model reaches itself.
+r"""DAgger data: the heuristic's action at the states a trained model reaches itself.
 
 Command (one of the four collections behind the bundled model's sixth part;
 ``runs/tiny6/NOTES.md`` lists them all)::
 
-    python -m models.experiments.dagger --model runs/tiny5/gguf/grpo.gguf --out runs/dagger6c/shard0 \\
+    python -m models.experiments.dagger --model runs/tiny5/gguf/grpo.gguf --out runs/dagger6c/shard0 \
         --episodes 180 --first-seed 2300 --max-steps 6 --samples 6 --teacher-share 0.3 --shard 0/2
 
 ``models.data`` records the heuristic's own trajectories, so a model trained
@@ -123,7 +123,10 @@ def without_instruction(i: int, share: float) -> bool:
 
 
 def with_varied_ids(cfg: DaggerConfig, task: str, seed: int) -> bool:
-    """Whether the episode of ``task`` at ``seed`` renames its elements (a seeded draw with probability ``varied_ids``)."""
+    """Whether the episode of ``task`` at ``seed`` renames its elements.
+
+    A draw seeded by ``cfg.seed``, the task and the seed, true with probability ``cfg.varied_ids``.
+    """
     return cfg.varied_ids > 0 and random.Random(f"{cfg.seed}:ids:{task}:{seed}").random() < cfg.varied_ids
 
 
@@ -180,8 +183,9 @@ def episode(learner: Any, teacher: Any, task: str, seed: int, cfg: DaggerConfig,
 
 def file_episode(learner: Any, teacher: Any, name: str, document: Any, seed: int, cfg: DaggerConfig,
                  rng: random.Random) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The records of one learner-driven episode of a real file (``models.files``: as is at seed 0, perturbed
-    after), without a brief as ``fix`` meets it.
+    """The records of one learner-driven episode of a real file, without a brief as ``fix`` meets it.
+
+    The file is played as it is at seed 0 and perturbed at later seeds (``models.files``).
     """
     from models.files import file_env, file_variant
 
@@ -192,9 +196,11 @@ def file_episode(learner: Any, teacher: Any, name: str, document: Any, seed: int
 
 
 def read_as_learner(learner: Any, env: Any) -> str:
-    """The observation text of ``env`` as the learner's prompt holds it: shortened as the runtime shortens a
-    prompt longer than the model's context (``assistant.planners.local.fit_planner_prompt``), so that a large
-    file's states are trained on as they are read instead of dropped by SFT as too long.
+    """The observation text of ``env`` as the learner's prompt holds it.
+
+    It is shortened as the runtime shortens a prompt longer than the model's context
+    (``assistant.planners.local.fit_planner_prompt``), so that a large file's states are trained on as they
+    are read instead of dropped by SFT as too long.
     """
     from assistant.planners.local import fit_planner_observation
 
@@ -351,6 +357,7 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: collect this shard's DAgger records under ``--out`` (:func:`collect`); print its counts."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     d = DaggerConfig()
     ap.add_argument("--model", default=d.model, help="the learner: a GGUF file")

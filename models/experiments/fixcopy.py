@@ -1,9 +1,9 @@
-"""How often a model planner writes one of the fixes its prompt suggests.
+r"""How often a model planner writes one of the fixes its prompt suggests.
 
 Command (the bundled model against another run's SFT model on two held-out files)::
 
-    python -m models.experiments.fixcopy bundled=assistant/data/layout-applicator-tiny.gguf \\
-        t33=runs/tiny33/gguf/sft.gguf \\
+    python -m models.experiments.fixcopy bundled=assistant/data/layout-applicator-tiny.gguf \
+        t33=runs/tiny33/gguf/sft.gguf \
         --samples 8 --variants 4 --files examples/flyer.svg examples/slide.svg …
 
 The observation a planner reads lists its findings, each with a suggested fix
@@ -64,6 +64,7 @@ def copy_counts(policy: Any, env: Any, samples: int) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: count each model's copied fixes at the first state of every file and variant."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("planners", nargs="+", metavar="NAME=MODEL.gguf",
                     help="model planners (NAME=MODEL.gguf or NAME=BASE.gguf+ADAPTER.gguf)")

@@ -1,9 +1,9 @@
-"""Mix SFT data directories into one: chosen kinds, sampled or repeated, shuffled with a seed.
+r"""Mix SFT data directories into one: chosen kinds, sampled or repeated, shuffled with a seed.
 
 Command (the data the bundled applicator's fourth training part used)::
 
-    python -m models.experiments.mix --out runs/tiny4/mix \\
-        --train runs/tiny4/data:planner:x2 runs/tiny4/data:applicator runs/tiny3/data:applicator:6000 \\
+    python -m models.experiments.mix --out runs/tiny4/mix \
+        --train runs/tiny4/data:planner:x2 runs/tiny4/data:applicator runs/tiny3/data:applicator:6000 \
         --val runs/tiny4/dataval:all runs/tiny3/data:applicator:300
 
 Each source is ``DIR[:KIND[:AMOUNT]]`` naming a ``models.data`` output
@@ -44,6 +44,7 @@ class Source:
 
     @classmethod
     def parse(cls, spec: str) -> Source:
+        """The source a ``DIR[:KIND[:N or xR]]`` spec names; ``ValueError`` when the spec is malformed."""
         parts = spec.split(":")
         if not parts[0] or len(parts) > 3:
             raise ValueError(f"bad source {spec!r}: expected DIR[:KIND[:N or xR]]")
@@ -88,8 +89,10 @@ class Source:
 
 
 def source_facts(sources: list[Source]) -> dict[str, Any]:
-    """What the sources' ``stats.json`` record: the tasks (in first-seen order), per split the span of their
-    seed ranges, and ``made_by``, the command of each source that records one (``models.experiments.dagger``, a mix).
+    """What the sources' ``stats.json`` files record, merged.
+
+    The tasks (in first-seen order), per split the span of their seed ranges, and ``made_by``, the command
+    of each source that records one (``models.experiments.dagger``, a mix).
     """
     tasks: list[str] = []
     ranges: dict[str, Any] = {}
@@ -132,6 +135,7 @@ def mix(out: Path, train: list[Source], val: list[Source], seed: int = 0,
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: mix the ``--train`` and ``--val`` sources into ``--out``; print each split's counts."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True, help="output data directory")
     ap.add_argument("--train", nargs="+", required=True, metavar="SOURCE", help="DIR[:KIND[:N or xR]]")

@@ -1,8 +1,8 @@
-"""Pair two evaluated runs episode by episode: is run A's policy better than run B's, beyond the noise?
+r"""Pair two evaluated runs episode by episode: is run A's policy better than run B's, beyond the noise?
 
 Command (the ``tiny`` configuration with shared-prompt SFT against the run before it)::
 
-    python -m models.experiments.pair_runs runs/tiny37/eval_episodes.jsonl runs/tiny36/eval_episodes.jsonl \\
+    python -m models.experiments.pair_runs runs/tiny37/eval_episodes.jsonl runs/tiny36/eval_episodes.jsonl \
         --names tiny37 tiny36 --out runs/tiny37/PAIRED.md
 
 Each argument is an evaluation's episodes file (``eval_episodes.jsonl``, written by ``models.eval``; a
@@ -10,8 +10,8 @@ Each argument is an evaluation's episodes file (``eval_episodes.jsonl``, written
 hold, with the same element names (``ids``: the generators' or renamed), is paired by task and seed — both
 runs started from the same broken layout and brief — and gets the mean difference of final composites A − B
 with a 95 % bootstrap interval (``models.eval.stats.paired_difference``) and how many episodes went each way.
-A policy only one file holds, or with no episode in common, is listed as not paired. A file that is missing or not an episodes
-file is named, with the line that is wrong, and nothing is written.
+A policy only one file holds, or with no episode in common, is listed as not paired. A file that is missing
+or not an episodes file is named, with the line that is wrong, and nothing is written.
 """
 
 from __future__ import annotations
@@ -112,6 +112,7 @@ def report(rows: list[dict[str, Any]], unpaired: list[str], names: tuple[str, st
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Command line: pair two episodes files and print or write the report; returns the exit status."""
     ap = argparse.ArgumentParser(description="Pair two evaluated runs' episodes and compare their policies.")
     ap.add_argument("a", help="run A's episodes file (eval_episodes.jsonl)")
     ap.add_argument("b", help="run B's episodes file")

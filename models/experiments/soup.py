@@ -134,6 +134,7 @@ def soup(checkpoints: list[str | Path], out: str | Path, weights: list[float] | 
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Command line: write the weighted mean of the checkpoints to ``--out`` (:func:`soup`)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("checkpoints", nargs="+", help="checkpoint directories of one model (models.lm.load_lm)")
     ap.add_argument("--out", required=True, help="checkpoint directory to write")
