@@ -7,7 +7,7 @@ NODE_STAMP := tests/e2e/node_modules/.installed-stamp
 NATIVE_STAMP := $(VENV)/.native-stamp
 PYTEST_ARGS ?=
 
-.PHONY: run test test-all lint bench setup clean train-tiny
+.PHONY: run test test-all lint bench fuzz setup clean train-tiny
 
 $(STAMP): pyproject.toml setup.py Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
