@@ -99,12 +99,15 @@ class _LazyModel:
         return self.planner
 
 
-def run_case(case: Case, model: Any, out: Path) -> dict[str, Any]:
-    """One request through the chat; the check's verdict and what else moved."""
+def run_case(case: Case, model: Any, out: Path, *, rules: bool = True) -> dict[str, Any]:
+    """One request through the chat; the check's verdict and what else moved.
+
+    ``rules=False`` passes every request to the model (the understander is skipped).
+    """
     doc = import_svg(case.svg)
     b = boxes(doc)
     c = doc.layout.canvas
-    chat = ChatAssistant(doc, model=model, out_dir=out, input_path=case.svg, samples=4, preview=False)
+    chat = ChatAssistant(doc, model=model, out_dir=out, input_path=case.svg, samples=4, preview=False, rules=rules)
     t0 = time.perf_counter()
     reply = chat.handle(case.request)
     took = time.perf_counter() - t0
@@ -126,8 +129,8 @@ def run_case(case: Case, model: Any, out: Path) -> dict[str, Any]:
             "reply": reply.text.splitlines()[0] if reply.text else ""}
 
 
-def evaluate_files(files: list[Path], *, verbose: bool = False) -> dict[str, Any]:
-    """Run every case of ``files``; totals and per-case rows."""
+def evaluate_files(files: list[Path], *, verbose: bool = False, rules: bool = True) -> dict[str, Any]:
+    """Run every case of ``files``; totals and per-case rows (``rules=False``: the model alone)."""
     model = _LazyModel()
     out = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-requests"
     rows = []
@@ -135,7 +138,7 @@ def evaluate_files(files: list[Path], *, verbose: bool = False) -> dict[str, Any
         for case in read_cases(tsv):
             if not case.svg.is_file():
                 continue
-            row = run_case(case, model, out)
+            row = run_case(case, model, out, rules=rules)
             rows.append(row)
             if verbose:
                 print(f"{'MET ' if row['met'] else 'miss'} | {case.request[:58]:58s} | moved {len(row['moved'])} | "
@@ -175,7 +178,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path, help="request TSV files (default: both sets)")
     ap.add_argument("--verbose", "-v", action="store_true", help="one line per request")
+    ap.add_argument("--model-only", action="store_true",
+                    help="pass every request to the bundled model, skipping the understander")
     args = ap.parse_args(argv)
+    if args.model_only:
+        files = args.files or [*sorted(DEV.glob("*.tsv")), *sorted(HELDOUT.glob("*.tsv"))]
+        for name, group in (("development", [f for f in files if f.parent == DEV]),
+                            ("held-out", [f for f in files if f.parent != DEV])):
+            if group:
+                res = evaluate_files(group, verbose=args.verbose, rules=False)
+                print({k: v for k, v in _row(f"{name}, model only", res).items()})
+        return 0
     if not args.files:
         for r in run():
             print(r)
