@@ -36,6 +36,37 @@ def test_candidate_pairs_finds_every_overlapping_interval_pair(seed: int) -> Non
     assert got == want
 
 
+@pytest.mark.parametrize("chunk", [1, 7, 500])
+def test_filtered_pairs_built_in_blocks_are_the_pairs_filtered_at_once(chunk: int) -> None:
+    rng = np.random.default_rng(chunk)
+    lo = rng.uniform(0, 100, 300)
+    hi = lo + rng.uniform(0, 30, 300)
+    tag = rng.integers(0, 3, 300)
+
+    def same_tag(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return tag[a] == tag[b]
+
+    a, b = candidate_pairs(lo, hi)
+    keep = same_tag(a, b)
+    ca, cb = candidate_pairs(lo, hi, where=same_tag, chunk=chunk)
+    assert ca.tolist() == a[keep].tolist() and cb.tolist() == b[keep].tolist()
+
+
+@pytest.mark.parametrize("n,seed,size", [(300, 0, 60.0), (300, 2, 900.0)])
+def test_nearest_split_in_small_blocks_gives_the_same_partners(monkeypatch: pytest.MonkeyPatch, n: int, seed: int,
+                                                               size: float) -> None:
+    """A dense page is searched block by block (bounded memory): the answer must not depend on the blocks."""
+    from assistant.metrics import context
+
+    la = LayoutArrays(random_layout(n, seed, size=size))
+    idx = np.arange(la.n)
+    whole = nearest_split(la, idx, related, radius=30.0)
+    monkeypatch.setattr(context, "PAIR_CHUNK", 50)
+    blocked = nearest_split(la, idx, related, radius=30.0)
+    for w, b in zip(whole, blocked):
+        assert w.tolist() == b.tolist()
+
+
 @pytest.mark.parametrize("n,seed,vertical", [(400, 0, True), (400, 1, False), (50, 2, True), (50, 3, False),
                                              (400, 4, True)])
 def test_nearest_beyond_matches_brute_force(n: int, seed: int, vertical: bool) -> None:

@@ -28,6 +28,8 @@ arrays too and compute the same values.
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -53,30 +55,75 @@ _ANCHOR_RANGE = np.arange(3)[:, None]
 
 
 
-def candidate_pairs(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+#: Candidate pairs ``candidate_pairs`` builds at once when it filters them (bounds its memory on dense pages).
+PAIR_CHUNK = 1 << 20
+
+PairFilter = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def candidate_pairs(lo: np.ndarray, hi: np.ndarray, *, where: PairFilter | None = None,
+                    chunk: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs ``(i, j)``, ``i != j``, whose intervals ``[lo, hi]`` overlap (sort and sweep).
 
     Sorting by ``lo``, each interval's partners start after it and before the
     first ``lo`` beyond its ``hi`` (``searchsorted``); pairs are generated with
     ``np.repeat`` without a Python loop. Cost O(n log n + k) for k pairs.
+
+    With ``where`` (pairs → a mask of those to keep), the candidates are built
+    ``chunk`` at a time and filtered as they are made (:func:`candidate_pair_blocks`),
+    so memory follows the pairs kept, not the candidates: on a dense page the
+    pairs that overlap on one axis grow with the square of the element count,
+    those that also meet on the other do not.
     """
+    e = np.empty(0, dtype=np.intp)
+    whole = where is None and chunk is None  # nothing filtered: building the pairs in blocks saves nothing
+    blocks = list(candidate_pair_blocks(lo, hi, where=where, chunk=sys.maxsize if whole else chunk))
+    if not blocks:
+        return e, e
+    if len(blocks) == 1:
+        return blocks[0]
+    return np.concatenate([a for a, _ in blocks]), np.concatenate([b for _, b in blocks])
+
+
+def candidate_pair_blocks(lo: np.ndarray, hi: np.ndarray, *, where: PairFilter | None = None,
+                          chunk: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The pairs of :func:`candidate_pairs` in blocks built from at most about ``chunk`` candidates each.
+
+    ``chunk`` defaults to ``PAIR_CHUNK``; ``where`` filters each block as it is
+    made. Blocks come in the order :func:`candidate_pairs` lists the pairs.
+    """
+    chunk = PAIR_CHUNK if chunk is None else max(1, int(chunk))
     n = lo.shape[0]
     if n < 2:
-        e = np.empty(0, dtype=np.intp)
-        return e, e
+        return
     order = np.argsort(lo, kind="stable")
     slo, shi = lo[order], hi[order]
     end = np.searchsorted(slo, shi, side="right")
-    start = np.arange(1, n + 1)
-    counts = np.maximum(end - start, 0)
-    total = int(counts.sum())
+    counts = np.maximum(end - np.arange(1, n + 1), 0)
+    ends = np.cumsum(counts)
+    total = int(ends[-1])
     if total == 0:
-        e = np.empty(0, dtype=np.intp)
-        return e, e
-    a = np.repeat(np.arange(n), counts)
-    offs = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    b = a + 1 + offs
-    return order[a], order[b]
+        return
+    # rows of the sorted order, cut into blocks of at most `chunk` pairs (a block holds at least one row)
+    bounds = [0, n]
+    if total > chunk:
+        cuts = np.unique(np.searchsorted(ends, np.arange(chunk, total, chunk), side="left"))
+        bounds = [0, *(int(c) + 1 for c in cuts if 0 <= c < n - 1), n]
+    for r0, r1 in zip(bounds[:-1], bounds[1:]):
+        if r1 <= r0:
+            continue
+        c = counts[r0:r1]
+        size = int(c.sum())
+        if size == 0:
+            continue
+        a = np.repeat(np.arange(r0, r1), c)
+        b = a + 1 + (np.arange(size) - np.repeat(np.cumsum(c) - c, c))
+        ia, ib = order[a], order[b]
+        if where is not None:
+            keep = where(ia, ib)
+            ia, ib = ia[keep], ib[keep]
+        if ia.size:
+            yield ia, ib
 
 
 @lru_cache(maxsize=128)
@@ -285,10 +332,15 @@ class LayoutArrays:
             iy = np.minimum(y2[a], y2[b]) - np.maximum(y1[a], y1[b])
             keep = (ix > 0) & (iy > 0)
             return self._with_ink(idx[a[keep]], idx[b[keep]], (ix * iy)[keep])
+
+        def meet(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            return ((np.minimum(x2[a], x2[b]) > np.maximum(x1[a], x1[b]))
+                    & (np.minimum(y2[a], y2[b]) > np.maximum(y1[a], y1[b])))
+
         if pair_count(x1, x2) <= pair_count(y1, y2):
-            a, b = candidate_pairs(x1, x2)
+            a, b = candidate_pairs(x1, x2, where=meet)
         else:
-            a, b = candidate_pairs(y1, y2)
+            a, b = candidate_pairs(y1, y2, where=meet)
         i, j = idx[a], idx[b]
         ix = np.minimum(self.x2[i], self.x2[j]) - np.maximum(self.x1[i], self.x1[j])
         iy = np.minimum(self.y2[i], self.y2[j]) - np.maximum(self.y1[i], self.y1[j])

@@ -13,7 +13,7 @@ element"). They are answered without a Python loop over pairs:
   an optional ``reach`` stops the probing early. ``nearest_beyond_both``
   answers both axes for tiny inputs with one stacked all-pairs comparison.
 - ``nearest_split`` gathers candidate pairs within a radius with
-  ``strip_pairs`` (a sort-and-sweep over x within horizontal strips, so that
+  ``strip_pair_blocks`` (a sort-and-sweep over x within horizontal strips, so that
   whole columns or rows do not pair up) and keeps, per element, the
   nearest partner of each class (``np.minimum.at``, no sort of the pairs);
   ties go to the partner first in left-edge order after the element, then
@@ -33,9 +33,11 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from assistant.metrics.context import LayoutArrays, candidate_pairs
+from assistant.metrics.context import LayoutArrays, candidate_pair_blocks
 
 BLOCK = 512
+#: most cells (rows × elements) of one brute-force block: bounds its memory on pages of tens of thousands of elements
+BLOCK_CELLS = 1 << 21
 #: up to this many elements one brute-force block beats sorting and probing
 SMALL = 96
 #: when the sweep finds more than this share of all pairs, brute force is cheaper than sorting them
@@ -159,15 +161,19 @@ def _scan_beyond(a1: np.ndarray, a2: np.ndarray, o1: np.ndarray, o2: np.ndarray,
     return part, gap
 
 
-def strip_pairs(lo_x: np.ndarray, hi_x: np.ndarray, lo_y: np.ndarray, hi_y: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray]:
+def strip_pair_blocks(lo_x: np.ndarray, hi_x: np.ndarray, lo_y: np.ndarray, hi_y: np.ndarray,
+                      where: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+                      ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Index pairs whose rectangles ``[lo_x, hi_x] × [lo_y, hi_y]`` may overlap (a superset; each pair once).
 
     The page is cut into about √n horizontal strips; each rectangle is listed
     in every strip it touches, and one sort-and-sweep over x within strips
-    (``candidate_pairs`` on x offset by strip) pairs the rectangles sharing a
+    (``candidate_pair_blocks`` on x offset by strip) pairs the rectangles sharing a
     strip. A pair is kept in the first strip both touch only. Unlike a sweep
     over one axis, columns or rows of elements do not pair up wholesale.
+
+    The pairs come in blocks, each filtered by ``where`` (element pairs → mask)
+    as it is made, so memory follows the pairs kept, not the candidates.
     """
     m = lo_x.size
     y0 = float(lo_y.min())
@@ -181,10 +187,13 @@ def strip_pairs(lo_x: np.ndarray, hi_x: np.ndarray, lo_y: np.ndarray, hi_y: np.n
     x0 = float(lo_x.min())
     span = float(hi_x.max()) - x0
     off = 2.0 * span + 1.0  # strips apart on the offset axis; rounding cannot bring them together
-    a, b = candidate_pairs(strip * off + (lo_x[elem] - x0), strip * off + (hi_x[elem] - x0))
-    ea, eb = elem[a], elem[b]
-    first = strip[a] == np.maximum(s0[ea], s0[eb])
-    return ea[first], eb[first]
+
+    def keep(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        first = strip[a] == np.maximum(s0[elem[a]], s0[elem[b]])
+        return first if where is None else first & where(elem[a], elem[b])
+
+    for a, b in candidate_pair_blocks(strip * off + (lo_x[elem] - x0), strip * off + (hi_x[elem] - x0), where=keep):
+        yield elem[a], elem[b]
 
 
 def box_distance(la: LayoutArrays, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -275,27 +284,53 @@ def nearest_split(la: LayoutArrays, idx: np.ndarray, related: Relation, radius: 
         todo = np.arange(m) if need is None else need.nonzero()[0]
         return _brute_split(la, idx, related, todo, d_rel, p_rel, d_un, p_un)
     lo_x, hi_x, lo_y, hi_y = la.x1[idx] - h, la.x2[idx] + h, la.y1[idx] - h, la.y2[idx] + h
-    pa, pb = strip_pairs(lo_x, hi_x, lo_y, hi_y)
-    ia, ib = idx[pa], idx[pb]
-    near = ((np.minimum(la.x2[ia], la.x2[ib]) - np.maximum(la.x1[ia], la.x1[ib])) >= -radius) & (
-        (np.minimum(la.y2[ia], la.y2[ib]) - np.maximum(la.y1[ia], la.y1[ib])) >= -radius)
-    pa, pb = pa[near], pb[near]
-    if pa.size > DENSE_SHARE * m * m:
-        # so crowded that nearly everything is near everything: brute force is cheaper than sorting pairs
-        pa = pb = np.empty(0, dtype=np.intp)
-    rows = np.concatenate([pa, pb])
-    cols = np.concatenate([pb, pa])
-    d = box_distance(la, idx[rows], idx[cols])
-    rel = related(la, idx[rows], idx[cols])
+
+    def near(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+        ia, ib = idx[pa], idx[pb]
+        return ((np.minimum(la.x2[ia], la.x2[ib]) - np.maximum(la.x1[ia], la.x1[ib])) >= -radius) & (
+            (np.minimum(la.y2[ia], la.y2[ib]) - np.maximum(la.y1[ia], la.y1[ib])) >= -radius)
+
     # ties go to the partner first in left-edge order after the element, then first before it
     rank = np.empty(m, dtype=np.intp)
     rank[np.argsort(lo_x, kind="stable")] = np.arange(m)
-    tie = rank[cols] + m * (rank[cols] < rank[rows])
-    d_rel, p_rel = _first_per_row(rows[rel], d[rel], cols[rel], m, tie[rel])
-    d_un, p_un = _first_per_row(rows[~rel], d[~rel], cols[~rel], m, tie[~rel])
+    d_rel, p_rel, t_rel = np.full(m, np.inf), np.full(m, -1), np.full(m, np.iinfo(np.intp).max)
+    d_un, p_un, t_un = d_rel.copy(), p_rel.copy(), t_rel.copy()
+    found = 0
+    for pa, pb in strip_pair_blocks(lo_x, hi_x, lo_y, hi_y, where=near):
+        found += pa.size
+        if found > DENSE_SHARE * m * m:
+            # so crowded that nearly everything is near everything: brute force is cheaper than sorting pairs
+            d_rel[:], p_rel[:], d_un[:], p_un[:] = np.inf, -1, np.inf, -1
+            break
+        rows = np.concatenate([pa, pb])
+        cols = np.concatenate([pb, pa])
+        d = box_distance(la, idx[rows], idx[cols])
+        rel = related(la, idx[rows], idx[cols])
+        tie = rank[cols] + m * (rank[cols] < rank[rows])
+        for sel, best_d, best_p, best_t in ((rel, d_rel, p_rel, t_rel), (~rel, d_un, p_un, t_un)):
+            _merge_best(rows[sel], d[sel], cols[sel], tie[sel], best_d, best_p, best_t)
     unsure = (d_rel > radius) | (d_un > radius)
     todo = (unsure if need is None else unsure & need).nonzero()[0]
     return _brute_split(la, idx, related, todo, d_rel, p_rel, d_un, p_un)
+
+
+def _merge_best(rows: np.ndarray, d: np.ndarray, cols: np.ndarray, tie: np.ndarray, best_d: np.ndarray,
+                best_p: np.ndarray, best_t: np.ndarray) -> None:
+    """Fold one block of pairs into the best partner per row so far (smallest ``d``, then smallest ``tie``).
+
+    ``tie`` names a partner uniquely for its row, so blocks may come in any order.
+    """
+    m = best_d.size
+    cd, cp = _first_per_row(rows, d, cols, m, tie)
+    has = cp >= 0
+    if not has.any():
+        return
+    # the tie value of each row's chosen partner: the smallest tie among its pairs at distance cd
+    ct = np.full(m, np.iinfo(np.intp).max)
+    at = (d == cd[rows]).nonzero()[0]
+    np.minimum.at(ct, rows[at], tie[at])
+    better = has & ((cd < best_d) | ((cd == best_d) & (ct < best_t)))
+    best_d[better], best_p[better], best_t[better] = cd[better], cp[better], ct[better]
 
 
 def _brute_split(la: LayoutArrays, idx: np.ndarray, related: Relation, todo: np.ndarray, d_rel: np.ndarray,
@@ -303,7 +338,7 @@ def _brute_split(la: LayoutArrays, idx: np.ndarray, related: Relation, todo: np.
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Exact nearest related / unrelated partners of the rows ``todo`` (blocks of all pairs); finish the result."""
     x1, x2, y1, y2 = la.x1[idx], la.x2[idx], la.y1[idx], la.y2[idx]
-    for sl in blocks(todo.size):
+    for sl in blocks(todo.size, max(1, min(BLOCK, BLOCK_CELLS // max(idx.size, 1)))):
         r = todo[sl]
         ar = np.arange(r.size)
         # box gaps as ``box_distance``: per axis the larger of the two one-sided gaps, at least 0

@@ -81,7 +81,7 @@ static void brute_row(const Geo *g, Py_ssize_t r, double *dr, Py_ssize_t *pr, do
     *dr = best[1], *pr = at[1], *du = best[0], *pu = at[0];
 }
 
-/* ``neighbours.strip_pairs`` and its radius filter, as a test of one pair (see nearest_split) */
+/* ``neighbours.strip_pair_blocks`` and its radius filter, as a test of one pair (see nearest_split) */
 typedef struct {
     double lo_x[LA_MAX], hi_x[LA_MAX], x0, off, radius;
     Py_ssize_t s0[LA_MAX], s1[LA_MAX];
