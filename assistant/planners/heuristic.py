@@ -33,7 +33,7 @@ from assistant.actions import Action, parse_action
 from assistant.actions.trial import attempt
 from assistant.errors import InvalidAction
 from assistant.metrics import Finding, MetricReport
-from assistant.planners import register_planner
+from assistant.planners import register_planner, siblings
 from assistant.planners.base import PlannerState, Proposal, action_ids, actionable
 from assistant.planners.candidates import candidates_for, unit_of
 from assistant.planners.lists import detached_lists, list_markers, snapshot
@@ -121,16 +121,20 @@ class HeuristicPlanner:
         return out
 
     def _simulate(self, state: PlannerState, action: Action, markers: dict[str, list[str]],
-                  listed: dict[str, Any]) -> tuple[MetricReport, set[str]] | None:
+                  listed: dict[str, Any], sets: list[list[str]] | None = None,
+                  kin: dict[str, Any] | None = None) -> tuple[MetricReport, set[str]] | None:
         """Apply, score and undo ``action``; ``(report, changed ids)``, or None when it is refused.
 
-        It is refused when invalid or when it would pull a bulleted list off its
-        bullets (``markers`` and their ``listed`` snapshot, ``assistant.planners.lists``).
+        It is refused when invalid, when it would pull a bulleted list off its
+        bullets (``markers`` and their ``listed`` snapshot, ``assistant.planners.lists``)
+        or one line of a list of like texts away from the others (``sets`` and their
+        ``kin`` snapshot, ``assistant.planners.siblings``).
         """
         doc = state.document
         try:
             with attempt(doc, action, constraints=state.constraints, weights=state.weights) as trial:
-                if detached_lists(listed, doc.layout, markers):
+                if detached_lists(listed, doc.layout, markers) or (
+                        sets and siblings.detached_siblings(kin or {}, doc.layout, sets)):
                     return None
                 return trial.report, set(trial.changed_ids)
         except InvalidAction:
@@ -141,6 +145,8 @@ class HeuristicPlanner:
         layout = state.document.layout
         markers = list_markers(layout)
         listed = snapshot(layout, markers)  # every simulation is undone: one snapshot serves them all
+        sets = [] if state.instruction or state.constraints else siblings.sibling_sets(layout)
+        kin = siblings.snapshot(layout, sets)
         trials: list[_Trial] = []
         for order, (raw, reason, finding) in enumerate(
                 self._candidates(state, report, max_findings, max_candidates)):
@@ -150,7 +156,7 @@ class HeuristicPlanner:
                 action = parse_action(raw)
             except InvalidAction:
                 continue
-            sim = self._simulate(state, action, markers, listed)
+            sim = self._simulate(state, action, markers, listed, sets, kin)
             if sim is None:
                 continue
             after, changed = sim

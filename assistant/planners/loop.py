@@ -33,6 +33,7 @@ from assistant.document import Document
 from assistant.errors import InvalidAction, PlannerError
 from assistant.instructions import Constraint, ContrastConstraint
 from assistant.metrics import MetricReport, evaluate
+from assistant.planners import siblings
 from assistant.planners.base import Planner, PlannerState, PlanResult, Proposal, StepRecord, proposals_of
 from assistant.planners.lists import detached_lists, list_markers, snapshot
 from assistant.render.inkmap import InkState, compare, measure
@@ -188,6 +189,9 @@ def run_planner(
         finalize = False
         markers = list_markers(document.layout)  # a refused try is undone: the same lists for every try
         listed = snapshot(document.layout, markers)
+        # lists of like texts move together on the planner's own initiative; a brief may move one of them
+        sets = [] if instruction or constraints else siblings.sibling_sets(document.layout)
+        kin = siblings.snapshot(document.layout, sets)
         for proposal in proposals[:TRIES_PER_STEP]:
             result.proposed += 1
             try:
@@ -203,8 +207,9 @@ def run_planner(
             t_step = time.monotonic()
             try:
                 with attempt(document, action, constraints=constraints, weights=weights) as trial:
-                    if set(trial.changed_ids) & protected or detached_lists(listed, document.layout, markers):
-                        continue  # it would move a locked or kept element, or pull a list off its bullets
+                    if (set(trial.changed_ids) & protected or detached_lists(listed, document.layout, markers)
+                            or siblings.detached_siblings(kin, document.layout, sets)):
+                        continue  # it would move a locked or kept element, pull a list off its bullets or apart
                     result.valid += 1
                     after = trial.report
                     if guard and not (improves(report, after, tolerance)
