@@ -121,7 +121,9 @@ def test_once_with_a_request_not_understood_writes_nothing(tmp_path: Path) -> No
     out = tmp_path / "out"
     res = CliRunner().invoke(app, ["chat", str(svg), "--once", "please do the thing", "--out", str(out)])
     assert res.exit_code == 1 and "No edit made" in res.output
-    assert not list(out.glob("*.svg")) and hashlib.sha256(svg.read_bytes()).hexdigest() == digest
+    assert not out.exists() and hashlib.sha256(svg.read_bytes()).hexdigest() == digest  # not even the folder
+    empty = CliRunner().invoke(app, ["chat", str(svg), "--once", "  ", "--out", str(out)])
+    assert empty.exit_code == 1 and "request is empty" in empty.output and not out.exists()
     done = CliRunner().invoke(app, ["chat", str(svg), "--once", "move the logo 20px to the left", "--out", str(out),
                                     "--no-preview"])
     assert done.exit_code == 0 and "Saved" in done.output

@@ -69,18 +69,33 @@ def chat(
         return get_planner("local", **options)
 
     out_dir = out if out is not None else Path.cwd() / f"{file.stem}-chat"
+    made = not out_dir.exists()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         fail(f"cannot create the output folder {str(out_dir)!r}: {exc.strerror or exc}")
     assistant = ChatAssistant(doc, model=planner, out_dir=out_dir, input_path=file, samples=samples,
                               preview=preview)
-    if once is not None:
-        reply = assistant.handle(once)
-        typer.echo(reply.text)
-        if reply.edited:
-            typer.echo(assistant.handle("save").text)
-        if reply.text.startswith(("error:", "No edit made", "Not saved", "Not exported")):
-            raise typer.Exit(1)
-        return
-    run_repl(assistant, write=typer.echo)
+    try:
+        if once is not None:
+            if not once.strip():
+                fail("No edit made: the request is empty; say what to change and how, e.g. "
+                     "'move the logo to the top right'", code=1)
+            reply = assistant.handle(once)
+            typer.echo(reply.text)
+            if reply.edited:
+                typer.echo(assistant.handle("save").text)
+            if reply.text.startswith(("error:", "No edit made", "Not saved", "Not exported")):
+                raise typer.Exit(1)
+            return
+        run_repl(assistant, write=typer.echo)
+    finally:
+        if made:
+            _remove_if_empty(out_dir)  # a session that wrote nothing leaves nothing behind
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()  # only an empty folder is removed
+    except OSError:
+        pass
