@@ -143,17 +143,14 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-#: A real banner of 3 000 paths: fixing it takes a worker many seconds.
-BIG = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real" / "ritlug_meetup-banner.svg"
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.skipif(not BIG.is_file(), reason="needs ../shared/corpus/real")
 def test_workers_die_with_a_killed_batch(tmp_path: Path) -> None:
+    from benchmarks.bench_import import synthetic_page
+
     d = tmp_path / "in"
     d.mkdir()
-    for i in range(2):
-        shutil.copy(BIG, d / f"banner-{i}.svg")
+    for i in range(2):  # 16 000 elements on one page: importing one takes a worker many seconds
+        (d / f"crowded-{i}.svg").write_text(synthetic_page(16_000))
     written = {p: p.read_bytes() for p in d.iterdir()}
     proc = subprocess.Popen([sys.executable, "-c", "from assistant.cli import main; main()", "fix", str(d),
                              "--in-place", "--jobs", "2", "--max-steps", "20"],
@@ -164,10 +161,10 @@ def test_workers_die_with_a_killed_batch(tmp_path: Path) -> None:
         time.sleep(0.2)
         workers = _children(proc.pid)
     assert len(workers) >= 2, "the batch never started its workers"
-    time.sleep(2.0)  # both are busy with their banner now
+    time.sleep(2.0)  # both are busy with their page now
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
-    deadline = time.monotonic() + 3  # a worker that went on would be fixing its banner for many seconds
+    deadline = time.monotonic() + 3  # a worker that went on would be busy with its page for many seconds
     while time.monotonic() < deadline and any(_alive(w) for w in workers):
         time.sleep(0.05)
     assert not any(_alive(w) for w in workers)
