@@ -10,7 +10,8 @@ written and imported again, so the boxes are the importer's, as a person's
 tools would see them; a turn that writes nothing leaves ``a`` equal to ``b``.
 
 Columns: *met* (checks that hold), *other moved* (elements the check does not
-name that moved more than 1 unit, summed), *wrong edits* (turns that edited and
+name that moved more than 1 unit, summed; the members of a named group and the
+groups around a named element, whose boxes follow it, are not counted), *wrong edits* (turns that edited and
 either missed the check or moved an element it does not name), *asked*
 (questions, "not understood" and "no such element" answers: no edit), *incl. members* (other
 moved as ``requests_eval.py`` counts it, where the backdrop and label of a moved button count as
@@ -122,8 +123,14 @@ def run_case(case: Case, model: Any, out: Path, *, rules: bool = True) -> dict[s
         met = False
     named = [k for k in b if f"'{k}'" in case.check]
     moved = [k for k in b if k in a and k not in named and max(abs(p - q) for p, q in zip(a[k], b[k])) > 1.0]
-    # a button's backdrop and label move with the button: members of a named group are not "other" elements
+    # a button's backdrop and label move with the button: members of a named group are not "other" elements;
+    # nor is a group whose box follows a named member (the section of a heading made bigger)
     members = {d.id for k in named if k in doc.layout for d in doc.layout.descendants_of(k)}
+    for k in named:
+        parent = doc.layout.get(k).group if k in doc.layout else None
+        while parent is not None:
+            members.add(parent)
+            parent = doc.layout.get(parent).group
     return {"request": case.request, "met": met, "moved": [k for k in moved if k not in members],
             "moved_raw": moved, "edited": reply.edited, "seconds": took,
             "reply": reply.text.splitlines()[0] if reply.text else ""}

@@ -161,3 +161,20 @@ def test_a_request_naming_nothing_is_not_sent_to_the_model() -> None:
     model = _Scripted('{"type":"move","ids":["title"],"dx":40,"dy":0}')
     chat = ChatAssistant(import_svg(EXAMPLES / "poster.svg"), model=model, out_dir=Path("unused"), preview=False)
     assert not chat.handle("do something nice with it").edited and model.calls == 0
+
+
+def test_tidy_it_up_fixes_as_fix_does_in_one_undo_step() -> None:
+    chat = _chat("editorial_cover")
+    before = chat.document.layout.model_copy(deep=True)
+    reply = chat.handle("tidy it up")
+    assert reply.edited and reply.text.startswith("Fixed ") and "'undo' takes all of it back" in reply.text
+    assert chat.session.revision == 1  # all of its edits are one step
+    chat.handle("undo")
+    assert [e.box for e in chat.document.layout] == [e.box for e in before]
+
+
+def test_tidy_it_up_on_a_design_with_nothing_wrong_says_so() -> None:
+    chat = _chat("editorial_cover")
+    chat.handle("tidy it up")
+    again = chat.handle("make it look better")
+    assert not again.edited and again.text.startswith("Nothing to change")

@@ -110,7 +110,7 @@ def test_an_element_the_layout_lacks_is_said_so(request_text: str) -> None:
 
 
 @pytest.mark.parametrize("request_text", ["", "   ", "asdf qwerty zxcv", "mach das Logo größer bitte",
-                                          "do the thing with the stuff", "x" * 10000, "make it nicer"])
+                                          "do the thing with the stuff", "x" * 10000, "make it pop"])
 def test_nonsense_empty_long_and_foreign_requests_change_nothing(request_text: str) -> None:
     outcome, before, after, _ = _run("poster", request_text)
     assert not outcome.edited and outcome.message and before == after
@@ -256,6 +256,9 @@ def test_a_request_already_met_changes_nothing() -> None:
     ("no, the other one", "other", 1.0, None), ("wrong one", "other", 1.0, None),
     ("no, I meant the subtitle", "other", 1.0, "the subtitle"), ("not the title, the subtitle", "other", 1.0,
                                                                    "the subtitle"),
+    ("tidy it up", "improve", 1.0, None), ("fix the layout", "improve", 1.0, None),
+    ("can you make the poster look more professional?", "improve", 1.0, None),
+    ("this looks messy, can you fix it", "improve", 1.0, None), ("clean up the page a bit", "improve", 1.0, None),
 ])
 def test_turn_commands(text: str, kind: str, factor: float, reference: str | None) -> None:
     cmd = turn_command(text)
@@ -265,6 +268,15 @@ def test_turn_commands(text: str, kind: str, factor: float, reference: str | Non
 def test_requests_that_are_not_turn_commands() -> None:
     assert turn_command("move the logo more to the left") is None
     assert turn_command("make the title bigger") is None
+    # about one element, or about the problem the conversation just named: not the whole layout
+    for text in ("fix the title", "improve the logo", "fix that", "sort it out", "make it bigger"):
+        assert turn_command(text) is None, text
+
+
+def test_a_quoted_heading_is_the_heading_and_its_section_is_named_as_such() -> None:
+    layout = import_svg(Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo" / "pgRouting_a4.svg").layout
+    assert understand('make the "Overview" heading bold', layout).targets == ["text4557"]
+    assert understand('move the "Overview" section down a bit', layout).targets == ["la-section-1"]
 
 
 def test_word_soup_never_raises_and_every_edit_undoes() -> None:

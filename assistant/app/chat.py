@@ -11,6 +11,11 @@ Each turn is a command or a free-text edit request:
   element the layout lacks or a request it does not understand is said so,
   with no edit. Turns about the last edit work too: "undo that", "again",
   "a bit more", "a bit less", "no, the other one", "no, I meant the subtitle";
+* a request about the whole layout that names no change ("tidy it up", "fix
+  the layout", "make it look better") is answered as ``layout-assistant fix``
+  answers a file: the heuristic planner edits only what is outside the norms of
+  published designs, each edit checked on a render, and all of its edits are one
+  undo step; a layout with nothing wrong is left as it is, and the answer says so;
 * only a request the understander cannot place (an English layout request that
   names elements, or one whose brief compiles into constraints) goes to the
   local applicator model (``assistant.planners.local.LocalPlanner``), loaded
@@ -55,8 +60,9 @@ from assistant.document import Document
 from assistant.errors import InvalidAction, LayoutError, PlannerError
 from assistant.instructions.brief import compile_brief
 from assistant.metrics import MetricReport, evaluate
+from assistant.planners import get_planner
 from assistant.planners.grammar import Distances, request_distances
-from assistant.planners.loop import instruction_fit
+from assistant.planners.loop import instruction_fit, run_planner
 from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
 from assistant.planners.prompting import build_prompt, format_target, layout_text
 from assistant.render.overlay import render_overlay_png
@@ -64,6 +70,7 @@ from assistant.render.overlay import render_overlay_png
 HELP = """Type an edit request in plain words, or a command:
   make the title bigger | logo to the top right | the photo overlaps the text, fix that   (edit requests)
   again, a bit more, a bit less, no the other one, no I meant the subtitle   (about the last edit)
+  tidy it up, fix the layout, make it look better   (fix what is outside the norms, as `fix` does)
   undo, redo             take back / repeat the last edit
   show                   list the elements and the score, write a preview PNG
   score                  the composite score and the weakest metrics
@@ -77,6 +84,8 @@ COMMANDS = ("help", "quit", "exit", "undo", "redo", "show", "score", "history", 
 SHOWN_DELTA = 0.005
 #: Instruction-fit gain a sample needs to win over the model's own (first) answer.
 FIT_MARGIN = 1e-3
+#: Most edits and seconds of one "tidy it up" (``layout-assistant fix``'s defaults).
+IMPROVE_STEPS, IMPROVE_SECONDS = 20, 20.0
 
 
 @dataclass
@@ -240,6 +249,8 @@ class ChatAssistant:
         outcome = self.requests.handle(request)
         if outcome.command is not None and outcome.command.kind in ("undo", "redo"):
             return self._cmd_undo([]) if outcome.command.kind == "undo" else self._cmd_redo([])
+        if outcome.command is not None and outcome.command.kind == "improve":
+            return self.improve_all()
         if outcome.edited:
             return self._edited(outcome, before)
         u = outcome.understanding
@@ -250,6 +261,24 @@ class ChatAssistant:
         if outcome.kind == "nothing":
             return Reply(f"Nothing to change: {outcome.message}{end}")
         return Reply(f"No edit made: {outcome.message}{end}")
+
+    def improve_all(self) -> Reply:
+        """Fix the whole layout as ``layout-assistant fix`` does; its edits are one undo step."""
+        before = self._score()
+        trial = self.document.copy()
+        run = run_planner(trial, get_planner("heuristic"), max_steps=IMPROVE_STEPS, time_budget=IMPROVE_SECONDS)
+        actions = [s.action for s in run.steps]
+        if not actions:
+            return Reply("Nothing to change: nothing in this layout is outside what published designs do "
+                         f"({self._score_text(before)}). Ask for a change by name, e.g. 'move the logo up a bit'.")
+        result = self.session.apply(actions)
+        after = self._score()
+        files = self._write_preview(result.changed_ids)
+        reasons = "; ".join(dict.fromkeys(s.reason.split(" (suggested fix)")[0] for s in run.steps))
+        return Reply(f"Fixed {len(actions)} thing{'s' if len(actions) != 1 else ''} outside the norms of published "
+                     f"designs: {reasons}.\nChanged: {', '.join(result.changed_ids) or 'nothing'}. "
+                     f"{self._delta(before, after)} 'undo' takes all of it back." + self._files_text(files),
+                     files=files, edited=True)
 
     def _brief_compiles(self, request: str) -> bool:
         try:

@@ -27,6 +27,11 @@ BROADER: dict[str, set[str]] = {
     "qr": {"qr"}, "shape": {"shape"}, "text": {"text"}, "badge": {"badge"},
 }
 
+#: Groups the importer makes of a heading and the text under it, and the words that name them as a whole.
+_SECTION = "la-section-"
+_SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "column", "group", "paragraph"})
+
+
 def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     """Each element's score for mention ``m`` (only elements with a positive score)."""
     scores: dict[str, float] = {}
@@ -39,7 +44,11 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         scores[eid] = max(scores.get(eid, 0.0), strength)
     if m.quote:
         q = fold(m.quote)
+        # "section" may also have been read as part of the groups' ids (la-section-N)
+        whole_section = bool(_SECTION_WORDS.intersection(m.words)) or any(e.startswith(_SECTION) for e, *_ in m.names)
         for eid, entry in index.entries.items():
+            if eid.startswith(_SECTION) and not whole_section:
+                continue  # a section's text is its heading's: the quote names the heading (or, as a member, below)
             if entry.texts and (q == entry.texts[0] or q in entry.texts[1:]):
                 s = STRENGTH["quote"] + 2
             elif entry.texts and q and q in entry.texts[0]:
@@ -47,6 +56,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             else:
                 continue
             for target in [eid, *index.ancestors(eid)]:
+                if target != eid and target.startswith(_SECTION) and not whole_section:
+                    continue  # "the 'Overview' heading" is the heading; "the 'Overview' section" is all of it
                 scores[target] = max(scores.get(target, 0.0), s)
     for c, head in classes.items():
         for eid in index.content_ids() if c != "background" else list(index.entries):

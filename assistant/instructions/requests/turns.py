@@ -10,7 +10,10 @@
   "a lot less", "way too much" (−1);
 * ``other`` — "no, the other one", "not that one", "wrong one", "I meant the
   other one", with an optional new reference: "no, I meant the subtitle",
-  "not the title, the subtitle" (``reference`` holds "the subtitle").
+  "not the title, the subtitle" (``reference`` holds "the subtitle");
+* ``improve`` — a request about the whole layout that names no change: "fix the
+  layout", "tidy it up", "clean this up", "improve the design", "make it look
+  better", "this looks messy, can you fix it" (answered as ``fix`` answers a file).
 """
 
 from __future__ import annotations
@@ -37,9 +40,28 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", t)
 
 
+_WHOLE = (r"(?:it|this|that|everything|it all|all of it|things|the (?:whole |entire )?"
+          r"(?:layout|design|page|poster|flyer|slide|card|cover|banner|thing|composition|document|file|artwork))")
+_ASK = r"(?:(?:can|could|would|will) you |(?:i'd|i would) like (?:you )?to |try to |let's |lets )?"
+_IMPROVE = re.compile(
+    _PLEASE + _ASK + r"(?:"
+    r"(?:fix|improve|tidy|clean|polish|neaten|tighten|straighten|sort|touch|spruce|smarten)(?: up| out)? " + _WHOLE
+    + r"(?: up| out)?(?: a (?:bit|little))?|"
+    r"(?:tidy|clean|neaten|smarten|spruce) up|"
+    r"make " + _WHOLE + r" (?:look )?(?:a (?:bit|little) )?(?:better|nicer|cleaner|neater|tidier|good|great|right|"
+    r"more (?:professional|polished|balanced|consistent))|"
+    r"(?:" + _WHOLE + r" )?looks? (?:messy|off|wrong|bad|cluttered|untidy|unbalanced|sloppy|amateurish)"
+    r"(?:[ ,.!-]+(?:" + _ASK + r"(?:fix|improve|tidy|clean) (?:it|this|that)(?: up)?))?"
+    r")" + _TAIL + r"\??")
+
+
 def turn_command(text: str) -> TurnCommand | None:
     """The turn command ``text`` is, or None (see the module docstring)."""
     t = _norm(text)
+    # "fix that" / "sort it out" act on the problem the conversation just named (the understander's confirm)
+    if _IMPROVE.fullmatch(t) and not re.fullmatch(_PLEASE + _ASK + r"(?:fix|sort) (?:it|this|that)(?: out| up)?"
+                                                  + _TAIL + r"\??", t):
+        return TurnCommand("improve")
     if re.fullmatch(_PLEASE + r"(?:undo(?: (?:that|it|this|the last (?:one|edit|change|step)))?|"
                     r"revert(?: (?:that|it))?|"
                     r"take (?:that|it) back|go back|scratch that|put it back|cancel that|back out|roll back|"
