@@ -75,3 +75,23 @@ def test_broken_tasks_score_lower_and_improve_when_fixed(task: str) -> None:
         run = run_planner(doc, get_planner("heuristic"), constraints=t.constraints, weights=t.weights,
                           instruction=t.instruction, max_steps=8)
         assert run.end.composite > broken + 0.02 and not run.damage or run.damage.ok
+
+
+def _two_lines(gap_y: float, second: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400"><text id="title" x="40" y="100" '
+            f'font-family="DejaVu Sans" font-size="60">El titulo</text><text id="date" x="200" y="{gap_y}" '
+            f'font-family="DejaVu Sans" font-size="36">{second}</text></svg>')
+
+
+def _text_defects(svg: str) -> list[str]:
+    from assistant.importer import import_svg_text
+
+    report = evaluate(import_svg_text(svg).layout)
+    return [f.message for f in report.findings() if f.defect and f.metric == "overlap"]
+
+
+def test_text_set_tight_under_a_title_is_no_defect_letters_on_letters_are() -> None:
+    """Line boxes of a date set tight under its title overlap; its letters do not touch the title's."""
+    assert _text_defects(_two_lines(128, "fecha")) == []  # line boxes overlap by a third, letters do not meet
+    assert _text_defects(_two_lines(122, "fecha"))  # the date's ascenders reach into the title's letters
+    assert _text_defects(_two_lines(112, "fecha"))

@@ -45,6 +45,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from assistant.document import Element
+from assistant.geometry import Box
 from assistant.metrics.context import LayoutArrays
 from assistant.metrics.report import Finding, MetricResult, finding, metric_result, severity_for
 
@@ -60,19 +62,42 @@ REPORT = 0.01
 DEFECT_TEXT_ON_TEXT = 0.3
 #: a defect too: text straddling the edge of a picture, between these shares of it on the picture
 STRADDLE = (0.2, 0.8)
+#: A text's line box holds more than its glyphs: above the capitals and ascenders (this many em, a little
+#: under what common fonts leave) and, under a last line without descenders, the descent (this many em).
+GLYPH_TOP, GLYPH_DESCENT = 0.12, 0.2
+#: Text on text is a defect when, beyond ``DEFECT_TEXT_ON_TEXT`` of the line boxes, the glyph boxes meet
+#: over this share of the smaller one (letters touching letters, not line spacing set tight).
+GLYPH_OVERLAP = 0.1
+_DESCENDERS = frozenset("gjpqyQJ,;()[]{}|/@$ßçţşŗ")
+
+
+def glyph_box(e: Element) -> Box:
+    """Where the glyphs of text ``e`` can ink: its box less the room above them and the unused descent."""
+    b, em = e.box, e.font_size or 0.0
+    last = (e.text or "").rsplit("\n", 1)[-1]
+    top = min(b.y + GLYPH_TOP * em, b.y2)
+    bottom = b.y2 if any(c in _DESCENDERS for c in last) else max(b.y2 - GLYPH_DESCENT * em, top)
+    return Box(x=b.x, y=top, width=b.width, height=bottom - top)
 
 
 def _defect(la: LayoutArrays, a: int, b: int, kind: str, ratio: float, inter: float) -> bool:
     """Whether an overlap is one published designs do not make (see ``Finding.defect``).
 
-    Text on other text (even in one section: a heading on its own paragraph); text straddling a
-    picture's edge (a caption set *on* a photo lies wholly inside it, one pushed half onto it does
-    not), unless both belong to one group (a lock-up's line on its logo).
+    Text on other text (even in one section: a heading on its own paragraph), measured on where
+    their glyphs can ink (:func:`glyph_box`): a date set tight under its title overlaps the title's
+    line box, not its letters; text straddling a picture's edge (a caption set *on* a photo lies
+    wholly inside it, one pushed half onto it does not), unless both belong to one group (a
+    lock-up's line on its logo).
     """
     if kind == "text over text":
         # a single decorative letter on a headline is a design, not a collision
         short = min(len((la.elements[i].text or "").strip()) for i in (a, b))
-        return ratio >= DEFECT_TEXT_ON_TEXT and short > 3
+        if ratio < DEFECT_TEXT_ON_TEXT or short <= 3:
+            return False
+        ga, gb = glyph_box(la.elements[a]), glyph_box(la.elements[b])
+        met = ga.intersection(gb)
+        smaller = min(ga.area, gb.area)
+        return met is not None and smaller > 0 and met.area >= GLYPH_OVERLAP * smaller
     if la.group[a] >= 0 and la.group[a] == la.group[b]:
         return False  # a lock-up's line on its logo, a label on its button
     if la.is_text[a] != la.is_text[b]:
