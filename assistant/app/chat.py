@@ -52,6 +52,7 @@ from typing import Protocol
 
 from assistant.actions import Action
 from assistant.actions.trial import simulate
+from assistant.app.batch import FixOptions, improve
 from assistant.app.formats import export
 from assistant.app.outputs import replace_input, write_output
 from assistant.app.requests import Outcome, RequestRunner
@@ -60,9 +61,8 @@ from assistant.document import Document
 from assistant.errors import InvalidAction, LayoutError, PlannerError
 from assistant.instructions.brief import compile_brief
 from assistant.metrics import MetricReport, evaluate
-from assistant.planners import get_planner
 from assistant.planners.grammar import Distances, request_distances
-from assistant.planners.loop import instruction_fit, run_planner
+from assistant.planners.loop import instruction_fit
 from assistant.planners.modelstep import ModelStats, element_ids, validate_answer
 from assistant.planners.prompting import build_prompt, format_target, layout_text
 from assistant.render.overlay import render_overlay_png
@@ -84,8 +84,6 @@ COMMANDS = ("help", "quit", "exit", "undo", "redo", "show", "score", "history", 
 SHOWN_DELTA = 0.005
 #: Instruction-fit gain a sample needs to win over the model's own (first) answer.
 FIT_MARGIN = 1e-3
-#: Most edits and seconds of one "tidy it up" (``layout-assistant fix``'s defaults).
-IMPROVE_STEPS, IMPROVE_SECONDS = 20, 20.0
 
 
 @dataclass
@@ -265,8 +263,7 @@ class ChatAssistant:
     def improve_all(self) -> Reply:
         """Fix the whole layout as ``layout-assistant fix`` does; its edits are one undo step."""
         before = self._score()
-        trial = self.document.copy()
-        run = run_planner(trial, get_planner("heuristic"), max_steps=IMPROVE_STEPS, time_budget=IMPROVE_SECONDS)
+        run = improve(self.document.copy(), FixOptions())  # as `fix` runs, on a copy: its edits become one step
         actions = [s.action for s in run.steps]
         if not actions:
             return Reply("Nothing to change: nothing in this layout is outside what published designs do "

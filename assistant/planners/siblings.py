@@ -21,8 +21,6 @@ nothing here applies.
 
 from __future__ import annotations
 
-import math
-
 from assistant.document import Element, Layout
 from assistant.geometry import Box
 
@@ -40,12 +38,6 @@ _TOL = 0.01
 
 def _line(e: Element) -> float:
     return e.line_height or 1.2 * (e.font_size or e.box.height)
-
-
-def _gap(a: Box, b: Box) -> float:
-    dx = max(b.x - a.x2, a.x - b.x2, 0.0)
-    dy = max(b.y - a.y2, a.y - b.y2, 0.0)
-    return math.hypot(dx, dy)
 
 
 def sibling_sets(layout: Layout) -> list[list[str]]:
@@ -104,8 +96,8 @@ def detached_siblings(before: dict[str, tuple[Box, float]], layout: Layout, sets
         if not moved or not stayed:
             continue
         for m in moved:
-            was = min(_gap(before[m][0], before[o][0]) for o in stayed)
-            is_ = min(_gap(now[m], before[o][0]) for o in stayed)
+            was = min(before[m][0].distance(before[o][0]) for o in stayed)
+            is_ = min(now[m].distance(before[o][0]) for o in stayed)
             if is_ > was + before[m][1]:
                 out.append(m)
     return out
