@@ -96,18 +96,20 @@ _GC_SAVED: tuple[int, int, int] | None = None
 
 @contextmanager
 def _fewer_collections() -> Iterator[None]:
-    """Run the garbage collector's young generation less often while importing.
+    """Run the garbage collector's young generation less often, and the full collection not at all, while importing.
 
     Import makes hundreds of thousands of small objects that all stay alive
-    until it ends; with the default threshold the collector walks them again
-    and again, a cost that grows with the square of the element count. The
-    threshold is restored when the last import running in the process ends.
+    until it ends; with the default thresholds the collector walks them again
+    and again (young collections), and full collections walk all of them each
+    time the heap has grown by a quarter: a tenth of a 50 000-element import.
+    Young collections still free the short-lived cycles. The thresholds are
+    restored when the last import running in the process ends.
     """
     global _GC_USERS, _GC_SAVED
     with _GC_LOCK:
         if _GC_USERS == 0:
             _GC_SAVED = gc.get_threshold()
-            gc.set_threshold(max(_GC_SAVED[0], 100_000), *_GC_SAVED[1:])
+            gc.set_threshold(max(_GC_SAVED[0], 100_000), _GC_SAVED[1], 1 << 30)
         _GC_USERS += 1
     try:
         yield

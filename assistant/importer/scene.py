@@ -73,6 +73,10 @@ def analyse_scene(layout: Layout, explicit: Iterable[str] = ()) -> None:
     for find, prefix in ((_stacks, "unit"), (_lockups, "lockup"), (_list_items, "item"), (_sections, "section")):
         # a file that names its elements' roles has said what its parts are: its structure is its own
         _group(layout, [s for s in find(layout) if not explicit.intersection(s)], prefix)
+    # paint order is the list's order; z follows it once, after the last group is made (in place:
+    # the elements are this import's own, not yet seen by anyone)
+    for z, e in enumerate(layout.elements):
+        e.z = z
 
 
 # -- 0. pages ---------------------------------------------------------------------
@@ -423,7 +427,8 @@ def _next_under(top: list[Element], index: BoxIndex, head: Element, last: Elemen
 def _group(layout: Layout, sets: Iterable[list[str]], prefix: str) -> None:
     """Wrap each set of top-level elements in a new group element (paint order kept).
 
-    The group takes its role from a lead member: the first of the set for list items and
+    A new group is listed just before its first member and takes that member's ``z``;
+    ``analyse_scene`` renumbers ``z`` once all groups are made. The group takes its role from a lead member: the first of the set for list items and
     sections (their text, their heading), the most important one for stacks.
     """
     sets = [s for s in sets if len(s) > 1]
@@ -460,7 +465,7 @@ def _group(layout: Layout, sets: Iterable[list[str]], prefix: str) -> None:
         if gid is not None:
             ordered.append(groups[gid])
         ordered.append(by_id[e.id])
-    layout.elements[:] = [e.model_copy(update={"z": z}) for z, e in enumerate(ordered)]
+    layout.elements[:] = ordered
     layout._index = None
 
 

@@ -10,7 +10,9 @@ per size class: a box whose longest side is at most 2^k (the power of two
 just above it) goes to level k, whose cells are ``CELL`` times that side. A
 query visits, on each level in use, only the cells a box of that level
 meeting the query could start in, so it costs about O(levels + answers).
-Boxes are kept as plain ``(x1, y1, x2, y2)`` tuples.
+Boxes are kept as plain ``(x1, y1, x2, y2)`` tuples; each cell holds
+``(key, x1, y1, x2, y2)`` rows, so that a cell is filtered in one
+comprehension without a lookup per box.
 
 A query may be given ``limit``: it stops after that many answers. Callers
 that take the answer with the highest index (the nearest in paint order)
@@ -21,7 +23,7 @@ one spot); the answer is then the best among those seen.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from assistant.geometry import Box
 
@@ -42,7 +44,7 @@ class BoxIndex:
     """Boxes by integer key (their index in some list), queried by the boxes they meet."""
 
     def __init__(self, boxes: Iterable[tuple[int, Box]] = ()) -> None:
-        self._cells: dict[tuple[int, int, int], list[int]] = {}
+        self._cells: dict[tuple[int, int, int], list[tuple[int, float, float, float, float]]] = {}
         self._levels: dict[int, list[tuple[int, int]]] = {}
         self._edges: dict[int, Edges] = {}
         self._removed: set[int] = set()
@@ -63,7 +65,7 @@ class BoxIndex:
         if bucket is None:
             bucket = self._cells[cell] = []
             self._levels.setdefault(level, []).append(cell[1:])
-        bucket.append(key)
+        bucket.append((key, *e))
         self._edges[key] = e
 
     def remove(self, key: int) -> None:
@@ -76,11 +78,10 @@ class BoxIndex:
 
     def query(self, box: Box | Edges, *, limit: int | None = None) -> list[int]:
         """Keys of the boxes that meet ``box`` (touching counts), at most ``limit`` of them."""
-        return list(self._iter(box if isinstance(box, tuple) else edges(box), limit))
-
-    def _iter(self, q: Edges, limit: int | None) -> Iterator[int]:
-        qx1, qy1, qx2, qy2 = q
-        found = 0
+        qx1, qy1, qx2, qy2 = box if isinstance(box, tuple) else edges(box)
+        found: list[int] = []
+        removed = self._removed
+        get = self._cells.get
         for level, cells in self._levels.items():
             span = 2.0 ** level
             size = CELL * span
@@ -90,17 +91,16 @@ class BoxIndex:
             if (ix1 - ix0 + 1) * (iy1 - iy0 + 1) > len(cells):
                 keys: Iterable[tuple[int, int]] = [c for c in cells if ix0 <= c[0] <= ix1 and iy0 <= c[1] <= iy1]
             else:
-                keys = ((ix, iy) for ix in range(ix0, ix1 + 1) for iy in range(iy0, iy1 + 1))
+                keys = [(ix, iy) for ix in range(ix0, ix1 + 1) for iy in range(iy0, iy1 + 1)]
             for ix, iy in keys:
-                for key in self._cells.get((level, ix, iy), ()):
-                    if key in self._removed:
-                        continue
-                    x1, y1, x2, y2 = self._edges[key]
-                    if x1 <= qx2 and qx1 <= x2 and y1 <= qy2 and qy1 <= y2:
-                        yield key
-                        found += 1
-                        if limit is not None and found >= limit:
-                            return
+                bucket = get((level, ix, iy))
+                if not bucket:
+                    continue
+                found += [k for k, x1, y1, x2, y2 in bucket
+                          if x1 <= qx2 and qx1 <= x2 and y1 <= qy2 and qy1 <= y2 and k not in removed]
+                if limit is not None and len(found) >= limit:
+                    return found[:limit]
+        return found
 
 
 __all__ = ["BoxIndex", "edges"]

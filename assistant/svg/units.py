@@ -101,14 +101,16 @@ def parse_view_box(text: str | None) -> tuple[float, float, float, float] | None
     return vals[0], vals[1], vals[2], vals[3]
 
 
+_ALIGNS = frozenset({"none"} | {f"x{a}Y{b}" for a in ("Min", "Mid", "Max") for b in ("Min", "Mid", "Max")})
+
+
 def parse_preserve_aspect_ratio(text: str | None) -> tuple[str, str]:
     """``(align, meet_or_slice)`` of preserveAspectRatio (defaults ``xMidYMid``, ``meet``)."""
     parts = (text or "").split()
     if parts and parts[0] == "defer":
         parts = parts[1:]
     align = parts[0] if parts else "xMidYMid"
-    valid = {"none"} | {f"x{a}Y{b}" for a in ("Min", "Mid", "Max") for b in ("Min", "Mid", "Max")}
-    if align not in valid:
+    if align not in _ALIGNS:
         align = "xMidYMid"
     mode = parts[1] if len(parts) > 1 and parts[1] in ("meet", "slice") else "meet"
     return align, mode
