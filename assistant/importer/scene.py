@@ -428,8 +428,9 @@ def _group(layout: Layout, sets: Iterable[list[str]], prefix: str) -> None:
     """Wrap each set of top-level elements in a new group element (paint order kept).
 
     A new group is listed just before its first member and takes that member's ``z``;
-    ``analyse_scene`` renumbers ``z`` once all groups are made. The group takes its role from a lead member: the first of the set for list items and
-    sections (their text, their heading), the most important one for stacks.
+    ``analyse_scene`` renumbers ``z`` once all groups are made. The group takes its role
+    from a lead member: the first of the set for list items and sections (their text,
+    their heading), the most important one for stacks.
     """
     sets = [s for s in sets if len(s) > 1]
     if not sets:

@@ -9,7 +9,10 @@ backgrounds or ornaments):
 1. a unit's *horizontal values* are its left edge, centre and right edge (a text: only its
    anchor, since the ragged side aligns with nothing on purpose);
 2. its *partners* are the other units that share part of its column (their horizontal extents
-   overlap, widened by the largest shift looked for), plus the page's centre line;
+   overlap, widened by the largest shift looked for) and its ground, plus the page's centre line.
+   A unit's ground is the band it sits on (a pinned backdrop running across the page, such as a
+   header or footer band), else the page: a header is set on its own lines, not on the columns
+   of the body under it;
 3. the page is *regular* when at least ``REGULAR`` of its units sit on a partner's line (within
    ``TOLERANCE`` of the page width);
 4. in a regular page, a unit on no line, which a shift of ``MIN_SHIFT`` … ``MAX_SHIFT`` of the page
@@ -32,6 +35,8 @@ MIN_SHIFT, MAX_SHIFT = 0.006, 0.06
 REGULAR = 0.7
 SUPPORT = 3
 MAX_UNITS = 200
+#: A backdrop running across at least this share of the page's width is a band: a ground of its own.
+BAND_SPAN = 0.9
 #: A stack of at least this many like texts …
 SIBLINGS = 3
 #: … whose edges all lie within this share of the page width, is meant to share one edge.
@@ -62,11 +67,25 @@ def _units(layout: Layout) -> list[Element]:
     return out
 
 
-def _partner_lines(u: Element, units: list[Element], page: Box, reach: float) -> list[tuple[int, float, str]]:
+def _grounds(layout: Layout, units: list[Element]) -> dict[str, str | None]:
+    """Each unit's band (the last one painted under its centre), or None for the page itself."""
+    page = layout.canvas.box
+    bands = [e for e in layout.elements if e.pinned and e.kind != "text" and e.group is None
+             and e.role in ("background", "decoration") and e.box.width >= BAND_SPAN * page.width
+             and e.box.height < 0.9 * page.height]
+    out: dict[str, str | None] = {}
+    for u in units:
+        under = [b for b in bands if b.z < u.z and b.box.x <= u.box.cx <= b.box.x2 and b.box.y <= u.box.cy <= b.box.y2]
+        out[u.id] = max(under, key=lambda b: b.z).id if under else None
+    return out
+
+
+def _partner_lines(u: Element, units: list[Element], page: Box, reach: float,
+                   grounds: dict[str, str | None]) -> list[tuple[int, float, str]]:
     lines = [(1, page.cx, "the page's centre")]
     ub = u.box
     for o in units:
-        if o.id == u.id:
+        if o.id == u.id or grounds[o.id] != grounds[u.id]:
             continue
         ob = o.box
         if ob.x < ub.x2 + reach and ub.x < ob.x2 + reach:
@@ -135,7 +154,8 @@ def off_column(layout: Layout) -> list[Finding]:
         return ragged
     page = layout.canvas.box
     tol, lo, hi = TOLERANCE * page.width, MIN_SHIFT * page.width, MAX_SHIFT * page.width
-    lines = {u.id: _partner_lines(u, units, page, hi) for u in units}
+    grounds = _grounds(layout, units)
+    lines = {u.id: _partner_lines(u, units, page, hi, grounds) for u in units}
     aligned = {u.id for u in units if _support(u, lines[u.id], 0.0, tol)}
     if len(aligned) < REGULAR * len(units):
         return []
