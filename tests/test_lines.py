@@ -44,3 +44,37 @@ def test_a_card_knocked_off_the_body_column_is_found_under_a_header_band() -> No
     found = _alignment_defects(_page(band=True, knocked=25.0))
     assert any(m.startswith("card2 ") for m in found), found
     assert not any(m.startswith("logo ") for m in found), found
+
+
+def _stack(edges: tuple[float, ...]) -> str:
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 612 792">',
+             '<text id="head" x="40" y="100" font-size="40" font-weight="700">FIELD NOTES</text>']
+    for i, x in enumerate(edges):
+        parts.append(f'<text id="line{i}" x="{x}" y="{300 + 70 * i}" font-size="15">Cover line number {i}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def test_like_lines_zigzagging_off_one_edge_are_put_back_on_it_together() -> None:
+    report = evaluate(import_svg_text(_stack((58.0, 33.0, 47.0))).layout)
+    ragged = [f for f in report.findings() if f.metric == "alignment" and f.defect]
+    assert sorted(f.element_ids[0] for f in ragged) == ["line0", "line1", "line2"]
+    # one edit for the whole list, onto the heading's edge that lies within reach
+    assert all(f.suggestion == {"type": "align", "ids": ["line0", "line1", "line2"], "edge": "left",
+                                "to": "element", "target_id": "head"} for f in ragged)
+
+
+def test_a_steady_cascade_of_indents_is_deliberate() -> None:
+    assert _alignment_defects(_stack((33.0, 47.0, 58.0))) == []
+
+
+def test_fix_sets_the_editorial_examples_cover_lines_on_one_edge() -> None:
+    from pathlib import Path
+
+    from assistant.app.batch import FixOptions, improve
+    from assistant.importer import import_svg
+
+    doc = import_svg(Path(__file__).resolve().parents[1] / "examples" / "editorial_cover.svg")
+    improve(doc, FixOptions())
+    edges = {round(doc.layout.get(f"coverline-{i}").box.x, 1) for i in (1, 2, 3, 4)}
+    assert edges == {round(doc.layout.get("masthead").box.x, 1)}

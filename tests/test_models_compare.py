@@ -270,10 +270,16 @@ def test_a_model_with_suggestions_does_at_least_as_well_as_the_fixes_each_step(t
     ((_, doc),) = load_files([EXAMPLES / "slide.svg"])
     env, _ = file_env(doc, max_steps=12)
     model = GGUFPolicy(BUNDLED, name="m", grammar=True, suggestions=True)
+    steps = 0
     for _ in range(3):
+        fix = FixesPolicy().act(env).action
+        if fix["type"] == "finalize":
+            break  # the findings suggest nothing more (the bullets go back on their edge in one edit)
         got = model.act(env).action
-        assert gain(env, got) >= gain(env, FixesPolicy().act(env).action) > 0
+        assert gain(env, got) >= gain(env, fix) > 0
         env.step(got)
+        steps += 1
+    assert steps >= 1
 
     with pytest.raises(ValueError, match="--suggestions fixes: not a model planner"):
         compare(["m=" + str(BUNDLED), "fixes"], episodes=1, files=[EXAMPLES / "slide.svg"], suggestions=["fixes"])

@@ -243,7 +243,7 @@ def test_a_learner_that_cannot_read_the_file_stops_and_the_teacher_takes_over() 
     from models.files import load_files
     from models.policies import HeuristicPolicy
 
-    ((name, doc),) = load_files([EXAMPLES / "slide.svg"])
+    ((name, doc),) = load_files([EXAMPLES / "editorial_cover.svg"])
     recs, counts = file_episode(_CannotRead(), HeuristicPolicy(), name, doc, 0, DaggerConfig(max_steps=2),
                                 random.Random(0))
     assert counts["states"] == 1 and counts["learner_stopped_early"] == 1

@@ -250,6 +250,11 @@ class LayoutArrays:
         return Box(x=c.x + d, y=c.y + d, width=max(c.width - 2 * d, 0.0), height=max(c.height - 2 * d, 0.0))
 
     @cached_property
+    def is_picture(self) -> np.ndarray:
+        """Pictures, and the shapes that stand for one (a placeholder frame given the ``image`` role)."""
+        return self.is_image | (~self.is_text & (self.role == ROLE_CODES["image"]))
+
+    @cached_property
     def opaque(self) -> np.ndarray:
         """Leaves that hide what is painted under them.
 

@@ -39,8 +39,11 @@ MAX_UNITS = 200
 BAND_SPAN = 0.9
 #: A stack of at least this many like texts …
 SIBLINGS = 3
-#: … whose edges all lie within this share of the page width, is meant to share one edge.
+#: … whose edges all lie within this share of the page width, is meant to share one edge;
 SIBLING_SPREAD = 0.025
+#: … and so is one whose edges lie within this wider share when they zigzag down the stack (a cascade
+#: stepping steadily one way is a deliberate indent).
+SIBLING_ZIGZAG = 0.05
 _ANCHOR_TYPE = {"start": 0, "middle": 1, "end": 2}
 _TYPE_WORDS = ("left edge", "centre", "right edge")
 
@@ -102,10 +105,12 @@ def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
 
     Like texts share size and anchor and stand one above the other; when some of them share an
     edge, those within ``SIBLING_SPREAD`` of the page width of it are meant to share it too; when
-    none do, their edges all lie within that spread. Each text off the stack's line is reported with the move
-    onto it. The line is the edge most of them share; when they share none, a line of the column's
-    other units (a heading's edge, a page margin) within reach, else the leftmost (for left-set text;
-    the rightmost for right-set).
+    none do, their edges all lie within that spread, or within ``SIBLING_ZIGZAG`` and go back and
+    forth down the stack. The line is the edge most of them share; when they share none, a line of
+    the column's other units (a heading's edge, a page margin) within reach, else the leftmost (for
+    left-set text; the rightmost for right-set). Each text off the line is reported; the suggested
+    edit puts all of them on it at once (one ``align`` to the element whose edge it is; a ``move``
+    when only one text is off), so that the list is not left half mended.
     """
     page = layout.canvas.box
     tol, spread, lo = TOLERANCE * page.width, SIBLING_SPREAD * page.width, MIN_SHIFT * page.width
@@ -124,23 +129,35 @@ def ragged_siblings(layout: Layout, units: list[Element]) -> list[Finding]:
         if max(edges) - min(edges) <= tol:
             continue
         shared = max(edges, key=lambda v: (sum(abs(v - w) <= tol for w in edges), -v if t_type == 0 else v))
+        owner = stack[edges.index(shared)].id
+        reach = spread
         if sum(abs(shared - w) <= tol for w in edges) < 2:
-            if max(edges) - min(edges) > spread:
+            steps = [b - a for a, b in zip(edges, edges[1:])]
+            zigzag = any(s > tol for s in steps) and any(s < -tol for s in steps)
+            reach = SIBLING_ZIGZAG * page.width if zigzag else spread
+            if max(edges) - min(edges) > reach:
                 continue
-            others = [lv for u in units if u not in stack and u.box.x < max(m.box.x2 for m in stack)
+            others = [(lv, u.id) for u in units if u not in stack and u.box.x < max(m.box.x2 for m in stack)
                       and min(m.box.x for m in stack) < u.box.x2 for lt, lv in _values(u) if lt == t_type]
-            near = [v for v in others if min(edges) - spread <= v <= max(edges) + spread]
-            shared = (min(near, key=lambda v: abs(v - min(edges))) if near else
-                      (min(edges) if t_type == 0 else max(edges) if t_type == 2 else sorted(edges)[len(edges) // 2]))
-        for m, v in zip(stack, edges):
-            if abs(v - shared) <= tol or abs(v - shared) < lo * 0.5 or abs(v - shared) > spread:
-                continue
+            near = [(v, who) for v, who in others if min(edges) - reach <= v <= max(edges) + reach]
+            if near:
+                shared, owner = min(near, key=lambda n: abs(n[0] - min(edges)))
+            else:
+                shared = (min(edges) if t_type == 0 else max(edges) if t_type == 2
+                          else sorted(edges)[len(edges) // 2])
+                owner = stack[edges.index(shared)].id
+        off = [(m, v) for m, v in zip(stack, edges)
+               if not (abs(v - shared) <= tol or abs(v - shared) < lo * 0.5 or abs(v - shared) > reach)]
+        together = {"type": "align", "ids": [m.id for m, _ in off], "edge": ("left", "center_x", "right")[t_type],
+                    "to": "element", "target_id": owner}
+        for m, v in off:
             out.append(finding(
                 metric="alignment", element_ids=[m.id, *(o.id for o in stack if o is not m)][:4],
                 message=(f"{m.id} is {abs(shared - v) * layout.canvas.px_per_unit:.1f} px off the edge its like "
                          f"texts above and below keep"),
                 severity="high", impact=0.3 + 0.4 * m.importance, defect=True,
-                suggestion={"type": "move", "ids": [m.id], "dx": round(shared - v, 3), "dy": 0.0}))
+                suggestion=(together if len(off) > 1 else
+                            {"type": "move", "ids": [m.id], "dx": round(shared - v, 3), "dy": 0.0})))
     return out
 
 

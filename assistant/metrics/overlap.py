@@ -102,7 +102,7 @@ def _defect(la: LayoutArrays, a: int, b: int, kind: str, ratio: float, inter: fl
         return False  # a lock-up's line on its logo, a label on its button
     if la.is_text[a] != la.is_text[b]:
         text, other = (a, b) if la.is_text[a] else (b, a)
-        if la.is_image[other] or la.roles[other] == "image":  # a picture, or a placeholder for one
+        if la.is_picture[other]:  # a picture, or a placeholder for one
             share = inter / max(float(la.ink_area[text]), 1e-12)
             return STRADDLE[0] <= share <= STRADDLE[1]
     return False
@@ -113,7 +113,7 @@ def pair_weights(la: LayoutArrays, i: np.ndarray, j: np.ndarray, inter: np.ndarr
                  hidden: np.ndarray | None = None) -> np.ndarray:
     """Meaning weight of each overlapping pair (see the module table); ``hidden``: ``hidden_text(la, i, j)``."""
     ti, tj = la.is_text[i], la.is_text[j]
-    imi, imj = la.is_image[i], la.is_image[j]
+    imi, imj = la.is_picture[i], la.is_picture[j]
     soft_i = la.is_shape[i] | la.is_deco[i]
     soft_j = la.is_shape[j] | la.is_deco[j]
     same_group = (la.group[i] >= 0) & (la.group[i] == la.group[j])
@@ -189,14 +189,14 @@ def overlap(la: LayoutArrays) -> MetricResult:
     """Weighted pairwise overlap of leaves (LayoutGAN++ / PosterLayout overlap, see module docstring)."""
     if la.native is not None:
         i, j, inter = la.overlap_pairs
-        score, bad = la.native.overlap(i, j, inter, la.units, la.is_text, la.is_image, la.is_shape, la.is_deco,
+        score, bad = la.native.overlap(i, j, inter, la.units, la.is_text, la.is_picture, la.is_shape, la.is_deco,
                                        la.group, la.opaque, la.ink_area, la.edges6, la.short, DEAD_ZONE,
                                        LABEL_INSIDE, HIDDEN, SCALE, REPORT, MAX_FINDINGS)
     else:
         score, bad = penalties(la)
     findings: list[Finding] = []
     gap = 0.01 * la.short
-    is_text, is_image, locked, imp, ids = la.is_text, la.is_image, la.locked, la.importance, la.ids
+    is_text, is_image, locked, imp, ids = la.is_text, la.is_picture, la.locked, la.importance, la.ids
     for a, b, under, ratio, pen, inter in bad:
         if under:
             text, top = (a, b) if is_text[a] else (b, a)

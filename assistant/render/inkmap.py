@@ -14,10 +14,14 @@ maps :func:`compare` tells, between a state before an edit and after it:
 
 - **new collisions**: pixels where one unit's text lies on another unit's ink (text on
   graphics from the two passes; text on text from the units' measured text boxes), that
-  were not there before;
+  were not there before (a text already set over a picture may shift on it: its collision
+  must grow by more than ``GROWTH`` of what it was to count);
 - **ink off the page**: a unit's pixels beyond the page's edge that were not there before;
 - **clipped labels**: a unit's text pixels outside the frame its own graphics draw (a
-  label pushed out of its button), more than before.
+  label pushed out of its button), more than before;
+- **new overlaps**: a unit that moved whose shapes and pictures now overlap another unit's
+  (more than before, by more than ``GROWTH`` of what it was), neither holding the other: a
+  photo pushed down onto a button. Measured on the units' drawn boxes, in pixels of the maps.
 
 Backgrounds, bands and ornaments (pinned elements) are not drawn: text on them is meant
 to be. A state is measured once and cached by the caller (the planners measure the state
@@ -50,6 +54,8 @@ MAX_UNITS = 4095
 LABEL_INSIDE = 0.1
 #: Pixels of a new collision (or of new ink off the page) an edit may add: anti-aliasing noise.
 TOLERANCE_PX = 3
+#: A collision that was there before counts again when it grows by more than this share of itself.
+GROWTH = 0.25
 _TEXT_TAGS = frozenset({"text", "tspan", "textPath", "tref", "flowRoot", "flowPara", "flowSpan", "flowDiv",
                         "flowLine", "flowRegion"})
 _DRAWN = frozenset({"path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "image", "use"})
@@ -67,6 +73,8 @@ class InkState:
     graphics: np.ndarray
     units: list[str]
     text_boxes: dict[int, list[Box]] = field(default_factory=dict)
+    #: the box around each unit's shapes and pictures (units of text alone have none)
+    graphic_boxes: dict[str, Box] = field(default_factory=dict)
 
     def unit_id(self, code: int) -> str:
         """The element id of a unit's colour code (1-based)."""
@@ -80,17 +88,19 @@ class Verdict:
     new_collisions: list[tuple[str, str, int]] = field(default_factory=list)
     off_page: list[tuple[str, int]] = field(default_factory=list)
     clipped: list[tuple[str, int]] = field(default_factory=list)
+    overlaps: list[tuple[str, str, int]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         """Whether the edit passes: nothing new a person would see as damage."""
-        return not (self.new_collisions or self.off_page or self.clipped)
+        return not (self.new_collisions or self.off_page or self.clipped or self.overlaps)
 
     def describe(self) -> str:
         """One line naming the damage, for a report."""
         parts = [f"text of {a} collides with {b} ({n} px)" for a, b, n in self.new_collisions[:3]]
         parts += [f"{u} ink off the page ({n} px)" for u, n in self.off_page[:3]]
         parts += [f"label of {u} out of its frame ({n} px)" for u, n in self.clipped[:3]]
+        parts += [f"{a} now overlaps {b} ({n} px)" for a, b, n in self.overlaps[:3]]
         return "; ".join(parts) or "no visible damage"
 
 
@@ -202,8 +212,13 @@ def measure(doc: Document, *, page: int = 0, size: int = SIZE) -> InkState:
     text_boxes: dict[int, list[Box]] = {}
     for code, unit in enumerate(units, start=1):
         text_boxes[code] = [b for el in _subtree(layout, unit) if el.kind == "text" for b in el.ink_boxes()]
+    graphic_boxes = {}
+    for unit in units:
+        drawn = [el.box for el in _subtree(layout, unit) if el.kind not in ("text", "group") and el.box.area > 0]
+        if drawn:
+            graphic_boxes[unit.id] = Box.union_all(drawn)
     return InkState(page=box, region=region, text=maps[0], graphics=maps[1], units=[u.id for u in units],
-                    text_boxes=text_boxes)
+                    text_boxes=text_boxes, graphic_boxes=graphic_boxes)
 
 
 def collisions(state: InkState) -> dict[tuple[str, str], int]:
@@ -270,8 +285,9 @@ def compare(before: InkState, after: InkState, *, tolerance: int = TOLERANCE_PX)
     verdict = Verdict()
     cb, ca = collisions(before), collisions(after)
     for key, n in sorted(ca.items()):
-        if n - cb.get(key, 0) > tolerance:
-            verdict.new_collisions.append((key[0], key[1], n - cb.get(key, 0)))
+        was = cb.get(key, 0)
+        if n - was > max(tolerance, GROWTH * was):
+            verdict.new_collisions.append((key[0], key[1], n - was))
     ob, oa = off_page(before), off_page(after)
     for unit, n in sorted(oa.items()):
         if n - ob.get(unit, 0) > tolerance:
@@ -281,7 +297,32 @@ def compare(before: InkState, after: InkState, *, tolerance: int = TOLERANCE_PX)
         was, total = lb.get(unit, (0, 0))
         if total and was <= LABEL_INSIDE * total and n - was > tolerance:  # a label that sat in its frame
             verdict.clipped.append((unit, n - was))
+    verdict.overlaps = new_overlaps(before, after, tolerance)
     return verdict
 
 
-__all__ = ["InkState", "Verdict", "clipped_labels", "collisions", "compare", "measure", "movable_units", "off_page"]
+def new_overlaps(before: InkState, after: InkState, tolerance: int = TOLERANCE_PX) -> list[tuple[str, str, int]]:
+    """``(moved unit, other unit, pixels)`` for graphics a move laid over another unit's (see the module docstring)."""
+    gb, ga = before.graphic_boxes, after.graphic_boxes
+    px = (after.text.shape[1] / after.region.width) * (after.text.shape[0] / after.region.height)
+    out = []
+    for unit in sorted(u for u in ga if u in gb and ga[u] != gb[u]):
+        for other in sorted(ga):
+            if other == unit or other not in gb:
+                continue
+            a, o = ga[unit], ga[other]
+            if a.contains(o) or o.contains(a):
+                continue
+            now, was = _meet(a, o) * px, _meet(gb[unit], gb[other]) * px
+            if now - was > max(tolerance, GROWTH * was):
+                out.append((unit, other, round(now - was)))
+    return out
+
+
+def _meet(a: Box, b: Box) -> float:
+    inter = a.intersection(b)
+    return inter.area if inter is not None else 0.0
+
+
+__all__ = ["InkState", "Verdict", "clipped_labels", "collisions", "compare", "measure", "movable_units", "new_overlaps",
+           "off_page"]
