@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from assistant.document import Element, Layout
 from assistant.geometry import Box
+from assistant.importer.scene import BAND_SPAN
 from assistant.metrics.report import Finding, finding
 
 TOLERANCE = 0.0015
@@ -35,8 +36,6 @@ MIN_SHIFT, MAX_SHIFT = 0.006, 0.06
 REGULAR = 0.7
 SUPPORT = 3
 MAX_UNITS = 200
-#: A backdrop running across at least this share of the page's width is a band: a ground of its own.
-BAND_SPAN = 0.9
 #: A stack of at least this many like texts …
 SIBLINGS = 3
 #: … whose edges all lie within this share of the page width, is meant to share one edge;
@@ -71,7 +70,10 @@ def _units(layout: Layout) -> list[Element]:
 
 
 def _grounds(layout: Layout, units: list[Element]) -> dict[str, str | None]:
-    """Each unit's band (the last one painted under its centre), or None for the page itself."""
+    """Each unit's band (the last one painted under its centre), or None for the page itself.
+
+    A band is a pinned backdrop at least ``BAND_SPAN`` of the page wide, the importer's measure of one.
+    """
     page = layout.canvas.box
     bands = [e for e in layout.elements if e.pinned and e.kind != "text" and e.group is None
              and e.role in ("background", "decoration") and e.box.width >= BAND_SPAN * page.width

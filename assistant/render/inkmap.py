@@ -210,11 +210,11 @@ def measure(doc: Document, *, page: int = 0, size: int = SIZE) -> InkState:
         tree = _flat_tree(doc, units, text_pass)
         maps.append(_ids(render_array(tree, width=width, height=height, region=region), len(units)))
     text_boxes: dict[int, list[Box]] = {}
+    graphic_boxes: dict[str, Box] = {}
     for code, unit in enumerate(units, start=1):
-        text_boxes[code] = [b for el in _subtree(layout, unit) if el.kind == "text" for b in el.ink_boxes()]
-    graphic_boxes = {}
-    for unit in units:
-        drawn = [el.box for el in _subtree(layout, unit) if el.kind not in ("text", "group") and el.box.area > 0]
+        members = _subtree(layout, unit)
+        text_boxes[code] = [b for el in members if el.kind == "text" for b in el.ink_boxes()]
+        drawn = [el.box for el in members if el.kind not in ("text", "group") and el.box.area > 0]
         if drawn:
             graphic_boxes[unit.id] = Box.union_all(drawn)
     return InkState(page=box, region=region, text=maps[0], graphics=maps[1], units=[u.id for u in units],
