@@ -78,3 +78,4 @@ def test_fix_sets_the_editorial_examples_cover_lines_on_one_edge() -> None:
     improve(doc, FixOptions())
     edges = {round(doc.layout.get(f"coverline-{i}").box.x, 1) for i in (1, 2, 3, 4)}
     assert edges == {round(doc.layout.get("masthead").box.x, 1)}
+

@@ -41,6 +41,9 @@ NAME = "text_fit"
 #: a defect (``Finding.defect``): this share of a text off the canvas, or of a label out of its button
 DEFECT_SHARE = 0.2
 MAX_FINDINGS = 20
+#: Text brought back onto the canvas goes on to the margin the design keeps on that side: the outermost
+#: edge of other content within this share of the page from it (else the safe margin), not the very edge.
+MARGIN_REACH = 0.1
 #: role → (fraction of the canvas short side, floor in px)
 LEGIBLE: dict[str, tuple[float, float]] = {
     "title": (0.025, 6.0), "subtitle": (0.016, 6.0), "caption": (0.010, 6.0),
@@ -129,6 +132,34 @@ def text_penalties(la: LayoutArrays, limit: int = MAX_FINDINGS
                            off[k].tolist(), spill[k].tolist(), cont[k].tolist()))
 
 
+def onto_margin(la: LayoutArrays, t: int) -> tuple[float, float]:
+    """The move that brings leaf ``t``, partly off the canvas, back onto the margin of each side it crosses.
+
+    The margin is the outermost edge of the other content on that side within ``MARGIN_REACH`` of the
+    page from its edge (a logo set on the right edge of the picture above it), else the safe box's; when
+    ``t`` is too large for it, the move only clears the canvas.
+    """
+    c, safe = la.canvas, la.safe_box
+    others = la.units & la.visible & (np.arange(la.n) != t)
+    others &= (la.x1 >= c.x) & (la.x2 <= c.x + c.width) & (la.y1 >= c.y) & (la.y2 <= c.y + c.height)
+    move = []
+    for lo, hi, start, end, s_lo, s_hi, size in (
+            (c.x, c.x + c.width, la.x1, la.x2, safe.x, safe.x2, c.width),
+            (c.y, c.y + c.height, la.y1, la.y2, safe.y, safe.y2, c.height)):
+        a, b, reach = float(start[t]), float(end[t]), MARGIN_REACH * size
+        if a < lo:  # off the low side: onto the innermost-but-outermost edge of the others there
+            near = start[others][(start[others] >= lo) & (start[others] <= lo + reach)]
+            line = float(near.min()) if near.size else s_lo
+            move.append(line - a if line + (b - a) <= hi else lo - a)
+        elif b > hi:
+            near = end[others][(end[others] <= hi) & (end[others] >= hi - reach)]
+            line = float(near.max()) if near.size else s_hi
+            move.append(line - b if line - (b - a) >= lo else hi - b)
+        else:
+            move.append(0.0)
+    return move[0], move[1]
+
+
 def text_fit(la: LayoutArrays) -> MetricResult:
     """Legible size and overflow of every visible text (see module docstring)."""
     c = la.canvas
@@ -157,8 +188,7 @@ def text_fit(la: LayoutArrays) -> MetricResult:
                     {"type": "set_text_style", "ids": [tid], "font_size": round(need / la.ppu, 3)})))
         pen_off = 2.0 * off
         if pen_off > 1e-3:
-            dx = max(c.x - float(la.x1[t]), 0.0) + min(c.x + c.width - float(la.x2[t]), 0.0)
-            dy = max(c.y - float(la.y1[t]), 0.0) + min(c.y + c.height - float(la.y2[t]), 0.0)
+            dx, dy = onto_margin(la, t)
             findings.append(finding(
                 metric=NAME, element_ids=[tid], message=f"{off:.0%} of {la.name(t)} lies off the canvas",
                 severity=severity_for(pen_off), impact=pen_off, defect=off >= DEFECT_SHARE,
