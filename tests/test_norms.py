@@ -95,3 +95,13 @@ def test_text_set_tight_under_a_title_is_no_defect_letters_on_letters_are() -> N
     assert _text_defects(_two_lines(128, "fecha")) == []  # line boxes overlap by a third, letters do not meet
     assert _text_defects(_two_lines(122, "fecha"))  # the date's ascenders reach into the title's letters
     assert _text_defects(_two_lines(112, "fecha"))
+
+
+def test_a_copy_of_the_same_words_under_a_title_is_its_shadow_not_a_collision() -> None:
+    def page(second: str) -> str:
+        return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 400">'
+                '<text x="44" y="104" font-size="60" fill="#cc0">Partagez notre rêve</text>'
+                f'<text x="40" y="100" font-size="60" fill="#fff">{second}</text></svg>')
+
+    assert _text_defects(page("Partagez notre rêve")) == []
+    assert _text_defects(page("Another title here"))

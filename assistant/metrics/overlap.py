@@ -85,15 +85,19 @@ def _defect(la: LayoutArrays, a: int, b: int, kind: str, ratio: float, inter: fl
 
     Text on other text (even in one section: a heading on its own paragraph), measured on where
     their glyphs can ink (:func:`glyph_box`): a date set tight under its title overlaps the title's
-    line box, not its letters; text straddling a picture's edge (a caption set *on* a photo lies
-    wholly inside it, one pushed half onto it does not), unless both belong to one group (a
-    lock-up's line on its logo).
+    line box, not its letters; two copies of the same words piled up are one text with its
+    shadow. Text straddling a picture's edge (a caption set *on* a photo lies wholly inside it,
+    one pushed half onto it does not), unless both belong to one group (a lock-up's line on its
+    logo).
     """
     if kind == "text over text":
         # a single decorative letter on a headline is a design, not a collision
         short = min(len((la.elements[i].text or "").strip()) for i in (a, b))
         if ratio < DEFECT_TEXT_ON_TEXT or short <= 3:
             return False
+        if " ".join((la.elements[a].text or "").split()) == " ".join((la.elements[b].text or "").split()):
+            return False  # a copy of the same words under them: a shadow, an outline or a glow
+
         ga, gb = glyph_box(la.elements[a]), glyph_box(la.elements[b])
         met = ga.intersection(gb)
         smaller = min(ga.area, gb.area)
