@@ -27,7 +27,10 @@ Failures are retried with exponential backoff — ``backoff · 2^attempt``
 seconds, capped at ``max_backoff``, or the server's ``Retry-After`` when it
 sends one — up to ``retries`` retries: network errors and timeouts, HTTP 429
 and 5xx, a body that is not the chat-completion JSON, and an answer that is
-not a valid action (counted invalid). Then one ``PlannerError`` names the URL
+not a valid action (counted invalid; it is asked again with another seed and at
+least the sampling temperature, since a seeded server would repeat it word for
+word — a server's schema grammar need not keep numbers in range). Then one
+``PlannerError`` names the URL
 and the last problem. HTTP 401/403 fail at once (no key or a wrong one). The
 planner never edits the document (only copies), so a failure leaves it as it
 was after the last accepted edit — never half-edited.
@@ -182,10 +185,12 @@ class RemotePlanner:
         schema = structured_schema(ids)
         problem = "no attempt made"
         with httpx.Client() as client:
-            attempt = 0
+            attempt = invalid = 0
             while attempt <= self.retries:
-                body = {"model": self.model, "messages": messages, "temperature": temperature,
-                        "max_tokens": self.max_tokens, "seed": seed,
+                # an invalid answer is drawn again, not asked for again: another seed, sampled
+                body = {"model": self.model, "messages": messages,
+                        "temperature": temperature if not invalid else max(temperature, self.temperature),
+                        "max_tokens": self.max_tokens, "seed": seed + 7919 * invalid,
                         "response_format": self._response_format(schema)}
                 t0 = time.perf_counter()
                 wait: float | None = None
@@ -194,6 +199,7 @@ class RemotePlanner:
                     if validate_answer(text, self.stats) is not None:
                         return text
                     problem = f"answer is not a valid action: {text[:160]!r}"
+                    invalid += 1
                 except _Retry as exc:
                     problem = str(exc)
                     wait = exc.retry_after
