@@ -79,3 +79,60 @@ def test_fix_sets_the_editorial_examples_cover_lines_on_one_edge() -> None:
     edges = {round(doc.layout.get(f"coverline-{i}").box.x, 1) for i in (1, 2, 3, 4)}
     assert edges == {round(doc.layout.get("masthead").box.x, 1)}
 
+
+
+def test_a_one_line_text_flush_right_on_a_margin_keeps_the_page_regular() -> None:
+    # a left-set name ending on the picture's right edge sits on a line; the button off the column is then found
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1080 1080">'
+           '<text id="tag" x="90" y="250" font-size="34">Lighter. Quieter. Twice the battery.</text>'
+           '<text id="head" x="90" y="320" font-size="60" font-weight="700">Meet Orbit 2</text>'
+           '<rect id="photo" data-role="image" x="90" y="360" width="900" height="440" fill="#f2aa4c"/>'
+           '<rect id="shop" data-role="cta" x="137" y="880" width="300" height="84" fill="#f2aa4c"/>'
+           '<text id="brand" x="{x}" y="1040" font-size="40">orbit</text></svg>')
+    width = import_svg_text(svg.format(x=90)).layout.get("brand").box.width
+    found = _alignment_defects(svg.format(x=990 - width))
+    assert any(m.startswith("shop ") for m in found), found
+    # the same name ending on no line leaves too few units on lines for the page to count as regular
+    assert _alignment_defects(svg.format(x=700)) == []
+
+
+
+def _seal(seal_x2: float, *, rule: bool = False, others_x2: float | None = None) -> str:
+    """Pictures on the left edge (x = 100) ending at x = 1800 (and three more ending at ``others_x2``); a seal
+    in the top right corner ending at ``seal_x2``, over a rule from 100 to 1900 perhaps."""
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2000 2400">']
+    if rule:
+        parts.append('<rect x="100" y="300" width="1800" height="2" fill="#999"/>')
+    parts.append(f'<rect id="seal" data-role="logo" x="{seal_x2 - 150}" y="100" width="150" height="150" fill="#c00"/>')
+    ends = [1800.0] * 3 + ([others_x2] * 3 if others_x2 is not None else [])
+    for i, x2 in enumerate(ends):
+        parts.append(f'<rect id="pic{i}" data-role="image" x="100" y="{400 + 320 * i}" width="{x2 - 100}" '
+                     'height="250" fill="#8ab"/>')
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def test_an_element_on_the_end_of_a_pinned_rule_sits_on_a_line() -> None:
+    # 100 units right of the pictures' edge, the seal is found off it; ending where the rule ends, it is on a line
+    assert any(m.startswith("seal ") for m in _alignment_defects(_seal(1900.0)))
+    assert _alignment_defects(_seal(1900.0, rule=True)) == []
+
+
+def test_a_shift_below_the_smallest_move_means_near_enough() -> None:
+    # 10 units (under MIN_SHIFT of the page) off the pictures' edge: near enough, though a shift of 90 would put
+    # it on the edge of three other pictures
+    assert any(m.startswith("seal ") for m in _alignment_defects(_seal(1900.0, others_x2=1810.0)))
+    assert _alignment_defects(_seal(1810.0, others_x2=1720.0)) == []
+
+
+def test_two_columns_of_like_lines_are_judged_each_on_its_own() -> None:
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000">']
+    for i, x in enumerate((80, 100, 90)):  # a tidy column at x = 60, and one far below it zigzagging
+        parts.append(f'<text id="l{i}" x="60" y="{100 + 40 * i}" font-size="20">Left column line {i}</text>')
+        parts.append(f'<text id="r{i}" x="{x}" y="{700 + 40 * i}" font-size="20">Lower line {i}</text>')
+    parts.append("</svg>")
+    report = evaluate(import_svg_text("\n".join(parts)).layout)
+    ragged = [f for f in report.findings() if f.metric == "alignment" and f.defect]
+    # the lower column is mended as a whole (onto the edge above), not only its line nearest that edge
+    assert sorted(f.element_ids[0] for f in ragged) == ["r0", "r1", "r2"]
+    assert {f.suggestion["type"] for f in ragged} == {"align"}
