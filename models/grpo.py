@@ -81,7 +81,8 @@ compact torch loop:
 
 Logged every step (``OUT/log.jsonl``): mean reward (as the environment
 scored the samples, before ``charge_stops``; with ``reward="return"`` or
-``"composite"`` the one-step mean beside it as ``step_reward``), valid rate,
+``"composite"`` the one-step mean beside it as ``step_reward``), parsed rate
+(answers that read as an action), valid rate (actions the environment applied),
 premature-finalize rate, finalize rate (of the sampled answers), KL, loss,
 curriculum stage, states with renamed elements, and with ``suggested_fixes``
 how many suggestions were added, their mean reward and the share of groups in
@@ -308,8 +309,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
     for step in range(cfg.steps):
         open_tasks = curriculum_tasks(tasks, step, cfg.steps, elapsed=time.time() - t0, budget=60 * cfg.max_minutes)
         groups = []
-        stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "valid": [], "premature": [], "finalize": [],
-                                         "suggested": [], "suggested_reward": [], "suggested_best": []}
+        stats: dict[str, list[float]] = {"reward": [], "step_reward": [], "parsed": [], "valid": [], "premature": [],
+                                         "finalize": [], "suggested": [], "suggested_reward": [], "suggested_best": []}
         varied = from_files = 0
         for _ in range(cfg.states_per_step):
             task = rng.choice(open_tasks)
@@ -335,7 +336,8 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
                 stats["suggested"].append(len(extra))
             results = score_group(lm, env, texts, cfg)
             sampled, added = results[:cfg.group_size], results[cfg.group_size:]
-            for key in ("reward", "valid", "premature", "finalize"):  # the samples, as the environment scored them
+            # the samples, as the environment scored them
+            for key in ("reward", "parsed", "valid", "premature", "finalize"):
                 stats[key] += [float(r[key]) for r in sampled]
             stats["step_reward"] += [float(r.get("step_reward", r["reward"])) for r in sampled]
             if added:
@@ -372,7 +374,7 @@ def train_grpo(cfg: GRPOConfig, lm: LM | None = None) -> dict[str, Any]:
                 loss_val, kl_val = float(total_loss), float(total_kl)
         n = max(len(stats["reward"]), 1)
         rec = {"step": step + 1, "reward": sum(stats["reward"]) / n, "step_reward": sum(stats["step_reward"]) / n,
-               "valid_rate": sum(stats["valid"]) / n,
+               "parsed_rate": sum(stats["parsed"]) / n, "valid_rate": sum(stats["valid"]) / n,
                "premature_finalize_rate": sum(stats["premature"]) / n, "finalize_rate": sum(stats["finalize"]) / n,
                "kl": kl_val, "loss": loss_val, "groups_with_signal": len(groups), "varied_states": varied,
                "file_states": from_files, "suggested": sum(stats["suggested"]),

@@ -31,12 +31,14 @@ def score_action(env: Any, text: str, invalid_reward: float) -> dict[str, Any]:
     try:
         action = parse_completion(text)
     except InvalidAction:
-        return {"reward": invalid_reward, "valid": False, "finalize": False, "premature": False, "noop": False}
+        return {"reward": invalid_reward, "parsed": False, "valid": False, "finalize": False, "premature": False,
+                "noop": False}
     trial = copy.deepcopy(env)
     _, reward, terminated, truncated, info = trial.step(action)
-    return {"reward": float(reward), "valid": bool(info["valid"]), "finalize": action.get("type") == "finalize",
-            "premature": bool(info.get("premature_finalize")), "noop": bool(info.get("noop")), "env": trial,
-            "action": action, "over": bool(terminated or truncated), "penalty": float(info["reward_penalty"])}
+    return {"reward": float(reward), "parsed": True, "valid": bool(info["valid"]),
+            "finalize": action.get("type") == "finalize", "premature": bool(info.get("premature_finalize")),
+            "noop": bool(info.get("noop")), "env": trial, "action": action, "over": bool(terminated or truncated),
+            "penalty": float(info["reward_penalty"])}
 
 
 def continue_greedy(lm: LM, env: Any, *, max_new_tokens: int = 64) -> tuple[float, int]:
