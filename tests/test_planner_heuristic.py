@@ -60,9 +60,17 @@ def test_propose_leaves_the_document_exactly_as_it_was():
 
 def test_ranked_proposals_are_valid_and_best_first():
     doc = import_svg(EXAMPLES / "social_card.svg")
-    proposals = get_planner("heuristic", beam_width=0).propose_detailed(_state(doc))
-    gains = [p.gain for p in proposals]
-    assert gains == sorted(gains, reverse=True)
+    proposals = get_planner("heuristic", beam_width=0, top_k=12).propose_detailed(_state(doc))
+    own = [p for p in proposals if p.reason.endswith("(suggested fix)")]
+    assert [p.gain for p in own] == sorted((p.gain for p in own), reverse=True)
+    # the other ways to clear a collision stand behind its own smallest edit, whatever they gain
+    for i, p in enumerate(proposals):
+        if p in own:
+            assert all(q.gain <= p.gain for q in proposals[i + 1:] if q.element_ids != p.element_ids)
+        else:
+            first = next(q for q in own if q.element_ids == p.element_ids)
+            assert proposals.index(first) < i
+    assert any(p not in own and p.gain > own[0].gain for p in proposals)  # the push clears the headline further
     for p in proposals:
         assert parse_action(p.action.to_json()) == p.action
         assert p.reason.startswith(p.metric)
@@ -195,3 +203,46 @@ def test_an_edit_that_would_move_a_kept_element_is_refused():
     result = run_planner(doc, _MovesTheTitle(), keep=["title"], max_steps=2)
     assert result.edits == 0 and result.valid == 0 and result.proposed == 1
     assert export_svg(doc) == svg
+
+
+#: A headline straddling the top of a photo, its tagline set just above it and a button just below the photo:
+#: moving the photo down would run into the button, moving the headline up alone into its tagline.
+STRADDLE = """<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1000 1000">
+  <rect id="bg" x="0" y="0" width="1000" height="1000" fill="#111827"/>
+  <rect id="photo" data-role="image" x="80" y="320" width="840" height="440" fill="#f2a94e"/>
+  <text id="tagline" x="80" y="260" font-family="DejaVu Sans" font-size="32" fill="#cbd5e1">Lighter. Quieter.</text>
+  <text id="headline" x="80" y="360" font-family="DejaVu Sans" font-size="80" font-weight="700"
+        fill="#ffffff">Meet Orbit</text>
+  <g id="shop" data-role="cta">
+    <rect id="shop-bg" x="80" y="800" width="280" height="80" rx="40" fill="#f2a94e"/>
+    <text id="shop-label" x="220" y="852" text-anchor="middle" font-family="DejaVu Sans" font-size="30"
+          font-weight="700" fill="#111827">Shop now</text>
+  </g>
+</svg>"""
+
+
+def test_a_collision_the_render_refuses_to_clear_one_way_is_cleared_by_pushing_what_is_in_the_way():
+    doc = import_svg_text(STRADDLE)
+    before = {e.id: e.box for e in doc.layout.top_level()}
+    result = run_planner(doc, get_planner("heuristic"), max_steps=4)
+    layout = doc.layout
+    headline, tagline, photo = layout.get("headline").box, layout.get("tagline").box, layout.get("photo").box
+    assert headline.y2 <= photo.y  # the headline clears the photo …
+    assert tagline.y2 <= headline.y and tagline.y >= 0  # … and took its tagline along, still on the page
+    assert layout.get("shop").box == before["shop"] and photo == before["photo"]
+    moves = [s.action for s in result.steps if s.action["type"] == "move"]
+    assert any(set(a["ids"]) == {"headline", "tagline"} and a["dx"] == 0 for a in moves)
+
+
+def test_a_push_stops_at_what_may_not_move_and_at_the_canvas_edge():
+    from assistant.planners.candidates import pushed
+
+    layout = import_svg_text(STRADDLE).layout
+    headline, photo = layout.get("headline"), layout.get("photo")
+    assert [u.id for u in pushed(layout, headline, 0.0, -83.9, fixed=photo)] == ["tagline"]
+    assert pushed(layout, headline, 0.0, -10.0, fixed=photo) == []  # runs into nothing yet
+    layout.get("tagline").box = layout.get("tagline").box.translated(0.0, -200.0)  # now 30 units from the top
+    assert pushed(layout, headline, 0.0, -250.0, fixed=photo) is None  # it would leave the page
+    layout.get("tagline").box = layout.get("tagline").box.translated(0.0, 200.0)
+    layout.get("tagline").locked = True
+    assert pushed(layout, headline, 0.0, -83.9, fixed=photo) is None

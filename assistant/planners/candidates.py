@@ -7,7 +7,8 @@ candidate is actually good is decided later by simulation, so generators
 propose several plausible fixes rather than guess one:
 
 - overlap → move either element out of the other along each axis (by the
-  penetration depth plus a gap);
+  penetration depth plus a gap), alone or pushing the units it would run into
+  along with it (a headline moved up takes the line set above it);
 - alignment → align to the nearest shared edge or centre of a neighbour, or to
   the margins;
 - margins → move inside the safe box (shrink first when it cannot fit);
@@ -110,9 +111,46 @@ def candidates_for(finding: Finding, layout: Layout) -> list[Candidate]:
     return out
 
 
+#: Most units one move may push along with the one it clears.
+PUSH_MAX = 3
+
+
+def _hits(a: Box, b: Box) -> bool:
+    return a.intersection(b) is not None
+
+
+def pushed(layout: Layout, mover: Element, dx: float, dy: float, *, fixed: Element) -> list[Element] | None:
+    """The units moving ``mover`` by ``(dx, dy)`` would run into, to move along with it (a push).
+
+    Each unit the moved ones would newly overlap joins them, until none is left; None when that
+    would push ``fixed``, something pinned or locked, more than ``PUSH_MAX`` units, or a unit off the
+    canvas. An empty list: the move runs into nothing.
+    """
+    canvas = layout.canvas.box
+    others = [u for u in layout.top_level() if u.id not in (mover.id, fixed.id) and u.page == mover.page
+              and u.role not in ("background", "decoration") and u.box.width > 0 and u.box.height > 0]
+    moving, out = [mover], []
+    while True:
+        hit = [u for u in others if u not in out and any(
+            _hits(m.box.translated(dx, dy), u.box) and not _hits(m.box, u.box) for m in moving)]
+        if not hit:
+            return out
+        if any(u.pinned or u.locked for u in hit) or len(out) + len(hit) > PUSH_MAX:
+            return None
+        if any(_hits(m.box.translated(dx, dy), fixed.box) for m in hit):
+            return None
+        if not all(canvas.contains(u.box.translated(dx, dy), tol=1e-6) for u in hit):
+            return None
+        out.extend(hit)
+        moving.extend(hit)
+
+
 @generator("overlap")
 def separate(finding: Finding, layout: Layout) -> list[Candidate]:
-    """Move either element out of the other along each direction, by the overlap plus a gap."""
+    """Move either element out of the other along each direction, by the overlap plus a gap.
+
+    Where the move would run into another unit, the same move pushing that unit along is proposed too.
+    """
     us = units(layout, finding.element_ids)
     g = Geometry.of(layout)
     if len(us) < 2:
@@ -132,6 +170,10 @@ def separate(finding: Finding, layout: Layout) -> list[Candidate]:
             moved = ab.translated(dx, dy)
             if canvas.contains(moved, tol=1e-6):
                 out.append((move([a.id], dx, dy), f"move {a.id} {name} clear of {b.id}"))
+                along = pushed(layout, a, dx, dy, fixed=b)
+                if along:
+                    out.append((move([a.id, *(u.id for u in along)], dx, dy),
+                                f"move {a.id} {name} clear of {b.id}, pushing {', '.join(u.id for u in along)}"))
         if a.kind == "text":
             out.append(({"type": "reflow_text", "id": a.id, "mode": "auto"}, f"reflow {a.id}"))
     return out

@@ -26,11 +26,13 @@ Algorithm (one ``propose`` call = one decision):
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from assistant.actions import Action, parse_action
 from assistant.actions.trial import attempt
+from assistant.document import Layout
 from assistant.errors import InvalidAction
 from assistant.metrics import Finding, MetricReport
 from assistant.planners import register_planner, siblings
@@ -46,6 +48,27 @@ class _Trial:
     action: Action
     value: float
     order: int
+    finding: int = 0  # the id() of the defect it fixes (0: not a defect's fix)
+    own: bool = False  # the defect's own smallest edit
+
+
+#: A collision may also be cleared by another move (the other element, the other way, pushing what is in
+#: the way) at most this many times as long as the smallest one: for when the render refuses the smallest.
+DETOUR = 1.5
+
+
+def _length(action: dict[str, Any]) -> float:
+    return math.hypot(action.get("dx", 0.0), action.get("dy", 0.0))
+
+
+def _defect_fixes(finding: Finding, layout: Layout) -> list[tuple[dict[str, Any], str]]:
+    """A defect's own smallest edit; for a collision, then the other moves that clear it about as briefly."""
+    own = [(dict(finding.suggestion or {}), f"{finding.metric}: {finding.message} (suggested fix)")]
+    if finding.metric != "overlap" or own[0][0].get("type") != "move":
+        return own
+    reach = DETOUR * _length(own[0][0])
+    return own + [(a, why) for a, why in candidates_for(finding, layout)[1:]
+                  if a.get("type") == "move" and _length(a) <= reach]
 
 
 class HeuristicPlanner:
@@ -105,8 +128,8 @@ class HeuristicPlanner:
         out: list[tuple[dict[str, Any], str, Finding]] = []
         for finding in actionable(report.findings(), state.constraints)[:max_findings]:
             # a defect comes with the smallest edit that removes it: that edit, not a generic family of moves
-            options = ([(dict(finding.suggestion), f"{finding.metric}: {finding.message} (suggested fix)")]
-                       if finding.defect and finding.suggestion else candidates_for(finding, layout))
+            options = (_defect_fixes(finding, layout) if finding.defect and finding.suggestion
+                       else candidates_for(finding, layout))
             for action, reason in options:
                 ids = action_ids(action)
                 if ids & frozen or ids & frozen_units:
@@ -174,7 +197,13 @@ class HeuristicPlanner:
             value = gain - self.collateral * len(collateral) + 0.1 * max(fit_gain or 0.0, 0.0)
             proposal = Proposal(action=action, reason=reason, metric=finding.metric,
                                 element_ids=tuple(finding.element_ids), gain=gain, fit_gain=fit_gain)
-            trials.append(_Trial(proposal, action, value, order))
+            trials.append(_Trial(proposal, action, value, order, id(finding) if finding.defect else 0,
+                                 raw == finding.suggestion))
+        # a defect's other fixes stand behind its own smallest edit: tried when the render refuses that one
+        own = {t.finding: t.value for t in trials if t.finding and t.own}
+        for t in trials:
+            if t.finding and not t.own and t.finding in own:
+                t.value = min(t.value, own[t.finding] - 1e-9)
         return trials
 
     def _lookahead(self, state: PlannerState, action: Action) -> float:
