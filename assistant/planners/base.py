@@ -30,6 +30,8 @@ class Proposal:
     ``metric`` the metric whose finding led to it (or ``"planner"``);
     ``gain`` the composite change the planner expects (simulated), ``fit_gain``
     the expected change of the instruction fit; both ``None`` when unknown.
+    ``fallbacks`` are the other edits that mend the same defect, best first: the
+    loop tries them, before any other proposal, when the render refuses this one.
     """
 
     action: Action
@@ -38,6 +40,7 @@ class Proposal:
     element_ids: tuple[str, ...] = ()
     gain: float | None = None
     fit_gain: float | None = None
+    fallbacks: tuple[Proposal, ...] = ()
 
 
 @dataclass

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from assistant.actions import Action, parse_action
@@ -69,6 +69,27 @@ def _defect_fixes(finding: Finding, layout: Layout) -> list[tuple[dict[str, Any]
     reach = DETOUR * _length(own[0][0])
     return own + [(a, why) for a, why in candidates_for(finding, layout)[1:]
                   if a.get("type") == "move" and _length(a) <= reach]
+
+
+def _with_fallbacks(trials: list[_Trial]) -> list[_Trial]:
+    """The trials, a defect's other fixes taken out and carried by its own smallest edit (best first).
+
+    They are tried only when the render refuses that edit (``Proposal.fallbacks``); a defect whose own
+    edit does not improve the layout gets none of them.
+    """
+    spare: dict[int, list[_Trial]] = {}
+    for t in trials:
+        if t.finding and not t.own:
+            spare.setdefault(t.finding, []).append(t)
+    out = []
+    for t in trials:
+        if t.finding and not t.own:
+            continue
+        if t.finding and t.finding in spare:
+            backs = sorted(spare[t.finding], key=lambda b: (-b.value, b.order))
+            t.proposal = replace(t.proposal, fallbacks=tuple(b.proposal for b in backs))
+        out.append(t)
+    return out
 
 
 class HeuristicPlanner:
@@ -199,12 +220,7 @@ class HeuristicPlanner:
                                 element_ids=tuple(finding.element_ids), gain=gain, fit_gain=fit_gain)
             trials.append(_Trial(proposal, action, value, order, id(finding) if finding.defect else 0,
                                  raw == finding.suggestion))
-        # a defect's other fixes stand behind its own smallest edit: tried when the render refuses that one
-        own = {t.finding: t.value for t in trials if t.finding and t.own}
-        for t in trials:
-            if t.finding and not t.own and t.finding in own:
-                t.value = min(t.value, own[t.finding] - 1e-9)
-        return trials
+        return _with_fallbacks(trials)
 
     def _lookahead(self, state: PlannerState, action: Action) -> float:
         """Best value reachable one edit after ``action`` (0 when none improves)."""

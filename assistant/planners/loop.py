@@ -42,8 +42,10 @@ from assistant.render.inkmap import InkState, compare, measure
 FIT_TOLERANCE = 0.005
 #: Smallest change counted as an improvement (metric noise floor).
 EPSILON = 1e-6
-#: How many ranked proposals the loop tries per step before giving up.
+#: How many ranked proposals the loop tries per step before giving up …
 TRIES_PER_STEP = 4
+#: … and how many more tries the fallbacks of proposals the render refused may take.
+MAX_FALLBACKS = 4
 
 
 
@@ -192,7 +194,11 @@ def run_planner(
         # lists of like texts move together on the planner's own initiative; a brief may move one of them
         sets = [] if instruction or constraints else siblings.sibling_sets(document.layout)
         kin = siblings.snapshot(document.layout, sets)
-        for proposal in proposals[:TRIES_PER_STEP]:
+        queue = list(proposals[:TRIES_PER_STEP])
+        tries = 0
+        while queue and tries < TRIES_PER_STEP + MAX_FALLBACKS:
+            proposal = queue.pop(0)
+            tries += 1
             result.proposed += 1
             try:
                 action = parse_action(_action_dict(proposal.action))
@@ -224,6 +230,7 @@ def run_planner(
                         if not verdict.ok:
                             result.rejected.append(f"{_action_type(action)} {sorted(trial.changed_ids)[:3]}: "
                                                    f"{verdict.describe()}")
+                            queue[:0] = proposal.fallbacks  # the other ways to mend that defect, next
                             continue
                         ink = ink_after
                     trial.keep()
