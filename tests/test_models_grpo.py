@@ -322,8 +322,8 @@ def test_need_gain_learns_only_from_groups_with_an_improving_edit(tmp_path: Path
 
     def fake_score(env, text, invalid_reward):
         kind, reward = next(answers)
-        return {"reward": reward, "valid": True, "finalize": kind == "finalize", "noop": kind == "noop",
-                "premature": False}
+        return {"reward": reward, "parsed": True, "valid": True, "finalize": kind == "finalize",
+                "noop": kind == "noop", "premature": False}
 
     monkeypatch.setattr(rewards_mod, "score_action", fake_score)
     model = copy.deepcopy(lm)
@@ -622,8 +622,8 @@ def test_grpo_learns_from_a_suggested_fix_its_samples_missed(tmp_path: Path, lm,
 
     def fake_score(state, text, invalid_reward):
         scored_texts.append(text)
-        return {"reward": 0.1 if text == fix else 0.0, "valid": True, "finalize": False, "noop": False,
-                "premature": False}
+        return {"reward": 0.1 if text == fix else 0.0, "parsed": True, "valid": True, "finalize": False,
+                "noop": False, "premature": False}
 
     monkeypatch.setattr(rewards_mod, "score_action", fake_score)
     monkeypatch.setattr(grpo_mod, "on_policy_state", lambda *a, **k: copy.deepcopy(env))
