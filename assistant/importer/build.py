@@ -154,15 +154,10 @@ def _assign_ids(root: SvgNode, plans: list[Plan]) -> _Ids:
                 first_holder[ident] = n
     used = set(first_holder)
     wanted: set[SvgNode] = set()
-
-    def collect(p: Plan) -> None:
-        for n in ([p.node] if p.node is not None else []) + list(p.nodes):
-            wanted.add(n)
-        for c in p.children:
-            collect(c)
-
-    for p in plans:
-        collect(p)
+    for p in walk_plans(plans):
+        if p.node is not None:
+            wanted.add(p.node)
+        wanted.update(p.nodes)
     out = _Ids()
     counters: dict[str, int] = {}
     for node in sorted(wanted, key=lambda n: order.get(n, 0)):
@@ -219,10 +214,13 @@ def _truthy(v: str | None) -> bool:
     return v is not None and v.strip().lower() in ("true", "1", "yes")
 
 
+_INSENSITIVE = f"{{{SODIPODI_NS}}}insensitive"
+
+
 def _locked(node: SvgNode) -> bool:
     n = node
     while n is not None and isinstance(n.tag, str):
-        if _truthy(n.get("data-locked")) or _truthy(n.get(f"{{{SODIPODI_NS}}}insensitive")):
+        if _truthy(n.get("data-locked")) or _truthy(n.get(_INSENSITIVE)):
             return True
         n = n.getparent()
     return False
@@ -356,20 +354,22 @@ def _same_colour(a: str | None, b: str | None, tolerance: int = INK_TOLERANCE) -
     return ca is not None and cb is not None and 255 * max(abs(x - y) for x, y in zip(ca, cb)) <= tolerance + 1e-9
 
 
+def _ident(p: Plan, ids: _Ids) -> str:
+    return p.node.get("id") if p.node is not None else ids.group_ids[id(p)]
+
+
+def _add_element(p: Plan, group: str | None, out: list[Element], canvas: Canvas, ids: _Ids) -> None:
+    """Append the element of ``p`` to ``out``, then its children's (depth first)."""
+    pid = _ident(p, ids)
+    out.append(_element(p, pid, canvas, len(out), group, [_ident(c, ids) for c in p.children]))
+    for c in p.children:
+        _add_element(c, pid, out, canvas, ids)
+
+
 def _elements(plans: list[Plan], canvas: Canvas, ids: _Ids) -> list[Element]:
     out: list[Element] = []
-
-    def ident(p: Plan) -> str:
-        return p.node.get("id") if p.node is not None else ids.group_ids[id(p)]
-
-    def add(p: Plan, group: str | None) -> None:
-        pid = ident(p)
-        out.append(_element(p, pid, canvas, len(out), group, [ident(c) for c in p.children]))
-        for c in p.children:
-            add(c, pid)
-
     for p in plans:
-        add(p, None)
+        _add_element(p, None, out, canvas, ids)
     seen: set[str] = set()
     for e in out:
         if e.id in seen:  # cannot happen with unique node ids; guards the Layout index

@@ -33,10 +33,11 @@ number of elements, as the rest of the import does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from assistant.document import Element, Layout
 from assistant.geometry import Box
-from assistant.importer.spatial import BoxIndex
+from assistant.importer.spatial import BoxIndex, Edges, edges
 from assistant.limits import checkpoint
 
 #: A band runs across at least this share of the page's width (or height).
@@ -83,17 +84,26 @@ def analyse_scene(layout: Layout, explicit: Iterable[str] = ()) -> None:
 
 def _place_on_pages(layout: Layout) -> None:
     """Set ``page`` on every element: the page it covers most, -1 for none (Inkscape's scratch area)."""
-    pages = layout.canvas.page_boxes()
+    pages = [edges(p) for p in layout.canvas.page_boxes()]
     for k, e in enumerate(layout.elements):
         best, best_area = -1, 0.0
+        b = edges(e.box)
         for i, p in enumerate(pages):
-            inter = e.box.intersection(p)
-            area = inter.area if inter is not None else 0.0
-            if inter is not None and (area > best_area or best < 0):
+            area = _overlap_area(b, p)
+            if area is not None and (area > best_area or best < 0):
                 best, best_area = i, area
         if best != e.page:
             layout.elements[k] = e.model_copy(update={"page": best})
     layout._index = None
+
+
+def _overlap_area(a: Edges, b: Edges) -> float | None:
+    """The area of the overlap of two boxes (as ``Box.intersection`` has it); None when they do not overlap."""
+    x1, y1 = max(a[0], b[0]), max(a[1], b[1])
+    x2, y2 = min(a[2], b[2]), min(a[3], b[3])
+    if x2 <= x1 or y2 <= y1:
+        return None
+    return (x2 - x1) * (y2 - y1)
 
 
 # -- 1. backdrops ------------------------------------------------------------------
@@ -102,7 +112,12 @@ def _pin_backdrops(layout: Layout, explicit: frozenset[str]) -> None:
     pages = layout.canvas.page_boxes()
     top = [e for e in layout.elements if e.group is None]
     last_on_page: dict[int, int] = {e.page: i for i, e in enumerate(top)}
-    index = BoxIndex((i, e.box) for i, e in enumerate(top))
+
+    @cache
+    def index() -> BoxIndex:
+        """``top`` by position, filed when a large shape first asks what is painted over it."""
+        return BoxIndex((i, e.box) for i, e in enumerate(top))
+
     for i, e in enumerate(top):
         checkpoint()
         if e.page < 0:  # on no page: nothing anyone sees
@@ -112,7 +127,7 @@ def _pin_backdrops(layout: Layout, explicit: frozenset[str]) -> None:
 
         def above(i: int = i, e: Element = e) -> list[Element]:
             """The elements painted after ``e`` on its page that meet it."""
-            return [top[k] for k in sorted(index.query(e.box)) if k > i and top[k].page == e.page]
+            return [top[k] for k in sorted(index().query(e.box)) if k > i and top[k].page == e.page]
 
         role = _backdrop_role(e, page, last_on_page[e.page] > i, above)
         if role is not None and e.id not in explicit:
@@ -188,14 +203,16 @@ def _stacks(layout: Layout) -> list[list[str]]:
         return i
 
     index = BoxIndex((k, e.box) for k, e in enumerate(cand))
+    areas = [e.box.area for e in cand]
     for k, a in enumerate(cand):
         checkpoint()
         near = index.query(a.box, limit=STACK_NEIGHBOURS + 2)  # itself and one too many
         if len(near) > STACK_NEIGHBOURS + 1:
             continue
+        own = index.box(k)
         for j in near:
-            b = cand[j]
-            if j > k and _piled(a.box, b.box):
+            if j > k and _piled(own, areas[k], index.box(j), areas[j]):
+                b = cand[j]
                 ra, rb = find(a.id), find(b.id)
                 if ra != rb:
                     parent[rb] = ra
@@ -207,11 +224,13 @@ def _stacks(layout: Layout) -> list[list[str]]:
     return [s for s in sets.values() if len(s) > 1 and any(not by_id[i].pinned for i in s)]
 
 
-def _piled(a: Box, b: Box) -> bool:
-    inter = a.intersection(b)
+def _piled(a: Edges, a_area: float, b: Edges, b_area: float) -> bool:
+    """Whether boxes ``a`` and ``b`` (edges, and their areas) overlap enough, and are alike enough in size, to stack."""
+    inter = _overlap_area(a, b)
     if inter is None:
         return False
-    return inter.area >= STACK_OVERLAP * min(a.area, b.area) and min(a.area, b.area) >= 0.5 * max(a.area, b.area)
+    small = min(a_area, b_area)
+    return inter >= STACK_OVERLAP * small and small >= 0.5 * max(a_area, b_area)
 
 
 # -- lock-ups --------------------------------------------------------------------------
@@ -264,7 +283,9 @@ def _list_items(layout: Layout) -> list[list[str]]:
     """``[text, marker, …]`` for every text with bullet markers just left of its lines."""
     top = [e for e in layout.elements if e.group is None]
     texts = [e for e in top if e.kind == "text" and e.font_size and not _is_marker_text(e) and e.role != "decoration"]
-    markers = [e for e in top if _marker_like(e)]
+    # a marker larger than MARKER_EM of the largest text's font size is too large for every line
+    largest = MARKER_EM * max((t.font_size or 0.0 for t in texts), default=0.0)
+    markers = [e for e in top if _marker_like(e) and e.box.width <= largest and e.box.height <= largest]
     index = BoxIndex((k, m.box) for k, m in enumerate(markers))
     taken: set[str] = set()
     out: list[list[str]] = []
@@ -328,11 +349,11 @@ def _is_heading(e: Element, below: Element) -> bool:
     return head >= 1.15 * body or (bolder and head >= 0.95 * body)
 
 
-def _is_list_item(e: Element, layout: Layout) -> bool:
-    """A group of one text and the small markers beside it (a list item made by this pass)."""
+def _is_list_item(e: Element, by_id: dict[str, Element]) -> bool:
+    """A group of one text and the small markers beside it (a list item made by this pass); ``by_id``: the elements."""
     if e.kind != "group":
         return False
-    parts = layout.children_of(e.id)
+    parts = [by_id[c] for c in e.children]
     texts = [p for p in parts if p.kind == "text"]
     return len(texts) == 1 and all(p.kind == "text" or _marker_like(p) or _is_marker_text(p) for p in parts)
 
@@ -365,8 +386,9 @@ def _above_gap(e: Element, units: list[Element], index: BoxIndex, within: float)
 
 def _sections(layout: Layout) -> list[list[str]]:
     """``[heading, member, …]`` for every heading with the text set right under it (see the module docstring)."""
+    by_id = {e.id: e for e in layout.elements}
     top = [e for e in layout.elements if e.group is None and not e.pinned and e.page >= 0
-           and (e.kind == "text" or _is_list_item(e, layout))]
+           and (e.kind == "text" or _is_list_item(e, by_id))]
     top.sort(key=lambda e: (e.page, e.box.y, e.box.x))
     index = BoxIndex((k, e.box) for k, e in enumerate(top))
     used: set[str] = set()

@@ -12,7 +12,10 @@ query visits, on each level in use, only the cells a box of that level
 meeting the query could start in, so it costs about O(levels + answers).
 Boxes are kept as plain ``(x1, y1, x2, y2)`` tuples; each cell holds
 ``(key, x1, y1, x2, y2)`` rows, so that a cell is filtered in one
-comprehension without a lookup per box.
+comprehension without a lookup per box. A cell also keeps the extremes of
+its boxes' edges, so that a query passes over a cell none of whose boxes can
+meet it, and takes a cell all of whose boxes meet it whole, without looking
+at its boxes one by one.
 
 A query may be given ``limit``: it stops after that many answers. Callers
 that take the answer with the highest index (the nearest in paint order)
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from itertools import product
 
 from assistant.geometry import Box
 
@@ -40,12 +44,57 @@ def edges(box: Box) -> Edges:
     return (box.x, box.y, box.x + box.width, box.y + box.height)
 
 
+class _Cell:
+    """The boxes starting in one cell: their rows and keys, and how far their edges reach."""
+
+    __slots__ = ("rows", "keys", "min_x1", "min_y1", "max_x1", "max_y1", "min_x2", "min_y2", "max_x2", "max_y2")
+
+    def __init__(self, x1: float, y1: float, x2: float, y2: float) -> None:
+        self.rows: list[tuple[int, float, float, float, float]] = []
+        self.keys: list[int] = []
+        self.min_x1, self.min_y1, self.max_x1, self.max_y1 = x1, y1, x1, y1
+        self.min_x2, self.min_y2, self.max_x2, self.max_y2 = x2, y2, x2, y2
+
+    def add(self, key: int, x1: float, y1: float, x2: float, y2: float) -> None:
+        """File one box."""
+        self.rows.append((key, x1, y1, x2, y2))
+        self.keys.append(key)
+        if x1 < self.min_x1:
+            self.min_x1 = x1
+        elif x1 > self.max_x1:
+            self.max_x1 = x1
+        if y1 < self.min_y1:
+            self.min_y1 = y1
+        elif y1 > self.max_y1:
+            self.max_y1 = y1
+        if x2 < self.min_x2:
+            self.min_x2 = x2
+        elif x2 > self.max_x2:
+            self.max_x2 = x2
+        if y2 < self.min_y2:
+            self.min_y2 = y2
+        elif y2 > self.max_y2:
+            self.max_y2 = y2
+
+
+class _Level:
+    """The cells of one size class: ``grid[ix, iy]`` holds the boxes starting in cell ``(ix, iy)``."""
+
+    __slots__ = ("span", "size", "cells", "grid")
+
+    def __init__(self, level: int) -> None:
+        self.span = 2.0 ** level
+        self.size = CELL * self.span
+        #: the occupied cells ``(ix, iy, cell)``, in the order they were first filled
+        self.cells: list[tuple[int, int, _Cell]] = []
+        self.grid: dict[tuple[int, int], _Cell] = {}
+
+
 class BoxIndex:
     """Boxes by integer key (their index in some list), queried by the boxes they meet."""
 
     def __init__(self, boxes: Iterable[tuple[int, Box]] = ()) -> None:
-        self._cells: dict[tuple[int, int, int], list[tuple[int, float, float, float, float]]] = {}
-        self._levels: dict[int, list[tuple[int, int]]] = {}
+        self._levels: dict[int, _Level] = {}
         self._edges: dict[int, Edges] = {}
         self._removed: set[int] = set()
         for key, box in boxes:
@@ -56,17 +105,20 @@ class BoxIndex:
 
     def add(self, key: int, box: Box) -> None:
         """File ``box`` under ``key`` (a key is filed once)."""
-        e = edges(box)
-        side = max(e[2] - e[0], e[3] - e[1], _MIN_SIDE)
-        level = math.ceil(math.log2(side))
-        size = CELL * 2.0 ** level
-        cell = (level, math.floor(e[0] / size), math.floor(e[1] / size))
-        bucket = self._cells.get(cell)
-        if bucket is None:
-            bucket = self._cells[cell] = []
-            self._levels.setdefault(level, []).append(cell[1:])
-        bucket.append((key, *e))
-        self._edges[key] = e
+        # copies (``* 1.0`` is exact), so that the numbers a query compares lie together in memory
+        x1, y1 = box.x * 1.0, box.y * 1.0
+        x2, y2 = x1 + box.width, y1 + box.height
+        level = math.ceil(math.log2(max(x2 - x1, y2 - y1, _MIN_SIDE)))
+        lv = self._levels.get(level)
+        if lv is None:
+            lv = self._levels[level] = _Level(level)
+        ix, iy = math.floor(x1 / lv.size), math.floor(y1 / lv.size)
+        cell = lv.grid.get((ix, iy))
+        if cell is None:
+            cell = lv.grid[ix, iy] = _Cell(x1, y1, x2, y2)
+            lv.cells.append((ix, iy, cell))
+        cell.add(key, x1, y1, x2, y2)
+        self._edges[key] = (x1, y1, x2, y2)
 
     def remove(self, key: int) -> None:
         """Leave ``key`` out of later answers."""
@@ -77,30 +129,37 @@ class BoxIndex:
         return self._edges[key]
 
     def query(self, box: Box | Edges, *, limit: int | None = None) -> list[int]:
-        """Keys of the boxes that meet ``box`` (touching counts), at most ``limit`` of them."""
+        """Keys of the boxes that meet ``box`` (touching counts), at most ``limit`` of them.
+
+        They come level by level and cell by cell, in the order they were filed within a cell.
+        """
         qx1, qy1, qx2, qy2 = box if isinstance(box, tuple) else edges(box)
         found: list[int] = []
         removed = self._removed
-        get = self._cells.get
-        for level, cells in self._levels.items():
-            span = 2.0 ** level
-            size = CELL * span
+        floor = math.floor
+        for lv in self._levels.values():
+            span, size = lv.span, lv.size
             # a box of this level starts in its cell and is at most `span` long
-            ix0, ix1 = math.floor((qx1 - span) / size), math.floor(qx2 / size)
-            iy0, iy1 = math.floor((qy1 - span) / size), math.floor(qy2 / size)
-            if (ix1 - ix0 + 1) * (iy1 - iy0 + 1) > len(cells):
-                keys: Iterable[tuple[int, int]] = [c for c in cells if ix0 <= c[0] <= ix1 and iy0 <= c[1] <= iy1]
+            ix0, ix1 = floor((qx1 - span) / size), floor(qx2 / size)
+            iy0, iy1 = floor((qy1 - span) / size), floor(qy2 / size)
+            if (ix1 - ix0 + 1) * (iy1 - iy0 + 1) > len(lv.cells):
+                cells = [c for ix, iy, c in lv.cells if ix0 <= ix <= ix1 and iy0 <= iy <= iy1]
             else:
-                keys = [(ix, iy) for ix in range(ix0, ix1 + 1) for iy in range(iy0, iy1 + 1)]
-            for ix, iy in keys:
-                bucket = get((level, ix, iy))
-                if not bucket:
-                    continue
-                found += [k for k, x1, y1, x2, y2 in bucket
-                          if x1 <= qx2 and qx1 <= x2 and y1 <= qy2 and qy1 <= y2 and k not in removed]
+                spots = product(range(ix0, ix1 + 1), range(iy0, iy1 + 1))
+                cells = [c for c in map(lv.grid.get, spots) if c is not None]
+            for c in cells:
+                if c.min_x1 > qx2 or c.max_x2 < qx1 or c.min_y1 > qy2 or c.max_y2 < qy1:
+                    pass  # no box of the cell meets the query
+                elif c.max_x1 <= qx2 and c.min_x2 >= qx1 and c.max_y1 <= qy2 and c.min_y2 >= qy1:
+                    found += [k for k in c.keys if k not in removed] if removed else c.keys  # every box does
+                elif removed:
+                    found += [k for k, x1, y1, x2, y2 in c.rows
+                              if x1 <= qx2 and qx1 <= x2 and y1 <= qy2 and qy1 <= y2 and k not in removed]
+                else:
+                    found += [k for k, x1, y1, x2, y2 in c.rows if x1 <= qx2 and qx1 <= x2 and y1 <= qy2 and qy1 <= y2]
                 if limit is not None and len(found) >= limit:
                     return found[:limit]
         return found
 
 
-__all__ = ["BoxIndex", "edges"]
+__all__ = ["BoxIndex", "Edges", "edges"]

@@ -319,8 +319,10 @@ class Walker:
                                    "more than the importer measures")
         limit = self.limits.max_coordinate
         for d in node.iter():
+            if not isinstance(d.tag, str):
+                continue
             for attr in _TEXT_POSITIONS:
-                value = d.get(attr) if isinstance(d.tag, str) else None
+                value = d.get(attr)
                 if value and any(not abs(v) <= limit for v in parse_numbers(value)):
                     raise self._fail(d, f"attribute {attr} places text beyond ±{limit:g}: its coordinates overflow "
                                         "what the importer accepts")

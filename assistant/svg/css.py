@@ -78,6 +78,8 @@ _FONT_KEYWORD_SIZES = {
 _ABSOLUTE_UNITS = {"px": 1.0, "pt": 4 / 3, "pc": 16.0, "mm": 96 / 25.4, "cm": 96 / 2.54,
                    "in": 96.0, "q": 96 / 101.6}
 _WEIGHTS = {"normal": 400, "bold": 700}
+#: Last characters of a length with no unit (a number ends in a digit or a point).
+_PLAIN_NUMBER_ENDS = frozenset("0123456789.")
 _STYLE_KEYWORDS = {"italic", "oblique"}
 _VARIANT_KEYWORDS = {"small-caps"}
 _WEIGHT_KEYWORDS = {"bold", "bolder", "lighter"}
@@ -417,6 +419,11 @@ def resolve_length(value: str, font_size: float, percent_of: float, default: flo
     v = value.strip().lower()
     if not v:
         return default
+    if v[-1] in _PLAIN_NUMBER_ENDS:  # a plain number: no unit, no keyword
+        try:
+            return float(v)
+        except ValueError:
+            return default
     if v in _FONT_KEYWORD_SIZES:
         return _FONT_KEYWORD_SIZES[v]
     if v == "larger":

@@ -350,21 +350,23 @@ def segments_bbox(segs: Sequence[Segment], m: Matrix | None = None) -> Box | Non
     if not segs:
         return None
     m = m or Matrix()
+    a, b, c, d, e, f = m.a, m.b, m.c, m.d, m.e, m.f
     xs: list[float] = []
     ys: list[float] = []
     for seg in segs:
-        if seg.kind == "A":
+        kind = seg.kind
+        if kind == "A":
             for x, y in _arc_extremes(seg, m):
                 xs.append(x)
                 ys.append(y)
             continue
-        pts = [m.apply(*p) for p in seg.points]
+        pts = [(a * x + c * y + e, b * x + d * y + f) for x, y in seg.points]  # Matrix.apply
         xs += (pts[0][0], pts[-1][0])
         ys += (pts[0][1], pts[-1][1])
-        if seg.kind == "C":
+        if kind == "C":
             xs += _cubic_extrema(*(p[0] for p in pts))
             ys += _cubic_extrema(*(p[1] for p in pts))
-        elif seg.kind == "Q":
+        elif kind == "Q":
             xs += _quad_extrema(*(p[0] for p in pts))
             ys += _quad_extrema(*(p[1] for p in pts))
     return Box.from_edges(min(xs), min(ys), max(xs), max(ys))

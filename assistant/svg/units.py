@@ -69,8 +69,8 @@ def parse_length(text: str | None, *, percent_of: float | None = None,
 
 def has_nonfinite(text: str | None) -> bool:
     """Whether attribute text spells NaN or infinity (or a number too large for a float)."""
-    if not text:
-        return False
+    if not text or ("n" not in text and "N" not in text and "e" not in text and "E" not in text):
+        return False  # neither "nan"/"inf" nor an exponent
     if _NONFINITE_RE.search(text):
         return True
     return any(not math.isfinite(float(v)) for v in _NUMBER_RE.findall(text) if "e" in v.lower())

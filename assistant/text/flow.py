@@ -26,6 +26,8 @@ shape's box, first line at the top. Both use the same line model.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from assistant.geometry import Box, parse_transform
 from assistant.svg import pathbbox
 from assistant.svg.css import StyleResolver, resolve_length
@@ -131,18 +133,21 @@ def _runs(node: SvgNode, resolver: StyleResolver, preserve: bool) -> list[tuple[
                 t = " ".join(t.split(" "))
             out.append((t, owner, spec(owner)))
 
-    def walk(n: SvgNode) -> None:
-        add(n.text, n)
-        for child in n:
-            name = local(child)
-            if name in _CONTENT_TAGS and name not in _SKIP_TAGS and not _hidden(child, resolver):
-                walk(child)
-                if name == "flowLine":
-                    out.append(("\n", n, spec(n)))
-            add(child.tail, n)
-
-    walk(node)
+    _walk_runs(node, add, spec, out, resolver)
     return out
+
+
+def _walk_runs(n: SvgNode, add: Callable[[str | None, SvgNode], None], spec: Callable[[SvgNode], FontSpec],
+               out: list[tuple[str, SvgNode, FontSpec]], resolver: StyleResolver) -> None:
+    """Add the runs of ``n`` and of its shown content elements (a ``flowLine`` ends in a newline)."""
+    add(n.text, n)
+    for child in n:
+        name = local(child)
+        if name in _CONTENT_TAGS and name not in _SKIP_TAGS and not _hidden(child, resolver):
+            _walk_runs(child, add, spec, out, resolver)
+            if name == "flowLine":
+                out.append(("\n", n, spec(n)))
+        add(child.tail, n)
 
 
 def _paragraphs(root: SvgNode, resolver: StyleResolver) -> list[SvgNode]:

@@ -53,6 +53,7 @@ _CONTENT_TAGS = {"text", "tspan", "a", "textPath", "flowRoot", "flowPara", "flow
 _SKIP_TAGS = {"title", "desc", "metadata", "flowRegion", "flowRegionExclude", "tref"}
 #: Line height used for ``line-height: normal`` (Inkscape's default, 1.25 em).
 NORMAL_LINE_HEIGHT = 1.25
+_LIST_SEPARATORS = re.compile(r"[\s,]+")
 
 
 def local(node: SvgNode) -> str:
@@ -85,6 +86,8 @@ def line_height_of(node: SvgNode, resolver: StyleResolver, size: float | None = 
     """
     size = resolver.font_size(node) if size is None else size
     value = (resolver.get(node, "line-height") or "normal").strip().lower()
+    if value == "normal":
+        return NORMAL_LINE_HEIGHT * size
     try:
         lh = float(value) * size
     except ValueError:
@@ -169,7 +172,7 @@ def _clean(text: str, preserve: bool) -> str:
 
 # -- characters of a <text> ----------------------------------------------------
 
-@dataclass
+@dataclass(slots=True)
 class _Char:
     ch: str
     node: SvgNode
@@ -183,7 +186,7 @@ def _numbers(value: str | None, size: float) -> list[float]:
     if not value:
         return []
     out = []
-    for part in re.split(r"[\s,]+", value.strip()):
+    for part in _LIST_SEPARATORS.split(value.strip()):
         if part:
             out.append(resolve_length(part, size, 100.0, default=0.0))
     return out
@@ -207,23 +210,26 @@ def _collect(root: SvgNode, resolver: StyleResolver) -> tuple[list[_Char], list[
                 continue
             chars.append(_Char(ch, owner))
 
-    def walk(node: SvgNode) -> None:
-        start = len(chars)
-        add(node.text, node)
-        for child in node:
-            name = local(child)
-            if name in _CONTENT_TAGS and not _hidden(child, resolver):
-                walk(child)
-            add(child.tail, node)
-        ranges.append((node, start, len(chars)))
-
-    walk(root)
+    _walk_content(root, add, chars, ranges, resolver)
     if not preserve:
         while chars and chars[-1].ch == " ":
             chars.pop()
         ranges = [(n, s, min(e, len(chars))) for n, s, e in ranges]
-    ranges.sort(key=lambda r: _depth(r[0]))
+    if len(ranges) > 1:
+        ranges.sort(key=lambda r: _depth(r[0]))
     return chars, ranges
+
+
+def _walk_content(node: SvgNode, add: Callable[[str | None, SvgNode], None], chars: list[_Char],
+                  ranges: list[tuple[SvgNode, int, int]], resolver: StyleResolver) -> None:
+    """Add the characters of ``node`` and of its shown content elements, and record each element's range."""
+    start = len(chars)
+    add(node.text, node)
+    for child in node:
+        if local(child) in _CONTENT_TAGS and not _hidden(child, resolver):
+            _walk_content(child, add, chars, ranges, resolver)
+        add(child.tail, node)
+    ranges.append((node, start, len(chars)))
 
 
 def _depth(node: SvgNode) -> int:
@@ -238,10 +244,14 @@ def _assign_positions(chars: list[_Char], ranges: list[tuple[SvgNode, int, int]]
                       resolver: StyleResolver) -> None:
     """Apply x/y/dx/dy lists, outer elements first so inner ones override (SVG 2 §11.8.1)."""
     for node, start, end in ranges:
-        size = resolver.font_size(node)
+        size: float | None = None
         for attr in ("x", "y", "dx", "dy"):
-            values = _numbers(node.get(attr), size)
-            for i, v in enumerate(values[: max(end - start, 0)]):
+            value = node.get(attr)
+            if not value:
+                continue
+            if size is None:
+                size = resolver.font_size(node)
+            for i, v in enumerate(_numbers(value, size)[: max(end - start, 0)]):
                 setattr(chars[start + i], attr, v)
 
 
@@ -260,12 +270,14 @@ def measure_positioned(node: SvgNode, resolver: StyleResolver) -> TextMetrics | 
 
     # Advances per character, computed per run of the same owner for speed.
     adv: list[float] = []
+    count = len(chars)
     i = 0
-    while i < len(chars):
-        j = i
-        while j < len(chars) and chars[j].node is chars[i].node:
+    while i < count:
+        owner = chars[i].node
+        j = i + 1
+        while j < count and chars[j].node is owner:
             j += 1
-        adv.extend(spec(chars[i].node).advances("".join(c.ch for c in chars[i:j])))
+        adv.extend(spec(owner).advances("".join([c.ch for c in chars[i:j]])))
         i = j
 
     # Pen positions and text chunks.
@@ -293,19 +305,30 @@ def measure_positioned(node: SvgNode, resolver: StyleResolver) -> TextMetrics | 
         for k in chunk:
             shift[k] = d
 
+    glyphs: dict[SvgNode, tuple[float, float, float] | None] = {}
+
+    def glyph(n: SvgNode) -> tuple[float, float, float] | None:
+        """Ascent, descent and letter spacing of the characters of ``n``; None when font-size 0 draws nothing."""
+        if n not in glyphs:
+            f = spec(n)
+            glyphs[n] = (*f.extents(), f.letter_spacing) if f.size > 0 else None
+        return glyphs[n]
+
     edges: list[tuple[float, float, float, float]] = []
     by_line: dict[float, list[int]] = {}
     for k, c in enumerate(chars):
         x, y = pos[k][0] + shift[k], pos[k][1]
         key = round(y, 3)
         by_line.setdefault(key, []).append(k)
-        if c.ch.strip() and spec(c.node).size > 0:  # font-size 0 draws nothing
-            asc, desc = spec(c.node).extents()
-            edges.append((x, y - asc, x + adv[k] - spec(c.node).letter_spacing, y + desc))
+        if c.ch.strip():
+            g = glyph(c.node)
+            if g is not None:
+                asc, desc, spacing = g
+                edges.append((x, y - asc, x + adv[k] - spacing, y + desc))
     if not edges:
         return None
-    box = Box.from_edges(min(e[0] for e in edges), min(e[1] for e in edges),
-                         max(e[2] for e in edges), max(e[3] for e in edges))
+    lefts, tops, rights, bottoms = zip(*edges)
+    box = Box.from_edges(min(lefts), min(tops), max(rights), max(bottoms))
     on_path = _text_path_layout(node, resolver, sum(adv))
     ink: list[Box] = []
     if on_path is not None:
@@ -313,17 +336,20 @@ def measure_positioned(node: SvgNode, resolver: StyleResolver) -> TextMetrics | 
 
     placements = []
     for ks in by_line.values():
-        line_text = "".join(chars[k].ch for k in ks)
+        line_text = "".join([chars[k].ch for k in ks])
         if not line_text.strip():
             continue
         segs: list[Segment] = []
+        last: Segment | None = None
         for k in ks:
+            c = chars[k]
             x = pos[k][0] + shift[k]
-            if segs and segs[-1].node is chars[k].node and abs(segs[-1].x + segs[-1].width - x) < 1e-6:
-                segs[-1].text += chars[k].ch
-                segs[-1].width += adv[k]
+            if last is not None and last.node is c.node and abs(last.x + last.width - x) < 1e-6:
+                last.text += c.ch
+                last.width += adv[k]
             else:
-                segs.append(Segment(chars[k].ch, x, pos[k][1], adv[k], chars[k].node, spec(chars[k].node)))
+                last = Segment(c.ch, x, pos[k][1], adv[k], c.node, spec(c.node))
+                segs.append(last)
         x0 = min(s.x for s in segs)
         placements.append(LinePlacement(line_text.strip(), x0, pos[ks[0]][1],
                                         max(s.x + s.width for s in segs) - x0, segs))
