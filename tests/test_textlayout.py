@@ -125,6 +125,32 @@ def test_flowroot_wraps_paragraphs_and_hides_overflow() -> None:
     assert full.placements[-1].y - full.placements[-2].y == pytest.approx(25)
 
 
+def test_a_word_too_long_for_a_narrow_frame_stops_the_flowed_text() -> None:
+    """A frame under four line boxes wide: the word fits no line, and it and what follows are not drawn."""
+    body = ('<flowRoot id="t" style="font-size:20px;line-height:1.25;font-family:sans-serif">'
+            '<flowRegion><rect x="0" y="0" width="90" height="200"/></flowRegion>'
+            '<flowPara>Cameron</flowPara><flowPara>Hudson</flowPara></flowRoot>')
+    assert text_advance("Cameron", "sans-serif", 20) > 90 > 3 * 25  # wider than the frame, under 4 × 25
+    assert measure(body) is None  # nothing shows
+    shorter = measure(body.replace("Cameron", "Cam"))
+    assert shorter.lines == ["Cam", "Hudson"] and not shorter.overflow
+    second = measure(body.replace("Cameron", "Cam").replace("Hudson", "Extraordinarily"))
+    assert second.lines == ["Cam"] and second.overflow and second.hidden_lines == ["Extraordinarily"]
+
+
+def test_a_word_too_long_for_a_wide_frame_breaks_between_characters() -> None:
+    """A frame at least four line boxes wide breaks a word longer than it, each line as full as fits."""
+    word = "Supercalifragilisticexpialidocious"
+    m = measure('<flowRoot id="t" style="font-size:10px;line-height:1.25;font-family:sans-serif">'
+                '<flowRegion><rect x="0" y="0" width="60" height="200"/></flowRegion>'
+                f'<flowPara>{word} and more</flowPara></flowRoot>')
+    assert 60 >= 4 * 12.5 and not m.overflow
+    assert "".join(m.lines).replace(" ", "").startswith(word) and len(m.lines) >= 3
+    for p in m.placements:
+        assert p.width <= 60 + 1e-6
+    assert text_advance(m.lines[0] + word[len(m.lines[0])], "sans-serif", 10) > 60  # as full as fits
+
+
 def test_flowroot_region_through_use_and_justify() -> None:
     m = measure('<defs><rect id="r" x="10" y="10" width="120" height="300"/></defs>'
                 '<flowRoot id="t" xml:space="preserve" style="font-size:9px;text-align:justify">'

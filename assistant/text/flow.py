@@ -12,7 +12,12 @@ Lines follow the CSS inline formatting model: a line's height is the largest
 baseline sits at ``top + half-leading + ascent``; the next line starts one
 line height lower. A line whose glyphs (baseline + descent) would cross the
 bottom of the region moves to the next region shape, or, when there is none,
-is not drawn (as in Inkscape) and the text is marked ``overflow``.
+is not drawn (as in Inkscape) and the text is marked ``overflow``. A word
+wider than its frame is broken between characters when the frame is at least
+``WORD_BREAK`` line boxes wide; in a narrower frame it fits no line, and the
+text stops there: it and everything after it overflow (Inkscape 1.2,
+``Layout-TNG-Compute.cpp``; a name flowed into a frame too small for it shows
+nothing).
 Regions are the axis-aligned boxes of their shapes (a path flows as its box).
 ``text-align`` (``start``/``center``/``end``/``justify``; else
 ``text-anchor``) places each line; justified lines (all but a paragraph's
@@ -54,6 +59,8 @@ from assistant.text.layout import (
 
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _UNBOUNDED = 1e9
+#: A frame at least this many line boxes wide breaks a word too long for it between characters.
+WORD_BREAK = 4.0
 
 
 def _id_lookup(node: SvgNode, ref: str) -> SvgNode | None:
@@ -204,9 +211,34 @@ class _Flow:
         return None
 
 
+def _broken(line: list[Piece], width: float) -> list[list[Piece]]:
+    """``line``, one word too wide for ``width``, broken between characters (each line as full as fits)."""
+    out: list[list[Piece]] = [[]]
+    used = 0.0
+    for p in line:
+        text = p.text
+        while text:
+            n = len(text)  # the longest start of what is left that fits the rest of the line
+            while n > 0 and used + p.font.advance(text[:n]) > width + 1e-9:
+                n -= 1
+            if n == 0 and out[-1]:
+                out.append([])
+                used = 0.0
+                continue
+            n = max(n, 1)  # one character always stands on a line of its own
+            out[-1].append(Piece(text[:n], p.node, p.font, p.font.advance(text[:n])))
+            used += out[-1][-1].width
+            text = text[n:]
+            if text:
+                out.append([])
+                used = 0.0
+    return [x for x in out if x]
+
+
 def _layout(paragraphs: list[tuple[SvgNode, list[Piece]]], regions: list[Box], resolver: StyleResolver,
             default_align: str | None = None) -> tuple[list[LinePlacement], list[str], bool]:
     flow = _Flow(regions)
+    bounded = all(r.height < _UNBOUNDED for r in regions)  # a frame, not SVG 2 ``inline-size``
     placements: list[LinePlacement] = []
     hidden: list[str] = []
     for para, pieces in paragraphs:
@@ -214,7 +246,9 @@ def _layout(paragraphs: list[tuple[SvgNode, list[Piece]]], regions: list[Box], r
         para_font = font_spec(para, resolver)
         width = regions[flow.index].width if flow.index < len(regions) else regions[-1].width
         lines = wrap_pieces(pieces, width) if pieces else [[]]
-        for li, line in enumerate(lines):
+        li = 0
+        while li < len(lines):
+            line = lines[li]
             while line and line[-1].space:
                 line = line[:-1]
             fonts = [p.font for p in line] or [para_font]
@@ -223,6 +257,13 @@ def _layout(paragraphs: list[tuple[SvgNode, list[Piece]]], regions: list[Box], r
             ascent = max(f.extents()[0] for f in fonts)
             descent = max(f.extents()[1] for f in fonts)
             text = "".join(p.text for p in line)
+            li += 1
+            if bounded and text.strip() and sum(p.width for p in line) > width + 1e-6:
+                if width >= WORD_BREAK * height and len(text.strip()) > 1:  # broken between characters
+                    lines[li - 1:li] = _broken(line, width)
+                    li -= 1
+                    continue
+                flow.overflow = True  # it fits no line: the text stops here
             spot = None if flow.overflow else flow.place(height, ascent, descent)
             if spot is None:
                 if text.strip():
@@ -232,7 +273,7 @@ def _layout(paragraphs: list[tuple[SvgNode, list[Piece]]], regions: list[Box], r
             if not text.strip():
                 continue
             natural = sum(p.width for p in line)
-            justify = align == "justify" and li < len(lines) - 1
+            justify = align == "justify" and li < len(lines)
             gaps = sum(1 for p in line if p.space)
             extra = (region.width - natural) / gaps if justify and gaps and natural < region.width else 0.0
             x = region.x
