@@ -28,8 +28,8 @@ from assistant.metrics.report import MetricResult, metric_result
 #: Metrics without a norm (instruction fit: the user's own request) are judged by their measure.
 NORMS: dict[str, float] = {
     "overlap": 0.088, "alignment": 0.335, "spacing": 0.541, "margins": 0.092, "balance": 0.497,
-    "hierarchy": 0.607, "grouping": 0.437, "reading_order": 0.296, "text_fit": 0.078, "grid": 0.508,
-    "whitespace": 0.628, "contrast": 0.539,
+    "hierarchy": 0.607, "grouping": 0.383, "reading_order": 0.295, "text_fit": 0.078, "grid": 0.508,
+    "whitespace": 0.626, "contrast": 0.539,
 }
 
 
