@@ -111,7 +111,10 @@ def test_quit_warns_once_about_unsaved_edits(assistant) -> None:
 
 
 def test_request_the_model_cannot_apply_changes_nothing(tiny) -> None:
-    renamed = SMALL_SVG.replace('id="logo"', 'id="badge"').replace('id="title"', 'id="heading"')
+    # every element the micro model learnt by id renamed: whatever it answers names an element the layout lacks
+    renamed = (SMALL_SVG.replace('id="logo"', 'id="badge"').replace('id="title"', 'id="heading"')
+               .replace('id="footer"', 'id="colophon"').replace('id="body"', 'id="copy"')
+               .replace('id="info"', 'id="details"'))
     doc = import_svg_text(renamed, source="renamed.svg")
     model = get_planner("local", model=tiny["path"], samples=1, grammar=False)
     chat = ChatAssistant(doc, model=model, out_dir=Path("unused"), samples=1, preview=False, rules=False)
