@@ -4,8 +4,10 @@ Algorithm (one ``propose`` call = one decision):
 
 1. Collect candidate edits for the ``max_findings`` worst findings of the
    current ``MetricReport`` (``assistant.planners.candidates``: the finding's
-   own suggestion first, then its metric's generator), skipping any that name
-   a locked or kept element; at most ``max_candidates`` distinct actions.
+   own suggestion first, then its metric's generator; a defect only its own
+   smallest edit, and a collision also the other moves that clear it at most
+   ``DETOUR`` times as far), skipping any that name a locked or kept element;
+   at most ``max_candidates`` distinct actions.
 2. Simulate each on the live document — ``apply_action`` then ``undo_diff``,
    which restores it exactly, so no deep copies — and score the result with
    ``assistant.metrics.evaluate`` (an edit that would pull a bulleted list off
@@ -20,7 +22,9 @@ Algorithm (one ``propose`` call = one decision):
    them (greedy search with a short beam, as in beam-search planning). The
    lookahead is skipped when the leader's value is more than twice the
    runner-up's (with ``discount`` = 0.5 it could rarely change the order).
-4. Return the ranked proposals, or ``[finalize]`` when nothing improves.
+4. Return the ranked proposals, or ``[finalize]`` when nothing improves. A
+   collision's other moves are not ranked: they ride on its own edit's proposal
+   (``Proposal.fallbacks``), which the loop tries when the render refuses it.
 """
 
 from __future__ import annotations
