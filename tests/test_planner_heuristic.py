@@ -244,3 +244,37 @@ def test_a_push_stops_at_what_may_not_move_and_at_the_canvas_edge():
     layout.get("tagline").box = layout.get("tagline").box.translated(0.0, 200.0)
     layout.get("tagline").locked = True
     assert pushed(layout, headline, 0.0, -83.9, fixed=photo) is None
+
+
+#: Lines set in a column on the left, a photo on the right running into them.
+BESIDE = """<svg xmlns="http://www.w3.org/2000/svg" width="600" height="800" viewBox="0 0 600 800">
+  <rect id="bg" x="0" y="0" width="600" height="800" fill="#2e3846"/>
+  <rect id="photo" data-role="image" x="150" y="200" width="410" height="410" fill="#8aa1b1"/>
+  <text id="line-1" x="40" y="300" font-family="DejaVu Sans" font-size="15"
+        fill="#eeeeee">Mapping ice with drones</text>
+  <text id="line-2" x="40" y="370" font-family="DejaVu Sans" font-size="15"
+        fill="#eeeeee">A year on a weather ship</text>
+  <text id="line-3" x="40" y="440" font-family="DejaVu Sans" font-size="15"
+        fill="#eeeeee">Rivers that run backwards</text>
+</svg>"""
+
+
+def test_a_photo_running_into_the_lines_beside_it_narrows_away_from_them():
+    from assistant.metrics.overlap import GUTTER
+
+    doc = import_svg_text(BESIDE)
+    defects = [f for f in evaluate(doc.layout).findings() if f.defect and f.metric == "overlap"]
+    assert defects and all(f.suggestion["type"] == "resize" and f.suggestion["anchor"] == "top_right"
+                           for f in defects)  # narrowing is shorter than moving any line 200 units
+    run_planner(doc, get_planner("heuristic"), max_steps=4)
+    layout = doc.layout
+    photo = layout.get("photo").box
+    lines = [layout.get(f"line-{k}").box for k in (1, 2, 3)]
+    assert photo.x2 == pytest.approx(560) and photo.y == pytest.approx(200)  # its right edge and top kept
+    assert photo.width == pytest.approx(photo.height)  # its proportions kept
+    assert all(b.x2 + GUTTER * 600 <= photo.x + 1e-6 for b in lines)  # every line clear, in one edit
+    assert [layout.get(f"line-{k}").box for k in (1, 2, 3)] == lines and lines[0].x == pytest.approx(40)
+    # a photo that would keep under NARROW_LEAST of its width is not narrowed: the lines move instead
+    narrow = import_svg_text(BESIDE.replace('width="410" height="410"', 'width="200" height="200"'))
+    found = [f for f in evaluate(narrow.layout).findings() if f.metric == "overlap" and f.defect]
+    assert found and all(f.suggestion["type"] == "move" for f in found)

@@ -43,6 +43,8 @@ and every further overlap keeps lowering it (no saturation at 0).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from assistant.document import Element
@@ -55,6 +57,9 @@ DEAD_ZONE = 0.02
 SCALE = 2.0
 LABEL_INSIDE = 0.75
 MAX_FINDINGS = 20
+#: A picture narrowed to clear a text beside it keeps at least this share of its width, and leaves this
+#: share of the short side between them.
+NARROW_LEAST, GUTTER = 0.6, 0.025
 #: penalty above which an overlapping pair gets a finding
 REPORT = 0.01
 #: a defect (``Finding.defect``): text over other text covering this share of the smaller one. (Text
@@ -162,6 +167,34 @@ def separating_move(la: LayoutArrays, mover: int, other: int, gap: float) -> dic
     return {"type": "move", "ids": [la.ids[mover]], "dx": round(float(dx), 3), "dy": round(float(dy), 3)}
 
 
+def narrowing_resize(la: LayoutArrays, picture: int, text: int, gap: float) -> tuple[dict, float] | None:
+    """A ``resize`` of ``picture`` that clears ``text`` set beside it, and how far the picture's corners move.
+
+    The picture keeps its top and the edge away from the text and narrows (its proportions kept) until
+    it stops ``gap`` short of every text on that side that runs into it (a list of lines beside a photo
+    is cleared in one edit); None when the text is not beside it, the picture sits in a group, or it
+    would keep less than ``NARROW_LEAST`` of its width.
+    """
+    px1, px2, w, h = la.x1[picture], la.x2[picture], la.w[picture], la.h[picture]
+    if la.group[picture] >= 0 or w <= 0:
+        return None
+    meets = (la.is_text & la.units & (la.x2 > px1) & (la.x1 < px2) & (la.y2 > la.y1[picture])
+             & (la.y1 < la.y2[picture]))
+    if la.cx[text] < px1:  # set on its left: the picture gives way from the left
+        beside = meets & (la.cx < px1)
+        width, anchor = px2 - (float(la.x2[beside].max()) + gap), "top_right"
+    elif la.cx[text] > px2:
+        beside = meets & (la.cx > px2)
+        width, anchor = (float(la.x1[beside].min()) - gap) - px1, "top_left"
+    else:
+        return None
+    scale = width / w
+    if not NARROW_LEAST <= scale < 1.0:
+        return None
+    moved = math.hypot(w * (1 - scale), h * (1 - scale)) / math.sqrt(2.0)  # one corner keeps its place
+    return {"type": "resize", "id": la.ids[picture], "scale": round(float(scale), 4), "anchor": anchor}, moved
+
+
 def penalties(la: LayoutArrays) -> tuple[float, list[tuple[int, int, bool, float, float, float]]]:
     """The numeric part of ``overlap`` (numpy): the score and the pairs worth a finding.
 
@@ -225,6 +258,12 @@ def overlap(la: LayoutArrays) -> MetricResult:
         if locked[mover] and not locked[other]:
             mover, other = other, mover
         sugg = None if locked[mover] else separating_move(la, mover, other, gap)
+        if kind == "text over image":
+            # a text beside a picture it runs into: the picture narrowing away from it may be the smaller edit
+            text, picture = (a, b) if is_text[a] else (b, a)
+            narrow = None if locked[picture] else narrowing_resize(la, picture, text, GUTTER * la.short)
+            if narrow is not None and (sugg is None or narrow[1] < abs(sugg["dx"]) + abs(sugg["dy"])):
+                sugg = narrow[0]
         findings.append(finding(
             metric=NAME, element_ids=[ids[a], ids[b]],
             message=f"{kind} overlap: {la.name(a)} and {la.name(b)} ({ratio:.0%} of the smaller one covered)",
