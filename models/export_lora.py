@@ -49,11 +49,12 @@ _UNSUPPORTED = ("use_dora", "use_rslora", "fan_in_fan_out", "modules_to_save", "
 
 
 def base_gguf_path(base: str | Path) -> Path:
-    """``base`` as a GGUF path (``gemma-3-270m`` names the packaged Gemma 3 270M)."""
-    if str(base) == "gemma-3-270m":
-        from models.lm import find_gemma_gguf
+    """``base`` as a GGUF path (``gemma-3-270m`` and ``smollm2-135m`` name the packaged bases)."""
+    from models.lm import base_gguf
 
-        return find_gemma_gguf()
+    named = base_gguf(base)
+    if named is not None:
+        return named
     path = Path(base)
     if not path.is_file():
         raise ModelFileError(path, "base GGUF not found")

