@@ -201,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     models = {"model_path": args.model, "adapter": args.adapter}
     if args.model_only:
         files = args.files or [*sorted(DEV.glob("*.tsv")), *sorted(HELDOUT.glob("*.tsv"))]
-        for name, group in (("development", [f for f in files if f.parent == DEV]),
-                            ("held-out", [f for f in files if f.parent != DEV])):
+        for name, group in (("development", [f for f in files if f.resolve().parent == DEV.resolve()]),
+                            ("held-out", [f for f in files if f.resolve().parent != DEV.resolve()])):
             if group:
                 res = evaluate_files(group, verbose=args.verbose, rules=False, **models)
                 print({k: v for k, v in _row(f"{name}, model only", res).items()})

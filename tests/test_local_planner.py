@@ -327,3 +327,16 @@ def test_a_large_vocabulary_answers_without_the_grammar_first(tiny, monkeypatch)
     answer = '{"type":"anchor_to_region","ids":["logo"],"region":"top_right"}'
     monkeypatch.setattr(lazy, "_complete", lambda *a, **kw: calls.append(kw["grammar"]) or answer)
     assert lazy.complete(prompt, ids=ids) == answer and calls == [False]  # admitted: kept, one generation
+
+
+def test_no_further_answer_is_drawn_after_answer_by_but_the_first_is_whole(planner, doc) -> None:
+    import time
+
+    prompt = build_prompt(layout_text(doc.layout), REQUESTS[0][0], kind="applicator")
+    ids = element_ids(doc.layout)
+    repeats = planner.stats.repeats
+    late = planner.generate(prompt, ids=ids, samples=4, answer_by=time.monotonic() - 1.0)
+    assert len(late) == 1 and parse_completion(late[0]) == REQUESTS[0][1]  # the greedy answer, never cut
+    assert planner.stats.repeats == repeats  # and nothing drawn after it
+    planner.generate(prompt, ids=ids, samples=4, answer_by=time.monotonic() + 60.0)
+    assert planner.stats.repeats > repeats  # in time, it draws on (this model repeats its answer)

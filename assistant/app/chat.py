@@ -21,7 +21,8 @@ Each turn is a command or a free-text edit request:
   local applicator model (``assistant.planners.local.LocalPlanner``), loaded
   on first use, with the
   applicator prompt of ``assistant.planners.prompting`` (the element list and the
-  request). The model writes K grammar-constrained answers; each is validated
+  request). The model writes up to K grammar-constrained answers (its greedy answer always, the
+  others while :data:`MODEL_SECONDS` last, so a larger model still answers in about a second); each is validated
   and simulated (``assistant.actions.trial.simulate``). The request is
   also compiled into constraints (``assistant.instructions``): when it is
   understood, the answer that raises the instruction fit most wins, and an
@@ -45,6 +46,7 @@ backup of it is kept.
 from __future__ import annotations
 
 import shlex
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,6 +86,8 @@ COMMANDS = ("help", "quit", "exit", "undo", "redo", "show", "score", "history", 
 SHOWN_DELTA = 0.005
 #: Instruction-fit gain a sample needs to win over the model's own (first) answer.
 FIT_MARGIN = 1e-3
+#: Seconds the model may spend on a request's further answers once its greedy answer is in.
+MODEL_SECONDS = 1.0
 
 
 @dataclass
@@ -104,8 +108,9 @@ class ChatModel(Protocol):
     """
 
     def generate(self, prompt: str, *, ids: Sequence[str] | None, samples: int | None = None, step: int = 0,
-                 deadline: float | None = None, distances: Distances | None = None) -> list[str]:
-        """Answers to ``prompt`` naming only ``ids``, with different actions."""
+                 deadline: float | None = None, distances: Distances | None = None,
+                 answer_by: float | None = None) -> list[str]:
+        """Answers to ``prompt`` naming only ``ids``, with different actions (no further one after ``answer_by``)."""
         ...
 
 
@@ -313,7 +318,8 @@ class ChatAssistant:
             # a move goes the distance the request names ("37px left"), when it names one
             texts = self.model.generate(prompt, ids=element_ids(layout), samples=self.samples,
                                         step=self.session.revision,
-                                        distances=request_distances(request, layout.canvas.px_per_unit))
+                                        distances=request_distances(request, layout.canvas.px_per_unit),
+                                        answer_by=time.monotonic() + MODEL_SECONDS)
         except PlannerError as exc:
             return Reply(f"error: {exc}")
         stats = getattr(self.model, "stats", None) or ModelStats()

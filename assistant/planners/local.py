@@ -463,13 +463,15 @@ class LocalPlanner:
         return str(res["choices"][0]["text"])
 
     def generate(self, prompt: str, *, ids: Sequence[str] | None, samples: int | None = None, step: int = 0,
-                 deadline: float | None = None, distances: Distances | None = None) -> list[str]:
+                 deadline: float | None = None, distances: Distances | None = None,
+                 answer_by: float | None = None) -> list[str]:
         """Up to K answers for ``prompt`` with different actions.
 
         The first is greedy, the rest sampled (seeded by step and draw; see
         ``modelstep.distinct_answers``); ``distances`` as :meth:`complete`.
 
-        Stops early when ``deadline`` or this planner's ``step_timeout`` passes.
+        Stops early when ``deadline`` or this planner's ``step_timeout`` passes (an answer being written is
+        cut there), and draws no further answer after ``answer_by`` (``time.monotonic()``) once one is in.
         """
         k = self.samples if samples is None else max(1, int(samples))
         limit = time.monotonic() + self.step_timeout
@@ -479,7 +481,8 @@ class LocalPlanner:
             return self.complete(prompt, ids=ids, temperature=temperature,
                                  seed=self.seed * 100_003 + step * 101 + i, deadline=deadline, distances=distances)
 
-        return distinct_answers(draw, k, self.temperature, deadline=deadline, stats=self.stats)
+        stop = deadline if answer_by is None else min(deadline, answer_by)
+        return distinct_answers(draw, k, self.temperature, deadline=stop, stats=self.stats)
 
     # -- the Planner contract -------------------------------------------------
     def applicator_prompt(self, layout: Layout, request: str) -> str:
