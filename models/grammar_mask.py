@@ -115,8 +115,7 @@ def vocab_gguf_for(lm: Any, out_dir: str | Path) -> Path:
     """A GGUF whose vocabulary is ``lm``'s.
 
     That is the base's own GGUF for a pretrained base read from one (``models.lm.base_gguf``), else the model
-    exported to ``out_dir/vocab.gguf``
-    (a tiny model: a couple of megabytes, written once per run).
+    exported to ``out_dir/vocab.gguf`` (a tiny model: a couple of megabytes, written once per run).
     """
     base = str(lm.meta.get("base", ""))
     if lm.kind == "hf":

