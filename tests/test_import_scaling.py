@@ -40,13 +40,28 @@ def synthetic(n: int) -> str:
     return "\n".join(parts)
 
 
+def layered(n: int) -> str:
+    """A map-like page of ``n`` paths in two unnamed layers, each path a small shape of its own."""
+    rng = random.Random(n)
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000">']
+    for layer in range(2):
+        parts.append(f'<g id="layer{layer}">')
+        for _ in range(n // 2):
+            x, y = rng.uniform(0, 980), rng.uniform(0, 980)
+            parts.append(f'<path d="M{x:.1f},{y:.1f} l12,3 l-5,9 z" fill="#{rng.randrange(1 << 24):06x}"/>')
+        parts.append("</g>")
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
 def calls_to_import(text: str) -> int:
+    """Python and built-in function calls made by one import (a loop over a node's children in C counts too)."""
     import_svg_text(text)  # the first import loads modules and fonts
     count = 0
 
     def profile(frame: object, event: str, arg: object) -> None:
         nonlocal count
-        if event == "call":
+        if event in ("call", "c_call"):
             count += 1
 
     sys.setprofile(profile)
@@ -61,6 +76,13 @@ def calls_to_import(text: str) -> int:
 def test_twice_the_elements_cost_at_most_two_and_a_half_times_the_calls() -> None:
     small, large = calls_to_import(synthetic(400)), calls_to_import(synthetic(800))
     assert large / small <= 2.5, f"{small} calls for 400 elements, {large} for 800: grows faster than n log n"
+
+
+def test_a_layer_of_many_shapes_costs_calls_in_proportion() -> None:
+    """Role rules read the names of an element's layers: once per layer, not by scanning its children per element."""
+    calls_to_import(layered(100))  # the first imports of a process make one-off calls of their own
+    small, large = calls_to_import(layered(800)), calls_to_import(layered(1600))
+    assert large / small <= 2.5, f"{small} calls for 800 paths, {large} for 1600: grows faster than n log n"
 
 
 def _random_box(rng: random.Random) -> Box:

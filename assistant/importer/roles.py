@@ -94,11 +94,10 @@ def node_name(node: SvgNode) -> str | None:
         v = node.get(attr)
         if v and v.strip():
             return v.strip()
-    for child in node:
-        if isinstance(child.tag, str) and child.tag.rsplit("}", 1)[-1] == "title":
-            t = "".join(child.itertext()).strip()
-            if t:
-                return t
+    for child in node.iterchildren("{*}title"):  # filtered in lxml: a layer may hold thousands of children
+        t = "".join(child.itertext()).strip()
+        if t:
+            return t
     return None
 
 

@@ -85,16 +85,14 @@ def analyse_scene(layout: Layout, explicit: Iterable[str] = ()) -> None:
 def _place_on_pages(layout: Layout) -> None:
     """Set ``page`` on every element: the page it covers most, -1 for none (Inkscape's scratch area)."""
     pages = [edges(p) for p in layout.canvas.page_boxes()]
-    for k, e in enumerate(layout.elements):
+    for e in layout.elements:
         best, best_area = -1, 0.0
         b = edges(e.box)
         for i, p in enumerate(pages):
             area = _overlap_area(b, p)
             if area is not None and (area > best_area or best < 0):
                 best, best_area = i, area
-        if best != e.page:
-            layout.elements[k] = e.model_copy(update={"page": best})
-    layout._index = None
+        e.page = best  # in place: the elements are this import's own
 
 
 def _overlap_area(a: Edges, b: Edges) -> float | None:
@@ -121,7 +119,7 @@ def _pin_backdrops(layout: Layout, explicit: frozenset[str]) -> None:
     for i, e in enumerate(top):
         checkpoint()
         if e.page < 0:  # on no page: nothing anyone sees
-            _replace_tree(layout, e.model_copy(update={"pinned": True}))
+            _pin_tree(layout, e)
             continue
         page = pages[e.page]
 
@@ -131,12 +129,10 @@ def _pin_backdrops(layout: Layout, explicit: frozenset[str]) -> None:
 
         role = _backdrop_role(e, page, last_on_page[e.page] > i, above)
         if role is not None and e.id not in explicit:
-            e = e.model_copy(update={"role": role, "pinned": True})
+            e.role = role
+            _pin_tree(layout, e)
         elif e.role in _PINNED_ROLES or abs(e.rotation) > 0.5:
-            e = e.model_copy(update={"pinned": True})
-        else:
-            continue
-        _replace_tree(layout, e)
+            _pin_tree(layout, e)
 
 
 def _backdrop_role(e: Element, page: Box, covered: bool, above: Callable[[], list[Element]]) -> str | None:
@@ -177,13 +173,12 @@ def _inside_share(a: Box, outer: Box) -> float:
     return inter.area / a.area if inter is not None and a.area > 0 else 0.0
 
 
-def _replace_tree(layout: Layout, e: Element) -> None:
-    """Replace ``e``, and pin its members with it."""
-    layout.replace(e)
-    if e.pinned:
+def _pin_tree(layout: Layout, e: Element) -> None:
+    """Pin ``e`` and its members, in place (the elements are this import's own, not yet seen by anyone)."""
+    e.pinned = True
+    if e.children:
         for d in layout.descendants_of(e.id):
-            if not d.pinned:
-                layout.replace(d.model_copy(update={"pinned": True}))
+            d.pinned = True
 
 
 # -- 2. stacks ----------------------------------------------------------------------
