@@ -62,6 +62,7 @@ from assistant.app.session import EditResult, Session
 from assistant.document import Document
 from assistant.errors import InvalidAction, LayoutError, PlannerError
 from assistant.instructions.brief import compile_brief
+from assistant.instructions.requests.kinds import plausible_actions
 from assistant.metrics import MetricReport, evaluate
 from assistant.planners.grammar import Distances, request_distances
 from assistant.planners.loop import instruction_fit
@@ -345,6 +346,9 @@ class ChatAssistant:
             gain = (fit_a - fit_b) if (constraints and fit_a is not None and fit_b is not None) else 0.0
             options.append((gain, index, action, report))
         applicable = len(options)
+        kinds = plausible_actions(request)  # never an edit of another kind than the words ask for
+        options = [o for o in options if kinds is None or o[2].type in kinds]
+        sensible = len(options)
         options = [o for o in options if o[0] >= -FIT_MARGIN]  # never against an understood request
         fitting = len(options)
         if named is not None:  # never an element the request did not name, never a blind guess
@@ -353,6 +357,7 @@ class ChatAssistant:
         if not options:
             why = ("the model answered that nothing needs to change" if finalize and not applicable else
                    "none of the model's answers was an edit that applies to this layout" if not applicable else
+                   "none of the model's answers was the kind of edit the request asks for" if not sensible else
                    "every edit the model proposed works against the request as understood" if not fitting else
                    "the model's answers change elements the request does not name")
             return Reply(f"No edit made: {why} ({len(texts)} answer{'s' * (len(texts) != 1)}). "

@@ -122,6 +122,13 @@ def factor(skel: str) -> float | None:
     m = re.search(r"\b(\d+(?:\.\d+)?) (?:times|x)\b|\bx (\d+(?:\.\d+)?)\b", skel)
     if m:
         return float(m.group(1) or m.group(2))
+    if re.search(r"\bhalf again as (?:big|large|wide|tall|high)\b|\bhalf as (?:big|large|wide|tall) again\b|"
+                 r"\bone and a half times\b", skel):
+        return 1.5
+    m = re.search(r"\b(?P<f>three quarters|two thirds|3 quarters|2 thirds) (?:of )?"
+                  r"(?:the|its|their|what (?:it|they|E\d+) (?:is|are))\b", skel)
+    if m:
+        return {"three": 0.75, "3": 0.75, "two": 2 / 3, "2": 2 / 3}[m.group("f").split()[0]]
     if re.search(r"\bhalve\b|\bhalf (?:the|its|their) (?:size|width|height)\b|\bhalf as (?:big|large|wide|tall)\b|"
                  r"\bhalf size\b", skel):
         return 0.5

@@ -13,9 +13,10 @@ the picture", nearest first, in the same column when there is one).
 from __future__ import annotations
 
 from assistant.document import Layout
+from assistant.instructions.requests.colours import element_family, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex
 from assistant.instructions.requests.refs import Mention
-from assistant.instructions.requests.vocab import CLASS_WORDS
+from assistant.instructions.requests.vocab import CLASS_WORDS, EDGE_WORDS, MEASURE_WORDS, PAGE_WORDS
 from assistant.instructions.requests.words import fold
 
 #: The classes a name's own class also answers to (a title is text too).
@@ -29,7 +30,13 @@ BROADER: dict[str, set[str]] = {
 
 #: Groups the importer makes of a heading and the text under it, and the words that name them as a whole.
 _SECTION = "la-section-"
-_SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "column", "group", "paragraph"})
+_SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "column", "group", "paragraph",
+                            "list"})
+#: Nouns for something said, which no class names: "the Feynman quote" is the text beside "Feynman".
+TEXT_NOUNS = frozenset({"quote", "quotation", "motto", "saying", "phrase", "question", "message", "statement",
+                        "greeting", "verse", "lyric", "lyrics", "citation", "punchline", "answer"})
+#: Words that say a mention's colour without naming one.
+_COLOUR_ADJECTIVES = frozenset({"coloured", "colored", "colourful", "colorful"})
 
 
 def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
@@ -40,7 +47,13 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     classes: dict[str, float] = {}
     for k, c in enumerate(heads):
         classes[c] = max(classes.get(c, 0.0), 1.0 if k == len(heads) - 1 else 0.6)
-    for eid, _kind, strength in m.names:
+    unknown = _unknown_head(m)
+    labels = _labels(m, classes, unknown, index)
+    head = max(classes, key=lambda c: classes[c]) if classes else None
+    # words of a text said with a noun for another kind name that text's neighbour (a label) or nothing
+    names = [n for n in m.names
+             if n[0] not in labels and not (n[1] == "part" and head and not _fits(n[0], head, index))]
+    for eid, _kind, strength in names:
         scores[eid] = max(scores.get(eid, 0.0), strength)
     if m.quote:
         q = fold(m.quote)
@@ -60,22 +73,127 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     continue  # "the 'Overview' heading" is the heading; "the 'Overview' section" is all of it
                 scores[target] = max(scores.get(target, 0.0), s)
     for c, head in classes.items():
-        for eid in index.content_ids() if c != "background" else list(index.entries):
+        # a panel behind content ("the blue box", "the green band") is a shape one may name, not the page's ground
+        for eid in (index.content_ids() + index.panel_ids() if c == "shape" else index.content_ids()
+                    if c != "background" else list(index.entries)):
             entry = index.entry(eid)
             weight = entry.classes.get(c, 0.0) if c != "heading" else max(entry.classes.get("heading", 0.0), 0.0)
             if weight <= 0:
                 continue
             bonus = STRENGTH["class"] * weight * head
             if entry.name_classes and not any(c in BROADER.get(n, {n}) for n in entry.name_classes) and not (
-                    m.names or m.quote):
+                    names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
-    if (m.names or m.quote) and classes:
-        named = {e for e, *_ in m.names}
+    if (names or m.quote) and classes:
+        named = {e for e, *_ in names}
         for eid in list(scores):
             if eid not in named and not (m.quote and scores[eid] >= STRENGTH["quote"]):
                 scores.pop(eid)
-    return {k: v for k, v in scores.items() if v > 0}
+    if labels:
+        # "the Thrust 1 picture", "the Feynman quote": the words are another element's, the nearest one is meant
+        pool = list(scores) if classes else _unknown_pool(unknown, index)
+        for eid, bonus in _near(pool, labels, index).items():
+            scores[eid] = scores.get(eid, 0.0) + bonus
+    elif unknown and not scores and not m.quote:
+        # "the road sign", "the mascot": a thing drawn in a picture, which no name or text says; "the quote": a text
+        for eid in _unknown_pool(unknown, index):
+            scores[eid] = STRENGTH["class"]
+    scores = _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index)
+    if any(index.layout.get(k).page >= 0 for k in scores):
+        # a copy left beside the page (Inkscape's scratch area) is not what anyone looking at the page means
+        scores = {k: v for k, v in scores.items() if index.layout.get(k).page >= 0}
+    return scores
+
+
+def _unknown_head(m: Mention) -> str | None:
+    """The mention's last noun when it is none of the words for kinds of element ("quote", "mascot", "sign")."""
+    heads = [w for w in m.words if w != "one" and word_family(w) is None and w not in _COLOUR_ADJECTIVES]
+    if not heads:
+        return None
+    w = heads[-1]
+    if w in CLASS_WORDS or w in PAGE_WORDS or w in EDGE_WORDS or w in MEASURE_WORDS or w in _SECTION_WORDS:
+        return None
+    return w
+
+
+def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: ElementIndex) -> set[str]:
+    """Elements whose words the mention quotes to say which *other* element it means.
+
+    Words of a text, said with a noun for another kind of element ("the Thrust 1 picture": a text's
+    words and a picture) or a noun for no kind at all ("the Feynman quote"), name what is beside that text.
+    """
+    said = [eid for eid, kind, _s in m.names if kind in ("part", "text")
+            and not {"url", "email"}.intersection(index.entry(eid).classes)]  # "eduroam logo": not by its web address
+    if not said or len(said) != len(m.names):
+        return set()
+    if unknown:
+        return set(said)
+    if not classes:
+        return set()
+    head = max(classes, key=lambda c: classes[c])
+    other = {e for e in said if not _fits(e, head, index)}
+    return other if other == set(said) else set()
+
+
+def _fits(eid: str, cls: str, index: ElementIndex) -> bool:
+    """Whether the element, or one of its members, is of class ``cls``."""
+    return index.entry(eid).classes.get(cls, 0.0) > 0 or any(
+        index.entry(d).classes.get(cls, 0.0) > 0 for d in _members(eid, index))
+
+
+def _members(eid: str, index: ElementIndex) -> list[str]:
+    return [d.id for d in index.layout.descendants_of(eid)] if index.layout.get(eid).children else []
+
+
+def _near(pool: list[str], labels: set[str], index: ElementIndex) -> dict[str, float]:
+    """A bonus for each of ``pool`` by its distance to the nearest of ``labels`` (the nearest gets the most)."""
+    related = set(labels)
+    for lab in labels:
+        related.update(index.ancestors(lab))
+        related.update(_members(lab, index))
+    pool = [i for i in pool if i not in related and index.layout.get(i).page >= 0]
+    if not pool:
+        return {}
+    boxes = [index.layout.get(lab).box for lab in labels]
+    c = index.layout.canvas
+    eps = 0.01 * (c.width ** 2 + c.height ** 2) ** 0.5
+    dist = {i: min(index.layout.get(i).box.distance(b) for b in boxes) for i in pool}
+    nearest = min(dist.values())
+    return {i: STRENGTH["part"] * (nearest + eps) / (d + eps) for i, d in dist.items()}
+
+
+def _unknown_pool(noun: str | None, index: ElementIndex) -> list[str]:
+    """What a noun for no kind of element may name: a text for words said ("quote"), else a picture."""
+    tops = [i for i in index.content_ids() if index.layout.get(i).group is None]
+    if noun in TEXT_NOUNS:
+        return [i for i in tops if index.entry(i).classes.get("text", 0.0) > 0] or tops
+    return _pictures(index) or tops
+
+
+def _pictures(index: ElementIndex) -> list[str]:
+    """Top-level pictures on the page (what a thing named by what it shows can be); else other artwork."""
+    art = [i for i in index.content_ids() if (e := index.layout.get(i)).group is None and e.page >= 0
+           and not e.pinned and e.kind != "text" and e.role not in ("background", "decoration")]
+    return [i for i in art if index.layout.get(i).role == "image" or index.layout.get(i).kind == "image"] or art
+
+
+def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
+    """Only the candidates of the colour the mention says ("the green band"), when some are."""
+    wanted = {f for w in m.words if (f := word_family(w))}
+    if not wanted or len(scores) < 2:
+        return scores
+    kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}
+    return kept or scores
+
+
+def _colour_of(eid: str, index: ElementIndex) -> str | None:
+    e = index.layout.get(eid)
+    fam = element_family(e)
+    if fam is None and e.children:
+        fills = [f for d in index.layout.descendants_of(eid) if d.kind != "text" and (f := element_family(d))]
+        fam = max(set(fills), key=fills.count) if fills else None
+    return fam
 
 
 def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:

@@ -26,19 +26,25 @@ from assistant.instructions.requests.vocab import (
     PAGE_WORDS,
     POSITION_ADJECTIVES,
 )
-from assistant.instructions.requests.words import Token
+from assistant.instructions.requests.words import TENS, UNITS, Token
 
 _SPLIT_WORDS = {"then", "also", "plus", "but", "afterwards", "additionally", "finally"}
 _AMOUNT_ONLY = re.compile(r"(?:(?:please|pls|say|maybe|roughly|about|around|approximately|just|only|by|to|of|"
                           r"a|an|one|or|so|\d+(?:\.\d+)?|%|percent|px|pt|mm|cm|in|pixels?|points?|bit|little|lot|"
                           r"touch|tad|half|third|quarter|fifth|tenth|times|x) ?)+")
+_SIZE_OF_NOW = re.compile(r"(?:about |around |roughly |say |maybe |to )?"
+                          r"(?:three quarters|3 quarters|two thirds|2 thirds|half) (?:of )?"
+                          r"(?:what E\d+ (?:is|are)(?: now)?|the size|its size|their size|its current size)")
+#: Numbers in words ("three quarters" is not "there quarters").
+_NUMBER_WORDS = set(UNITS) | set(TENS) | {"hundred", "quarters", "thirds", "halves", "fifths", "tenths"}
 _RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
 
 def known_words(index: ElementIndex) -> set[str]:
     """Words typos are corrected to: the vocabulary and the layout's own names."""
     return (set(CLASS_WORDS) | PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS | FUNCTION_WORDS | INTENT_WORDS
-            | set(POSITION_ADJECTIVES) | index.known_words | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS)
+            | set(POSITION_ADJECTIVES) | index.known_words | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS
+            | _NUMBER_WORDS)
 
 
 _EXTRA_KNOWN = {
@@ -76,7 +82,8 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
     prev_skel = ""
     for part in parts:
         _m, skel = find_mentions(part, index)
-        if out and not _m and _AMOUNT_ONLY.fullmatch(skel):  # "smaller, by about a fifth"
+        if out and (not _m and _AMOUNT_ONLY.fullmatch(skel) or _SIZE_OF_NOW.fullmatch(skel)):
+            # "smaller, by about a fifth", "smaller, about three quarters of what it is now"
             out[-1] = out[-1] + part
             _m, prev_skel = find_mentions(out[-1], index)
             continue

@@ -9,7 +9,8 @@ An :class:`ElementIndex` is built once per layout. For every element it keeps
   line" is one of them); single meaningful words of the id as weak keys
   (``garden-photo`` answers to "garden"). Ids a tool generated (``path123``,
   ``la-text-4``, ``g4537``) name nothing but themselves;
-* its *text*, folded, whole and line by line, for quoted and unquoted mentions;
+* its *text*, folded, whole and line by line, for quoted and unquoted mentions,
+  and its words, for a few of them said without quotes ("the Thrust 1 picture");
 * its *classes*: role words (``title``, ``cta`` …), kind words (``text``,
   ``image`` …) and what its text looks like (``date``, ``url``, ``email``,
   ``phone``, ``price``), the vocabulary of :data:`~assistant.instructions.requests.vocab.CLASS_WORDS`.
@@ -30,7 +31,8 @@ from assistant.instructions.requests.words import fold, squash
 from assistant.instructions.select import is_full_bleed
 
 #: Strength of each kind of match between a mention and an element.
-STRENGTH = {"id": 10.0, "name": 10.0, "quote": 12.0, "text": 9.0, "family": 8.0, "token": 4.0, "class": 3.0}
+STRENGTH = {"id": 10.0, "name": 10.0, "quote": 12.0, "text": 9.0, "family": 8.0, "part": 6.0, "token": 4.0,
+            "class": 3.0}
 
 _GENERATED_ID = re.compile(
     r"^(?:la[-_])?(?:path|rect|text|tspan|g|group|flowroot|flowpara|image|img|circle|ellipse|polygon|polyline|"
@@ -39,7 +41,7 @@ _GENERATED_ID = re.compile(
 _ROLE_CLASSES = {
     "title": {"title", "heading"}, "subtitle": {"subtitle", "heading"}, "body": {"body", "text"},
     "caption": {"caption", "text"}, "cta": {"cta", "link"}, "logo": {"logo"}, "image": {"image"},
-    "badge": {"badge"}, "background": {"background"}, "decoration": {"shape"},
+    "badge": {"badge"}, "background": {"background", "shape"}, "decoration": {"shape"},
 }
 _KIND_CLASSES = {"text": {"text"}, "image": {"image"}, "shape": {"shape"}, "group": {"group"}}
 _WEEKDAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -91,6 +93,8 @@ class Entry:
     element: Element
     keys: dict[str, tuple[str, float]] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
+    #: The words of its whole text, folded, without "and" (``&`` is typed "and"), for words quoted from it.
+    words: list[str] = field(default_factory=list)
     classes: dict[str, float] = field(default_factory=dict)
     #: Classes its own id or name claims (a "QRcode" is a qr code, whatever its role).
     name_classes: set[str] = field(default_factory=set)
@@ -127,6 +131,7 @@ class ElementIndex:
             if text:
                 folded = fold(text)
                 entry.texts = [folded] + [fold(ln) for ln in text.splitlines() if ln.strip()]
+                entry.words = [w for w in re.split(r"[\s:/.]+", folded) if w and w != "and"]
         for stem, ids in families.items():
             for i in ids:
                 if self.entries[i].keys.get(stem, ("token", 0.0))[0] == "token":
@@ -171,6 +176,11 @@ class ElementIndex:
     def entry(self, element_id: str) -> Entry:
         """The entry of one element."""
         return self.entries[element_id]
+
+    def panel_ids(self) -> list[str]:
+        """Ids of the backgrounds that are not the whole page: bands and panels behind content."""
+        return [i for i, en in self.entries.items() if not en.content and en.element.role == "background"
+                and not is_full_bleed(self.layout, en.element)]
 
     def content_ids(self) -> list[str]:
         """Ids of the elements a description may name: not backgrounds, not full-bleed, top level first."""

@@ -173,13 +173,22 @@ def gap(s: str) -> Intent | None:
     if m and length is not None:
         a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         return Intent("gap", [int(a[1:]), int(b[1:])], params={"op": "set", "length": length})
+    m = re.search(r"\b(?:put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween (" + E + r")$", s)
+    if m and length is not None:  # "… jammed together; leave about 3 mm between them"
+        return Intent("gap", [int(m.group(1)[1:])], params={"op": "set", "length": length})
+    # "X and Y are too far apart": a problem, which a later clause may say how to mend ("…; leave 3 mm between them")
+    said = bool(re.match(r"(?:E\d+ (?:and )?)+(?:is|are|look|looks|seem|seems|feel|feels|sit|sits)\b", s))
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
-                 r"\btogether\b|\btowards?\b", s) and slots(s):
-        return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s)})
+                 r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)):
+        return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s)}, state=said)
+    if said and re.search(r"\b(?:jammed|squashed|squished|crammed|stuck|packed|bunched|squeezed) (?:up )?together\b",
+                          s):
+        return Intent("gap", *_pair(s), params={"op": "more", "length": length, "degree": am.degree(s)}, state=True)
     if re.search(r"\btoo close\b|\bfurther\b|\bfarther\b|\bmore distance\b|\bapart\b|\baway from\b|\btoo tight\b|"
                  r"\bcramped\b|\bcrowded\b|\bsquashed\b|\bsquished\b", s) and slots(s) and not re.search(
                  r"\btoo close to the (?:edge|border|side)s?\b|\baway from the (?:left|right|top|bottom)", s):
-        return Intent("gap", *_pair(s), params={"op": "more", "length": length, "degree": am.degree(s)})
+        return Intent("gap", *_pair(s), params={"op": "more", "length": length, "degree": am.degree(s)},
+                      state=said)
     return None
 
 
@@ -237,8 +246,10 @@ def align(s: str) -> Intent | None:
                               r"\bdead center\b|\bcenter of the (?:page|canvas|slide|card|poster)\b|\bright in the "
                               r"middle\b|\bboth ways\b|\bboth axes\b", s))
         refs = [int(ref.group(1)[1:])] if ref else []
+        # "centre the word inside the band": on both axes of what it is in
+        inside = bool(refs) and bool(re.search(r"\b(?:in|inside|within|into)(?: the (?:middle|center) of)? " + E, s))
         return Intent("center", [n for n in slots(s) if n not in refs], refs,
-                      params={"axis": axis or ("both" if both and not refs else None)})
+                      params={"axis": axis or ("both" if (both and not refs) or inside else None)})
     if re.search(r"\bout of line\b|\bmisaligned\b|\bnot (?:aligned|lined up|in line|straight)\b|\bcrooked\b|"
                  r"\bwonky\b|\bsticks out\b|\bsticking out\b", s):
         return Intent("align", slots(s)[:1], params={"edge": None, "page": False, "siblings": True})

@@ -29,6 +29,7 @@ from PIL import ImageColor
 from assistant.instructions.requests.index import STRENGTH, ElementIndex
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
+    COMMON_WORDS,
     DETERMINERS,
     EDGE_WORDS,
     FUNCTION_WORDS,
@@ -49,6 +50,10 @@ COLLECTIVES = {"list", "items", "column", "stack", "series", "set", "row"}
 #: Longest run of words tried as one element name.
 MAX_NAME_WORDS = 5
 _OTHERS = {"others", "rest", "remaining"}
+#: Words that may come before a request's verb: "could you please centre …", "can we just move …".
+_LEAD_WORDS = {"could", "can", "would", "will", "you", "we", "please", "pls", "plz", "kindly", "i", "d", "like",
+               "to", "want", "need", "just", "maybe", "also", "then", "now", "ok", "okay", "so", "and", "hey", "hi",
+               "let", "lets", "s", "us", "try", "quickly", "oh"}
 _EVERYTHING = {"everything", "all"}
 
 
@@ -158,7 +163,41 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
             best = ("text", STRENGTH["text"])
         if best is not None:
             hits.append((eid, best[0], best[1]))
-    return hits
+    return hits or _part_hits(words, index)
+
+
+#: Most elements a few words of text may name ("the doi", "the Thrust 1 picture"); more: too common to say which.
+MAX_PART_HITS = 3
+#: Words that may sit inside a run of words quoted from a text without being rare themselves.
+_PART_GLUE = {"of", "the", "and", "for", "to", "in", "on", "a", "de", "la", "le", "des", "du"}
+
+
+def _rare(word: str) -> bool:
+    """Whether ``word`` is not request vocabulary, so that finding it in a text says which text is meant."""
+    if any(c.isdigit() for c in word):
+        return True  # "thrust 1", "ec2"
+    return (len(word) >= 3 and word.isalpha() and word not in CLASS_WORDS and word not in FUNCTION_WORDS
+            and word not in INTENT_WORDS and word not in COMMON_WORDS and word not in PAGE_WORDS
+            and word not in EDGE_WORDS and word not in MEASURE_WORDS and word not in POSITION_ADJECTIVES
+            and word not in NOT_NOUNS and word not in COLOR_WORDS and word not in PLURALS)
+
+
+def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, float]]:
+    """Elements whose text holds ``words`` in a row (rare words, as typed without quotes): a few, or none.
+
+    A group and the member whose text it is count once.
+    """
+    run = [fold(w) for w in words if w != "and"]
+    if not run or words[0] == "and" or words[-1] == "and" or run[0] in _PART_GLUE or run[-1] in _PART_GLUE or not all(
+            _rare(w) or w in _PART_GLUE for w in run) or not any(c.isalpha() for w in run for c in w):
+        return []
+    n = len(run)
+    hits = [eid for eid, entry in index.entries.items()
+            if any(entry.words[k:k + n] == run for k in range(len(entry.words) - n + 1))]
+    owners = {eid for eid in hits if not any(a in hits for a in index.ancestors(eid))}
+    if not owners or len(owners) > MAX_PART_HITS:
+        return []
+    return [(eid, "part", STRENGTH["part"]) for eid in hits]
 
 
 def _numbered_siblings(tokens: list[Token], end: int, hits: list[tuple[str, str, float]],
@@ -190,7 +229,10 @@ def _numbered_siblings(tokens: list[Token], end: int, hits: list[tuple[str, str,
 
 def _is_noun(tok: Token) -> bool:
     w = tok.text
-    return (tok.kind == "word" and w.replace("'", "").isalpha() and w not in FUNCTION_WORDS and w not in INTENT_WORDS
+    plain = w.replace("'", "")
+    # a word, or letters and digits said as one ("the EC2 icon", "the S3 bucket"), not a number with its unit
+    wordlike = plain.isalpha() or (plain.isalnum() and plain[0].isalpha() and any(c.isdigit() for c in plain))
+    return (tok.kind == "word" and wordlike and w not in FUNCTION_WORDS and w not in INTENT_WORDS
             and w not in DETERMINERS and w not in POSITION_ADJECTIVES and w not in ORDINALS
             and w not in NOT_NOUNS) or w in CLASS_WORDS
 
@@ -206,9 +248,10 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
             skeleton.append(tokens[i].text)
             i += 1
             continue
-        if i == 0 and tokens[0].text in INTENT_WORDS and 0 not in spans:
-            skeleton.append(tokens[0].text)  # a request starting with a verb: "line the photo up …"
-            i = 1
+        if tokens[i].text in INTENT_WORDS and i not in spans and all(t.text in _LEAD_WORDS for t in tokens[:i]):
+            # a request starting with a verb: "line the photo up …", "could you centre the caption …"
+            skeleton.append(tokens[i].text)
+            i += 1
             continue
         m, j = _phrase(tokens, i, spans, index)
         if m is not None and _names_something(m):
@@ -335,6 +378,8 @@ def _names_something(m: Mention) -> bool:
         return "one" in m.words or m.ordinal is not None
     if all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads):
         return False
+    if m.start == 0 and all(w not in COMMON_WORDS and not w.endswith("ly") for w in heads):
+        return True  # terse: "road sign to the top left"
     return m.text.split()[0] in DETERMINERS or m.text.split()[0] in ("this", "that", "these", "those")
 
 

@@ -62,7 +62,9 @@ from assistant.instructions.requests.words import Token, tokenise
 MAX_REQUEST = 1000
 _RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
                              r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
-                             r"to the right of) E(\d+)")
+                             r"to the right of|in|inside|within) E(\d+)")
+#: A clause that says where something is, not where to put it: "it looks a bit off to the left".
+_SAYS_WHERE = re.compile(r"E\d+ (?:s |is |looks |seems |feels |appears |sits |still )+")
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
@@ -126,6 +128,8 @@ class _Reader:
         self.layout, self.index, self.context = layout, index, context
         self.original = original
         self.subject: list[str] = []
+        #: The other elements the clause before named ("the title and the photo are too close": the photo).
+        self.subject_refs: list[str] = []
         self.steps: list[Step] = []
         self.pending: Step | None = None
         self.remarks: list[str] = []
@@ -143,6 +147,8 @@ class _Reader:
             if earlier and m.pronoun in ("it", "its", "itself", "they", "them"):
                 return list(resolved[earlier[0]])  # "keep the photo where it is"
             ids = self.subject or list(self.context.last_ids)
+            if m.plural and self.subject and self.subject_refs:
+                ids = list(dict.fromkeys(self.subject + self.subject_refs))  # "… jammed together; space them out"
             if not ids:
                 raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
             return ids
@@ -239,6 +245,8 @@ class _Reader:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
                 except _Ask:
                     resolved[n] = []
+                if len(resolved[n]) > 1 and not (m.plural or m.every or m.pronoun or m.everything or m.others):
+                    resolved[n] = []  # "GitHub logo should sit …": which logo is not known, so "their" is not all
             else:
                 self.pool = []
                 resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
@@ -254,6 +262,8 @@ class _Reader:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
         self._trailing_place(mentions, resolved, skel, pools, place_says_which)
+        if intent is not None and intent.kind == "nudge" and (self.steps or self.pending) and _SAYS_WHERE.match(skel):
+            intent = None  # "…, it looks a bit off to the left": why, not another edit
         if intent is None:
             if mentions and all(resolved.get(n) for n in range(len(mentions))):
                 self.subject = [i for n in sorted(resolved) for i in resolved[n]]
@@ -272,6 +282,7 @@ class _Reader:
         if intent.kind == "distribute" and len(patients) < 3:
             patients = [i for n in sorted(resolved) for i in resolved[n]] or patients
         patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
+        refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
         step = Step(intent=intent, patients=list(dict.fromkeys(patients)), refs=list(dict.fromkeys(refs)),
                     text=" ".join(t.raw for t in tokens),
@@ -280,6 +291,7 @@ class _Reader:
         self._add(step)
         if patients:
             self.subject = list(dict.fromkeys(patients))
+            self.subject_refs = [r for r in dict.fromkeys(refs) if r not in self.subject]
 
     def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
                         pools: dict[int, list[str]], says_which: bool) -> None:
@@ -310,6 +322,27 @@ class _Reader:
                     resolved[slot_ids[0]] = hit
             out.append(ids)
         return out[0], out[1]
+
+    def _nearest_refs(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
+                      patients: list[str], refs: list[str]) -> list[str]:
+        """A reference that fits several elements names the one nearest what is edited, when one clearly is.
+
+        "Centre the title in the green band": the band the title is on.
+        """
+        if len(set(patients)) != 1:
+            return refs
+        own = self.layout.get(patients[0]).box
+        for n in intent.refs:
+            m = mentions[n] if n < len(mentions) else None
+            ids = [i for i in resolved.get(n, []) if i not in patients]
+            if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or len(ids) < 2:
+                continue
+            dist = sorted((self.layout.get(i).box.distance(own), i) for i in ids)
+            (d0, best), (d1, _second) = dist[0], dist[1]
+            if d0 <= 0.5 * d1 and d1 > 0:
+                resolved[n] = [best]
+                refs = [best if r == best else r for r in refs if r == best or r not in ids]
+        return refs
 
     def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                          patients: list[str], refs: list[str]) -> None:

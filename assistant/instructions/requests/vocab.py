@@ -67,7 +67,7 @@ PLURALS: dict[str, str] = {"details": "details", "dates": "dates", "times": "tim
 
 #: Words that mean the page itself.
 PAGE_WORDS = {"page", "canvas", "artboard", "poster", "flyer", "leaflet", "card", "slide", "cover", "layout",
-              "design", "document", "sheet", "banner", "frame", "screen", "sign", "post", "postcard", "spread",
+              "design", "document", "sheet", "banner", "frame", "screen", "post", "postcard", "spread",
               "composition", "doc", "file", "paper", "format", "pdf", "svg"}
 #: Words for sides, corners and the middle of the page or of an element.
 EDGE_WORDS = {"left", "right", "top", "bottom", "center", "middle", "side", "edge", "edges", "corner",

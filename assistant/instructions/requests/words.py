@@ -108,6 +108,7 @@ def squash(text: str) -> str:
 def _prepare(text: str) -> str:
     t = unicodedata.normalize("NFC", text).replace("\u2019", "'").replace("\u2018", "'")
     t = t.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ").replace("&", " and ")
+    t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
     t = t.lower()
     t = re.sub(r"(?<=[a-z])[-_](?=[a-z])", " ", t)

@@ -1,0 +1,70 @@
+"""Colour words a person uses for what they see ("the green band", "the orange mascot"), matched to fills.
+
+A colour is sorted into one of a dozen families a person names: black,
+white, grey, red, orange, yellow, green, cyan, blue, purple, pink, brown. A
+colour word is sorted the same way through its CSS value ("navy" is blue,
+"teal" cyan, "gold" yellow), so that a word and a fill match when their
+families do, however the designer mixed the colour.
+"""
+
+from __future__ import annotations
+
+import colorsys
+
+from PIL import ImageColor
+
+from assistant.document import Element, hex_rgb
+
+#: Words that name a family outright (spellings and words CSS has no value for).
+_WORDS = {"grey": "grey", "gray": "grey", "colored": "", "coloured": "", "brown": "brown", "pink": "pink",
+          "purple": "purple", "violet": "purple", "magenta": "pink", "cyan": "cyan", "turquoise": "cyan"}
+#: Colour words that are also ordinary words of requests ("a tan line" is rare; "the light one" is not a colour).
+_NOT_COLOURS = {"tan", "linen", "snow", "bisque", "moccasin", "chocolate", "peru", "wheat", "thistle", "orchid",
+                "light", "dark"}
+
+
+def family(rgb: tuple[float, float, float]) -> str:
+    """The family of an sRGB colour (components in [0, 1])."""
+    h, lightness, s = colorsys.rgb_to_hls(*rgb)
+    chroma = max(rgb) - min(rgb)
+    if lightness < 0.12:
+        return "black"
+    if lightness > 0.93 and chroma < 0.2:
+        return "white"
+    if chroma < 0.05 or s < 0.15:  # a pale colour keeps its hue: #dae4ef is a light blue
+        return "grey"
+    deg = h * 360.0
+    if deg < 15 or deg >= 335:
+        return "brown" if lightness < 0.3 else "red"
+    if deg < 42:
+        return "brown" if lightness < 0.35 else "orange"
+    if deg < 68:
+        return "yellow"
+    if deg < 165:
+        return "green"
+    if deg < 195:
+        return "cyan"
+    if deg < 260:
+        return "blue"
+    if deg < 300:
+        return "purple"
+    return "pink"
+
+
+def word_family(word: str) -> str | None:
+    """The family a colour word names; ``None`` for a word that is not a colour."""
+    if word in _WORDS:
+        return _WORDS[word] or None
+    if word in _NOT_COLOURS or word not in ImageColor.colormap:
+        return None
+    r, g, b = ImageColor.getrgb(word)[:3]
+    return family((r / 255.0, g / 255.0, b / 255.0))
+
+
+def element_family(e: Element) -> str | None:
+    """The family of an element's main fill; ``None`` when it has none (a photo, a gradient)."""
+    rgb = hex_rgb(e.fill)
+    return family(rgb) if rgb is not None else None
+
+
+__all__ = ["family", "word_family", "element_family"]

@@ -1,0 +1,132 @@
+"""References as people make them on real files, whose ids say nothing (``text4594``, ``image3731``).
+
+A designer names what they see: some words of a text without quotes ("the doi"), a picture by the text
+beside it ("the Thrust 1 picture"), a thing drawn in a picture by what it is ("the road sign"), a shape by
+its colour ("the green band"), a reference by what it is next to ("centre the word in the band"). The
+layouts here are written for these tests, with generated ids as real files have them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.app.requests import RequestRunner
+from assistant.app.session import Session
+from assistant.importer import import_svg_text
+from assistant.instructions.requests.amounts import factor
+from assistant.instructions.requests.kinds import plausible_actions
+
+#: A poster: a title with a copy left on the scratch area beside the page, a heading with the photo beside it and
+#: another photo far away, a quote and its author, a web address, two green bands (one behind a word), a blue
+#: band, a name and an e-mail address set tight, a logo whose brand only a web address spells.
+POSTER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
+  <rect id="rect1" x="0" y="0" width="600" height="800" fill="#ffffff"/>
+  <rect id="rect2" x="20" y="10" width="560" height="90" fill="#2e9e44"/>
+  <text id="text1" x="30" y="42" font-size="30" font-family="sans-serif">CERTIFICATE</text>
+  <rect id="rect3" x="20" y="720" width="560" height="50" fill="#2e9e44"/>
+  <rect id="rect4" x="420" y="640" width="160" height="60" fill="#1f4fd1"/>
+  <text id="text2" x="40" y="140" font-size="30" font-family="sans-serif">Spring into Code</text>
+  <text id="text3" x="700" y="140" font-size="30" font-family="sans-serif">Spring into Code</text>
+  <text id="text4" x="40" y="220" font-size="20" font-family="sans-serif">Thrust 1: Development</text>
+  <image id="image1" x="300" y="200" width="100" height="80"/>
+  <image id="image2" x="420" y="430" width="120" height="100"/>
+  <text id="text5" x="40" y="460" font-size="18" font-family="sans-serif">What I cannot create I do not understand</text>
+  <text id="text6" x="60" y="490" font-size="14" font-family="sans-serif">- Richard Feynman</text>
+  <text id="text7" x="40" y="600" font-size="12" font-family="sans-serif">doi:10.1234/abcd.5678</text>
+  <text id="text8" x="40" y="330" font-size="14" font-family="sans-serif">James Shaw</text>
+  <text id="text9" x="122" y="330" font-size="14" font-family="sans-serif">js102@example.org</text>
+  <path id="path1" d="M430 300 h60 v40 h-60 z" fill="#222222"/>
+  <text id="text10" x="300" y="380" font-size="12" font-family="sans-serif">https://cat.eduroam.org/x</text>
+</svg>"""
+
+#: A banner with one picture (a road sign) and two texts.
+BANNER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 170" width="320" height="170">
+  <rect id="rect1" x="0" y="0" width="320" height="170" fill="#ffffff"/>
+  <image id="image1" x="127" y="6" width="63" height="63"/>
+  <text id="text1" x="14" y="115" font-size="24" font-family="sans-serif">Collision map</text>
+  <text id="text2" x="15" y="140" font-size="10" font-family="sans-serif">Provincial Highway 7-B</text>
+</svg>"""
+
+
+def _handle(svg: str, request: str):
+    doc = import_svg_text(svg, source="poster.svg")
+    return RequestRunner(Session(doc)).handle(request), doc
+
+
+def _ids(outcome) -> set[str]:
+    out: set[str] = set()
+    for a in outcome.actions:
+        out.update(a.get("ids") or [a["id"]])
+    return out
+
+
+@pytest.mark.parametrize("request_text,ids", [
+    ("the doi runs off the page, move it up 10px", {"text7"}),  # a few words of a text, no quotes
+    ("move 'Spring into Code' down a bit", {"text2"}),  # not its copy beside the page
+    ("make the Thrust 1 picture twice as big", {"image1"}),  # the picture by the heading
+    ("center the Feynman quote on the page", {"text5"}),  # the quote by the name under it
+    ("could you nudge the doi down 10 px please", {"text7"}),  # the verb after a polite opening
+])
+def test_words_of_a_text_name_it_or_what_is_beside_it(request_text: str, ids: set[str]) -> None:
+    outcome, _doc = _handle(POSTER, request_text)
+    assert outcome.edited, outcome.message
+    assert _ids(outcome) == ids
+
+
+def test_a_thing_drawn_in_the_only_picture_is_that_picture() -> None:
+    for request_text in ("make the road sign smaller", "road sign to the top left corner", "make the sign twice as big",
+                         "make the highway sign smaller, about three quarters of what it is now"):
+        outcome, _doc = _handle(BANNER, request_text)
+        assert outcome.edited and _ids(outcome) == {"image1"}, (request_text, outcome.message)
+    outcome, _doc = _handle(BANNER, "make the highway sign smaller, about three quarters of what it is now")
+    assert outcome.actions[0]["scale"] == pytest.approx(0.75)
+
+
+def test_a_thing_drawn_in_one_of_several_pictures_is_asked_about() -> None:
+    outcome, _doc = _handle(POSTER, "make the mascot bigger")
+    assert outcome.kind == "question" and not outcome.actions
+
+
+def test_a_colour_and_what_is_edited_say_which_band() -> None:
+    outcome, doc = _handle(POSTER, "centre CERTIFICATE inside the green band")
+    assert outcome.edited, outcome.message
+    assert {a["target_id"] for a in outcome.actions} == {"rect2"}
+    assert {a["edge"] for a in outcome.actions} == {"center_x", "center_y"}  # in a band: both ways
+    word, band = doc.layout.get("text1").box, doc.layout.get("rect2").box
+    assert abs(word.cx - band.cx) < 1 and abs(word.cy - band.cy) < 1
+
+
+def test_a_web_address_does_not_name_a_logo() -> None:
+    """"The eduroam logo": the address spells the brand, but the logo is not the text of the address."""
+    outcome, _doc = _handle(POSTER, "make the eduroam logo a bit smaller")
+    assert "text10" not in _ids(outcome)
+
+
+def test_a_problem_then_how_to_mend_it_is_one_edit() -> None:
+    outcome, doc = _handle(POSTER, "James Shaw and the email are jammed together — leave about 3 mm between them")
+    assert outcome.edited and len(outcome.actions) == 1, outcome.actions
+    name, mail = doc.layout.get("text8").box, doc.layout.get("text9").box
+    assert mail.x - name.x2 == pytest.approx(3 * 96 / 25.4, abs=0.5)
+
+
+def test_where_something_looks_after_the_edit_is_not_another_edit() -> None:
+    outcome, _doc = _handle(POSTER, "Could you centre 'Richard Feynman' under the quote? It looks a bit off to the left.")
+    assert outcome.edited and len(outcome.actions) == 1 and outcome.actions[0]["type"] == "align", outcome.actions
+
+
+def test_their_after_an_element_not_known_is_a_question() -> None:
+    outcome, _doc = _handle(POSTER, "the photo should sit above the heading, line up their centres")
+    assert not outcome.edited
+
+
+def test_degrees_said_as_fractions_of_the_size() -> None:
+    assert factor("make E0 half again as big") == 1.5
+    assert factor("about three quarters of what E0 is now") == 0.75
+    assert factor("make E0 two thirds the size") == pytest.approx(2 / 3)
+
+
+def test_the_words_of_a_request_bound_the_kind_of_edit_a_model_may_make() -> None:
+    kinds = plausible_actions("set the gap between the EC2 icon and the S3 icon to 20mm")
+    assert kinds is not None and "set_gap" in kinds and "reflow_text" not in kinds
+    assert "set_text_style" in plausible_actions("make the date red")
+    assert plausible_actions("hmm") is None
