@@ -30,7 +30,8 @@ POSTER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width=
   <text id="text4" x="40" y="220" font-size="20" font-family="sans-serif">Thrust 1: Development</text>
   <image id="image1" x="300" y="200" width="100" height="80"/>
   <image id="image2" x="420" y="430" width="120" height="100"/>
-  <text id="text5" x="40" y="460" font-size="18" font-family="sans-serif">What I cannot create I do not understand</text>
+  <text id="text5" x="40" y="460" font-size="18" font-family="sans-serif">What I cannot create I do not
+    understand</text>
   <text id="text6" x="60" y="490" font-size="14" font-family="sans-serif">- Richard Feynman</text>
   <text id="text7" x="40" y="600" font-size="12" font-family="sans-serif">doi:10.1234/abcd.5678</text>
   <text id="text8" x="40" y="330" font-size="14" font-family="sans-serif">James Shaw</text>
@@ -110,7 +111,8 @@ def test_a_problem_then_how_to_mend_it_is_one_edit() -> None:
 
 
 def test_where_something_looks_after_the_edit_is_not_another_edit() -> None:
-    outcome, _doc = _handle(POSTER, "Could you centre 'Richard Feynman' under the quote? It looks a bit off to the left.")
+    outcome, _doc = _handle(POSTER,
+                            "Could you centre 'Richard Feynman' under the quote? It looks a bit off to the left.")
     assert outcome.edited and len(outcome.actions) == 1 and outcome.actions[0]["type"] == "align", outcome.actions
 
 
