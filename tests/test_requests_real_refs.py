@@ -132,3 +132,40 @@ def test_the_words_of_a_request_bound_the_kind_of_edit_a_model_may_make() -> Non
     assert kinds is not None and "set_gap" in kinds and "reflow_text" not in kinds
     assert "set_text_style" in plausible_actions("make the date red")
     assert plausible_actions("hmm") is None
+
+
+#: A certificate: a name on a line, a date on a line with its label under it, and two paragraphs side by side.
+CERTIFICATE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 297 210" width="297" height="210">
+  <rect id="rect1" x="0" y="0" width="297" height="210" fill="#ffffff"/>
+  <text id="text1" x="60" y="96" font-size="12" font-family="sans-serif">name: click to change</text>
+  <path id="path1" d="M60 100 h180" stroke="#000000" stroke-width="0.4" fill="none"/>
+  <text id="text2" x="200" y="150" font-size="8" font-family="sans-serif">xx/xx/xxxx</text>
+  <path id="path2" d="M200 160 h60" stroke="#000000" stroke-width="0.4" fill="none"/>
+  <text id="text3" x="245" y="170" font-size="8" font-family="sans-serif">Date</text>
+  <text id="text4" x="20" y="30" font-size="6" font-family="sans-serif">This certificate is presented for work</text>
+  <text id="text5" x="160" y="40" font-size="6" font-family="sans-serif">The second column of text</text>
+</svg>"""
+
+
+def test_its_line_is_the_rule_nearest_the_word() -> None:
+    outcome, doc = _handle(CERTIFICATE, "put the word 'Date' centered under its line")
+    assert outcome.edited, outcome.message
+    assert {a.get("target_id") for a in outcome.actions} == {"path2"}
+    assert abs(doc.layout.get("text3").box.cx - doc.layout.get("path2").box.cx) < 1
+
+
+def test_its_without_anything_named_before_is_a_question() -> None:
+    outcome, _doc = _handle(CERTIFICATE, "make its font bigger")
+    assert outcome.kind == "question" and not outcome.actions
+
+
+def test_the_intro_is_the_first_text_read() -> None:
+    outcome, _doc = _handle(CERTIFICATE, "nudge the intro paragraph down 5mm")
+    assert outcome.edited and _ids(outcome) == {"text4"}, outcome.message
+
+
+def test_starting_at_the_same_height_levels_the_tops() -> None:
+    outcome, doc = _handle(CERTIFICATE, "make 'The second column of text' start at the same height as "
+                                        "'This certificate is presented for work'")
+    assert outcome.edited and outcome.actions[0]["type"] == "align" and outcome.actions[0]["edge"] == "top"
+    assert doc.layout.get("text5").box.y == pytest.approx(doc.layout.get("text4").box.y, abs=0.5)

@@ -25,8 +25,12 @@ BROADER: dict[str, set[str]] = {
     "body": {"body", "text"}, "caption": {"caption", "text"}, "date": {"date", "text"}, "url": {"url", "link", "text"},
     "email": {"email", "text"}, "phone": {"phone", "text"}, "price": {"price", "badge", "text"},
     "link": {"link", "cta", "url", "text"}, "cta": {"cta", "link"}, "logo": {"logo"}, "image": {"image"},
-    "qr": {"qr"}, "shape": {"shape"}, "text": {"text"}, "badge": {"badge"},
+    "qr": {"qr"}, "shape": {"shape"}, "text": {"text", "line"}, "badge": {"badge"}, "rule": {"rule", "line", "shape"},
+    "line": {"line", "text"},
 }
+
+for _k in ("title", "subtitle", "heading", "body", "caption", "date", "url", "email", "phone", "link"):
+    BROADER[_k] = BROADER[_k] | {"line"}
 
 #: Groups the importer makes of a heading and the text under it, and the words that name them as a whole.
 _SECTION = "la-section-"

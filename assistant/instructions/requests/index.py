@@ -158,8 +158,19 @@ class ElementIndex:
             out.setdefault("text", 0.5)
         for c, s in content_classes(self._text(e)).items():
             out.setdefault(c, s)
+        if "text" in out:
+            out["line"] = out["text"]  # "the second line": a line of text …
+        if e.kind == "shape" and self._thin(e):
+            out["rule"] = 1.0
+            out["line"] = 0.95  # … or a rule drawn across ("the line under the name")
         out["any"] = 0.3
         return out
+
+    def _thin(self, e: Element) -> bool:
+        """Whether a shape is a rule: a stroke far longer than thick, and thin on the page."""
+        b, c = e.box, self.layout.canvas
+        short, long = sorted((b.width, b.height))
+        return long > 0 and short <= 0.15 * long and short <= 0.02 * min(c.width, c.height)
 
     def _known_words(self) -> set[str]:
         words: set[str] = set()

@@ -208,6 +208,11 @@ def match(s: str) -> Intent | None:
         dim = {"wide": "width", "narrow": "width", "long": "width", "tall": "height", "high": "height",
                "short": "height"}.get(m.group("w"), "both")
         return Intent("match", slots(s[:m.start()]), [int(m.group("e")[1:])], params={"dimension": dim})
+    m = re.search(r"\b(?:start|starts|begin|begins|sit|sits|be|is|are|placed|put)? ?at the same (?:height|level|"
+                  r"vertical position|y) as (?P<e>" + E + r")", s)
+    if m:  # "start at the same height as Y" is a place, not a size: the tops level
+        ref = int(m.group("e")[1:])
+        return Intent("align", [n for n in slots(s) if n != ref], [ref], params={"edge": "top", "page": False})
     m = re.search(r"\bsame (?P<w>width|height|size|length)\b(?: as (?P<e>" + E + r"))?", s)
     if m:
         dim = {"width": "width", "length": "width", "height": "height"}.get(m.group("w"), "both")

@@ -75,6 +75,8 @@ class Mention:
     pronoun: str | None = None
     others: bool = False
     everything: bool = False
+    #: Said with "its" / "their": the one belonging to what was just named ("the date and its line").
+    possessive: bool = False
     #: Resolved element ids (empty until resolved), and the ranked candidates when more than one fits.
     ids: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
@@ -274,7 +276,7 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
     t = tokens[i]
     if t.kind == "word" and t.text in PRONOUNS and t.text not in DETERMINERS - {"its"}:
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        demonstrative = t.text in ("that", "this", "these", "those") and nxt is not None and (
+        demonstrative = t.text in ("that", "this", "these", "those", "its", "their") and nxt is not None and (
             _is_noun(nxt) or (i + 1) in spans or nxt.kind == "quote" or nxt.text in POSITION_ADJECTIVES
             or nxt.text == "one")
         prev = tokens[i - 1].text if i else ""
@@ -309,6 +311,7 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if m.has_head:
                 break
             m.every = m.every or w in ("all", "every", "each", "both")
+            m.possessive = m.possessive or w in ("its", "their")
             m.count = 2 if w == "both" else m.count
             j, started = j + 1, True
             continue
@@ -354,6 +357,9 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         break
     if j == i:
         return None, i
+    if t.text in ("its", "their") and not (m.names or m.quote or any(w in CLASS_WORDS for w in m.words)):
+        # "make its font bigger": "its" points back; what follows is what to change about it
+        return Mention(start=i, end=i + 1, text=t.text, pronoun=t.text, plural=t.text == "their"), i + 1
     if not m.has_head and not m.words and m.ordinal is None and m.place is None and m.count == 2 and m.every:
         m.pronoun, m.plural = "both", True
     m.end = j
@@ -373,7 +379,7 @@ def _names_something(m: Mention) -> bool:
         return True
     heads = [w for w in m.words if w != "one"]
     if any(w in CLASS_WORDS for w in heads):
-        return not all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads)
+        return m.possessive or not all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads)
     if not heads:
         return "one" in m.words or m.ordinal is not None
     if all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads):

@@ -63,6 +63,8 @@ MAX_REQUEST = 1000
 _RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
                              r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
                              r"to the right of|in|inside|within) E(\d+)")
+#: Words that name the first of several texts in reading order.
+_FIRST_WORDS = frozenset({"intro", "introduction", "lede", "lead", "opening", "introductory"})
 #: A clause that says where something is, not where to put it: "it looks a bit off to the left".
 _SAYS_WHERE = re.compile(r"E\d+ (?:s |is |looks |seems |feels |appears |sits |still )+")
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
@@ -178,6 +180,11 @@ class _Reader:
                 cands = self.index.reading_order(ranked[:m.count])
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
         picked = narrow(m, cands, self.index)
+        owner = [i for n in sorted(resolved) for i in resolved[n]][:1] or self.subject[:1]
+        if m.possessive and len(picked) > 1 and owner:
+            # "put the word 'Date' under its line": the line nearest the word
+            own = self.layout.get(owner[0]).box
+            picked = [min((i for i in picked if i != owner[0]), key=lambda i: self.layout.get(i).box.distance(own))]
         if not picked:
             raise _Ask("missing", f"there is no {m.text!r} here: I found {len(cands)} of that kind")
         if self.context.force and (len(picked) != 1 or set(picked) <= set(self.context.replace)):
@@ -185,6 +192,8 @@ class _Reader:
         preferred = [i for i in picked if i in self.context.prefer]
         if len(picked) > 1 and preferred:
             picked = preferred
+        if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
+            picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
         return picked
@@ -284,6 +293,10 @@ class _Reader:
         patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
         refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
+        if len(refs) == 1 and set(refs) <= set(patients) and self.subject_refs and any(
+                mentions[n].pronoun for n in intent.refs if n < len(mentions)):
+            refs = list(self.subject_refs)  # "put the sign right of the title, centred with it": "it" is the title
+        patients = [p for p in dict.fromkeys(patients) if not any(a in patients for a in self.index.ancestors(p))]
         step = Step(intent=intent, patients=list(dict.fromkeys(patients)), refs=list(dict.fromkeys(refs)),
                     text=" ".join(t.raw for t in tokens),
                     refs_are_others=any(mentions[n].others for n in intent.refs))

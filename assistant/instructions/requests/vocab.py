@@ -24,7 +24,7 @@ CLASS_WORDS: dict[str, str] = {
     # running text
     "text": "text", "copy": "body", "paragraph": "body", "para": "body", "body": "body", "blurb": "body",
     "block": "text", "description": "body", "details": "body", "intro": "body", "bullet": "body",
-    "point": "body", "item": "body", "line": "text", "sentence": "text", "label": "text", "words": "text",
+    "point": "body", "item": "body", "line": "line", "sentence": "text", "label": "text", "words": "text",
     "wording": "text", "lettering": "text", "type": "text", "list": "body",
     # small print
     "caption": "caption", "credit": "caption", "footnote": "caption", "footer": "caption", "note": "caption",
@@ -50,7 +50,8 @@ CLASS_WORDS: dict[str, str] = {
     "name": "text",
     # shapes
     "shape": "shape", "box": "shape", "rectangle": "shape", "rect": "shape", "panel": "shape", "band": "shape",
-    "stripe": "shape", "bar": "shape", "circle": "shape", "background": "background", "backdrop": "background",
+    "stripe": "shape", "bar": "shape", "circle": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
+    "hairline": "rule", "underline": "rule", "background": "background", "backdrop": "background",
     "group": "group", "element": "any", "thing": "any", "object": "any", "piece": "any", "stuff": "any",
     "content": "any",
 }

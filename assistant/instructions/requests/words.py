@@ -49,7 +49,7 @@ CONTRACTIONS: dict[str, str] = {
     "wouldn't": "would not", "couldn't": "could not", "i'd": "i would", "let's": "let us", "i'm": "i am",
     "we'd": "we would", "you're": "you are", "hasn't": "has not", "haven't": "have not", "dont": "do not",
     "doesnt": "does not", "isnt": "is not", "shouldnt": "should not", "cant": "can not", "wont": "will not",
-    "its": "it", "thats": "that is",
+    "thats": "that is",
 }
 
 UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
