@@ -12,6 +12,8 @@ the picture", nearest first, in the same column when there is one).
 
 from __future__ import annotations
 
+import unicodedata
+
 from assistant.document import Layout
 from assistant.instructions.requests.colours import element_family, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex
@@ -103,7 +105,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         # "the road sign", "the mascot": a thing drawn in a picture, which no name or text says; "the quote": a text
         for eid in _unknown_pool(unknown, index):
             scores[eid] = STRENGTH["class"]
-    scores = _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index)
+    scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index), index)
     if any(index.layout.get(k).page >= 0 for k in scores):
         # a copy left beside the page (Inkscape's scratch area) is not what anyone looking at the page means
         scores = {k: v for k, v in scores.items() if index.layout.get(k).page >= 0}
@@ -112,7 +114,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
 
 def _unknown_head(m: Mention) -> str | None:
     """The mention's last noun when it is none of the words for kinds of element ("quote", "mascot", "sign")."""
-    heads = [w for w in m.words if w != "one" and word_family(w) is None and w not in _COLOUR_ADJECTIVES]
+    heads = [w for w in m.words if w != "one" and word_family(w) is None and w not in _COLOUR_ADJECTIVES
+             and w not in _SCRIPTS]
     if not heads:
         return None
     w = heads[-1]
@@ -191,6 +194,36 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dic
     return kept or scores
 
 
+#: Language words → the script their texts are written in ("the English line", "the Chinese title").
+_SCRIPTS = {"english": "latin", "french": "latin", "german": "latin", "spanish": "latin", "italian": "latin",
+            "dutch": "latin", "polish": "latin", "czech": "latin", "portuguese": "latin", "latin": "latin",
+            "chinese": "cjk", "japanese": "cjk", "korean": "cjk", "cjk": "cjk", "russian": "cyrillic",
+            "ukrainian": "cyrillic", "cyrillic": "cyrillic", "greek": "greek", "arabic": "arabic", "hebrew": "hebrew"}
+
+
+def _script(text: str) -> str | None:
+    """The script most of a text's letters are in."""
+    counts: dict[str, int] = {}
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        name = unicodedata.name(ch, "")
+        script = ("cjk" if name.startswith(("CJK", "HIRAGANA", "KATAKANA", "HANGUL")) else
+                  "latin" if name.startswith("LATIN") else name.split(" ")[0].lower())
+        counts[script] = counts.get(script, 0) + 1
+    return max(counts, key=counts.__getitem__) if counts else None
+
+
+def _by_script(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
+    """Only the texts in the language the mention says, when some are."""
+    wanted = {_SCRIPTS[w] for w in m.words if w in _SCRIPTS}
+    if not wanted or len(scores) < 2:
+        return scores
+    kept = {k: v for k, v in scores.items() if _script(index.entry(k).texts[0] if index.entry(k).texts else "")
+            in wanted}
+    return kept or scores
+
+
 def _colour_of(eid: str, index: ElementIndex) -> str | None:
     e = index.layout.get(eid)
     fam = element_family(e)
@@ -246,14 +279,23 @@ def narrow(m: Mention, ids: list[str], index: ElementIndex) -> list[str]:
     return ordered
 
 
+def in_part(ids: list[str], place: str, layout: Layout) -> list[str]:
+    """Those of ``ids`` whose centre lies in the third of the page ``place`` names (top, bottom, left, right)."""
+    c = layout.canvas
+    test = {"top": lambda b: b.cy < c.height / 3, "bottom": lambda b: b.cy > 2 * c.height / 3,
+            "left": lambda b: b.cx < c.width / 3, "right": lambda b: b.cx > 2 * c.width / 3,
+            "middle": lambda b: c.height / 3 <= b.cy <= 2 * c.height / 3}.get(place)
+    return [i for i in ids if test is not None and test(layout.get(i).box)]
+
+
 def extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
     """The one of ``ids`` furthest towards ``place`` (left, right, top, bottom, big, small, middle)."""
     return _extreme(ids, place, index)
 
 
 
-def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str) -> list[str]:
-    """The one of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it")."""
+def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, count: int = 1) -> list[str]:
+    """The one (or ``count``) of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it")."""
     if not targets or not pool:
         return []
     t = layout.get(targets[0]).box
@@ -280,8 +322,8 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str) ->
             found.append((b.x - t.x2, i))
         elif side is None:
             found.append((b.distance(t), i))
-    return [min(found)[1]] if found else []
+    return [i for _d, i in sorted(found)[:count]]
 
 
-__all__ = ["score_mention", "best_candidates", "broad_candidates", "narrow", "extreme", "related_to",
+__all__ = ["score_mention", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "related_to",
            "BROADER"]

@@ -181,11 +181,24 @@ def _crop_away(layout: Layout, mover: Element, blocks: list[Box], others: list[E
 
 
 def inside(layout: Layout, ids: list[str]) -> list[dict[str, Any]]:
-    """Moves that bring each element inside the safe box (the canvas when it does not fit), or [] when inside."""
-    out = []
+    """Edits that bring each element inside the safe box (the canvas when it does not fit), or [] when inside.
+
+    An element larger than the safe box is first made small enough to fit in it (a text by its font size, from
+    its left edge; anything else scaled from its top-left corner), then moved in.
+    """
+    out: list[dict[str, Any]] = []
     c, s = layout.canvas.box, layout.canvas.safe_box
     for i in ids:
-        b = layout.get(i).box
+        e = layout.get(i)
+        b = e.box
+        f = min(s.width / b.width if b.width > 0 else 1.0, s.height / b.height if b.height > 0 else 1.0)
+        if f < 1.0 and s.width > 0 and s.height > 0:
+            f *= 0.99  # a hair under, so that rounding leaves it inside
+            if e.kind == "text" and e.font_size:
+                out.append({"type": "set_text_style", "ids": [i], "font_size": round(e.font_size * f, 2)})
+            else:
+                out.append({"type": "resize", "id": i, "scale": round(f, 4), "anchor": "top_left"})
+            b = b.__class__(x=b.x, y=b.y, width=b.width * f, height=b.height * f)
         area = s if b.width <= s.width and b.height <= s.height else c
         dx = max(area.x - b.x, 0.0) + min(area.x2 - b.x2, 0.0)
         dy = max(area.y - b.y, 0.0) + min(area.y2 - b.y2, 0.0)

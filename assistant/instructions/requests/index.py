@@ -158,6 +158,8 @@ class ElementIndex:
             out.setdefault("text", 0.5)
         for c, s in content_classes(self._text(e)).items():
             out.setdefault(c, s)
+        if "url" in out:
+            out.setdefault("link", out["url"])  # "the links": web addresses are links too
         if "text" in out:
             out["line"] = out["text"]  # "the second line": a line of text …
         if e.kind == "shape" and self._thin(e):

@@ -219,8 +219,8 @@ def match(s: str) -> Intent | None:
         if m.group("e"):
             ref = int(m.group("e")[1:])
             return Intent("match", [n for n in slots(s) if n != ref], [ref], params={"dimension": dim})
-        found = slots(s)
-        return Intent("match", found[:-1], found[-1:], params={"dimension": dim})
+        found = slots(s)  # "X and Y the same width"; "the two photos should be the same width": one of them
+        return Intent("match", found[:-1] or found, found[-1:] if len(found) > 1 else [], params={"dimension": dim})
     m = re.search(r"\bmatch (?:the )?(?P<w>width|height|size)(?: of)? (?P<a>" + E + r") (?:to|with) (?P<b>" + E + r")|"
                   r"\bmatch (?P<a2>" + E + r")(?:'s| to| with)? (?:the )?(?P<w2>width|height|size)? ?(?:of |to |with )?"
                   r"(?P<b2>" + E + r")", s)

@@ -44,6 +44,9 @@ from assistant.instructions.requests.vocab import (
 from assistant.instructions.requests.words import ORDINALS, Token, fold, squash
 
 COLOR_WORDS = set(ImageColor.colormap)
+#: Words for languages, which say which text by the script it is written in ("the Chinese title").
+LANGUAGE_WORDS = {"english", "french", "german", "spanish", "italian", "dutch", "polish", "czech", "portuguese",
+                  "chinese", "japanese", "korean", "russian", "ukrainian", "greek", "arabic", "hebrew"}
 
 #: Nouns that name several elements at once ("the list" is all its items).
 COLLECTIVES = {"list", "items", "column", "stack", "series", "set", "row"}
@@ -348,7 +351,9 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if j < len(tokens) and tokens[j].text == "else":
                 m.others, j = True, j + 1
             break
-        if _is_noun(tok) and not (m.has_head and (_not_compound(w) or w in INTENT_WORDS)):
+        modifiers_only = bool(m.words) and not m.names and not m.quote and all(
+            x in COLOR_WORDS or x in LANGUAGE_WORDS for x in m.words)  # "the English line", "the red box"
+        if _is_noun(tok) and not (m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS)):
             word, plural = _singular(w)
             m.words.append(word)
             m.plural = plural or word in COLLECTIVES

@@ -39,6 +39,7 @@ from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
     extreme,
+    in_part,
     narrow,
     related_to,
     score_mention,
@@ -192,6 +193,12 @@ class _Reader:
         preferred = [i for i in picked if i in self.context.prefer]
         if len(picked) > 1 and preferred:
             picked = preferred
+        ends = {"footer": "bottom", "header": "top"}
+        for word in ends.keys() & set(m.words):
+            if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
+                kept = in_part(cands, ends[word], self.layout)
+                cands = kept or cands
+                picked = cands if m.plural or m.every else extreme(cands, ends[word], self.index)
         if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
         if len(cands) > 1 and len(picked) == 1:
@@ -235,11 +242,14 @@ class _Reader:
                         rest.kind != "nudge" or _DIRECTION.search(reduced)):
                     intent, place_says_which = rest, True
         relation = _RELATION_AFTER.search(skel)
-        if relation and not mentions[int(relation.group(1))].plural:
+        if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count:
+            relation = None  # "the photos next to the title": which ones is not said
+        if relation:
             # "make the text above the picture bold": the relation says which text, the clause asks for bold
             reduced = detect_intent(skel[:relation.end(1)] + skel[relation.end():], tokens, self.original)
+            counted = bool(mentions[int(relation.group(1))].count)  # "the two photos next to X": says which two
             if reduced is None or reduced.kind == "place" or reduced.kind == (intent.kind if intent else None) and \
-                    intent is not None and int(relation.group(3)) in intent.refs:
+                    intent is not None and int(relation.group(3)) in intent.refs and not counted:
                 relation = None
             else:
                 intent = reduced
@@ -263,7 +273,8 @@ class _Reader:
             prev = m if m.has_head else prev
         if relation:
             n, k = int(relation.group(1)), int(relation.group(3))
-            near = related_to(self.layout, pools[n], resolved.get(k, []), relation.group(2))
+            near = related_to(self.layout, pools[n], resolved.get(k, []), relation.group(2),
+                              count=mentions[n].count or 1)
             resolved[n] = near or resolved[n]
         named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
         for n, m in enumerate(mentions):
@@ -290,6 +301,9 @@ class _Reader:
             patients = list(self.subject) or list(self.context.last_ids)
         if intent.kind == "distribute" and len(patients) < 3:
             patients = [i for n in sorted(resolved) for i in resolved[n]] or patients
+        if intent.kind == "match" and not refs and len(dict.fromkeys(patients)) >= 2:
+            patients = list(dict.fromkeys(patients))
+            patients, refs = patients[:-1], patients[-1:]  # "the two photos the same width": one takes the other's
         patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
         refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
@@ -310,12 +324,16 @@ class _Reader:
                         pools: dict[int, list[str]], says_which: bool) -> None:
         """A place after an ambiguous noun, or one the clause does not move to, picks the element there."""
         for n, m in enumerate(mentions):
-            if m.plural or m.every or len(pools.get(n, [])) < 2 or (len(resolved.get(n, [])) < 2 and not says_which):
+            if len(pools.get(n, [])) < 2 or (len(resolved.get(n, [])) < 2 and not says_which):
                 continue
-            after = re.search(rf"\bE{n} (?:that is |which is |sitting |placed )?(?:at|on|in) the (?:very |far )?"
-                              r"(top|bottom|left|right|middle|center)\b", skel)
-            if after:
-                place = {"center": "middle"}.get(after.group(1), after.group(1))
+            after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:at|on|in) "
+                              r"the (?:very |far )?(top|bottom|left|right|middle|center)\b", skel)
+            if not after:
+                continue
+            place = {"center": "middle"}.get(after.group(1), after.group(1))
+            if m.plural or m.every:  # "the links at the bottom": those in that part of the page
+                resolved[n] = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
+            else:
                 resolved[n] = extreme(pools[n], place, self.index)
 
     def _narrow_by_relation(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
