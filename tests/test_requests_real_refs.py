@@ -169,3 +169,39 @@ def test_starting_at_the_same_height_levels_the_tops() -> None:
                                         "'This certificate is presented for work'")
     assert outcome.edited and outcome.actions[0]["type"] == "align" and outcome.actions[0]["edge"] == "top"
     assert doc.layout.get("text5").box.y == pytest.approx(doc.layout.get("text4").box.y, abs=0.5)
+
+
+#: A banner in two languages whose English line runs past the right edge, with web addresses top and bottom
+#: and two photos beside a heading, a third one further off.
+BILINGUAL = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 200" width="320" height="200">
+  <rect id="rect1" x="0" y="0" width="320" height="200" fill="#ffffff"/>
+  <text id="text1" x="14" y="40" font-size="24" font-family="sans-serif">交通事故互動地圖</text>
+  <text id="text2" x="15" y="70" font-size="18" font-family="sans-serif">Provincial Highway Vehicle Collision Map</text>
+  <text id="text3" x="200" y="20" font-size="8" font-family="sans-serif">join.example.org</text>
+  <text id="text4" x="20" y="190" font-size="8" font-family="sans-serif">Like our page: fb.example.org</text>
+  <text id="text5" x="20" y="110" font-size="10" font-family="sans-serif">Thrust 4: Social</text>
+  <image id="image1" x="110" y="100" width="40" height="30"/>
+  <image id="image2" x="160" y="100" width="50" height="30"/>
+  <image id="image3" x="260" y="150" width="50" height="40"/>
+</svg>"""
+
+
+def test_a_language_says_which_text_and_fitting_a_wide_line_makes_it_smaller() -> None:
+    outcome, doc = _handle(BILINGUAL, "the English line is cut off on the right, make it fit")
+    assert outcome.edited and _ids(outcome) == {"text2"}, outcome.message
+    assert outcome.actions[0]["type"] == "set_text_style"
+    line, page = doc.layout.get("text2").box, doc.layout.canvas.box
+    assert line.x >= page.x and line.x2 <= page.x2
+
+
+def test_links_at_the_bottom_are_the_web_addresses_down_there() -> None:
+    outcome, _doc = _handle(BILINGUAL, "move the links at the bottom up 10px")
+    assert outcome.edited and _ids(outcome) == {"text4"}, outcome.message
+    outcome, _doc = _handle(BILINGUAL, "put the footer links a bit higher")
+    assert outcome.edited and _ids(outcome) == {"text4"}, outcome.message
+
+
+def test_a_counted_relation_says_which_ones() -> None:
+    outcome, doc = _handle(BILINGUAL, "the two photos next to Thrust 4 should be the same width")
+    assert outcome.edited and _ids(outcome) | {outcome.actions[0]["target_id"]} == {"image1", "image2"}
+    assert doc.layout.get("image1").box.width == pytest.approx(doc.layout.get("image2").box.width, abs=0.5)

@@ -161,7 +161,7 @@ class ElementIndex:
         if "url" in out:
             out.setdefault("link", out["url"])  # "the links": web addresses are links too
         if "text" in out:
-            out["line"] = out["text"]  # "the second line": a line of text …
+            out["line"] = 1.0 if e.kind == "text" else out["text"]  # "the second line": a line of text …
         if e.kind == "shape" and self._thin(e):
             out["rule"] = 1.0
             out["line"] = 0.95  # … or a rule drawn across ("the line under the name")

@@ -64,6 +64,8 @@ MAX_REQUEST = 1000
 _RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
                              r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
                              r"to the right of|in|inside|within) E(\d+)")
+#: Words that say which part of the page an element is in ("the footer links").
+_END_WORDS = {"footer": "bottom", "header": "top"}
 #: Words that name the first of several texts in reading order.
 _FIRST_WORDS = frozenset({"intro", "introduction", "lede", "lead", "opening", "introductory"})
 #: A clause that says where something is, not where to put it: "it looks a bit off to the left".
@@ -175,6 +177,10 @@ class _Reader:
         self.pool = broad_candidates(scores, self.index) if not m.names and not m.quote else cands
         if (m.plural or m.every) and not m.count and not m.names:
             cands = self.pool  # "all the headings": the title and the subheadings
+        for word in _END_WORDS.keys() & set(m.words):
+            if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
+                kept = in_part(cands, _END_WORDS[word], self.layout)
+                cands = kept if m.plural or m.every else extreme(kept or cands, _END_WORDS[word], self.index)
         if m.plural or m.every or (m.count and m.count > 1):
             if m.count and len(cands) > m.count:
                 ranked = sorted(cands, key=lambda i: -scores[i])
@@ -193,12 +199,6 @@ class _Reader:
         preferred = [i for i in picked if i in self.context.prefer]
         if len(picked) > 1 and preferred:
             picked = preferred
-        ends = {"footer": "bottom", "header": "top"}
-        for word in ends.keys() & set(m.words):
-            if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
-                kept = in_part(cands, ends[word], self.layout)
-                cands = kept or cands
-                picked = cands if m.plural or m.every else extreme(cands, ends[word], self.index)
         if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
         if len(cands) > 1 and len(picked) == 1:
@@ -338,7 +338,17 @@ class _Reader:
 
     def _narrow_by_relation(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                             patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
-        """An overlap names "the text" the photo overlaps: keep only the candidates that overlap the other side."""
+        """An overlap names "the text" the photo overlaps: keep only the candidates that overlap the other side.
+
+        Likewise "the line is cut off on the right" names the line that runs off the page.
+        """
+        if intent.kind == "inside" and len(patients) > 1 and len(intent.patients) == 1 and not (
+                mentions[intent.patients[0]].plural or mentions[intent.patients[0]].every):
+            page = self.layout.canvas.box
+            off = [i for i in patients if not page.contains(self.layout.get(i).box, 1e-6)]
+            if len(off) == 1:
+                resolved[intent.patients[0]] = off
+                return off, refs
         if intent.kind != "separate":
             return patients, refs
         sides = [(intent.patients, patients), (intent.refs, refs)]
