@@ -33,6 +33,8 @@ BROADER: dict[str, set[str]] = {
 
 for _k in ("title", "subtitle", "heading", "body", "caption", "date", "url", "email", "phone", "link"):
     BROADER[_k] = BROADER[_k] | {"line"}
+BROADER["time"] = {"time", "date", "text", "line"}
+BROADER["name"] = {"name", "text", "line"}
 
 #: Groups the importer makes of a heading and the text under it, and the words that name them as a whole.
 _SECTION = "la-section-"

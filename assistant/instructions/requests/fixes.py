@@ -188,6 +188,15 @@ def inside(layout: Layout, ids: list[str]) -> list[dict[str, Any]]:
     """
     out: list[dict[str, Any]] = []
     c, s = layout.canvas.box, layout.canvas.safe_box
+    boxes = [layout.get(i).box for i in ids]
+    union = Box.union_all(boxes) if boxes else None
+    if len(ids) > 1 and union is not None and union.width <= s.width and union.height <= s.height and all(
+            b.intersection(boxes[0]) is not None for b in boxes[1:]):
+        # a text and its shadow, piled: one move keeps them together
+        dx = max(s.x - union.x, 0.0) + min(s.x2 - union.x2, 0.0)
+        dy = max(s.y - union.y, 0.0) + min(s.y2 - union.y2, 0.0)
+        return [{"type": "move", "ids": list(ids), "dx": round(dx, 3), "dy": round(dy, 3)}] if (
+            abs(dx) > 1e-6 or abs(dy) > 1e-6) else []
     for i in ids:
         e = layout.get(i)
         b = e.box

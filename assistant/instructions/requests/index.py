@@ -47,8 +47,11 @@ _KIND_CLASSES = {"text": {"text"}, "image": {"image"}, "shape": {"shape"}, "grou
 _WEEKDAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
            r"august|september|october|november|december")
-_DATE_RE = re.compile(rf"\b(?:{_WEEKDAYS})s?\b|\b(?:{_MONTHS})\b|\b\d{{1,2}}[:.h]\d{{2}}\b|"
-                      r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,2}\s?(?:am|pm)\b")
+_DATE_RE = re.compile(rf"\b(?:{_WEEKDAYS})s?\b|\b(?:{_MONTHS})\b|"
+                      r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
+_TIME_RE = re.compile(r"\b\d{1,2}[:.h]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b")
+#: A person's name: two to four capitalised words, no digits ("Cameron Hudson", "Jménoslav Příjmenodlouhý").
+_PERSON_RE = re.compile(r"^(?:[A-ZÀ-Ý][\w'’-]+[\s\u00a0]+){1,3}[A-ZÀ-Ý][\w'’-]+$")
 _URL_STRONG_RE = re.compile(r"https?://|\bwww\.", re.I)
 _URL_WEAK_RE = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|io|de|cz|fr|uk|eu|edu|gov|info|example|be|"
                           r"nl|it|es|ch|at|pl|dev|app|co)\b", re.I)
@@ -73,10 +76,15 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["url"] = 1.0
     elif _URL_WEAK_RE.search(_EMAIL_RE.sub(" ", text)):
         out["url"] = 0.6
-    dates = _DATE_RE.findall(text.lower())
+    words = max(len(text.split()), 1)
+    dates, times = _DATE_RE.findall(text.lower()), _TIME_RE.findall(text.lower())
     if dates:
-        words = max(len(text.split()), 1)
         out["date"] = 0.5 + 0.5 * min(1.0, 3 * len(dates) / words)
+    if times:
+        out["time"] = 0.5 + 0.5 * min(1.0, 3 * len(times) / words)
+        out.setdefault("date", 0.5)  # "the date" may be the day and hour of an event
+    if _PERSON_RE.match(text.strip()) and not re.search(r"\d", text) and len(text) <= 40:
+        out["name"] = 1.0
     if _PHONE_RE.search(text):
         out["phone"] = 1.0
     if _PRICE_RE.search(text):

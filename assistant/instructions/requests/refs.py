@@ -80,6 +80,8 @@ class Mention:
     everything: bool = False
     #: Said with "its" / "their": the one belonging to what was just named ("the date and its line").
     possessive: bool = False
+    #: Resolved to copies of one text piled on each other (a title and its shadow), taken together.
+    copies: bool = False
     #: Resolved element ids (empty until resolved), and the ranked candidates when more than one fits.
     ids: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)

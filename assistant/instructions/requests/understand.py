@@ -57,7 +57,7 @@ from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions
 from assistant.instructions.requests.turns import TurnCommand, turn_command
-from assistant.instructions.requests.words import Token, tokenise
+from assistant.instructions.requests.words import Token, fold, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
@@ -68,6 +68,13 @@ _RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directl
 _END_WORDS = {"footer": "bottom", "header": "top"}
 #: Words that name the first of several texts in reading order.
 _FIRST_WORDS = frozenset({"intro", "introduction", "lede", "lead", "opening", "introductory"})
+#: Kinds of edit that mend the same kind of problem: a problem said, then an edit of its family, is that edit.
+_FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size", "fill": "size",
+           "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
+           "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
+#: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
+_DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:s |is |are |looks? |feels? |seems? |should read |reads |appears? |"
+                        r"gets? |still )")
 #: A clause that says where something is, not where to put it: "it looks a bit off to the left".
 _SAYS_WHERE = re.compile(r"E\d+ (?:s |is |looks |seems |feels |appears |sits |still )+")
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
@@ -199,6 +206,9 @@ class _Reader:
         preferred = [i for i in picked if i in self.context.prefer]
         if len(picked) > 1 and preferred:
             picked = preferred
+        if len(picked) > 1 and _copies(picked, self.layout):
+            m.copies = True  # a title and its shadow: one text to whoever looks, both move together
+            return picked
         if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
         if len(cands) > 1 and len(picked) == 1:
@@ -284,6 +294,8 @@ class _Reader:
         self._trailing_place(mentions, resolved, skel, pools, place_says_which)
         if intent is not None and intent.kind == "nudge" and (self.steps or self.pending) and _SAYS_WHERE.match(skel):
             intent = None  # "…, it looks a bit off to the left": why, not another edit
+        if intent is not None and _DESCRIBES.match(skel):
+            intent.state = True  # "the penguin is overpowering the text": a problem, which a request may say how to mend
         if intent is None:
             if mentions and all(resolved.get(n) for n in range(len(mentions))):
                 self.subject = [i for n in sorted(resolved) for i in resolved[n]]
@@ -390,7 +402,8 @@ class _Reader:
         for n in intent.patients + intent.refs:
             m = mentions[n] if n < len(mentions) else None
             ids = resolved.get(n, [])
-            if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or (m.count or 0) > 1:
+            if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or (m.count or 0) > 1 \
+                    or m.copies:
                 continue
             if len(ids) > 1:
                 listing = "; ".join(_describe(self.layout, i) for i in ids[:6])
@@ -417,11 +430,14 @@ class _Reader:
                 self.steps.append(merged)
                 return
             self.pending = None
-            self.steps.append(held)
+            if not (_FAMILY.get(kind, kind) == _FAMILY.get(held.kind, held.kind) and not step.intent.state):
+                self.steps.append(held)  # else "the penguin is overpowering the text, make it 25 % smaller": one edit
         if kind == "confirm":
             if not self.steps and not self.context.last_ids:
                 raise _Ask("question", "what should I fix? Say what is wrong, e.g. 'the photo overlaps the text'")
             return
+        if step.intent.state and any(not s.intent.state for s in self.steps):
+            return  # "move the penguin left, it feels crammed against the title": the reason for the edit made
         if step.intent.state:
             self.pending = step
             return
@@ -441,6 +457,17 @@ class _Reader:
                 if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
                     s.patients = [i for i in s.patients if i not in held]
             self.steps = kept + [s for s in self.steps if s not in kept]
+
+
+def _copies(ids: list[str], layout: Layout) -> bool:
+    """Whether ``ids`` are copies of one text piled on each other (a title and its shadow)."""
+    els = [layout.get(i) for i in ids]
+    texts = {fold(e.text) for e in els if e.text}
+    if len(texts) != 1 or any(not e.text for e in els):
+        return False
+    first = els[0].box
+    return all((inter := first.intersection(e.box)) is not None and inter.area >= 0.5 * min(first.area, e.box.area)
+               for e in els[1:])
 
 
 def _describe(layout: Layout, element_id: str) -> str:

@@ -43,11 +43,11 @@ CLASS_WORDS: dict[str, str] = {
     "badge": "badge", "sticker": "badge", "tag": "badge", "stamp": "badge", "price": "price",
     "roundel": "badge", "flash": "badge",
     # what the text says
-    "date": "date", "dates": "date", "time": "date", "times": "date", "schedule": "date", "hours": "date",
+    "date": "date", "dates": "date", "time": "time", "times": "time", "schedule": "date", "hours": "time",
     "when": "date", "day": "date", "days": "date",
     "url": "url", "website": "url", "web": "url", "address": "text", "site": "url", "domain": "url",
     "email": "email", "mail": "email", "phone": "phone", "number": "number", "telephone": "phone",
-    "name": "text",
+    "name": "name",
     # shapes
     "shape": "shape", "box": "shape", "rectangle": "shape", "rect": "shape", "panel": "shape", "band": "shape",
     "stripe": "shape", "bar": "shape", "circle": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
