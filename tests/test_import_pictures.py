@@ -170,3 +170,35 @@ def test_a_repeated_picture_is_decoded_once(monkeypatch) -> None:
     svg_image.forget_decoded()
     doc(body)
     assert len(calls) == 2
+
+
+def code_png(modules: int = 25, scale: int = 8, seed: int = 7) -> str:
+    """A QR-like picture: random black and white modules with the three finder squares, on a white quiet zone."""
+    import random
+
+    rng = random.Random(seed)
+    side = (modules + 8) * scale
+    im = Image.new("RGB", (side, side), (255, 255, 255))
+    draw = ImageDraw.Draw(im)
+    for r in range(modules):
+        for c in range(modules):
+            if rng.random() < 0.5:
+                x, y = (c + 4) * scale, (r + 4) * scale
+                draw.rectangle([x, y, x + scale - 1, y + scale - 1], fill=(0, 0, 0))
+    for cx, cy in ((0, 0), (modules - 7, 0), (0, modules - 7)):
+        x, y = (cx + 4) * scale, (cy + 4) * scale
+        draw.rectangle([x, y, x + 7 * scale - 1, y + 7 * scale - 1], fill=(0, 0, 0))
+        draw.rectangle([x + scale, y + scale, x + 6 * scale - 1, y + 6 * scale - 1], fill=(255, 255, 255))
+        draw.rectangle([x + 2 * scale, y + 2 * scale, x + 5 * scale - 1, y + 5 * scale - 1], fill=(0, 0, 0))
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
+
+
+def test_a_picture_of_a_qr_code_is_called_one_and_other_pictures_are_not() -> None:
+    """Nothing in a file says a picture is a QR code, yet that is what everyone calls it ("make the QR code bigger")."""
+    body = (f'<image id="image1" x="400" y="600" width="120" height="120" xlink:href="{code_png()}"/>'
+            f'<image id="image2" x="40" y="40" width="200" height="100" xlink:href="{png()}"/>'
+            f'<image id="image3" x="40" y="300" width="120" height="80" xlink:href="{photo()}"/>')
+    names = {e.id: e.name for e in doc(body).layout.elements}
+    assert names["image1"] == "QR code" and names["image2"] is None and names["image3"] is None

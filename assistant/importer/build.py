@@ -49,7 +49,7 @@ from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.walk import Item, Walker
 from assistant.limits import DEFAULT_LIMITS, ImportLimits, budget
 from assistant.svg.css import StyleResolver
-from assistant.svg.image import INK_TOLERANCE
+from assistant.svg.image import CODE_NAME, INK_TOLERANCE, looks_like_code
 from assistant.svg.parse import parse_svg_bytes, read_svg_bytes
 from assistant.svg.tree import SODIPODI_NS, SvgNode, local_name
 from assistant.svg.units import canvas_for_root
@@ -261,10 +261,13 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
         b, ink = p.box, p.ink
         kw["ink"] = [Box(x=(ink.x - b.x) / b.width, y=(ink.y - b.y) / b.height,
                          width=ink.width / b.width, height=ink.height / b.height)]
+    name = node_name(node)
+    if name is None and p.kind == "image" and len(p.items) == 1 and looks_like_code(p.items[0].node):
+        name = CODE_NAME  # what everyone calls it, though no file says so
     return Element(
         id=ident, kind=p.kind, role=role, box=p.box, rotation=_rotation(p.items), z=z,
         opacity=max(i.opacity for i in p.items), locked=_locked(node), importance=_importance(node, role),
-        group=group, children=children, nodes=[n.get("id") for n in p.nodes], name=node_name(node), **kw,
+        group=group, children=children, nodes=[n.get("id") for n in p.nodes], name=name, **kw,
     )
 
 

@@ -36,6 +36,9 @@ from assistant.limits import MAX_DATA_URI_BYTES, MAX_IMAGE_PIXELS
 from assistant.svg.tree import SvgNode, href
 from assistant.svg.units import parse_length, parse_preserve_aspect_ratio, viewbox_offset, viewbox_scale
 
+#: The name given to a picture that :func:`looks_like_code` (when the file names it nothing else).
+CODE_NAME = "QR code"
+
 _HEAD_CHARS = 65536  # base64 characters decoded to find the picture's header
 
 
@@ -145,6 +148,31 @@ def picture_ink(node: SvgNode, rect: Box) -> PictureInk | None:
     box = Box(x=rect.x + rect.width * left / w, y=rect.y + rect.height * top / h,
               width=rect.width * (right - left) / w, height=rect.height * (bottom - top) / h)
     return PictureInk(box=box, margin=margin)
+
+
+def looks_like_code(node: SvgNode) -> bool:
+    """Whether an embedded ``<image>`` is a QR code (or a like 2-D code): square, black and white, finely chequered.
+
+    A photograph or a logo is neither almost only black and white nor changes
+    colour every few pixels along each row; a code is both.
+    """
+    pixels = _sample(href(node))
+    if pixels is None:
+        return False
+    import numpy as np
+
+    h, w = pixels.shape[:2]
+    if min(h, w) < 21 or not 0.9 <= w / h <= 1.1:
+        return False
+    alpha = pixels[..., 3] >= 128
+    if alpha.mean() < 0.9:
+        return False
+    grey = pixels[..., :3].astype(np.int16).mean(axis=-1)
+    dark, light = grey < 90, grey > 170
+    if (dark | light).mean() < 0.8 or not 0.2 <= dark.mean() <= 0.7:
+        return False
+    changes = np.abs(np.diff(dark.astype(np.int8), axis=1)).sum(axis=1)  # dark/light changes along each row
+    return float(np.median(changes)) >= 8
 
 
 #: Decoded samples by the digest of their ``data:`` URI: a picture repeated in a file, or a file opened again,
