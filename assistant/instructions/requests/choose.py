@@ -181,10 +181,14 @@ def _unknown_pool(noun: str | None, index: ElementIndex) -> list[str]:
 
 
 def _pictures(index: ElementIndex) -> list[str]:
-    """Top-level pictures on the page (what a thing named by what it shows can be); else other artwork."""
+    """Top-level pictures and artwork on the page: what a thing named by what it shows can be.
+
+    Not one the file names as something else (a QR code), nor a lock-up with words in it.
+    """
     art = [i for i in index.content_ids() if (e := index.layout.get(i)).group is None and e.page >= 0
            and not e.pinned and e.kind != "text" and e.role not in ("background", "decoration")]
-    return [i for i in art if index.layout.get(i).role == "image" or index.layout.get(i).kind == "image"] or art
+    art = [i for i in art if not index.entry(i).name_classes] or art
+    return [i for i in art if not any(d.kind == "text" for d in index.layout.descendants_of(i))] or art
 
 
 def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:

@@ -295,7 +295,7 @@ class _Reader:
         if intent is not None and intent.kind == "nudge" and (self.steps or self.pending) and _SAYS_WHERE.match(skel):
             intent = None  # "…, it looks a bit off to the left": why, not another edit
         if intent is not None and _DESCRIBES.match(skel):
-            intent.state = True  # "the penguin is overpowering the text": a problem, which a request may say how to mend
+            intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
         if intent is None:
             if mentions and all(resolved.get(n) for n in range(len(mentions))):
                 self.subject = [i for n in sorted(resolved) for i in resolved[n]]
