@@ -18,7 +18,7 @@ from assistant.document import Layout
 from assistant.instructions.requests.colours import element_family, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex
 from assistant.instructions.requests.refs import Mention
-from assistant.instructions.requests.vocab import CLASS_WORDS, EDGE_WORDS, MEASURE_WORDS, PAGE_WORDS
+from assistant.instructions.requests.vocab import CLASS_WORDS, EDGE_WORDS, MEASURE_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import fold
 
 #: The classes a name's own class also answers to (a title is text too).
@@ -40,9 +40,6 @@ BROADER["name"] = {"name", "text", "line"}
 _SECTION = "la-section-"
 _SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "column", "group", "paragraph",
                             "list"})
-#: Nouns for something said, which no class names: "the Feynman quote" is the text beside "Feynman".
-TEXT_NOUNS = frozenset({"quote", "quotation", "motto", "saying", "phrase", "question", "message", "statement",
-                        "greeting", "verse", "lyric", "lyrics", "citation", "punchline", "answer"})
 #: Words that say a mention's colour without naming one.
 _COLOUR_ADJECTIVES = frozenset({"coloured", "colored", "colourful", "colorful"})
 
@@ -175,7 +172,7 @@ def _near(pool: list[str], labels: set[str], index: ElementIndex) -> dict[str, f
 def _unknown_pool(noun: str | None, index: ElementIndex) -> list[str]:
     """What a noun for no kind of element may name: a text for words said ("quote"), else a picture."""
     tops = [i for i in index.content_ids() if index.layout.get(i).group is None]
-    if noun in TEXT_NOUNS:
+    if noun in SAID_NOUNS:
         return [i for i in tops if index.entry(i).classes.get("text", 0.0) > 0] or tops
     return _pictures(index) or tops
 

@@ -37,6 +37,9 @@ _SIZE_OF_NOW = re.compile(r"(?:about |around |roughly |say |maybe |to )?"
                           r"(?:what E\d+ (?:is|are)(?: now)?|the size|its size|their size|its current size)")
 #: Numbers in words ("three quarters" is not "there quarters").
 _NUMBER_WORDS = set(UNITS) | set(TENS) | {"hundred", "quarters", "thirds", "halves", "fifths", "tenths"}
+#: A clause that only names an element by where it is: "the zeste de savoir logo at the bottom".
+_PLACE_NAMED = re.compile(r"E\d+ (?:at|on|in) the (?:very |far )?(?:top|bottom|left|right|middle|center)"
+                          r"(?: (?:left|right|corner))?")
 _RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
 
@@ -90,6 +93,11 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
         if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
                 not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems)\b", skel):
             out[-1] = out[-1] + [Token("and", "and")] + part
+            _m, prev_skel = find_mentions(out[-1], index)
+            continue
+        if out and not _m and _PLACE_NAMED.fullmatch(prev_skel) and detect_intent(skel, part) is not None:
+            # "the logo at the bottom, a little smaller please": the place says which logo; the rest what to do
+            out[-1] = out[-1] + part
             _m, prev_skel = find_mentions(out[-1], index)
             continue
         out.append(part)

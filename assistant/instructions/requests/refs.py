@@ -40,6 +40,7 @@ from assistant.instructions.requests.vocab import (
     PLURALS,
     POSITION_ADJECTIVES,
     PRONOUNS,
+    SAID_NOUNS,
 )
 from assistant.instructions.requests.words import ORDINALS, Token, fold, squash
 
@@ -56,7 +57,7 @@ _OTHERS = {"others", "rest", "remaining"}
 #: Words that may come before a request's verb: "could you please centre …", "can we just move …".
 _LEAD_WORDS = {"could", "can", "would", "will", "you", "we", "please", "pls", "plz", "kindly", "i", "d", "like",
                "to", "want", "need", "just", "maybe", "also", "then", "now", "ok", "okay", "so", "and", "hey", "hi",
-               "let", "lets", "s", "us", "try", "quickly", "oh"}
+               "let", "lets", "s", "us", "try", "quickly", "oh", "mind", "possibly", "perhaps"}
 _EVERYTHING = {"everything", "all"}
 
 
@@ -119,6 +120,8 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
                 continue
             hits = _span_hits(run, index, after_the=i > 0 and tokens[i - 1].text in ("the", "this", "that")
                               and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
+            if hits and all(kind == "part" for _e, kind, _s in hits) and _name_goes_on(tokens, i + n):
+                hits = []  # "the Zeste de Savoir logo": a name of its own, not the text "Zeste de Code"
             if hits:
                 found = (i + n, hits)
                 break
@@ -177,6 +180,13 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
 MAX_PART_HITS = 3
 #: Words that may sit inside a run of words quoted from a text without being rare themselves.
 _PART_GLUE = {"of", "the", "and", "for", "to", "in", "on", "a", "de", "la", "le", "des", "du"}
+
+
+def _name_goes_on(tokens: list[Token], k: int) -> bool:
+    """Whether the words from ``k`` go on naming something no text says ("… de Savoir logo")."""
+    while k < len(tokens) and tokens[k].kind == "word" and tokens[k].text in _PART_GLUE:
+        k += 1
+    return k < len(tokens) and tokens[k].kind == "word" and _rare(tokens[k].text) and tokens[k].text not in SAID_NOUNS
 
 
 def _rare(word: str) -> bool:
@@ -353,8 +363,10 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if j < len(tokens) and tokens[j].text == "else":
                 m.others, j = True, j + 1
             break
-        modifiers_only = bool(m.words) and not m.names and not m.quote and all(
-            x in COLOR_WORDS or x in LANGUAGE_WORDS for x in m.words)  # "the English line", "the red box"
+        # "the English line", "the red box", "the three detail lines": what comes before the noun of a class
+        modifiers_only = bool(m.words) and not m.names and not m.quote and (all(
+            x in COLOR_WORDS or x in LANGUAGE_WORDS for x in m.words) or (
+            w in CLASS_WORDS and not any(x in CLASS_WORDS for x in m.words)))
         if _is_noun(tok) and not (m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS)):
             word, plural = _singular(w)
             m.words.append(word)

@@ -73,8 +73,9 @@ _FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size
            "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
            "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
-_DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:s |is |are |looks? |feels? |seems? |should read |reads |appears? |"
-                        r"gets? |still )")
+_DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
+                        r"corner) )*(?:s |is |are |looks? |feels? |seems? |should read |reads |appears? |gets? |"
+                        r"still )")
 #: A clause that says where something is, not where to put it: "it looks a bit off to the left".
 _SAYS_WHERE = re.compile(r"E\d+ (?:s |is |looks |seems |feels |appears |sits |still )+")
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
@@ -470,6 +471,23 @@ def _copies(ids: list[str], layout: Layout) -> bool:
                for e in els[1:])
 
 
+def _without_asides(tokens: list[Token]) -> list[Token]:
+    """The request without what it says in brackets ("push the three detail lines (date, room, time) down").
+
+    An aside repeats or lists what the words around it name; read with them it splits the request in two.
+    """
+    out: list[Token] = []
+    depth = 0
+    for t in tokens:
+        if t.kind == "punct" and t.text == "(":
+            depth += 1
+        elif t.kind == "punct" and t.text == ")" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(t)
+    return out if any(t.kind == "word" for t in out) else tokens
+
+
 def _describe(layout: Layout, element_id: str) -> str:
     el = layout.get(element_id)
     text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
@@ -490,7 +508,7 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     if command is not None:
         return Understanding("command", request, command=command)
     index = ElementIndex(layout)
-    tokens = tokenise(request, known_words(index))
+    tokens = _without_asides(tokenise(request, known_words(index)))
     reader = _Reader(layout, index, context, request)
     try:
         for clause in lists_joined(clauses(tokens), index):

@@ -23,7 +23,7 @@ CLASS_WORDS: dict[str, str] = {
     "slogan": "subtitle", "byline": "subtitle",
     # running text
     "text": "text", "copy": "body", "paragraph": "body", "para": "body", "body": "body", "blurb": "body",
-    "block": "text", "description": "body", "details": "body", "intro": "body", "bullet": "body",
+    "block": "text", "description": "body", "details": "body", "detail": "body", "intro": "body", "bullet": "body",
     "point": "body", "item": "body", "line": "line", "sentence": "text", "label": "text", "words": "text",
     "wording": "text", "lettering": "text", "type": "text", "list": "body",
     # small print
@@ -55,6 +55,10 @@ CLASS_WORDS: dict[str, str] = {
     "group": "group", "element": "any", "thing": "any", "object": "any", "piece": "any", "stuff": "any",
     "content": "any",
 }
+
+#: Nouns for something said, which no class names: "the Feynman quote" is the text beside "Feynman".
+SAID_NOUNS = frozenset({"quote", "quotation", "motto", "saying", "phrase", "question", "message", "statement",
+                        "greeting", "verse", "lyric", "lyrics", "citation", "punchline", "answer"})
 
 #: Plural forms that are not the singular + s/es.
 PLURALS: dict[str, str] = {"details": "details", "dates": "dates", "times": "times", "credits": "credits",
@@ -124,7 +128,8 @@ FUNCTION_WORDS = {
 
 #: Verbs and other intent words: they end a noun phrase and are never read as element names.
 INTENT_WORDS = {
-    "move", "moves", "moved", "put", "place", "position", "shift", "nudge", "push", "pull", "bring", "send", "drop",
+    "move", "moves", "moved", "invert", "put",
+    "place", "position", "shift", "nudge", "push", "pull", "bring", "send", "drop",
     "raise", "lift", "lower", "align", "aligned", "center", "centered", "centering", "line", "lines", "space",
     "spaced", "distribute", "swap", "switch", "exchange", "flip", "reverse", "resize", "scale", "shrink",
     "enlarge", "grow", "increase", "decrease", "reduce", "bump", "set", "give", "keep", "lock", "unlock", "pin",
@@ -192,5 +197,5 @@ COMMON_WORDS = {
 #: Colour adjectives a request may put before a colour name.
 COLOR_MODIFIERS = {"dark": "dark", "deep": "dark", "light": "light", "pale": "light", "bright": "", "pure": ""}
 
-__all__ = ["CLASS_WORDS", "PLURALS", "PAGE_WORDS", "EDGE_WORDS", "MEASURE_WORDS", "PRONOUNS", "DETERMINERS",
-           "POSITION_ADJECTIVES", "FUNCTION_WORDS", "COLOR_MODIFIERS", "INTENT_WORDS", "NOT_NOUNS", "COMMON_WORDS"]
+__all__ = ["CLASS_WORDS", "SAID_NOUNS", "PLURALS", "PAGE_WORDS", "EDGE_WORDS", "MEASURE_WORDS", "PRONOUNS",
+           "DETERMINERS", "POSITION_ADJECTIVES", "FUNCTION_WORDS", "COLOR_MODIFIERS", "INTENT_WORDS", "NOT_NOUNS", "COMMON_WORDS"]
