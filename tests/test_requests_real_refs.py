@@ -205,3 +205,51 @@ def test_a_counted_relation_says_which_ones() -> None:
     outcome, doc = _handle(BILINGUAL, "the two photos next to Thrust 4 should be the same width")
     assert outcome.edited and _ids(outcome) | {outcome.actions[0]["target_id"]} == {"image1", "image2"}
     assert doc.layout.get("image1").box.width == pytest.approx(doc.layout.get("image2").box.width, abs=0.5)
+
+
+#: A card: a name, contact lines, an orange drawing, a logo at the bottom and one at the top, a date and a block.
+CARD = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300" width="400" height="300">
+  <rect id="rect1" x="0" y="0" width="400" height="300" fill="#ffffff"/>
+  <text id="text1" x="20" y="40" font-size="22" font-family="sans-serif">Cameron Hudson</text>
+  <text id="text2" x="250" y="90" font-size="9" font-family="sans-serif">cam@example.org</text>
+  <path id="path1" d="M60 120 h40 v60 h-40 z" fill="#f08a24"/>
+  <path id="path2" d="M300 240 h60 v30 h-60 z" fill="#223355"/>
+  <path id="path3" d="M300 10 h60 v30 h-60 z" fill="#223355"/>
+  <text id="text3" x="150" y="120" font-size="12" font-family="sans-serif">Wednesday 16 October</text>
+  <text id="text4" x="150" y="160" font-size="12" font-family="sans-serif">Free entry for everyone</text>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,ids", [
+    ("move the orange one centimetre to the left", {"path1"}),  # a colour said as a noun: the thing of that colour
+    ("move the contact info down 2mm", {"text2"}),  # an e-mail address is contact information
+    ("nudge my name up 1/8 in", {"text1"}),  # a person's name; a fraction of an inch
+    ("could you push the name (the big one) down by ten pixels", {"text1"}),  # an aside in brackets
+])
+def test_what_people_call_things_on_a_card(request_text: str, ids: set[str]) -> None:
+    outcome, _doc = _handle(CARD, request_text)
+    assert outcome.edited and _ids(outcome) == ids, outcome.message
+
+
+def test_an_eighth_of_an_inch_is_read_as_one_number() -> None:
+    outcome, doc = _handle(CARD, "nudge my name up 1/8 in")
+    assert outcome.actions[0]["dy"] == pytest.approx(-96 / 8, abs=0.1)
+
+
+def test_a_place_that_says_which_then_what_to_do() -> None:
+    """"The logo at the bottom, a little smaller": the place names the logo, it is not where to put it."""
+    outcome, _doc = _handle(CARD.replace('id="path2"', 'id="logo-2"').replace('id="path3"', 'id="logo-1"'),
+                            "the logo at the bottom, a little smaller please")
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["resize"] and _ids(outcome) == {"logo-2"}
+
+
+def test_a_second_element_no_one_can_find_is_said_not_dropped() -> None:
+    outcome, _doc = _handle(CARD, "move the name and the degree up 1/8 in")
+    assert not outcome.edited and "degree" in outcome.message
+
+
+def test_a_place_with_the_gap_said_sets_that_gap() -> None:
+    outcome, doc = _handle(CARD, "put 'Free entry for everyone' just under the date, with 5 mm of space between them")
+    assert outcome.edited, outcome.message
+    date, block = doc.layout.get("text3").box, doc.layout.get("text4").box
+    assert block.y - date.y2 == pytest.approx(5 * 96 / 25.4, abs=0.5)

@@ -34,6 +34,7 @@ BROADER: dict[str, set[str]] = {
 for _k in ("title", "subtitle", "heading", "body", "caption", "date", "url", "email", "phone", "link"):
     BROADER[_k] = BROADER[_k] | {"line"}
 BROADER["time"] = {"time", "date", "text", "line"}
+BROADER["contact"] = {"contact", "email", "phone", "url", "text", "line"}
 BROADER["name"] = {"name", "text", "line"}
 
 #: Groups the importer makes of a heading and the text under it, and the words that name them as a whole.
@@ -116,7 +117,9 @@ def _unknown_head(m: Mention) -> str | None:
     heads = [w for w in m.words if w != "one" and word_family(w) is None and w not in _COLOUR_ADJECTIVES
              and w not in _SCRIPTS]
     if not heads:
-        return None
+        colours = [w for w in m.words if word_family(w) is not None]
+        # "move the orange left": a colour said as a noun names the thing of that colour
+        return colours[-1] if colours and not m.names and not m.quote else None
     w = heads[-1]
     if w in CLASS_WORDS or w in PAGE_WORDS or w in EDGE_WORDS or w in MEASURE_WORDS or w in _SECTION_WORDS:
         return None

@@ -40,6 +40,9 @@ _NUMBER_WORDS = set(UNITS) | set(TENS) | {"hundred", "quarters", "thirds", "halv
 #: A clause that only names an element by where it is: "the zeste de savoir logo at the bottom".
 _PLACE_NAMED = re.compile(r"E\d+ (?:at|on|in) the (?:very |far )?(?:top|bottom|left|right|middle|center)"
                           r"(?: (?:left|right|corner))?")
+#: "…, with 5 mm of space between them": the gap of the clause before.
+_WITH_GAP = re.compile(r"(?:and )?(?:with|leaving) (?:a |an |about |around |roughly )*\d+(?:\.\d+)? \w+ (?:of )?"
+                       r"(?:space|gap|room|air)(?: between E\d+| in between)?(?: please)?")
 _RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
 
@@ -85,7 +88,8 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
     prev_skel = ""
     for part in parts:
         _m, skel = find_mentions(part, index)
-        if out and (not _m and _AMOUNT_ONLY.fullmatch(skel) or _SIZE_OF_NOW.fullmatch(skel)):
+        if out and (not _m and _AMOUNT_ONLY.fullmatch(skel) or _SIZE_OF_NOW.fullmatch(skel)
+                    or _WITH_GAP.fullmatch(skel)):
             # "smaller, by about a fifth", "smaller, about three quarters of what it is now"
             out[-1] = out[-1] + part
             _m, prev_skel = find_mentions(out[-1], index)

@@ -87,6 +87,8 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["name"] = 1.0
     if _PHONE_RE.search(text):
         out["phone"] = 1.0
+    if {"email", "phone"} & out.keys() or "url" in out:
+        out["contact"] = 1.0  # "the contact details": where to write, call or look
     if _PRICE_RE.search(text):
         out["price"] = 1.0
     if re.search(r"\d", text):

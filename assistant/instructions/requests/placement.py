@@ -286,8 +286,11 @@ def place(s: str) -> Intent | None:
            "over": "above", "on top of": "above", "next to": "beside", "beside": "beside", "alongside": "beside",
            "to the left of": "left", "left of": "left", "to the right of": "right", "right of": "right",
            "before": "above", "after": "below", "in front of": "above"}[m.group("rel")]
+    # "… just under the date, with 5 mm of space": the gap is said
+    said = re.search(r"\b(?:with|leaving|leave|and)\b.*\b(?:space|gap|room|margin|air)\b|\b(?:space|gap) of\b", s)
+    gap = am.first_length(s) if said else None
     return Intent("place", slots(s[:m.start()]), [int(m.group("e")[1:])],
-                  params={"rel": rel, "tight": bool(m.group("adv"))})
+                  params={"rel": rel, "tight": bool(m.group("adv")), "gap": gap})
 
 
 _CORNER = re.compile(r"\b(?P<v>top|upper|bottom|lower) (?:-)?(?P<h>right|left)\b|\b(?P<h2>right|left) (?:hand )?"

@@ -271,7 +271,10 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
             i += 1
             continue
         m, j = _phrase(tokens, i, spans, index)
-        if m is not None and _names_something(m):
+        listed = (m is not None and len(skeleton) >= 2 and skeleton[-1] == "and" and skeleton[-2].startswith("E")
+                  and bool(m.words) and not all(w in PAGE_WORDS | EDGE_WORDS for w in m.words)
+                  and m.text.split()[0] in DETERMINERS)  # "move the name and the degree up": a second element
+        if m is not None and (_names_something(m) or listed):
             skeleton.append(f"E{len(mentions)}")
             mentions.append(m)
             i = j

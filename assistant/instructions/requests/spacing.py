@@ -160,12 +160,17 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     gap = typical_gap(layout, "vertical" if vertical else "horizontal")
     if step.intent.params.get("tight"):
         gap = min(gap, fixes.gap_for(layout))
+    said = step.intent.params.get("gap")
+    if said is not None:
+        gap = am.to_world(said, layout.canvas, "y" if vertical else "x")
     if rel == "beside":
         room_right = layout.canvas.safe_box.x2 - r.x2
         rel = "right" if room_right >= p.width + gap else "left"
     satisfied = {"below": p.y >= r.y2 - 0.5, "above": p.y2 <= r.y + 0.5, "right": p.x >= r.x2 - 0.5,
                  "left": p.x2 <= r.x + 0.5}[rel]
-    if satisfied and gap_between(p, r, "vertical" if vertical else "horizontal") <= 3 * gap:
+    now = gap_between(p, r, "vertical" if vertical else "horizontal")
+    if satisfied and (now <= 3 * gap if said is None else abs(now - gap) <= 0.005 * max(layout.canvas.width,
+                                                                                          layout.canvas.height)):
         return [[]]
     wrong_side = {"below": p.cy < r.cy, "above": p.cy > r.cy, "right": p.cx < r.cx, "left": p.cx > r.cx}[rel]
     out: list[Actions] = []

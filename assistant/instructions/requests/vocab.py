@@ -46,6 +46,7 @@ CLASS_WORDS: dict[str, str] = {
     "date": "date", "dates": "date", "time": "time", "times": "time", "schedule": "date", "hours": "time",
     "when": "date", "day": "date", "days": "date",
     "url": "url", "website": "url", "web": "url", "address": "text", "site": "url", "domain": "url",
+    "contact": "contact", "contacts": "contact", "info": "text", "information": "text",
     "email": "email", "mail": "email", "phone": "phone", "number": "number", "telephone": "phone",
     "name": "name",
     # shapes

@@ -111,6 +111,9 @@ def _prepare(text: str) -> str:
     t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
     t = t.lower()
+    # "1/8 in", "3/4 inch": a fraction of a unit as the number it is
+    t = re.sub(r"\b(\d+)\s*/\s*(\d+)(?=\s*(?:in|inch|inches|mm|cm|pt|px|\"))",
+               lambda m: f"{int(m.group(1)) / int(m.group(2)):g}" if int(m.group(2)) else m.group(0), t)
     t = re.sub(r"(?<=[a-z])[-_](?=[a-z])", " ", t)
     t = re.sub(r"(?<=\d)(?=[a-z%])(?!st\b|nd\b|rd\b|th\b)", " ", t)  # 40px → 40 px, 2x → 2 x
     t = re.sub(r"\bx(?=\d)", "x ", t)                                  # x2 → x 2
