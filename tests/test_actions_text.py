@@ -56,7 +56,9 @@ def test_set_text_style_writes_presentation_attributes_in_place():
 def test_set_text_style_in_scaled_group_uses_world_units_and_fixes_tspans():
     doc = styled()
     old = doc.layout.get("head")
-    diff, before, after = _check_exact(doc, {"type": "set_text_style", "ids": ["head"], "font_size": 60,
+    # the largest run (the tspan: 30 of the group's scale 2 = 60 world) is set to 90: every size scales by 1.5
+    assert old.font_size == pytest.approx(60)
+    diff, before, after = _check_exact(doc, {"type": "set_text_style", "ids": ["head"], "font_size": 90,
                                              "fill": "#0000ff"})
     assert changed_nodes(before, after) == {"head", "hot"}
     tree = etree.fromstring(after)
@@ -64,7 +66,7 @@ def test_set_text_style_in_scaled_group_uses_world_units_and_fixes_tspans():
     assert "font-size:30" in head.get("style") and "fill:#0000ff" in head.get("style")
     # the tspan overrode the size (30 of 20): it keeps its proportion; its class colour is overridden too
     assert "font-size:45" in hot.get("style") and "fill:#0000ff" in hot.get("style")
-    assert diff.elements_after["head"].font_size == pytest.approx(old.font_size * 1.5)
+    assert diff.elements_after["head"].font_size == pytest.approx(90)
 
 
 def test_font_size_change_scales_line_positions():

@@ -192,7 +192,8 @@ class SetTextStyle(_ActionBase):
 
     type: Literal["set_text_style"] = "set_text_style"
     ids: IdList = Field(description="Ids of text elements.")
-    font_size: float | None = Field(None, gt=0, le=10000.0, description="Font size in world units.")
+    font_size: float | None = Field(None, gt=0, le=10000.0, description=(
+        "Font size in world units of the text's largest run; its other sizes scale alike."))
     font_weight: int | None = Field(None, ge=100, le=900, description="CSS font weight 100..900.")
     fill: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] | None = Field(
         None, description="Text colour as #rrggbb.")

@@ -146,12 +146,17 @@ def _scale_positions(ctx: EditContext, node: SvgNode, ratio: float) -> None:
 
 
 def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
-    """Give the text of ``el`` the world font size ``world_size``, scaling sizes its parts set themselves alike."""
+    """Give the text of ``el`` the world font size ``world_size``, scaling sizes its parts set themselves alike.
+
+    ``el.font_size`` is the size of its largest run: that run gets ``world_size`` and every other size of the
+    text (the node's own, a part's own) is scaled by the same ratio, so that a text of mixed sizes keeps them.
+    """
     resolver = StyleResolver(ctx.doc.root)
+    factor = world_size / el.font_size if el.font_size and el.font_size > 0 else None
     for node in text_nodes(ctx.doc, el):
         ctx.check_not_reused(node, el.id)
-        local = world_size / ctm_scale(node)
         old = resolver.font_size(node)
+        local = old * factor if factor is not None else world_size / ctm_scale(node)
         ratio = local / old if old > 0 else 1.0
         if not (math.isfinite(local) and 1e-4 <= ratio <= 1e4):  # a tiny font (font-size="1e-320") cannot grow
             raise InvalidAction(f"its font size ({old:g} in its own units) cannot be scaled to {world_size:g}", el.id)
