@@ -134,7 +134,12 @@ def run_case(case: Case, model: Any, out: Path, *, rules: bool = True) -> dict[s
         parent = doc.layout.get(k).group if k in doc.layout else None
         while parent is not None:
             members.add(parent)
+            if parent.startswith("la-"):  # a unit the importer made (a title and its shadow): its parts go together
+                members.update(d.id for d in doc.layout.descendants_of(parent))
             parent = doc.layout.get(parent).group
+    # nor is a group the importer made, which is not in the file (its box follows its members, and an import
+    # of the edited file may draw it round other members)
+    members.update(k for k in b if k.startswith("la-") and doc.layout.get(k).kind == "group")
     return {"request": case.request, "met": met, "moved": [k for k in moved if k not in members],
             "moved_raw": moved, "edited": reply.edited, "seconds": took,
             "reply": reply.text.splitlines()[0] if reply.text else ""}
