@@ -259,3 +259,23 @@ def test_explicit_cta_group_keeps_its_label_as_a_child() -> None:
     g = d.layout.get("cta")
     assert g.kind == "group" and g.role == "cta" and g.children == ["cta-bg", "cta-label"]
     assert d.layout.get("cta-label").role == "cta" and d.layout.get("cta-label").kind == "text"
+
+
+def test_imported_elements_are_what_validation_would_make() -> None:
+    """The importer builds elements without validating them (for speed): each must equal its validated copy."""
+    from pathlib import Path
+
+    from assistant.document import Element
+    from assistant.importer import import_svg
+
+    root = Path(__file__).resolve().parents[1]
+    files = sorted((root / "examples").glob("*.svg")) + sorted((root.parent / "shared" / "corpus" / "real")
+                                                               .glob("*.svg"))[:12]
+    for path in files:
+        for e in import_svg(path).layout.elements:
+            copy = Element.model_validate(e.model_dump())
+            assert copy == e, (path.name, e.id)
+            for name in ("rotation", "opacity", "importance", "font_size", "line_height"):
+                v = getattr(e, name)
+                assert v is None or type(v) is float, (path.name, e.id, name, type(v))
+            assert type(e.z) is int and type(e.locked) is bool and (e.lines is None or type(e.lines) is int)

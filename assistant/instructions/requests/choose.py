@@ -59,8 +59,15 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     # words of a text said with a noun for another kind name that text's neighbour (a label) or nothing
     names = [n for n in m.names
              if n[0] not in labels and not (n[1] == "part" and head and not _fits(n[0], head, index))]
+    if not _SECTION_WORDS.intersection(m.words):  # "get a head start": the heading, not the section it heads
+        names = [n for n in names if not (n[1] in ("part", "text") and n[0].startswith(_SECTION))] or names
     for eid, _kind, strength in names:
         scores[eid] = max(scores.get(eid, 0.0), strength)
+        if _SECTION_WORDS.intersection(m.words):  # "the Analyze information section": the heading with its text
+            for a in index.ancestors(eid):
+                if a.startswith(_SECTION):
+                    scores[a] = max(scores.get(a, 0.0), strength + 0.1)
+                    break
     if m.quote:
         q = fold(m.quote)
         # "section" may also have been read as part of the groups' ids (la-section-N)
