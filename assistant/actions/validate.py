@@ -154,13 +154,16 @@ def check_box(layout: Layout, element_id: str, old: Box, new: Box, tol_rel: floa
                 f"the edit would make it {new.width:g} x {new.height:g}, far larger than the canvas "
                 f"({c.width:g} x {c.height:g})", element_id)
     tol = tol_rel * max(c.width, c.height)
+    # on a document of several pages (Inkscape's), an element stays on the page it is on
+    page = layout.get(element_id).page if element_id in layout else -1
+    area, what = (c.pages[page], f"page {page + 1}") if c.pages and 0 <= page < len(c.pages) else (c.box, "canvas")
     for edge, before, after in (
-        ("left", c.x - old.x, c.x - new.x),
-        ("top", c.y - old.y, c.y - new.y),
-        ("right", old.x2 - (c.x + c.width), new.x2 - (c.x + c.width)),
-        ("bottom", old.y2 - (c.y + c.height), new.y2 - (c.y + c.height)),
+        ("left", area.x - old.x, area.x - new.x),
+        ("top", area.y - old.y, area.y - new.y),
+        ("right", old.x2 - area.x2, new.x2 - area.x2),
+        ("bottom", old.y2 - area.y2, new.y2 - area.y2),
     ):
         if after > max(before, 0.0) + tol:
             raise InvalidAction(
-                f"the edit would put it {after:.4g} units past the {edge} edge of the canvas "
-                f"(canvas {c.x:g},{c.y:g} {c.width:g} x {c.height:g})", element_id)
+                f"the edit would put it {after:.4g} units past the {edge} edge of the {what} "
+                f"({what} {area.x:g},{area.y:g} {area.width:g} x {area.height:g})", element_id)

@@ -126,23 +126,28 @@ def factor(skel: str) -> float | None:
                  r"\bone and a half times\b", skel):
         return 1.5
     m = re.search(r"\b(?P<f>three quarters|two thirds|3 quarters|2 thirds) (?:of )?"
-                  r"(?:the|its|their|what (?:it|they|E\d+) (?:is|are))\b", skel)
+                  r"(?:the|its|their|E\d+ size|what (?:it|they|E\d+) (?:is|are))\b", skel)
     if m:
         return {"three": 0.75, "3": 0.75, "two": 2 / 3, "2": 2 / 3}[m.group("f").split()[0]]
-    if re.search(r"\bhalve\b|\bhalf (?:the|its|their) (?:size|width|height)\b|\bhalf as (?:big|large|wide|tall)\b|"
+    if re.search(r"\bhalve\b|\bhalf (?:the|its|their|E\d+) (?:size|width|height)\b|\bhalf as (?:big|large|wide|tall)\b|"
                  r"\bhalf size\b", skel):
         return 0.5
-    if re.search(r"\b(?:a|one) quarter (?:the|of the|of its) size\b|\bquarter size\b", skel):
+    if re.search(r"\b(?:a|one) quarter (?:the|of the|of its|of E\d+) size\b|\bquarter size\b", skel):
         return 0.25
     return None
 
 
 def percent(skel: str) -> tuple[float, bool] | None:
     """A percentage and whether it is absolute ("to 80 %") rather than a change ("by 20 %")."""
-    m = re.search(r"(?:\b(?P<to>to|at) )?(?P<num>\d+(?:\.\d+)?) (?:%|percent)", skel)
+    m = re.search(r"(?:\b(?P<to>to|at) )?(?:about |around |roughly |approximately )?(?P<num>\d+(?:\.\d+)?) "
+                  r"(?:%|percent)", skel)
     if not m:
         return None
-    return float(m.group("num")), bool(m.group("to"))
+    value = float(m.group("num"))
+    # "smaller, 80 %": the size it should have (a shrink by more than half is not said that way)
+    after_shrink = bool(re.search(r"\b(?:smaller|shrink|shrunk|reduce|reduced|down)\b[^%]*$", skel[:m.start()])) and \
+        not re.search(r"\bby\b", skel[:m.start()]) and 50 <= value < 100
+    return value, bool(m.group("to")) or after_shrink
 
 
 __all__ = ["Length", "degree", "has_degree", "lengths", "first_length", "to_world", "fraction", "factor",

@@ -41,6 +41,8 @@ BROADER["name"] = {"name", "text", "line"}
 _SECTION = "la-section-"
 _SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "column", "group", "paragraph",
                             "list"})
+#: The class a request's noun falls back to when the layout (or the page) has nothing of its own class.
+_FALLBACK = {"title": "heading", "subtitle": "text", "caption": "text", "body": "text", "heading": "text"}
 #: Words that say a mention's colour without naming one.
 _COLOUR_ADJECTIVES = frozenset({"coloured", "colored", "colourful", "colorful"})
 
@@ -85,6 +87,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 if target != eid and target.startswith(_SECTION) and not whole_section:
                     continue  # "the 'Overview' heading" is the heading; "the 'Overview' section" is all of it
                 scores[target] = max(scores.get(target, 0.0), s)
+    if classes and not names and not m.quote and not any(
+            index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() for c in classes):
+        # "page 3: the title" where the page has only subtitles: the nearest kind that is there
+        for c in list(classes):
+            if c in _FALLBACK:
+                classes[_FALLBACK[c]] = classes.pop(c)
     for c, head in classes.items():
         # a panel behind content ("the blue box", "the green band") is a shape one may name, not the page's ground
         for eid in (index.content_ids() + index.panel_ids() if c == "shape" else index.content_ids()

@@ -34,7 +34,8 @@ _AMOUNT_ONLY = re.compile(r"(?:(?:please|pls|say|maybe|roughly|about|around|appr
                           r"touch|tad|half|third|quarter|fifth|tenth|times|x) ?)+")
 _SIZE_OF_NOW = re.compile(r"(?:about |around |roughly |say |maybe |to )?"
                           r"(?:three quarters|3 quarters|two thirds|2 thirds|half) (?:of )?"
-                          r"(?:what E\d+ (?:is|are)(?: now)?|the size|its size|their size|its current size)")
+                          r"(?:what E\d+ (?:is|are)(?: now)?|the size|its size|their size|its current size|"
+                          r"E\d+ (?:current )?size)")
 #: Numbers in words ("three quarters" is not "there quarters").
 _NUMBER_WORDS = set(UNITS) | set(TENS) | {"hundred", "quarters", "thirds", "halves", "fifths", "tenths"}
 #: A clause that only names an element by where it is: "the zeste de savoir logo at the bottom".

@@ -114,11 +114,13 @@ class Entry:
 class ElementIndex:
     """Names, texts and classes of every element of ``layout`` (see the module docstring)."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, page: int | None = None) -> None:
         self.layout = layout
         self.entries: dict[str, Entry] = {}
         families: dict[str, list[str]] = {}
         for e in layout.elements:
+            if page is not None and e.page != page:
+                continue  # "on page 2": only what is on it
             entry = Entry(element=e)
             self.entries[e.id] = entry
             entry.content = e.role != "background" and not is_full_bleed(layout, e)

@@ -64,7 +64,7 @@ def zorder(s: str) -> Intent | None:
 def swap(s: str) -> Intent | None:
     """Swap two elements, or the problem that they are in the wrong order."""
     if re.search(r"\b(?:swap|swapped|switch|switched|exchange|interchange|trade places|reverse|flip|transpose|"
-                 r"invert)\b", s):
+                 r"invert|change (?:the )?places?(?: of)?|switch places|swap places)\b", s):
         return Intent("swap", slots(s))
     if re.search(r"\b(?:wrong|reverse|reversed|incorrect|opposite|mixed up) (?:order|way round|way around)\b|"
                  r"\bthe wrong way (?:round|around)\b|\bin the wrong order\b|\bout of order\b", s):

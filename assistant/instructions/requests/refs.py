@@ -116,7 +116,8 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
             continue
         for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
             run = tokens[i:i + n]
-            if any(t.kind in ("punct", "quote") for t in run) or run[0].kind == "number":
+            if any(t.kind in ("punct", "quote") for t in run) or (run[0].kind == "number" and not (
+                    n == 1 and _whole_number_text(run[0], tokens, i, index))):
                 continue
             hits = _span_hits(run, index, after_the=i > 0 and tokens[i - 1].text in ("the", "this", "that")
                               and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
@@ -140,6 +141,16 @@ _UNITS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in", "i
 def _is_unit(tokens: list[Token], i: int) -> bool:
     """Whether ``tokens[i]`` is the unit of a number before it."""
     return i > 0 and tokens[i - 1].kind == "number" and tokens[i].text in _UNITS
+
+
+def _whole_number_text(tok: Token, tokens: list[Token], i: int, index: ElementIndex) -> bool:
+    """Whether a number is the whole text of an element ("2018", "26"), said as its name, not as an amount."""
+    if i + 1 < len(tokens) and tokens[i + 1].text in _UNITS:
+        return False
+    if i > 0 and tokens[i - 1].text in ("by", "to", "of", "at", "about", "around", "than", "x"):
+        return False
+    raw = fold(tok.raw)
+    return any(raw in entry.texts for entry in index.entries.values())
 
 
 def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -> list[tuple[str, str, float]]:
@@ -169,7 +180,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
                     continue  # a class or page word is read as such, not as part of an id
                 if best is None or strength > best[1]:
                     best = (kind, strength)
-        if best is None and len(folded) >= 3 and folded in entry.texts and not (single and words[0] in CLASS_WORDS):
+        if best is None and (len(folded) >= 3 or (single and run[0].kind == "number")) and folded in entry.texts \
+                and not (single and words[0] in CLASS_WORDS):
             best = ("text", STRENGTH["text"])
         if best is not None:
             hits.append((eid, best[0], best[1]))
@@ -274,7 +286,12 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
         listed = (m is not None and len(skeleton) >= 2 and skeleton[-1] == "and" and skeleton[-2].startswith("E")
                   and bool(m.words) and not all(w in PAGE_WORDS | EDGE_WORDS for w in m.words)
                   and m.text.split()[0] in DETERMINERS)  # "move the name and the degree up": a second element
-        if m is not None and (_names_something(m) or listed):
+        # "change place of penguin and devil": bare nouns after "of", "and", "between" name things too
+        bare = (m is not None and not m.names and not m.quote and bool(m.words) and i > 0
+                and tokens[i - 1].text in ("of", "and", "between") and len(m.words) <= 2
+                and all(w not in COMMON_WORDS and w not in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS
+                        and not w.endswith("ly") for w in m.words))
+        if m is not None and (_names_something(m) or listed or bare):
             skeleton.append(f"E{len(mentions)}")
             mentions.append(m)
             i = j

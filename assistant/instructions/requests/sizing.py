@@ -23,7 +23,9 @@ def emphasis(s: str) -> Intent | None:
     if re.search(r"\b(?:stand out|standout|pop|more prominent|prominent|emphasize|emphasis|highlight|eye catching|"
                  r"grab attention|more noticeable|noticeable|louder|dominant|dominate|the focus|focal point|"
                  r"more important|draw the eye|catch the eye|more visible|hero)\b", s) and not re.search(
-                 r"\bless (?:prominent|noticeable|dominant|visible)\b|\btoo (?:prominent|dominant)\b", s):
+                 r"\bless (?:prominent|noticeable|dominant|visible)\b|\btoo (?:prominent|dominant)\b|"
+                 r"\bpop (?:E\d+ )+(?:in|into|inside|on|onto|under|above|next to|beside|at)\b", s):
+        # ("pop the label inside the panel" puts it there)
         return Intent("emphasis", slots(s)[:1], params={"more": True, "degree": am.degree(s)})
     if re.search(r"\b(?:less prominent|tone down|toned down|quieter|shouty|shouting|too loud|calmer|calm down|"
                  r"de emphasize|deemphasize|subtler|more subtle|recede|too dominant|less dominant|too prominent|"
@@ -66,6 +68,17 @@ def resize(s: str) -> Intent | None:
         r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
     return Intent("resize", slots(s)[:1] if not re.search(r"\b(?:all|both|each)\b", s) else slots(s),
                   params=params, state=state)
+
+
+def to_percent(s: str) -> Intent | None:
+    """"Take it down to about 80 %", "scale the logo to 120 %": a size given as a share of the present one."""
+    if not re.search(r"\b(?:take|bring|scale|cut|knock|reduce|shrink|set|make|resize|size)\b.*\bto (?:about |around |"
+                     r"roughly |approximately )?\d+(?:\.\d+)? (?:%|percent)\b(?! of the (?:page|width|height|canvas))",
+                     s):
+        return None
+    pct = am.percent(s)
+    return Intent("resize", slots(s)[:1], params={"degree": am.degree(s), "factor": None, "fraction": None,
+                                                  "percent": pct, "grow": False, "shrink": False})
 
 
 def confirm(s: str) -> Intent | None:

@@ -73,7 +73,8 @@ _FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size
            "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
            "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
-_DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
+_DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
+                        r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
                         r"corner) )*(?:s |is |are |looks? |feels? |seems? |should read |reads |appears? |gets? |"
                         r"still )")
 #: A clause that says where something is, not where to put it: "it looks a bit off to the left".
@@ -299,7 +300,12 @@ class _Reader:
             intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
         if intent is None:
             if mentions and all(resolved.get(n) for n in range(len(mentions))):
-                self.subject = [i for n in sorted(resolved) for i in resolved[n]]
+                # "the logo is dominating the footer": the logo is what "it" will mean; "the photo and the text
+                # overlap": both
+                lead = re.match(r"(?:E\d+ (?:and |or )?)+", skel + " ")
+                first = [int(x) for x in re.findall(r"E(\d+)", lead.group(0))] if lead else sorted(resolved)
+                self.subject = [i for n in first for i in resolved.get(n, [])]
+                self.subject_refs = [i for n in sorted(resolved) if n not in first for i in resolved[n]]
                 self.remarks.append(" ".join(t.raw for t in tokens))
                 return
             self.remarks.append(" ".join(t.raw for t in tokens))
@@ -471,6 +477,26 @@ def _copies(ids: list[str], layout: Layout) -> bool:
                for e in els[1:])
 
 
+_PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                  "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
+_PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?:\b(?:page|p\.|pg|página|pagina|seite|strona|slide)\s*"
+                        r"(?P<n>\d+)\b|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
+                        r" (?:page|slide)\b)\s*[:,-]?", re.I)
+
+
+def _page_said(request: str, layout: Layout) -> tuple[int | None, str]:
+    """The page a request names ("on page 2", "first page:") of a layout of several pages, and the rest of it."""
+    pages = len(layout.canvas.pages)
+    m = _PAGE_SAID.search(request)
+    if pages < 2 or m is None:
+        return None, request
+    n = int(m.group("n")) if m.group("n") else _PAGE_ORDINALS[m.group("o").lower()]
+    n = pages if n == -1 else n
+    if not 1 <= n <= pages:
+        return None, request
+    return n - 1, (request[:m.start()] + " " + request[m.end():]).strip()
+
+
 def _without_asides(tokens: list[Token]) -> list[Token]:
     """The request without what it says in brackets ("push the three detail lines (date, room, time) down").
 
@@ -507,7 +533,8 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     command = turn_command(request)
     if command is not None:
         return Understanding("command", request, command=command)
-    index = ElementIndex(layout)
+    page, request = _page_said(request, layout)
+    index = ElementIndex(layout, page)
     tokens = _without_asides(tokenise(request, known_words(index)))
     reader = _Reader(layout, index, context, request)
     try:

@@ -111,6 +111,7 @@ def _prepare(text: str) -> str:
     t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
     t = t.lower()
+    t = re.sub(r"\bper ?cent\b", "percent", t)
     # "1/8 in", "3/4 inch": a fraction of a unit as the number it is
     t = re.sub(r"\b(\d+)\s*/\s*(\d+)(?=\s*(?:in|inch|inches|mm|cm|pt|px|\"))",
                lambda m: f"{int(m.group(1)) / int(m.group(2)):g}" if int(m.group(2)) else m.group(0), t)
