@@ -253,3 +253,47 @@ def test_a_place_with_the_gap_said_sets_that_gap() -> None:
     assert outcome.edited, outcome.message
     date, block = doc.layout.get("text3").box, doc.layout.get("text4").box
     assert block.y - date.y2 == pytest.approx(5 * 96 / 25.4, abs=0.5)
+
+
+#: Two pages side by side (Inkscape's), each with a title, a number and a picture.
+PAGES = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+  xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" viewBox="0 0 400 300" width="400" height="300">
+  <sodipodi:namedview><inkscape:page x="0" y="0" width="400" height="300"/>
+    <inkscape:page x="500" y="0" width="400" height="300"/></sodipodi:namedview>
+  <text id="text1" x="20" y="50" font-size="30" font-family="sans-serif">Arquitetura</text>
+  <text id="text2" x="20" y="120" font-size="14" font-family="sans-serif">2018</text>
+  <image id="image1" x="200" y="150" width="120" height="80"/>
+  <text id="text3" x="520" y="50" font-size="30" font-family="sans-serif">Arquitetura</text>
+  <text id="text4" x="520" y="120" font-size="14" font-family="sans-serif">Construção</text>
+  <image id="image2" x="700" y="150" width="120" height="80"/>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,ids", [
+    ("on page 2 the photo should be half the size", {"image2"}),
+    ("first page: make 'Arquitetura' a bit bigger", {"text1"}),
+    ("page 2 - move the title down 100 px", {"text3"}),  # inside page 2, though below the canvas's first page
+    ("2018 ten px to the right", {"text2"}),  # a number that is a whole text names it
+])
+def test_a_page_said_narrows_the_elements_to_it(request_text: str, ids: set[str]) -> None:
+    outcome, _doc = _handle(PAGES, request_text)
+    assert outcome.edited and _ids(outcome) == ids, outcome.message
+
+
+@pytest.mark.parametrize("request_text,scale", [
+    ("take the photo down to roughly eighty per cent", 0.8),
+    ("the photo smaller, 80%", 0.8),
+    ("make the photo 20% smaller", 0.8),
+    ("reduce the photo to three quarters of its size", 0.75),
+])
+def test_a_size_said_as_a_share(request_text: str, scale: float) -> None:
+    outcome, _doc = _handle(BANNER.replace('id="image1"', 'id="image1" data-name="photo"'), request_text)
+    assert outcome.edited and outcome.actions[0]["scale"] == pytest.approx(scale, abs=0.01), outcome.actions
+
+
+def test_change_places_is_a_swap_and_pop_inside_is_a_place() -> None:
+    outcome, _doc = _handle(CARD, "change places of the name and the date")
+    assert outcome.edited and outcome.actions[0]["type"] == "swap", outcome.message
+    outcome, _doc = _handle(CARD, "pop the date under 'Free entry for everyone'")
+    # a place, not emphasis (two texts of one stack trade places: a swap)
+    assert outcome.edited and outcome.actions[0]["type"] in ("move", "swap"), outcome.actions

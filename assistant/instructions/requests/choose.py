@@ -90,9 +90,18 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if classes and not names and not m.quote and not any(
             index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() for c in classes):
         # "page 3: the title" where the page has only subtitles: the nearest kind that is there
-        for c in list(classes):
-            if c in _FALLBACK:
-                classes[_FALLBACK[c]] = classes.pop(c)
+        for _ in range(3):  # title → heading → text, until something on the page is of it
+            for c in list(classes):
+                if c in _FALLBACK:
+                    classes[_FALLBACK[c]] = classes.pop(c)
+            if any(index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() for c in classes):
+                break
+        if "title" in heads and "text" in classes:  # the title, where nothing is one: the largest text
+            sizes = {i: index.layout.get(i).font_size or 0.0 for i in index.content_ids()}
+            top = max(sizes.values(), default=0.0)
+            for i, s in sizes.items():
+                if top > 0 and s == top:
+                    scores[i] = scores.get(i, 0.0) + 1.0
     for c, head in classes.items():
         # a panel behind content ("the blue box", "the green band") is a shape one may name, not the page's ground
         for eid in (index.content_ids() + index.panel_ids() if c == "shape" else index.content_ids()

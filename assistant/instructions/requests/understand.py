@@ -260,8 +260,10 @@ class _Reader:
             # "make the text above the picture bold": the relation says which text, the clause asks for bold
             reduced = detect_intent(skel[:relation.end(1)] + skel[relation.end():], tokens, self.original)
             counted = bool(mentions[int(relation.group(1))].count)  # "the two photos next to X": says which two
-            if reduced is None or reduced.kind == "place" or reduced.kind == (intent.kind if intent else None) and \
-                    intent is not None and int(relation.group(3)) in intent.refs and not counted:
+            placed = intent is not None and intent.kind == "place" and int(relation.group(3)) in intent.refs
+            if reduced is None or reduced.kind == "place" or placed or reduced.kind == (
+                    intent.kind if intent else None) and intent is not None and int(relation.group(3)) in \
+                    intent.refs and not counted:
                 relation = None
             else:
                 intent = reduced
