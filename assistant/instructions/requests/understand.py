@@ -260,7 +260,9 @@ class _Reader:
             # "make the text above the picture bold": the relation says which text, the clause asks for bold
             reduced = detect_intent(skel[:relation.end(1)] + skel[relation.end():], tokens, self.original)
             counted = bool(mentions[int(relation.group(1))].count)  # "the two photos next to X": says which two
-            placed = intent is not None and intent.kind == "place" and int(relation.group(3)) in intent.refs
+            # "pop the date under the photo": a verb of putting makes "under the photo" where to, not which one
+            placed = intent is not None and intent.kind == "place" and int(relation.group(3)) in intent.refs and \
+                bool(re.search(r"\b(?:put|place|move|pop|stick|drop|bring|shift|slide|tuck|park|plop)\b", skel))
             if reduced is None or reduced.kind == "place" or placed or reduced.kind == (
                     intent.kind if intent else None) and intent is not None and int(relation.group(3)) in \
                     intent.refs and not counted:
