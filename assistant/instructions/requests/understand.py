@@ -183,7 +183,10 @@ class _Reader:
         cands = best_candidates(scores, self.index)
         if not cands:
             return self._missing(m)
-        self.pool = broad_candidates(scores, self.index) if not m.names and not m.quote else cands
+        # words of a text said beside a class noun ("the gvsig logo at the bottom") narrow, but a place said after
+        # them chooses among every element of the class
+        by_words = bool(m.names) and all(kind == "part" for _e, kind, _s in m.names) and not m.quote
+        self.pool = broad_candidates(scores, self.index) if (not m.names and not m.quote) or by_words else cands
         if (m.plural or m.every) and not m.count and not m.names:
             cands = self.pool  # "all the headings": the title and the subheadings
         for word in _END_WORDS.keys() & set(m.words):
