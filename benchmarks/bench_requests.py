@@ -2,8 +2,8 @@
 
 Each row of a request file (``../shared/requests/*.tsv``, the development set;
 ``tests/data/requests_heldout/*.tsv``, written apart in other voices, measured
-as written before anything was changed because of them; batches 3 and 4,
-``*_c.tsv`` and ``*_d.tsv``, are on real files of ``../shared/corpus``) is a
+as written before anything was changed because of them; batches 3 to 5,
+``*_c.tsv``, ``*_d.tsv`` and ``*_e.tsv``, are on real files of ``../shared/corpus``) is a
 request and a Python check over the boxes before (``b``) and
 after (``a``) the edit, as ``../shared/tools/requests_eval.py`` defines them:
 the request goes to ``ChatAssistant.handle`` (what ``layout-assistant chat
@@ -193,11 +193,11 @@ def run() -> list[dict[str, Any]]:
     rows = []
     if DEV.is_dir():
         rows.append(_row("../shared/requests (development)", evaluate_files(sorted(DEV.glob("*.tsv")))))
-    real = sorted(HELDOUT.glob("*_c.tsv")) + sorted(HELDOUT.glob("*_d.tsv"))
+    real = sorted(HELDOUT.glob("*_c.tsv")) + sorted(HELDOUT.glob("*_d.tsv")) + sorted(HELDOUT.glob("*_e.tsv"))
     rows.append(_row("tests/data/requests_heldout, batches 1-2 (examples and three real files)",
                      evaluate_files([p for p in sorted(HELDOUT.glob("*.tsv")) if p not in real])))
-    if DEV.is_dir():  # batches 3-4 are on ../shared/corpus files
-        rows.append(_row("tests/data/requests_heldout, batches 3-4 (real files, ids that say nothing)",
+    if DEV.is_dir():  # batches 3-5 are on ../shared/corpus files
+        rows.append(_row("tests/data/requests_heldout, batches 3-5 (real files, ids that say nothing)",
                          evaluate_files(real)))
     return rows
 
