@@ -262,7 +262,7 @@ def test_explicit_cta_group_keeps_its_label_as_a_child() -> None:
 
 
 def test_imported_elements_are_what_validation_would_make() -> None:
-    """The importer builds elements without validating them (for speed): each must equal its validated copy."""
+    """Every imported element is what validating its fields gives (plain Python types, nothing left unchecked)."""
     from pathlib import Path
 
     from assistant.document import Element

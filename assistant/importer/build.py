@@ -264,11 +264,9 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
     name = node_name(node)
     if name is None and p.kind == "image" and len(p.items) == 1 and looks_like_code(p.items[0].node):
         name = CODE_NAME  # what everyone calls it, though no file says so
-    # built without validation: every value is this importer's own, of the field's type (checked by
-    # tests/test_import_elements.py against a validated copy); validating 50 000 elements took seconds
-    return Element.model_construct(
-        id=ident, kind=p.kind, role=role, box=p.box, rotation=float(_rotation(p.items)), z=z,
-        opacity=float(max(i.opacity for i in p.items)), locked=_locked(node), importance=float(_importance(node, role)),
+    return Element(
+        id=ident, kind=p.kind, role=role, box=p.box, rotation=_rotation(p.items), z=z,
+        opacity=max(i.opacity for i in p.items), locked=_locked(node), importance=_importance(node, role),
         group=group, children=children, nodes=[n.get("id") for n in p.nodes], name=name, **kw,
     )
 
