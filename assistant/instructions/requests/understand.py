@@ -22,8 +22,9 @@
 
 Ambiguity is never guessed: a singular mention that fits several elements,
 and that the clause itself does not narrow (an overlap narrows "the text" to
-the text the photo overlaps), gives a :class:`Understanding` with
-``status="question"`` and the candidates. A mention that fits nothing gives
+the text the photo overlaps; "centre the word in the green band" the band to
+the one the word is on; "on page 2" to what is on that page), gives a
+:class:`Understanding` with ``status="question"`` and the candidates. A mention that fits nothing gives
 ``status="missing"``; a request with no intent ``status="not_understood"``,
 naming what was not understood.
 """
@@ -56,8 +57,9 @@ from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions
+from assistant.instructions.requests.scope import copies, page_said, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
-from assistant.instructions.requests.words import Token, fold, tokenise
+from assistant.instructions.requests.words import Token, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
@@ -211,7 +213,7 @@ class _Reader:
         preferred = [i for i in picked if i in self.context.prefer]
         if len(picked) > 1 and preferred:
             picked = preferred
-        if len(picked) > 1 and _copies(picked, self.layout):
+        if len(picked) > 1 and copies(picked, self.layout):
             m.copies = True  # a title and its shadow: one text to whoever looks, both move together
             return picked
         if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
@@ -473,54 +475,6 @@ class _Reader:
             self.steps = kept + [s for s in self.steps if s not in kept]
 
 
-def _copies(ids: list[str], layout: Layout) -> bool:
-    """Whether ``ids`` are copies of one text piled on each other (a title and its shadow)."""
-    els = [layout.get(i) for i in ids]
-    texts = {fold(e.text) for e in els if e.text}
-    if len(texts) != 1 or any(not e.text for e in els):
-        return False
-    first = els[0].box
-    return all((inter := first.intersection(e.box)) is not None and inter.area >= 0.5 * min(first.area, e.box.area)
-               for e in els[1:])
-
-
-_PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-                  "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
-_PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?:\b(?:page|p\.|pg|página|pagina|seite|strona|slide)\s*"
-                        r"(?P<n>\d+)\b|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
-                        r" (?:page|slide)\b)\s*[:,-]?", re.I)
-
-
-def _page_said(request: str, layout: Layout) -> tuple[int | None, str]:
-    """The page a request names ("on page 2", "first page:") of a layout of several pages, and the rest of it."""
-    pages = len(layout.canvas.pages)
-    m = _PAGE_SAID.search(request)
-    if pages < 2 or m is None:
-        return None, request
-    n = int(m.group("n")) if m.group("n") else _PAGE_ORDINALS[m.group("o").lower()]
-    n = pages if n == -1 else n
-    if not 1 <= n <= pages:
-        return None, request
-    return n - 1, (request[:m.start()] + " " + request[m.end():]).strip()
-
-
-def _without_asides(tokens: list[Token]) -> list[Token]:
-    """The request without what it says in brackets ("push the three detail lines (date, room, time) down").
-
-    An aside repeats or lists what the words around it name; read with them it splits the request in two.
-    """
-    out: list[Token] = []
-    depth = 0
-    for t in tokens:
-        if t.kind == "punct" and t.text == "(":
-            depth += 1
-        elif t.kind == "punct" and t.text == ")" and depth:
-            depth -= 1
-        elif not depth:
-            out.append(t)
-    return out if any(t.kind == "word" for t in out) else tokens
-
-
 def _describe(layout: Layout, element_id: str) -> str:
     el = layout.get(element_id)
     text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
@@ -540,9 +494,9 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     command = turn_command(request)
     if command is not None:
         return Understanding("command", request, command=command)
-    page, request = _page_said(request, layout)
+    page, request = page_said(request, layout)
     index = ElementIndex(layout, page)
-    tokens = _without_asides(tokenise(request, known_words(index)))
+    tokens = without_asides(tokenise(request, known_words(index)))
     reader = _Reader(layout, index, context, request)
     try:
         for clause in lists_joined(clauses(tokens), index):

@@ -1,0 +1,69 @@
+"""What a request is about before its words are read: the page it names, its asides, copies of one text.
+
+* :func:`page_said` finds "on page 2", "first page:", "página 4 -" in a request
+  to a layout of several pages (Inkscape's) and returns the page and the
+  request without those words; the understander then reads the request
+  against that page's elements only;
+* :func:`without_asides` drops what a request says in brackets ("push the
+  three detail lines (date, room, time) down"): an aside lists or repeats
+  what the words around it name, and read with them it splits the request;
+* :func:`copies` tells whether several elements are copies of one text piled
+  on each other (a title and its shadow), which a person sees as one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.document import Layout
+from assistant.instructions.requests.words import Token, fold
+
+_PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                  "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
+_PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?:\b(?:page|p\.|pg|página|pagina|seite|strona)\s*"
+                        r"(?P<n>\d+)\b(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
+                        r" (?:page|slide)\b)\s*[:,-]?", re.I)
+
+
+def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
+    """The page a request names ("on page 2", "first page:") of a layout of several pages, and the rest of it."""
+    pages = len(layout.canvas.pages)
+    m = _PAGE_SAID.search(request)
+    if pages < 2 or m is None:
+        return None, request
+    n = int(m.group("n")) if m.group("n") else _PAGE_ORDINALS[m.group("o").lower()]
+    n = pages if n == -1 else n
+    if not 1 <= n <= pages:
+        return None, request
+    return n - 1, (request[:m.start()] + " " + request[m.end():]).strip()
+
+
+def without_asides(tokens: list[Token]) -> list[Token]:
+    """The request without what it says in brackets ("push the three detail lines (date, room, time) down").
+
+    An aside repeats or lists what the words around it name; read with them it splits the request in two.
+    """
+    out: list[Token] = []
+    depth = 0
+    for t in tokens:
+        if t.kind == "punct" and t.text == "(":
+            depth += 1
+        elif t.kind == "punct" and t.text == ")" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(t)
+    return out if any(t.kind == "word" for t in out) else tokens
+
+
+def copies(ids: list[str], layout: Layout) -> bool:
+    """Whether ``ids`` are copies of one text piled on each other (a title and its shadow)."""
+    els = [layout.get(i) for i in ids]
+    texts = {fold(e.text) for e in els if e.text}
+    if len(texts) != 1 or any(not e.text for e in els):
+        return False
+    first = els[0].box
+    return all((inter := first.intersection(e.box)) is not None and inter.area >= 0.5 * min(first.area, e.box.area)
+               for e in els[1:])
+
+
+__all__ = ["page_said", "without_asides", "copies"]
