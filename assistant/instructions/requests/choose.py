@@ -18,7 +18,14 @@ from assistant.document import Layout
 from assistant.instructions.requests.colours import element_family, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex
 from assistant.instructions.requests.refs import Mention
-from assistant.instructions.requests.vocab import CLASS_WORDS, EDGE_WORDS, MEASURE_WORDS, PAGE_WORDS, SAID_NOUNS
+from assistant.instructions.requests.vocab import (
+    CLASS_WORDS,
+    EDGE_WORDS,
+    LANGUAGE_SCRIPTS,
+    MEASURE_WORDS,
+    PAGE_WORDS,
+    SAID_NOUNS,
+)
 from assistant.instructions.requests.words import fold
 
 #: The classes a name's own class also answers to (a title is text too).
@@ -139,7 +146,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
 def _unknown_head(m: Mention) -> str | None:
     """The mention's last noun when it is none of the words for kinds of element ("quote", "mascot", "sign")."""
     heads = [w for w in m.words if w != "one" and word_family(w) is None and w not in _COLOUR_ADJECTIVES
-             and w not in _SCRIPTS]
+             and w not in LANGUAGE_SCRIPTS]
     if not heads:
         colours = [w for w in m.words if word_family(w) is not None]
         # "move the orange left": a colour said as a noun names the thing of that colour
@@ -224,13 +231,6 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dic
     return kept or scores
 
 
-#: Language words → the script their texts are written in ("the English line", "the Chinese title").
-_SCRIPTS = {"english": "latin", "french": "latin", "german": "latin", "spanish": "latin", "italian": "latin",
-            "dutch": "latin", "polish": "latin", "czech": "latin", "portuguese": "latin", "latin": "latin",
-            "chinese": "cjk", "japanese": "cjk", "korean": "cjk", "cjk": "cjk", "russian": "cyrillic",
-            "ukrainian": "cyrillic", "cyrillic": "cyrillic", "greek": "greek", "arabic": "arabic", "hebrew": "hebrew"}
-
-
 def _script(text: str) -> str | None:
     """The script most of a text's letters are in."""
     counts: dict[str, int] = {}
@@ -246,7 +246,7 @@ def _script(text: str) -> str | None:
 
 def _by_script(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
     """Only the texts in the language the mention says, when some are."""
-    wanted = {_SCRIPTS[w] for w in m.words if w in _SCRIPTS}
+    wanted = {LANGUAGE_SCRIPTS[w] for w in m.words if w in LANGUAGE_SCRIPTS}
     if not wanted or len(scores) < 2:
         return scores
     kept = {k: v for k, v in scores.items() if _script(index.entry(k).texts[0] if index.entry(k).texts else "")

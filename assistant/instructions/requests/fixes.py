@@ -207,7 +207,7 @@ def inside(layout: Layout, ids: list[str]) -> list[dict[str, Any]]:
                 out.append({"type": "set_text_style", "ids": [i], "font_size": round(e.font_size * f, 2)})
             else:
                 out.append({"type": "resize", "id": i, "scale": round(f, 4), "anchor": "top_left"})
-            b = b.__class__(x=b.x, y=b.y, width=b.width * f, height=b.height * f)
+            b = Box(x=b.x, y=b.y, width=b.width * f, height=b.height * f)
         area = s if b.width <= s.width and b.height <= s.height else c
         dx = max(area.x - b.x, 0.0) + min(area.x2 - b.x2, 0.0)
         dy = max(area.y - b.y, 0.0) + min(area.y2 - b.y2, 0.0)

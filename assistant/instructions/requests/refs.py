@@ -34,6 +34,7 @@ from assistant.instructions.requests.vocab import (
     EDGE_WORDS,
     FUNCTION_WORDS,
     INTENT_WORDS,
+    LANGUAGE_SCRIPTS,
     MEASURE_WORDS,
     NOT_NOUNS,
     PAGE_WORDS,
@@ -45,9 +46,6 @@ from assistant.instructions.requests.vocab import (
 from assistant.instructions.requests.words import ORDINALS, Token, fold, squash
 
 COLOR_WORDS = set(ImageColor.colormap)
-#: Words for languages, which say which text by the script it is written in ("the Chinese title").
-LANGUAGE_WORDS = {"english", "french", "german", "spanish", "italian", "dutch", "polish", "czech", "portuguese",
-                  "chinese", "japanese", "korean", "russian", "ukrainian", "greek", "arabic", "hebrew"}
 
 #: Nouns that name several elements at once ("the list" is all its items).
 COLLECTIVES = {"list", "items", "column", "stack", "series", "set", "row"}
@@ -385,7 +383,7 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             break
         # "the English line", "the red box", "the three detail lines": what comes before the noun of a class
         modifiers_only = bool(m.words) and not m.names and not m.quote and (all(
-            x in COLOR_WORDS or x in LANGUAGE_WORDS for x in m.words) or (
+            x in COLOR_WORDS or x in LANGUAGE_SCRIPTS for x in m.words) or (
             w in CLASS_WORDS and not any(x in CLASS_WORDS for x in m.words)))
         if _is_noun(tok) and not (m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS)):
             word, plural = _singular(w)

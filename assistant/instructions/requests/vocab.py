@@ -61,6 +61,13 @@ CLASS_WORDS: dict[str, str] = {
 SAID_NOUNS = frozenset({"quote", "quotation", "motto", "saying", "phrase", "question", "message", "statement",
                         "greeting", "verse", "lyric", "lyrics", "citation", "punchline", "answer"})
 
+#: Language words → the script their texts are written in ("the English line", "the Chinese title").
+LANGUAGE_SCRIPTS = {"english": "latin", "french": "latin", "german": "latin", "spanish": "latin", "italian": "latin",
+                    "dutch": "latin", "polish": "latin", "czech": "latin", "portuguese": "latin", "latin": "latin",
+                    "chinese": "cjk", "japanese": "cjk", "korean": "cjk", "cjk": "cjk", "russian": "cyrillic",
+                    "ukrainian": "cyrillic", "cyrillic": "cyrillic", "greek": "greek", "arabic": "arabic",
+                    "hebrew": "hebrew"}
+
 #: Plural forms that are not the singular + s/es.
 PLURALS: dict[str, str] = {"details": "details", "dates": "dates", "times": "times", "credits": "credits",
                            "hours": "hours", "words": "words", "days": "days", "copies": "copy",
@@ -198,6 +205,6 @@ COMMON_WORDS = {
 #: Colour adjectives a request may put before a colour name.
 COLOR_MODIFIERS = {"dark": "dark", "deep": "dark", "light": "light", "pale": "light", "bright": "", "pure": ""}
 
-__all__ = ["CLASS_WORDS", "SAID_NOUNS", "PLURALS", "PAGE_WORDS", "EDGE_WORDS", "MEASURE_WORDS", "PRONOUNS",
-           "DETERMINERS", "POSITION_ADJECTIVES", "FUNCTION_WORDS", "COLOR_MODIFIERS", "INTENT_WORDS", "NOT_NOUNS",
-           "COMMON_WORDS"]
+__all__ = ["CLASS_WORDS", "SAID_NOUNS", "LANGUAGE_SCRIPTS", "PLURALS", "PAGE_WORDS", "EDGE_WORDS", "MEASURE_WORDS",
+           "PRONOUNS", "DETERMINERS", "POSITION_ADJECTIVES", "FUNCTION_WORDS", "COLOR_MODIFIERS", "INTENT_WORDS",
+           "NOT_NOUNS", "COMMON_WORDS"]
