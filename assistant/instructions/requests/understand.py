@@ -77,10 +77,8 @@ _FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
 _DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
                         r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
-                        r"corner) )*(?:s |is |are |looks? |feels? |seems? |should read |reads |appears? |gets? |"
+                        r"corner) )*(?:s |is |are |looks? |feels? |seems? |sits? |should read |reads |appears? |gets? |"
                         r"still )")
-#: A clause that says where something is, not where to put it: "it looks a bit off to the left".
-_SAYS_WHERE = re.compile(r"E\d+ (?:s |is |looks |seems |feels |appears |sits |still )+")
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
@@ -303,8 +301,6 @@ class _Reader:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
         self._trailing_place(mentions, resolved, skel, pools, place_says_which)
-        if intent is not None and intent.kind == "nudge" and (self.steps or self.pending) and _SAYS_WHERE.match(skel):
-            intent = None  # "…, it looks a bit off to the left": why, not another edit
         if intent is not None and _DESCRIBES.match(skel):
             intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
         if intent is None:
