@@ -12,6 +12,7 @@ full one for a lent accelerator. Every stage writes under ``--out``; ``report.js
 
     python -m models.request_recipe --config cpu --out runs/requests
     python -m models.request_recipe --config cpu --out runs/requests --only eval     # measure again
+    python -m models.request_recipe --config gpu --only sft export --sft-minutes 6.3  # a lease of minutes
 
 Measure the adapter on designers' requests as well (``benchmarks.bench_requests --model-only --model
 BASE.gguf --adapter runs/requests/adapter.gguf``).
@@ -168,10 +169,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", default="runs/requests")
     ap.add_argument("--base", help="pretrained base: smollm2-135m (default), gemma-3-270m or a GGUF file")
     ap.add_argument("--only", nargs="+", choices=STAGES, default=list(STAGES), help="stages to run")
+    ap.add_argument("--sft-minutes", type=float, help="wall-clock budget of SFT (stops and validates when spent)")
+    ap.add_argument("--grpo-minutes", type=float, help="wall-clock budget of GRPO")
     args = ap.parse_args(argv)
     cfg = config(args.config)
     if args.base:
         cfg.base = args.base
+    if args.sft_minutes is not None:
+        cfg.sft["max_minutes"] = args.sft_minutes
+    if args.grpo_minutes is not None:
+        cfg.grpo["max_minutes"] = args.grpo_minutes
     try:
         report = run(cfg, args.out, only=tuple(args.only))
     except (ValueError, OSError) as exc:

