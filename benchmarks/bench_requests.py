@@ -2,8 +2,8 @@
 
 Each row of a request file (``../shared/requests/*.tsv``, the development set;
 ``tests/data/requests_heldout/*.tsv``, written apart in other voices, measured
-as written before anything was changed because of them; batches 3 to 5,
-``*_c.tsv``, ``*_d.tsv`` and ``*_e.tsv``, are on real files of ``../shared/corpus``) is a
+as written before anything was changed because of them; batches 3 to 6,
+``*_c.tsv`` to ``*_f.tsv``, are on real files of ``../shared/corpus``) is a
 request and a Python check over the boxes before (``b``) and
 after (``a``) the edit, as ``../shared/tools/requests_eval.py`` defines them:
 the request goes to ``ChatAssistant.handle`` (what ``layout-assistant chat
@@ -46,6 +46,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", ROOT.parent / "shared"))
 DEV = SHARED / "requests"
 HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
+
+
+def real_files() -> list[Path]:
+    """Batches 3 to 6 of the held-out set (``*_c.tsv`` … ``*_f.tsv``): real files of ``../shared/corpus``."""
+    return [p for batch in "cdef" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -193,11 +198,11 @@ def run() -> list[dict[str, Any]]:
     rows = []
     if DEV.is_dir():
         rows.append(_row("../shared/requests (development)", evaluate_files(sorted(DEV.glob("*.tsv")))))
-    real = sorted(HELDOUT.glob("*_c.tsv")) + sorted(HELDOUT.glob("*_d.tsv")) + sorted(HELDOUT.glob("*_e.tsv"))
+    real = real_files()
     rows.append(_row("tests/data/requests_heldout, batches 1-2 (examples and three real files)",
                      evaluate_files([p for p in sorted(HELDOUT.glob("*.tsv")) if p not in real])))
-    if DEV.is_dir():  # batches 3-5 are on ../shared/corpus files
-        rows.append(_row("tests/data/requests_heldout, batches 3-5 (real files, ids that say nothing)",
+    if DEV.is_dir():  # batches 3-6 are on ../shared/corpus files
+        rows.append(_row("tests/data/requests_heldout, batches 3-6 (real files, ids that say nothing)",
                          evaluate_files(real)))
     return rows
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.bench_requests import DEV, HELDOUT, evaluate_files
+from benchmarks.bench_requests import DEV, HELDOUT, evaluate_files, real_files
 
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared/requests is not here")
@@ -22,8 +22,8 @@ def test_the_development_set_is_met_without_moving_anything_else() -> None:
     assert res["model"] == 0 and res["seconds"] < 1.5
 
 
-#: Batches 3 to 5 of the held-out set: real files of ../shared/corpus whose ids say nothing.
-REAL_FILES = sorted(HELDOUT.glob("*_c.tsv")) + sorted(HELDOUT.glob("*_d.tsv")) + sorted(HELDOUT.glob("*_e.tsv"))
+#: Batches 3 to 6 of the held-out set: real files of ../shared/corpus whose ids say nothing.
+REAL_FILES = real_files()
 
 
 def test_the_held_out_requests() -> None:
@@ -37,10 +37,10 @@ def test_the_held_out_requests() -> None:
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 5 (256 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 6 (336 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 256
+    assert res["requests"] == 336
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    assert res["met"] >= 175, missed
-    assert res["wrong_edits"] <= 31
+    assert res["met"] >= 222, missed
+    assert res["wrong_edits"] <= 38
     assert res["seconds"] < 1.5

@@ -297,3 +297,83 @@ def test_change_places_is_a_swap_and_pop_inside_is_a_place() -> None:
     outcome, _doc = _handle(CARD, "pop the date under 'Free entry for everyone'")
     # a place, not emphasis (two texts of one stack trade places: a swap)
     assert outcome.edited and outcome.actions[0]["type"] in ("move", "swap"), outcome.actions
+
+
+#: A slide: an emblem drawn as one shape (pinned as ornament), a title with a lone drop-cap glyph set larger than
+#: it, a caption and a licence line, and a copy of the emblem left beside the page.
+SLIDE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 500" width="1024" height="500">
+  <rect id="rect1" x="0" y="0" width="1024" height="500" fill="#ffffff"/>
+  <path id="path1" d="M50 250 a200 200 0 1 0 400 0 a200 200 0 1 0 -400 0 z" fill="#d32f2f"/>
+  <path id="path2" d="M1150 250 a100 100 0 1 0 200 0 a100 100 0 1 0 -200 0 z" fill="#d32f2f"/>
+  <text id="text1" x="480" y="120" font-size="40" font-family="sans-serif">Building an event loop</text>
+  <text id="text2" x="900" y="110" font-size="70" font-family="serif">l</text>
+  <text id="text3" x="480" y="400" font-size="14" font-family="sans-serif">526 359 log entries of one week</text>
+  <text id="text4" x="480" y="460" font-size="14" font-family="sans-serif">Photo: Ann Lee, licensed CC BY 4.0</text>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,ids", [
+    ("nudge the red logo 30px left", {"path1"}),  # one drawn emblem, named by its colour, not the copy off the page
+    ("title 25% bigger", {"text1"}),  # not the lone glyph set larger
+    ("caption in bold pls", {"text3"}),  # a caption says what is shown; the licence line is the credit
+    ("make the credit smaller", {"text4"}),
+])
+def test_what_a_person_sees_on_the_page_is_what_they_name(request_text: str, ids: set[str]) -> None:
+    outcome, _doc = _handle(SLIDE, request_text)
+    assert outcome.edited, outcome.message
+    assert _ids(outcome) == ids
+
+
+def test_a_plain_logo_on_a_page_without_one_is_missing_not_an_ornament() -> None:
+    outcome, _doc = _handle(CERTIFICATE, "make the logo in the corner bigger")
+    assert not outcome.edited
+
+
+@pytest.mark.parametrize("request_text,size", [
+    ("make the title bigger, around 33pt", 44.0),  # the size to reach
+    ("make the title 6pt bigger", 48.0),             # an amount to add
+    ("title -15%", 34.0),                            # a signed share
+    ("title +20%", 48.0),
+])
+def test_sizes_said_as_targets_amounts_and_signed_shares(request_text: str, size: float) -> None:
+    outcome, _doc = _handle(SLIDE, request_text)
+    assert outcome.edited, outcome.message
+    assert outcome.actions[0]["font_size"] == pytest.approx(size, abs=0.15)
+
+
+def test_x_s_before_a_state_is_x_is() -> None:
+    """"The title's too wide, shrink it": one edit, the first clause says what is wrong."""
+    outcome, _doc = _handle(SLIDE, "the title's too wide lol, shrink it")
+    assert outcome.edited and len(outcome.actions) == 1, outcome.actions
+    outcome, _doc = _handle(SLIDE, "the title's top edge 10px down")  # a possessive stays one
+    assert outcome.edited and outcome.actions[0]["dy"] == 10
+
+
+def test_a_colour_word_is_not_corrected_into_another_word() -> None:
+    outcome, _doc = _handle(SLIDE, "nudge the pink square 10px to the right")  # not "pin": no lock
+    assert all(a["type"] != "set_locked" for a in outcome.actions)
+
+
+#: A poster head: a title, its authors and their affiliations under them, and a lone "×" between two logos.
+HEAD = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 400" width="800" height="400">
+  <rect id="rect1" x="0" y="0" width="800" height="400" fill="#ffffff"/>
+  <text id="text1" x="40" y="60" font-size="40" font-family="sans-serif">Title of an interesting poster</text>
+  <text id="text2" x="40" y="110" font-size="24" font-family="sans-serif">Foo Duck and Bar Bunny</text>
+  <text id="text3" x="40" y="150" font-size="18" font-family="sans-serif">Affiliations of the authors</text>
+  <rect id="rect2" x="500" y="300" width="60" height="60" fill="#1f4fd1"/>
+  <text id="text4" x="580" y="340" font-size="20" font-family="sans-serif">×</text>
+  <rect id="rect3" x="620" y="300" width="60" height="60" fill="#d32f2f"/>
+</svg>"""
+
+
+def test_a_gap_said_as_a_purpose_moves_what_the_clause_names() -> None:
+    outcome, doc = _handle(HEAD, "move the affiliations line down a little so there's a 20px gap under the authors")
+    assert outcome.edited, outcome.message
+    authors, affiliations = doc.layout.get("text2").box, doc.layout.get("text3").box
+    assert affiliations.y - authors.y2 == pytest.approx(20, abs=0.5)
+
+
+def test_a_lone_symbol_names_the_text_it_is() -> None:
+    outcome, _doc = _handle(HEAD, "The × in the bottom row is rather small, could you make it twice the size?")
+    assert outcome.edited and _ids(outcome) == {"text4"} and len(outcome.actions) == 1, outcome.actions
+    assert outcome.actions[0]["font_size"] == pytest.approx(40)

@@ -16,11 +16,12 @@ import unicodedata
 
 from assistant.document import Layout
 from assistant.instructions.requests.colours import element_family, word_family
-from assistant.instructions.requests.index import STRENGTH, ElementIndex
+from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
     EDGE_WORDS,
+    FUNCTION_WORDS,
     LANGUAGE_SCRIPTS,
     MEASURE_WORDS,
     PAGE_WORDS,
@@ -43,13 +44,15 @@ for _k in ("title", "subtitle", "heading", "body", "caption", "date", "url", "em
 BROADER["time"] = {"time", "date", "text", "line"}
 BROADER["contact"] = {"contact", "email", "phone", "url", "text", "line"}
 BROADER["name"] = {"name", "text", "line"}
+BROADER["credit"] = {"credit", "caption", "text", "line"}
 
 #: Groups the importer makes of a heading and the text under it, and the words that name them as a whole.
 _SECTION = "la-section-"
 _SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "column", "group", "paragraph",
                             "list"})
 #: The class a request's noun falls back to when the layout (or the page) has nothing of its own class.
-_FALLBACK = {"title": "heading", "subtitle": "text", "caption": "text", "body": "text", "heading": "text"}
+_FALLBACK = {"title": "heading", "subtitle": "text", "caption": "text", "body": "text", "heading": "text",
+             "credit": "caption"}
 #: Words that say a mention's colour without naming one.
 _COLOUR_ADJECTIVES = frozenset({"coloured", "colored", "colourful", "colorful"})
 
@@ -104,7 +107,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             if any(index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() for c in classes):
                 break
         if "title" in heads and "text" in classes:  # the title, where nothing is one: the largest text
-            sizes = {i: index.layout.get(i).font_size or 0.0 for i in index.content_ids()}
+            sizes = {i: index.layout.get(i).font_size or 0.0 for i in index.content_ids()
+                     if not glyph_only(index.layout.get(i).text)}
             top = max(sizes.values(), default=0.0)
             for i, s in sizes.items():
                 if top > 0 and s == top:
@@ -122,6 +126,16 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
+    if not scores and not names and not m.quote and {"logo", "image"} & classes.keys():
+        # "the red logo", "the hydra logo": an emblem drawn as one shape the importer pinned as ornament, when
+        # the words say what it looks like (a plain "the logo" on a page with none is answered as missing)
+        wanted = {f for w in m.words if (f := word_family(w))}
+        art = _pinned_art(index)
+        said = [w for w in m.words if w not in CLASS_WORDS and w not in FUNCTION_WORDS and word_family(w) is None
+                and w not in PAGE_WORDS and w not in EDGE_WORDS and w not in MEASURE_WORDS and len(w) > 2]
+        art = [i for i in art if _colour_of(i, index) in wanted] if wanted else art if said else []
+        for eid in art:
+            scores[eid] = STRENGTH["class"]
     if (names or m.quote) and classes:
         named = {e for e, *_ in names}
         for eid in list(scores):
@@ -137,6 +151,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in _unknown_pool(unknown, index):
             scores[eid] = STRENGTH["class"]
     scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index), index)
+    if "caption" in heads and "credit" not in heads and not names and not m.quote:
+        # "the caption" says what is shown; a credit or licence line is "the credit"
+        scores = {k: v for k, v in scores.items() if "credit" not in index.entry(k).classes} or scores
     if any(index.layout.get(k).page >= 0 for k in scores):
         # a copy left beside the page (Inkscape's scratch area) is not what anyone looking at the page means
         scores = {k: v for k, v in scores.items() if index.layout.get(k).page >= 0}
@@ -219,7 +236,26 @@ def _pictures(index: ElementIndex) -> list[str]:
     art = [i for i in index.content_ids() if (e := index.layout.get(i)).group is None and e.page >= 0
            and not e.pinned and e.kind != "text" and e.role not in ("background", "decoration")]
     art = [i for i in art if not index.entry(i).name_classes] or art
-    return [i for i in art if not any(d.kind == "text" for d in index.layout.descendants_of(i))] or art
+    art = [i for i in art if not any(d.kind == "text" for d in index.layout.descendants_of(i))] or art
+    return art or _pinned_art(index)
+
+
+def _pinned_art(index: ElementIndex) -> list[str]:
+    """Drawn shapes the importer pinned as ornament that may still be what a person calls a picture or logo.
+
+    Compact (neither a band nor a rule), at least half a per cent of the page, with no words in them.
+    """
+    c = index.layout.canvas
+    out = []
+    for i in index.content_ids():
+        e = index.layout.get(i)
+        b = e.box
+        if (e.group is None and e.kind != "text" and e.role == "decoration" and e.page >= 0
+                and min(b.width, b.height) >= 0.25 * max(b.width, b.height, 1e-9)
+                and b.area >= 0.005 * c.width * c.height
+                and not any(d.kind == "text" for d in index.layout.descendants_of(i))):
+            out.append(i)
+    return out
 
 
 def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
@@ -288,7 +324,10 @@ def broad_candidates(scores: dict[str, float], index: ElementIndex, share: float
 
 def _extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
     boxes = {i: index.layout.get(i).box for i in ids}
-    key = {"left": lambda b: b.cx, "right": lambda b: -b.cx, "top": lambda b: b.cy, "bottom": lambda b: -b.cy,
+    w, h = index.layout.canvas.width or 1.0, index.layout.canvas.height or 1.0
+    key = {"top_left": lambda b: b.cx / w + b.cy / h, "top_right": lambda b: b.cy / h - b.cx / w,
+           "bottom_left": lambda b: b.cx / w - b.cy / h, "bottom_right": lambda b: -b.cx / w - b.cy / h,
+           "left": lambda b: b.cx, "right": lambda b: -b.cx, "top": lambda b: b.cy, "bottom": lambda b: -b.cy,
            "big": lambda b: -b.area, "small": lambda b: b.area,
            "middle": lambda b: abs(b.cx - index.layout.canvas.box.cx) + abs(b.cy - index.layout.canvas.box.cy)}
     if place not in key:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.instructions.requests.colours import COLOUR_WORDS
 from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import detect
@@ -51,7 +52,7 @@ def known_words(index: ElementIndex) -> set[str]:
     """Words typos are corrected to: the vocabulary and the layout's own names."""
     return (set(CLASS_WORDS) | PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS | FUNCTION_WORDS | INTENT_WORDS
             | set(POSITION_ADJECTIVES) | index.known_words | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS
-            | _NUMBER_WORDS)
+            | _NUMBER_WORDS | COLOUR_WORDS)
 
 
 _EXTRA_KNOWN = {
@@ -63,6 +64,7 @@ _EXTRA_KNOWN = {
     "distribute", "nudge", "shift", "stretch", "shrink", "enlarge", "little", "slightly", "touch", "lock",
     "unlock", "level", "flush", "gaps", "space", "room", "upper", "lower", "higher", "above", "below", "under",
     "beneath", "underneath", "beside", "next", "across", "falling", "hanging", "edges", "shouty", "standout",
+    "read", "reads", "bold", "hold", "led",
 }
 
 

@@ -23,6 +23,13 @@ _NOT_COLOURS = {"tan", "linen", "snow", "bisque", "moccasin", "chocolate", "peru
                 "light", "dark"}
 
 
+#: Colour words typos are never corrected away from ("pink" is not "pin").
+#: Only the common ones: a rarer name ("lime", "rose") would pull typos of request words to itself.
+COLOUR_WORDS = frozenset({*_WORDS, "black", "white", "red", "orange", "yellow", "green", "blue", "navy", "teal",
+                          "gold", "silver", "beige", "blueish", "reddish", "greenish", "yellowish", "pinkish",
+                          "greyish", "grayish", "purplish"})
+
+
 def family(rgb: tuple[float, float, float]) -> str:
     """The family of an sRGB colour (components in [0, 1])."""
     h, lightness, s = colorsys.rgb_to_hls(*rgb)

@@ -57,6 +57,9 @@ _URL_WEAK_RE = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|io|de|cz|fr|uk
                           r"nl|it|es|ch|at|pl|dev|app|co)\b", re.I)
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _PHONE_RE = re.compile(r"(?:\+\d[\d\s-]{6,}|\b\d{3}[\s.-]\d{3}[\s.-]\d{3,4}\b)")
+#: Who made or owns it, and on what terms: a credit or licence line ("Photo: …", "© 2019 …", "CC BY-SA").
+_CREDIT_RE = re.compile(r"©|\(c\)\s*\d|\bcopyright\b|\blicen[cs]ed?\b|creative\s+commons|\bcc[\s-]by\b|"
+                        r"all rights reserved|\bphoto(?:graph)?s?\s*(?:by\b|:)|\bcourtesy of\b|\bcredits?\b", re.I)
 _PRICE_RE = re.compile(r"[$€£¥]\s?\d|\d\s?(?:€|eur|usd|gbp)\b", re.I)
 
 
@@ -83,17 +86,27 @@ def content_classes(text: str | None) -> dict[str, float]:
     if times:
         out["time"] = 0.5 + 0.5 * min(1.0, 3 * len(times) / words)
         out.setdefault("date", 0.5)  # "the date" may be the day and hour of an event
-    if _PERSON_RE.match(text.strip()) and not re.search(r"\d", text) and len(text) <= 40:
-        out["name"] = 1.0
+    people = [p for p in re.split(r"\s*(?:,|&|\band\b)\s*", text.strip()) if p]
+    if not re.search(r"\d", text) and people and all(_PERSON_RE.match(p) for p in people) and len(text) <= 80:
+        out["name"] = 1.0  # "Cameron Hudson", "Foo Duck and Bar Bunny": who wrote or speaks
+    elif people and _PERSON_RE.match(people[0]) and not re.search(r"\d", people[0]) and "," in text:
+        out["name"] = 0.6  # "Petr Viktorin, PyCon CZ 2019": a name, then where or when
     if _PHONE_RE.search(text):
         out["phone"] = 1.0
     if {"email", "phone"} & out.keys() or "url" in out:
         out["contact"] = 1.0  # "the contact details": where to write, call or look
     if _PRICE_RE.search(text):
         out["price"] = 1.0
+    if _CREDIT_RE.search(text):
+        out["credit"] = 1.0
     if re.search(r"\d", text):
         out["number"] = 0.6
     return out
+
+
+def glyph_only(text: str | None) -> bool:
+    """Whether a text is a lone glyph or two (a drop cap, an ornament set as a letter), not words."""
+    return sum(ch.isalnum() for ch in text or "") <= 2
 
 
 @dataclass
@@ -123,7 +136,9 @@ class ElementIndex:
                 continue  # "on page 2": only what is on it
             entry = Entry(element=e)
             self.entries[e.id] = entry
-            entry.content = e.role != "background" and not is_full_bleed(layout, e)
+            # what lies wholly beside every page (Inkscape's scratch area) is not what anyone looking at it means
+            entry.content = e.role != "background" and not is_full_bleed(layout, e) and any(
+                e.box.intersection(p) is not None for p in layout.canvas.page_boxes())
             entry.keys[squash(e.id)] = ("id", STRENGTH["id"])
             if e.name:
                 entry.keys.setdefault(squash(e.name), ("name", STRENGTH["name"]))
@@ -162,6 +177,9 @@ class ElementIndex:
         out = dict.fromkeys(_ROLE_CLASSES.get(e.role, set()), 1.0)
         if e.role == "subtitle":
             out["heading"] = 0.6  # "the heading" is the main one; a subtitle is a subheading
+        if e.kind == "text" and glyph_only(e.text):
+            for c in ("title", "subtitle", "heading"):  # a drop cap or a lone glyph heads nothing
+                out.pop(c, None)
         for c in _KIND_CLASSES.get(e.kind, set()):
             out.setdefault(c, 0.8)
         if e.role == "logo" and e.kind == "text":

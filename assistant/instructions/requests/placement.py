@@ -159,6 +159,11 @@ def gap(s: str) -> Intent | None:
     many = re.match(r"^(?:\w+ )?(E\d+)(?: (?:are|is|look|looks|seem|seems))? ", s + " ")
     if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many:
         return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
+    side = re.search(r"\b(?:there is|there are|leaving|leave|with|to have|have)\b[^E]*\b" + _SPACE +
+                     r" (?P<rel>under|below|beneath|underneath|above|over|after|before) (" + E + r")", s)
+    if side and length is not None and not rel_m:  # "… so there is a 20px gap under the authors"
+        return Intent("gap", [int(side.group(2)[1:])], params={"op": "set", "rel": side.group("rel"),
+                                                               "length": length})
     if rel_m and slots(s):
         rel = rel_m.groupdict().get("rel") if rel_m.groupdict().get("rel") else "between"
         found = slots(s)

@@ -53,7 +53,8 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     if rel in ("under", "below", "beneath", "underneath", "after", "above", "over", "before") and step.patients:
         anchor = layout.get(step.patients[0])
         above = rel in ("above", "over", "before")
-        other = neighbour_below(layout, anchor, above=above)
+        # "move the affiliations down so there is a 20px gap under the authors": the clause names the other
+        other = layout.get(step.refs[0]) if step.refs else neighbour_below(layout, anchor, above=above)
         if other is None:
             raise CannotPlan(f"nothing sits {'above' if above else 'below'} {anchor.id!r} to make room against")
         pairs = [(anchor.id, other.id), (other.id, anchor.id)] if above else [(other.id, anchor.id),

@@ -74,6 +74,11 @@ def _weight(skel: str) -> int | str | None:
     return None
 
 
+#: "bigger, around 60pt": the size to reach, not an amount to add ("2pt bigger", "bigger by 2pt")
+_SIZE_TARGET = (r"\b(?:to|around|about|roughly|approximately|like|at|say) (?:about |around |roughly )?\d+(?:\.\d+)? ?"
+                r"(?:pt|px|points?|pixels?)\b(?! (?:bigger|larger|smaller|more|less|up|down))")
+
+
 def _font_size(skel: str) -> dict[str, Any] | None:
     fontish = re.search(_FONT_WORD, skel) or re.search(r"\bsize (?:to |of |at |=)?\d|^(?:E\d+ )+\d+(?:\.\d+)? "
                                                        r"(?:pt|px|points?|pixels?)$", skel)
@@ -86,7 +91,7 @@ def _font_size(skel: str) -> dict[str, Any] | None:
     if length is None and fontish and re.search(r"\bsize (?:to |of |at |=)?\d", skel):
         length = am.first_length(skel, bare=True)
     if length is not None and length.unit != "%":
-        if grow or shrink:
+        if (grow or shrink) and not re.search(_SIZE_TARGET, skel):
             return {"delta": length, "sign": 1 if grow else -1}
         return {"abs": length}
     pct = am.percent(skel)

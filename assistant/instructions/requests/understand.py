@@ -83,7 +83,9 @@ _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downward
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
 _PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:at|on|in) the (?:very |far )?"
-                          r"(?:top|bottom|left|right|middle|center)(?: of the (?:page|slide|card|poster))?\b"
+                          r"(?:top|bottom|left|right|middle|center)"
+                          r"(?: (?:left|right)(?: hand)? corner| (?:row|line|part|area|strip|column))?"
+                          r"(?: of the (?:page|slide|card|poster))?\b"
                           r"(?! (?:right|left|top|bottom|corner|hand|third|half|edge|side|center|middle)\b)")
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
 
@@ -236,7 +238,7 @@ class _Reader:
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
         mentions, skel = find_mentions(tokens, self.index)
-        purpose = re.search(r"\bso (?:that )?(?=E\d+)", skel)
+        purpose = re.search(r"\bso (?:that )?(?=E\d+|there (?:is|are)\b)", skel)
         intent = None
         place_says_which = False
         if purpose:
@@ -245,6 +247,9 @@ class _Reader:
             intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
             if intent is goal and goal is not None and main is not None and not goal.patients:
                 goal.patients = main.patients
+            elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and goal.params.get(
+                    "rel") and not goal.refs:
+                goal.refs = [p for p in main.patients if p not in goal.patients]  # what the main clause moves
         else:
             intent = detect_intent(skel, tokens, self.original)
             described = _PLACE_AFTER.search(skel)
@@ -256,6 +261,8 @@ class _Reader:
                 if rest is not None and rest.kind not in ("edge", "region") and (
                         rest.kind != "nudge" or _DIRECTION.search(reduced)):
                     intent, place_says_which = rest, True
+                elif rest is None and _DESCRIBES.match(reduced):  # "the × in the top row is rather small"
+                    intent, place_says_which = None, True
         relation = _RELATION_AFTER.search(skel)
         if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count:
             relation = None  # "the photos next to the title": which ones is not said
@@ -351,10 +358,13 @@ class _Reader:
             if len(pools.get(n, [])) < 2 or (len(resolved.get(n, [])) < 2 and not says_which):
                 continue
             after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:at|on|in) "
-                              r"the (?:very |far )?(top|bottom|left|right|middle|center)\b", skel)
+                              r"the (?:very |far )?(top|bottom|left|right|middle|center)"
+                              r"(?: (left|right)(?: hand)? corner)?\b", skel)
             if not after:
                 continue
             place = {"center": "middle"}.get(after.group(1), after.group(1))
+            if after.group(2) and place in ("top", "bottom"):  # "the logo in the bottom left corner"
+                place = f"{place}_{after.group(2)}"
             if m.plural or m.every:  # "the links at the bottom": those in that part of the page
                 resolved[n] = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
             else:

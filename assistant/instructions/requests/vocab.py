@@ -27,8 +27,9 @@ CLASS_WORDS: dict[str, str] = {
     "point": "body", "item": "body", "line": "line", "sentence": "text", "label": "text", "words": "text",
     "wording": "text", "lettering": "text", "type": "text", "list": "body",
     # small print
-    "caption": "caption", "credit": "caption", "footnote": "caption", "footer": "caption", "note": "caption",
-    "source": "caption", "disclaimer": "caption", "print": "caption", "legal": "caption", "credits": "caption",
+    "caption": "caption", "credit": "credit", "footnote": "caption", "footer": "caption", "note": "caption",
+    "source": "caption", "disclaimer": "caption", "print": "caption", "legal": "caption", "credits": "credit",
+    "copyright": "credit", "licence": "credit", "license": "credit", "attribution": "credit",
     # calls to action
     "button": "cta", "cta": "cta", "link": "link", "action": "cta", "pill": "cta",
     # pictures
@@ -48,10 +49,12 @@ CLASS_WORDS: dict[str, str] = {
     "url": "url", "website": "url", "web": "url", "address": "text", "site": "url", "domain": "url",
     "contact": "contact", "contacts": "contact", "info": "text", "information": "text",
     "email": "email", "mail": "email", "phone": "phone", "number": "number", "telephone": "phone",
-    "name": "name",
+    "name": "name", "names": "name", "author": "name", "authors": "name", "speaker": "name", "speakers": "name",
+    "presenter": "name", "presenters": "name",
     # shapes
     "shape": "shape", "box": "shape", "rectangle": "shape", "rect": "shape", "panel": "shape", "band": "shape",
-    "stripe": "shape", "bar": "shape", "circle": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
+    "stripe": "shape", "bar": "shape", "circle": "shape", "square": "shape", "dot": "shape", "oval": "shape",
+    "blob": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
     "hairline": "rule", "underline": "rule", "background": "background", "backdrop": "background",
     "group": "group", "element": "any", "thing": "any", "object": "any", "piece": "any", "stuff": "any",
     "content": "any",

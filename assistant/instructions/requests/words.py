@@ -110,6 +110,9 @@ def _prepare(text: str) -> str:
     t = t.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ").replace("&", " and ")
     t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
+    # "tagline -15%", "logo +20 %": a signed share is a change of size by it
+    t = re.sub(r"(?:(?<=\s)|^)([-+\u2212])\s?(\d+(?:[.,]\d+)?)\s?%",
+               lambda m: f"{'smaller' if m.group(1) != '+' else 'bigger'} by {m.group(2)}%", t)
     t = t.lower()
     t = re.sub(r"\bper ?cent\b", "percent", t)
     # "1/8 in", "3/4 inch": a fraction of a unit as the number it is
@@ -129,6 +132,21 @@ _PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misa
             (r"\bon the same line as\b", "level with")]
 
 
+def _glyphs_quoted(text: str) -> str:
+    """A lone symbol said as a word ("the × in the top row", "the ★") is quoted: it can only be a text's own.
+
+    Not an arrow (said for "to"), nor a sign between numbers ("2 × 3 cm").
+    """
+    def quote(m: re.Match[str]) -> str:
+        ch = m.group(1)
+        if unicodedata.category(ch) not in ("Sm", "So") or ch in "+=<>|~^\u2190\u2191\u2192\u2193\u21d2" or (
+                re.search(r"\d\s*$", text[:m.start()])):
+            return m.group(0)
+        return f'"{ch}"'
+
+    return re.sub(r"(?<!\S)(\S)(?!\S)", quote, text)
+
+
 def _split_quotes(text: str) -> list[tuple[str, bool]]:
     parts: list[tuple[str, bool]] = []
     pos = 0
@@ -140,16 +158,30 @@ def _split_quotes(text: str) -> list[tuple[str, bool]]:
     return parts
 
 
+#: Words after "X's" that make it "X is" ("the headline's too wide"), not a possessive ("the chart's top").
+_IS_NEXT = frozenset({
+    "too", "way", "wider", "taller", "bigger", "smaller", "larger", "higher", "lower", "longer", "shorter", "cut",
+    "off", "over", "out", "not", "a", "overlapping", "touching", "hanging", "sitting", "clipped", "still", "so",
+    "very", "really", "kinda", "quite", "much", "all", "almost", "barely", "nearly", "slightly", "running",
+    "spilling", "falling", "going", "crammed", "cramped", "squashed", "tiny", "huge", "overpowering", "misaligned",
+    "crooked", "stuck", "lost", "hidden", "covered", "sticking", "poking", "now", "kind", "bit", "tight"})
+
+
 def _words(text: str) -> list[str]:
     out: list[str] = []
+    verb_next = False
     for w in _WORD_RE.findall(_prepare(text)):
         w = w.strip("'")
         if not w:
             continue
+        if verb_next and w in _IS_NEXT:
+            out.append("is")
+        verb_next = False
         if w in CONTRACTIONS:
             out += CONTRACTIONS[w].split()
         elif w.endswith("'s"):
             out.append(w[:-2])
+            verb_next = True
         else:
             out.append(SPELLING.get(w, w))
     return out
@@ -288,7 +320,7 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
     """
     vocab = frozenset(known)
     tokens: list[Token] = []
-    for part, quoted in _split_quotes(text):
+    for part, quoted in _split_quotes(_glyphs_quoted(text)):
         if quoted:
             tokens.append(Token(QUOTE_MARK, part.strip(), "quote"))
             continue
