@@ -377,3 +377,18 @@ def test_a_lone_symbol_names_the_text_it_is() -> None:
     outcome, _doc = _handle(HEAD, "The × in the bottom row is rather small, could you make it twice the size?")
     assert outcome.edited and _ids(outcome) == {"text4"} and len(outcome.actions) == 1, outcome.actions
     assert outcome.actions[0]["font_size"] == pytest.approx(40)
+
+
+#: A card whose second line runs past the right edge.
+WIDE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 200" width="300" height="200">
+  <rect id="rect1" x="0" y="0" width="300" height="200" fill="#ffffff"/>
+  <text id="text1" x="20" y="50" font-size="24" font-family="sans-serif">Open day</text>
+  <text id="text2" x="20" y="120" font-size="20" font-family="sans-serif">Start w każdą sobotę o 12:00 rano</text>
+</svg>"""
+
+
+def test_a_line_said_to_run_off_the_page_then_made_smaller_is_one_edit_that_fits() -> None:
+    outcome, doc = _handle(WIDE, 'the "Start w każdą..." line also goes out of page, make it smaller so it fits')
+    assert outcome.edited and len(outcome.actions) == 1, outcome.actions
+    assert outcome.actions[0]["type"] == "set_text_style"
+    assert doc.layout.get("text2").box.x2 <= 300

@@ -361,7 +361,22 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                      *labels] for a in resize_anchors(layout, el)]
         if out:
             return out
+    if p.get("fit") and s < 1:  # "… runs off the page, make it smaller so it fits": at least as small as fits
+        s = min([s] + [_fit_scale(layout, layout.get(i)) for i in step.patients])
     return scale_alternatives(layout, step.patients, s)
+
+
+def _fit_scale(layout: Layout, el: Element) -> float:
+    """The scale at which ``el``, kept where it starts, ends inside its page (with a small margin)."""
+    pages = layout.canvas.page_boxes()
+    page = pages[el.page] if 0 <= el.page < len(pages) else layout.canvas.box
+    b, margin = el.box, 0.02 * min(page.width, page.height)
+    s = 1.0
+    if b.x2 > page.x2 and b.width > 0:
+        s = min(s, (page.x2 - margin - max(b.x, page.x)) / b.width)
+    if b.y2 > page.y2 and b.height > 0:
+        s = min(s, (page.y2 - margin - max(b.y, page.y)) / b.height)
+    return max(s, 0.1)
 
 
 def _backdrop(layout: Layout, group: Element) -> Element | None:

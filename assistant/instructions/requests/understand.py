@@ -75,11 +75,22 @@ _FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size
            "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
            "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
+_OVERFLOWS = (r"(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|sticks?|sticking|spills?|spilling|"
+              r"extends?|bleeds?|pokes?|poking) (?:out|off|past|beyond|outside)\b")
 _DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
                         r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
-                        r"corner) )*(?:s |is |are |looks? |feels? |seems? |sits? |should read |reads |appears? |gets? |"
-                        r"still )")
+                        r"corner) )*(?:also |still )?(?:s |is |are |looks? |feels? |seems? |sits? |should read |reads |"
+                        r"appears? |gets? |still |" + _OVERFLOWS + ")")
+#: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
+_OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:\w+ )?(?:also |still )?" + _OVERFLOWS)
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
+
+
+def _describes(skel: str) -> bool:
+    """Whether a clause says how things are rather than asks for an edit."""
+    return bool(_DESCRIBES.match(skel) or _OVERFLOW.match(skel))
+
+
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
 _PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:at|on|in) the (?:very |far )?"
@@ -261,8 +272,10 @@ class _Reader:
                 if rest is not None and rest.kind not in ("edge", "region") and (
                         rest.kind != "nudge" or _DIRECTION.search(reduced)):
                     intent, place_says_which = rest, True
-                elif rest is None and _DESCRIBES.match(reduced):  # "the × in the top row is rather small"
+                elif rest is None and _describes(reduced):  # "the × in the top row is rather small"
                     intent, place_says_which = None, True
+        if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b", skel):
+            intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes
         relation = _RELATION_AFTER.search(skel)
         if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count:
             relation = None  # "the photos next to the title": which ones is not said
@@ -308,7 +321,7 @@ class _Reader:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
         self._trailing_place(mentions, resolved, skel, pools, place_says_which)
-        if intent is not None and _DESCRIBES.match(skel):
+        if intent is not None and _describes(skel):
             intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
         if intent is None:
             if mentions and all(resolved.get(n) for n in range(len(mentions))):
@@ -453,7 +466,11 @@ class _Reader:
                 self.steps.append(merged)
                 return
             self.pending = None
-            if not (_FAMILY.get(kind, kind) == _FAMILY.get(held.kind, held.kind) and not step.intent.state):
+            mends = _FAMILY.get(kind, kind) == _FAMILY.get(held.kind, held.kind) or (
+                held.kind == "inside" and _FAMILY.get(kind) == "size")  # "… goes out of the page, make it smaller"
+            if held.kind == "inside" and kind == "resize":
+                step.intent.params["fit"] = True
+            if not (mends and not step.intent.state):
                 self.steps.append(held)  # else "the penguin is overpowering the text, make it 25 % smaller": one edit
         if kind == "confirm":
             if not self.steps and not self.context.last_ids:
