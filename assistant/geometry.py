@@ -315,7 +315,13 @@ def apart_axis(a: Box, b: Box) -> str:
     Each axis's separation is the gap between the two boxes' projections on it
     (negative when the projections overlap); the larger one names the axis along
     which the boxes are arranged (a column of text: vertical; side by side: horizontal).
+    When the boxes overlap on both axes (two words whose boxes reach into each other), the axis on which they
+    overlap less, for their size, is the one they stand apart along.
     """
     sep_x = max(b.x - a.x2, a.x - b.x2)
     sep_y = max(b.y - a.y2, a.y - b.y2)
+    if sep_x < 0 and sep_y < 0:
+        share_x = -sep_x / max(min(a.width, b.width), 1e-9)
+        share_y = -sep_y / max(min(a.height, b.height), 1e-9)
+        return "vertical" if share_y < share_x else "horizontal"
     return "vertical" if sep_y >= sep_x else "horizontal"

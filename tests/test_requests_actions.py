@@ -111,6 +111,15 @@ def test_swap_side_by_side_elements_exchanges_along_the_row() -> None:
     assert c.x == pytest.approx(title.x) and p1.x2 == pytest.approx(chart.x2)
 
 
+def test_swap_of_two_words_whose_boxes_reach_into_each_other_keeps_their_line() -> None:
+    """"DConf" and "2018" in one line, each with a taller ornament: the boxes overlap on both axes."""
+    from assistant.geometry import Box, apart_axis
+
+    dconf, year = Box(x=182, y=22, width=674, height=173), Box(x=535, y=22, width=666, height=209)
+    assert apart_axis(dconf, year) == "horizontal"
+    assert apart_axis(Box(x=0, y=0, width=100, height=40), Box(x=10, y=30, width=100, height=40)) == "vertical"
+
+
 def test_set_locked_round_trips_and_blocks_later_edits() -> None:
     doc = _doc()
     apply_action(doc, {"type": "set_locked", "ids": ["signup"]})

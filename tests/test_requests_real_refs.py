@@ -392,3 +392,25 @@ def test_a_line_said_to_run_off_the_page_then_made_smaller_is_one_edit_that_fits
     assert outcome.edited and len(outcome.actions) == 1, outcome.actions
     assert outcome.actions[0]["type"] == "set_text_style"
     assert doc.layout.get("text2").box.x2 <= 300
+
+
+#: A flyer: a code listing set in a blue-violet, a yellow comment, a white subtitle; no QR code.
+LISTING = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
+  <rect id="rect1" x="0" y="0" width="600" height="800" fill="#222222"/>
+  <text id="text1" x="40" y="100" font-size="40" fill="#efefef" font-family="sans-serif">arduicioles</text>
+  <text id="text2" x="300" y="400" font-size="14" fill="#402c8c" font-family="monospace">void loop() {}</text>
+  <text id="text3" x="40" y="600" font-size="16" fill="#c4c20d" font-family="sans-serif">Du 8 au 10 octobre</text>
+</svg>"""
+
+
+def test_code_said_of_a_page_without_a_qr_code_is_a_text_and_a_colour_after_it_says_which() -> None:
+    outcome, _doc = _handle(LISTING, "the code in violet, move it 40 px to the left")
+    assert outcome.edited and _ids(outcome) == {"text2"}, outcome.message
+    assert outcome.actions[0]["dx"] == pytest.approx(-40)
+
+
+def test_a_colour_near_the_border_of_two_families_answers_to_both() -> None:
+    from assistant.instructions.requests.colours import near_families
+
+    assert {"blue", "purple"} <= near_families((0x40 / 255, 0x2C / 255, 0x8C / 255))
+    assert near_families((0.0, 0.6, 0.0)) == {"green"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import unicodedata
 
 from assistant.document import Layout
-from assistant.instructions.requests.colours import element_family, word_family
+from assistant.instructions.requests.colours import element_families, element_family, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.vocab import (
@@ -66,6 +66,11 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     for k, c in enumerate(heads):
         classes[c] = max(classes.get(c, 0.0), 1.0 if k == len(heads) - 1 else 0.6)
     unknown = _unknown_head(m)
+    if "qr" in classes and "code" in m.words and not {"qr", "qrcode", "barcode"} & set(m.words) and not any(
+            _fits(i, "qr", index) or "qr" in index.entry(i).name_classes for i in index.content_ids()):
+        classes.pop("qr")  # "the code in violet" on a page with no QR code: code set as text
+        heads = [h for h in heads if h != "qr"]
+        unknown = "code"
     labels = _labels(m, classes, unknown, index)
     head = max(classes, key=lambda c: classes[c]) if classes else None
     # words of a text said with a noun for another kind name that text's neighbour (a label) or nothing
@@ -264,7 +269,8 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dic
     if not wanted or len(scores) < 2:
         return scores
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}
-    return kept or scores
+    near = {k: v for k, v in scores.items() if _colours_near(k, index) & wanted}  # "violet" for a blue-violet
+    return kept or near or scores
 
 
 def _script(text: str) -> str | None:
@@ -297,6 +303,16 @@ def _colour_of(eid: str, index: ElementIndex) -> str | None:
         fills = [f for d in index.layout.descendants_of(eid) if d.kind != "text" and (f := element_family(d))]
         fam = max(set(fills), key=fills.count) if fills else None
     return fam
+
+
+def _colours_near(eid: str, index: ElementIndex) -> set[str]:
+    e = index.layout.get(eid)
+    if e.fill is None and e.children:
+        fills = [d for d in index.layout.descendants_of(eid) if d.kind != "text" and element_family(d)]
+        if fills:
+            main = max({element_family(d) for d in fills}, key=lambda f: sum(element_family(d) == f for d in fills))
+            return {f for d in fills if element_family(d) == main for f in element_families(d)}
+    return element_families(e)
 
 
 def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:

@@ -74,4 +74,20 @@ def element_family(e: Element) -> str | None:
     return family(rgb) if rgb is not None else None
 
 
-__all__ = ["family", "word_family", "element_family"]
+def near_families(rgb: tuple[float, float, float], spread: float = 12.0) -> set[str]:
+    """The family of a colour and those a person may also call it: a hue within ``spread`` degrees of the border
+    between two families is either (#402c8c is blue to one person and violet to another)."""
+    h, lightness, s = colorsys.rgb_to_hls(*rgb)
+    out = {family(rgb)}
+    for d in (-spread, spread):
+        out.add(family(colorsys.hls_to_rgb((h + d / 360.0) % 1.0, lightness, s)))
+    return out
+
+
+def element_families(e: Element) -> set[str]:
+    """:func:`near_families` of an element's main fill (empty when it has none)."""
+    rgb = hex_rgb(e.fill)
+    return near_families(rgb) if rgb is not None else set()
+
+
+__all__ = ["family", "word_family", "element_family", "near_families", "element_families"]

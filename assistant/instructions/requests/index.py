@@ -154,6 +154,8 @@ class ElementIndex:
                 if stem != source and len(squash(stem)) >= 3:
                     families.setdefault(squash(stem), []).append(e.id)
             entry.classes = self._classes(e)
+            if "qr" in entry.name_classes and e.kind != "text":
+                entry.classes.setdefault("qr", 1.0)  # a picture named "QR code" is one ("the code")
             text = self._text(e)
             if text:
                 folded = fold(text)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from PIL import ImageColor
 
+from assistant.instructions.requests.colours import word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
@@ -293,6 +294,9 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
             skeleton.append(f"E{len(mentions)}")
             mentions.append(m)
             i = j
+            if i + 1 < len(tokens) and tokens[i].text == "in" and word_family(tokens[i + 1].text):
+                m.words.append(tokens[i + 1].text)  # "the code in violet": its colour, said after it
+                i += 2
             continue
         if j > i:  # a phrase of page, edge and measure words: keep its words
             skeleton += [t.text if t.kind != "quote" else "QUOTE" for t in tokens[i:j]]

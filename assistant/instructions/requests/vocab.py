@@ -62,7 +62,8 @@ CLASS_WORDS: dict[str, str] = {
 
 #: Nouns for something said, which no class names: "the Feynman quote" is the text beside "Feynman".
 SAID_NOUNS = frozenset({"quote", "quotation", "motto", "saying", "phrase", "question", "message", "statement",
-                        "greeting", "verse", "lyric", "lyrics", "citation", "punchline", "answer"})
+                        "greeting", "verse", "lyric", "lyrics", "citation", "punchline", "answer", "code", "snippet",
+                        "claim", "hashtag", "handle", "command"})
 
 #: Language words → the script their texts are written in ("the English line", "the Chinese title").
 LANGUAGE_SCRIPTS = {"english": "latin", "french": "latin", "german": "latin", "spanish": "latin", "italian": "latin",
