@@ -75,8 +75,11 @@ def element_family(e: Element) -> str | None:
 
 
 def near_families(rgb: tuple[float, float, float], spread: float = 12.0) -> set[str]:
-    """The family of a colour and those a person may also call it: a hue within ``spread`` degrees of the border
-    between two families is either (#402c8c is blue to one person and violet to another)."""
+    """The family of a colour and those a person may also call it.
+
+    A hue within ``spread`` degrees of the border between two families is either (#402c8c is blue to one
+    person and violet to another).
+    """
     h, lightness, s = colorsys.rgb_to_hls(*rgb)
     out = {family(rgb)}
     for d in (-spread, spread):
