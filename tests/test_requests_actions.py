@@ -120,6 +120,34 @@ def test_swap_of_two_words_whose_boxes_reach_into_each_other_keeps_their_line() 
     assert apart_axis(Box(x=0, y=0, width=100, height=40), Box(x=10, y=30, width=100, height=40)) == "vertical"
 
 
+LOCKED_LAYER = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
+  xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" viewBox="0 0 400 300" width="400" height="300">
+  <rect id="bg" x="0" y="0" width="400" height="300" fill="#ffffff"/>
+  <text id="title" x="20" y="40" font-size="24" font-family="sans-serif">Research data</text>
+  <g id="layer3" inkscape:groupmode="layer" inkscape:label="Logos" sodipodi:insensitive="true">
+    <rect id="logo-a" x="20" y="200" width="80" height="40" fill="#1f4fd1"/>
+    <rect id="logo-b" x="200" y="200" width="80" height="40" fill="#d32f2f"/>
+  </g>
+</svg>"""
+
+
+def test_unlocking_an_element_of_a_locked_layer_leaves_the_rest_of_the_layer_locked() -> None:
+    """A designer locked the layer in Inkscape; "unlock the blue logo" frees that logo alone."""
+    doc = import_svg_text(LOCKED_LAYER, source="layer.svg")
+    assert doc.layout.get("logo-a").locked and doc.layout.get("logo-b").locked
+    before_svg, before_layout = _svg(doc), doc.layout.model_dump()
+    undo_diff(doc, apply_action(doc, {"type": "set_locked", "ids": ["logo-a"], "locked": False}))
+    assert _svg(doc) == before_svg and doc.layout.model_dump() == before_layout  # undone exactly
+    with pytest.raises(InvalidAction, match="locked \\(unlock it first"):
+        apply_action(doc, {"type": "move", "ids": ["logo-a"], "dx": 5})
+    apply_action(doc, {"type": "set_locked", "ids": ["logo-a"], "locked": False})
+    assert not doc.layout.get("logo-a").locked and doc.layout.get("logo-b").locked
+    assert apply_action(doc, {"type": "move", "ids": ["logo-a"], "dx": 5}).changed_ids
+    again = import_svg_text(_svg(doc).decode(), source="layer.svg")
+    assert not again.layout.get("logo-a").locked and again.layout.get("logo-b").locked
+    assert not again.layout.get("title").locked
+
+
 def test_set_locked_round_trips_and_blocks_later_edits() -> None:
     doc = _doc()
     apply_action(doc, {"type": "set_locked", "ids": ["signup"]})

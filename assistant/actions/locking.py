@@ -5,11 +5,15 @@ nodes, the attribute the importer reads (with Inkscape's
 ``sodipodi:insensitive``), so it survives a save and a re-import; members of
 a locked group are locked with it. Unlocking removes both attributes from the
 element's nodes and everything inside them. An element locked through a
-locked group (or an XML ancestor outside the element) cannot be unlocked on
-its own: the message names what to unlock instead.
+locked group cannot be unlocked on its own: the message names the group to
+unlock instead. An element locked by an enclosing XML node that is no element
+(an Inkscape layer the designer locked) is unlocked alone: the lock moves from
+that node onto everything else it held, so the rest of the layer stays locked.
 """
 
 from __future__ import annotations
+
+from lxml import etree
 
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import SetLocked
@@ -24,19 +28,45 @@ def _truthy(value: str | None) -> bool:
     return value is not None and value.strip().lower() in ("true", "1", "yes")
 
 
-def _locked_from_outside(ctx: EditContext, element_id: str) -> str | None:
-    """What keeps the element locked besides its own nodes: a locked group or XML ancestor."""
+def _locked_group(ctx: EditContext, element_id: str) -> str | None:
+    """The locked group around the element, if one keeps it locked."""
     g = ctx.el(element_id).group
     while g is not None:
         ge = ctx.el(g)
         if ge.locked:
-            return f"it is inside the locked group {g!r}; unlock that group"
+            return g
         g = ge.group
-    for n in ctx.element_nodes(element_id):
-        for anc in n.iterancestors():
-            if _truthy(anc.get(LOCK_ATTR)) or _truthy(anc.get(INSENSITIVE_ATTR)):
-                return f"an enclosing XML node ({anc.get('id') or anc.tag}) is locked"
     return None
+
+
+#: What a moved lock is put on: the nodes that draw (not a title, a description or definitions).
+_DRAWN = {"g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "image", "use",
+          "flowRoot", "switch", "a", "foreignObject"}
+
+
+def _lift_enclosing_locks(ctx: EditContext, element_id: str) -> None:
+    """Unlock the element where an enclosing node that is no element locks it, leaving the rest locked.
+
+    The lock comes off each such node and goes onto its other drawn children, down the path to the element.
+    """
+    nodes = ctx.element_nodes(element_id)
+    on_path = {a for n in nodes for a in [n, *n.iterancestors()]}
+    for n in nodes:
+        for anc in n.iterancestors():
+            if not (_truthy(anc.get(LOCK_ATTR)) or _truthy(anc.get(INSENSITIVE_ATTR))):
+                continue
+            for name in (LOCK_ATTR, INSENSITIVE_ATTR):
+                if anc.get(name) is not None:
+                    ctx.patch.set_attr(anc, name, None)
+            stack = [c for c in anc if isinstance(c.tag, str)]
+            while stack:
+                c = stack.pop()
+                if c in nodes:
+                    continue
+                if c in on_path:
+                    stack += [d for d in c if isinstance(d.tag, str)]
+                elif etree.QName(c).localname in _DRAWN:
+                    ctx.patch.set_attr(c, INSENSITIVE_ATTR, "true")
 
 
 def apply_set_locked(ctx: EditContext, a: SetLocked) -> None:
@@ -48,9 +78,11 @@ def apply_set_locked(ctx: EditContext, a: SetLocked) -> None:
         seen.add(element_id)
         ctx.el(element_id)
         if not a.locked:
-            why = _locked_from_outside(ctx, element_id)
-            if why:
-                raise InvalidAction(f"cannot unlock it: {why}", element_id)
+            group = _locked_group(ctx, element_id)
+            if group:
+                raise InvalidAction(f"cannot unlock it: it is inside the locked group {group!r}; unlock that group",
+                                    element_id)
+            _lift_enclosing_locks(ctx, element_id)
         for node in ctx.element_nodes(element_id):
             if a.locked:
                 ctx.patch.set_attr(node, LOCK_ATTR, "true")

@@ -89,7 +89,7 @@ def locked_reason(layout: Layout, element_id: str) -> str | None:
     """Why the element may not be edited: locked itself, inside a locked group, or holding a locked member."""
     el = layout.get(element_id)
     if el.locked:
-        return "it is locked"
+        return "it is locked (unlock it first: a set_locked with locked false, or 'unlock …' in the chat)"
     g = el.group
     while g is not None:
         ge = layout.get(g)
