@@ -414,3 +414,4 @@ def test_a_colour_near_the_border_of_two_families_answers_to_both() -> None:
 
     assert {"blue", "purple"} <= near_families((0x40 / 255, 0x2C / 255, 0x8C / 255))
     assert near_families((0.0, 0.6, 0.0)) == {"green"}
+    assert "red" in near_families((0.45, 0.02, 0.02))  # a dark red ("the red devil") is red, not only brown

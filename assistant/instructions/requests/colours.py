@@ -84,6 +84,8 @@ def near_families(rgb: tuple[float, float, float], spread: float = 12.0) -> set[
     out = {family(rgb)}
     for d in (-spread, spread):
         out.add(family(colorsys.hls_to_rgb((h + d / 360.0) % 1.0, lightness, s)))
+    if out & {"brown"} and s >= 0.15:  # a dark red is red to most people, a dark orange orange
+        out.add(family(colorsys.hls_to_rgb(h, max(lightness, 0.45), s)))
     return out
 
 
