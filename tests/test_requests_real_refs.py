@@ -415,3 +415,10 @@ def test_a_colour_near_the_border_of_two_families_answers_to_both() -> None:
     assert {"blue", "purple"} <= near_families((0x40 / 255, 0x2C / 255, 0x8C / 255))
     assert near_families((0.0, 0.6, 0.0)) == {"green"}
     assert "red" in near_families((0.45, 0.02, 0.02))  # a dark red ("the red devil") is red, not only brown
+
+
+def test_a_plural_thing_drawn_in_pictures_is_asked_about_not_read_as_all_of_them() -> None:
+    """"Planets up five px" with a rocket and planets drawn as two pictures: which are the planets is not known."""
+    outcome, _doc = _handle(POSTER, "planets up five px")
+    assert outcome.kind == "question" and not outcome.actions, outcome.message
+    assert "planets" in outcome.message  # not corrected into "places"

@@ -65,7 +65,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     classes: dict[str, float] = {}
     for k, c in enumerate(heads):
         classes[c] = max(classes.get(c, 0.0), 1.0 if k == len(heads) - 1 else 0.6)
-    unknown = _unknown_head(m)
+    unknown = unknown_head(m)
     if "qr" in classes and "code" in m.words and not {"qr", "qrcode", "barcode"} & set(m.words) and not any(
             _fits(i, "qr", index) or "qr" in index.entry(i).name_classes for i in index.content_ids()):
         classes.pop("qr")  # "the code in violet" on a page with no QR code: code set as text
@@ -165,7 +165,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     return scores
 
 
-def _unknown_head(m: Mention) -> str | None:
+def unknown_head(m: Mention) -> str | None:
     """The mention's last noun when it is none of the words for kinds of element ("quote", "mascot", "sign")."""
     heads = [w for w in m.words if w != "one" and word_family(w) is None and w not in _COLOUR_ADJECTIVES
              and w not in LANGUAGE_SCRIPTS]
@@ -410,5 +410,6 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
     return [i for _d, i in sorted(found)[:count]]
 
 
-__all__ = ["score_mention", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "related_to",
+__all__ = ["score_mention", "unknown_head", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part",
+           "related_to",
            "BROADER"]

@@ -44,6 +44,7 @@ from assistant.instructions.requests.choose import (
     narrow,
     related_to,
     score_mention,
+    unknown_head,
 )
 from assistant.instructions.requests.clauses import (
     clauses,
@@ -59,6 +60,7 @@ from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions
 from assistant.instructions.requests.scope import copies, page_said, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
+from assistant.instructions.requests.vocab import SAID_NOUNS
 from assistant.instructions.requests.words import Token, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
@@ -206,6 +208,11 @@ class _Reader:
             if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
                 kept = in_part(cands, _END_WORDS[word], self.layout)
                 cands = kept if m.plural or m.every else extreme(kept or cands, _END_WORDS[word], self.index)
+        if m.plural and not m.every and not m.count and not m.names and not m.quote and len(cands) > 1 and (
+                unknown_head(m) not in (None, *SAID_NOUNS)):
+            # "the planets": a thing drawn in pictures no name or text says; which of them show it is not known
+            listing = "; ".join(_describe(self.layout, i) for i in cands[:6])
+            raise _Ask("question", f"which are {m.text.removeprefix('the ')!r}: {listing}?", cands)
         if m.plural or m.every or (m.count and m.count > 1):
             if m.count and len(cands) > m.count:
                 ranked = sorted(cands, key=lambda i: -scores[i])

@@ -230,6 +230,8 @@ def _correct(word: str, known: frozenset[str]) -> str:
     if not best:
         return word
     best.sort()
+    if best[0][0] >= 2 and word.endswith("s") and not word.endswith("ss") and _correct(word[:-1], known) == word[:-1]:
+        return word  # "planets" is the plural of a word not known, not "places" two letters away
     top = [k for d, k in best if d == best[0][0]]
     if len(top) > 1:
         same_start = [k for k in top if k[0] == word[0]]
