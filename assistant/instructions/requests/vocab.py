@@ -158,7 +158,8 @@ INTENT_WORDS = {
 
 #: Adjectives and adverbs that never continue a noun phrase after its noun ("the logo twice as big").
 NOT_NOUNS = {
-    "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small", "large", "wide",
+    "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",
+    "large", "wide",
     "tall", "high", "long", "short", "huge", "tiny", "bold", "heavy", "light", "thin", "thick", "dark", "pale",
     "bright", "prominent", "visible", "straight", "level", "flush", "centered", "aligned", "evenly", "smaller",
     "bigger", "larger", "wider", "narrower", "taller", "shorter", "closer", "further", "farther", "lower",
