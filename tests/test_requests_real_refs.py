@@ -422,3 +422,20 @@ def test_a_plural_thing_drawn_in_pictures_is_asked_about_not_read_as_all_of_them
     outcome, _doc = _handle(POSTER, "planets up five px")
     assert outcome.kind == "question" and not outcome.actions, outcome.message
     assert "planets" in outcome.message  # not corrected into "places"
+
+
+def _name_mail_gap(doc) -> float:
+    return doc.layout.get("text9").box.x - doc.layout.get("text8").box.x2
+
+
+@pytest.mark.parametrize("request_text,added,target", [
+    ("more air btwn the name n the email, 40px", None, 40.0),   # shorthand; an amount apart is the gap to reach
+    ("more space between the name and the email by 10px", 10.0, None),  # an amount to add
+])
+def test_a_gap_said_after_more_space_is_the_gap_to_reach_unless_said_as_more(
+        request_text: str, added: float | None, target: float | None) -> None:
+    before = _name_mail_gap(import_svg_text(POSTER, source="poster.svg"))
+    outcome, doc = _handle(POSTER, request_text)
+    assert outcome.edited and outcome.actions[0]["type"] == "set_gap", outcome.message
+    want = target if target is not None else before + added
+    assert _name_mail_gap(doc) == pytest.approx(want, abs=0.5)

@@ -167,8 +167,12 @@ def gap(s: str) -> Intent | None:
     if rel_m and slots(s):
         rel = rel_m.groupdict().get("rel") if rel_m.groupdict().get("rel") else "between"
         found = slots(s)
+        op = "more" if m and not less else "less"
+        if length is not None and re.search(r"\d+(?:\.\d+)? [a-z%]+(?: please| pls)?$", s) and not re.search(
+                r"\b(?:by|add|another|extra|additional)\b|\d+(?:\.\d+)? [a-z%]+ (?:more|less|extra)\b", s):
+            op = "set"  # "more space between A and B, 4mm": the gap it should be (not "4mm more")
         return Intent("gap", found[:1] if rel != "between" else found, params={
-            "op": "more" if m and not less else "less", "rel": rel, "length": length, "degree": am.degree(s)})
+            "op": op, "rel": rel, "length": length, "degree": am.degree(s)})
     m = re.search(r"\b(?:set|make|change)? ?(?:the )?" + _SPACE + r" between (" + E + r") and (" + E + r")"
                   r"(?: (?:to|of|at|be))? ?(?P<num>\d+(?:\.\d+)? \w+)?", s)
     if m and length is not None:

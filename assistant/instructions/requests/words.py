@@ -40,6 +40,9 @@ SPELLING: dict[str, str] = {
     "optimise": "optimize", "normalise": "normalize", "enlargen": "enlarge", "favour": "favor",
     "behaviour": "behavior", "neighbouring": "neighboring", "neighbour": "neighbor", "visualise": "visualize",
     "harmonise": "harmonize", "standardise": "standardize", "minimise": "minimize", "maximise": "maximize",
+    # chat shorthand
+    "btwn": "between", "betw": "between", "bw": "between", "n": "and", "abt": "about", "txt": "text",
+    "thru": "through", "u": "you", "plz": "please", "pls": "please", "sml": "small", "lil": "little",
 }
 
 CONTRACTIONS: dict[str, str] = {
