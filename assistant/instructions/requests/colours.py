@@ -17,7 +17,9 @@ from assistant.document import Element, hex_rgb
 
 #: Words that name a family outright (spellings and words CSS has no value for).
 _WORDS = {"grey": "grey", "gray": "grey", "colored": "", "coloured": "", "brown": "brown", "pink": "pink",
-          "purple": "purple", "violet": "purple", "magenta": "pink", "cyan": "cyan", "turquoise": "cyan"}
+          "purple": "purple", "violet": "purple", "magenta": "pink", "cyan": "cyan", "turquoise": "cyan",
+          "blueish": "blue", "bluish": "blue", "reddish": "red", "greenish": "green", "yellowish": "yellow",
+          "pinkish": "pink", "greyish": "grey", "grayish": "grey", "purplish": "purple", "orangey": "orange"}
 #: Colour words that are also ordinary words of requests ("a tan line" is rare; "the light one" is not a colour).
 _NOT_COLOURS = {"tan", "linen", "snow", "bisque", "moccasin", "chocolate", "peru", "wheat", "thistle", "orchid",
                 "light", "dark"}
@@ -26,8 +28,7 @@ _NOT_COLOURS = {"tan", "linen", "snow", "bisque", "moccasin", "chocolate", "peru
 #: Colour words typos are never corrected away from ("pink" is not "pin").
 #: Only the common ones: a rarer name ("lime", "rose") would pull typos of request words to itself.
 COLOUR_WORDS = frozenset({*_WORDS, "black", "white", "red", "orange", "yellow", "green", "blue", "navy", "teal",
-                          "gold", "silver", "beige", "blueish", "reddish", "greenish", "yellowish", "pinkish",
-                          "greyish", "grayish", "purplish"})
+                          "gold", "silver", "beige"} - {"colored", "coloured"})
 
 
 def family(rgb: tuple[float, float, float]) -> str:

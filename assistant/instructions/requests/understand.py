@@ -76,9 +76,10 @@ _FIRST_WORDS = frozenset({"intro", "introduction", "lede", "lead", "opening", "i
 _FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size", "fill": "size",
            "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
            "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
-#: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
+#: Saying something runs past an edge ("goes out of the page", "falls off the right side").
 _OVERFLOWS = (r"(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|sticks?|sticking|spills?|spilling|"
               r"extends?|bleeds?|pokes?|poking) (?:out|off|past|beyond|outside)\b")
+#: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
 _DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
                         r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
                         r"corner) )*(?:also |still )?(?:s |is |are |looks? |feels? |seems? |sits? |should read |reads |"
