@@ -439,3 +439,12 @@ def test_a_gap_said_after_more_space_is_the_gap_to_reach_unless_said_as_more(
     assert outcome.edited and outcome.actions[0]["type"] == "set_gap", outcome.message
     want = target if target is not None else before + added
     assert _name_mail_gap(doc) == pytest.approx(want, abs=0.5)
+
+
+@pytest.mark.parametrize("request_text", ["the photo on the left: make it smaller",
+                                          "the photo on the left, move it down 10px"])
+def test_a_place_said_first_then_it_says_which_one_is_meant(request_text: str) -> None:
+    """"The rocket on the left: make it smaller": the place says which of two; the rest is the edit."""
+    outcome, _doc = _handle(POSTER, request_text)
+    assert outcome.edited and len(outcome.actions) == 1 and _ids(outcome) == {"image1"}, outcome.actions
+    assert outcome.actions[0]["type"] != "align"

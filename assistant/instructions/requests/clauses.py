@@ -102,11 +102,17 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
             out[-1] = out[-1] + [Token("and", "and")] + part
             _m, prev_skel = find_mentions(out[-1], index)
             continue
-        if out and not _m and _PLACE_NAMED.fullmatch(prev_skel) and detect_intent(skel, part) is not None:
+        back = bool(_m) and all(x.pronoun in ("it", "them", "this", "that") and not x.words for x in _m)
+        if out and (not _m or back) and _PLACE_NAMED.fullmatch(prev_skel) and detect_intent(skel, part) is not None:
             # "the logo at the bottom, a little smaller please": the place says which logo; the rest what to do
-            out[-1] = out[-1] + part
-            _m, prev_skel = find_mentions(out[-1], index)
-            continue
+            # ("the rocket on the left: make it smaller" alike, the pronoun being the element named)
+            # the pronoun stands for the element with its place ("center [the rocket on the left] vertically")
+            joined = [s for t in part for s in (out[-1] if t.text in ("it", "them", "this", "that") else [t])] \
+                if back else out[-1] + part
+            _m, joined_skel = find_mentions(joined, index)
+            if detect_intent(joined_skel, joined) is not None:
+                out[-1], prev_skel = joined, joined_skel
+                continue
         out.append(part)
         prev_skel = skel
     return out
