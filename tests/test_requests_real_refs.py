@@ -448,3 +448,9 @@ def test_a_place_said_first_then_it_says_which_one_is_meant(request_text: str) -
     outcome, _doc = _handle(POSTER, request_text)
     assert outcome.edited and len(outcome.actions) == 1 and _ids(outcome) == {"image1"}, outcome.actions
     assert outcome.actions[0]["type"] != "align"
+
+
+def test_a_common_word_that_opens_one_text_names_it_before_a_noun_for_text() -> None:
+    """"Move start line + paragraph up 5mm": "start" is an everyday word, but only one line begins with it."""
+    outcome, _doc = _handle(WIDE, "move start line + open day text up 5px")
+    assert outcome.edited and _ids(outcome) == {"text1", "text2"}, outcome.message

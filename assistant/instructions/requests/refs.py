@@ -122,6 +122,8 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
                               and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
             if hits and all(kind == "part" for _e, kind, _s in hits) and _name_goes_on(tokens, i + n):
                 hits = []  # "the Zeste de Savoir logo": a name of its own, not the text "Zeste de Code"
+            if not hits and n == 1:
+                hits = _first_word_hits(tokens, i, index)
             if hits:
                 found = (i + n, hits)
                 break
@@ -191,6 +193,17 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
 MAX_PART_HITS = 3
 #: Words that may sit inside a run of words quoted from a text without being rare themselves.
 _PART_GLUE = {"of", "the", "and", "for", "to", "in", "on", "a", "de", "la", "le", "des", "du"}
+
+
+def _first_word_hits(tokens: list[Token], i: int, index: ElementIndex) -> list[tuple[str, str, float]]:
+    """"Start line", "welcome text": a common word that opens exactly one text, said before a noun for a text."""
+    w = tokens[i].text
+    if (tokens[i].kind != "word" or len(w) < 3 or not w.isalpha() or w in CLASS_WORDS or w in FUNCTION_WORDS
+            or i + 1 >= len(tokens) or CLASS_WORDS.get(tokens[i + 1].text) not in ("line", "text", "body", "heading")):
+        return []
+    hits = [eid for eid, entry in index.entries.items() if entry.words[:1] == [fold(w)] and entry.content]
+    owners = [e for e in hits if not any(a in hits for a in index.ancestors(e))]
+    return [(e, "part", STRENGTH["part"]) for e in hits] if len(owners) == 1 else []
 
 
 def _name_goes_on(tokens: list[Token], k: int) -> bool:
