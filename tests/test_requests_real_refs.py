@@ -12,9 +12,10 @@ import pytest
 
 from assistant.app.requests import RequestRunner
 from assistant.app.session import Session
-from assistant.importer import import_svg_text
+from assistant.importer import import_svg, import_svg_text
 from assistant.instructions.requests.amounts import factor
 from assistant.instructions.requests.kinds import plausible_actions
+from benchmarks.bench_requests import SHARED
 
 #: A poster: a title with a copy left on the scratch area beside the page, a heading with the photo beside it and
 #: another photo far away, a quote and its author, a web address, two green bands (one behind a word), a blue
@@ -454,3 +455,19 @@ def test_a_common_word_that_opens_one_text_names_it_before_a_noun_for_text() -> 
     """"Move start line + paragraph up 5mm": "start" is an everyday word, but only one line begins with it."""
     outcome, _doc = _handle(WIDE, "move start line + open day text up 5px")
     assert outcome.edited and _ids(outcome) == {"text1", "text2"}, outcome.message
+
+
+DCONF = SHARED / "corpus" / "real" / "dlang_dconf18-banner.svg"
+
+
+@pytest.mark.skipif(not DCONF.is_file(), reason="../shared/corpus is not here")
+def test_swapping_two_words_whose_units_overlap_exchanges_the_words_not_the_units() -> None:
+    """"Swap DConf and 2018": each word has an ornament the importer put in its unit, and the units overlap."""
+    doc = import_svg(DCONF)
+    before = {i: doc.layout.get(i).box for i in ("text2810", "text2810-7")}
+    outcome = RequestRunner(Session(doc)).handle("swap DConf and 2018")
+    assert outcome.edited and _ids(outcome) == {"text2810", "text2810-7"}, outcome.actions
+    dconf, year = doc.layout.get("text2810").box, doc.layout.get("text2810-7").box
+    assert year.x < dconf.x and year.y == pytest.approx(before["text2810-7"].y)
+    tuck = before["text2810"].x2 - before["text2810-7"].x  # how far the words reached into each other before
+    assert year.x2 - dconf.x <= tuck + 1

@@ -49,6 +49,13 @@ def _swap(step: Step, layout: Layout) -> list[Actions]:
     ids = step.patients + [r for r in step.refs if r not in step.patients]
     if len(ids) != 2:
         raise CannotPlan(f"a swap needs exactly two elements, and I found {len(ids)}")
+    a, b = (layout.get(i) for i in ids)
+    texts = [text_ids(layout, a), text_ids(layout, b)]
+    if (a.box.intersection(b.box) is not None and all(i.startswith("la-") for i in ids)
+            and all(len(t) == 1 for t in texts)):
+        # two units the importer made whose boxes reach into each other ("DConf" and "2018", each with the
+        # ornament drawn beside it): exchanging the boxes runs the words into each other; exchange the words
+        return [[{"type": "swap", "ids": [texts[0][0], texts[1][0]]}], [{"type": "swap", "ids": ids}]]
     return [[{"type": "swap", "ids": ids}]]
 
 
