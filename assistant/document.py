@@ -106,6 +106,11 @@ class Canvas(BaseModel):
         """Every page of the document (the canvas alone when it has no Inkscape pages)."""
         return list(self.pages) or [self.box]
 
+    def page_box(self, page: int) -> Box:
+        """The box of page ``page`` (``Element.page``); the whole canvas for an element on no page."""
+        pages = self.page_boxes()
+        return pages[page] if 0 <= page < len(pages) else self.box
+
     @classmethod
     def with_default_margins(cls, **kw: Any) -> Canvas:
         """A canvas whose safe margins are 5 % of its shorter side."""

@@ -375,8 +375,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
 
 def _fit_scale(layout: Layout, el: Element) -> float:
     """The scale at which ``el``, kept where it starts, ends inside its page (with a small margin)."""
-    pages = layout.canvas.page_boxes()
-    page = pages[el.page] if 0 <= el.page < len(pages) else layout.canvas.box
+    page = layout.canvas.page_box(el.page)
     b, margin = el.box, 0.02 * min(page.width, page.height)
     s = 1.0
     if b.x2 > page.x2 and b.width > 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from assistant.document import Layout
+from assistant.document import Element, Layout
 from assistant.instructions.requests.colours import element_families, element_family, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.refs import Mention
@@ -296,23 +296,26 @@ def _by_script(m: Mention, scores: dict[str, float], index: ElementIndex) -> dic
     return kept or scores
 
 
-def _colour_of(eid: str, index: ElementIndex) -> str | None:
+def _painted(eid: str, index: ElementIndex) -> list[Element]:
+    """What gives an element its colour: itself when it has a fill, else its members of the commonest colour."""
     e = index.layout.get(eid)
-    fam = element_family(e)
-    if fam is None and e.children:
-        fills = [f for d in index.layout.descendants_of(eid) if d.kind != "text" and (f := element_family(d))]
-        fam = max(set(fills), key=fills.count) if fills else None
-    return fam
+    if element_family(e) is not None or not e.children:
+        return [e]
+    fills = [d for d in index.layout.descendants_of(eid) if d.kind != "text" and element_family(d)]
+    if not fills:
+        return []
+    families = [element_family(d) for d in fills]
+    main = max(set(families), key=families.count)
+    return [d for d, f in zip(fills, families) if f == main]
+
+
+def _colour_of(eid: str, index: ElementIndex) -> str | None:
+    painted = _painted(eid, index)
+    return element_family(painted[0]) if painted else None
 
 
 def _colours_near(eid: str, index: ElementIndex) -> set[str]:
-    e = index.layout.get(eid)
-    if e.fill is None and e.children:
-        fills = [d for d in index.layout.descendants_of(eid) if d.kind != "text" and element_family(d)]
-        if fills:
-            main = max({element_family(d) for d in fills}, key=lambda f: sum(element_family(d) == f for d in fills))
-            return {f for d in fills if element_family(d) == main for f in element_families(d)}
-    return element_families(e)
+    return {f for d in _painted(eid, index) for f in element_families(d)}
 
 
 def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:

@@ -399,9 +399,8 @@ class _Reader:
         """
         if intent.kind == "inside" and len(patients) > 1 and len(intent.patients) == 1 and not (
                 mentions[intent.patients[0]].plural or mentions[intent.patients[0]].every):
-            pages = self.layout.canvas.page_boxes()
-            off = [i for i in patients if not (pages[e.page] if 0 <= (e := self.layout.get(i)).page < len(pages)
-                                               else self.layout.canvas.box).contains(e.box, 1e-6)]
+            off = [i for i in patients
+                   if not self.layout.canvas.page_box((e := self.layout.get(i)).page).contains(e.box, 1e-6)]
             if len(off) == 1:
                 resolved[intent.patients[0]] = off
                 return off, refs
