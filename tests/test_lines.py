@@ -139,11 +139,11 @@ def test_two_columns_of_like_lines_are_judged_each_on_its_own() -> None:
     assert {f.suggestion["type"] for f in ragged} == {"align"}
 
 
-def _knocked(dx: float, dy: float) -> str:
-    """Five cards down the left edge (x = 80), 50 apart, a note beside each; the third card knocked by (dx, dy)."""
+def _knocked(dx: float, dy: float, which: int = 2) -> str:
+    """Five cards down the left edge (x = 80), 50 apart, a note beside each; card ``which`` knocked by (dx, dy)."""
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1400">']
     for i in range(5):
-        x, y = 80 + (dx if i == 2 else 0.0), 120 + i * 250 + (dy if i == 2 else 0.0)
+        x, y = 80 + (dx if i == which else 0.0), 120 + i * 250 + (dy if i == which else 0.0)
         parts.append(f'<rect id="card{i}" data-role="image" x="{x}" y="{y}" width="300" height="200" fill="#a8dadc"/>')
         parts.append(f'<text id="note{i}" x="480" y="{180 + i * 250}" font-size="28">Note {i} on the card</text>')
     parts.append("</svg>")
@@ -160,6 +160,12 @@ def test_a_card_knocked_off_its_column_and_its_spacing_is_put_back_on_both_at_on
     assert len(found) == 1, found
     assert found[0].suggestion == {"type": "move", "ids": ["card2"], "dx": -30.0, "dy": -22.0}
     assert "off its column's spacing (between card1 and card3)" in found[0].message
+
+
+def test_the_last_card_goes_back_to_the_gap_the_column_repeats() -> None:
+    found = [f for f in _defects(_knocked(-30.0, 25.0, which=4)) if f.element_ids[0] == "card4"]
+    assert [f.suggestion for f in found] == [{"type": "move", "ids": ["card4"], "dx": 30.0, "dy": -25.0}]
+    assert "off its column's spacing (under card3)" in found[0].message
 
 
 def test_spacing_alone_is_not_a_defect() -> None:

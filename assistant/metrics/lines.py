@@ -29,15 +29,17 @@ a whole, on its members' values, against the lines of everything outside it, sin
 keep each other's lines wherever the section stands.
 
 Rows and rhythm are the vertical lines (:func:`vertical_misses`), on what a designer places:
-top-level units, a section as one. A unit is on them when its top, centre or bottom is on the
-line of a unit beside it (a row: units side by side, within reach), or when the gap to the unit
-above or below it in its column equals a gap kept between two other units of the page (the
-rhythm). A unit on none of them, which one shift of ``MIN_SHIFT`` … ``MAX_SHIFT`` of the page
-would put back on the rhythm on both sides at once (the gaps above and below each equal to a gap
-kept elsewhere), or on a line that ``ROW_SUPPORT`` units beside it share, has missed them. That
-is not a defect on its own: real designs space their columns too freely (measured on the corpus,
-such a rule fires on as many untouched units as on displaced ones). A unit found off its column
-as well, though, was knocked out of place, and its edit puts it back on both.
+top-level units, a section as one. A unit's column is the units that share at least
+``COLUMN_SHARE`` of the narrower one's width with it; its neighbours are the nearest of them
+above and below. The *rhythm* is the gaps kept between neighbours across the page. A unit is on
+the vertical lines when both its gaps (to the unit above and below) are gaps the page keeps
+elsewhere, or when its top, centre or bottom is on a line that ``ROW_SUPPORT`` units beside it
+share (a row). The smallest shift, of ``MIN_SHIFT`` … ``MAX_SHIFT`` of the page, that puts it
+back on them mends it; a unit that ends its column has one gap, which must then be kept by
+``ONE_SIDED`` other pairs. That is not a defect on its own: real designs space their columns
+too freely (measured on the corpus, such a rule fires on as many untouched units as on
+displaced ones). A unit found off its column as well, though, was knocked out of place, and its
+edit puts it back on both.
 
 Measured on the real designs of ``../shared/corpus`` (``python -m benchmarks.run --only restore``),
 the check fires on about 1 % of the units of untouched designs. Layouts of more than ``MAX_UNITS``
@@ -60,6 +62,10 @@ REGULAR = 0.7
 SUPPORT = 3
 #: Units beside one that a vertical shift must put it in line with.
 ROW_SUPPORT = 2
+#: Units stand in one column when they share this much of the narrower one's width.
+COLUMN_SHARE = 0.5
+#: The gap to its one neighbour, for a unit that ends its column, must be kept by this many other pairs.
+ONE_SIDED = 2
 MAX_UNITS = 200
 #: A stack of at least this many like texts …
 SIBLINGS = 3
@@ -314,18 +320,26 @@ def _beside(a: Box, b: Box) -> bool:
     return a.x2 <= b.x or b.x2 <= a.x
 
 
+def _same_column(a: Box, b: Box) -> bool:
+    """Whether ``a`` and ``b`` share at least ``COLUMN_SHARE`` of the narrower one's width."""
+    return min(a.x2, b.x2) - max(a.x, b.x) >= COLUMN_SHARE * min(a.width, b.width)
+
+
 def _columns(placed: list[Element], grounds: dict[str, str | None]) -> dict[str, tuple[Element | None, Element | None]]:
-    """Each unit's neighbours in its column (units on its ground whose extents overlap it across): above, below."""
+    """Each unit's neighbours in its column (units on its ground that share its column), above and below.
+
+    The one above starts above it and ends lowest of those; the one below ends below it and starts highest.
+    """
     out: dict[str, tuple[Element | None, Element | None]] = {}
     for u in placed:
         above: Element | None = None
         below: Element | None = None
         for o in placed:
-            if o is u or grounds[o.id] != grounds[u.id] or _beside(o.box, u.box):
+            if o is u or grounds[o.id] != grounds[u.id] or not _same_column(o.box, u.box):
                 continue
-            if o.box.cy < u.box.cy and (above is None or o.box.y2 > above.box.y2):
+            if o.box.y < u.box.y and o.box.cy < u.box.cy and (above is None or o.box.y2 > above.box.y2):
                 above = o
-            elif o.box.cy > u.box.cy and (below is None or o.box.y < below.box.y):
+            elif o.box.y2 > u.box.y2 and o.box.cy > u.box.cy and (below is None or o.box.y < below.box.y):
                 below = o
         out[u.id] = (above, below)
     return out
@@ -370,22 +384,26 @@ def vertical_misses(layout: Layout, units: list[Element], sections: dict[str, li
                and _beside(o.box, u.box) and o.box.y < u.box.y2 + hi and u.box.y < o.box.y2 + hi
                for t, v in _y_values(o)]
         values = _y_values(u)
-        if kept(ga) or kept(gb) or _kept(values, row, 0.0, tol):
-            continue
         # the lines of a row: kept by at least ROW_SUPPORT units beside it
         shared = [(lt, lv, who) for lt, lv, who in row
                   if sum(lt2 == lt and abs(lv - w) <= tol for lt2, w, _ in row) >= ROW_SUPPORT]
-        shifts = {lv - v for t, v in values for lt, lv, _ in shared if lt == t}
-        if ga is not None and gb is not None:
-            shifts |= {g - ga for g in gaps} | {gb - g for g in gaps}
+        shifts = {0.0} | {lv - v for t, v in values for lt, lv, _ in shared if lt == t}
+        shifts |= {g - ga for g in gaps} if ga is not None else set()
+        shifts |= {gb - g for g in gaps} if gb is not None else set()
         for shift in sorted((s for s in shifts if abs(s) <= hi), key=abs):
             beside = _kept(values, shared, shift, tol)
-            n = 0 if ga is None or gb is None else min(kept(ga + shift), kept(gb - shift))
+            if ga is not None and gb is not None:
+                n = min(kept(ga + shift), kept(gb - shift))
+            else:  # the end of its column: a gap the page repeats
+                n = max(kept(None if ga is None else ga + shift), kept(None if gb is None else gb - shift))
+                n = n if n >= ONE_SIDED else 0
             if not n and not beside:
                 continue
-            if abs(shift) > lo and above is not None and below is not None and n:
-                out[u.id] = _Vertical(shift, (above.id, below.id),
-                                      f"off its column's spacing (between {above.id} and {below.id})")
+            if abs(shift) > lo and n:
+                keepers = tuple(o.id for o in (above, below) if o is not None)
+                where = (f"between {above.id} and {below.id}" if above is not None and below is not None
+                         else f"under {above.id}" if above is not None else f"above {keepers[0]}")
+                out[u.id] = _Vertical(shift, keepers, f"off its column's spacing ({where})")
             elif abs(shift) > lo:
                 out[u.id] = _Vertical(shift, tuple(sorted(beside)),
                                       f"off the row of {', '.join(sorted(beside)[:3])}")
