@@ -120,15 +120,8 @@ def test_swap_of_two_words_whose_boxes_reach_into_each_other_keeps_their_line() 
     assert apart_axis(Box(x=0, y=0, width=100, height=40), Box(x=10, y=30, width=100, height=40)) == "vertical"
 
 
-LOCKED_LAYER = """<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"
-  xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" viewBox="0 0 400 300" width="400" height="300">
-  <rect id="bg" x="0" y="0" width="400" height="300" fill="#ffffff"/>
-  <text id="title" x="20" y="40" font-size="24" font-family="sans-serif">Research data</text>
-  <g id="layer3" inkscape:groupmode="layer" inkscape:label="Logos" sodipodi:insensitive="true">
-    <rect id="logo-a" x="20" y="200" width="80" height="40" fill="#1f4fd1"/>
-    <rect id="logo-b" x="200" y="200" width="80" height="40" fill="#d32f2f"/>
-  </g>
-</svg>"""
+#: A layer the designer locked in Inkscape, with two logos on it.
+LOCKED_LAYER = (Path(__file__).parent / "data" / "locked_layer.svg").read_text()
 
 
 def test_unlocking_an_element_of_a_locked_layer_leaves_the_rest_of_the_layer_locked() -> None:

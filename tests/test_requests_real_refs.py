@@ -8,6 +8,8 @@ layouts here are written for these tests, with generated ids as real files have 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from assistant.app.requests import RequestRunner
@@ -471,3 +473,71 @@ def test_swapping_two_words_whose_units_overlap_exchanges_the_words_not_the_unit
     assert year.x < dconf.x and year.y == pytest.approx(before["text2810-7"].y)
     tuck = before["text2810"].x2 - before["text2810-7"].x  # how far the words reached into each other before
     assert year.x2 - dconf.x <= tuck + 1
+
+
+def test_a_request_naming_an_element_of_a_layer_locked_in_inkscape_unlocks_it_and_says_so() -> None:
+    """Locked so as not to be dragged by accident; a typed request names it as surely as the objects panel."""
+    doc = import_svg(Path(__file__).parent / "data" / "locked_layer.svg")
+    outcome = RequestRunner(Session(doc)).handle("move the blue box 10px right")
+    assert outcome.edited, outcome.message
+    assert outcome.actions[0] == {"type": "set_locked", "ids": ["logo-a"], "locked": False}
+    assert "logo-a was locked in the file; I unlocked it" in outcome.message
+    assert doc.layout.get("logo-a").box.x == pytest.approx(30.0) and doc.layout.get("logo-b").locked
+    # a lock set here ("lock the title") stands
+    runner = RequestRunner(Session(doc))
+    assert runner.handle("lock the title").edited
+    refused = runner.handle("move the title down 10px")
+    assert not refused.edited and "locked" in refused.message
+
+
+#: Two sections, each a heading with its code under it, in one column; a card title.
+CODE_CARD = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300" width="400" height="300">
+  <text id="text1" x="20" y="30" font-size="22" font-family="sans-serif">Hello in two languages</text>
+  <text id="text2" x="20" y="80" font-size="16" font-family="sans-serif" font-weight="700">Ruby</text>
+  <text id="text3" x="20" y="100" font-size="12" font-family="monospace">puts 'Hello, World!'</text>
+  <text id="text4" x="20" y="150" font-size="16" font-family="sans-serif" font-weight="700">SQL</text>
+  <text id="text5" x="20" y="170" font-size="12" font-family="monospace">SELECT 'Hello, World!';</text>
+</svg>"""
+
+
+def _sections_of(doc) -> dict[str, str]:
+    return {c: e.id for e in doc.layout.top_level() if e.id.startswith("la-section-") for c in e.children}
+
+
+def test_a_snippet_named_by_its_heading_is_the_code_under_it_and_a_swap_of_headings_swaps_sections() -> None:
+    doc = import_svg_text(CODE_CARD, source="card.svg")
+    sections = _sections_of(doc)
+    assert sections.get("text2") and sections.get("text4") and sections["text2"] != sections["text4"]
+    outcome, _ = _handle(CODE_CARD, "the SQL snippet ten percent bigger")
+    assert _ids(outcome) == {"text5"}, outcome.actions
+    outcome, doc = _handle(CODE_CARD, "swap ruby and sql")
+    assert outcome.actions[0] == {"type": "swap", "ids": [sections["text2"], sections["text4"]]}
+    assert doc.layout.get("text5").box.y < doc.layout.get("text3").box.y
+
+
+@pytest.mark.parametrize("request_text", [
+    "the code block (SELECT Hello World etc) up by 10 px",
+    "the code block (SELECT 'Hello...) up by 10 px",
+])
+def test_words_in_brackets_after_a_noun_say_which_element_it_is(request_text: str) -> None:
+    outcome, _ = _handle(CODE_CARD, request_text)
+    assert outcome.edited and _ids(outcome) == {"text5"}, outcome.message
+
+
+@pytest.mark.parametrize(("request_text", "kind"), [
+    ("Ruby is bigger than SQL", "question"),  # a comparison says what is wrong, not which way to mend it
+    ("Ruby is bigger than SQL, make Ruby match SQL", "edited"),
+    ("the instagram handle under the title should be bold", "missing"),  # no @name on the card
+    ("title's a bit shouty -> take it to 85%", "edited"),
+])
+def test_comparisons_handles_and_arrows(request_text: str, kind: str) -> None:
+    outcome, _ = _handle(CODE_CARD, request_text)
+    assert outcome.kind == kind, outcome.message
+
+
+@pytest.mark.skipif(not (SHARED / "corpus").is_dir(), reason="../shared (its corpus) is not here")
+def test_a_brand_no_file_word_spells_among_pictures_of_a_logos_size_is_asked_about() -> None:
+    """On the RDMO postcard one logo is drawn (the AIP one) and three are pictures: "the DFG logo" is a guess."""
+    doc = import_svg(SHARED / "corpus" / "real" / "rdmo_postcard-back-de.svg")
+    outcome = RequestRunner(Session(doc)).handle("Please move the DFG logo 3 mm to the right.")
+    assert outcome.kind == "question" and "image4996" in outcome.message and not outcome.edited

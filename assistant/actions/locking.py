@@ -17,6 +17,8 @@ from lxml import etree
 
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import SetLocked
+from assistant.actions.validate import locked_reason
+from assistant.document import Document
 from assistant.errors import InvalidAction
 from assistant.svg.tree import SODIPODI_NS
 
@@ -67,6 +69,31 @@ def _lift_enclosing_locks(ctx: EditContext, element_id: str) -> None:
                     stack += [d for d in c if isinstance(d.tag, str)]
                 elif etree.QName(c).localname in _DRAWN:
                     ctx.patch.set_attr(c, INSENSITIVE_ATTR, "true")
+
+
+def locked_in_file(doc: Document, element_id: str) -> str | None:
+    """What to unlock so that ``element_id`` can be edited, when only the file's Inkscape locks hold it.
+
+    That is the element itself, or the locked group around it, when the lock on it (on its nodes, on what
+    they hold or on what holds them) is Inkscape's ``sodipodi:insensitive`` and none is a ``data-locked``
+    (a lock set here, which stands). None when it is not locked, or not only so.
+    """
+    layout = doc.layout
+    if element_id not in layout or locked_reason(layout, element_id) is None:
+        return None
+    target = element_id
+    g = layout.get(element_id).group
+    while g is not None:
+        if layout.get(g).locked:
+            target = g
+        g = layout.get(g).group
+    ctx = EditContext(doc)
+    nodes = ctx.element_nodes(target)
+    held = [n for top in nodes for n in top.iter() if isinstance(n.tag, str)]
+    holding = [a for top in nodes for a in top.iterancestors()]
+    if any(_truthy(n.get(LOCK_ATTR)) for n in held + holding):
+        return None
+    return target if any(_truthy(n.get(INSENSITIVE_ATTR)) for n in held + holding) else None
 
 
 def apply_set_locked(ctx: EditContext, a: SetLocked) -> None:

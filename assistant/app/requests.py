@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.actions import apply_actions, undo_diffs
+from assistant.actions.locking import locked_in_file
 from assistant.app.session import EditResult, Session
-from assistant.document import Layout
+from assistant.document import Document, Layout
 from assistant.errors import InvalidAction
 from assistant.instructions.requests import (
     CannotPlan,
@@ -93,12 +94,13 @@ def carry_out(session: Session, steps: list[Step]) -> tuple[list[dict[str, Any]]
                     notes.append(_ALREADY.get(step.kind, "'{text}' is already so").format(text=step.text))
                     break
                 try:
-                    diffs = apply_actions(doc, alt)
+                    diffs, alt, unlocked = _apply_unlocking(doc, alt)
                 except InvalidAction as exc:
                     last_error = last_error or exc  # the preferred way's reason is the one to tell
                     continue
                 done += diffs
                 actions += alt
+                notes += [f"{i} was locked in the file; I unlocked it to make this edit" for i in unlocked]
                 break
             else:
                 if last_error is not None:
@@ -107,6 +109,29 @@ def carry_out(session: Session, steps: list[Step]) -> tuple[list[dict[str, Any]]
     finally:
         undo_diffs(doc, done)
     return actions, notes
+
+
+#: Most elements one step unlocks.
+MAX_UNLOCKS = 4
+
+
+def _apply_unlocking(doc: Document, alt: list[dict[str, Any]]) -> tuple[list[Any], list[dict[str, Any]], list[str]]:
+    """Apply ``alt``; where the file's own (Inkscape) lock refuses an element it names, unlock that first.
+
+    A request that names an element is as explicit as selecting it in the objects panel: a layer the designer
+    locked so as not to drag it by accident does not stand in its way. A lock set here (``data-locked``, as
+    "lock the logo" sets) does. Returns the diffs, the actions with their unlocks, and what was unlocked.
+    """
+    unlocked: list[str] = []
+    while True:
+        try:
+            return apply_actions(doc, alt), alt, unlocked
+        except InvalidAction as exc:
+            target = locked_in_file(doc, exc.element_id) if exc.element_id else None
+            if target is None or target in unlocked or len(unlocked) >= MAX_UNLOCKS:
+                raise
+            unlocked.append(target)
+            alt = [{"type": "set_locked", "ids": [target], "locked": False}, *alt]
 
 
 #: What a step that needs no change tells the user.

@@ -56,7 +56,19 @@ def _swap(step: Step, layout: Layout) -> list[Actions]:
         # two units the importer made whose boxes reach into each other ("DConf" and "2018", each with the
         # ornament drawn beside it): exchanging the boxes runs the words into each other; exchange the words
         return [[{"type": "swap", "ids": [texts[0][0], texts[1][0]]}], [{"type": "swap", "ids": ids}]]
+    heads = [_headed(layout, e) for e in (a, b)]
+    if all(heads) and heads[0] != heads[1]:
+        # "swap python and ruby": the headings name their sections; the code under each goes with it
+        return [[{"type": "swap", "ids": heads}], [{"type": "swap", "ids": ids}]]
     return [[{"type": "swap", "ids": ids}]]
+
+
+def _headed(layout: Layout, e: Element) -> str | None:
+    """The section (a heading and what is under it, grouped by the importer) that ``e`` heads, if it does."""
+    if e.group is None or not e.group.startswith("la-section-"):
+        return None
+    section = layout.get(e.group)
+    return section.id if section.children and section.children[0] == e.id else None
 
 
 def _separate(step: Step, layout: Layout) -> list[Actions]:

@@ -78,6 +78,10 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
              if n[0] not in labels and not (n[1] == "part" and head and not _fits(n[0], head, index))]
     if not _SECTION_WORDS.intersection(m.words):  # "get a head start": the heading, not the section it heads
         names = [n for n in names if not (n[1] in ("part", "text") and n[0].startswith(_SECTION))] or names
+    if head in _TEXT_KINDS:  # "the Research data management title": the text, not the button group round it
+        named = {n[0] for n in names}
+        names = [n for n in names if not (index.layout.get(n[0]).kind == "group"
+                                          and named.intersection(_members(n[0], index)))] or names
     for eid, _kind, strength in names:
         scores[eid] = max(scores.get(eid, 0.0), strength)
         if _SECTION_WORDS.intersection(m.words):  # "the Analyze information section": the heading with its text
@@ -149,7 +153,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if labels:
         # "the Thrust 1 picture", "the Feynman quote": the words are another element's, the nearest one is meant
         pool = list(scores) if classes else _unknown_pool(unknown, index)
-        for eid, bonus in _near(pool, labels, index).items():
+        for eid, bonus in _near(pool, labels, index, said=not classes and unknown in SAID_NOUNS).items():
             scores[eid] = scores.get(eid, 0.0) + bonus
     elif unknown and not scores and not m.quote:
         # "the road sign", "the mascot": a thing drawn in a picture, which no name or text says; "the quote": a text
@@ -161,8 +165,36 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         scores = {k: v for k, v in scores.items() if "credit" not in index.entry(k).classes} or scores
     if any(index.layout.get(k).page >= 0 for k in scores):
         # a copy left beside the page (Inkscape's scratch area) is not what anyone looking at the page means
-        scores = {k: v for k, v in scores.items() if index.layout.get(k).page >= 0}
+        scores = {k: v for k, v in scores.items() if index.on_page(index.layout.get(k))}
+    if "logo" in heads and not names and not m.quote and _said(m):
+        scores = _brand_logo(scores, index)
     return scores
+
+
+#: A picture of about a logo's size (its area within this ratio of the logo's, either way) may be a logo too.
+LOGO_ALIKE = 2.5
+
+
+def _said(m: Mention) -> list[str]:
+    """The mention's words that are no vocabulary of kinds, colours, places or measures ("DFG" in "the DFG logo")."""
+    return [w for w in m.words if w not in CLASS_WORDS and w not in FUNCTION_WORDS and word_family(w) is None
+            and w not in PAGE_WORDS and w not in EDGE_WORDS and w not in MEASURE_WORDS and len(w) > 1]
+
+
+def _brand_logo(scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
+    """All the candidates for "the DFG logo" where no word of the file says DFG.
+
+    The one element called a logo is a guess among the pictures of a logo's size beside it, so they are all
+    candidates (a question follows) rather than that one alone.
+    """
+    logos = [i for i in scores if "logo" in index.entry(i).classes]
+    if len(logos) != 1:
+        return scores
+    area = index.layout.get(logos[0]).box.area
+    alike = [i for i in index.content_ids() if i != logos[0] and (e := index.layout.get(i)).group is None
+             and e.kind == "image" and index.on_page(e) and not index.entry(i).name_classes
+             and area / LOGO_ALIKE <= e.box.area <= area * LOGO_ALIKE]
+    return {**scores, **dict.fromkeys(alike, scores[logos[0]])} if alike else scores
 
 
 def unknown_head(m: Mention) -> str | None:
@@ -194,8 +226,14 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
     if not classes:
         return set()
     head = max(classes, key=lambda c: classes[c])
+    if head in _TEXT_KINDS and all(kind == "text" for _e, kind, _s in m.names):
+        return set()  # "the Research data management title": a text said whole is that text, whatever its role
     other = {e for e in said if not _fits(e, head, index)}
     return other if other == set(said) else set()
+
+
+#: Classes any text may be called by: its whole words said with one of them name that text.
+_TEXT_KINDS = frozenset({"title", "heading", "subtitle", "text", "line", "body", "caption"})
 
 
 def _fits(eid: str, cls: str, index: ElementIndex) -> bool:
@@ -208,13 +246,20 @@ def _members(eid: str, index: ElementIndex) -> list[str]:
     return [d.id for d in index.layout.descendants_of(eid)] if index.layout.get(eid).children else []
 
 
-def _near(pool: list[str], labels: set[str], index: ElementIndex) -> dict[str, float]:
-    """A bonus for each of ``pool`` by its distance to the nearest of ``labels`` (the nearest gets the most)."""
+def _near(pool: list[str], labels: set[str], index: ElementIndex, *, said: bool = False) -> dict[str, float]:
+    """A bonus for each of ``pool`` by its distance to the nearest of ``labels`` (the nearest gets the most).
+
+    Something ``said`` (a snippet, a quote) by a label that heads a section is the rest of that section: "the
+    SQL snippet" is the code under the heading "SQL".
+    """
     related = set(labels)
     for lab in labels:
         related.update(index.ancestors(lab))
         related.update(_members(lab, index))
-    pool = [i for i in pool if i not in related and index.layout.get(i).page >= 0]
+    sections = {s for lab in labels for s in [lab, *index.ancestors(lab)] if s.startswith(_SECTION)}
+    kin = [i for s in sorted(sections) for i in _members(s, index)
+           if said and i not in labels and not _members(i, index)]
+    pool = kin or [i for i in pool if i not in related and index.on_page(index.layout.get(i))]
     if not pool:
         return {}
     boxes = [index.layout.get(lab).box for lab in labels]
@@ -238,8 +283,8 @@ def _pictures(index: ElementIndex) -> list[str]:
 
     Not one the file names as something else (a QR code), nor a lock-up with words in it.
     """
-    art = [i for i in index.content_ids() if (e := index.layout.get(i)).group is None and e.page >= 0
-           and not e.pinned and e.kind != "text" and e.role not in ("background", "decoration")]
+    art = [i for i in index.content_ids() if (e := index.layout.get(i)).group is None and index.on_page(e)
+           and (not e.pinned or index.beside) and e.kind != "text" and e.role not in ("background", "decoration")]
     art = [i for i in art if not index.entry(i).name_classes] or art
     art = [i for i in art if not any(d.kind == "text" for d in index.layout.descendants_of(i))] or art
     return art or _pinned_art(index)
@@ -255,7 +300,7 @@ def _pinned_art(index: ElementIndex) -> list[str]:
     for i in index.content_ids():
         e = index.layout.get(i)
         b = e.box
-        if (e.group is None and e.kind != "text" and e.role == "decoration" and e.page >= 0
+        if (e.group is None and e.kind != "text" and e.role == "decoration" and index.on_page(e)
                 and min(b.width, b.height) >= 0.25 * max(b.width, b.height, 1e-9)
                 and b.area >= 0.005 * c.width * c.height
                 and not any(d.kind == "text" for d in index.layout.descendants_of(i))):
@@ -377,8 +422,8 @@ def in_part(ids: list[str], place: str, layout: Layout) -> list[str]:
 
 
 def extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
-    """The one of ``ids`` furthest towards ``place`` (left, right, top, bottom, big, small, middle)."""
-    return _extreme(ids, place, index)
+    """The one of ``ids`` furthest towards ``place`` (left, right, top, bottom, big, small, middle); none of none."""
+    return _extreme(ids, place, index) if ids else []
 
 
 

@@ -56,6 +56,8 @@ _URL_STRONG_RE = re.compile(r"https?://|\bwww\.", re.I)
 _URL_WEAK_RE = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|io|de|cz|fr|uk|eu|edu|gov|info|example|be|"
                           r"nl|it|es|ch|at|pl|dev|app|co)\b", re.I)
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+_HANDLE_RE = re.compile(r"(?<![\w@])@\w{2,}")
+_HASHTAG_RE = re.compile(r"(?<![\w#&])#[^\W\d]\w+")
 _PHONE_RE = re.compile(r"(?:\+\d[\d\s-]{6,}|\b\d{3}[\s.-]\d{3}[\s.-]\d{3,4}\b)")
 #: Who made or owns it, and on what terms: a credit or licence line ("Photo: …", "© 2019 …", "CC BY-SA").
 _CREDIT_RE = re.compile(r"©|\(c\)\s*\d|\bcopyright\b|\blicen[cs]ed?\b|creative\s+commons|\bcc[\s-]by\b|"
@@ -97,6 +99,10 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["contact"] = 1.0  # "the contact details": where to write, call or look
     if _PRICE_RE.search(text):
         out["price"] = 1.0
+    if _HANDLE_RE.search(_EMAIL_RE.sub(" ", text)):
+        out["handle"] = 1.0  # "@rdmorganiser"
+    if _HASHTAG_RE.search(text):
+        out["hashtag"] = 1.0
     if _CREDIT_RE.search(text):
         out["credit"] = 1.0
     if re.search(r"\d", text):
@@ -131,14 +137,18 @@ class ElementIndex:
         self.layout = layout
         self.entries: dict[str, Entry] = {}
         families: dict[str, list[str]] = {}
+        pages = layout.canvas.page_boxes()
+        #: The whole drawing lies beside the page (a page set wrong, not a scratch area): it is all meant.
+        self.beside = not any(e.role != "background" and any(e.box.intersection(p) is not None for p in pages)
+                              for e in layout.elements)
         for e in layout.elements:
             if page is not None and e.page != page:
                 continue  # "on page 2": only what is on it
             entry = Entry(element=e)
             self.entries[e.id] = entry
             # what lies wholly beside every page (Inkscape's scratch area) is not what anyone looking at it means
-            entry.content = e.role != "background" and not is_full_bleed(layout, e) and any(
-                e.box.intersection(p) is not None for p in layout.canvas.page_boxes())
+            entry.content = e.role != "background" and not is_full_bleed(layout, e) and (self.beside or any(
+                e.box.intersection(p) is not None for p in pages))
             entry.keys[squash(e.id)] = ("id", STRENGTH["id"])
             if e.name:
                 entry.keys.setdefault(squash(e.name), ("name", STRENGTH["name"]))
@@ -226,6 +236,10 @@ class ElementIndex:
         """Ids of the backgrounds that are not the whole page: bands and panels behind content."""
         return [i for i, en in self.entries.items() if not en.content and en.element.role == "background"
                 and not is_full_bleed(self.layout, en.element)]
+
+    def on_page(self, e: Element) -> bool:
+        """Whether ``e`` is on a page, or the whole drawing lies beside it (then everything counts)."""
+        return e.page >= 0 or self.beside
 
     def content_ids(self) -> list[str]:
         """Ids of the elements a description may name: not backgrounds, not full-bleed, top level first."""

@@ -238,6 +238,11 @@ def match(s: str) -> Intent | None:
         dim = {"width": "width", "height": "height"}.get(m.group("w") or m.group("w2") or "", "both")
         a, b = (m.group("a") or m.group("a2")), (m.group("b") or m.group("b2"))
         return Intent("match", [int(a[1:])], [int(b[1:])], params={"dimension": dim})
+    m = re.search(r"(?P<a>" + E + r") (?:should |to )?(?:match|matches) (?:the )?(?:(?P<w>width|height|size) of )?"
+                  r"(?P<b>" + E + r")(?:'s)?(?: (?P<w2>width|height|size))?", s)
+    if m:  # "make wi-fi match mesh", "the photo should match the map's width"
+        dim = {"width": "width", "height": "height"}.get(m.group("w") or m.group("w2") or "", "both")
+        return Intent("match", [int(m.group("a")[1:])], [int(m.group("b")[1:])], params={"dimension": dim})
     m = re.search(r"\b(?:fill|fills|span|spans|stretch(?:es)? (?:across|over)?|take up|cover|across|run across)"
                   r" (?:the )?(?:whole |full |entire )?(?P<w>width|height)\b|\bfull (?P<w2>width|height)\b|"
                   r"\b(?P<bleed>full bleed|edge to edge|to the (?:page |canvas )?edges|from edge to edge)\b|"
@@ -245,6 +250,13 @@ def match(s: str) -> Intent | None:
     if m:
         dim = m.group("w") or m.group("w2") or "width"
         return Intent("fill", slots(s)[:1], params={"dimension": dim, "bleed": bool(m.group("bleed"))})
+    m = re.search(r"\b(?:stretch|extend|run|runs|reach|reaches|goes|go)\b.*\bfrom (?:the )?(?:very )?(?P<a>top|left)"
+                  r"(?: edge)?(?: of (?:the )?(?:page|canvas|slide|card|poster|flyer))? (?:all the way )?to (?:the )?"
+                  r"(?:very )?(?P<b>bottom|right)\b", s)
+    if m and (m.group("a"), m.group("b")) in (("top", "bottom"), ("left", "right")):
+        # "stretch the line so it goes from the top of the card to the bottom": the page's whole height
+        return Intent("fill", slots(s)[:1], params={"dimension": "height" if m.group("a") == "top" else "width",
+                                                    "bleed": True})
     return None
 
 
@@ -291,6 +303,9 @@ def place(s: str) -> Intent | None:
                   r"before|after|in front of)\s+(?P<e>" + E + r")", s)
     if not m or not slots(s[:m.start()]):
         return None
+    if re.search(r"\b(?:is|are|looks?|seems?|feels?)\b.*\btoo (?:big|large|huge|small|tiny|little|heavy|light|wide|"
+                 r"narrow|tall|short|long)\b", s[:m.start()]):
+        return None  # "the icon looks too big next to its paragraph": a size, beside what it is judged by
     rel = {"under": "below", "beneath": "below", "underneath": "below", "below": "below", "above": "above",
            "over": "above", "on top of": "above", "next to": "beside", "beside": "beside", "alongside": "beside",
            "to the left of": "left", "left of": "left", "to the right of": "right", "right of": "right",

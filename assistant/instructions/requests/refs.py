@@ -22,7 +22,7 @@ Which elements a mention names is decided in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from PIL import ImageColor
 
@@ -317,7 +317,36 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
             continue
         skeleton.append(tokens[i].text if tokens[i].kind != "quote" else "QUOTE")
         i += 1
-    return mentions, " ".join(skeleton)
+    return _appositions(mentions, " ".join(skeleton))
+
+
+#: "the code block (Paramètres globaux etc)": a mention, then words in brackets that name an element.
+_APPOSITION = re.compile(r"E(\d+) \( E(\d+)(?: etc)? \)")
+
+
+def names_one(tokens: list[Token], index: ElementIndex) -> bool:
+    """Whether ``tokens`` (what a request says in brackets) name one element by its name or its words."""
+    mentions, skel = find_mentions(tokens, index)
+    rest = re.sub(r"\b(?:etc|and so on)\b|[.…]", " ", skel).split()
+    return rest == ["E0"] and (bool(mentions[0].names) or mentions[0].quote is not None)
+
+
+def _appositions(mentions: list[Mention], skel: str) -> tuple[list[Mention], str]:
+    """Words in brackets after a mention that name an element ("the blurb (nous vous proposons...)") say which.
+
+    The bracketed mention takes the place of the one before it, whose noun ("pseudo code block") the file
+    may have no word for; the brackets leave the skeleton.
+    """
+    while True:
+        m = _APPOSITION.search(skel)
+        if m is None:
+            return mentions, skel
+        a, b = int(m.group(1)), int(m.group(2))
+        if not mentions[b].names and mentions[b].quote is None:
+            return mentions, skel
+        mentions = list(mentions)
+        mentions[a] = replace(mentions[b], start=mentions[a].start, words=[w for w in mentions[b].words if w != "etc"])
+        skel = skel[:m.start()] + f"E{a}" + skel[m.end():]
 
 
 def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],

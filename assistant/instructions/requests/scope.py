@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from assistant.document import Layout
 from assistant.instructions.requests.words import Token, fold
@@ -38,18 +39,25 @@ def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
     return n - 1, (request[:m.start()] + " " + request[m.end():]).strip()
 
 
-def without_asides(tokens: list[Token]) -> list[Token]:
+def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | None = None) -> list[Token]:
     """The request without what it says in brackets ("push the three detail lines (date, room, time) down").
 
     An aside repeats or lists what the words around it name; read with them it splits the request in two.
+    One that ``names`` says names one element by its own words ("the code block (Paramètres globaux etc)")
+    stays, brackets and all: it says which element the words before it mean.
     """
     out: list[Token] = []
     depth = 0
-    for t in tokens:
+    start = 0
+    for k, t in enumerate(tokens):
         if t.kind == "punct" and t.text == "(":
             depth += 1
+            start = k if depth == 1 else start
         elif t.kind == "punct" and t.text == ")" and depth:
             depth -= 1
+            if not depth and names is not None and names(tokens[start + 1:k]):
+                # its dots ("nous vous proposons...") would end the clause
+                out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]
         elif not depth:
             out.append(t)
     return out if any(t.kind == "word" for t in out) else tokens

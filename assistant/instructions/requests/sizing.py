@@ -66,6 +66,12 @@ def resize(s: str) -> Intent | None:
     # "the logo is too big" describes a problem: a later "shrink it by 25 %" says by how much
     state = bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b", s)) and not re.match(
         r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
+    if re.search(r"\b(?:is|are|looks?|seems?)(?: (?:a bit|a little|much|way|slightly|a lot|far))? (?:bigger|larger|"
+                 r"smaller|wider|narrower|taller|shorter) than E\d+", s) and not re.match(
+            r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s):
+        # "wi-fi is bigger than mesh" compares; it does not say which way to mend it ("make it match", "smaller")
+        params.update(grow=False, shrink=False, compare=True)
+        state = True
     return Intent("resize", slots(s)[:1] if not re.search(r"\b(?:all|both|each)\b", s) else slots(s),
                   params=params, state=state)
 
@@ -73,9 +79,11 @@ def resize(s: str) -> Intent | None:
 def to_percent(s: str) -> Intent | None:
     """"Take it down to about 80 %", "scale the logo to 120 %": a size given as a share of the present one."""
     if not re.search(r"\b(?:take|bring|scale|cut|knock|reduce|shrink|set|make|resize|size)\b.*\bto (?:about |around |"
-                     r"roughly |approximately )?\d+(?:\.\d+)? (?:%|percent)\b(?! of the (?:page|width|height|canvas))",
-                     s):
-        return None
+                     r"roughly |approximately )?\d+(?:\.\d+)? (?:%|percent\b)(?! of the (?:page|width|height|canvas))",
+                     s) and not re.search(r"\b(?:make|scale|resize|size)(?: E\d+)* (?:about |around |roughly )?"
+                                         r"\d+(?:\.\d+)? (?:%|percent\b)(?: of (?:its|their|the) (?:current |"
+                                         r"present )?size)?$", s):
+        return None  # "take it down to 80 %", "make it 80 %", "scale the logo 120 %"
     pct = am.percent(s)
     return Intent("resize", slots(s)[:1], params={"degree": am.degree(s), "factor": None, "fraction": None,
                                                   "percent": pct, "grow": False, "shrink": False})

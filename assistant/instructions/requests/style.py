@@ -81,7 +81,8 @@ _SIZE_TARGET = (r"\b(?:to|around|about|roughly|approximately|like|at|say) (?:abo
 
 def _font_size(skel: str) -> dict[str, Any] | None:
     fontish = re.search(_FONT_WORD, skel) or re.search(r"\bsize (?:to |of |at |=)?\d|^(?:E\d+ )+\d+(?:\.\d+)? "
-                                                       r"(?:pt|px|points?|pixels?)$", skel)
+                                                       r"(?:pt|px|points?|pixels?)$|^(?:E\d+ )+(?:to|at|=) "
+                                                       r"\d+(?:\.\d+)? (?:pt|points?)$", skel)
     length = am.first_length(skel)
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
     if not fontish and not (length and re.search(r"\b(?:make|set)\b", skel) and length.unit in ("pt", "px", "point",

@@ -57,7 +57,7 @@ from assistant.instructions.requests.clauses import (
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.plan import Step
-from assistant.instructions.requests.refs import Mention, find_mentions
+from assistant.instructions.requests.refs import Mention, find_mentions, names_one
 from assistant.instructions.requests.scope import copies, page_said, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import SAID_NOUNS
@@ -143,6 +143,10 @@ class Understanding:
     targets: list[str] = field(default_factory=list)
     #: The ambiguous mention's candidates and the one each step chose (for "no, the other one").
     choices: list[str] = field(default_factory=list)
+
+
+#: Pronouns that stand for one element.
+_SINGULAR = frozenset({"it", "its", "itself"})
 
 
 class _Ask(Exception):
@@ -440,11 +444,25 @@ class _Reader:
                 refs = [best if r == best else r for r in refs if r == best or r not in ids]
         return refs
 
+    @staticmethod
+    def _several_before(n: int, mentions: list[Mention]) -> bool:
+        """Whether a mention before the ``n``-th names several elements on purpose ("the logos … their")."""
+        return any(m.plural or m.every or m.everything or (m.count or 0) > 1 for m in mentions[:n])
+
     def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                          patients: list[str], refs: list[str]) -> None:
         for n in intent.patients + intent.refs:
             m = mentions[n] if n < len(mentions) else None
             ids = resolved.get(n, [])
+            if m is not None and m.pronoun in _SINGULAR and len(ids) > 1 and not self._several_before(n, mentions) \
+                    and not copies(ids, self.layout):
+                # "move the ACM logo left so its left edge …": "its" is one element, and which one is not known
+                listing = "; ".join(_describe(self.layout, i) for i in ids[:6])
+                before = [p for k, p in enumerate(mentions[:n])
+                          if not p.pronoun and set(resolved.get(k, [])) == set(ids)
+                          ] or [p for p in mentions[:n] if not p.pronoun and p.words]
+                what = (" ".join(w for w in before[-1].words if w != "one") if before else "") or "one"
+                raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
             if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or (m.count or 0) > 1 \
                     or m.copies:
                 continue
@@ -494,6 +512,10 @@ class _Reader:
 
     def finish(self) -> None:
         """Close the request: a problem still pending becomes a step; "keep X where it is" holds throughout."""
+        if self.pending is not None and self.pending.intent.params.get("compare"):
+            # "the subtitle is bigger than the date" says what is wrong, not what it should become
+            raise _Ask("question", f"'{self.pending.text}': should it become smaller, or the same size? Say e.g. "
+                                   "'make it as big as …' or 'make it 20 % smaller'")
         if self.pending is not None:
             self.steps.append(self.pending)
             self.pending = None
@@ -527,7 +549,7 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
         return Understanding("command", request, command=command)
     page, request = page_said(request, layout)
     index = ElementIndex(layout, page)
-    tokens = without_asides(tokenise(request, known_words(index)))
+    tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index))
     reader = _Reader(layout, index, context, request)
     try:
         for clause in lists_joined(clauses(tokens), index):

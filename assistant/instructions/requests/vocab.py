@@ -21,6 +21,8 @@ CLASS_WORDS: dict[str, str] = {
     "subtitle": "subtitle", "subheading": "subtitle", "subhead": "subtitle", "tagline": "subtitle",
     "strapline": "subtitle", "standfirst": "subtitle", "kicker": "subtitle", "deck": "subtitle",
     "slogan": "subtitle", "byline": "subtitle",
+    # what a text's content makes it: "the instagram handle" is an @name; where no text is one, there is none
+    "handle": "handle", "hashtag": "hashtag",
     # running text
     "text": "text", "copy": "body", "paragraph": "body", "para": "body", "body": "body", "blurb": "body",
     "block": "text", "description": "body", "details": "body", "detail": "body", "intro": "body", "bullet": "body",
@@ -63,7 +65,7 @@ CLASS_WORDS: dict[str, str] = {
 #: Nouns for something said, which no class names: "the Feynman quote" is the text beside "Feynman".
 SAID_NOUNS = frozenset({"quote", "quotation", "motto", "saying", "phrase", "question", "message", "statement",
                         "greeting", "verse", "lyric", "lyrics", "citation", "punchline", "answer", "code", "snippet",
-                        "claim", "hashtag", "handle", "command"})
+                        "claim", "command"})
 
 #: Language words → the script their texts are written in ("the English line", "the Chinese title").
 LANGUAGE_SCRIPTS = {"english": "latin", "french": "latin", "german": "latin", "spanish": "latin", "italian": "latin",

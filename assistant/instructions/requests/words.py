@@ -6,7 +6,8 @@
   becomes one token of kind ``quote`` holding the text as typed; an apostrophe
   inside a word (``logo's``, ``don't``) is not a quote;
 * the rest is lower-cased; ``-`` and ``_`` between letters become spaces
-  (``left-align`` → ``left align``), arrows (``→``, ``->``) the word ``to``,
+  (``left-align`` → ``left align``), arrows (``→``, ``->``) the word ``to`` before a value and a
+  clause break before words,
   ``&`` and ``+`` the word ``and``; a possessive ``'s`` is dropped
   (``the chart's top`` → ``the chart top``) and common contractions expanded
   (``it's`` → ``it is``, ``don't`` → ``do not``);
@@ -108,8 +109,21 @@ def squash(text: str) -> str:
     return re.sub(r"[\W_]+", "", fold(text))
 
 
+#: An arrow before a verb: the edit that mends what the words before it describe.
+_ARROW_CLAUSE = re.compile(
+    r"\s*(?:\u2192|->|=>)\s*(?=(?:please |pls |just |then )?(?:make|move|slide|shift|nudge|push|pull|bring|put|drop|"
+    r"take|scale|shrink|enlarge|grow|align|line|center|centre|swap|switch|set|give|fix|raise|lift|lower|send|stretch|"
+    r"resize|space|spread|even|match|keep|lock|unlock|reduce|increase|decrease|bump|knock|tone|turn)\b)", re.I)
+
+
 def _prepare(text: str) -> str:
     t = unicodedata.normalize("NFC", text).replace("\u2019", "'").replace("\u2018", "'")
+    # an arrow before a value is "to" ("heading → 48pt"); before words it leads from a problem to its edit
+    # ("jammed against the right edge -> slide it left")
+    t = re.sub(r"\s*(?:\u2192|->|=>)\s*(?=[~≈]?\s*[\d.+\-\u2212][\d.,]*\s*(?:%|[a-z]+)?\s*(?:bigger|larger|smaller|"
+               r"more|less|wider|narrower|taller|shorter|higher|lower|up|down|left|right)\b)", " ", t, flags=re.I)
+    t = re.sub(r"\s*(?:\u2192|->|=>)\s*(?=[~≈]?\s*[\d.+\-\u2212])", " to ", t)
+    t = _ARROW_CLAUSE.sub("; ", t)
     t = t.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ").replace("&", " and ")
     t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
