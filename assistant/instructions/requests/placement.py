@@ -394,7 +394,10 @@ def nudge(s: str) -> Intent | None:
                 i = 0
             assigned.setdefault(i, length)
         moves = [(w, assigned.get(i)) for i, (w, _l) in enumerate(moves)]
-    return Intent("nudge", slots(s), params={"moves": moves, "degree": am.degree(s)})
+    than = re.search(r"\bthan\b", s)
+    # "'Finitions' sits higher than the other captions": what is compared with does not move
+    patients = slots(s[:than.start()]) if than and slots(s[:than.start()]) else slots(s)
+    return Intent("nudge", patients, params={"moves": moves, "degree": am.degree(s)})
 
 
 __all__ = ["lock", "zorder", "swap", "separate", "inside", "distribute", "gap", "match", "align", "place", "region",
