@@ -293,3 +293,13 @@ def test_word_soup_never_raises_and_every_edit_undoes() -> None:
         if outcome.edited:
             runner.session.undo()
         assert doc.layout.model_dump() == start
+
+
+def test_what_a_move_compares_with_does_not_move_and_a_size_beside_something_is_no_place() -> None:
+    from assistant.instructions.requests.intents import detect
+
+    higher = detect("E0 sits higher than E1 so bring it down")
+    assert higher is not None and higher.kind == "nudge" and higher.patients == [0]
+    # "looks too big next to its paragraph" judges a size; it does not ask to put it next to the paragraph
+    assert detect("E0 looks too big next to E1").kind == "resize"
+    assert detect("put E0 next to E1").kind == "place"

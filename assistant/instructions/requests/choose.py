@@ -226,7 +226,7 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
     if not classes:
         return set()
     head = max(classes, key=lambda c: classes[c])
-    if head in _TEXT_KINDS and all(kind == "text" for _e, kind, _s in m.names):
+    if head in _TEXT_KINDS and any(kind == "text" for _e, kind, _s in m.names):
         return set()  # "the Research data management title": a text said whole is that text, whatever its role
     other = {e for e in said if not _fits(e, head, index)}
     return other if other == set(said) else set()
