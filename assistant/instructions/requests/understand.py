@@ -514,8 +514,8 @@ class _Reader:
         """Close the request: a problem still pending becomes a step; "keep X where it is" holds throughout."""
         if self.pending is not None and self.pending.intent.params.get("compare"):
             # "the subtitle is bigger than the date" says what is wrong, not what it should become
-            raise _Ask("question", f"'{self.pending.text}': should it become smaller, or the same size? Say e.g. "
-                                   "'make it as big as …' or 'make it 20 % smaller'")
+            raise _Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
+                                   "bigger or smaller? Say e.g. 'make it as big as …' or 'make it 20 % smaller'")
         if self.pending is not None:
             self.steps.append(self.pending)
             self.pending = None

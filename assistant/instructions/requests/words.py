@@ -6,8 +6,9 @@
   becomes one token of kind ``quote`` holding the text as typed; an apostrophe
   inside a word (``logo's``, ``don't``) is not a quote;
 * the rest is lower-cased; ``-`` and ``_`` between letters become spaces
-  (``left-align`` → ``left align``), arrows (``→``, ``->``) the word ``to`` before a value and a
-  clause break before words,
+  (``left-align`` → ``left align``), arrows (``→``, ``->``) the word ``to`` before a value
+  (``heading → 48pt``), a clause break before a verb (``jammed -> slide it left``) and nothing
+  before a change (``→ 10% bigger``),
   ``&`` and ``+`` the word ``and``; a possessive ``'s`` is dropped
   (``the chart's top`` → ``the chart top``) and common contractions expanded
   (``it's`` → ``it is``, ``don't`` → ``do not``);
