@@ -303,3 +303,4 @@ def test_what_a_move_compares_with_does_not_move_and_a_size_beside_something_is_
     # "looks too big next to its paragraph" judges a size; it does not ask to put it next to the paragraph
     assert detect("E0 looks too big next to E1").kind == "resize"
     assert detect("put E0 next to E1").kind == "place"
+    assert detect("E0 next to E1 is tiny") is None  # which one, and what is wrong: a later clause says what to do

@@ -541,3 +541,17 @@ def test_a_brand_no_file_word_spells_among_pictures_of_a_logos_size_is_asked_abo
     doc = import_svg(SHARED / "corpus" / "real" / "rdmo_postcard-back-de.svg")
     outcome = RequestRunner(Session(doc)).handle("Please move the DFG logo 3 mm to the right.")
     assert outcome.kind == "question" and "image4996" in outcome.message and not outcome.edited
+
+
+STEPS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200" width="400" height="200">
+  <rect id="rect1" x="20" y="60" width="120" height="50" fill="#d0e4f5"/>
+  <text id="text1" x="40" y="92" font-size="18" font-family="sans-serif">edit</text>
+  <text id="text2" x="144" y="70" font-size="14" font-family="sans-serif">*)</text>
+  <rect id="rect2" x="220" y="60" width="120" height="50" fill="#d0e4f5"/>
+  <text id="text3" x="240" y="92" font-size="18" font-family="sans-serif">build</text>
+</svg>"""
+
+
+def test_a_sign_named_as_a_word_is_the_text_that_is_that_sign() -> None:
+    outcome, _ = _handle(STEPS, "The asterisk next to edit is tiny, make it half again as big")
+    assert outcome.edited and _ids(outcome) == {"text2"}, outcome.message

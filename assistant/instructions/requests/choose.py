@@ -150,14 +150,16 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in list(scores):
             if eid not in named and not (m.quote and scores[eid] >= STRENGTH["quote"]):
                 scores.pop(eid)
+    symbols = _symbols(unknown, index) if not m.quote else []
     if labels:
         # "the Thrust 1 picture", "the Feynman quote": the words are another element's, the nearest one is meant
-        pool = list(scores) if classes else _unknown_pool(unknown, index)
+        pool = list(scores) if classes else symbols or _unknown_pool(unknown, index)
         for eid, bonus in _near(pool, labels, index, said=not classes and unknown in SAID_NOUNS).items():
             scores[eid] = scores.get(eid, 0.0) + bonus
     elif unknown and not scores and not m.quote:
-        # "the road sign", "the mascot": a thing drawn in a picture, which no name or text says; "the quote": a text
-        for eid in _unknown_pool(unknown, index):
+        # "the road sign", "the mascot": a thing drawn in a picture, which no name or text says; "the quote": a text;
+        # "the asterisk": a text that is that sign
+        for eid in symbols or _unknown_pool(unknown, index):
             scores[eid] = STRENGTH["class"]
     scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index), index)
     if "caption" in heads and "credit" not in heads and not names and not m.quote:
@@ -169,6 +171,20 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if "logo" in heads and not names and not m.quote and _said(m):
         scores = _brand_logo(scores, index)
     return scores
+
+
+#: Names of signs set as text: "the asterisk" is a text that is one (or two glyphs with one).
+SYMBOL_NAMES = {"asterisk": "*\u2217\u2731", "star": "*\u2605\u2606\u2736", "ampersand": "&",
+                "dagger": "\u2020\u2021", "bullet": "\u2022\u25cf", "heart": "\u2665\u2661\u2764",
+                "arrow": "\u2190\u2191\u2192\u2193\u2794\u27a1", "tick": "\u2713\u2714",
+                "cross": "\u00d7\u2715\u2717\u2718"}
+
+
+def _symbols(noun: str | None, index: ElementIndex) -> list[str]:
+    """The texts that are the sign ``noun`` names ("the asterisk next to edit"), when it names one."""
+    signs = SYMBOL_NAMES.get(noun or "", "")
+    return [i for i in index.content_ids() if signs and (e := index.layout.get(i)).kind == "text"
+            and glyph_only(e.text) and any(g in (e.text or "") for g in signs)]
 
 
 #: A picture of about a logo's size (its area within this ratio of the logo's, either way) may be a logo too.

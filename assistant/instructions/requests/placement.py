@@ -306,6 +306,8 @@ def place(s: str) -> Intent | None:
     if re.search(r"\b(?:is|are|looks?|seems?|feels?)\b.*\btoo (?:big|large|huge|small|tiny|little|heavy|light|wide|"
                  r"narrow|tall|short|long)\b", s[:m.start()]):
         return None  # "the icon looks too big next to its paragraph": a size, beside what it is judged by
+    if re.match(r" (?:is|are|looks?|seems?|feels?)\b", s[m.end():]):
+        return None  # "the asterisk next to edit is tiny": the place says which one; the clause says what is wrong
     rel = {"under": "below", "beneath": "below", "underneath": "below", "below": "below", "above": "above",
            "over": "above", "on top of": "above", "next to": "beside", "beside": "beside", "alongside": "beside",
            "to the left of": "left", "left of": "left", "to the right of": "right", "right of": "right",
