@@ -555,3 +555,25 @@ STEPS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200" width="
 def test_a_sign_named_as_a_word_is_the_text_that_is_that_sign() -> None:
     outcome, _ = _handle(STEPS, "The asterisk next to edit is tiny, make it half again as big")
     assert outcome.edited and _ids(outcome) == {"text2"}, outcome.message
+
+
+FOUNDATION = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
+  <text id="text5" x="40" y="90" font-size="44" font-weight="700" fill="#4ab969"
+    font-family="sans-serif">Open Source Geospatial Foundation</text>
+  <text id="title" x="320" y="560" font-size="14" fill="#4ab969" font-family="sans-serif">Software Foundation</text>
+  <text id="body" x="320" y="590" font-size="9" font-family="sans-serif">OSGeo is responsible for supporting</text>
+  <text id="text7" x="420" y="700" font-size="20" font-family="sans-serif">Un projet de la faironnerie ABC</text>
+</svg>"""
+
+
+def test_an_id_that_is_a_word_for_a_kind_names_it_only_when_it_is_of_that_kind() -> None:
+    # the file calls a subheading "title"; the big green title is what a person looking at the page means
+    outcome, _ = _handle(FOUNDATION, "The big green title is rather overpowering; take it down to eighty per cent.")
+    assert outcome.edited and _ids(outcome) == {"text5"}, outcome.message
+
+
+def test_a_line_cut_at_the_right_side_is_made_as_small_as_it_takes_to_fit() -> None:
+    outcome, doc = _handle(FOUNDATION, 'the "Un projet de la faironnerie" line is cut at right side, make it more '
+                                       "small so it fit")
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["set_text_style"], outcome.actions
+    assert doc.layout.get("text7").box.x2 <= 600

@@ -13,6 +13,7 @@ the picture", nearest first, in the same column when there is one).
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import replace
 
 from assistant.document import Element, Layout
 from assistant.instructions.requests.colours import element_families, element_family, word_family
@@ -27,7 +28,7 @@ from assistant.instructions.requests.vocab import (
     PAGE_WORDS,
     SAID_NOUNS,
 )
-from assistant.instructions.requests.words import fold
+from assistant.instructions.requests.words import fold, squash
 
 #: The classes a name's own class also answers to (a title is text too).
 BROADER: dict[str, set[str]] = {
@@ -60,6 +61,7 @@ _COLOUR_ADJECTIVES = frozenset({"coloured", "colored", "colourful", "colorful"})
 def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     """Each element's score for mention ``m`` (only elements with a positive score)."""
     scores: dict[str, float] = {}
+    m = _id_as_class(m, index)
     # the last class word is the head ("email address" is an address); earlier ones narrow it down
     heads = [CLASS_WORDS[w] for w in m.words if w in CLASS_WORDS]
     classes: dict[str, float] = {}
@@ -171,6 +173,23 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if "logo" in heads and not names and not m.quote and _said(m):
         scores = _brand_logo(scores, index)
     return scores
+
+
+def _id_as_class(m: Mention, index: ElementIndex) -> Mention:
+    """"The big green title" where a subheading's id is ``title`` and the page has a title: the word is the class.
+
+    An id that is a word for a kind of element names that element only when it is of that kind, or when
+    nothing on the page is.
+    """
+    drop = []
+    for eid, kind, _s in m.names:
+        cls = CLASS_WORDS.get(squash(eid)) if kind == "id" else None
+        if cls and not _fits(eid, cls, index) and any(_fits(i, cls, index) for i in index.content_ids()
+                                                      if index.layout.get(i).kind != "group"):
+            drop.append((eid, cls))
+    if not drop or len(drop) != len(m.names):
+        return m
+    return replace(m, names=[], words=[*m.words, squash(drop[0][0])])
 
 
 #: Names of signs set as text: "the asterisk" is a text that is one (or two glyphs with one).

@@ -114,8 +114,9 @@ def inside(s: str) -> Intent | None:
                  r"bleeding|bleeds|running|runs|hangs|sits|sitting|cut|cropped|clipped|off|outside|over|past|"
                  r"beyond)\b.*\b(?:off|out|outside|over|past|beyond)\b.*\b(?:edge|page|canvas|margins?|side|border|"
                  r"frame|card|slide|poster)\b|\bis (?:cut off|clipped|cropped|off the (?:page|edge|canvas)|"
-                 r"off page|outside)\b|\b(?:falling|hanging|sticking|poking) (?:off|out)\b|\btoo close to the "
-                 r"(?:edge|border|side)s?\b|\bout of (?:the )?(?:page|bounds|canvas|frame)\b", s):
+                 r"off page|outside|(?:cut|clipped|cropped)(?: off)? (?:at|on) (?:the )?(?:right|left|top|bottom))\b|"
+                 r"\b(?:falling|hanging|sticking|poking) (?:off|out)\b|\btoo close to the (?:edge|border|side)s?\b|"
+                 r"\bout of (?:the )?(?:page|bounds|canvas|frame)\b", s):
         return Intent("inside", slots(s)[:1], state=True)
     if re.search(r"\b(?:bring|pull|move|push|put|get|tuck|nudge|shift|keep) (?:" + E + r" )?(?:back )?(?:(?:in|"
                  r"inside|back|back on)(?: (?:again|please|pls|a bit|a little))?$|(?:in|into|onto|on|within|inside) "

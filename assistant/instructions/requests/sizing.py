@@ -15,7 +15,7 @@ BIGGER = (r"\b(?:bigger|larger|biger|enlarge|enlarged|grow|increase(?: the)? siz
           r"bump up|size up|scale (?:" + E + r" )?up|blow (?:" + E + r" )?up|upsize|expand|too small|too tiny|"
           r"too little|boost (?:the )?size|more big|embiggen|increase|maximize|bump)\b")
 SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" )?down|size down|downsize|"
-           r"too big|too large|too huge|too much space|minimize|less big|make (?:" + E + r" )?small|tinier|"
+           r"too big|too large|too huge|too much space|minimize|less big|more small|make (?:" + E + r" )?small|tinier|"
            r"lessen|cut (?:" + E + r" )?down)\b")
 
 def emphasis(s: str) -> Intent | None:
