@@ -142,8 +142,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         # the words say what it looks like (a plain "the logo" on a page with none is answered as missing)
         wanted = {f for w in m.words if (f := word_family(w))}
         art = _pinned_art(index)
-        said = [w for w in m.words if w not in CLASS_WORDS and w not in FUNCTION_WORDS and word_family(w) is None
-                and w not in PAGE_WORDS and w not in EDGE_WORDS and w not in MEASURE_WORDS and len(w) > 2]
+        said = _said(m, shortest=3)
         art = [i for i in art if _colour_of(i, index) in wanted] if wanted else art if said else []
         for eid in art:
             scores[eid] = STRENGTH["class"]
@@ -201,8 +200,10 @@ SYMBOL_NAMES = {"asterisk": "*\u2217\u2731", "star": "*\u2605\u2606\u2736", "amp
 
 def _symbols(noun: str | None, index: ElementIndex) -> list[str]:
     """The texts that are the sign ``noun`` names ("the asterisk next to edit"), when it names one."""
-    signs = SYMBOL_NAMES.get(noun or "", "")
-    return [i for i in index.content_ids() if signs and (e := index.layout.get(i)).kind == "text"
+    signs = SYMBOL_NAMES.get(noun or "")
+    if not signs:
+        return []
+    return [i for i in index.content_ids() if (e := index.layout.get(i)).kind == "text"
             and glyph_only(e.text) and any(g in (e.text or "") for g in signs)]
 
 
@@ -210,10 +211,13 @@ def _symbols(noun: str | None, index: ElementIndex) -> list[str]:
 LOGO_ALIKE = 2.5
 
 
-def _said(m: Mention) -> list[str]:
-    """The mention's words that are no vocabulary of kinds, colours, places or measures ("DFG" in "the DFG logo")."""
+def _said(m: Mention, shortest: int = 2) -> list[str]:
+    """The mention's words of ``shortest`` letters or more that no vocabulary knows ("DFG" in "the DFG logo").
+
+    Not words for kinds, colours, places or measures.
+    """
     return [w for w in m.words if w not in CLASS_WORDS and w not in FUNCTION_WORDS and word_family(w) is None
-            and w not in PAGE_WORDS and w not in EDGE_WORDS and w not in MEASURE_WORDS and len(w) > 1]
+            and w not in PAGE_WORDS and w not in EDGE_WORDS and w not in MEASURE_WORDS and len(w) >= shortest]
 
 
 def _brand_logo(scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
