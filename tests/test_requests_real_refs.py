@@ -577,3 +577,61 @@ def test_a_line_cut_at_the_right_side_is_made_as_small_as_it_takes_to_fit() -> N
                                        "small so it fit")
     assert outcome.edited and [a["type"] for a in outcome.actions] == ["set_text_style"], outcome.actions
     assert doc.layout.get("text7").box.x2 <= 600
+
+
+#: A poster line with a small ornament (a light) drawn over one of its words, and a picture elsewhere.
+ORNAMENT = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
+  <rect id="rect1" x="0" y="0" width="600" height="800" fill="#ffffff"/>
+  <image id="image1" x="40" y="60" width="200" height="150"/>
+  <text id="text1" x="40" y="600" font-size="24" font-family="sans-serif">Un projet de l'université du Havre</text>
+  <circle id="path1" cx="200" cy="592" r="12" fill="#ffe066"/>
+  <text id="text2" x="40" y="700" font-size="12" font-family="sans-serif">Printed on recycled paper</text>
+</svg>"""
+
+
+def test_a_thing_on_a_word_is_what_is_drawn_over_it_and_the_fix_said_after_the_problem_is_the_one_edit() -> None:
+    # "light" is a noun here, not a weight; "on the word …" says which thing; "put it behind" mends the overlap
+    outcome, doc = _handle(ORNAMENT, 'the little light on the word "université" is over the text, put it behind '
+                                     "the text please")
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["reorder"], outcome.actions
+    assert _ids(outcome) == {"path1"}
+    order = [e.id for e in sorted(doc.layout.elements, key=lambda e: e.z)]
+    assert order.index("path1") < order.index("text1")
+    assert doc.layout.get("path1").box == import_svg_text(ORNAMENT, source="poster.svg").layout.get("path1").box
+
+
+#: A footer: two light grey panels of links (left and right), a near-black sponsor logo, and a framed logo top left.
+PANELS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 1000" width="800" height="1000">
+  <rect id="rect1" x="0" y="0" width="800" height="1000" fill="#ffffff"/>
+  <rect id="frame" x="40" y="40" width="220" height="160" fill="#f2f2f2"/>
+  <image id="image1" x="60" y="55" width="180" height="130"/>
+  <text id="text1" x="320" y="120" font-size="48" font-family="sans-serif">Data stewardship</text>
+  <rect id="rect2" x="40" y="820" width="330" height="120" fill="#eeeeee"/>
+  <text id="text2" x="60" y="860" font-size="16" font-family="sans-serif">Contact us</text>
+  <rect id="rect3" x="430" y="820" width="330" height="120" fill="#eeeeee"/>
+  <text id="text3" x="450" y="860" font-size="16" font-family="sans-serif">Home page</text>
+  <text id="text4" x="450" y="900" font-size="16" font-family="sans-serif">Mailing list</text>
+  <path id="path1" d="M320 700 h120 v60 h-120 z" fill="#211e1e"/>
+</svg>"""
+
+
+def test_a_place_said_bare_after_the_noun_says_which_and_text_and_all_carries_what_is_on_the_panel() -> None:
+    # #eeeeee on a white page is light grey (not the near-black logo); "bottom right" says which grey box
+    outcome, doc = _handle(PANELS, "grey links box bottom right up by 10px, text and all")
+    assert outcome.edited and _ids(outcome) == {"rect3", "text3", "text4"}, outcome.message
+    before = import_svg_text(PANELS, source="poster.svg").layout
+    assert all(abs(doc.layout.get(k).box.y - before.get(k).box.y + 10) < 0.5 for k in ("rect3", "text3", "text4"))
+    assert doc.layout.get("rect2").box == before.get("rect2").box
+
+
+def test_the_logo_box_is_the_logo_with_its_frame() -> None:
+    outcome, doc = _handle(PANELS, "Can you make the logo box in the top left a bit smaller?")
+    assert outcome.edited, outcome.message
+    before = import_svg_text(PANELS, source="poster.svg").layout
+    assert doc.layout.get("image1").box.area < before.get("image1").box.area
+    assert doc.layout.get("frame").box.contains(doc.layout.get("image1").box, 0.5)
+
+
+def test_a_thing_a_remark_names_that_is_not_there_is_said_missing_when_the_next_clause_edits_it() -> None:
+    outcome, _ = _handle(PANELS, "QR code top right is a bit big, 15% smaller")
+    assert not outcome.edited and outcome.kind == "missing", outcome.message

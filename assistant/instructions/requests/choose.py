@@ -465,6 +465,15 @@ def extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
     return _extreme(ids, place, index) if ids else []
 
 
+def drawn_on(index: ElementIndex, targets: list[str]) -> list[str]:
+    """Top-level things drawn over ``targets[0]`` and smaller than it, ornaments too ("the little light on …")."""
+    if not targets:
+        return []
+    t = index.layout.get(targets[0]).box
+    return [i for i in index.content_ids() if (e := index.layout.get(i)).group is None and i not in targets
+            and e.kind not in ("text", "group") and e.role != "background" and index.on_page(e)
+            and e.box.intersection(t) is not None and e.box.area < t.area]
+
 
 def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, count: int = 1) -> list[str]:
     """The one (or ``count``) of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it")."""
@@ -476,6 +485,8 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
         if rel in ("above", "over", "below", "under", "underneath", "beneath")
         else min(layout.get(i).box.y2, t.y2) - max(layout.get(i).box.y, t.y) > 0)]
     pool = shares or pool  # the text above a picture is in its column
+    if rel == "on":  # "the light on the word …": what is drawn over it
+        pool = [i for i in pool if layout.get(i).box.intersection(t) is not None] or pool
     side = {"above": "above", "over": "above", "below": "below", "under": "below", "underneath": "below",
             "beneath": "below", "left of": "left", "to the left of": "left", "right of": "right",
             "to the right of": "right"}.get(rel)
@@ -498,5 +509,5 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
 
 
 __all__ = ["score_mention", "unknown_head", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part",
-           "related_to",
+           "related_to", "drawn_on",
            "BROADER"]

@@ -35,7 +35,7 @@ def family(rgb: tuple[float, float, float]) -> str:
     """The family of an sRGB colour (components in [0, 1])."""
     h, lightness, s = colorsys.rgb_to_hls(*rgb)
     chroma = max(rgb) - min(rgb)
-    if lightness < 0.12:
+    if lightness < 0.15:
         return "black"
     if lightness > 0.93 and chroma < 0.2:
         return "white"
@@ -87,6 +87,8 @@ def near_families(rgb: tuple[float, float, float], spread: float = 12.0) -> set[
         out.add(family(colorsys.hls_to_rgb((h + d / 360.0) % 1.0, lightness, s)))
     if out & {"brown"} and s >= 0.15:  # a dark red is red to most people, a dark orange orange
         out.add(family(colorsys.hls_to_rgb(h, max(lightness, 0.45), s)))
+    if max(rgb) - min(rgb) < 0.05 and (lightness < 0.2 or 0.85 < lightness < 0.98):
+        out.add("grey")  # #eeeeee on a white page is light grey, #222222 dark grey
     return out
 
 

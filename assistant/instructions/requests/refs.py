@@ -408,6 +408,7 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             continue
         if w in POSITION_ADJECTIVES and not m.has_head and j + 1 < len(tokens) and (
                 _is_noun(tokens[j + 1]) or tokens[j + 1].text in ("one", "ones") or (j + 1) in spans
+                or _adjective_as_noun(tokens, j + 1, m, True)
                 or tokens[j + 1].kind == "quote" or tokens[j + 1].text in POSITION_ADJECTIVES):
             m.place = POSITION_ADJECTIVES[w] if m.place is None or w in ("last", "other") else m.place
             if w == "last":
@@ -431,7 +432,8 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         modifiers_only = bool(m.words) and not m.names and not m.quote and (all(
             x in COLOR_WORDS or x in LANGUAGE_SCRIPTS for x in m.words) or (
             w in CLASS_WORDS and not any(x in CLASS_WORDS for x in m.words)))
-        if _is_noun(tok) and not (m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS)):
+        if (_is_noun(tok) or _adjective_as_noun(tokens, j, m, started)) and not (
+                m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS)):
             word, plural = _singular(w)
             m.words.append(word)
             m.plural = plural or word in COLLECTIVES
@@ -448,6 +450,17 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
     m.end = j
     m.text = " ".join(tk.raw for tk in tokens[i:j])
     return m, j
+
+
+#: Words after which an adjective that ends a noun phrase was its noun ("the little light on the word …").
+_AFTER_A_NOUN = {"on", "in", "at", "over", "near", "by", "behind", "beside", "is", "are", "sits", "looks"}
+
+
+def _adjective_as_noun(tokens: list[Token], j: int, m: Mention, started: bool) -> bool:
+    """Whether ``tokens[j]``, a word that is mostly an adjective, is the noun of the phrase begun before it."""
+    w = tokens[j].text
+    return (started and not m.has_head and not m.names and not m.quote and w in NOT_NOUNS and w.isalpha()
+            and not w.endswith(("er", "ly")) and j + 1 < len(tokens) and tokens[j + 1].text in _AFTER_A_NOUN)
 
 
 def _not_compound(word: str) -> bool:

@@ -39,6 +39,7 @@ from assistant.instructions.requests import fixes
 from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
+    drawn_on,
     extreme,
     in_part,
     narrow,
@@ -60,14 +61,14 @@ from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
 from assistant.instructions.requests.scope import copies, page_said, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
-from assistant.instructions.requests.vocab import SAID_NOUNS
+from assistant.instructions.requests.vocab import CLASS_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
 _RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
                              r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
-                             r"to the right of|in|inside|within) E(\d+)")
+                             r"to the right of|in|inside|within|on) E(\d+)")
 #: Words that say which part of the page an element is in ("the footer links").
 _END_WORDS = {"footer": "bottom", "header": "top"}
 #: Words that name the first of several texts in reading order.
@@ -96,11 +97,17 @@ def _describes(skel: str) -> bool:
 
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
-_PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:at|on|in) the (?:very |far )?"
-                          r"(?:top|bottom|left|right|middle|center)"
-                          r"(?: (?:left|right)(?: hand)? corner| (?:row|line|part|area|strip|column))?"
+_PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:(?:at|on|in) the (?:very |far )?|"
+                          r"(?=(?:top|bottom) (?:left|right) ))(?:top|bottom|left|right|middle|center)"
+                          r"(?: (?:left|right)(?: hand)?(?: corner)?| (?:row|line|part|area|strip|column))?"
                           r"(?: of the (?:page|slide|card|poster))?\b"
                           r"(?! (?:right|left|top|bottom|corner|hand|third|half|edge|side|center|middle)\b)")
+#: A clause that says a panel moves with what is on it ("…, text and all").
+_CARRY = re.compile(r"(?:(?:the |its |their )?(?:text|texts|words|contents?|everything|lot) and all|"
+                    r"(?:along )?with (?:its|the|their|all its) (?:text|texts|words|contents?)(?: on it)?|"
+                    r"(?:and )?everything (?:on|in) it(?: too)?)(?: please| too)?")
+#: Moves that may carry what is on a panel.
+_CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
 
 
@@ -166,6 +173,8 @@ class _Reader:
         self.subject_refs: list[str] = []
         self.steps: list[Step] = []
         self.pending: Step | None = None
+        #: Why a remark's element was not found, said if a later clause edits "it" and nothing else is known.
+        self.unresolved: _Ask | None = None
         self.remarks: list[str] = []
         self.choices: list[str] = []
         self.all_ids: list[str] = []
@@ -245,6 +254,19 @@ class _Reader:
             self.choices = cands
         return picked
 
+    def _framed(self, eid: str, m: Mention) -> str:
+        """The unit of a picture and its frame, for "the logo box": the frame said with the picture's noun."""
+        e = self.layout.get(eid)
+        if e.kind != "shape" or e.group is None or not e.group.startswith("la-") or len(m.words) < 2:
+            return eid
+        said = {CLASS_WORDS.get(w) for w in m.words[:-1]} & {"logo", "image"}
+        unit = self.layout.get(e.group)
+        inside = [self.layout.get(c) for c in unit.children if c != eid]
+        if said and CLASS_WORDS.get(m.words[-1]) == "shape" and any(c.kind == "image" or c.role in said
+                                                                    for c in inside):
+            return unit.id
+        return eid
+
     def _pool_from(self, prev: Mention) -> list[str]:
         cands = best_candidates(score_mention(prev, self.index), self.index)
         return cands
@@ -260,6 +282,9 @@ class _Reader:
 
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
+        if _CARRY.fullmatch(" ".join(t.text for t in tokens)) and self.steps and self.steps[-1].kind in _CARRIES:
+            self._carry(self.steps[-1])
+            return
         mentions, skel = find_mentions(tokens, self.index)
         purpose = re.search(r"\bso (?:that )?(?=E\d+|there (?:is|are)\b)", skel)
         intent = None
@@ -313,8 +338,9 @@ class _Reader:
             elif intent is None:  # a remark: what it names only matters if a later clause says "it"
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
-                except _Ask:
+                except _Ask as ask:
                     resolved[n] = []
+                    self.unresolved = self.unresolved or ask
                 if len(resolved[n]) > 1 and not (m.plural or m.every or m.pronoun or m.everything or m.others):
                     resolved[n] = []  # "GitHub logo should sit …": which logo is not known, so "their" is not all
             else:
@@ -324,7 +350,11 @@ class _Reader:
             prev = m if m.has_head else prev
         if relation:
             n, k = int(relation.group(1)), int(relation.group(3))
-            near = related_to(self.layout, pools[n], resolved.get(k, []), relation.group(2),
+            pool = pools[n]
+            if relation.group(2) == "on" and unknown_head(mentions[n]) and not mentions[n].names \
+                    and not mentions[n].quote:  # "the little light on the word …": maybe an ornament
+                pool = list(dict.fromkeys(pool + drawn_on(self.index, resolved.get(k, []))))
+            near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2),
                               count=mentions[n].count or 1)
             resolved[n] = near or resolved[n]
         named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
@@ -333,6 +363,9 @@ class _Reader:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
         self._trailing_place(mentions, resolved, skel, pools, place_says_which)
+        for n, m in enumerate(mentions):
+            if not m.pronoun:
+                resolved[n] = list(dict.fromkeys(self._framed(i, m) for i in resolved[n]))
         if intent is not None and _describes(skel):
             intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
         if intent is None:
@@ -354,6 +387,8 @@ class _Reader:
         patients = [i for i in patients if i not in refs] if broad else patients  # "align everything to X"
         refs = [i for i in refs if i not in patients]
         if not patients and intent.kind not in ("confirm", "separate") and intent.kind != "distribute":
+            if not self.subject and self.unresolved is not None:
+                raise self.unresolved  # "the QR code top right is a bit big, 15% smaller" where none is found
             patients = list(self.subject) or list(self.context.last_ids)
         if intent.kind == "distribute" and len(patients) < 3:
             patients = [i for n in sorted(resolved) for i in resolved[n]] or patients
@@ -376,15 +411,24 @@ class _Reader:
             self.subject = list(dict.fromkeys(patients))
             self.subject_refs = [r for r in dict.fromkeys(refs) if r not in self.subject]
 
+    def _carry(self, step: Step) -> None:
+        """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all")."""
+        for p in list(step.patients):
+            box = self.layout.get(p).box
+            on = [i for i in self.index.content_ids() if i not in step.patients and (e := self.layout.get(i)).group
+                  is None and e.box.area < box.area and box.contains(e.box, 0.01 * max(box.width, box.height))]
+            step.patients += on
+            self.all_ids += [i for i in on if i not in self.all_ids]
+
     def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
                         pools: dict[int, list[str]], says_which: bool) -> None:
         """A place after an ambiguous noun, or one the clause does not move to, picks the element there."""
         for n, m in enumerate(mentions):
             if len(pools.get(n, [])) < 2 or (len(resolved.get(n, [])) < 2 and not says_which):
                 continue
-            after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:at|on|in) "
-                              r"the (?:very |far )?(top|bottom|left|right|middle|center)"
-                              r"(?: (left|right)(?: hand)? corner)?\b", skel)
+            after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:(?:at|on|in) "
+                              r"the (?:very |far )?|(?=(?:top|bottom) (?:left|right) ))(top|bottom|left|right|middle|"
+                              r"center)(?: (left|right)(?: hand)?(?: corner)?)?\b", skel)
             if not after:
                 continue
             place = {"center": "middle"}.get(after.group(1), after.group(1))
@@ -491,8 +535,12 @@ class _Reader:
                 self.steps.append(merged)
                 return
             self.pending = None
+            # "… goes out of the page, make it smaller"; "the light is over the text, put it behind the text": an
+            # edit of what the problem named, said right after it, is how to mend it
             mends = _FAMILY.get(kind, kind) == _FAMILY.get(held.kind, held.kind) or (
-                held.kind == "inside" and _FAMILY.get(kind) == "size")  # "… goes out of the page, make it smaller"
+                held.kind == "inside" and _FAMILY.get(kind) == "size") or (
+                held.kind == "separate" and kind in ("zorder", "resize", "nudge", "region", "place", "edge")
+                and bool(set(step.patients) & set(held.patients + held.refs)))
             if held.kind == "inside" and kind == "resize":
                 step.intent.params["fit"] = True
             if not (mends and not step.intent.state):
