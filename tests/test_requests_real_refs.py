@@ -635,3 +635,42 @@ def test_the_logo_box_is_the_logo_with_its_frame() -> None:
 def test_a_thing_a_remark_names_that_is_not_there_is_said_missing_when_the_next_clause_edits_it() -> None:
     outcome, _ = _handle(PANELS, "QR code top right is a bit big, 15% smaller")
     assert not outcome.edited and outcome.kind == "missing", outcome.message
+
+
+#: Two columns, each a heading with its text, a row of three step buttons and one button set apart below.
+COLUMNS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 1000" width="800" height="1000">
+  <text id="text0" x="40" y="50" font-size="48" font-weight="700" font-family="sans-serif">pgRouting</text>
+  <text id="text1" x="40" y="100" font-size="22" font-weight="700" font-family="sans-serif">Overview</text>
+  <text id="text2" x="40" y="140" font-size="14" font-family="sans-serif">pgRouting extends PostGIS with routing.</text>
+  <text id="text3" x="420" y="130" font-size="22" font-weight="700" font-family="sans-serif">Software</text>
+  <text id="text4" x="420" y="170" font-size="14" font-family="sans-serif">It runs where PostGIS runs.</text>
+  <rect id="rect1" x="40" y="400" width="140" height="60" fill="#d0e4f5"/>
+  <text id="text5" x="60" y="438" font-size="18" font-family="sans-serif">create</text>
+  <rect id="rect2" x="240" y="400" width="140" height="60" fill="#d0e4f5"/>
+  <text id="text6" x="260" y="438" font-size="18" font-family="sans-serif">edit</text>
+  <rect id="rect3" x="440" y="400" width="140" height="60" fill="#d0e4f5"/>
+  <text id="text7" x="460" y="438" font-size="18" font-family="sans-serif">publish</text>
+  <rect id="rect4" x="600" y="700" width="140" height="60" fill="#d0e4f5"/>
+  <text id="text8" x="620" y="738" font-size="18" font-family="sans-serif">diagram</text>
+</svg>"""
+
+
+def test_a_section_said_as_a_block_or_section_moves_whole_and_its_heading_lines_up_as_the_verb_says() -> None:
+    before = import_svg_text(COLUMNS, source="poster.svg").layout
+    outcome, doc = _handle(COLUMNS, "I'd like the Software block to sit a little higher, about 20px")
+    assert outcome.edited, outcome.message
+    assert all(abs(before.get(k).box.y - doc.layout.get(k).box.y - 20) < 0.5 for k in ("text3", "text4"))
+    outcome, doc = _handle(COLUMNS, "Could the Software section move up so that its heading lines up with 'Overview'?")
+    assert outcome.edited, outcome.message
+    assert abs(doc.layout.get("text3").box.y - doc.layout.get("text1").box.y) < 1
+    assert doc.layout.get("text1").box == before.get("text1").box
+    dy = before.get("text3").box.y - doc.layout.get("text3").box.y
+    assert dy > 20 and abs(before.get("text4").box.y - doc.layout.get("text4").box.y - dy) < 0.5
+
+
+def test_the_row_of_buttons_is_those_in_one_row() -> None:
+    before = import_svg_text(COLUMNS, source="poster.svg").layout
+    outcome, doc = _handle(COLUMNS, "Move the whole row of step buttons down 10px")
+    assert outcome.edited, outcome.message
+    assert all(abs(doc.layout.get(k).box.y - before.get(k).box.y - 10) < 0.5 for k in ("rect1", "rect2", "rect3"))
+    assert doc.layout.get("rect4").box == before.get("rect4").box

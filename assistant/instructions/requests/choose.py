@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import replace
 
 from assistant.document import Element, Layout
+from assistant.geometry import Box
 from assistant.instructions.requests.colours import element_families, element_family, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.refs import Mention
@@ -78,15 +79,16 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     # words of a text said with a noun for another kind name that text's neighbour (a label) or nothing
     names = [n for n in m.names
              if n[0] not in labels and not (n[1] == "part" and head and not _fits(n[0], head, index))]
-    if not _SECTION_WORDS.intersection(m.words):  # "get a head start": the heading, not the section it heads
+    if not _says_section(m):  # "get a head start": the heading, not the section it heads
         names = [n for n in names if not (n[1] in ("part", "text") and n[0].startswith(_SECTION))] or names
-    if head in _TEXT_KINDS:  # "the Research data management title": the text, not the button group round it
+    if head in _TEXT_KINDS and not _says_section(m):
+        # "the Research data management title": the text, not the button group round it (but "the … block" is it)
         named = {n[0] for n in names}
         names = [n for n in names if not (index.layout.get(n[0]).kind == "group"
                                           and named.intersection(_members(n[0], index)))] or names
     for eid, _kind, strength in names:
         scores[eid] = max(scores.get(eid, 0.0), strength)
-        if _SECTION_WORDS.intersection(m.words):  # "the Analyze information section": the heading with its text
+        if _says_section(m):  # "the Analyze information section": the heading with its text
             for a in index.ancestors(eid):
                 if a.startswith(_SECTION):
                     scores[a] = max(scores.get(a, 0.0), strength + 0.1)
@@ -94,7 +96,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if m.quote:
         q = fold(m.quote)
         # "section" may also have been read as part of the groups' ids (la-section-N)
-        whole_section = bool(_SECTION_WORDS.intersection(m.words)) or any(e.startswith(_SECTION) for e, *_ in m.names)
+        whole_section = bool(_says_section(m)) or any(e.startswith(_SECTION) for e, *_ in m.names)
         for eid, entry in index.entries.items():
             if eid.startswith(_SECTION) and not whole_section:
                 continue  # a section's text is its heading's: the quote names the heading (or, as a member, below)
@@ -137,6 +139,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
+    if _says_section(m):  # "the Software Foundation block": the section over its text's class
+        for eid, _kind, _s in names:
+            for a in index.ancestors(eid):
+                if a.startswith(_SECTION) and a in scores and eid in scores:
+                    scores[a] = max(scores[a], scores[eid] + 0.1)
+                    break
     if not scores and not names and not m.quote and {"logo", "image"} & classes.keys():
         # "the red logo", "the hydra logo": an emblem drawn as one shape the importer pinned as ornament, when
         # the words say what it looks like (a plain "the logo" on a page with none is answered as missing)
@@ -172,6 +180,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if "logo" in heads and not names and not m.quote and _said(m):
         scores = _brand_logo(scores, index)
     return scores
+
+
+def _says_section(m: Mention) -> bool:
+    """Whether the mention says a section ("the Software section"; the last word may also be read as an id's)."""
+    last = m.text.lower().split()[-1:] if m.text else []
+    return bool(_SECTION_WORDS.intersection(m.words) or _SECTION_WORDS.intersection(last))
 
 
 def _id_as_class(m: Mention, index: ElementIndex) -> Mention:
@@ -465,6 +479,36 @@ def extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
     return _extreme(ids, place, index) if ids else []
 
 
+def lined_up(index: ElementIndex, ids: list[str], axis: str) -> list[str]:
+    """"The row of step buttons": the largest row (or column) of ``ids``, with the like elements that share it.
+
+    A row is the elements whose boxes overlap by half the lower one's height (a column: width). A like element
+    is top level, of the same kind and about the same height (width) as the row's members: a button the
+    importer called a badge is still one of the row.
+    """
+    layout = index.layout
+    boxes = {i: layout.get(i).box for i in ids}
+    span = (lambda b: (b.y, b.y2)) if axis == "row" else (lambda b: (b.x, b.x2))
+
+    def shares(a: Box, b: Box) -> bool:
+        (a0, a1), (b0, b1) = span(a), span(b)
+        return min(a1, b1) - max(a0, b0) >= 0.5 * min(a1 - a0, b1 - b0) > 0
+
+    best: list[str] = []
+    for i in ids:
+        line = [j for j in ids if shares(boxes[i], boxes[j])]
+        best = line if len(line) > len(best) else best
+    if len(best) < 2:
+        return ids
+    sizes = sorted(span(boxes[i])[1] - span(boxes[i])[0] for i in best)
+    size = sizes[len(sizes) // 2]
+    kinds = {layout.get(i).kind for i in best}
+    like = [i for i in index.content_ids() if i not in best and (e := layout.get(i)).group is None
+            and e.kind in kinds and shares(e.box, boxes[best[0]])
+            and abs((span(e.box)[1] - span(e.box)[0]) - size) <= 0.1 * size]
+    return index.reading_order(best + like)
+
+
 def drawn_on(index: ElementIndex, targets: list[str]) -> list[str]:
     """Top-level things drawn over ``targets[0]`` and smaller than it, ornaments too ("the little light on …")."""
     if not targets:
@@ -509,5 +553,5 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
 
 
 __all__ = ["score_mention", "unknown_head", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part",
-           "related_to", "drawn_on",
+           "related_to", "drawn_on", "lined_up",
            "BROADER"]

@@ -42,6 +42,7 @@ from assistant.instructions.requests.choose import (
     drawn_on,
     extreme,
     in_part,
+    lined_up,
     narrow,
     related_to,
     score_mention,
@@ -295,6 +296,14 @@ class _Reader:
             intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
             if intent is goal and goal is not None and main is not None and not goal.patients:
                 goal.patients = main.patients
+            elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
+                    main.kind == "nudge" and main.patients and goal.patients and all(
+                    mentions[n].possessive for n in goal.patients if n < len(mentions)):
+                # "could the Software section move up so that its heading lines up with 'Overview'": the section
+                # moves, along the axis the verb says, until its edge (its heading's) is on the other's
+                goal.patients = main.patients
+                vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
+                goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
             elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and goal.params.get(
                     "rel") and not goal.refs:
                 goal.refs = [p for p in main.patients if p not in goal.patients]  # what the main clause moves
@@ -366,6 +375,9 @@ class _Reader:
         for n, m in enumerate(mentions):
             if not m.pronoun:
                 resolved[n] = list(dict.fromkeys(self._framed(i, m) for i in resolved[n]))
+            line = re.search(rf"\b(row|column) of E{n}\b", skel)
+            if line and m.plural and len(resolved[n]) > 1:  # "the whole row of step buttons": those in one row
+                resolved[n] = lined_up(self.index, resolved[n], line.group(1))
         if intent is not None and _describes(skel):
             intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
         if intent is None:
