@@ -674,3 +674,20 @@ def test_the_row_of_buttons_is_those_in_one_row() -> None:
     assert outcome.edited, outcome.message
     assert all(abs(doc.layout.get(k).box.y - before.get(k).box.y - 10) < 0.5 for k in ("rect1", "rect2", "rect3"))
     assert doc.layout.get("rect4").box == before.get("rect4").box
+
+
+def test_a_clause_after_an_edit_may_say_its_gap_its_reference_or_carry_what_is_on_a_box() -> None:
+    before = import_svg_text(COLUMNS, source="poster.svg").layout
+    outcome, doc = _handle(COLUMNS, "put 'It runs where PostGIS runs.' closer to the Software heading, gap about 6px")
+    assert outcome.edited, outcome.message
+    assert abs(doc.layout.get("text4").box.y - doc.layout.get("text3").box.y2 - 6) < 1
+    outcome, doc = _handle(COLUMNS, "align Overview and the Software heading to the left, same like text 'pgRouting'")
+    assert outcome.edited, outcome.message
+    assert abs(doc.layout.get("text3").box.x - before.get("text0").box.x) < 1
+    assert doc.layout.get("text0").box == before.get("text0").box
+    before = import_svg_text(PANELS, source="poster.svg").layout
+    outcome, doc = _handle(PANELS, "nudge the grey Home page box 10px to the right")  # its words go with it
+    assert outcome.edited, outcome.message
+    assert all(abs(doc.layout.get(k).box.x - before.get(k).box.x - 10) < 0.5 for k in ("rect3", "text3", "text4"))
+    outcome, doc = _handle(PANELS, "nudge just the grey Home page box 10px to the right")
+    assert outcome.edited and _ids(outcome) == {"rect3"}, outcome.actions

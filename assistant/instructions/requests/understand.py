@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from assistant.document import Layout
 from assistant.instructions.requests import fixes
+from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
@@ -107,6 +108,11 @@ _PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right 
 _CARRY = re.compile(r"(?:(?:the |its |their )?(?:text|texts|words|contents?|everything|lot) and all|"
                     r"(?:along )?with (?:its|the|their|all its) (?:text|texts|words|contents?)(?: on it)?|"
                     r"(?:and )?everything (?:on|in) it(?: too)?)(?: please| too)?")
+#: A clause that only says how big the gap the clause before changes should be ("…, gap about 60px").
+_GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(?:a |the )?(?:gap|space|spacing|"
+                       r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
+                       r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
+                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
 #: Moves that may carry what is on a panel.
 _CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
@@ -283,10 +289,24 @@ class _Reader:
 
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
-        if _CARRY.fullmatch(" ".join(t.text for t in tokens)) and self.steps and self.steps[-1].kind in _CARRIES:
+        said = " ".join(t.text for t in tokens)
+        if _CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in _CARRIES:
             self._carry(self.steps[-1])
             return
+        if _GAP_SAID.fullmatch(said) and self.steps and self.steps[-1].kind == "gap" and (
+                length := first_length(said)) is not None:
+            # "put X closer to the title, gap about 60px": the gap it should be
+            self.steps[-1].intent.params.update(op="set", length=length)
+            return
         mentions, skel = find_mentions(tokens, self.index)
+        last = self.steps[-1] if self.steps else None
+        if re.fullmatch(r"(?:(?:the )?same |just |exactly )?(?:like|as) E0(?: is| does| has)?(?: please)?", skel) and \
+                last is not None and last.kind in ("align", "match") and not last.refs:
+            # "align A and B to the left, same like text 'Do 18 września…'": to that text's edge
+            found = self.resolve(mentions[0], None, last.intent, mentions, {})
+            last.refs = [i for i in found if i not in last.patients]
+            self.all_ids += [i for i in last.refs if i not in self.all_ids]
+            return
         purpose = re.search(r"\bso (?:that )?(?=E\d+|there (?:is|are)\b)", skel)
         intent = None
         place_says_which = False
@@ -418,14 +438,19 @@ class _Reader:
                     text=" ".join(t.raw for t in tokens),
                     refs_are_others=any(mentions[n].others for n in intent.refs))
         self.all_ids += [i for i in patients + refs if i not in self.all_ids]
+        if intent.kind in _CARRIES and not intent.state and not re.search(r"\b(?:only|just)\b", skel) and any(
+                self.layout.get(p).kind == "shape" for p in step.patients):
+            self._carry(step, shapes_only=True)  # "nudge the pink DATA LOVE square": its lettering goes with it
         self._add(step)
         if patients:
             self.subject = list(dict.fromkeys(patients))
             self.subject_refs = [r for r in dict.fromkeys(refs) if r not in self.subject]
 
-    def _carry(self, step: Step) -> None:
+    def _carry(self, step: Step, shapes_only: bool = False) -> None:
         """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all")."""
         for p in list(step.patients):
+            if shapes_only and self.layout.get(p).kind != "shape":
+                continue
             box = self.layout.get(p).box
             on = [i for i in self.index.content_ids() if i not in step.patients and (e := self.layout.get(i)).group
                   is None and e.box.area < box.area and box.contains(e.box, 0.01 * max(box.width, box.height))]
