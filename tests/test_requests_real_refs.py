@@ -691,3 +691,25 @@ def test_a_clause_after_an_edit_may_say_its_gap_its_reference_or_carry_what_is_o
     assert all(abs(doc.layout.get(k).box.x - before.get(k).box.x - 10) < 0.5 for k in ("rect3", "text3", "text4"))
     outcome, doc = _handle(PANELS, "nudge just the grey Home page box 10px to the right")
     assert outcome.edited and _ids(outcome) == {"rect3"}, outcome.actions
+
+
+#: A footer whose file names a row of sponsor logos "Sponsors" and the foundation's logo "logo"; a text id says OSGeo.
+SPONSORS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
+  <text id="OSGeo-projects-are-free" x="40" y="100" font-size="14" font-family="sans-serif">Projects are free</text>
+  <g id="Sponsors"><path d="M40 400 h40 v20 h-40 z" fill="#333"/><path d="M100 400 h40 v20 h-40 z" fill="#333"/>
+    <path d="M160 400 h40 v20 h-40 z" fill="#333"/></g>
+  <text id="text2" x="40" y="480" font-size="20" font-weight="700" font-family="sans-serif">Local Chapters</text>
+  <path id="logo" d="M40 700 h200 v60 h-200 z" fill="#4ab969"/>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,ids", [
+    ("Could you make the row of sponsor logos a bit larger?", {"Sponsors"}),  # not the element whose id is "logo"
+    ("Leave a 40px gap between the sponsor logos and the Local Chapters heading", {"text2", "Sponsors"}),
+    ("The OSGeo logo at the bottom is dominating the footer - could it be 20% smaller?", {"logo"}),  # not the text
+])
+def test_a_name_before_a_class_noun_is_said_with_it_and_an_id_word_does_not_outweigh_the_class(
+        request_text: str, ids: set[str]) -> None:
+    outcome, _ = _handle(SPONSORS, request_text)
+    assert outcome.edited, outcome.message
+    assert _ids(outcome) | {a.get("target_id") for a in outcome.actions} - {None} == ids, outcome.actions

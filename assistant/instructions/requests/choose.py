@@ -78,7 +78,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     head = max(classes, key=lambda c: classes[c]) if classes else None
     # words of a text said with a noun for another kind name that text's neighbour (a label) or nothing
     names = [n for n in m.names
-             if n[0] not in labels and not (n[1] == "part" and head and not _fits(n[0], head, index))]
+             if n[0] not in labels and not (n[1] in ("part", "token") and head and not _fits(n[0], head, index))]
     if not _says_section(m):  # "get a head start": the heading, not the section it heads
         names = [n for n in names if not (n[1] in ("part", "text") and n[0].startswith(_SECTION))] or names
     if head in _TEXT_KINDS and not _says_section(m):

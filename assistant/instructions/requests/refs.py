@@ -169,6 +169,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
         keys.add(key[:-1])
     if key.endswith("es") and len(key) > 4:
         keys.add(key[:-2])
+    if not key.endswith("s") and len(key) > 3 and not key.isdigit():
+        keys.add(key + "s")  # "the sponsor logos": the group the file calls "Sponsors"
     folded = fold(" ".join(t.raw for t in run))
     hits: list[tuple[str, str, float]] = []
     for eid, entry in index.entries.items():
@@ -370,7 +372,8 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
     while j < len(tokens):
         tok = tokens[j]
         w = tok.text
-        if j in spans:
+        if j in spans and not (m.names and spans[j][0] == j + 1 and _singular(w)[0] in CLASS_WORDS):
+            # (after a name, "logos" is the noun of "sponsor logos", not the element whose id is "logo")
             end, hits = spans[j]
             more, end = _numbered_siblings(tokens, end, hits, index)
             m.names += hits + more
