@@ -475,6 +475,21 @@ def test_swapping_two_words_whose_units_overlap_exchanges_the_words_not_the_unit
     assert year.x2 - dconf.x <= tuck + 1
 
 
+RITLUG = SHARED / "corpus" / "real" / "ritlug_meetup-banner.svg"
+
+
+@pytest.mark.skipif(not RITLUG.is_file(), reason="../shared/corpus is not here")
+def test_swapping_two_lines_each_with_its_shadow_swaps_each_copy_with_its_like() -> None:
+    """"Swap 'Golisano 2620' and '4pm - 6pm'": each line is a text and its shadow, in units that overlap."""
+    doc = import_svg(RITLUG)
+    before = {i: doc.layout.get(i).box for i in ("text7673", "text7673-6", "text7731", "text7731-2")}
+    outcome = RequestRunner(Session(doc)).handle('can you swap "Golisano 2620" and "4pm - 6pm"?')
+    assert outcome.edited and _ids(outcome) == set(before), outcome.actions
+    for a, b in (("text7673", "text7731"), ("text7673-6", "text7731-2")):
+        assert doc.layout.get(a).box.cy == pytest.approx(before[b].cy, abs=1)
+        assert doc.layout.get(b).box.cy == pytest.approx(before[a].cy, abs=1)
+
+
 def test_a_request_naming_an_element_of_a_layer_locked_in_inkscape_unlocks_it_and_says_so() -> None:
     """Locked so as not to be dragged by accident; a typed request names it as surely as the objects panel."""
     doc = import_svg(Path(__file__).parent / "data" / "locked_layer.svg")

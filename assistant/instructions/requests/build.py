@@ -33,6 +33,7 @@ from assistant.instructions.requests.plan import (
     text_ids,
     world_length,
 )
+from assistant.instructions.requests.scope import copies
 
 
 def _lock(step: Step, layout: Layout) -> list[Actions]:
@@ -52,10 +53,12 @@ def _swap(step: Step, layout: Layout) -> list[Actions]:
     a, b = (layout.get(i) for i in ids)
     texts = [text_ids(layout, a), text_ids(layout, b)]
     if (a.box.intersection(b.box) is not None and all(i.startswith("la-") for i in ids)
-            and all(len(t) == 1 for t in texts)):
+            and texts[0] and len(texts[0]) == len(texts[1]) and all(copies(t, layout) for t in texts)):
         # two units the importer made whose boxes reach into each other ("DConf" and "2018", each with the
-        # ornament drawn beside it): exchanging the boxes runs the words into each other; exchange the words
-        return [[{"type": "swap", "ids": [texts[0][0], texts[1][0]]}], [{"type": "swap", "ids": ids}]]
+        # ornament drawn beside it; "Golisano 2620" and "4pm - 6pm", each with its shadow): exchanging the boxes
+        # runs the words into each other; exchange the words, each copy with its like
+        pairs = zip(*(sorted(t, key=lambda i: layout.get(i).z) for t in texts))
+        return [[{"type": "swap", "ids": [p, q]} for p, q in pairs], [{"type": "swap", "ids": ids}]]
     heads = [_headed(layout, e) for e in (a, b)]
     if all(heads) and heads[0] != heads[1]:
         # "swap python and ruby": the headings name their sections; the code under each goes with it
