@@ -728,3 +728,54 @@ def test_a_name_before_a_class_noun_is_said_with_it_and_an_id_word_does_not_outw
     outcome, _ = _handle(SPONSORS, request_text)
     assert outcome.edited, outcome.message
     assert _ids(outcome) | {a.get("target_id") for a in outcome.actions} - {None} == ids, outcome.actions
+
+
+#: Two poster boxes, each a panel with a tab (a backdrop and its label) hanging over its top edge and body text.
+TABS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 800" width="1200" height="800">
+  <rect id="rect0" x="0" y="0" width="1200" height="800" fill="#f2f2f2"/>
+  <rect id="rect3" x="30" y="100" width="520" height="400" fill="#ffffff" stroke="#88ccdd"/>
+  <rect id="rect5" x="45" y="85" width="90" height="30" fill="#304890"/>
+  <text id="text5" x="55" y="108" font-size="20" fill="#ffffff" font-family="sans-serif">Items</text>
+  <text id="text7" x="45" y="150" font-size="16" font-family="sans-serif">This is an example for a poster box</text>
+  <rect id="rect4" x="650" y="100" width="520" height="400" fill="#ffffff" stroke="#88ccdd"/>
+  <rect id="rect6" x="665" y="85" width="190" height="30" fill="#304890"/>
+  <text id="text6" x="675" y="108" font-size="20" fill="#ffffff" font-family="sans-serif">Figure and Text</text>
+  <text id="text8" x="665" y="150" font-size="16" font-family="sans-serif">blabla4</text>
+</svg>"""
+
+
+def test_tabs_far_apart_swap_each_onto_the_other_panels_edge_and_the_text_in_a_box_is_not_its_label() -> None:
+    before = import_svg_text(TABS, source="poster.svg").layout
+    outcome, doc = _handle(TABS, "Swap the Items and Figure and Text tab labels.")
+    assert outcome.edited, outcome.message
+    after = doc.layout
+    # each tab, its backdrop with it, at the left of the other panel (not the far edge of a row's gap)
+    assert after.get("rect6").box.x == pytest.approx(before.get("rect5").box.x, abs=1)
+    assert after.get("rect5").box.x == pytest.approx(before.get("rect6").box.x, abs=1)
+    assert after.get("text5").box.x - after.get("rect5").box.x == pytest.approx(
+        before.get("text5").box.x - before.get("rect5").box.x, abs=0.5)
+    outcome, doc = _handle(TABS, "Bump the body text in the Items box up by 10%")
+    assert outcome.edited and _ids(outcome) == {"text7"}, outcome.actions
+
+
+def test_a_list_whose_first_noun_is_a_word_for_space_is_still_a_list() -> None:
+    # "the room" is an element here, which this page does not name: asked, not half done
+    outcome, _ = _handle(TABS, "Would you mind centring the Items label, the room and the blabla4 text under it?")
+    assert not outcome.edited and outcome.kind in ("missing", "question"), outcome.actions
+
+
+#: A card: a light panel behind a speech bubble that holds two paragraphs, and a third paragraph below the bubble.
+BUBBLE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 420" width="300" height="420">
+  <rect id="rect1" x="0" y="0" width="300" height="420" fill="#ffffff"/>
+  <rect id="rect2" x="-10" y="80" width="320" height="250" fill="#f4e7c8"/>
+  <path id="path1" d="M37 93 h223 v150 h-150 l-20 38 v-38 h-53 z" fill="#ffffff"/>
+  <text id="text1" x="45" y="125" font-size="12" font-family="sans-serif">Vous avez entre 12 et 18 ans ?</text>
+  <text id="text2" x="45" y="170" font-size="12" font-family="sans-serif">Participez à notre atelier</text>
+  <text id="text3" x="110" y="300" font-size="12" font-family="sans-serif">Envie d'y participer ?</text>
+</svg>"""
+
+
+def test_the_two_paragraphs_in_the_bubble_are_those_the_smallest_shape_so_called_holds() -> None:
+    outcome, doc = _handle(BUBBLE, "invert the two paragraphs in the bubble")
+    assert outcome.edited and _ids(outcome) == {"text1", "text2"}, outcome.actions
+    assert doc.layout.get("text2").box.cy < doc.layout.get("text1").box.cy

@@ -19,7 +19,10 @@
     kept. Across that axis they exchange the edge they share most closely
     (left, centre or right; top, middle or bottom for a row), so each keeps
     the alignment of the place it takes; when they share it already, neither
-    moves across.
+    moves across. Two elements further apart than twice the longer one's length
+    (tabs over two panels) each take the other's place on the edge that place keeps with
+    the rest of the page (start, centre or end; the start when none), not the
+    far edge that keeps a row's gap.
 """
 
 from __future__ import annotations
@@ -119,6 +122,48 @@ def _cross_shift(a: tuple[float, float], b: tuple[float, float], tol: float) -> 
     return 0.0 if abs(shift) <= tol else shift
 
 
+#: Two elements further apart than this many times the longer one's length stand in places of their own.
+APART = 2.0
+
+
+def _span(b: Box, vertical: bool) -> tuple[float, float]:
+    return (b.y, b.y2) if vertical else (b.x, b.x2)
+
+
+def _place_edge(ctx: EditContext, e: Element, pair: set[str], vertical: bool, tol: float) -> int:
+    """Which edge of ``e``'s place other elements line up with: 0 start, 1 centre, 2 end (start when none do)."""
+    lo, hi = _span(e.box, vertical)
+    edges = (lo, (lo + hi) / 2, hi)
+    counts = [0, 0, 0]
+    for o in ctx.layout.elements:
+        if o.id in pair or o.kind == "group":
+            continue
+        olo, ohi = _span(o.box, vertical)
+        for k, v in enumerate((olo, (olo + ohi) / 2, ohi)):
+            counts[k] += abs(v - edges[k]) <= tol
+    return max(range(3), key=lambda k: (counts[k], -k))
+
+
+def _apart_places(ctx: EditContext, lead: Element, trail: Element, vertical: bool,
+                  tol: float) -> tuple[float, float] | None:
+    """Shifts for two elements far apart (each in a place of its own, like tabs over two panels), or None.
+
+    Each takes the other's place on the edge that place keeps with the rest of the page (a tab at the left of
+    its panel takes the other panel's left), not the far edge that keeps a row's gap.
+    """
+    (l0, l1), (t0, t1) = _span(lead.box, vertical), _span(trail.box, vertical)
+    if t0 - l1 <= APART * max(l1 - l0, t1 - t0):
+        return None
+    pair = {lead.id, trail.id} | set(ctx.subtree_ids(lead.id)) | set(ctx.subtree_ids(trail.id))
+
+    def shift(mover: tuple[float, float], place: Element) -> float:
+        lo, hi = _span(place.box, vertical)
+        k = _place_edge(ctx, place, pair, vertical, tol)
+        return (lo - mover[0], (lo + hi) / 2 - (mover[0] + mover[1]) / 2, hi - mover[1])[k]
+
+    return shift((l0, l1), trail), shift((t0, t1), lead)
+
+
 def apply_swap(ctx: EditContext, a: Swap) -> None:
     """Exchange the places of the two listed elements (see the module docstring)."""
     els = check_editable(ctx.layout, a.ids)
@@ -131,10 +176,12 @@ def apply_swap(ctx: EditContext, a: Swap) -> None:
     tol = SHARED_EDGE * min(c.width, c.height)
     if vertical:
         d_lead, d_trail = tb.y2 - lb.y2, lb.y - tb.y
+        d_lead, d_trail = _apart_places(ctx, lead, trail, True, tol) or (d_lead, d_trail)
         cross = _cross_shift((lb.x, lb.x2), (tb.x, tb.x2), tol)
         moves = [(lead, cross, d_lead), (trail, -cross, d_trail)]
     else:
         d_lead, d_trail = tb.x2 - lb.x2, lb.x - tb.x
+        d_lead, d_trail = _apart_places(ctx, lead, trail, False, tol) or (d_lead, d_trail)
         cross = _cross_shift((lb.y, lb.y2), (tb.y, tb.y2), tol)
         moves = [(lead, d_lead, cross), (trail, d_trail, -cross)]
     ctx.transform([(e.id, Matrix.translate(*_on_canvas(ctx, e.box, dx, dy))) for e, dx, dy in moves])

@@ -51,6 +51,14 @@ def _swap(step: Step, layout: Layout) -> list[Actions]:
     if len(ids) != 2:
         raise CannotPlan(f"a swap needs exactly two elements, and I found {len(ids)}")
     a, b = (layout.get(i) for i in ids)
+    for one, other in ((a, b), (b, a)):
+        up = layout.get(other.group) if other.group else None
+        if one.kind == "group" and other.kind != "group" and up is not None and up.role == one.role \
+                and other.id not in {d.id for d in layout.descendants_of(one.id)}:
+            # "swap the Items and Figure and Text tab labels": one named as its tab, the other as its label;
+            # like for like, each tab with its label
+            ids = [one.id, up.id] if one is a else [up.id, one.id]
+    a, b = (layout.get(i) for i in ids)
     texts = [text_ids(layout, a), text_ids(layout, b)]
     if (a.box.intersection(b.box) is not None and all(i.startswith("la-") for i in ids)
             and texts[0] and len(texts[0]) == len(texts[1]) and all(copies(t, layout) for t in texts)):

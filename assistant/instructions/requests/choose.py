@@ -524,11 +524,24 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
     if not targets or not pool:
         return []
     t = layout.get(targets[0]).box
+    inside = {d.id for k in targets for d in layout.descendants_of(k)}
+    pool = [i for i in pool if i not in inside]  # "the text in the TikZ box": not the box's own label
     shares = [i for i in pool if i not in targets and (
         min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0
         if rel in ("above", "over", "below", "under", "underneath", "beneath")
         else min(layout.get(i).box.y2, t.y2) - max(layout.get(i).box.y, t.y) > 0)]
-    pool = shares or pool  # the text above a picture is in its column
+    if rel in ("in", "inside", "within"):  # "the body text in the TikZ box": in it, or nearest the tab heading it
+        def held(box: Box) -> list[str]:
+            return [i for i in pool if i not in targets and box.contains(layout.get(i).box,
+                                                                         0.05 * max(box.width, box.height))]
+
+        # "the two paragraphs in the bubble", where the bubble could be either of two shapes: the smallest
+        # that holds as many as are said
+        fits = [layout.get(k).box for k in targets if len(held(layout.get(k).box)) >= count]
+        t = min(fits, key=lambda b: b.area) if fits else t
+        pool = held(t) or pool
+    else:
+        pool = shares or pool  # the text above a picture is in its column
     if rel == "on":  # "the light on the word …": what is drawn over it
         pool = [i for i in pool if layout.get(i).box.intersection(t) is not None] or pool
     side = {"above": "above", "over": "above", "below": "below", "under": "below", "underneath": "below",

@@ -300,12 +300,15 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
         listed = (m is not None and len(skeleton) >= 2 and skeleton[-1] == "and" and skeleton[-2].startswith("E")
                   and bool(m.words) and not all(w in PAGE_WORDS | EDGE_WORDS for w in m.words)
                   and m.text.split()[0] in DETERMINERS)  # "move the name and the degree up": a second element
+        # "centre the date, the room and the time": after a comma, the first of a list, whatever its noun
+        leading = (m is not None and i == 0 and bool(m.words) and m.text.split()[0] in DETERMINERS
+                   and j + 1 < len(tokens) and tokens[j].text == "and" and tokens[j + 1].text in DETERMINERS)
         # "change place of penguin and devil": bare nouns after "of", "and", "between" name things too
         bare = (m is not None and not m.names and not m.quote and bool(m.words) and i > 0
                 and tokens[i - 1].text in ("of", "and", "between") and len(m.words) <= 2
                 and all(w not in COMMON_WORDS and w not in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS
                         and not w.endswith("ly") for w in m.words))
-        if m is not None and (_names_something(m) or listed or bare):
+        if m is not None and (_names_something(m) or listed or bare or leading):
             skeleton.append(f"E{len(mentions)}")
             mentions.append(m)
             i = j

@@ -56,7 +56,7 @@ CLASS_WORDS: dict[str, str] = {
     # shapes
     "shape": "shape", "box": "shape", "rectangle": "shape", "rect": "shape", "panel": "shape", "band": "shape",
     "stripe": "shape", "bar": "shape", "circle": "shape", "square": "shape", "dot": "shape", "oval": "shape",
-    "blob": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
+    "blob": "shape", "bubble": "shape", "balloon": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
     "hairline": "rule", "underline": "rule", "background": "background", "backdrop": "background",
     "group": "group", "element": "any", "thing": "any", "object": "any", "piece": "any", "stuff": "any",
     "content": "any",
