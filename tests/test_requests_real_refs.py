@@ -779,3 +779,17 @@ def test_the_two_paragraphs_in_the_bubble_are_those_the_smallest_shape_so_called
     outcome, doc = _handle(BUBBLE, "invert the two paragraphs in the bubble")
     assert outcome.edited and _ids(outcome) == {"text1", "text2"}, outcome.actions
     assert doc.layout.get("text2").box.cy < doc.layout.get("text1").box.cy
+
+
+#: A certificate whose name field is a placeholder the file calls "name" ("name: click to change").
+CERTIFICATE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 297 210" width="297" height="210">
+  <text id="label1" x="30" y="30" font-size="16" font-family="sans-serif">CERTIFICATE</text>
+  <text id="text1" x="95" y="65" font-size="12" font-family="sans-serif">OF ACHIEVEMENT</text>
+  <text id="name" x="60" y="95" font-size="12" font-family="sans-serif">name: click to change</text>
+  <text id="label3" x="65" y="115" font-size="11" font-family="sans-serif">This certificate is presented to</text>
+</svg>"""
+
+
+def test_an_id_that_is_a_word_for_a_kind_names_its_element_when_its_text_says_so() -> None:
+    outcome, _ = _handle(CERTIFICATE, "the recipient's name needs to be much bigger, it's the whole point")
+    assert outcome.edited and _ids(outcome) == {"name"}, outcome.actions

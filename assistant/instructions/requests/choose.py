@@ -197,6 +197,9 @@ def _id_as_class(m: Mention, index: ElementIndex) -> Mention:
     drop = []
     for eid, kind, _s in m.names:
         cls = CLASS_WORDS.get(squash(eid)) if kind == "id" else None
+        said = fold(index.layout.get(eid).text or "").replace(":", " ").split()
+        if cls and squash(eid) in said:
+            continue  # "name: click to change": a placeholder that says what it is
         if cls and not _fits(eid, cls, index) and any(_fits(i, cls, index) for i in index.content_ids()
                                                       if index.layout.get(i).kind != "group"):
             drop.append((eid, cls))
