@@ -44,9 +44,13 @@ def test_tokens_keep_quotes_and_fold_spelling_numbers_and_contractions() -> None
 
 @pytest.mark.parametrize("typed,meant", [("titel", "title"), ("hedline", "headline"), ("biger", "bigger"),
                                          ("alighn", "align"), ("tall", "tall"), ("close", "close"),
-                                         ("bullets", "bullets")])
+                                         ("bullets", "bullets"), ("compass", "compass"), ("letters", "letters"),
+                                         ("backgorund", "background")])
 def test_typos_are_corrected_against_the_vocabulary_but_real_words_stay(typed: str, meant: str) -> None:
-    known = {"title", "headline", "bigger", "align", "all", "closer", "bullet", "tall", "close"}
+    # a seven-letter word two letters from a known one is another word ("compass" is not "compress"), and a
+    # typo keeps its first letter ("letters" is not "better")
+    known = {"title", "headline", "bigger", "align", "all", "closer", "bullet", "tall", "close", "compress",
+             "better", "background"}
     assert tokenise(typed, known)[0].text == meant
 
 

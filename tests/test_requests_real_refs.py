@@ -782,7 +782,7 @@ def test_the_two_paragraphs_in_the_bubble_are_those_the_smallest_shape_so_called
 
 
 #: A certificate whose name field is a placeholder the file calls "name" ("name: click to change").
-CERTIFICATE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 297 210" width="297" height="210">
+PLACEHOLDER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 297 210" width="297" height="210">
   <text id="label1" x="30" y="30" font-size="16" font-family="sans-serif">CERTIFICATE</text>
   <text id="text1" x="95" y="65" font-size="12" font-family="sans-serif">OF ACHIEVEMENT</text>
   <text id="name" x="60" y="95" font-size="12" font-family="sans-serif">name: click to change</text>
@@ -791,5 +791,51 @@ CERTIFICATE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 297 210" w
 
 
 def test_an_id_that_is_a_word_for_a_kind_names_its_element_when_its_text_says_so() -> None:
-    outcome, _ = _handle(CERTIFICATE, "the recipient's name needs to be much bigger, it's the whole point")
+    outcome, _ = _handle(PLACEHOLDER, "the recipient's name needs to be much bigger, it's the whole point")
     assert outcome.edited and _ids(outcome) == {"name"}, outcome.actions
+
+
+#: A sponsor badge drawn wholly in outlines: a compact mark, a wide wordmark, and the "Bronze Sponsor" line the file
+#: calls "Sponsor"; no text element at all.
+OUTLINED = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 593 228" width="593" height="228">
+  <path id="path1" d="M7 7 h181 v181 h-181 z" fill="#4db05b"/>
+  <path id="path2" d="M209 51 h350 v92 h-350 z" fill="#4db05b"/>
+  <path id="Sponsor" d="M208 170 h306 v39 h-306 z" fill="#0b3a42"/>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,ids", [
+    ("nudge the compass down five px", {"path1"}),  # a thing a picture shows is the compact one, not lettering
+    ("compass icon 10% smaller", {"path1"}),
+    ('centre "Bronze Sponsor" under the OSGeo lettering', {"Sponsor", "path2"}),  # quoted words the file names
+])
+def test_outlined_words_and_marks_are_told_apart_by_shape(request_text: str, ids: set[str]) -> None:
+    outcome, _ = _handle(OUTLINED, request_text)
+    assert outcome.edited, outcome.message
+    assert _ids(outcome) | {a.get("target_id") for a in outcome.actions} - {None} == ids, outcome.actions
+
+
+def test_a_colour_no_candidate_is_near_names_nothing() -> None:
+    outcome, _ = _handle(OUTLINED, "move the Silver Sponsor badge to the left")  # the badge here is dark teal
+    assert not outcome.edited and outcome.kind == "missing", outcome.actions
+
+
+#: A bookmark: one picture (a logo no class says), a heading near the left edge, a heading half off the top.
+BOOKMARK = """<svg xmlns="http://www.w3.org/2000/svg" width="224" height="794">
+  <text id="text1" x="60" y="4" font-size="16" font-family="sans-serif">Entrance</text>
+  <text id="text2" x="2" y="300" font-size="16" font-family="sans-serif">Downstairs</text>
+  <image id="image1" x="150" y="600" width="50" height="50"/>
+  <text id="text3" x="20" y="700" font-size="10" font-family="sans-serif">Feedback</text>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,ids", [
+    ("CERN logo 25% smaller pls", {"image1"}),  # no element is a logo: the one picture is what is meant
+    ("Downstairs is too close to the left edge, nudge it right 3mm", {"text2"}),
+    ("Downstairs is jammed right up against the left edge, shift it right by about 10px", {"text2"}),
+    ("move the logo and the Feedback text up together by 1cm", {"image1", "text3"}),
+])
+def test_a_page_without_a_logo_problems_at_an_edge_and_moving_together(request_text: str, ids: set[str]) -> None:
+    outcome, _ = _handle(BOOKMARK, request_text)
+    assert outcome.edited and _ids(outcome) == ids, outcome.actions
+    assert [a["type"] for a in outcome.actions] in (["move"], ["resize"]), outcome.actions  # one edit, no gap

@@ -54,7 +54,7 @@ _SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "c
                             "list"})
 #: The class a request's noun falls back to when the layout (or the page) has nothing of its own class.
 _FALLBACK = {"title": "heading", "subtitle": "text", "caption": "text", "body": "text", "heading": "text",
-             "credit": "caption"}
+             "credit": "caption", "logo": "image", "text": "logo"}
 #: Words that say a mention's colour without naming one.
 _COLOUR_ADJECTIVES = frozenset({"coloured", "colored", "colourful", "colorful"})
 
@@ -110,6 +110,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 if target != eid and target.startswith(_SECTION) and not whole_section:
                     continue  # "the 'Overview' heading" is the heading; "the 'Overview' section" is all of it
                 scores[target] = max(scores.get(target, 0.0), s)
+        if not scores:
+            # "centre 'Bronze Sponsor' under the lettering": words drawn as outlines, which the file names
+            said = [squash(w) for w in q.split() if len(w) >= 3 and w not in FUNCTION_WORDS]
+            for eid, entry in index.entries.items():
+                if entry.content and any(w in entry.keys for w in said):
+                    scores[eid] = STRENGTH["token"]
     if classes and not names and not m.quote and not any(
             index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() for c in classes):
         # "page 3: the title" where the page has only subtitles: the nearest kind that is there
@@ -171,6 +177,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in symbols or _unknown_pool(unknown, index):
             scores[eid] = STRENGTH["class"]
     scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index), index)
+    scores = _by_shape(m, scores, unknown, index)
     if "caption" in heads and "credit" not in heads and not names and not m.quote:
         # "the caption" says what is shown; a credit or licence line is "the credit"
         scores = {k: v for k, v in scores.items() if "credit" not in index.entry(k).classes} or scores
@@ -365,13 +372,49 @@ def _pinned_art(index: ElementIndex) -> list[str]:
 
 
 def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
-    """Only the candidates of the colour the mention says ("the green band"), when some are."""
+    """Only the candidates of the colour the mention says ("the green band"), when some are.
+
+    When every candidate is painted one flat colour and none is near the one said ("the silver badge" where
+    the only badge is teal), the mention names nothing here.
+    """
     wanted = {f for w in m.words if (f := word_family(w))}
-    if not wanted or len(scores) < 2:
+    if not wanted or not scores:
         return scores
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}
     near = {k: v for k, v in scores.items() if _colours_near(k, index) & wanted}  # "violet" for a blue-violet
+    if not kept and not near and not m.quote and all(
+            _colour_of(k, index) is not None and index.layout.get(k).kind == "shape" for k in scores):
+        return {}
     return kept or near or scores
+
+
+#: Nouns for words drawn as lettering, and for a compact mark or picture beside them.
+_LETTERING = frozenset({"wordmark", "lettering", "logotype", "letters"})
+_MARKS = frozenset({"icon", "symbol", "emblem", "mark", "pictogram", "glyph"})
+#: A box at least this many times as wide as it is tall is lettering; a compact one is within it either way.
+LETTERING_ASPECT = 2.5
+
+
+def _by_shape(m: Mention, scores: dict[str, float], unknown: str | None, index: ElementIndex) -> dict[str, float]:
+    """Among drawn candidates of both shapes, lettering for "the wordmark", the compact one for "the compass".
+
+    A thing named by what it shows, or an icon, is drawn compact; a wordmark is a wide run of letters.
+    """
+    if len(scores) < 2 or m.names or m.quote or any(index.layout.get(k).kind == "text" for k in scores):
+        return scores
+
+    def aspect(k: str) -> float:
+        b = index.layout.get(k).box
+        return b.width / b.height if b.height > 0 else float("inf")
+
+    # lettering is drawn as outlines: a wide drawn shape, not a wide photo
+    wide = {k: v for k, v in scores.items() if aspect(k) >= LETTERING_ASPECT and index.layout.get(k).kind == "shape"}
+    rest = {k: v for k, v in scores.items() if k not in wide}
+    if _LETTERING & set(m.words):
+        return wide or scores
+    if (_MARKS & set(m.words)) or (unknown is not None and unknown not in SAID_NOUNS):
+        return rest if rest and wide else scores
+    return scores
 
 
 def _script(text: str) -> str | None:

@@ -108,20 +108,31 @@ def separate(s: str) -> Intent | None:
     return None
 
 
+#: Words for the sheet a design is on.
+_SHEETS = "page|canvas|card|slide|poster|flyer|bookmark|banner|sheet|artboard|postcard|ticket"
+
+
 def inside(s: str) -> Intent | None:
     """Off the page: "X is falling off the edge", "bring it back in", "pull it in"."""
     if re.search(r"\b(?:falling|falls|hanging|hangs|sticking|sticks|poking|pokes|going|goes|spilling|spills|"
                  r"bleeding|bleeds|running|runs|hangs|sits|sitting|cut|cropped|clipped|off|outside|over|past|"
                  r"beyond)\b.*\b(?:off|out|outside|over|past|beyond)\b.*\b(?:edge|page|canvas|margins?|side|border|"
-                 r"frame|card|slide|poster)\b|\bis (?:cut off|clipped|cropped|off the (?:page|edge|canvas)|"
+                 r"frame|" + _SHEETS + r")\b|\bis (?:cut off|clipped|cropped|off the (?:page|edge|canvas)|"
                  r"off page|outside|(?:cut|clipped|cropped)(?: off)? (?:at|on) (?:the )?(?:right|left|top|bottom))\b|"
-                 r"\b(?:falling|hanging|sticking|poking) (?:off|out)\b|\btoo close to the (?:edge|border|side)s?\b|"
+                 r"\b(?:falling|hanging|sticking|poking) (?:off|out)\b|"
+                 r"\btoo close to the (?:(?:left|right|top|bottom) )?(?:edge|border|side)s?\b|"
+                 r"\b(?:jammed|pushed|squashed|squeezed|crammed|butting|butted|runs?|"
+                 r"running|bumps?|bumping) (?:right )?(?:up )?(?:against|into) the (?:(?:left|right|top|bottom) )?"
+                 r"(?:edge|border|side)s?\b|"
                  r"\bout of (?:the )?(?:page|bounds|canvas|frame)\b", s):
         return Intent("inside", slots(s)[:1], state=True)
     if re.search(r"\b(?:bring|pull|move|push|put|get|tuck|nudge|shift|keep) (?:" + E + r" )?(?:back )?(?:(?:in|"
                  r"inside|back|back on)(?: (?:again|please|pls|a bit|a little))?$|(?:in|into|onto|on|within|inside) "
-                 r"the (?:page|canvas|margins|safe area|frame|card|slide|poster)\b)", s):
+                 r"the (?:margins|safe area|frame|" + _SHEETS + r")\b)", s):
         return Intent("inside", slots(s)[:1])
+    if re.match(r"(?:" + E + r" )+(?:is|are|fits?|sits?) (?:all |fully |wholly |completely |entirely )?(?:in|on|"
+                r"within|inside) the (?:" + _SHEETS + r")$", s):
+        return Intent("inside", slots(s)[:1])  # "… so the whole word is on the page": a goal
     return None
 
 
@@ -189,8 +200,12 @@ def gap(s: str) -> Intent | None:
         return Intent("gap", [int(m.group(1)[1:])], params={"op": "set", "length": length})
     # "X and Y are too far apart": a problem, which a later clause may say how to mend ("…; leave 3 mm between them")
     said = bool(re.match(r"(?:E\d+ (?:and )?)+(?:is|are|look|looks|seem|seems|feel|feels|sit|sits)\b", s))
+    # "move the logo and the text up together by 1cm": as one, not closer
+    as_one = re.search(r"\b(?:up|down|left|right|higher|lower|across|over) together\b|\btogether (?:by|up|down|"
+                       r"left|right)\b", s)
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
-                 r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)):
+                 r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)) and \
+            not as_one:
         return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s)}, state=said)
     if said and re.search(r"\b(?:jammed|squashed|squished|crammed|stuck|packed|bunched|squeezed) (?:up )?together\b",
                           s):

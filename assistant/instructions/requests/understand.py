@@ -314,8 +314,9 @@ class _Reader:
             goal = detect_intent(skel[purpose.end():], tokens, self.original)
             main = detect_intent(skel[:purpose.start()], tokens, self.original)
             intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
-            if intent is goal and goal is not None and main is not None and not goal.patients:
-                goal.patients = main.patients
+            if intent is goal and goal is not None and main is not None and (
+                    not goal.patients or goal.kind == "inside" and main.patients):
+                goal.patients = main.patients  # "bring it down so the whole word is on the page": what is moved
             elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
                     main.kind == "nudge" and main.patients and goal.patients and all(
                     mentions[n].possessive for n in goal.patients if n < len(mentions)):
@@ -406,6 +407,12 @@ class _Reader:
                 # overlap": both
                 lead = re.match(r"(?:E\d+ (?:and |or )?)+", skel + " ")
                 first = [int(x) for x in re.findall(r"E(\d+)", lead.group(0))] if lead else sorted(resolved)
+                if self.subject and not any(mentions[n].names or mentions[n].quote or mentions[n].pronoun or any(
+                        w in CLASS_WORDS for w in mentions[n].words) for n in first):
+                    # "… is cut off at the top, only the bottoms of the letters show — bring it down": a remark
+                    # about a part of what was named keeps "it" on that
+                    self.remarks.append(" ".join(t.raw for t in tokens))
+                    return
                 self.subject = [i for n in first for i in resolved.get(n, [])]
                 self.subject_refs = [i for n in sorted(resolved) if n not in first for i in resolved[n]]
                 self.remarks.append(" ".join(t.raw for t in tokens))

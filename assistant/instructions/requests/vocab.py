@@ -87,7 +87,7 @@ PLURALS: dict[str, str] = {"details": "details", "dates": "dates", "times": "tim
 #: Words that mean the page itself.
 PAGE_WORDS = {"page", "canvas", "artboard", "poster", "flyer", "leaflet", "card", "slide", "cover", "layout",
               "design", "document", "sheet", "banner", "frame", "screen", "post", "postcard", "spread",
-              "composition", "doc", "file", "paper", "format", "pdf", "svg"}
+              "composition", "doc", "file", "paper", "format", "pdf", "svg", "bookmark", "ticket"}
 #: Words for sides, corners and the middle of the page or of an element.
 EDGE_WORDS = {"left", "right", "top", "bottom", "center", "middle", "side", "edge", "edges", "corner",
               "margin", "margins", "border", "centre", "half", "third", "thirds", "upper", "lower",
@@ -175,6 +175,7 @@ NOT_NOUNS = {
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).
 COMMON_WORDS = {
+    "letter", "letters", "word", "words", "character", "characters", "glyph", "glyphs", "bottoms", "tops",
     "close", "near", "far", "big", "small", "tall", "wide", "high", "low", "long", "short", "huge", "tiny", "large",
     "thin", "thick", "bold", "light", "dark", "same", "other", "different", "new", "old", "good", "bad", "nice",
     "fine", "great", "better", "best", "worse", "worst", "want", "need", "like", "love", "hate", "think", "look",

@@ -231,7 +231,7 @@ def _correct(word: str, known: frozenset[str]) -> str:
     for suffix in ("s", "es", "ed", "ing", "er", "est", "ly"):
         if word.endswith(suffix) and word[:-len(suffix)] in known:
             return word
-    limit = 1 if len(word) <= 6 else 2
+    limit = 1 if len(word) <= 7 else 2  # "compass" is not "compress" two letters away
     best: list[tuple[int, str]] = []
     for k in known:
         if abs(len(k) - len(word)) > limit or len(k) < 3:
@@ -245,6 +245,8 @@ def _correct(word: str, known: frozenset[str]) -> str:
         # another word by one changed letter ("dead" is not "head"); transposed or missing letters are typos
         best = [(d, k) for d, k in best if k[0] == word[0] and (len(k) != len(word) or sorted(k) == sorted(word))]
     best = [(d, k) for d, k in best if not (k.startswith(word) and k[len(word):] in ("r", "s", "d", "er", "ed", "es"))]
+    # a typo keeps the first letter ("letters" is not "better"), unless two letters swapped places
+    best = [(d, k) for d, k in best if k[0] == word[0] or sorted(k) == sorted(word)]
     if not best:
         return word
     best.sort()
