@@ -50,3 +50,5 @@ def test_the_import_segments_the_file_as_a_designer_would(name: str) -> None:
         assert layout.get(i).page == -1, f"{name}: {i} lies on no page"
     if "pages" in want:
         assert len(layout.canvas.page_boxes()) == want["pages"]
+    for i, page in want.get("on_page", {}).items():  # pages counted from 1, as people say them
+        assert layout.get(i).page + 1 == page, f"{name}: {i} is on page {layout.get(i).page + 1}, not {page}"

@@ -44,6 +44,7 @@ from assistant.errors import LimitExceeded, SvgImportError
 from assistant.geometry import Box
 from assistant.importer.roles import assign_roles, node_name
 from assistant.importer.scene import analyse_scene
+from assistant.importer.slides import slide_of_elements
 from assistant.importer.spatial import BoxIndex
 from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.walk import Item, Walker
@@ -130,9 +131,12 @@ def _import_tree(tree: Any, source: str, limits: ImportLimits) -> Document:
     _mark_picture_ink(plans)  # before roles: a caption is placed by what shows of its picture
     assign_roles(plans, canvas)
     elements = _elements(plans, canvas, generated)
+    slides = None if canvas.pages else slide_of_elements(root, elements)
+    if slides is not None:  # a deck of stacked layers: each layer a page at the place of the canvas
+        canvas = canvas.model_copy(update={"pages": [canvas.box] * slides[1]})
     layout = Layout(canvas=canvas, elements=elements)
     explicit = {e.id for e, p in zip(elements, walk_plans(plans)) if p.explicit_role}
-    analyse_scene(layout, explicit)
+    analyse_scene(layout, explicit, pages=slides[0] if slides is not None else None)
     return Document(source=source, tree=tree, layout=layout, generated_ids=generated.node_ids)
 
 

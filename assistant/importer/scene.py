@@ -63,13 +63,18 @@ MARKER_GLYPHS = frozenset("•·‣◦▪▫■□●○◆◇►▸▶▹→–
 _PINNED_ROLES = ("background", "decoration")
 
 
-def analyse_scene(layout: Layout, explicit: Iterable[str] = ()) -> None:
+def analyse_scene(layout: Layout, explicit: Iterable[str] = (), pages: dict[str, int] | None = None) -> None:
     """Pin the backdrops and group stacks and list items of ``layout`` in place (see the module docstring).
 
     ``explicit``: ids of elements whose role the file sets (``data-role``); they are never re-roled.
+    ``pages``: each element's page when pages lie on each other (slides as layers), not found by place.
     """
     explicit = frozenset(explicit)
-    _place_on_pages(layout)
+    if pages is None:
+        _place_on_pages(layout)
+    else:
+        for e in layout.elements:
+            e.page = pages.get(e.id, 0)
     _pin_backdrops(layout, explicit)
     for find, prefix in ((_stacks, "unit"), (_lockups, "lockup"), (_list_items, "item"), (_sections, "section")):
         # a file that names its elements' roles has said what its parts are: its structure is its own
@@ -197,20 +202,22 @@ def _stacks(layout: Layout) -> list[list[str]]:
             i = parent[i]
         return i
 
-    index = BoxIndex((k, e.box) for k, e in enumerate(cand))
-    areas = [e.box.area for e in cand]
-    for k, a in enumerate(cand):
-        checkpoint()
-        near = index.query(a.box, limit=STACK_NEIGHBOURS + 2)  # itself and one too many
-        if len(near) > STACK_NEIGHBOURS + 1:
-            continue
-        own = index.box(k)
-        for j in near:
-            if j > k and _piled(own, areas[k], index.box(j), areas[j]):
-                b = cand[j]
-                ra, rb = find(a.id), find(b.id)
-                if ra != rb:
-                    parent[rb] = ra
+    for page in sorted({e.page for e in cand}):  # pages may lie on each other (slides as layers)
+        on = [e for e in cand if e.page == page]
+        index = BoxIndex((k, e.box) for k, e in enumerate(on))
+        areas = [e.box.area for e in on]
+        for k, a in enumerate(on):
+            checkpoint()
+            near = index.query(a.box, limit=STACK_NEIGHBOURS + 2)  # itself and one too many
+            if len(near) > STACK_NEIGHBOURS + 1:
+                continue
+            own = index.box(k)
+            for j in near:
+                if j > k and _piled(own, areas[k], index.box(j), areas[j]):
+                    b = on[j]
+                    ra, rb = find(a.id), find(b.id)
+                    if ra != rb:
+                        parent[rb] = ra
     sets: dict[str, list[str]] = {}
     for e in cand:
         sets.setdefault(find(e.id), []).append(e.id)
@@ -254,7 +261,7 @@ def _lockups(layout: Layout) -> list[list[str]]:
         column = (lb.x - 0.1 * lb.width, min(page.y, lb.y), lb.x2 + 0.1 * lb.width, max(page.y2, lb.y2))
         near = [texts[k] for k in sorted(index.query(column))]  # a text whose centre is in the column meets it
         for t in sorted(near, key=lambda e: abs(e.box.cy - lb.cy)):
-            if t.id in taken:
+            if t.id in taken or t.page != logo.page:
                 continue
             b = t.box
             line = t.line_height or 1.2 * (t.font_size or b.height)
@@ -293,7 +300,7 @@ def _list_items(layout: Layout) -> list[list[str]]:
         # a marker ends at most MARKER_GAP_EM before the line and its centre is within the line's height
         reach = (b.x - MARKER_GAP_EM * em, b.y - 0.2 * line, b.x + 0.1 * em, b.y2 + 0.2 * line)
         for m in (markers[k] for k in sorted(index.query(reach))):
-            if m.id in taken or m.id == t.id:
+            if m.id in taken or m.id == t.id or m.page != t.page:
                 continue
             mb = m.box
             if mb.width > MARKER_EM * em or mb.height > MARKER_EM * em:

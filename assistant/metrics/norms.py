@@ -27,9 +27,9 @@ from assistant.metrics.report import MetricResult, metric_result
 #: Raw-measure norm of each metric (the 5th percentile of the real corpus; ``python -m benchmarks.norms``).
 #: Metrics without a norm (instruction fit: the user's own request) are judged by their measure.
 NORMS: dict[str, float] = {
-    "overlap": 0.088, "alignment": 0.335, "spacing": 0.541, "margins": 0.092, "balance": 0.497,
-    "hierarchy": 0.607, "grouping": 0.383, "reading_order": 0.295, "text_fit": 0.078, "grid": 0.508,
-    "whitespace": 0.626, "contrast": 0.539,
+    "overlap": 0.103, "alignment": 0.335, "spacing": 0.541, "margins": 0.125, "balance": 0.497,
+    "hierarchy": 0.607, "grouping": 0.383, "reading_order": 0.295, "text_fit": 0.271, "grid": 0.508,
+    "whitespace": 0.64, "contrast": 0.539,
 }
 
 

@@ -21,7 +21,7 @@ from assistant.instructions.requests.words import Token, fold
 
 _PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                   "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
-_PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?:\b(?:page|p\.|pg|página|pagina|seite|strona)\s*"
+_PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?:\b(?:page|slide|p\.|pg|página|pagina|seite|strona)\s*"
                         r"(?P<n>\d+)\b(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
                         r" (?:page|slide)\b)\s*[:,-]?", re.I)
 
@@ -30,6 +30,8 @@ def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
     """The page a request names ("on page 2", "first page:") of a layout of several pages, and the rest of it."""
     pages = len(layout.canvas.pages)
     m = _PAGE_SAID.search(request)
+    if pages >= 2 and m is None:
+        return _page_named(request, layout)
     if pages < 2 or m is None:
         return None, request
     n = int(m.group("n")) if m.group("n") else _PAGE_ORDINALS[m.group("o").lower()]
@@ -37,6 +39,27 @@ def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
     if not 1 <= n <= pages:
         return None, request
     return n - 1, (request[:m.start()] + " " + request[m.end():]).strip()
+
+
+#: "the YouTube slide", "Bezplatné kurzy slide:": a page named by words of its own.
+_PAGE_NAMED = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?P<name>(?:[^\W\d_][\w/&'-]* ){1,3}?)(?:page|slide)\b\s*"
+                         r"[:,–—-]?", re.I)
+
+
+def _page_named(request: str, layout: Layout) -> tuple[int | None, str]:
+    """The page a request names by words that only the texts of that page say, and the rest of the request."""
+    for m in _PAGE_NAMED.finditer(request):
+        words = fold(m.group("name")).split()
+        for start in range(len(words)):  # "move the logo on the YouTube slide": the words nearest "slide"
+            said = " ".join(words[start:])
+            if len(said) < 3:
+                continue
+            pages = {e.page for e in layout.elements if e.text and e.page >= 0 and said in fold(e.text)}
+            if len(pages) == 1:
+                kept = " ".join(m.group("name").split()[:start])  # words before the page's name
+                head = request[:m.start()] if not kept else request[:m.start("name")] + kept
+                return pages.pop(), re.sub(r"\s+", " ", head + " " + request[m.end():]).strip()
+    return None, request
 
 
 def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | None = None) -> list[Token]:
