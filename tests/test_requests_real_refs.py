@@ -818,6 +818,12 @@ def test_outlined_words_and_marks_are_told_apart_by_shape(request_text: str, ids
 def test_a_colour_no_candidate_is_near_names_nothing() -> None:
     outcome, _ = _handle(OUTLINED, "move the Silver Sponsor badge to the left")  # the badge here is dark teal
     assert not outcome.edited and outcome.kind == "missing", outcome.actions
+    band = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400" width="600" height="400">'
+            '<rect id="band" x="0" y="100" width="600" height="80" fill="#008080"/>'
+            '<text id="text1" x="20" y="300" font-size="20" font-family="sans-serif">Hello</text></svg>')
+    for said, found in (("blue", True), ("green", True), ("red", False)):  # teal is blue or green to people
+        outcome, _ = _handle(band, f"move the {said} band down 10px")
+        assert outcome.edited == found, (said, outcome.message)
 
 
 #: A bookmark: one picture (a logo no class says), a heading near the left edge, a heading half off the top.

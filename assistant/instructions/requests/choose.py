@@ -15,9 +15,9 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import replace
 
-from assistant.document import Element, Layout
+from assistant.document import Element, Layout, hex_rgb
 from assistant.geometry import Box
-from assistant.instructions.requests.colours import element_families, element_family, word_family
+from assistant.instructions.requests.colours import element_families, element_family, near_families, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.vocab import (
@@ -383,11 +383,15 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dic
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}
     near = {k: v for k, v in scores.items() if _colours_near(k, index) & wanted}  # "violet" for a blue-violet
     if not kept and not near and not m.quote and all(
-            _colour_of(k, index) is not None and index.layout.get(k).kind == "shape" for k in scores):
-        return {}
+            _colour_of(k, index) is not None and index.layout.get(k).kind == "shape" for k in scores) and not any(
+            wanted & near_families(rgb, spread=FAR_HUE) for k in scores for d in _painted(k, index)
+            if (rgb := hex_rgb(d.fill)) is not None):
+        return {}  # (a teal one may still be called blue or green: only a colour far from all of them says so)
     return kept or near or scores
 
 
+#: Hue (degrees) within which a colour said may still name a flat shape of another family.
+FAR_HUE = 40.0
 #: Nouns for words drawn as lettering, and for a compact mark or picture beside them.
 _LETTERING = frozenset({"wordmark", "lettering", "logotype", "letters"})
 _MARKS = frozenset({"icon", "symbol", "emblem", "mark", "pictogram", "glyph"})
