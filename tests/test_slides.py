@@ -5,6 +5,7 @@ from __future__ import annotations
 from assistant.app.requests import RequestRunner
 from assistant.app.session import Session
 from assistant.importer import import_svg_text
+from assistant.instructions.requests.scope import page_said
 from assistant.metrics import evaluate
 
 _HEAD = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" '
@@ -19,7 +20,7 @@ def _slide(k: int, title: str, body: str) -> str:
 
 DECK = _HEAD + "".join(_slide(k, t, b) for k, (t, b) in enumerate([
     ("Community courses", "Taught by volunteers"), ("About me", "Core developer since 2012"),
-    ("Why Python", "Readable and friendly"), ("Thank you", "Questions welcome")], start=1)) + "</svg>"
+    ("Why Python", "Readable and friendly"), ("Thank you", "Join the community")], start=1)) + "</svg>"
 
 #: One poster in three layers: a background, the words, a picture. Nothing is drawn over anything else's words.
 POSTER = _HEAD + (
@@ -50,6 +51,9 @@ def test_a_request_names_a_slide_by_number_or_by_its_words() -> None:
     assert doc.layout.get("title2").box.y - before.y == 20
     outcome = RequestRunner(Session(doc)).handle("Why Python slide: make the body text bold")
     assert outcome.edited and [a.get("ids") for a in outcome.actions] == [["body3"]], outcome.actions
+    # plain words before "page" name no page, even where only one slide's text says them ("the")
+    assert page_said("move the title to the top of the page", doc.layout)[0] is None
+    assert page_said("on the next slide move the title down", doc.layout)[0] is None
 
 
 def test_a_page_drawn_in_layers_stays_one_page() -> None:

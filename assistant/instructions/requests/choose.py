@@ -96,7 +96,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if m.quote:
         q = fold(m.quote)
         # "section" may also have been read as part of the groups' ids (la-section-N)
-        whole_section = bool(_says_section(m)) or any(e.startswith(_SECTION) for e, *_ in m.names)
+        whole_section = _says_section(m) or any(e.startswith(_SECTION) for e, *_ in m.names)
         for eid, entry in index.entries.items():
             if eid.startswith(_SECTION) and not whole_section:
                 continue  # a section's text is its heading's: the quote names the heading (or, as a member, below)

@@ -17,7 +17,14 @@ import re
 from collections.abc import Callable
 
 from assistant.document import Layout
-from assistant.instructions.requests.words import Token, fold
+from assistant.instructions.requests.vocab import (
+    CLASS_WORDS,
+    COMMON_WORDS,
+    FUNCTION_WORDS,
+    INTENT_WORDS,
+    POSITION_ADJECTIVES,
+)
+from assistant.instructions.requests.words import ORDINALS, Token, fold
 
 _PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                   "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
@@ -41,6 +48,8 @@ def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
     return n - 1, (request[:m.start()] + " " + request[m.end():]).strip()
 
 
+#: Words that never name a page by its content ("the next page", "the whole slide", "the title slide").
+_PLAIN = FUNCTION_WORDS | COMMON_WORDS | INTENT_WORDS | set(CLASS_WORDS) | set(POSITION_ADJECTIVES) | set(ORDINALS)
 #: "the YouTube slide", "Bezplatné kurzy slide:": a page named by words of its own.
 _PAGE_NAMED = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?P<name>(?:[^\W\d_][\w/&'-]* ){1,3}?)(?:page|slide)\b\s*"
                          r"[:,–—-]?", re.I)
@@ -52,8 +61,8 @@ def _page_named(request: str, layout: Layout) -> tuple[int | None, str]:
         words = fold(m.group("name")).split()
         for start in range(len(words)):  # "move the logo on the YouTube slide": the words nearest "slide"
             said = " ".join(words[start:])
-            if len(said) < 3:
-                continue
+            if len(said) < 3 or all(w in _PLAIN for w in words[start:]):
+                continue  # "to the top of the page", "on the next slide": no page's own words
             pages = {e.page for e in layout.elements if e.text and e.page >= 0 and said in fold(e.text)}
             if len(pages) == 1:
                 kept = " ".join(m.group("name").split()[:start])  # words before the page's name
