@@ -845,3 +845,14 @@ def test_a_page_without_a_logo_problems_at_an_edge_and_moving_together(request_t
     outcome, _ = _handle(BOOKMARK, request_text)
     assert outcome.edited and _ids(outcome) == ids, outcome.actions
     assert [a["type"] for a in outcome.actions] in (["move"], ["resize"]), outcome.actions  # one edit, no gap
+
+
+def test_a_box_off_the_page_comes_back_with_the_words_on_it() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 300" width="500" height="300">'
+           '<text id="text1" x="40" y="80" font-size="30" font-family="sans-serif">Follow-up courses</text>'
+           '<rect id="rect1" x="340" y="260" width="190" height="40" fill="#ffffff"/>'
+           '<text id="text2" x="345" y="280" font-size="10" font-family="sans-serif">Image credit: someone</text>'
+           '</svg>')
+    outcome, doc = _handle(svg, "the white credit box bottom right hangs off the slide, pull it fully onto the slide")
+    assert outcome.edited and _ids(outcome) in ({"rect1", "text2"}, {"la-group-1"}), outcome.actions
+    assert doc.layout.get("rect1").box.x2 <= 500 and doc.layout.get("rect1").box.contains(doc.layout.get("text2").box)

@@ -126,7 +126,8 @@ def inside(s: str) -> Intent | None:
                  r"(?:edge|border|side)s?\b|"
                  r"\bout of (?:the )?(?:page|bounds|canvas|frame)\b", s):
         return Intent("inside", slots(s)[:1], state=True)
-    if re.search(r"\b(?:bring|pull|move|push|put|get|tuck|nudge|shift|keep) (?:" + E + r" )?(?:back )?(?:(?:in|"
+    if re.search(r"\b(?:bring|pull|move|push|put|get|tuck|nudge|shift|keep) (?:" + E + r" )?"
+                 r"(?:back |fully |full |all the way |completely |entirely |wholly )?(?:(?:in|"
                  r"inside|back|back on)(?: (?:again|please|pls|a bit|a little))?$|(?:in|into|onto|on|within|inside) "
                  r"the (?:margins|safe area|frame|" + _SHEETS + r")\b)", s):
         return Intent("inside", slots(s)[:1])

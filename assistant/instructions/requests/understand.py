@@ -456,9 +456,17 @@ class _Reader:
     def _carry(self, step: Step, shapes_only: bool = False) -> None:
         """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all")."""
         for p in list(step.patients):
-            if shapes_only and self.layout.get(p).kind != "shape":
+            e = self.layout.get(p)
+            if shapes_only and e.kind != "shape":
                 continue
-            box = self.layout.get(p).box
+            unit = self.layout.get(e.group) if e.group and e.group.startswith("la-") else None
+            if unit is not None and all(e.box.contains(self.layout.get(c).box, 0.01 * max(e.box.width, e.box.height))
+                                        for c in unit.children):
+                # the box and its words are one unit the importer made (a label on its button): move the unit
+                step.patients = [unit.id if i == p else i for i in step.patients]
+                self.all_ids += [unit.id] if unit.id not in self.all_ids else []
+                continue
+            box = e.box
             on = [i for i in self.index.content_ids() if i not in step.patients and (e := self.layout.get(i)).group
                   is None and e.box.area < box.area and box.contains(e.box, 0.01 * max(box.width, box.height))]
             step.patients += on
@@ -609,6 +617,8 @@ class _Reader:
             raise _Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
                                    "bigger or smaller? Say e.g. 'make it as big as …' or 'make it 20 % smaller'")
         if self.pending is not None:
+            if self.pending.kind in _CARRIES and any(self.layout.get(p).kind == "shape" for p in self.pending.patients):
+                self._carry(self.pending, shapes_only=True)  # "the credit box hangs off the slide": words and all
             self.steps.append(self.pending)
             self.pending = None
         kept = [s for s in self.steps if s.kind == "lock" and s.intent.params.get("keep")]
