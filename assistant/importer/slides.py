@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from assistant.document import Element
 from assistant.importer.spatial import BoxIndex
+from assistant.importer.structure import is_layer
 from assistant.svg.tree import SvgNode, local_name
 
-INKSCAPE_NS = "http://www.inkscape.org/namespaces/inkscape"
 #: Fewest layers that hold text, and fewest whose text lies on another layer's, for a file to be slides.
 MIN_SLIDES = 3
 #: Share of the layers holding text whose text lies on another layer's text.
@@ -27,8 +27,7 @@ TEXT_ON_TEXT = 0.3
 
 
 def _layers(root: SvgNode) -> list[SvgNode]:
-    return [n for n in root if isinstance(n.tag, str) and local_name(n) == "g"
-            and n.get(f"{{{INKSCAPE_NS}}}groupmode") == "layer"]
+    return [n for n in root if isinstance(n.tag, str) and local_name(n) == "g" and is_layer(n)]
 
 
 def slide_of_elements(root: SvgNode, elements: list[Element]) -> tuple[dict[str, int], int] | None:

@@ -445,8 +445,7 @@ class _Reader:
                     text=" ".join(t.raw for t in tokens),
                     refs_are_others=any(mentions[n].others for n in intent.refs))
         self.all_ids += [i for i in patients + refs if i not in self.all_ids]
-        if intent.kind in _CARRIES and not intent.state and not re.search(r"\b(?:only|just)\b", skel) and any(
-                self.layout.get(p).kind == "shape" for p in step.patients):
+        if intent.kind in _CARRIES and not intent.state and not re.search(r"\b(?:only|just)\b", skel):
             self._carry(step, shapes_only=True)  # "nudge the pink DATA LOVE square": its lettering goes with it
         self._add(step)
         if patients:
@@ -617,7 +616,7 @@ class _Reader:
             raise _Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
                                    "bigger or smaller? Say e.g. 'make it as big as …' or 'make it 20 % smaller'")
         if self.pending is not None:
-            if self.pending.kind in _CARRIES and any(self.layout.get(p).kind == "shape" for p in self.pending.patients):
+            if self.pending.kind in _CARRIES:
                 self._carry(self.pending, shapes_only=True)  # "the credit box hangs off the slide": words and all
             self.steps.append(self.pending)
             self.pending = None
