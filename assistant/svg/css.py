@@ -32,6 +32,7 @@ weights and colours.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -99,12 +100,79 @@ def _local(tag: Any) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def parse_declarations(text: str) -> list[tuple[str, str, bool]]:
+#: A declaration list made only of plain declarations (``fill:#fff;stroke-width:0.26px``), which
+#: ``_plain_declarations`` reads without the tokenizer: names are identifiers, and values are
+#: identifiers, numbers (with a unit or %), hashes, ``url(#id)`` and functions of these, each
+#: followed by a space, a comma, a closing bracket or the end. No strings, escapes, comments, blocks,
+#: delimiters or ``!important``, which the tokenizer and its serializer handle (through tinycss2).
+_PLAIN_LIST = re.compile(r"[A-Za-z0-9#.,%:;()_+\- \t\n]*")
+_PLAIN_NAME = re.compile(r"-?[A-Za-z_][A-Za-z0-9_-]*")
+_IDENT = r"-?[A-Za-z_][A-Za-z0-9_-]*"
+# a unit is an identifier that cannot be read as an exponent ("1e" and "1e-x" are escaped when serialized)
+_NUMBER = r"[+-]?(?:\d+\.\d+|\d+|\.\d+)(?:[eE][+-]?\d+)?(?:%|(?![eE](?![A-Za-z0-9_-])|[eE]-)" + _IDENT[2:] + ")?"
+_END = r"(?=[\s,)]|$)"  # a word before "(" is a function
+_PLAIN_VALUE = re.compile(
+    r"(?:[\s,]+|\(|\)" + _END + r"|(?:[uU][rR][lL])\(#[A-Za-z0-9_-]*\)" + _END
+    + r"|(?![uU][rR][lL]\()" + _IDENT + r"\(|(?:" + _IDENT + "|" + _NUMBER + r"|#[A-Za-z0-9_-]+)" + _END + ")*")
+#: Parsed declaration lists kept per text: the style attributes of a drawing repeat (one per path).
+#: Only texts up to ``_CACHED_CHARS`` long are kept, so the cache stays small.
+_DECLARATION_CACHE = 4096
+_CACHED_CHARS = 2048
+
+
+def parse_declarations(text: str) -> tuple[tuple[str, str, bool], ...]:
     """``(name, value, important)`` for each declaration of a CSS declaration list.
 
     Names are lower-cased; values are the serialized tokens, stripped.
-    Unparsable pieces are skipped (CSS error recovery).
+    Unparsable pieces are skipped (CSS error recovery). Lists of plain
+    declarations, what drawing programs write in ``style`` attributes, are
+    read by splitting (the same result as the tokenizer's, checked on the
+    corpus in the tests); results are cached per text.
     """
+    return _cached_declarations(text) if len(text) <= _CACHED_CHARS else _read_declarations(text)
+
+
+def _read_declarations(text: str) -> tuple[tuple[str, str, bool], ...]:
+    plain = _plain_declarations(text)
+    return tuple(plain) if plain is not None else tuple(_tokenized_declarations(text))
+
+
+_cached_declarations = functools.lru_cache(maxsize=_DECLARATION_CACHE)(_read_declarations)
+
+
+def _plain_declarations(text: str) -> list[tuple[str, str, bool]] | None:
+    """The declarations of a list of plain ones (see ``_PLAIN_LIST``); None when it is not one."""
+    if _PLAIN_LIST.fullmatch(text) is None:
+        return None
+    out: list[tuple[str, str, bool]] = []
+    for part in text.split(";"):
+        name, colon, value = part.partition(":")
+        name = name.strip()
+        if not colon:
+            if name:
+                return None  # a stray word: leave the error recovery to the tokenizer
+            continue
+        value = value.strip()
+        if _PLAIN_NAME.fullmatch(name) is None or _PLAIN_VALUE.fullmatch(value) is None or not _balanced(value):
+            return None
+        out.extend((n, v, False) for n, v in expand_shorthand(name.lower(), value))
+    return out
+
+
+def _balanced(value: str) -> bool:
+    """Whether the brackets of a value close in order (``url(#a)``)."""
+    depth = 0
+    for ch in value:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _tokenized_declarations(text: str) -> list[tuple[str, str, bool]]:
     out: list[tuple[str, str, bool]] = []
     for decl in tinycss2.parse_declaration_list(text, skip_comments=True, skip_whitespace=True):
         if decl.type != "declaration":

@@ -32,10 +32,12 @@ from assistant.geometry import Box, Matrix
 
 Pt = tuple[float, float]
 
+# blanks and the comma are taken possessively: a failed match never tries the blanks again in other splits
+# (which cost time with the square of their number, before an error in the data)
 _PATH_TOKEN = re.compile(
-    r"\s*,?\s*(?:([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))"
+    r"\s*+,?\s*+(?:([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))"
 )
-_FLAG = re.compile(r"\s*,?\s*([01])")
+_FLAG = re.compile(r"\s*+,?\s*+([01])")
 _ARGC = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7, "z": 0}
 
 
