@@ -856,3 +856,27 @@ def test_a_box_off_the_page_comes_back_with_the_words_on_it() -> None:
     outcome, doc = _handle(svg, "the white credit box bottom right hangs off the slide, pull it fully onto the slide")
     assert outcome.edited and _ids(outcome) in ({"rect1", "text2"}, {"la-group-1"}), outcome.actions
     assert doc.layout.get("rect1").box.x2 <= 500 and doc.layout.get("rect1").box.contains(doc.layout.get("text2").box)
+
+
+def test_a_credit_named_by_its_words_the_full_width_inside_said_margins_and_bold_like_others() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300" width="400" height="300">'
+           '<image id="image1" x="100" y="40" width="200" height="150"/>'
+           '<text id="text1" x="110" y="210" font-size="6" font-family="sans-serif">diagram from Design of LISP '
+           'processors</text>'
+           '<text id="text2" x="20" y="250" font-size="10" font-family="sans-serif">Feedback: help us and the '
+           'environment</text>'
+           '<text id="text3" x="20" y="270" font-size="10" font-weight="bold" font-family="sans-serif">PostGIS '
+           'Topology</text>'
+           '<text id="text4" x="250" y="270" font-size="10" font-family="sans-serif">Geocoding for USA</text>'
+           '</svg>')
+    # the credit says no "photo:" or "©": its words name it, and "it" in the next sentence is it, not the diagram
+    outcome, _ = _handle(svg, "The LISP diagram credit is illegibly small. Could you make it about twice the size?")
+    assert outcome.edited and _ids(outcome) == {"text1"}, outcome.actions
+    # a margin said with the width: that far from each edge
+    outcome, doc = _handle(svg, "the Feedback text should run the full width of the page, inside the 10px margins")
+    assert outcome.edited and _ids(outcome) == {"text2"}, outcome.actions
+    box = doc.layout.get("text2").box
+    assert abs(box.x - 10) < 0.5 and abs(box.x2 - 390) < 0.5, box
+    # "like the other names" explains the style; only the named text changes
+    outcome, _ = _handle(svg, '"Geocoding for USA" should be bold like the other extension names.')
+    assert outcome.edited and _ids(outcome) == {"text4"}, outcome.actions

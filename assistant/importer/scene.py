@@ -239,8 +239,10 @@ def _piled(a: Edges, a_area: float, b: Edges, b_area: float) -> bool:
 
 #: A lock-up's line is at most this many of its line heights from the logo (or the line before).
 LOCKUP_GAP = 0.6
-#: A logo that takes lines into a lock-up covers at most this share of its page.
-LOCKUP_AREA = 0.05
+#: A logo that takes lines into a lock-up covers at most this share of its page: what logos take on the
+#: corpus's pages (up to 5 %), with room for the logo made 20–30 % bigger (the file an edit writes is read
+#: again, and its lock-up must still be one piece); larger graphics called logos are diagrams and artwork.
+LOCKUP_AREA = 0.08
 
 
 def _lockups(layout: Layout) -> list[list[str]]:

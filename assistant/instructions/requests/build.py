@@ -148,15 +148,27 @@ def _fill(step: Step, layout: Layout) -> list[Actions]:
     dim = step.intent.params.get("dimension", "width")
     area = layout.canvas.box if step.intent.params.get("bleed") else layout.canvas.safe_box
     to = "canvas" if step.intent.params.get("bleed") else "margins"
+    inset = step.intent.params.get("margin")
     out: Actions = []
     for i in step.patients:
         el = layout.get(i)
         edge = "left" if dim == "width" else "top"
         keep = not stretchable(el)
+        if inset is not None:  # the margin said: that far inside the page's edges
+            page = layout.canvas.page_boxes()[el.page] if el.page >= 0 else layout.canvas.box
+            d = am.to_world(inset, layout.canvas, "x" if dim == "width" else "y")
+            if 2 * d >= (page.width if dim == "width" else page.height):
+                raise CannotPlan(f"a margin of {inset.value:g} {inset.unit} on each side leaves no room on the page")
+            span = (page.width if dim == "width" else page.height) - 2 * d
+            shift = round(page.x + d - el.box.x if dim == "width" else page.y + d - el.box.y, 3)
+            size = {"width": round(span, 3)} if dim == "width" else {"height": round(span, 3)}
+            if shift:
+                out.append({"type": "move", "ids": [i], "dx" if dim == "width" else "dy": shift})
+            out.append({"type": "resize", "id": i, **size, "anchor": "top_left", "keep_aspect": keep})
+            continue
         size = {"width": round(area.width, 3)} if dim == "width" else {"height": round(area.height, 3)}
-        anchor = "top_left" if dim == "width" else "top_left"
         out += [{"type": "align", "ids": [i], "edge": edge, "to": to},
-                {"type": "resize", "id": i, **size, "anchor": anchor, "keep_aspect": keep}]
+                {"type": "resize", "id": i, **size, "anchor": "top_left", "keep_aspect": keep}]
     return [out]
 
 

@@ -78,7 +78,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     head = max(classes, key=lambda c: classes[c]) if classes else None
     # words of a text said with a noun for another kind name that text's neighbour (a label) or nothing
     names = [n for n in m.names
-             if n[0] not in labels and not (n[1] in ("part", "token") and head and not _fits(n[0], head, index))]
+             if n[0] not in labels and not (n[1] in ("part", "token") and head and not _fits_head(n[0], head, index))]
     if not _says_section(m):  # "get a head start": the heading, not the section it heads
         names = [n for n in names if not (n[1] in ("part", "text") and n[0].startswith(_SECTION))] or names
     if head in _TEXT_KINDS and not _says_section(m):
@@ -291,7 +291,7 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
     head = max(classes, key=lambda c: classes[c])
     if head in _TEXT_KINDS and any(kind == "text" for _e, kind, _s in m.names):
         return set()  # "the Research data management title": a text said whole is that text, whatever its role
-    other = {e for e in said if not _fits(e, head, index)}
+    other = {e for e in said if not _fits_head(e, head, index)}
     return other if other == set(said) else set()
 
 
@@ -303,6 +303,14 @@ def _fits(eid: str, cls: str, index: ElementIndex) -> bool:
     """Whether the element, or one of its members, is of class ``cls``."""
     return index.entry(eid).classes.get(cls, 0.0) > 0 or any(
         index.entry(d).classes.get(cls, 0.0) > 0 for d in _members(eid, index))
+
+
+def _fits_head(eid: str, head: str, index: ElementIndex) -> bool:
+    """Whether the element is what a mention's head noun calls it.
+
+    A credit line need not say "photo:" or "©": "the LISP diagram credit" is the caption "diagram from … LISP …".
+    """
+    return _fits(eid, head, index) or head == "credit" and _fits(eid, "caption", index)
 
 
 def _members(eid: str, index: ElementIndex) -> list[str]:

@@ -266,7 +266,11 @@ def match(s: str) -> Intent | None:
                   r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b", s)
     if m:
         dim = m.group("w") or m.group("w2") or "width"
-        return Intent("fill", slots(s)[:1], params={"dimension": dim, "bleed": bool(m.group("bleed"))})
+        params = {"dimension": dim, "bleed": bool(m.group("bleed"))}
+        inset = margin_said(s)
+        if inset is not None:  # "… the full width of the bookmark inside 2mm margins": that far from each edge
+            params["margin"] = inset
+        return Intent("fill", slots(s)[:1], params=params)
     m = re.search(r"\b(?:stretch|extend|run|runs|reach|reaches|goes|go)\b.*\bfrom (?:the )?(?:very )?(?P<a>top|left)"
                   r"(?: edge)?(?: of (?:the )?(?:page|canvas|slide|card|poster|flyer))? (?:all the way )?to (?:the )?"
                   r"(?:very )?(?P<b>bottom|right)\b", s)
@@ -275,6 +279,18 @@ def match(s: str) -> Intent | None:
         return Intent("fill", slots(s)[:1], params={"dimension": "height" if m.group("a") == "top" else "width",
                                                     "bleed": True})
     return None
+
+
+#: A margin said with a length: "inside the 2mm margins", "with 10px either side", "leaving 5 mm at each side".
+MARGIN_SAID = re.compile(r"(?:\b(?:inside|within|with|leaving|leave|keeping|keep|minus|less)(?: (?:the|a|an))? )?"
+                         r"\b(?P<len>[\d.]+ ?[a-z%]+) (?:(?:side )?margins?|gutters?|inset|"
+                         r"(?:on |at |to )?(?:each|either|both) sides?|(?:on )?(?:the )?sides)\b")
+
+
+def margin_said(s: str) -> am.Length | None:
+    """The margin a clause says with a length (see ``MARGIN_SAID``), or None."""
+    m = MARGIN_SAID.search(s)
+    return am.first_length(m.group("len")) if m else None
 
 
 def align(s: str) -> Intent | None:

@@ -123,7 +123,11 @@ def detect_style(skel: str, raw: str = "") -> Intent | None:
         params["font_family"] = family
     if not params:
         return None
-    return Intent("style", slots(skel), params=params)
+    # "bold like the other extension names", "red, as the button is": the style is said, the comparison only
+    # explains it
+    compared = {int(n) for n in re.findall(r"\b(?:like|as) (?:(?:all |both )?(?:the )?)?E(\d+)", skel)}
+    patients = slots(skel)
+    return Intent("style", [n for n in patients if n not in compared] or patients, params=params)
 
 
 __all__ = ["detect_style"]

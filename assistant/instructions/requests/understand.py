@@ -59,6 +59,7 @@ from assistant.instructions.requests.clauses import (
 )
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
+from assistant.instructions.requests.placement import MARGIN_SAID, margin_said
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
 from assistant.instructions.requests.scope import copies, page_said, without_asides
@@ -293,6 +294,11 @@ class _Reader:
         if _CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in _CARRIES:
             self._carry(self.steps[-1])
             return
+        if self.steps and self.steps[-1].kind == "fill" and MARGIN_SAID.fullmatch(said) and (
+                inset := margin_said(said)) is not None:
+            # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge
+            self.steps[-1].intent.params["margin"] = inset
+            return
         if _GAP_SAID.fullmatch(said) and self.steps and self.steps[-1].kind == "gap" and (
                 length := first_length(said)) is not None:
             # "put X closer to the title, gap about 60px": the gap it should be
@@ -375,7 +381,12 @@ class _Reader:
                     resolved[n] = []  # "GitHub logo should sit …": which logo is not known, so "their" is not all
             else:
                 self.pool = []
-                resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+                try:
+                    resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+                except _Ask:
+                    if intent.kind != "style" or n in intent.patients:
+                        raise
+                    resolved[n] = []  # "bold like the other names": what it is compared with need not be found
             pools[n] = list(self.pool) or list(resolved[n])
             prev = m if m.has_head else prev
         if relation:
