@@ -279,3 +279,13 @@ def test_imported_elements_are_what_validation_would_make() -> None:
                 v = getattr(e, name)
                 assert v is None or type(v) is float, (path.name, e.id, name, type(v))
             assert type(e.z) is int and type(e.locked) is bool and (e.lines is None or type(e.lines) is int)
+
+
+def test_a_bullet_is_a_mark_beside_a_line_not_specks_of_a_starry_ground() -> None:
+    stars = "".join(f'<circle cx="{20 + 37 * k}" cy="{60 + (k * 53) % 140}" r="2" fill="#fff"/>' for k in range(6))
+    d = doc('<rect width="600" height="800" fill="#402060"/>' + stars
+            + '<text id="big" x="260" y="180" font-size="150" fill="#fff">Conf</text>'
+            + '<circle id="dot" cx="50" cy="395" r="4" fill="#000"/>'
+            + '<text id="item" x="62" y="400" font-size="16">A line of a list</text>')
+    items = [e for e in d.layout if e.id.startswith("la-item")]
+    assert [sorted(c.id for c in d.layout.descendants_of(e.id)) for e in items] == [["dot", "item"]]

@@ -880,3 +880,21 @@ def test_a_credit_named_by_its_words_the_full_width_inside_said_margins_and_bold
     # "like the other names" explains the style; only the named text changes
     outcome, _ = _handle(svg, '"Geocoding for USA" should be bold like the other extension names.')
     assert outcome.edited and _ids(outcome) == {"text4"}, outcome.actions
+
+
+def test_a_logo_said_to_be_where_only_a_picture_is_is_that_picture() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">'
+           '<text id="text1" x="40" y="80" font-size="40" font-family="sans-serif">gvSIG</text>'
+           '<image id="image1" x="420" y="30" width="150" height="60"/>'  # the only element taken for a logo
+           '<image id="image2" x="300" y="250" width="250" height="160"/>'  # a screenshot in the middle
+           '<image id="image3" x="40" y="660" width="110" height="110"/>'  # the product's logo, bottom left
+           '<text id="text2" x="40" y="200" font-size="12" font-family="sans-serif">A complete suite</text>'
+           '</svg>')
+    doc = import_svg_text(svg, source="poster.svg")
+    assert doc.layout.get("image1").role == "logo" and doc.layout.get("image3").role != "logo"
+    for said in ("shrink the gvsig logo at the bottom by half", "move the logo in the bottom left corner up 5px"):
+        outcome, _ = _handle(svg, said)
+        assert outcome.edited and _ids(outcome) == {"image3"}, (said, outcome.actions)
+    # a place the element is put at says nothing about which it is
+    outcome, _ = _handle(svg, "put the logo at the bottom of the page")
+    assert outcome.edited and _ids(outcome) == {"image1"}, outcome.actions

@@ -57,6 +57,9 @@ STACK_AREA, STACK_OVERLAP = 0.12, 0.6
 STACK_NEIGHBOURS = 48
 #: A bullet marker is at most this many font sizes wide and high, and this far from its line.
 MARKER_EM, MARKER_GAP_EM = 1.6, 2.0
+#: A drawn marker is at least this many font sizes wide or high: a speck beside a display line is dust or a
+#: star of the background, not its bullet.
+MARKER_MIN_EM = 0.12
 #: One-character texts that mark a list item.
 MARKER_GLYPHS = frozenset("•·‣◦▪▫■□●○◆◇►▸▶▹→–—-*✓✔✗✘+")
 
@@ -307,13 +310,15 @@ def _list_items(layout: Layout) -> list[list[str]]:
             mb = m.box
             if mb.width > MARKER_EM * em or mb.height > MARKER_EM * em:
                 continue
+            if not _is_marker_text(m) and max(mb.width, mb.height) < MARKER_MIN_EM * em:
+                continue
             gap = b.x - mb.x2
             if not -0.1 * em <= gap <= MARKER_GAP_EM * em:
                 continue
             if not b.y - 0.2 * line <= mb.cy <= b.y2 + 0.2 * line:
                 continue
             found.append(m.id)
-        if found:
+        if found and len(found) <= (t.lines or 1):  # more markers than lines: specks of a pattern, not bullets
             taken.update(found)
             out.append([t.id, *found])
     return out

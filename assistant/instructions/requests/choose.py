@@ -524,7 +524,13 @@ def narrow(m: Mention, ids: list[str], index: ElementIndex) -> list[str]:
 
 
 def in_part(ids: list[str], place: str, layout: Layout) -> list[str]:
-    """Those of ``ids`` whose centre lies in the third of the page ``place`` names (top, bottom, left, right)."""
+    """Those of ``ids`` whose centre lies in the third of the page ``place`` names (top, bottom, left, right).
+
+    A corner (``bottom_left``) is where its two thirds meet.
+    """
+    if "_" in place:
+        first, second = place.split("_", 1)
+        return [i for i in in_part(ids, first, layout) if i in in_part(ids, second, layout)]
     c = layout.canvas
     test = {"top": lambda b: b.cy < c.height / 3, "bottom": lambda b: b.cy > 2 * c.height / 3,
             "left": lambda b: b.cx < c.width / 3, "right": lambda b: b.cx > 2 * c.width / 3,

@@ -484,9 +484,17 @@ class _Reader:
 
     def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
                         pools: dict[int, list[str]], says_which: bool) -> None:
-        """A place after an ambiguous noun, or one the clause does not move to, picks the element there."""
+        """A place after an ambiguous noun, or one the clause does not move to, picks the element there.
+
+        A place the one element a noun found is not at picks the element of its kind that is there: "the gvSIG
+        logo at the bottom", where the only element called a logo is at the top and a picture of the logo is at
+        the bottom.
+        """
         for n, m in enumerate(mentions):
-            if len(pools.get(n, [])) < 2 or (len(resolved.get(n, [])) < 2 and not says_which):
+            found = resolved.get(n, [])
+            elsewhere = says_which and len(found) == 1 and not m.quote and found[0] not in {
+                e for e, *_ in m.names} and not (m.plural or m.every or m.pronoun) and self._picture(found[0])
+            if not elsewhere and (len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which)):
                 continue
             after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:(?:at|on|in) "
                               r"the (?:very |far )?|(?=(?:top|bottom) (?:left|right) ))(top|bottom|left|right|middle|"
@@ -496,10 +504,26 @@ class _Reader:
             place = {"center": "middle"}.get(after.group(1), after.group(1))
             if after.group(2) and place in ("top", "bottom"):  # "the logo in the bottom left corner"
                 place = f"{place}_{after.group(2)}"
+            if elsewhere and not in_part(found, place, self.layout):
+                kind = self.layout.get(found[0]).kind
+                near = in_part([i for i in self.index.content_ids() if self.layout.get(i).group is None
+                                and self._picture(i)], place, self.layout)
+                # a picture of its kind, or else any picture (a logo may be drawn or embedded)
+                there = [i for i in near if self.layout.get(i).kind == kind] or near
+                if there:
+                    resolved[n] = extreme(there, place, self.index)
+                continue
+            if len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which):
+                continue
             if m.plural or m.every:  # "the links at the bottom": those in that part of the page
                 resolved[n] = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
             else:
                 resolved[n] = extreme(pools[n], place, self.index)
+
+    def _picture(self, eid: str) -> bool:
+        """Whether the element is a picture or a logo (embedded or drawn) with no words of its own."""
+        e = self.layout.get(eid)
+        return e.role in ("image", "logo") and not any(d.kind == "text" for d in [e, *self.layout.descendants_of(eid)])
 
     def _narrow_by_relation(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                             patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
