@@ -898,3 +898,38 @@ def test_a_logo_said_to_be_where_only_a_picture_is_is_that_picture() -> None:
     # a place the element is put at says nothing about which it is
     outcome, _ = _handle(svg, "put the logo at the bottom of the page")
     assert outcome.edited and _ids(outcome) == {"image1"}, outcome.actions
+
+
+#: A slide: a red label under a beige panel that is painted after it, and two words set at different sizes.
+PANEL = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600" width="800" height="600">
+  <g id="g1"><rect id="rect2" x="600" y="470" width="120" height="40" fill="#a00000"/>
+    <text id="text1" x="610" y="498" font-size="20" fill="#ffffff" font-family="sans-serif">diagram</text></g>
+  <text id="text2" x="80" y="120" font-size="60" font-family="sans-serif">wi-fi</text>
+  <text id="text3" x="400" y="120" font-size="40" font-family="sans-serif">mesh</text>
+  <rect id="rect1" x="60" y="250" width="680" height="200" rx="12" fill="#e3dbbe"/>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,corner", [
+    ("Pop the red 'diagram' label inside the beige panel, bottom-right corner.", "bottom_right"),
+    ("put the 'diagram' tag in the top left corner of the panel", "top_left"),
+    ("move the diagram label into the panel", None),  # the word with the box it is set on
+])
+def test_put_inside_a_panel_goes_into_its_corner_and_shows_on_it(request_text: str, corner: str | None) -> None:
+    outcome, doc = _handle(PANEL, request_text)
+    assert outcome.edited, outcome.message
+    panel, label = doc.layout.get("rect1").box, doc.layout.get("rect2").box
+    assert panel.contains(label), (panel, label)
+    if corner == "bottom_right":
+        assert panel.x2 - label.x2 < 20 and panel.y2 - label.y2 < 20
+    elif corner == "top_left":
+        assert label.x - panel.x < 20 and label.y - panel.y < 20
+    assert doc.layout.get("rect2").z > doc.layout.get("rect1").z and doc.layout.get("text1").z > doc.layout.get(
+        "rect1").z
+
+
+def test_a_text_made_to_match_another_takes_its_size_of_type() -> None:
+    outcome, doc = _handle(PANEL, "'wi-fi' is bigger than 'mesh', make wi-fi match mesh")
+    assert outcome.edited and outcome.actions == [
+        {"type": "set_text_style", "ids": ["text2"], "font_size": 40.0}], outcome.actions
+    assert doc.layout.get("text2").font_size == doc.layout.get("text3").font_size

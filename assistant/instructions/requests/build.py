@@ -133,6 +133,12 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
         raise CannotPlan("as big as which element? Name it, e.g. 'as wide as the photo'")
     target = step.refs[0]
     dim = step.intent.params.get("dimension", "both")
+    words = [layout.get(i) for i in step.patients if i != target]
+    model = layout.get(target)
+    if dim == "both" and model.kind == "text" and model.font_size and words and all(
+            e.kind == "text" and e.font_size for e in words):
+        # "make wi-fi match mesh": a text matches another's size of type (its words make it wider or narrower)
+        return [[{"type": "set_text_style", "ids": [e.id], "font_size": round(model.font_size, 3)} for e in words]]
     out = []
     for i in [p for p in step.patients if p != target][:1] or []:
         el = layout.get(i)

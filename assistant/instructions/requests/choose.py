@@ -186,6 +186,10 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         scores = {k: v for k, v in scores.items() if index.on_page(index.layout.get(k))}
     if "logo" in heads and not names and not m.quote and _said(m):
         scores = _brand_logo(scores, index)
+    if "label" in m.words:  # "the diagram label": the word with the box it is set on (a tag)
+        for eid, s in list(scores.items()):
+            if (tag := _tag_of(eid, index)) is not None:
+                scores[tag] = max(scores.get(tag, 0.0), s + 0.1)
     return scores
 
 
@@ -303,6 +307,15 @@ def _fits(eid: str, cls: str, index: ElementIndex) -> bool:
     """Whether the element, or one of its members, is of class ``cls``."""
     return index.entry(eid).classes.get(cls, 0.0) > 0 or any(
         index.entry(d).classes.get(cls, 0.0) > 0 for d in _members(eid, index))
+
+
+def _tag_of(eid: str, index: ElementIndex) -> str | None:
+    """The group a text is the only words of, on shapes (a tag or a button), or None."""
+    e = index.layout.get(eid)
+    if e.kind != "text" or e.group is None:
+        return None
+    parts = [d for d in index.layout.descendants_of(e.group) if d.id != eid]
+    return e.group if parts and all(d.kind == "shape" for d in parts) else None
 
 
 def _fits_head(eid: str, head: str, index: ElementIndex) -> bool:

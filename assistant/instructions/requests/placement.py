@@ -329,8 +329,29 @@ def align(s: str) -> Intent | None:
     return Intent("align", [n for n in slots(s) if n not in refs], refs, params={"edge": edge, "page": page})
 
 
+#: "Put X inside Y", "pop the label in the bottom right corner of the panel": a verb of putting, then where in Y.
+_INTO = re.compile(r"\b(?:put|place|move|pop|stick|drop|bring|get|set|tuck|park|plop|shift|slide|fit|nest)"
+                   r"(?P<who>(?: " + E + r")+) (?:back |right |neatly |snugly )?(?:in|inside|into|within|onto)"
+                   r" (?:the )?(?:(?P<v>top|bottom|upper|lower) ?(?P<h>left|right)(?: hand)?(?: corner)? of (?:the )?)?"
+                   r"(?P<e>" + E + r")(?:'s)?\b")
+
+
+def corner_said(s: str) -> str | None:
+    """The corner a clause says ("bottom right", "upper-left corner") as ``bottom_right``, or None."""
+    m = _CORNER.search(s)
+    if not m:
+        return None
+    v = {"upper": "top", "lower": "bottom"}.get(m.group("v") or m.group("v2"), m.group("v") or m.group("v2"))
+    return f"{v}_{m.group('h') or m.group('h2')}"
+
+
 def place(s: str) -> Intent | None:
-    """Relative places: "put X under / above / next to / left of Y"."""
+    """Relative places: "put X under / above / next to / left of Y", "pop X inside Y (bottom right)"."""
+    m = _INTO.search(s)
+    if m:
+        corner = (f"{ {'upper': 'top', 'lower': 'bottom'}.get(m.group('v'), m.group('v'))}_{m.group('h')}"
+                  if m.group("v") else corner_said(s[m.end():]))
+        return Intent("place", slots(m.group("who")), [int(m.group("e")[1:])], params={"rel": "in", "corner": corner})
     m = re.search(r"\b(?P<adv>right |just |directly |immediately |straight )?(?P<rel>under|below|beneath|underneath|"
                   r"above|over|on top of|next to|beside|alongside|to the left of|to the right of|left of|right of|"
                   r"before|after|in front of)\s+(?P<e>" + E + r")", s)

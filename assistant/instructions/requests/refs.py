@@ -184,7 +184,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
                 if best is None or strength > best[1]:
                     best = (kind, strength)
         if best is None and (len(folded) >= 3 or (single and run[0].kind == "number")) and folded in entry.texts \
-                and not (single and words[0] in CLASS_WORDS):
+                and not (single and words[0] in CLASS_WORDS and not after_the):
+            # (a class word is a text's whole words when another noun follows: "the diagram label")
             best = ("text", STRENGTH["text"])
         if best is not None:
             hits.append((eid, best[0], best[1]))

@@ -14,7 +14,7 @@ import statistics
 from typing import Any
 
 from assistant.document import Layout
-from assistant.geometry import apart_axis
+from assistant.geometry import Box, apart_axis
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests import fixes
 from assistant.instructions.requests.plan import (
@@ -157,6 +157,8 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     rel = step.intent.params["rel"]
     pid, rid = step.patients[0], step.refs[0]
     p, r = layout.get(pid).box, layout.get(rid).box
+    if rel == "in":
+        return _place_in(step, layout, p, r)
     vertical = rel in ("below", "above")
     gap = typical_gap(layout, "vertical" if vertical else "horizontal")
     if step.intent.params.get("tight"):
@@ -185,6 +187,37 @@ def place(step: Step, layout: Layout) -> list[Actions]:
         dy = r.y - p.y
     out.append([{"type": "move", "ids": [pid], "dx": round(dx, 3), "dy": round(dy, 3)}])
     return out
+
+
+#: Inside a panel, an element keeps this share of the panel's shorter side from its edges.
+INSET = 0.05
+
+
+def _place_in(step: Step, layout: Layout, p: Box, r: Box) -> list[Actions]:
+    """"Put X inside Y": into the corner said, else the least move that brings it inside (none if it is)."""
+    inset = INSET * min(r.width, r.height)
+    if p.width > r.width - 2 * inset or p.height > r.height - 2 * inset:
+        raise CannotPlan(f"{step.patients[0]!r} is larger than {step.refs[0]!r}: it cannot go inside it")
+    corner = step.intent.params.get("corner")
+    if corner:
+        v, h = corner.split("_")
+        x = r.x + inset if h == "left" else r.x2 - inset - p.width
+        y = r.y + inset if v == "top" else r.y2 - inset - p.height
+    else:
+        x = min(max(p.x, r.x + inset), r.x2 - inset - p.width)
+        y = min(max(p.y, r.y + inset), r.y2 - inset - p.height)
+    dx, dy = x - p.x, y - p.y
+    if abs(dx) < 1e-6 and abs(dy) < 1e-6:
+        return [[]]
+    out: Actions = [{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]
+    if _z(layout, step.patients[0]) < _z(layout, step.refs[0]):
+        out.append({"type": "reorder", "id": step.patients[0], "to": "front"})  # painted under the panel: on it
+    return [out]
+
+
+def _z(layout: Layout, eid: str) -> int:
+    """The highest paint order of an element and its members."""
+    return max(e.z for e in [layout.get(eid), *layout.descendants_of(eid)])
 
 
 def _in_one_stack(layout: Layout, a: str, b: str, vertical: bool) -> bool:

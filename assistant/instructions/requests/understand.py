@@ -59,7 +59,7 @@ from assistant.instructions.requests.clauses import (
 )
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
-from assistant.instructions.requests.placement import MARGIN_SAID, margin_said
+from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
 from assistant.instructions.requests.scope import copies, page_said, without_asides
@@ -114,6 +114,9 @@ _GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?
                        r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
                        r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
                        r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
+#: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
+_CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
+                          r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
 #: Moves that may carry what is on a panel.
 _CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
@@ -293,6 +296,12 @@ class _Reader:
         said = " ".join(t.text for t in tokens)
         if _CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in _CARRIES:
             self._carry(self.steps[-1])
+            return
+        last_step = self.steps[-1] if self.steps else None
+        if last_step is not None and last_step.kind == "place" and last_step.intent.params.get("rel") == "in" and \
+                _CORNER_SAID.fullmatch(said):
+            # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
+            last_step.intent.params["corner"] = corner_said(said)
             return
         if self.steps and self.steps[-1].kind == "fill" and MARGIN_SAID.fullmatch(said) and (
                 inset := margin_said(said)) is not None:
