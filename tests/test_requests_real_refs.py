@@ -933,3 +933,18 @@ def test_a_text_made_to_match_another_takes_its_size_of_type() -> None:
     assert outcome.edited and outcome.actions == [
         {"type": "set_text_style", "ids": ["text2"], "font_size": 40.0}], outcome.actions
     assert doc.layout.get("text2").font_size == doc.layout.get("text3").font_size
+
+
+def test_a_picture_is_named_by_the_file_it_shows() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 600 300" '
+           'width="600" height="300">'
+           '<text id="text1" x="20" y="40" font-size="24" font-family="sans-serif">Sponsors</text>'
+           '<image id="image1" x="20" y="100" width="120" height="60" xlink:href="kiwi-logo.png"/>'
+           '<image id="image2" x="200" y="100" width="120" height="60" xlink:href="img/engeto-logo-dark.png"/>'
+           '<image id="image3" x="380" y="100" width="120" height="60" xlink:href="data:image/png;base64,AAAA"/>'
+           '</svg>')
+    doc = import_svg_text(svg, source="poster.svg")
+    assert [doc.layout.get(i).name for i in ("image1", "image2", "image3")] == [
+        "kiwi-logo", "engeto-logo-dark", None]  # the file's name; embedded data has none
+    outcome, _ = _handle(svg, "swap the kiwi logo and the engeto logo")
+    assert outcome.edited and _ids(outcome) == {"image1", "image2"}, outcome.actions

@@ -52,7 +52,7 @@ from assistant.limits import DEFAULT_LIMITS, ImportLimits, budget
 from assistant.svg.css import StyleResolver
 from assistant.svg.image import CODE_NAME, INK_TOLERANCE, looks_like_code
 from assistant.svg.parse import parse_svg_bytes, read_svg_bytes
-from assistant.svg.tree import SODIPODI_NS, SvgNode, local_name
+from assistant.svg.tree import SODIPODI_NS, SvgNode, href, local_name
 from assistant.svg.units import canvas_for_root
 
 __all__ = ["ImportLimits", "import_svg", "import_svg_text", "import_tree"]
@@ -242,6 +242,19 @@ def _importance(node: SvgNode, role: str) -> float:
     return ROLE_IMPORTANCE[role]
 
 
+def _file_name(node: SvgNode) -> str | None:
+    """The name of the file an ``<image>`` links to ("pandas-logo-300.png" → "pandas-logo-300"), or None.
+
+    A designer placed the file by that name, and names the picture by it ("the pandas logo"). Embedded data
+    and references within the document have no file name. The file is never read.
+    """
+    ref = (href(node) or "").strip()
+    if not ref or ref.startswith(("data:", "#")):
+        return None
+    stem = Path(ref.split("?", 1)[0].split("#", 1)[0].replace("\\", "/").rsplit("/", 1)[-1]).stem
+    return stem if any(c.isalpha() for c in stem) and len(stem) <= 80 else None
+
+
 def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, children: list[str]) -> Element:
     node = p.node if p.node is not None else p.items[0].node
     role = p.role or "decoration"
@@ -266,8 +279,9 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
         kw["ink"] = [Box(x=(ink.x - b.x) / b.width, y=(ink.y - b.y) / b.height,
                          width=ink.width / b.width, height=ink.height / b.height)]
     name = node_name(node)
-    if name is None and p.kind == "image" and len(p.items) == 1 and looks_like_code(p.items[0].node):
-        name = CODE_NAME  # what everyone calls it, though no file says so
+    if name is None and p.kind == "image" and len(p.items) == 1:
+        # what everyone calls a QR code, though no file says so; else the name of the file a picture shows
+        name = CODE_NAME if looks_like_code(p.items[0].node) else _file_name(p.items[0].node)
     return Element(
         id=ident, kind=p.kind, role=role, box=p.box, rotation=_rotation(p.items), z=z,
         opacity=max(i.opacity for i in p.items), locked=_locked(node), importance=_importance(node, role),

@@ -321,9 +321,11 @@ def _tag_of(eid: str, index: ElementIndex) -> str | None:
 def _fits_head(eid: str, head: str, index: ElementIndex) -> bool:
     """Whether the element is what a mention's head noun calls it.
 
-    A credit line need not say "photo:" or "©": "the LISP diagram credit" is the caption "diagram from … LISP …".
+    A credit line need not say "photo:" or "©": "the LISP diagram credit" is the caption "diagram from … LISP …";
+    a picture whose name says "logo" is one ("engeto-logo-dark.png").
     """
-    return _fits(eid, head, index) or head == "credit" and _fits(eid, "caption", index)
+    return _fits(eid, head, index) or head in index.entry(eid).name_classes or head == "credit" and _fits(
+        eid, "caption", index)
 
 
 def _members(eid: str, index: ElementIndex) -> list[str]:
