@@ -948,3 +948,44 @@ def test_a_picture_is_named_by_the_file_it_shows() -> None:
         "kiwi-logo", "engeto-logo-dark", None]  # the file's name; embedded data has none
     outcome, _ = _handle(svg, "swap the kiwi logo and the engeto logo")
     assert outcome.edited and _ids(outcome) == {"image1", "image2"}, outcome.actions
+
+
+#: A badge drawn in outlines: a compact mark and wide lettering beside it; two big copies of a '?' (a shadow).
+MARKS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 300" width="600" height="300">
+  <rect id="bg1" x="0" y="0" width="600" height="300" fill="#f0f0f0"/>
+  <rect id="bg2" x="0" y="0" width="600" height="300" fill="#ffffff" opacity="0.5"/>
+  <g id="g1"><circle cx="60" cy="80" r="40" fill="#1a7f37"/><circle cx="60" cy="80" r="20" fill="#fff"/></g>
+  <g id="g2"><path d="M120 50 h200 v20 h-200 z" fill="#333"/><path d="M120 80 h200 v30 h-200 z" fill="#333"/></g>
+  <text id="sponsor" x="120" y="140" font-size="20" font-family="sans-serif">Bronze Sponsor</text>
+  <text id="q1" x="430" y="240" font-size="200" font-family="sans-serif" fill="#888">?</text>
+  <text id="q2" x="433" y="243" font-size="200" font-family="sans-serif">?</text>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,kinds", [
+    ("the gap between the compass and the OSGeo text is a bit tight, make it 30px", ["set_gap"]),
+    ("Bronze Sponsor is narrower than the OSGeo wordmark — stretch it to the same width", ["match_size"]),
+])
+def test_a_problem_said_first_is_mended_by_the_clause_after_it(request_text: str, kinds: list[str]) -> None:
+    svg = (SHARED / "corpus" / "osgeo" / "OSGeo_bronze_sponsor.svg").read_text()
+    outcome, _ = _handle(svg, request_text)  # the compass is la-cluster-2, the lettering la-cluster-1
+    assert outcome.edited and [a["type"] for a in outcome.actions] == kinds, (outcome.message, outcome.actions)
+    action = outcome.actions[0]
+    if kinds == ["set_gap"]:
+        assert action["gap"] == 30 and {action["id"], action["target_id"]} == {"la-cluster-1", "la-cluster-2"}
+    else:
+        assert action["ids"] == ["Sponsor"] and action["target_id"] == "la-cluster-1"
+
+
+def test_keeping_one_of_two_alike_elements_in_place_keeps_both_without_asking() -> None:
+    outcome, _ = _handle(MARKS, "keep the background exactly where it is, but lift Bronze Sponsor up 10px")
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["set_locked", "move"], outcome.message
+    assert outcome.actions[0]["ids"] == ["bg1", "bg2"] and outcome.actions[1]["ids"] == ["sponsor"]
+
+
+def test_a_big_sign_and_its_shadow_copy_are_one_unit_named_by_the_sign() -> None:
+    doc = import_svg_text(MARKS, source="poster.svg")
+    unit = doc.layout.get("q1").group
+    assert unit is not None and doc.layout.get("q2").group == unit  # larger than a stacked piece, but a copy
+    outcome, _ = _handle(MARKS, "the big question mark is crammed against the bottom, bring it up ~20px")
+    assert outcome.edited and _ids(outcome) == {unit}, outcome.actions

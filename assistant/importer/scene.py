@@ -194,9 +194,19 @@ def _pin_tree(layout: Layout, e: Element) -> None:
 def _stacks(layout: Layout) -> list[list[str]]:
     """Sets of top-level content elements piled on each other (see the module docstring)."""
     pages = layout.canvas.page_boxes()
-    cand = [e for e in layout.elements if e.group is None and e.role != "background" and abs(e.rotation) <= 0.5
-            and e.page >= 0 and 0 < e.box.area <= STACK_AREA * pages[e.page].area
-            and pages[e.page].contains(e.box, 1e-6)]
+    # a text and its copy (a shadow, an outline) pile up at any size, and may reach past the page's edge
+    said: dict[tuple[int, str], int] = {}
+    for e in layout.elements:
+        if e.kind == "text" and e.group is None and (e.text or "").strip():
+            said[e.page, e.text or ""] = said.get((e.page, e.text or ""), 0) + 1
+    cand, twins = [], set()
+    for e in layout.elements:
+        if e.group is None and e.role != "background" and abs(e.rotation) <= 0.5 and e.page >= 0 and e.box.area > 0:
+            if e.box.area <= STACK_AREA * pages[e.page].area and pages[e.page].contains(e.box, 1e-6):
+                cand.append(e)
+            elif e.kind == "text" and said.get((e.page, e.text or ""), 0) > 1:
+                cand.append(e)
+                twins.add(e.id)  # piles only with its copies
     parent = {e.id: e.id for e in cand}
 
     def find(i: str) -> str:
@@ -218,6 +228,19 @@ def _stacks(layout: Layout) -> list[list[str]]:
             for j in near:
                 if j > k and _piled(own, areas[k], index.box(j), areas[j]):
                     b = on[j]
+                    if a.id in twins or b.id in twins:
+                        continue  # joined with its copies below
+                    ra, rb = find(a.id), find(b.id)
+                    if ra != rb:
+                        parent[rb] = ra
+    copies: dict[tuple[int, str], list[Element]] = {}
+    for e in cand:
+        if e.kind == "text" and said.get((e.page, e.text or ""), 0) > 1:
+            copies.setdefault((e.page, e.text or ""), []).append(e)
+    for same in copies.values():
+        for k, a in enumerate(same):
+            for b in same[k + 1:]:
+                if (a.id in twins or b.id in twins) and _piled(edges(a.box), a.box.area, edges(b.box), b.box.area):
                     ra, rb = find(a.id), find(b.id)
                     if ra != rb:
                         parent[rb] = ra

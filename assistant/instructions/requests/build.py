@@ -411,7 +411,20 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
             return out
     if p.get("fit") and s < 1:  # "… runs off the page, make it smaller so it fits": at least as small as fits
         s = min([s] + [_fit_scale(layout, layout.get(i)) for i in step.patients])
+        groups = [i for i in step.patients if layout.get(i).kind == "group"]
+        if groups:  # a group shrinks towards the side that is on the page, so that it ends inside it
+            return [[{"type": "resize", "id": i, "scale": round(s, 4), "anchor": _inner_anchor(layout, layout.get(i))}
+                     for i in groups] + scale_alternatives(
+                         layout, [i for i in step.patients if i not in groups], s)[0]]
     return scale_alternatives(layout, step.patients, s)
+
+
+def _inner_anchor(layout: Layout, el: Element) -> str:
+    """The anchor opposite the page edges ``el`` runs past: what stays put as it shrinks back inside."""
+    page, b = layout.canvas.page_box(el.page), el.box
+    h = "left" if b.x2 > page.x2 else "right" if b.x < page.x else ""
+    v = "top" if b.y2 > page.y2 else "bottom" if b.y < page.y else ""
+    return f"{v}_{h}" if v and h else v or h or "center"
 
 
 def _fit_scale(layout: Layout, el: Element) -> float:

@@ -63,6 +63,13 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     """Each element's score for mention ``m`` (only elements with a positive score)."""
     scores: dict[str, float] = {}
     m = _id_as_class(m, index)
+    sign = _sign_said(m) if not m.quote and not m.names else None
+    if sign is not None:
+        found = [eid for eid in _symbols(sign, index) if index.on_page(index.layout.get(eid))]
+        # a sign and its copy (a shadow) the importer made one unit: the unit
+        return {next((a for a in index.ancestors(eid) if a.startswith("la-unit") and all(
+            d.id in found for d in index.layout.descendants_of(a) if d.kind == "text")), eid): STRENGTH["class"]
+            for eid in found}
     # the last class word is the head ("email address" is an address); earlier ones narrow it down
     heads = [CLASS_WORDS[w] for w in m.words if w in CLASS_WORDS]
     classes: dict[str, float] = {}
@@ -223,7 +230,16 @@ def _id_as_class(m: Mention, index: ElementIndex) -> Mention:
 SYMBOL_NAMES = {"asterisk": "*\u2217\u2731", "star": "*\u2605\u2606\u2736", "ampersand": "&",
                 "dagger": "\u2020\u2021", "bullet": "\u2022\u25cf", "heart": "\u2665\u2661\u2764",
                 "arrow": "\u2190\u2191\u2192\u2193\u2794\u27a1", "tick": "\u2713\u2714",
-                "cross": "\u00d7\u2715\u2717\u2718"}
+                "cross": "\u00d7\u2715\u2717\u2718", "question": "?\u00bf\u2753", "exclamation": "!\u00a1\u2757",
+                "hash": "#", "dollar": "$", "euro": "\u20ac", "copyright": "\u00a9"}
+
+
+def _sign_said(m: Mention) -> str | None:
+    """The sign a mention names, if it names one: "the big question mark" (not a brand mark), "the hash sign"."""
+    if len(m.words) >= 2 and m.words[-1] in ("mark", "marks", "sign", "signs", "symbol") and (
+            m.words[-2] in SYMBOL_NAMES):
+        return m.words[-2]
+    return None
 
 
 def _symbols(noun: str | None, index: ElementIndex) -> list[str]:
@@ -299,6 +315,8 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
     return other if other == set(said) else set()
 
 
+#: Classes of the lines that head a page or a part of it; people call any of them a title or a heading.
+_HEADINGS = frozenset({"title", "subtitle", "heading"})
 #: Classes any text may be called by: its whole words said with one of them name that text.
 _TEXT_KINDS = frozenset({"title", "heading", "subtitle", "text", "line", "body", "caption"})
 
@@ -324,6 +342,8 @@ def _fits_head(eid: str, head: str, index: ElementIndex) -> bool:
     A credit line need not say "photo:" or "©": "the LISP diagram credit" is the caption "diagram from … LISP …";
     a picture whose name says "logo" is one ("engeto-logo-dark.png").
     """
+    if head in _HEADINGS and any(_fits(eid, h, index) for h in _HEADINGS):
+        return True  # the heading of a slide is its title to whoever looks at it, whatever its size
     return _fits(eid, head, index) or head in index.entry(eid).name_classes or head == "credit" and _fits(
         eid, "caption", index)
 

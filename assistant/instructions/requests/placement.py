@@ -153,9 +153,22 @@ _SPACE = (r"(?:space|spacing|room|air|breathing room|breathing space|gap|gaps|di
           r"white space|margin)")
 
 
+#: "The gap between A and B is a bit tight": what is wrong with a gap, and so which way to mend it.
+_GAP_JUDGED = re.compile(r"\b" + _SPACE + r" between (E\d+) and (E\d+) (?:is|are|looks?|seems?|feels?) (?:a (?:bit|"
+                         r"little|touch|tad) |too |quite |rather |very |really |way |kind of |somewhat |a bit too )*"
+                         r"(?P<w>tight|small|narrow|cramped|close|short|little|big|large|wide|loose|much|huge|"
+                         r"generous)\b")
+
+
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     length = am.first_length(s)
+    judged = _GAP_JUDGED.search(s)
+    if judged:  # a problem, which the next clause may mend ("…, make it 30px")
+        op = "more" if judged.group("w") in ("tight", "small", "narrow", "cramped", "close", "short", "little") \
+            else "less"
+        return Intent("gap", [int(judged.group(1)[1:]), int(judged.group(2)[1:])], state=length is None, params={
+            "op": "set" if length is not None else op, "rel": "between", "length": length, "degree": am.degree(s)})
     m = re.search(r"\b(?:more|extra|bigger|larger|increase|add|widen|open up|loosen|some|a little|a bit of|"
                   r"a touch of)\b.*\b" + _SPACE +
                   r"\b.*?\b(?P<rel>under|below|beneath|underneath|after|above|over|before|between|around)\b|"

@@ -66,12 +66,14 @@ def resize(s: str) -> Intent | None:
     # "the logo is too big" describes a problem: a later "shrink it by 25 %" says by how much
     state = bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b", s)) and not re.match(
         r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
-    if re.search(r"\b(?:is|are|looks?|seems?)(?: (?:a bit|a little|much|way|slightly|a lot|far))? (?:bigger|larger|"
-                 r"smaller|wider|narrower|taller|shorter) than E\d+", s) and not re.match(
-            r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s):
-        # "wi-fi is bigger than mesh" compares; it does not say which way to mend it ("make it match", "smaller")
+    compared = re.search(r"\b(?:is|are|looks?|seems?)(?: (?:a bit|a little|much|way|slightly|a lot|far))? (?:bigger|"
+                         r"larger|smaller|wider|narrower|taller|shorter) than (E\d+)", s)
+    if compared and not re.match(r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s):
+        # "wi-fi is bigger than mesh" compares; it does not say which way to mend it ("make it match", "smaller");
+        # what it is compared with is what "the same width" after it means
         params.update(grow=False, shrink=False, compare=True)
-        state = True
+        return Intent("resize", [n for n in slots(s)[:1] if n != int(compared.group(1)[1:])],
+                      [int(compared.group(1)[1:])], params=params, state=True)
     return Intent("resize", slots(s)[:1] if not re.search(r"\b(?:all|both|each)\b", s) else slots(s),
                   params=params, state=state)
 

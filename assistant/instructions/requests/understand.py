@@ -114,6 +114,10 @@ _GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?
                        r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
                        r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
                        r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
+#: "Make it 30px": a length said for what the clause before spoke of.
+_SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow) (?:it|that|"
+                     r"this|the gap|the space) (?:to |about |around |roughly |approximately |~)*)?"
+                     r"[\d.]+ ?[a-z%]+(?: please| pls| instead)?")
 #: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
 _CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
                           r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
@@ -298,6 +302,13 @@ class _Reader:
             self._carry(self.steps[-1])
             return
         last_step = self.steps[-1] if self.steps else None
+        gap_held = self.pending if self.pending is not None and self.pending.kind == "gap" else (
+            last_step if last_step is not None and last_step.kind == "gap" else None)
+        if gap_held is not None and _SET_IT.fullmatch(said) and (length := first_length(said)) is not None:
+            # "the gap between the compass and the text is a bit tight, make it 30px": the gap it should be
+            gap_held.intent.params.update(op="set", length=length)
+            gap_held.intent.state = False
+            return
         if last_step is not None and last_step.kind == "place" and last_step.intent.params.get("rel") == "in" and \
                 _CORNER_SAID.fullmatch(said):
             # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
@@ -393,9 +404,10 @@ class _Reader:
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
                 except _Ask:
-                    if intent.kind != "style" or n in intent.patients:
+                    if not (intent.kind == "style" or intent.params.get("compare")) or n in intent.patients:
                         raise
-                    resolved[n] = []  # "bold like the other names": what it is compared with need not be found
+                    # "bold like the other names", "wider than the page": what it is compared with need not be found
+                    resolved[n] = []
             pools[n] = list(self.pool) or list(resolved[n])
             prev = m if m.has_head else prev
         if relation:
@@ -407,6 +419,14 @@ class _Reader:
             near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2),
                               count=mentions[n].count or 1)
             resolved[n] = near or resolved[n]
+        if intent is not None:  # "the gap between the compass and the OSGeo text": two things, not one twice
+            said = [n for n in dict.fromkeys(intent.patients + intent.refs) if n < len(mentions)]
+            for a in said:
+                for b in said:
+                    one, many = resolved.get(a, []), resolved.get(b, [])
+                    if a != b and len(one) == 1 and len(many) > 1 and one[0] in many and not (
+                            mentions[b].plural or mentions[b].every or mentions[b].everything):
+                        resolved[b] = [i for i in many if i != one[0]]
         named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
         for n, m in enumerate(mentions):
             if m.others:
@@ -590,7 +610,9 @@ class _Reader:
 
     def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                          patients: list[str], refs: list[str]) -> None:
-        for n in intent.patients + intent.refs:
+        if intent.kind == "lock" and intent.params.get("keep"):
+            return  # "keep the background photo where it is": whichever is meant, none of them moves
+        for n in intent.patients + ([] if intent.params.get("compare") else intent.refs):
             m = mentions[n] if n < len(mentions) else None
             ids = resolved.get(n, [])
             if m is not None and m.pronoun in _SINGULAR and len(ids) > 1 and not self._several_before(n, mentions) \
@@ -635,9 +657,15 @@ class _Reader:
             mends = _FAMILY.get(kind, kind) == _FAMILY.get(held.kind, held.kind) or (
                 held.kind == "inside" and _FAMILY.get(kind) == "size") or (
                 held.kind == "separate" and kind in ("zorder", "resize", "nudge", "region", "place", "edge")
-                and bool(set(step.patients) & set(held.patients + held.refs)))
+                and bool(set(step.patients) & set(held.patients + held.refs))) or (
+                # "the question mark is crammed against the top, bring it down ~20px"
+                held.kind == "gap" and kind in ("nudge", "region", "place", "edge", "inside")
+                and bool(set(step.patients) & set(held.patients)))
             if held.kind == "inside" and kind == "resize":
                 step.intent.params["fit"] = True
+            if mends and kind == "match" and not step.refs and held.intent.params.get("compare"):
+                # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
+                step.refs = [r for r in held.refs if r not in step.patients]
             if not (mends and not step.intent.state):
                 self.steps.append(held)  # else "the penguin is overpowering the text, make it 25 % smaller": one edit
         if kind == "confirm":
