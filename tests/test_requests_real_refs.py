@@ -989,3 +989,31 @@ def test_a_big_sign_and_its_shadow_copy_are_one_unit_named_by_the_sign() -> None
     assert unit is not None and doc.layout.get("q2").group == unit  # larger than a stacked piece, but a copy
     outcome, _ = _handle(MARKS, "the big question mark is crammed against the bottom, bring it up ~20px")
     assert outcome.edited and _ids(outcome) == {unit}, outcome.actions
+
+
+@pytest.mark.parametrize("request_text,ids,kind", [
+    # how the title is set says which one; how it is now ("goes edge to edge") is the problem, then the edit
+    ("the two-line title goes edge to edge, take it down a size or so", {"text5"}, "set_text_style"),
+    # a picture behind the content is still a picture one may name
+    ("the link is wider than the screenshot, shrink it so it fits within the screenshot's width", {"text7"},
+     "set_text_style"),
+])
+def test_names_said_by_words_set_problems_and_pictures_behind(request_text: str, ids: set[str], kind: str) -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400" width="600" height="400">'
+           '<image id="image1" x="40" y="40" width="520" height="300"/>'
+           '<text id="text5" x="5" y="30" font-size="30" font-family="sans-serif">A long title set on two lines to '
+           'fill<tspan x="5" dy="34">the whole width</tspan></text>'
+           '<text id="text7" x="5" y="380" font-size="20" font-family="sans-serif">https://www.example.com/watch?v=a'
+           'bcdefghijklmnopqrstu</text></svg>')
+    outcome, doc = _handle(svg, request_text)
+    assert outcome.edited and _ids(outcome) == ids and outcome.actions[0]["type"] == kind, outcome.actions
+    if "screenshot" in request_text:
+        picture, link = doc.layout.get("image1").box, doc.layout.get("text7").box
+        assert picture.x - 1 <= link.x and link.x2 <= picture.x2 + 1
+
+
+def test_a_colour_word_among_a_texts_words_names_by_them() -> None:
+    """"The red hat logo" on a slide whose credit says "Red Hat and PyLadies logos…": the logo painted black."""
+    svg = (SHARED / "corpus" / "real" / "encukou_pyconsk18-deck.svg").read_text()
+    outcome, _ = _handle(svg, "red hat logo on slide 2 is a bit small, make it 50% bigger")
+    assert outcome.edited and _ids(outcome) == {"g7969"}, (outcome.message, outcome.actions)

@@ -409,6 +409,13 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                      *labels] for a in resize_anchors(layout, el)]
         if out:
             return out
+    if p.get("fit") and s < 1 and step.intent.refs and step.refs and step.refs[0] not in step.patients:
+        # "shrink it so it fits within the screenshot's width": as narrow as that, and set within it
+        room = layout.get(step.refs[0]).box.width * 0.98
+        s = min([s] + [room / layout.get(i).box.width for i in step.patients if layout.get(i).box.width > 0])
+        return [scale_alternatives(layout, step.patients, s)[0] + [
+            {"type": "align", "ids": [i], "edge": "center_x", "to": "element", "target_id": step.refs[0]}
+            for i in step.patients]]
     if p.get("fit") and s < 1:  # "… runs off the page, make it smaller so it fits": at least as small as fits
         s = min([s] + [_fit_scale(layout, layout.get(i)) for i in step.patients])
         groups = [i for i in step.patients if layout.get(i).kind == "group"]

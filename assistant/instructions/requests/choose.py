@@ -140,11 +140,15 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 if top > 0 and s == top:
                     scores[i] = scores.get(i, 0.0) + 1.0
     for c, head in classes.items():
-        # a panel behind content ("the blue box", "the green band") is a shape one may name, not the page's ground
-        for eid in (index.content_ids() + index.panel_ids() if c == "shape" else index.content_ids()
-                    if c != "background" else list(index.entries)):
+        # a panel behind content ("the blue box", "the green band") is a shape one may name, not the page's ground;
+        # a picture behind content ("the screenshot" filling a slide) is a picture one may name, below any other
+        behind = index.panel_ids() if c == "shape" else [
+            i for i, en in index.entries.items() if not en.content and en.element.kind == "image"
+            and index.on_page(en.element)] if c == "image" else []
+        for eid in (index.content_ids() + behind if c != "background" else list(index.entries)):
             entry = index.entry(eid)
             weight = entry.classes.get(c, 0.0) if c != "heading" else max(entry.classes.get("heading", 0.0), 0.0)
+            weight *= 0.5 if c == "image" and eid in behind else 1.0
             if weight <= 0:
                 continue
             bonus = STRENGTH["class"] * weight * head
@@ -183,7 +187,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         # "the asterisk": a text that is that sign
         for eid in symbols or _unknown_pool(unknown, index):
             scores[eid] = STRENGTH["class"]
-    scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index), index)
+    scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index,
+                                      said_by=labels | {e for e, *_ in m.names}), index)
     scores = _by_shape(m, scores, unknown, index)
     if "caption" in heads and "credit" not in heads and not names and not m.quote:
         # "the caption" says what is shown; a credit or licence line is "the credit"
@@ -414,13 +419,16 @@ def _pinned_art(index: ElementIndex) -> list[str]:
     return out
 
 
-def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
+def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
+               said_by: set[str] | frozenset[str] = frozenset()) -> dict[str, float]:
     """Only the candidates of the colour the mention says ("the green band"), when some are.
 
     When every candidate is painted one flat colour and none is near the one said ("the silver badge" where
-    the only badge is teal), the mention names nothing here.
+    the only badge is teal), the mention names nothing here. A colour word that is one of the words of a text
+    the mention quotes (``said_by``) is a name, not a colour: "the Red Hat logo" beside "Red Hat and …".
     """
-    wanted = {f for w in m.words if (f := word_family(w))}
+    quoted = {w for e in said_by if e in index.entries for w in index.entry(e).words}
+    wanted = {f for w in m.words if w not in quoted and (f := word_family(w))}
     if not wanted or not scores:
         return scores
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}

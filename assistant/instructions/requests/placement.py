@@ -277,6 +277,9 @@ def match(s: str) -> Intent | None:
                   r" (?:the )?(?:whole |full |entire )?(?P<w>width|height)\b|\bfull (?P<w2>width|height)\b|"
                   r"\b(?P<bleed>full bleed|edge to edge|to the (?:page |canvas )?edges|from edge to edge)\b|"
                   r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b", s)
+    if m and re.match(r"(?:E\d+ )+(?:goes|go|runs|run|spans|span|stretches|reaches|extends|is|are|sits|already)\b",
+                      s) and not re.search(r"\b(?:should|must|make|needs? to|has to|have to|so)\b", s):
+        return None  # "the title goes edge to edge": how it is now, said before what to do about it
     if m:
         dim = m.group("w") or m.group("w2") or "width"
         params = {"dimension": dim, "bleed": bool(m.group("bleed"))}

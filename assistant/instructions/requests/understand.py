@@ -369,6 +369,9 @@ class _Reader:
                     intent, place_says_which = None, True
         if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b", skel):
             intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes
+            within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
+            if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
+                intent.refs = [int(within.group(1)[1:])]
         relation = _RELATION_AFTER.search(skel)
         if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count:
             relation = None  # "the photos next to the title": which ones is not said

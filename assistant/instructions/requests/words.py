@@ -132,6 +132,8 @@ def _prepare(text: str) -> str:
     t = re.sub(r"(?:(?<=\s)|^)([-+\u2212])\s?(\d+(?:[.,]\d+)?)\s?%",
                lambda m: f"{'smaller' if m.group(1) != '+' else 'bigger'} by {m.group(2)}%", t)
     t = t.lower()
+    # "the white two-line title", "a 3-column list": how it is set says which one, and is no amount
+    t = re.sub(r"\b(?:one|two|three|four|five|six|single|double|\d)[- ](?:line|lined|column|word|row)\b", " ", t)
     t = re.sub(r"\bper ?cent\b", "percent", t)
     # "1/8 in", "3/4 inch": a fraction of a unit as the number it is
     t = re.sub(r"\b(\d+)\s*/\s*(\d+)(?=\s*(?:in|inch|inches|mm|cm|pt|px|\"))",
