@@ -1017,3 +1017,32 @@ def test_a_colour_word_among_a_texts_words_names_by_them() -> None:
     svg = (SHARED / "corpus" / "real" / "encukou_pyconsk18-deck.svg").read_text()
     outcome, _ = _handle(svg, "red hat logo on slide 2 is a bit small, make it 50% bigger")
     assert outcome.edited and _ids(outcome) == {"g7969"}, (outcome.message, outcome.actions)
+
+
+@pytest.mark.parametrize("request_text", [
+    "centre everything horizontally on the page",
+    "the left margin is tiny and the right one is huge — shift everything so the margins on the left and right match",
+])
+def test_side_by_side_elements_are_centred_as_one_block(request_text: str) -> None:
+    svg = (SHARED / "corpus" / "osgeo" / "OSGeo_bronze_sponsor.svg").read_text()
+    outcome, doc = _handle(svg, request_text)
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["move"], (outcome.message, outcome.actions)
+    boxes = [e.box for e in doc.layout if e.group is None and e.role != "background" and e.kind != "group"]
+    left = min(b.x for b in boxes)
+    right = doc.layout.canvas.width - max(b.x2 for b in boxes)
+    assert abs(left - right) < 1, (left, right)  # the compass still beside the lettering, the whole centred
+
+
+def test_pages_named_as_a_topic_or_by_a_number_in_brackets_and_uneven_gaps() -> None:
+    from assistant.instructions.requests.scope import page_said
+
+    deck = import_svg(SHARED / "corpus" / "real" / "encukou_pyconsk18-deck.svg").layout
+    said = "the Modularita line is too wide"
+    assert page_said(f"Online materiály: {said}", deck) == (13, said)
+    assert page_said("on the logo slide (9) the right column isn't even", deck) == (8, "the right column isn't even")
+    assert page_said("move the logo on slide 3 left", deck)[0] == 2
+    outcome, _ = _handle((SHARED / "corpus" / "real" / "encukou_pyconsk18-deck.svg").read_text(),
+                         "the Role slide: the gaps between Autor, Maintainer and Sponzor aren't even, please fix the "
+                         "spacing")
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["distribute"], outcome.message
+    assert set(outcome.actions[0]["ids"]) == {"text7385", "text9537", "text7703"}

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.document import Element, Layout
-from assistant.geometry import apart_axis
+from assistant.geometry import Box, apart_axis
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests import fixes, spacing
 from assistant.instructions.requests.frame import Intent
@@ -189,7 +189,22 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
         return [[{"type": "align", "ids": step.patients, "edge": e, "to": "element", "target_id": ref}
                  for e in edges]]
     edges = ["center_x", "center_y"] if axis == "both" else ["center_y" if axis == "y" else "center_x"]
+    els = [layout.get(i) for i in step.patients]
+    if len(els) > 1 and step.intent.params.get("block") and any(
+            _share(a.box, b.box, "center_x" in edges) for k, a in enumerate(els) for b in els[k + 1:]):
+        # "centre everything horizontally": side by side they move as one block (centred one by one they would
+        # pile up on each other)
+        page = layout.canvas.page_box(els[0].page)
+        whole = Box.union_all([e.box for e in els])
+        dx = page.cx - whole.cx if "center_x" in edges else 0.0
+        dy = page.cy - whole.cy if "center_y" in edges else 0.0
+        return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
     return [[{"type": "align", "ids": step.patients, "edge": e, "to": "canvas"} for e in edges]]
+
+
+def _share(a: Box, b: Box, row: bool) -> bool:
+    """Whether two boxes share a row (``row``: their heights overlap) or a column (their widths overlap)."""
+    return (min(a.y2, b.y2) > max(a.y, b.y)) if row else (min(a.x2, b.x2) > max(a.x, b.x))
 
 
 def _column(layout: Layout, ids: list[str], edge: str, skip: list[str]) -> str | None:

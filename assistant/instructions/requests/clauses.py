@@ -118,11 +118,16 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
     return out
 
 
+_SIDES = frozenset({"left", "right", "top", "bottom"})
+
+
 def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
     """A clause split on *and* where both sides ask for something ("make it bigger and move it up")."""
     for k, t in enumerate(tokens):
         if t.kind != "word" or t.text != "and" or k == 0 or k == len(tokens) - 1:
             continue
+        if tokens[k - 1].text in _SIDES and tokens[k + 1].text in _SIDES:
+            continue  # "the margins on the left and right": two sides, one phrase
         left, right = tokens[:k], tokens[k + 1:]
         lm, ls = find_mentions(left, index)
         rm, rs = find_mentions(right, index)

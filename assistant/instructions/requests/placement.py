@@ -141,7 +141,11 @@ def distribute(s: str) -> Intent | None:
     """Even spacing: "space evenly", "even out the gaps", "distribute"."""
     if re.search(r"\b(?:distribute|distributed|evenly|equally|uniformly|even out|even up|equalize|equal (?:gaps|"
                  r"spacing|space|distances)|same (?:gap|spacing|space|distance)s? between|consistent (?:gaps|spacing)|"
-                 r"regular (?:gaps|spacing)|even (?:gaps|spacing))\b", s) and not re.search(
+                 r"regular (?:gaps|spacing)|even (?:gaps|spacing))\b|\b(?:gaps|spacing|spaces|distances) between\b.*"
+                 r"\b(?:(?:are|is|look|looks|seem|seems) (?:not|n't) (?:even|equal|the same|consistent|regular)|"
+                 r"(?:are|is|look|looks|seem|seems) (?:uneven|unequal|inconsistent|irregular|all over the place|"
+                 r"off))\b",
+                 s) and not re.search(
                  r"\b(?:width|height|size|wide|tall)\b", s):
         axis = ("horizontal" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bside by side\b|\bin a row\b", s)
                 else "vertical" if re.search(r"\bvertical(?:ly)?\b|\bdown the page\b|\bin a column\b", s) else None)
@@ -277,7 +281,8 @@ def match(s: str) -> Intent | None:
                   r" (?:the )?(?:whole |full |entire )?(?P<w>width|height)\b|\bfull (?P<w2>width|height)\b|"
                   r"\b(?P<bleed>full bleed|edge to edge|to the (?:page |canvas )?edges|from edge to edge)\b|"
                   r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b", s)
-    if m and re.match(r"(?:E\d+ )+(?:goes|go|runs|run|spans|span|stretches|reaches|extends|is|are|sits|already)\b",
+    if m and re.match(r"(?:E\d+ )+(?:[a-z]+ )?(?:goes|go|runs|run|spans|span|stretches|reaches|extends|is|are|sits|"
+                      r"already)\b",
                       s) and not re.search(r"\b(?:should|must|make|needs? to|has to|have to|so)\b", s):
         return None  # "the title goes edge to edge": how it is now, said before what to do about it
     if m:
@@ -297,6 +302,11 @@ def match(s: str) -> Intent | None:
     return None
 
 
+#: "The margins on the left and right match", "equal top and bottom margins": the content centred between them.
+_MARGINS_EVEN = re.compile(r"\bmargins? (?:on |at )?(?:the )?(?:(?P<h>left and (?:the )?right|right and (?:the )?left)|"
+                           r"top and (?:the )?bottom|bottom and (?:the )?top)\b.*\b(?:match|matches|equal|the same|"
+                           r"even|balanced)\b|\b(?:equal|same|matching|even|balanced) (?:(?P<h2>left and right|right "
+                           r"and left|side)|top and bottom) margins\b")
 #: A margin said with a length: "inside the 2mm margins", "with 10px either side", "leaving 5 mm at each side".
 MARGIN_SAID = re.compile(r"(?:\b(?:inside|within|with|leaving|leave|keeping|keep|minus|less)(?: (?:the|a|an))? )?"
                          r"\b(?P<len>[\d.]+ ?[a-z%]+) (?:(?:side )?margins?|gutters?|inset|"
@@ -311,6 +321,10 @@ def margin_said(s: str) -> am.Length | None:
 
 def align(s: str) -> Intent | None:
     """Alignment and centring: "align", "line up", "flush", "level with", "centre"."""
+    m = _MARGINS_EVEN.search(s)
+    if m:  # "shift everything so the margins on the left and right match": the whole set centred on the page
+        axis = "x" if (m.group("h") or m.group("h2")) else "y"
+        return Intent("center", slots(s), params={"axis": axis, "block": True})
     if re.search(r"\b(?:vertically|horizontally)? ?(?:center|centered|centering|centers|middle)\b", s) and not \
             re.search(r"\b(?:top|bottom|upper|lower|left|right) (?:center|middle)\b|\b(?:center|middle) (?:left|right|"
                       r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
@@ -435,7 +449,8 @@ def nudge(s: str) -> Intent | None:
                  r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack) (?:" + E + r" )?(?:up|down)\b",
                  s):
         return None
-    found = list(DIR_RE.finditer(s))
+    # "the left margin is tiny": a side named as a thing, no way to move
+    found = [d for d in DIR_RE.finditer(s) if not re.match(r" (?:margins?|gutters?|one|ones)\b", s[d.end():])]
     verb = re.match(r"^(?:raise|lift|lower|drop)\b", s)
     if not found and not verb:
         if re.search(r"\baway from the (?P<e>left|right|top|bottom)", s):

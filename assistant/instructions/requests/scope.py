@@ -28,8 +28,9 @@ from assistant.instructions.requests.words import ORDINALS, Token, fold
 
 _PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                   "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
-_PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?:\b(?:page|slide|p\.|pg|página|pagina|seite|strona)\s*"
-                        r"(?P<n>\d+)\b(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
+_PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe (?:(?!(?:on|in|of|to|at|from|into|onto|and|or)\b)"
+                        r"[^\W\d_][\w-]* ){0,2}?)?(?:\b(?:page|slide|p\.|pg|página|pagina|seite|strona)\s*"
+                        r"\(?(?P<n>\d+)\)?(?=\W|$)(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
                         r" (?:page|slide)\b)\s*[:,-]?", re.I)
 
 
@@ -51,12 +52,24 @@ def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
 #: Words that never name a page by its content ("the next page", "the whole slide", "the title slide").
 _PLAIN = FUNCTION_WORDS | COMMON_WORDS | INTENT_WORDS | set(CLASS_WORDS) | set(POSITION_ADJECTIVES) | set(ORDINALS)
 #: "the YouTube slide", "Bezplatné kurzy slide:": a page named by words of its own.
+#: "Online materiály: …": a few words, then a colon, opening the request.
+_TOPIC = re.compile(r"\s*(?P<name>[^\W\d_][\w/&'-]*(?: [\w/&'-]+){0,4})\s*:\s+")
 _PAGE_NAMED = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe )?(?P<name>(?:[^\W\d_][\w/&'-]* ){1,3}?)(?:page|slide)\b\s*"
                          r"[:,–—-]?", re.I)
 
 
 def _page_named(request: str, layout: Layout) -> tuple[int | None, str]:
-    """The page a request names by words that only the texts of that page say, and the rest of the request."""
+    """The page a request names by words that only the texts of that page say, and the rest of the request.
+
+    The words come before "page" or "slide" ("the YouTube slide"), or open the request before a colon as its
+    topic, when they are the whole words of a text on one page only ("Online materiály: the Modularita line …").
+    """
+    topic = _TOPIC.match(request)
+    if topic:
+        said = fold(topic.group("name")).strip()
+        pages = {e.page for e in layout.elements if e.text and e.page >= 0 and fold(e.text).strip() == said}
+        if len(pages) == 1 and not all(w in _PLAIN for w in said.split()):
+            return pages.pop(), request[topic.end():].strip()
     for m in _PAGE_NAMED.finditer(request):
         words = fold(m.group("name")).split()
         for start in range(len(words)):  # "move the logo on the YouTube slide": the words nearest "slide"

@@ -466,6 +466,9 @@ class _Reader:
         patients = [i for n in intent.patients for i in resolved.get(n, [])]
         refs = [i for n in intent.refs for i in resolved.get(n, [])]
         broad = any(mentions[n].everything or mentions[n].every for n in intent.patients if n < len(mentions))
+        if intent.kind == "center" and not intent.refs and (broad or any(
+                mentions[n].plural for n in intent.patients if n < len(mentions))):
+            intent.params["block"] = True  # "centre everything horizontally": the set, not each one
         patients = [i for i in patients if i not in refs] if broad else patients  # "align everything to X"
         refs = [i for i in refs if i not in patients]
         if not patients and intent.kind not in ("confirm", "separate") and intent.kind != "distribute":
