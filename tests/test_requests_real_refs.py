@@ -1046,3 +1046,23 @@ def test_pages_named_as_a_topic_or_by_a_number_in_brackets_and_uneven_gaps() -> 
                          "spacing")
     assert outcome.edited and [a["type"] for a in outcome.actions] == ["distribute"], outcome.message
     assert set(outcome.actions[0]["ids"]) == {"text7385", "text9537", "text7703"}
+
+
+def test_a_distance_from_an_edge_places_what_is_said_with_what_goes_along() -> None:
+    svg = (SHARED / "corpus" / "osgeo" / "OSGeo_bronze_sponsor.svg").read_text()
+    outcome, doc = _handle(svg, "push the OSGeo wordmark (and Bronze Sponsor along with it) to the right so the "
+                                "wordmark ends 7px from the right edge, the same margin the compass has on the left")
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["move"], outcome.actions
+    assert set(outcome.actions[0]["ids"]) == {"la-cluster-1", "Sponsor"}  # the compass stays
+    assert abs(doc.layout.canvas.width - doc.layout.get("la-cluster-1").box.x2 - 7) < 0.5
+    outcome, doc = _handle(POSTER, "put the blue band 20px from the left edge")
+    assert outcome.edited and abs(doc.layout.get("rect4").box.x - 20) < 0.5, outcome.actions
+    outcome, _ = _handle(POSTER, "move the Feynman quote 10px away from the left edge")
+    assert outcome.actions == [{"type": "move", "ids": ["text5"], "dx": 10.0, "dy": 0.0}], outcome.actions
+
+
+def test_a_problem_then_its_mend_is_one_edit() -> None:
+    svg = (SHARED / "corpus" / "real" / "encukou_pyconsk18-deck.svg").read_text()
+    outcome, _ = _handle(svg, 'slide 10, "A pak se o to starat." floats too far below the paragraph – move it up by '
+                              '24pt')
+    assert outcome.edited and [a["type"] for a in outcome.actions] == ["move"], outcome.actions

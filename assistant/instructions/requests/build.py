@@ -322,7 +322,19 @@ def _third(step: Step, layout: Layout) -> list[Actions]:
 
 def _edge(step: Step, layout: Layout) -> list[Actions]:
     need(step)
-    return [[{"type": "align", "ids": step.patients, "edge": step.intent.params["edge"], "to": "margins"}]]
+    p = step.intent.params
+    if p.get("inset") is not None:  # "… so the wordmark ends 7px from the right edge": measured, then all moved
+        side = p["edge"]
+        measured = layout.get(step.refs[0] if step.refs else step.patients[0])
+        page, b = layout.canvas.page_box(measured.page), measured.box
+        d = world_length(layout, p["inset"], "x" if side in ("left", "right") else "y")
+        shift = {"left": page.x + d - b.x, "right": page.x2 - d - b.x2, "top": page.y + d - b.y,
+                 "bottom": page.y2 - d - b.y2}[side]
+        dx, dy = (shift, 0.0) if side in ("left", "right") else (0.0, shift)
+        if abs(shift) < 1e-6:
+            return [[]]
+        return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
+    return [[{"type": "align", "ids": step.patients, "edge": p["edge"], "to": "margins"}]]
 
 
 _VECTORS = {"up": (0, -1), "upward": (0, -1), "higher": (0, -1), "down": (0, 1), "downward": (0, 1),

@@ -38,7 +38,7 @@ from assistant.instructions.requests.frame import Intent, slots
 RULES: list[Callable[[str], Intent | None]] = [
     sizing.confirm, placement.lock, placement.zorder, placement.swap, placement.separate, placement.inside,
     placement.distribute, placement.gap, placement.match, placement.align, placement.place, placement.region,
-    sizing.to_percent, placement.nudge,
+    sizing.to_percent, placement.inset, placement.nudge,
 ]
 
 

@@ -217,7 +217,8 @@ def gap(s: str) -> Intent | None:
     if m and length is not None:  # "… jammed together; leave about 3 mm between them"
         return Intent("gap", [int(m.group(1)[1:])], params={"op": "set", "length": length})
     # "X and Y are too far apart": a problem, which a later clause may say how to mend ("…; leave 3 mm between them")
-    said = bool(re.match(r"(?:E\d+ (?:and )?)+(?:is|are|look|looks|seem|seems|feel|feels|sit|sits)\b", s))
+    said = bool(re.match(r"(?:E\d+ (?:and )?)+(?:is|are|look|looks|seem|seems|feel|feels|sit|sits|floats?|hangs?|"
+                         r"hovers?|drifts?|lies|lie|stands?|ends? up|too)\b", s))
     # "move the logo and the text up together by 1cm": as one, not closer
     as_one = re.search(r"\b(?:up|down|left|right|higher|lower|across|over) together\b|\btogether (?:by|up|down|"
                        r"left|right)\b", s)
@@ -438,9 +439,37 @@ def region(s: str) -> Intent | None:
                   r"(?P<e>top|bottom|left|right)(?: (?:edge|side|margin|half|of the (?:page|canvas|slide|card|poster|"
                   r"cover|flyer)))?\b|^(?:" + E + r" )+(?:to )?(?P<e2>top|bottom)$|\b(?P<e3>top|bottom|left|right) "
                   r"(?:edge|side)\b", s)
-    if m and slots(s):
+    if m and slots(s) and not re.search(r"\bE\d+ (?:has|have|had|gets?|uses?)\b", s):
+        # (not "… the same margin the compass has on the left": what another has, said to explain)
         return Intent("edge", slots(s), params={"edge": m.group("e") or m.group("e2") or m.group("e3")})
     return None
+
+
+#: "7px from the right edge", "10 mm in from the left": how far from a page edge an element should end.
+_INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in )?(?:from|off) (?:the )?(?:very )?"
+                    r"(?P<e>left|right|top|bottom)(?: (?:edge|side|border|margin))?(?: of the (?:page|canvas|slide|"
+                    r"card|poster|flyer|banner|badge))?\b")
+
+
+def inset(s: str) -> Intent | None:
+    """A place by its distance from a page edge: "put the logo 7px from the right edge".
+
+    In "… so the wordmark ends 1cm from the right" the element said after "so" is the one measured; those said
+    before it move together.
+    """
+    m = _INSET.search(s)
+    if not m or not slots(s[:m.start()]) or re.search(r"\baway from\b", s):
+        return None
+    unit = m.group("unit")
+    length = am.first_length(f"{m.group('num')} {unit}")
+    if length is None:
+        return None
+    measured = re.search(r"(E\d+) (?:ends?|is|are|sits?|lies|stops?|finishes)\b[^E]*$|\bso (?:that )?(?:E\d+ )*?"
+                         r"(E\d+) $", s[:m.start()])
+    movers = slots(s[:measured.start()] if measured else s[:m.start()])
+    params = {"edge": m.group("e"), "inset": length,
+              "measured": int((measured.group(1) or measured.group(2))[1:]) if measured else None}
+    return Intent("edge", movers or slots(s[:m.start()]), [params["measured"]] if measured else [], params=params)
 
 
 def nudge(s: str) -> Intent | None:
@@ -449,14 +478,18 @@ def nudge(s: str) -> Intent | None:
                  r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack) (?:" + E + r" )?(?:up|down)\b",
                  s):
         return None
-    # "the left margin is tiny": a side named as a thing, no way to move
-    found = [d for d in DIR_RE.finditer(s) if not re.match(r" (?:margins?|gutters?|one|ones)\b", s[d.end():])]
+    if re.match(r"(?:the )?same \w+ (?:as )?E\d+ (?:has|have|had|gets?|uses?)\b", s):
+        return None  # "… the same margin the compass has on the left": said to explain, no move
+    # "the left margin is tiny": a side named as a thing, no way to move; "away from the left edge": to the right
+    found = [d for d in DIR_RE.finditer(s) if not re.match(r" (?:margins?|gutters?|one|ones)\b", s[d.end():])
+             and not re.search(r"\baway from (?:the )?$", s[:d.start()])]
     verb = re.match(r"^(?:raise|lift|lower|drop)\b", s)
     if not found and not verb:
         if re.search(r"\baway from the (?P<e>left|right|top|bottom)", s):
             e = re.search(r"\baway from the (?P<e>left|right|top|bottom)", s).group("e")
             opposite = {"left": "right", "right": "left", "top": "down", "bottom": "up"}[e]
-            return Intent("nudge", slots(s)[:1], params={"moves": [(opposite, None)], "degree": am.degree(s)})
+            return Intent("nudge", slots(s)[:1], params={"moves": [(opposite, am.first_length(s))],
+                                                         "degree": am.degree(s)})
         return None
     moves: list[tuple[str, am.Length | None]] = []
     if verb:

@@ -100,7 +100,13 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
             start = k if depth == 1 else start
         elif t.kind == "punct" and t.text == ")" and depth:
             depth -= 1
-            if not depth and names is not None and names(tokens[start + 1:k]):
+            inner = [x.text for x in tokens[start + 1:k]]
+            if not depth and inner[:1] in (["and"], ["plus"], ["with"]) and len(inner) > 1:
+                # "push the wordmark (and Bronze Sponsor along with it) to the right": another to move with it
+                said = " ".join(x.text for x in tokens[start + 2:k])
+                kept = re.sub(r"\s*\b(?:along with (?:it|them)|with (?:it|them)|too|also|as well)$", "", said)
+                out += [Token("and", "and", "word"), *tokens[start + 2:start + 2 + len(kept.split())]]
+            elif not depth and names is not None and names(tokens[start + 1:k]):
                 # its dots ("nous vous proposons...") would end the clause
                 out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]
         elif not depth:

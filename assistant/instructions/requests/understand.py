@@ -340,7 +340,12 @@ class _Reader:
             goal = detect_intent(skel[purpose.end():], tokens, self.original)
             main = detect_intent(skel[:purpose.start()], tokens, self.original)
             intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
-            if intent is goal and goal is not None and main is not None and (
+            if intent is goal and goal is not None and main is not None and goal.kind == "edge" and \
+                    goal.params.get("inset") is not None and main.patients:
+                # "push the wordmark and Bronze Sponsor right so the wordmark ends 7px from the edge": those move,
+                # the one said after "so" is measured
+                goal.refs, goal.patients = goal.patients[:1], main.patients
+            elif intent is goal and goal is not None and main is not None and (
                     not goal.patients or goal.kind == "inside" and main.patients):
                 goal.patients = main.patients  # "bring it down so the whole word is on the page": what is moved
             elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
