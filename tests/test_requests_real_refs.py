@@ -1066,3 +1066,16 @@ def test_a_problem_then_its_mend_is_one_edit() -> None:
     outcome, _ = _handle(svg, 'slide 10, "A pak se o to starat." floats too far below the paragraph – move it up by '
                               '24pt')
     assert outcome.edited and [a["type"] for a in outcome.actions] == ["move"], outcome.actions
+
+
+def test_what_goes_along_with_a_move_is_found_beside_it() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400" width="600" height="400">'
+           '<text id="text1" x="250" y="330" font-size="20" font-family="sans-serif">Guidelines</text>'
+           '<image id="image1" x="200" y="310" width="40" height="25"/>'
+           '<image id="image2" x="360" y="310" width="40" height="25"/>'
+           '<image id="image3" x="40" y="40" width="120" height="80"/>'
+           '<text id="text2" x="40" y="200" font-size="14" font-family="sans-serif">Other words here</text></svg>')
+    outcome, _ = _handle(svg, "take 'Guidelines' up 15px, together with the pictures either side")
+    assert outcome.edited and _ids(outcome) == {"text1", "image1", "image2"}, outcome.actions
+    outcome, _ = _handle(svg, "take 'Guidelines' up 15px, along with the big picture")  # none beside it: asked
+    assert not outcome.edited and outcome.kind == "missing", outcome.actions

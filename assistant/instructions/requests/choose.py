@@ -185,7 +185,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     elif unknown and not scores and not m.quote:
         # "the road sign", "the mascot": a thing drawn in a picture, which no name or text says; "the quote": a text;
         # "the asterisk": a text that is that sign
-        for eid in symbols or _unknown_pool(unknown, index):
+        for eid in symbols or _unknown_pool(unknown, index, {f for w in m.words if (f := word_family(w))}):
             scores[eid] = STRENGTH["class"]
     scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index,
                                       said_by=labels | {e for e, *_ in m.names}), index)
@@ -381,12 +381,19 @@ def _near(pool: list[str], labels: set[str], index: ElementIndex, *, said: bool 
     return {i: STRENGTH["part"] * (nearest + eps) / (d + eps) for i, d in dist.items()}
 
 
-def _unknown_pool(noun: str | None, index: ElementIndex) -> list[str]:
-    """What a noun for no kind of element may name: a text for words said ("quote"), else a picture."""
+def _unknown_pool(noun: str | None, index: ElementIndex, colours: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """What a noun for no kind of element may name: a text for words said ("quote"), else a picture.
+
+    A thing of a colour no picture has is a shape of that colour, ornament or not ("the yellow wedge").
+    """
     tops = [i for i in index.content_ids() if index.layout.get(i).group is None]
     if noun in SAID_NOUNS:
         return [i for i in tops if index.entry(i).classes.get("text", 0.0) > 0] or tops
-    return _pictures(index) or tops
+    pool = _pictures(index) or tops
+    if colours and not any(_colour_of(i, index) in colours or _colours_near(i, index) & colours for i in pool):
+        shapes = [i for i in tops if index.layout.get(i).kind == "shape" and _colour_of(i, index) in colours]
+        return shapes or pool
+    return pool
 
 
 def _pictures(index: ElementIndex) -> list[str]:

@@ -217,11 +217,11 @@ def gap(s: str) -> Intent | None:
     if m and length is not None:  # "… jammed together; leave about 3 mm between them"
         return Intent("gap", [int(m.group(1)[1:])], params={"op": "set", "length": length})
     # "X and Y are too far apart": a problem, which a later clause may say how to mend ("…; leave 3 mm between them")
-    said = bool(re.match(r"(?:E\d+ (?:and )?)+(?:is|are|look|looks|seem|seems|feel|feels|sit|sits|floats?|hangs?|"
-                         r"hovers?|drifts?|lies|lie|stands?|ends? up|too)\b", s))
+    said = bool(re.match(r"(?:E\d+ (?:and )?)*(?:is|are|look|looks|seem|seems|feel|feels|sit|sits|floats?|hangs?|"
+                         r"hovers?|drifts?|lies|lie|stands?|ends? up|too)\b", s))  # ("…, is too close to X": why)
     # "move the logo and the text up together by 1cm": as one, not closer
     as_one = re.search(r"\b(?:up|down|left|right|higher|lower|across|over) together\b|\btogether (?:by|up|down|"
-                       r"left|right)\b", s)
+                       r"left|right|with)\b", s)
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
                  r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)) and \
             not as_one:

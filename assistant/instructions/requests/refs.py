@@ -281,8 +281,26 @@ def _is_noun(tok: Token) -> bool:
             and w not in NOT_NOUNS) or w in CLASS_WORDS
 
 
+def _shared_noun(tokens: list[Token]) -> list[Token]:
+    """"The yellow and green wedges" as "the yellow wedge and the green wedge": two colours of one noun."""
+    out = list(tokens)
+    k = 0
+    while k + 3 < len(out):
+        a, conj, b, noun = out[k:k + 4]
+        plural, single = noun.text, _singular(noun.text)[0]
+        if (a.text in COLOR_WORDS and conj.text in ("and", "or") and b.text in COLOR_WORDS and noun.kind == "word"
+                and plural != single and _is_noun(noun)):
+            one = Token(single, single, "word")
+            out[k:k + 4] = [a, one, conj, Token("the", "the", "word"), b, one]
+            k += 6
+        else:
+            k += 1
+    return out
+
+
 def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mention], str]:
     """The element mentions of a clause and its skeleton (mentions written ``E0``, ``E1`` …)."""
+    tokens = _shared_noun(tokens)
     spans = _name_spans(tokens, index)
     mentions: list[Mention] = []
     skeleton: list[str] = []

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.document import Layout
+from assistant.geometry import Box
 from assistant.instructions.requests import fixes
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
@@ -121,6 +122,9 @@ _SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|wi
 #: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
 _CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
                           r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
+#: "…, together with the wedges either side": more that moves with what the clause before moves.
+_ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:(?:on )?(?:either|both) sides?|too|"
+                    r"as well|please)?")
 #: Moves that may carry what is on a panel.
 _CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
@@ -324,8 +328,26 @@ class _Reader:
             # "put X closer to the title, gap about 60px": the gap it should be
             self.steps[-1].intent.params.update(op="set", length=length)
             return
+        if re.match(r"(?:and )?(?:together|along) with\b", said):
+            # "…, together with the wedges either side": where they are says nothing more
+            while len(tokens) > 2 and (tokens[-1].text in ("side", "sides") and tokens[-2].text in ("either", "both")):
+                tokens = tokens[:-3] if len(tokens) > 3 and tokens[-3].text == "on" else tokens[:-2]
         mentions, skel = find_mentions(tokens, self.index)
         last = self.steps[-1] if self.steps else None
+        if last is not None and last.kind in _CARRIES and _ALONG.fullmatch(skel):
+            # "take 'Guidelines' up 15px, together with the wedges either side": they move with it, beside it
+            movers = [self.layout.get(i).box for i in last.patients]
+            for n in range(len(mentions)):
+                try:
+                    found = self.resolve(mentions[n], None, last.intent, mentions, {})
+                except _Ask:
+                    found = []
+                found = [i for i in found if any(_beside(self.layout.get(i).box, b) for b in movers)]
+                if not found:  # moving it without them is not what was asked
+                    raise _Ask("missing", f"I found no {mentions[n].text!r} beside what moves; name it another way")
+                last.patients += [i for i in found if i not in last.patients]
+                self.all_ids += [i for i in found if i not in self.all_ids]
+            return
         if re.fullmatch(r"(?:(?:the )?same |just |exactly )?(?:like|as) E0(?: is| does| has)?(?: please)?", skel) and \
                 last is not None and last.kind in ("align", "match") and not last.refs:
             # "align A and B to the left, same like text 'Do 18 września…'": to that text's edge
@@ -710,6 +732,12 @@ class _Reader:
                 if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
                     s.patients = [i for i in s.patients if i not in held]
             self.steps = kept + [s for s in self.steps if s not in kept]
+
+
+def _beside(a: Box, b: Box) -> bool:
+    """Whether box ``a`` lies within ``b``'s own size of ``b`` (what goes along with it is next to it)."""
+    reach = max(b.width, b.height)
+    return max(a.x - b.x2, b.x - a.x2, a.y - b.y2, b.y - a.y2) <= reach
 
 
 def _describe(layout: Layout, element_id: str) -> str:
