@@ -208,6 +208,8 @@ CASES = [
      > b["point-2"].y - b["point-1"].y2),
     ("slide", "space the bullets 30px apart", lambda b, a, c: abs(a["point-2"].y - a["point-1"].y2 - 30) < 0.01
      and abs(a["point-3"].y - a["point-2"].y2 - 30) < 0.01),
+    ("slide", "twenty px between point 1 and point 2", lambda b, a, c: abs(a["point-2"].y - a["point-1"].y2 - 20)
+     < 0.01),
     ("slide", "the third point is out of line", lambda b, a, c: a["point-3"].x != b["point-3"].x),
     ("slide", "title size 40", lambda b, a, c: a["slide-title"].height < b["slide-title"].height),
     ("slide", "nudge point 3 up 3 points", lambda b, a, c: abs(_dy(b, a, "point-3") + 4) < 0.01

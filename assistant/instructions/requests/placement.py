@@ -213,6 +213,10 @@ def gap(s: str) -> Intent | None:
     if m and length is not None:
         a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         return Intent("gap", [int(a[1:]), int(b[1:])], params={"op": "set", "length": length})
+    m = re.match(r"(?:(?:exactly|just|about|around|roughly|only|a|an) )*\d+(?:\.\d+)? [a-z%]+ (?:of )?(?:(?:space|gap|"
+                 r"room|air) )?between (" + E + r") and (" + E + r")(?: please| pls)?$", s)
+    if m and length is not None:  # "twenty px between the rocket and DConf": that gap
+        return Intent("gap", [int(m.group(1)[1:]), int(m.group(2)[1:])], params={"op": "set", "length": length})
     m = re.search(r"\b(?:put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween (" + E + r")$", s)
     if m and length is not None:  # "… jammed together; leave about 3 mm between them"
         return Intent("gap", [int(m.group(1)[1:])], params={"op": "set", "length": length})
