@@ -1079,3 +1079,11 @@ def test_what_goes_along_with_a_move_is_found_beside_it() -> None:
     assert outcome.edited and _ids(outcome) == {"text1", "image1", "image2"}, outcome.actions
     outcome, _ = _handle(svg, "take 'Guidelines' up 15px, along with the big picture")  # none beside it: asked
     assert not outcome.edited and outcome.kind == "missing", outcome.actions
+
+
+def test_a_move_to_the_same_height_as_another_levels_them_and_e_g_ends_no_sentence() -> None:
+    svg = (SHARED / "corpus" / "real" / "encukou_pyconsk18-deck.svg").read_text()
+    outcome, doc = _handle(svg, 'Praktické tipy heading sits higher than the headings on the other slides — drop it '
+                                'to the same height as e.g. "Neznámkujeme"')
+    assert outcome.actions == [{"type": "align", "ids": ["text8071"], "edge": "top", "to": "element",
+                                "target_id": "text10403"}], (outcome.message, outcome.actions)

@@ -258,9 +258,12 @@ def match(s: str) -> Intent | None:
                "short": "height"}.get(m.group("w"), "both")
         return Intent("match", slots(s[:m.start()]), [int(m.group("e")[1:])], params={"dimension": dim})
     m = re.search(r"\b(?:start|starts|begin|begins|sit|sits|be|is|are|placed|put)? ?at the same (?:height|level|"
-                  r"vertical position|y) as (?P<e>" + E + r")", s)
+                  r"vertical position|y) as (?P<e>" + E + r")|\b(?:drop|raise|lift|lower|move|bring|put|set|shift|"
+                  r"push|pull|nudge|take)\b(?: " + E + r")+ (?:up |down )?to the same (?:height|level|vertical "
+                  r"position|y) as (?P<e2>" + E + r")", s)
     if m:  # "start at the same height as Y" is a place, not a size: the tops level
-        ref = int(m.group("e")[1:])
+        # ("drop it to the same height as 'Neznámkujeme'": a move to that height too)
+        ref = int((m.group("e") or m.group("e2"))[1:])
         return Intent("align", [n for n in slots(s) if n != ref], [ref], params={"edge": "top", "page": False})
     m = re.search(r"\bsame (?P<w>width|height|size|length)\b(?: as (?P<e>" + E + r"))?", s)
     if m:

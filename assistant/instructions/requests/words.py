@@ -132,6 +132,7 @@ def _prepare(text: str) -> str:
     t = re.sub(r"(?:(?<=\s)|^)([-+\u2212])\s?(\d+(?:[.,]\d+)?)\s?%",
                lambda m: f"{'smaller' if m.group(1) != '+' else 'bigger'} by {m.group(2)}%", t)
     t = t.lower()
+    t = re.sub(r"\b(?:e\.g|i\.e|eg|ie|f\.ex)\.?,?(?=\s)", " ", t)  # "as e.g. 'Neznámkujeme'": not a sentence's end
     # "the white two-line title", "a 3-column list": how it is set says which one, and is no amount
     t = re.sub(r"\b(?:one|two|three|four|five|six|single|double|\d)[- ](?:line|lined|column|word|row)\b", " ", t)
     t = re.sub(r"\bper ?cent\b", "percent", t)
