@@ -1087,3 +1087,29 @@ def test_a_move_to_the_same_height_as_another_levels_them_and_e_g_ends_no_senten
                                 'to the same height as e.g. "Neznámkujeme"')
     assert outcome.actions == [{"type": "align", "ids": ["text8071"], "edge": "top", "to": "element",
                                 "target_id": "text10403"}], (outcome.message, outcome.actions)
+
+
+@pytest.mark.parametrize("path,request_text,kind,ids", [
+    # "the subtitle" among lines the importer calls subtitles (section headings): the one under the title
+    ("osgeo/gvsig_a4.svg", "subtitle down 10px", "move", {"la-paragraph-1"}),
+    # a title, its strapline and a heading set one under another are spaced down the page
+    ("osgeo/pgRouting_a4.svg", "Could you space the title, the strapline and the Overview heading evenly?",
+     "distribute", {"Title", "Subtitle", "text4557"}),
+    # a place said without "the" ("at bottom") says which one
+    ("real/kieleckamasa_plakat-budzet.svg", "the www adress at bottom is cut on right side, make smaller so it fits",
+     "set_text_style", {"text3678-8-3"}),
+    # people who read the page are no element ("ppl have to write next to it")
+    ("real/cernlib_bookmark-recto.svg", "'Due date:' needs to be way bigger, 18pt, ppl have to write next to it",
+     "set_text_style", {"text5352-2"}),
+])
+def test_subtitles_columns_bare_places_and_people(path: str, request_text: str, kind: str, ids: set[str]) -> None:
+    outcome, _ = _handle((SHARED / "corpus" / path).read_text(), request_text)
+    edits = [a for a in outcome.actions if a["type"] != "set_locked"]  # (a locked file is unlocked, and said so)
+    assert outcome.edited and edits[0]["type"] == kind and _ids(_Edits(edits)) == ids, outcome.actions
+    if kind == "distribute":
+        assert edits[0]["axis"] == "vertical"
+
+
+class _Edits:
+    def __init__(self, actions: list[dict]) -> None:
+        self.actions = actions

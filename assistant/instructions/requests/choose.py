@@ -198,6 +198,11 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         scores = {k: v for k, v in scores.items() if index.on_page(index.layout.get(k))}
     if "logo" in heads and not names and not m.quote and _said(m):
         scores = _brand_logo(scores, index)
+    if heads and heads[-1] == "subtitle" and not names and not m.quote and len(scores) > 1:
+        # "the subtitle", "the strapline", among many lines the importer calls subtitles: the one under the title
+        under = _under_title(list(scores), index)
+        if under is not None:
+            scores[under] += 1.0
     if "label" in m.words:  # "the diagram label": the word with the box it is set on (a tag)
         for eid, s in list(scores.items()):
             if (tag := _tag_of(eid, index)) is not None:
@@ -330,6 +335,18 @@ def _fits(eid: str, cls: str, index: ElementIndex) -> bool:
     """Whether the element, or one of its members, is of class ``cls``."""
     return index.entry(eid).classes.get(cls, 0.0) > 0 or any(
         index.entry(d).classes.get(cls, 0.0) > 0 for d in _members(eid, index))
+
+
+def _under_title(ids: list[str], index: ElementIndex) -> str | None:
+    """Of ``ids``, the one set right under the page's one title (within its height, overlapping it across)."""
+    titles = [i for i in index.content_ids() if index.layout.get(i).role == "title" and index.layout.get(i).kind
+              == "text"]
+    if len(titles) != 1:
+        return None
+    t = index.layout.get(titles[0]).box
+    below = [(b.y - t.y2, i) for i in ids if i != titles[0] and (b := index.layout.get(i).box).y >= t.y2 - 0.25 *
+             t.height and b.y - t.y2 <= 1.5 * t.height and min(b.x2, t.x2) > max(b.x, t.x)]
+    return min(below)[1] if below else None
 
 
 def _tag_of(eid: str, index: ElementIndex) -> str | None:

@@ -177,11 +177,21 @@ def step_amount(layout: Layout, degree: str) -> float:
 
 
 def arrangement(layout: Layout, ids: list[str]) -> str:
-    """``vertical`` when the elements' centres spread more along y than along x, else ``horizontal``."""
+    """How the elements are set: ``vertical`` for a column, ``horizontal`` for a row.
+
+    A column is one under another, none beside another; otherwise the way their centres spread more decides.
+    """
     boxes = [layout.get(i).box for i in ids]
     ys, xs = [b.cy for b in boxes], [b.cx for b in boxes]
     if len(boxes) == 2:
         return apart_axis(boxes[0], boxes[1])
+    pairs = [(a, b) for k, a in enumerate(boxes) for b in boxes[k + 1:]]
+    if all(min(a.y2, b.y2) <= max(a.y, b.y) for a, b in pairs) and all(
+            min(a.x2, b.x2) > max(a.x, b.x) for a, b in pairs):
+        return "vertical"  # a column: each under the other, all overlapping across (left-aligned lines of any width)
+    if all(min(a.x2, b.x2) <= max(a.x, b.x) for a, b in pairs) and all(
+            min(a.y2, b.y2) > max(a.y, b.y) for a, b in pairs):
+        return "horizontal"
     return "vertical" if max(ys) - min(ys) >= max(xs) - min(xs) else "horizontal"
 
 

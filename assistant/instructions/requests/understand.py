@@ -558,9 +558,10 @@ class _Reader:
                 e for e, *_ in m.names} and not (m.plural or m.every or m.pronoun) and self._picture(found[0])
             if not elsewhere and (len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which)):
                 continue
+            # ("on top of X" is a relation, no place)
             after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:(?:at|on|in) "
-                              r"the (?:very |far )?|(?=(?:top|bottom) (?:left|right) ))(top|bottom|left|right|middle|"
-                              r"center)(?: (left|right)(?: hand)?(?: corner)?)?\b", skel)
+                              r"(?:the )?(?:very |far )?|(?=(?:top|bottom) (?:left|right) ))(top|bottom|left|right|"
+                              r"middle|center)(?: (left|right)(?: hand)?(?: corner)?)?\b(?! of\b)", skel)
             if not after:
                 continue
             place = {"center": "middle"}.get(after.group(1), after.group(1))

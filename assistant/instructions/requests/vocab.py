@@ -160,6 +160,9 @@ INTENT_WORDS = {
 
 #: Adjectives and adverbs that never continue a noun phrase after its noun ("the logo twice as big").
 NOT_NOUNS = {
+    # people, who read the page but are not on it ("ppl have to write next to it")
+    "ppl", "people", "folks", "someone", "somebody", "everyone", "everybody", "visitors", "readers", "users",
+    "viewers", "attendees", "guests", "audience",
     "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",
     "large", "wide",
     "tall", "high", "long", "short", "huge", "tiny", "bold", "heavy", "light", "thin", "thick", "dark", "pale",
