@@ -40,6 +40,10 @@ def test_tokens_keep_quotes_and_fold_spelling_numbers_and_contractions() -> None
     assert [t.text for t in tokenise("left-align the top-right one")] == ["left", "align", "the", "top", "right",
                                                                           "one"]
     assert [t.text for t in tokenise("move 40px, x2 and 3x")][1:4] == ["40", "px", ","]
+    # how a text is set says which one, and is no amount; "on one line" still asks for a row; "e.g." ends nothing
+    assert [t.text for t in tokenise("the white two-line title")] == ["the", "white", "title"]
+    assert [t.text for t in tokenise("the date and time on one line")][-2:] == ["1", "line"]
+    assert [t.text for t in tokenise("as e.g. the title")] == ["as", "the", "title"]
 
 
 @pytest.mark.parametrize("typed,meant", [("titel", "title"), ("hedline", "headline"), ("biger", "bigger"),

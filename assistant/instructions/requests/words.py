@@ -134,7 +134,8 @@ def _prepare(text: str) -> str:
     t = t.lower()
     t = re.sub(r"\b(?:e\.g|i\.e|eg|ie|f\.ex)\.?,?(?=\s)", " ", t)  # "as e.g. 'Neznámkujeme'": not a sentence's end
     # "the white two-line title", "a 3-column list": how it is set says which one, and is no amount
-    t = re.sub(r"\b(?:one|two|three|four|five|six|single|double|\d)[- ](?:line|lined|column|word|row)\b", " ", t)
+    # (hyphenated only: "put the date and time on one line" asks for a row)
+    t = re.sub(r"\b(?:one|two|three|four|five|six|single|double|\d)-(?:line|lined|column|word|row)\b", " ", t)
     t = re.sub(r"\bper ?cent\b", "percent", t)
     # "1/8 in", "3/4 inch": a fraction of a unit as the number it is
     t = re.sub(r"\b(\d+)\s*/\s*(\d+)(?=\s*(?:in|inch|inches|mm|cm|pt|px|\"))",
