@@ -1113,3 +1113,10 @@ def test_subtitles_columns_bare_places_and_people(path: str, request_text: str, 
 class _Edits:
     def __init__(self, actions: list[dict]) -> None:
         self.actions = actions
+
+
+def test_a_label_already_inside_a_panel_but_under_it_is_brought_in_front() -> None:
+    svg = PANEL.replace('x="600" y="470" width="120"', 'x="500" y="380" width="120"').replace(
+        'x="610" y="498"', 'x="510" y="408"')
+    outcome, doc = _handle(svg, "put the diagram label inside the beige panel")
+    assert outcome.actions == [{"type": "reorder", "id": "g1", "to": "front"}], outcome.actions

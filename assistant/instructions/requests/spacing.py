@@ -207,9 +207,9 @@ def _place_in(step: Step, layout: Layout, p: Box, r: Box) -> list[Actions]:
         x = min(max(p.x, r.x + inset), r.x2 - inset - p.width)
         y = min(max(p.y, r.y + inset), r.y2 - inset - p.height)
     dx, dy = x - p.x, y - p.y
-    if abs(dx) < 1e-6 and abs(dy) < 1e-6:
-        return [[]]
-    out: Actions = [{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]
+    out: Actions = []
+    if abs(dx) >= 1e-6 or abs(dy) >= 1e-6:
+        out.append({"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)})
     if _z(layout, step.patients[0]) < _z(layout, step.refs[0]):
         out.append({"type": "reorder", "id": step.patients[0], "to": "front"})  # painted under the panel: on it
     return [out]
