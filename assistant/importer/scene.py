@@ -195,25 +195,32 @@ def _stacks(layout: Layout) -> list[list[str]]:
     """Sets of top-level content elements piled on each other (see the module docstring)."""
     pages = layout.canvas.page_boxes()
     # a text and its copy (a shadow, an outline) pile up at any size, and may reach past the page's edge
-    said: dict[tuple[int, str], int] = {}
+    said: dict[tuple[int, str], list[Element]] = {}
     for e in layout.elements:
         if e.kind == "text" and e.group is None and (e.text or "").strip():
-            said[e.page, e.text or ""] = said.get((e.page, e.text or ""), 0) + 1
-    cand, twins = [], set()
+            said.setdefault((e.page, e.text or ""), []).append(e)
+    cand: list[Element] = []
+    twins: list[Element] = []  # admitted for their copies alone: they pile only with those
     for e in layout.elements:
         if e.group is None and e.role != "background" and abs(e.rotation) <= 0.5 and e.page >= 0 and e.box.area > 0:
             if e.box.area <= STACK_AREA * pages[e.page].area and pages[e.page].contains(e.box, 1e-6):
                 cand.append(e)
-            elif e.kind == "text" and said.get((e.page, e.text or ""), 0) > 1:
+            elif e.kind == "text" and len(said.get((e.page, e.text or ""), ())) > 1:
                 cand.append(e)
-                twins.add(e.id)  # piles only with its copies
+                twins.append(e)
     parent = {e.id: e.id for e in cand}
+    twin_ids = {e.id for e in twins}
 
     def find(i: str) -> str:
         while parent[i] != i:
             parent[i] = parent[parent[i]]
             i = parent[i]
         return i
+
+    def join(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
 
     for page in sorted({e.page for e in cand}):  # pages may lie on each other (slides as layers)
         on = [e for e in cand if e.page == page]
@@ -226,24 +233,13 @@ def _stacks(layout: Layout) -> list[list[str]]:
                 continue
             own = index.box(k)
             for j in near:
-                if j > k and _piled(own, areas[k], index.box(j), areas[j]):
-                    b = on[j]
-                    if a.id in twins or b.id in twins:
-                        continue  # joined with its copies below
-                    ra, rb = find(a.id), find(b.id)
-                    if ra != rb:
-                        parent[rb] = ra
-    copies: dict[tuple[int, str], list[Element]] = {}
-    for e in cand:
-        if e.kind == "text" and said.get((e.page, e.text or ""), 0) > 1:
-            copies.setdefault((e.page, e.text or ""), []).append(e)
-    for same in copies.values():
-        for k, a in enumerate(same):
-            for b in same[k + 1:]:
-                if (a.id in twins or b.id in twins) and _piled(edges(a.box), a.box.area, edges(b.box), b.box.area):
-                    ra, rb = find(a.id), find(b.id)
-                    if ra != rb:
-                        parent[rb] = ra
+                if j > k and a.id not in twin_ids and on[j].id not in twin_ids and _piled(
+                        own, areas[k], index.box(j), areas[j]):
+                    join(a.id, on[j].id)
+    for t in twins:  # (a few large texts, each against the texts that say the same)
+        for b in said[t.page, t.text or ""]:
+            if b.id != t.id and b.id in parent and _piled(edges(t.box), t.box.area, edges(b.box), b.box.area):
+                join(t.id, b.id)
     sets: dict[str, list[str]] = {}
     for e in cand:
         sets.setdefault(find(e.id), []).append(e.id)

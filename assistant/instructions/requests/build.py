@@ -161,7 +161,7 @@ def _fill(step: Step, layout: Layout) -> list[Actions]:
         edge = "left" if dim == "width" else "top"
         keep = not stretchable(el)
         if inset is not None:  # the margin said: that far inside the page's edges
-            page = layout.canvas.page_boxes()[el.page] if el.page >= 0 else layout.canvas.box
+            page = layout.canvas.page_box(el.page)
             d = am.to_world(inset, layout.canvas, "x" if dim == "width" else "y")
             if 2 * d >= (page.width if dim == "width" else page.height):
                 raise CannotPlan(f"a margin of {inset.value:g} {inset.unit} on each side leaves no room on the page")

@@ -165,7 +165,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if not scores and not names and not m.quote and {"logo", "image"} & classes.keys():
         # "the red logo", "the hydra logo": an emblem drawn as one shape the importer pinned as ornament, when
         # the words say what it looks like (a plain "the logo" on a page with none is answered as missing)
-        wanted = {f for w in m.words if (f := word_family(w))}
+        wanted = _colours_said(m)
         art = _pinned_art(index)
         said = _said(m, shortest=3)
         art = [i for i in art if _colour_of(i, index) in wanted] if wanted else art if said else []
@@ -185,7 +185,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     elif unknown and not scores and not m.quote:
         # "the road sign", "the mascot": a thing drawn in a picture, which no name or text says; "the quote": a text;
         # "the asterisk": a text that is that sign
-        for eid in symbols or _unknown_pool(unknown, index, {f for w in m.words if (f := word_family(w))}):
+        for eid in symbols or _unknown_pool(unknown, index, _colours_said(m)):
             scores[eid] = STRENGTH["class"]
     scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index,
                                       said_by=labels | {e for e, *_ in m.names}), index)
@@ -443,6 +443,11 @@ def _pinned_art(index: ElementIndex) -> list[str]:
     return out
 
 
+def _colours_said(m: Mention, besides: set[str] | frozenset[str] = frozenset()) -> set[str]:
+    """The colour families the mention's words say (not counting the words ``besides``)."""
+    return {f for w in m.words if w not in besides and (f := word_family(w))}
+
+
 def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
                said_by: set[str] | frozenset[str] = frozenset()) -> dict[str, float]:
     """Only the candidates of the colour the mention says ("the green band"), when some are.
@@ -452,7 +457,7 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
     the mention quotes (``said_by``) is a name, not a colour: "the Red Hat logo" beside "Red Hat and …".
     """
     quoted = {w for e in said_by if e in index.entries for w in index.entry(e).words}
-    wanted = {f for w in m.words if w not in quoted and (f := word_family(w))}
+    wanted = _colours_said(m, quoted)
     if not wanted or not scores:
         return scores
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}

@@ -370,7 +370,7 @@ def align(s: str) -> Intent | None:
 #: "Put X inside Y", "pop the label in the bottom right corner of the panel": a verb of putting, then where in Y.
 _INTO = re.compile(r"\b(?:put|place|move|pop|stick|drop|bring|get|set|tuck|park|plop|shift|slide|fit|nest)"
                    r"(?P<who>(?: " + E + r")+) (?:back |right |neatly |snugly )?(?:in|inside|into|within|onto)"
-                   r" (?:the )?(?:(?P<v>top|bottom|upper|lower) ?(?P<h>left|right)(?: hand)?(?: corner)? of (?:the )?)?"
+                   r" (?:the )?(?:(?:top|bottom|upper|lower) ?(?:left|right)(?: hand)?(?: corner)? of (?:the )?)?"
                    r"(?P<e>" + E + r")(?:'s)?\b")
 
 
@@ -387,8 +387,7 @@ def place(s: str) -> Intent | None:
     """Relative places: "put X under / above / next to / left of Y", "pop X inside Y (bottom right)"."""
     m = _INTO.search(s)
     if m:
-        corner = (f"{ {'upper': 'top', 'lower': 'bottom'}.get(m.group('v'), m.group('v'))}_{m.group('h')}"
-                  if m.group("v") else corner_said(s[m.end():]))
+        corner = corner_said(m.group(0)) or corner_said(s[m.end():])  # "in the top left corner of Y" or "Y, top left"
         return Intent("place", slots(m.group("who")), [int(m.group("e")[1:])], params={"rel": "in", "corner": corner})
     m = re.search(r"\b(?P<adv>right |just |directly |immediately |straight )?(?P<rel>under|below|beneath|underneath|"
                   r"above|over|on top of|next to|beside|alongside|to the left of|to the right of|left of|right of|"
@@ -423,11 +422,9 @@ def region(s: str) -> Intent | None:
     """Places on the page: corners, "bottom centre", thirds, "to the top", "to the left side"."""
     if am.lengths(s) and DIR_RE.search(s):
         return None
-    m = _CORNER.search(s)
-    if m:
-        v = {"upper": "top", "lower": "bottom"}.get(m.group("v") or m.group("v2"), m.group("v") or m.group("v2"))
-        h = m.group("h") or m.group("h2")
-        return Intent("region", slots(s)[:1] or [], params={"region": f"{v}_{h}"})
+    corner = corner_said(s)
+    if corner:
+        return Intent("region", slots(s)[:1] or [], params={"region": corner})
     m = _MID.search(s)
     if m:
         v = m.group("v") or m.group("v2") or m.group("v3")

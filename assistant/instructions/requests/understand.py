@@ -35,7 +35,6 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.document import Layout
-from assistant.geometry import Box
 from assistant.instructions.requests import fixes
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
@@ -123,8 +122,7 @@ _SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|wi
 _CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
                           r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
 #: "…, together with the wedges either side": more that moves with what the clause before moves.
-_ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:(?:on )?(?:either|both) sides?|too|"
-                    r"as well|please)?")
+_ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too|as well|please)?")
 #: Moves that may carry what is on a panel.
 _CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
 #: Intents that relate several elements: "<intent> X and Y …" is one clause.
@@ -308,8 +306,10 @@ class _Reader:
         last_step = self.steps[-1] if self.steps else None
         gap_held = self.pending if self.pending is not None and self.pending.kind == "gap" else (
             last_step if last_step is not None and last_step.kind == "gap" else None)
-        if gap_held is not None and _SET_IT.fullmatch(said) and (length := first_length(said)) is not None:
-            # "the gap between the compass and the text is a bit tight, make it 30px": the gap it should be
+        if gap_held is not None and (_SET_IT.fullmatch(said) or gap_held is last_step and _GAP_SAID.fullmatch(said)) \
+                and (length := first_length(said)) is not None:
+            # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
+            # gap about 60px": the gap it should be
             gap_held.intent.params.update(op="set", length=length)
             gap_held.intent.state = False
             return
@@ -322,11 +322,6 @@ class _Reader:
                 inset := margin_said(said)) is not None:
             # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge
             self.steps[-1].intent.params["margin"] = inset
-            return
-        if _GAP_SAID.fullmatch(said) and self.steps and self.steps[-1].kind == "gap" and (
-                length := first_length(said)) is not None:
-            # "put X closer to the title, gap about 60px": the gap it should be
-            self.steps[-1].intent.params.update(op="set", length=length)
             return
         if re.match(r"(?:and )?(?:together|along) with\b", said):
             # "…, together with the wedges either side": where they are says nothing more
@@ -342,7 +337,9 @@ class _Reader:
                     found = self.resolve(mentions[n], None, last.intent, mentions, {})
                 except _Ask:
                     found = []
-                found = [i for i in found if any(_beside(self.layout.get(i).box, b) for b in movers)]
+                # beside it: within its own size of it
+                found = [i for i in found if any(self.layout.get(i).box.distance(b) <= max(b.width, b.height)
+                                                 for b in movers)]
                 if not found:  # moving it without them is not what was asked
                     raise _Ask("missing", f"I found no {mentions[n].text!r} beside what moves; name it another way")
                 last.patients += [i for i in found if i not in last.patients]
@@ -733,12 +730,6 @@ class _Reader:
                 if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
                     s.patients = [i for i in s.patients if i not in held]
             self.steps = kept + [s for s in self.steps if s not in kept]
-
-
-def _beside(a: Box, b: Box) -> bool:
-    """Whether box ``a`` lies within ``b``'s own size of ``b`` (what goes along with it is next to it)."""
-    reach = max(b.width, b.height)
-    return max(a.x - b.x2, b.x - a.x2, a.y - b.y2, b.y - a.y2) <= reach
 
 
 def _describe(layout: Layout, element_id: str) -> str:
