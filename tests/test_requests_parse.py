@@ -154,6 +154,7 @@ CASES = [
     ("poster", "blow the photo up by 10 percent", lambda b, a, c: abs(a["photo"].width / b["photo"].width - 1.1)
      < 0.01),
     ("poster", "the logo is too small", lambda b, a, c: a["logo"].area > b["logo"].area * 1.05),
+    ("poster", "photo to 90%", lambda b, a, c: abs(a["photo"].width / b["photo"].width - 0.9) < 0.01),
     ("poster", "scale the photo down a touch", lambda b, a, c: 0.85 < a["photo"].width / b["photo"].width < 0.99),
     ("poster", "make the photo 400 px wide", lambda b, a, c: abs(a["photo"].width - 400) < 0.01),
     ("poster", "make the photo fill the width", lambda b, a, c: abs(a["photo"].width - c.safe_box.width) < 0.5),

@@ -86,8 +86,9 @@ def to_percent(s: str) -> Intent | None:
                      r"roughly |approximately )?\d+(?:\.\d+)? (?:%|percent\b)(?! of the (?:page|width|height|canvas))",
                      s) and not re.search(r"\b(?:make|scale|resize|size)(?: E\d+)* (?:about |around |roughly )?"
                                          r"\d+(?:\.\d+)? (?:%|percent\b)(?: of (?:its|their|the) (?:current |"
-                                         r"present )?size)?$", s):
-        return None  # "take it down to 80 %", "make it 80 %", "scale the logo 120 %"
+                                         r"present )?size)?$", s) and not re.fullmatch(
+            r"(?:E\d+ )+(?:(?:down|up) )?to (?:about |around |roughly |approximately )?\d+(?:\.\d+)? (?:%|percent)", s):
+        return None  # "take it down to 80 %", "make it 80 %", "scale the logo 120 %", "the title to 90 %"
     pct = am.percent(s)
     return Intent("resize", slots(s)[:1], params={"degree": am.degree(s), "factor": None, "fraction": None,
                                                   "percent": pct, "grow": False, "shrink": False})
