@@ -1120,3 +1120,65 @@ def test_a_label_already_inside_a_panel_but_under_it_is_brought_in_front() -> No
         'x="610" y="498"', 'x="510" y="408"')
     outcome, doc = _handle(svg, "put the diagram label inside the beige panel")
     assert outcome.actions == [{"type": "reorder", "id": "g1", "to": "front"}], outcome.actions
+
+
+#: A card: a title sat on a red band, a line on the band running off the right, a road sign, two texts with the
+#: same words one above the other (the second indented), two pictures in opposite corners.
+BAND_CARD = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300" width="400" height="300">
+  <rect id="rect1" x="0" y="0" width="400" height="300" fill="#ffe9a0"/>
+  <rect id="rect2" x="0" y="230" width="400" height="70" fill="#d62828"/>
+  <image id="image1" x="170" y="12" width="50" height="50"/>
+  <text id="text1" x="20" y="228" font-size="30" font-weight="bold" font-family="sans-serif">Collision map</text>
+  <text id="text2" x="20" y="265" font-size="16" fill="#ffffff" font-family="sans-serif">Provincial Highway 7-B
+    Vehicle Collisions Interactive Map</text>
+  <text id="text3" x="20" y="110" font-size="20" font-family="sans-serif">Hack Day</text>
+  <text id="text4" x="32" y="160" font-size="20" font-family="sans-serif">Hack Day</text>
+  <image id="image2" x="320" y="20" width="60" height="30"/>
+  <image id="image3" x="300" y="150" width="80" height="40"/>
+</svg>"""
+
+
+@pytest.mark.parametrize("request_text,check", [
+    # a problem said, then its mend: one edit
+    ("the title is sat right on the red band, lift it ~20px",
+     lambda o, d: o.actions == [{"type": "move", "ids": ["text1"], "dx": 0.0, "dy": -20.0}]),
+    ("a bit more room above the top picture pls, drop it 3mm",
+     lambda o, d: [a["type"] for a in o.actions] == ["move"] and o.actions[0]["dy"] > 0),
+    ("the white line runs off the right. shrink it so it fits in the red band, same left margin",
+     lambda o, d: d.layout.get("text2").box.x2 < 400 and abs(d.layout.get("text2").box.x - 20) < 1),
+    ("the title is too heavy, drop it to ~12px",
+     lambda o, d: o.actions == [{"type": "set_text_style", "ids": ["text1"], "font_size": 12.0}]),
+    ("the title is shouting, knock it down by about a fifth",
+     lambda o, d: o.actions == [{"type": "set_text_style", "ids": ["text1"], "font_size": 24.0}]),
+    ("the title feels oversized, take it down 10%",
+     lambda o, d: o.actions == [{"type": "set_text_style", "ids": ["text1"], "font_size": 27.0}]),
+    # "keep the left edge put": the side a resize holds
+    ("Collision map 10% smaller, keep the left edge put",
+     lambda o, d: o.actions == [{"type": "resize", "id": "text1", "scale": 0.9, "anchor": "left"}]),
+    ("Collision map to 90%", lambda o, d: o.actions == [{"type": "set_text_style", "ids": ["text1"],
+                                                          "font_size": 27.0}]),
+    # the gap said wrong after the move is why, not a second edit
+    ("the top picture up 5px, the gap above it is way bigger than the others",
+     lambda o, d: o.actions == [{"type": "move", "ids": ["image1"], "dx": 0.0, "dy": -5.0}]),
+    # which of two texts with the same words: by place, by order, or "the one above"
+    ("make the second Hack Day about eighty percent the size of the top one",
+     lambda o, d: o.actions == [{"type": "set_text_style", "ids": ["text4"], "font_size": 16.0}]),
+    ("lower 'Hack Day': line its left edge up with the one above",
+     lambda o, d: o.actions == [{"type": "align", "ids": ["text4"], "edge": "left", "to": "element",
+                                 "target_id": "text3"}]),
+    ("the lower Hack Day sits a bit to the right of the upper one - line their left edges up",
+     lambda o, d: abs(d.layout.get("text4").box.x - d.layout.get("text3").box.x) < 0.5
+     and d.layout.get("text3").box.x == 20),
+    # a swap said, then where each ends up: the swap
+    ("swap the two pictures on the right - the small one down, the big one up top",
+     lambda o, d: [a["type"] for a in o.actions] == ["swap"]),
+])
+def test_problems_with_their_mends_held_sides_and_which_of_two(request_text: str, check) -> None:
+    outcome, doc = _handle(BAND_CARD, request_text)
+    assert outcome.edited and check(outcome, doc), (outcome.message, outcome.actions)
+
+
+def test_close_to_an_edge_then_room_on_that_side_is_a_distance_from_it() -> None:
+    outcome, doc = _handle(BAND_CARD.replace('x="20" y="110"', 'x="300" y="110"'),
+                           'top "Hack Day" almost kisses the right edge - give it 40px breathing room on the right')
+    assert outcome.edited and abs(doc.layout.get("text3").box.x2 - 360) < 1, outcome.actions

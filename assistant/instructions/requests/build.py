@@ -135,10 +135,20 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
     dim = step.intent.params.get("dimension", "both")
     words = [layout.get(i) for i in step.patients if i != target]
     model = layout.get(target)
+    share = step.intent.params.get("factor") or 1.0
     if dim == "both" and model.kind == "text" and model.font_size and words and all(
             e.kind == "text" and e.font_size for e in words):
         # "make wi-fi match mesh": a text matches another's size of type (its words make it wider or narrower)
-        return [[{"type": "set_text_style", "ids": [e.id], "font_size": round(model.font_size, 3)} for e in words]]
+        return [[{"type": "set_text_style", "ids": [e.id], "font_size": round(model.font_size * share, 3)}
+                 for e in words]]
+    if share != 1.0:  # "half the width of the photo": that share of the other's size
+        out = []
+        for e in words:
+            side = "height" if dim == "height" else "width"
+            size = (model.box.height if side == "height" else model.box.width) * share
+            out += [[{"type": "resize", "id": e.id, side: round(size, 3), "anchor": a, "keep_aspect": True}]
+                    for a in resize_anchors(layout, e)]
+        return out
     out = []
     for i in [p for p in step.patients if p != target][:1] or []:
         el = layout.get(i)
@@ -436,9 +446,19 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                      *labels] for a in resize_anchors(layout, el)]
         if out:
             return out
+    if p.get("anchor"):  # "… 10 % smaller, keep the left edge put": about that side
+        return [[{"type": "resize", "id": i, "scale": round(s, 4), "anchor": p["anchor"]} for i in step.patients]]
     if p.get("fit") and s < 1 and step.intent.refs and step.refs and step.refs[0] not in step.patients:
         # "shrink it so it fits within the screenshot's width": as narrow as that, and set within it
-        room = layout.get(step.refs[0]).box.width * 0.98
+        ref = layout.get(step.refs[0]).box
+        starts = [layout.get(i).box.x for i in step.patients]
+        if all(ref.x - 0.5 <= x < ref.x + 0.5 * ref.width for x in starts):
+            # "… runs off the right, shrink it so it fits in the band": its left edge stays, the same margin right
+            inset = max(max(x - ref.x for x in starts), 0.01 * ref.width)
+            s = min([s] + [(ref.x2 - inset - layout.get(i).box.x) / layout.get(i).box.width
+                           for i in step.patients if layout.get(i).box.width > 0])
+            return [scale_alternatives(layout, step.patients, max(s, 0.1))[0]]
+        room = ref.width * 0.98
         s = min([s] + [room / layout.get(i).box.width for i in step.patients if layout.get(i).box.width > 0])
         return [scale_alternatives(layout, step.patients, s)[0] + [
             {"type": "align", "ids": [i], "edge": "center_x", "to": "element", "target_id": step.refs[0]}

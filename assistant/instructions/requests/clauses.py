@@ -89,18 +89,20 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
     """Comma parts that continue a list of elements ("align the title, the subtitle and the body") joined again."""
     out: list[list[Token]] = []
     prev_skel = ""
+    prev_m: list = []
     for part in parts:
         _m, skel = find_mentions(part, index)
         if out and (not _m and _AMOUNT_ONLY.fullmatch(skel) or _SIZE_OF_NOW.fullmatch(skel)
                     or _WITH_GAP.fullmatch(skel)):
             # "smaller, by about a fifth", "smaller, about three quarters of what it is now"
             out[-1] = out[-1] + part
-            _m, prev_skel = find_mentions(out[-1], index)
+            prev_m, prev_skel = find_mentions(out[-1], index)
             continue
         if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
-                not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems)\b", skel):
+                not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems)\b", skel) and not (
+                    prev_m and prev_m[-1].count):  # "swap the two logos - GeoNode one up top": the two are said
             out[-1] = out[-1] + [Token("and", "and")] + part
-            _m, prev_skel = find_mentions(out[-1], index)
+            prev_m, prev_skel = find_mentions(out[-1], index)
             continue
         back = bool(_m) and all(x.pronoun in ("it", "them", "this", "that") and not x.words for x in _m)
         if out and (not _m or back) and _PLACE_NAMED.fullmatch(prev_skel) and detect_intent(skel, part) is not None:
@@ -111,10 +113,10 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
                 if back else out[-1] + part
             _m, joined_skel = find_mentions(joined, index)
             if detect_intent(joined_skel, joined) is not None:
-                out[-1], prev_skel = joined, joined_skel
+                out[-1], prev_skel, prev_m = joined, joined_skel, _m
                 continue
         out.append(part)
-        prev_skel = skel
+        prev_skel, prev_m = skel, _m
     return out
 
 

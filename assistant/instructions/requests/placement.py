@@ -11,6 +11,7 @@ import re
 
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests.frame import E, Intent, slots, split_at
+from assistant.instructions.requests.style import SIZE_TO
 
 _DIRS = {"up": (0, -1), "upward": (0, -1), "upwards": (0, -1), "higher": (0, -1), "raise": (0, -1),
          "lift": (0, -1), "down": (0, 1), "downward": (0, 1), "downwards": (0, 1), "lower": (0, 1),
@@ -164,9 +165,24 @@ _GAP_JUDGED = re.compile(r"\b" + _SPACE + r" between (E\d+) and (E\d+) (?:is|are
                          r"generous)\b")
 
 
+#: "The gap above the Standards section is way bigger than …": what is wrong with the room on one side of one element.
+_GAP_SIDE_JUDGED = re.compile(r"\b" + _SPACE + r" (?P<rel>above|below|under|beneath|underneath|before|after|over|"
+                              r"around) (E\d+) (?:is|are|looks?|seems?|feels?) (?:a (?:bit|little|touch|tad) |too |"
+                              r"quite |rather |very |really |way |kind of |somewhat |a bit too |much )*"
+                              r"(?P<w>tight|small|smaller|narrow|cramped|close|short|little|big|bigger|large|larger|"
+                              r"wide|wider|loose|much|huge|generous)\b")
+
+
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     length = am.first_length(s)
+    side_judged = _GAP_SIDE_JUDGED.search(s)
+    if side_judged:  # a problem, which the clause before or after may mend ("… up 10px, the gap above it is too big")
+        op = "more" if side_judged.group("w") in ("tight", "small", "smaller", "narrow", "cramped", "close", "short",
+                                                   "little") else "less"
+        return Intent("gap", [int(side_judged.group(2)[1:])], state=length is None, params={
+            "op": "set" if length is not None else op, "rel": side_judged.group("rel"), "length": length,
+            "degree": am.degree(s)})
     judged = _GAP_JUDGED.search(s)
     if judged:  # a problem, which the next clause may mend ("…, make it 30px")
         op = "more" if judged.group("w") in ("tight", "small", "narrow", "cramped", "close", "short", "little") \
@@ -252,6 +268,17 @@ def _pair(s: str) -> tuple[list[int], list[int]]:
 
 def match(s: str) -> Intent | None:
     """Sizes taken from another element ("as wide as Y", "the same height as Y") or the page ("fill the width")."""
+    m = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?) (?:%|percent) (?:of )?|(?P<w>half|twice|double|a third of|a quarter of|"
+                  r"three quarters of) )the (?P<d>size|width|height) of (?P<e>" + E + r")", s)
+    if m and [n for n in slots(s[:m.start()]) if n != int(m.group("e")[1:])]:
+        # "make the second one about 80 % the size of the top one": a share of the other's size ("double the size
+        # of the heading" names no other: it grows)
+        share = float(m.group("n")) / 100 if m.group("n") else {
+            "half": 0.5, "twice": 2.0, "double": 2.0, "a third of": 1 / 3, "a quarter of": 0.25,
+            "three quarters of": 0.75}[m.group("w")]
+        ref = int(m.group("e")[1:])
+        return Intent("match", [n for n in slots(s) if n != ref], [ref], params={
+            "dimension": {"width": "width", "height": "height"}.get(m.group("d"), "both"), "factor": share})
     m = re.search(r"\bas (?P<w>wide|tall|big|large|high|long|narrow|short|small|tiny|huge) as (?P<e>" + E + r")", s)
     if m:
         dim = {"wide": "width", "narrow": "width", "long": "width", "tall": "height", "high": "height",
@@ -351,7 +378,9 @@ def align(s: str) -> Intent | None:
     if re.search(r"\bout of line\b|\bmisaligned\b|\bnot (?:aligned|lined up|in line|straight)\b|\bcrooked\b|"
                  r"\bwonky\b|\bsticks out\b|\bsticking out\b", s):
         return Intent("align", slots(s)[:1], params={"edge": None, "page": False, "siblings": True})
-    m = re.search(r"\b(?:align|aligned|alignment|aligning|line (?:" + E + r" )*up|lines up|lined up|lining up|"
+    m = re.search(r"\b(?:align|aligned|alignment|aligning|line (?:" + E + r" )*(?:(?:left |right |top |bottom )?"
+                  r"(?:tops?|bottoms?|edges?|sides?|centers?|centres?|baselines?|middles?) )?up|lines up|lined up|"
+                  r"lining up|"
                   r"flush|level with|in line with|inline with|same (?:left|right|top|bottom) (?:edge|side)|"
                   r"justify|justified|line (?:" + E + r" )*with|lines? up)\b", s)
     if not m:
@@ -479,14 +508,22 @@ def inset(s: str) -> Intent | None:
 def nudge(s: str) -> Intent | None:
     """Moves by a direction and an amount: "up", "20px to the right", "a bit lower", "raise X"."""
     if re.search(r"\b(?:size|scale|font|type size|text size)\b.*\b(?:up|down)\b|\b(?:up|down) (?:a )?size\b|"
-                 r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack) (?:" + E + r" )?(?:up|down)\b",
+                 r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack|knock) (?:" + E +
+                 r" )?(?:up|down)\b",
                  s):
         return None
+    if SIZE_TO.fullmatch(s):
+        return None  # "drop it to ~12px": a size of type
     if re.match(r"(?:the )?same \w+ (?:as )?E\d+ (?:has|have|had|gets?|uses?)\b", s):
         return None  # "… the same margin the compass has on the left": said to explain, no move
     # "the left margin is tiny": a side named as a thing, no way to move; "away from the left edge": to the right
     found = [d for d in DIR_RE.finditer(s) if not re.match(r" (?:margins?|gutters?|one|ones)\b", s[d.end():])
-             and not re.search(r"\baway from (?:the )?$", s[:d.start()])]
+             and not re.search(r"\baway from (?:the )?$", s[:d.start()])
+             # "sat right on the band", "right next to the logo": "right" says how close, not which way
+             and not (d.group("d") == "right" and re.match(r" (?:on|onto|under|underneath|over|above|below|beneath|"
+                                                          r"beside|against|up against|next to|in front of|behind|"
+                                                          r"on top of|into|along|at the (?:edge|top|bottom))\b",
+                                                          s[d.end():]))]
     verb = re.match(r"^(?:raise|lift|lower|drop)\b", s)
     if not found and not verb:
         if re.search(r"\baway from the (?P<e>left|right|top|bottom)", s):
@@ -521,7 +558,8 @@ def nudge(s: str) -> Intent | None:
     than = re.search(r"\bthan\b", s)
     # "'Finitions' sits higher than the other captions": what is compared with does not move
     patients = slots(s[:than.start()]) if than and slots(s[:than.start()]) else slots(s)
-    return Intent("nudge", patients, params={"moves": moves, "degree": am.degree(s)})
+    refs = [n for n in slots(s[than.start():]) if n not in patients] if than else []
+    return Intent("nudge", patients, refs, params={"moves": moves, "degree": am.degree(s)})
 
 
 __all__ = ["lock", "zorder", "swap", "separate", "inside", "distribute", "gap", "match", "align", "place", "region",

@@ -89,7 +89,7 @@ class Mention:
     @property
     def has_head(self) -> bool:
         """Whether the phrase says what kind of thing it names (a noun, a name or a quote)."""
-        return bool(self.words or self.names or self.quote)
+        return bool([w for w in self.words if w not in ("one", "ones")] or self.names or self.quote)
 
 
 def _singular(word: str) -> tuple[str, bool]:
@@ -160,6 +160,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
     single = len(run) == 1
     if single and (words[0] in INTENT_WORDS or len(key) < 2):
         return []
+    if not single and all(w in INTENT_WORDS or w in FUNCTION_WORDS for w in words):
+        return []  # "… - make the left one …": words of the request that happen to stand in a text too
     if single and words[0] in FUNCTION_WORDS:  # "the about text": an id that is a common word, after "the"
         exact = [(eid, "id", STRENGTH["id"]) for eid, entry in index.entries.items()
                  if entry.keys.get(key, ("", 0.0))[0] in ("id", "name")]

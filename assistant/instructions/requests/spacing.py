@@ -80,7 +80,7 @@ def _room_around(step: Step, layout: Layout) -> list[Actions]:
     others = [e for e in content(layout, {el.id}) if not fixes._related(layout, e.id, el.id)]
     if not others:
         raise CannotPlan(f"nothing is near {el.id!r} to make room against")
-    nearest = min(others, key=lambda e: e.box.distance(el.box))
+    nearest = layout.get(step.refs[0]) if step.refs else min(others, key=lambda e: e.box.distance(el.box))
     return _ranked(_gap_change(layout, el.id, nearest.id, step.intent.params)
                    + _gap_change(layout, nearest.id, el.id, step.intent.params))
 

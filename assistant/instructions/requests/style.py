@@ -59,7 +59,15 @@ def _family(raw: str) -> str | None:
     return None if family.lower() in ("the", "a", "it", "bold", "regular") else family
 
 
+#: "drop it to ~12px", "take the tagline down to 20pt": a size of type to reach, not a move.
+SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink|size)(?: E\d+)*(?: (?:down|up|back))? "
+                     r"to (?:about |around |roughly |approximately )?\d+(?:\.\d+)? (?:pt|px|points?|pixels?)"
+                     r"(?: please| pls)?")
+
+
 def _weight(skel: str) -> int | str | None:
+    if re.search(r"\btoo (?:heavy|bold|thick|strong|dark and heavy)\b", skel):
+        return 400  # "the intro text is too heavy"
     if re.search(r"\b(?:not bold|unbold|un bold|no longer bold|less bold|non bold|remove the bold|regular|"
                  r"normal weight|normal|plain|lighter weight|thinner|lighter|book weight|un bolded)\b", skel):
         return 400
@@ -83,6 +91,7 @@ def _font_size(skel: str) -> dict[str, Any] | None:
     fontish = re.search(_FONT_WORD, skel) or re.search(r"\bsize (?:to |of |at |=)?\d|^(?:E\d+ )+\d+(?:\.\d+)? "
                                                        r"(?:pt|px|points?|pixels?)$|^(?:E\d+ )+(?:to|at|=) "
                                                        r"\d+(?:\.\d+)? (?:pt|points?)$", skel)
+    fontish = fontish or SIZE_TO.fullmatch(skel)
     length = am.first_length(skel)
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
     if not fontish and not (length and re.search(r"\b(?:make|set)\b", skel) and length.unit in ("pt", "px", "point",
@@ -130,4 +139,4 @@ def detect_style(skel: str, raw: str = "") -> Intent | None:
     return Intent("style", [n for n in patients if n not in compared] or patients, params=params)
 
 
-__all__ = ["detect_style"]
+__all__ = ["detect_style", "SIZE_TO"]

@@ -31,10 +31,12 @@ naming what was not understood.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
 from assistant.document import Layout
+from assistant.geometry import Box
 from assistant.instructions.requests import fixes
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
@@ -84,12 +86,32 @@ _FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size
 _OVERFLOWS = (r"(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|sticks?|sticking|spills?|spilling|"
               r"extends?|bleeds?|pokes?|poking) (?:out|off|past|beyond|outside)\b")
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
-_DESCRIBES = re.compile(r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
+_DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take|give|could|can|would|will|"
+                        r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,2}"
+                        r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
                         r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
-                        r"corner) )*(?:also |still )?(?:s |is |are |looks? |feels? |seems? |sits? |should read |reads |"
-                        r"appears? |gets? |still |" + _OVERFLOWS + ")")
+                        r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
+                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
+                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |" + _OVERFLOWS + ")")
 #: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
-_OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:\w+ )?(?:also |still )?" + _OVERFLOWS)
+_OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + _OVERFLOWS)
+#: What a swap ends with, said after it: "(the GeoNode one) up top right", "OSGeo one down bottom left".
+_AFTER_SWAP = re.compile(r"(?=.*\b(?:up|down|over|across|top|bottom|left|right|middle|center)\b)(?:E\d+ )?"
+                         r"(?:1 |one |ones )?(?:goes |go |ends up |on |at |in |to )?(?:the )?(?:(?:up|down|over|across)"
+                         r"(?: |$))?(?:(?:top|bottom|left|right|middle|center)(?: (?:left|right|corner|side|one|"
+                         r"hand))*)?"
+                         r"(?: please| pls)?")
+#: Verbs that take a size down or up as readily as a place ("take it down 10%" after "it feels oversized").
+_SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|knock|dial|tone|turn|step|scale|"
+                        r"tune)\b")
+#: "…, keep the left edge put", "keep his feet where they are": the side a resize holds still.
+_HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leaving|hold|holding|pin)"
+                        r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
+                        r"(?: hand)?(?: edges?| sides?)? "
+                        r"(?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
+                        r"pinned|unchanged|the same|in the same place)(?: please| pls)?")
+_HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
+                "baseline": "bottom"}
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 
@@ -101,7 +123,7 @@ def _describes(skel: str) -> bool:
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
 _PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:(?:at|on|in) the (?:very |far )?|"
-                          r"(?=(?:top|bottom) (?:left|right) ))(?:top|bottom|left|right|middle|center)"
+                          r"(?=(?:top|bottom) (?:left|right)\b))(?:top|bottom|left|right|middle|center)"
                           r"(?: (?:left|right)(?: hand)?(?: corner)?| (?:row|line|part|area|strip|column))?"
                           r"(?: of the (?:page|slide|card|poster))?\b"
                           r"(?! (?:right|left|top|bottom|corner|hand|third|half|edge|side|center|middle)\b)")
@@ -198,6 +220,8 @@ class _Reader:
         self.understood = False
         #: Every element the last mention resolved could mean (for "the heading on the right", "the text above it").
         self.pool: list[str] = []
+        #: Every element the noun that named the subject could mean ("the one above": the other of them).
+        self.kin: list[str] = []
 
     # -- mentions ------------------------------------------------------------------------
     def resolve(self, m: Mention, prev: Mention | None, intent: Intent | None, mentions: list[Mention],
@@ -219,6 +243,11 @@ class _Reader:
         if not m.has_head and ("one" in m.words or m.ordinal is not None or m.place):
             pool = (self._pool_from(prev) if prev is not None else list(self.context.last_candidates)
                     or list(self.context.pending_candidates))
+            if not pool and "one" in m.words and not m.place and m.ordinal is None:
+                # "the bottom 'Hunter Hack Day': line its left edge up with the one above": the other of its kind
+                others = [i for i in self.kin if i not in self.subject]
+                if len(others) == 1:
+                    return others
             if m.place == "other":
                 taken = set(self.context.last_choice)
                 pool = [i for i in pool if i not in taken] or pool
@@ -285,8 +314,9 @@ class _Reader:
         return eid
 
     def _pool_from(self, prev: Mention) -> list[str]:
-        cands = best_candidates(score_mention(prev, self.index), self.index)
-        return cands
+        # "make the second Hunter Hack Day 80 % the size of the top one": every one the noun could mean
+        whole = dataclasses.replace(prev, ordinal=None, place=None, pronoun=None) if not prev.pronoun else prev
+        return best_candidates(score_mention(whole, self.index), self.index)
 
     def _ask_unknown(self, m: Mention) -> list[str]:
         raise _Ask("question", f"which element is '{m.text}'? Name it, e.g. 'the title'")
@@ -323,11 +353,19 @@ class _Reader:
             # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge
             self.steps[-1].intent.params["margin"] = inset
             return
+        held_edge = _HELD_EDGE.fullmatch(said)
+        if held_edge and self.steps and self.steps[-1].kind == "resize":
+            # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side
+            self.steps[-1].intent.params["anchor"] = _HELD_ANCHOR[held_edge.group("side")]
+            return
         if re.match(r"(?:and )?(?:together|along) with\b", said):
             # "…, together with the wedges either side": where they are says nothing more
             while len(tokens) > 2 and (tokens[-1].text in ("side", "sides") and tokens[-2].text in ("either", "both")):
                 tokens = tokens[:-3] if len(tokens) > 3 and tokens[-3].text == "on" else tokens[:-2]
         mentions, skel = find_mentions(tokens, self.index)
+        if last_step is not None and last_step.kind == "swap" and _AFTER_SWAP.fullmatch(skel):
+            self.remarks.append(" ".join(t.raw for t in tokens))  # "swap the two logos - GeoNode one up top right"
+            return
         last = self.steps[-1] if self.steps else None
         if last is not None and last.kind in _CARRIES and _ALONG.fullmatch(skel):
             # "take 'Guidelines' up 15px, together with the wedges either side": they move with it, beside it
@@ -354,7 +392,7 @@ class _Reader:
             return
         purpose = re.search(r"\bso (?:that )?(?=E\d+|there (?:is|are)\b)", skel)
         intent = None
-        place_says_which = False
+        place_says_which: bool | str = False
         if purpose:
             goal = detect_intent(skel[purpose.end():], tokens, self.original)
             main = detect_intent(skel[:purpose.start()], tokens, self.original)
@@ -391,6 +429,11 @@ class _Reader:
                     intent, place_says_which = rest, True
                 elif rest is None and _describes(reduced):  # "the × in the top row is rather small"
                     intent, place_says_which = None, True
+        if not place_says_which and intent is not None and intent.kind in (
+                "center", "match", "gap", "swap", "zorder", "style", "resize", "emphasis", "separate", "align"):
+            described = _PLACE_AFTER.search(skel)
+            if described and int(described.group(1)[1:]) in intent.refs:
+                place_says_which = "refs"  # "centred on the GeoNode logo bottom left": which logo, not where to go
         if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b", skel):
             intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes
             within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
@@ -481,6 +524,7 @@ class _Reader:
                     self.remarks.append(" ".join(t.raw for t in tokens))
                     return
                 self.subject = [i for n in first for i in resolved.get(n, [])]
+                self.kin = [i for n in first for i in pools.get(n, [])]
                 self.subject_refs = [i for n in sorted(resolved) if n not in first for i in resolved[n]]
                 self.remarks.append(" ".join(t.raw for t in tokens))
                 return
@@ -504,6 +548,9 @@ class _Reader:
         if intent.kind == "match" and not refs and len(dict.fromkeys(patients)) >= 2:
             patients = list(dict.fromkeys(patients))
             patients, refs = patients[:-1], patients[-1:]  # "the two photos the same width": one takes the other's
+        if intent.kind == "gap" and intent.params.get("rel") == "around" and not refs and self.subject_refs and \
+                patients == self.subject:
+            refs = list(self.subject_refs)  # "X is sitting on the list, give it 5px more room": room from the list
         patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
         refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
@@ -542,7 +589,7 @@ class _Reader:
             self.all_ids += [i for i in on if i not in self.all_ids]
 
     def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
-                        pools: dict[int, list[str]], says_which: bool) -> None:
+                        pools: dict[int, list[str]], says_which: bool | str) -> None:
         """A place after an ambiguous noun, or one the clause does not move to, picks the element there.
 
         A place the one element a noun found is not at picks the element of its kind that is there: "the gvSIG
@@ -551,34 +598,50 @@ class _Reader:
         """
         for n, m in enumerate(mentions):
             found = resolved.get(n, [])
-            elsewhere = says_which and len(found) == 1 and not m.quote and found[0] not in {
+            elsewhere = bool(says_which) and len(found) == 1 and not m.quote and found[0] not in {
                 e for e, *_ in m.names} and not (m.plural or m.every or m.pronoun) and self._picture(found[0])
             if not elsewhere and (len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which)):
                 continue
             # ("on top of X" is a relation, no place)
-            after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:(?:at|on|in) "
-                              r"(?:the )?(?:very |far )?|(?=(?:top|bottom) (?:left|right) ))(top|bottom|left|right|"
-                              r"middle|center)(?: (left|right)(?: hand)?(?: corner)?)?\b(?! of\b)", skel)
+            # ("the × between the logos in the top row": the place says which ×)
+            corner_end = r"\b" if says_which else " "  # ("… the logo bottom left" ends the clause: a place, said which)
+            after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:(?:between|"
+                              r"next to|beside|by|near|under|above|below|over|of|from) E\d+ (?:and E\d+ )?)?"
+                              r"(?:(?:at|on|in) (?:the )?(?:very |far )?|(?=(?:top|bottom) (?:left|right)"
+                              + corner_end + r"))(top|bottom|left|right|middle|center)(?: (left|right)(?: hand)?"
+                              r"(?: corner)?)?\b(?! of\b)", skel)
             if not after:
                 continue
             place = {"center": "middle"}.get(after.group(1), after.group(1))
             if after.group(2) and place in ("top", "bottom"):  # "the logo in the bottom left corner"
                 place = f"{place}_{after.group(2)}"
+            if says_which == "refs" and found and len(in_part(found, place, self.layout)) == len(found):
+                continue  # the one found is there already
             if elsewhere and not in_part(found, place, self.layout):
                 kind = self.layout.get(found[0]).kind
                 near = in_part([i for i in self.index.content_ids() if self.layout.get(i).group is None
                                 and self._picture(i)], place, self.layout)
                 # a picture of its kind, or else any picture (a logo may be drawn or embedded)
                 there = [i for i in near if self.layout.get(i).kind == kind] or near
+                if says_which == "refs":  # what the place picks is not what is edited
+                    taken = {x for k, ids in resolved.items() if k != n for x in ids}
+                    there = [i for i in there if i not in taken]
                 if there:
                     resolved[n] = extreme(there, place, self.index)
                 continue
             if len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which):
                 continue
             if m.plural or m.every:  # "the links at the bottom": those in that part of the page
-                resolved[n] = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
-            else:
-                resolved[n] = extreme(pools[n], place, self.index)
+                there = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
+                if m.count and len(there) < m.count <= len(resolved[n]):
+                    # "the two pictures on the right": the two furthest that way
+                    there = sorted(resolved[n], key=lambda i: _toward(self.layout.get(i).box, place))[:m.count]
+                resolved[n] = there
+                continue
+            there = extreme(pools[n], place, self.index)
+            if says_which == "refs" and set(there) & {x for k, ids in resolved.items() if k != n for x in ids}:
+                continue  # what the place picks is what is edited: the place did not say which
+            resolved[n] = there
 
     def _picture(self, eid: str) -> bool:
         """Whether the element is a picture or a logo (embedded or drawn) with no words of its own."""
@@ -665,6 +728,11 @@ class _Reader:
 
     def _add(self, step: Step) -> None:
         kind = step.kind
+        last = self.steps[-1] if self.steps else None
+        if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") not in (
+                None, "between") and last.intent.params.get("length") is None and last.patients == step.patients \
+                and any(amount is not None for _way, amount in step.intent.params.get("moves", [])):
+            self.steps.pop()  # "a bit more room above the road sign, drop it 3mm": the move is how
         if self.pending is not None:
             held = self.pending
             if kind == "confirm":
@@ -683,20 +751,43 @@ class _Reader:
                 self.steps.append(merged)
                 return
             self.pending = None
+            side = re.search(r"\bon the (left|right|top|bottom)\b", step.text)
+            if kind == "gap" and held.kind == "edge" and step.intent.params.get("length") is not None and side and \
+                    side.group(1) == held.intent.params.get("edge") and step.patients == held.patients:
+                # "… almost kisses the right edge - give it 15mm breathing room on the right": that far from the edge
+                step.intent = Intent("edge", step.intent.patients, params={"edge": side.group(1),
+                                                                           "inset": step.intent.params["length"]})
+                kind = "edge"
+            moves = step.intent.params.get("moves", [])
+            if kind == "nudge" and _FAMILY.get(held.kind) == "size" and len(moves) == 1 and moves[0][0] in (
+                    "up", "down") and (moves[0][1] is None or moves[0][1].unit == "%") and _SIZE_VERB.match(step.text):
+                # "the tagline feels oversized, take it down 10%": down a size, not down the page
+                amount, grow = moves[0][1], moves[0][0] == "up"
+                step.intent = Intent("resize", step.intent.patients, step.intent.refs, params={
+                    "degree": step.intent.params.get("degree", "medium"), "factor": None, "fraction": None,
+                    "percent": (amount.value, False) if amount is not None else None, "grow": grow,
+                    "shrink": not grow})
+                kind = "resize"
             # "… goes out of the page, make it smaller"; "the light is over the text, put it behind the text": an
             # edit of what the problem named, said right after it, is how to mend it
+            # "the English line runs off the right" is a problem of being inside, whatever way it was read
+            overflow = held.kind == "inside" or (held.kind == "nudge" and re.search(_OVERFLOWS, held.text))
             mends = _FAMILY.get(kind, kind) == _FAMILY.get(held.kind, held.kind) or (
-                held.kind == "inside" and _FAMILY.get(kind) == "size") or (
+                overflow and _FAMILY.get(kind) in ("size", "place")) or (
                 held.kind == "separate" and kind in ("zorder", "resize", "nudge", "region", "place", "edge")
                 and bool(set(step.patients) & set(held.patients + held.refs))) or (
                 # "the question mark is crammed against the top, bring it down ~20px"
                 held.kind == "gap" and kind in ("nudge", "region", "place", "edge", "inside")
                 and bool(set(step.patients) & set(held.patients)))
-            if held.kind == "inside" and kind == "resize":
+            if overflow and kind == "resize":
                 step.intent.params["fit"] = True
             if mends and kind == "match" and not step.refs and held.intent.params.get("compare"):
                 # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
                 step.refs = [r for r in held.refs if r not in step.patients]
+            if mends and kind == "align" and not step.refs and held.kind == "nudge" and held.refs and set(
+                    step.patients) == set(held.patients + held.refs):
+                # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
+                step.patients, step.refs = list(held.patients), list(held.refs)
             if not (mends and not step.intent.state):
                 self.steps.append(held)  # else "the penguin is overpowering the text, make it 25 % smaller": one edit
         if kind == "confirm":
@@ -730,6 +821,14 @@ class _Reader:
                 if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
                     s.patients = [i for i in s.patients if i not in held]
             self.steps = kept + [s for s in self.steps if s not in kept]
+
+
+def _toward(box: Box, place: str) -> float:
+    """How far toward ``place`` ("right", "top_left" …) a box lies: smaller is further that way."""
+    key = 0.0
+    for side in place.split("_"):
+        key += {"right": -box.cx, "left": box.cx, "top": box.cy, "bottom": -box.cy}.get(side, 0.0)
+    return key
 
 
 def _describe(layout: Layout, element_id: str) -> str:

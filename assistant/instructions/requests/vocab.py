@@ -56,6 +56,7 @@ CLASS_WORDS: dict[str, str] = {
     # shapes
     "shape": "shape", "box": "shape", "rectangle": "shape", "rect": "shape", "panel": "shape", "band": "shape",
     "stripe": "shape", "bar": "shape", "circle": "shape", "square": "shape", "dot": "shape", "oval": "shape",
+    "tile": "shape", "tiles": "shape", "strip": "shape",
     "blob": "shape", "bubble": "shape", "balloon": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
     "hairline": "rule", "underline": "rule", "background": "background", "backdrop": "background",
     "group": "group", "element": "any", "thing": "any", "object": "any", "piece": "any", "stuff": "any",
@@ -156,6 +157,7 @@ INTENT_WORDS = {
     "stand", "standout", "pop", "emphasize", "highlight", "tone", "mute", "hide", "show", "delete", "remove",
     "add", "undo", "redo", "revert", "restore", "sitting", "runs", "running", "crashes", "crashing",
     "competing", "fight", "fighting", "cut", "clipped", "bleeds", "bleeding", "spill", "spills", "spilling",
+    "knock", "dial", "oversized", "undersized", "shouting", "shouty",
 }
 
 #: Adjectives and adverbs that never continue a noun phrase after its noun ("the logo twice as big").
@@ -163,6 +165,8 @@ NOT_NOUNS = {
     # people, who read the page but are not on it ("ppl have to write next to it")
     "ppl", "people", "folks", "someone", "somebody", "everyone", "everybody", "visitors", "readers", "users",
     "viewers", "attendees", "guests", "audience",
+    "almost", "nearly", "practically", "basically", "kisses", "kissing", "kiss", "hugs", "hugging", "grazes",
+    "grazing", "brushes", "brushing", "feels", "feel", "seems", "seem", "appears", "appear", "looks",
     "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",
     "large", "wide",
     "tall", "high", "long", "short", "huge", "tiny", "bold", "heavy", "light", "thin", "thick", "dark", "pale",

@@ -346,6 +346,9 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
     """
     vocab = frozenset(known)
     tokens: list[Token] = []
+    # "lower 'Hunter Hack Day': line it up …": which of two, said before the colon that opens the request
+    text = re.sub(r"^\s*(lower|upper)\s+(?=[^:;,.]{1,60}:)", lambda m: "the bottom " if m.group(1).lower() == "lower"
+                  else "the top ", text, flags=re.I)
     for part, quoted in _split_quotes(_glyphs_quoted(text)):
         if quoted:
             tokens.append(Token(QUOTE_MARK, part.strip(), "quote"))
