@@ -1182,3 +1182,37 @@ def test_close_to_an_edge_then_room_on_that_side_is_a_distance_from_it() -> None
     outcome, doc = _handle(BAND_CARD.replace('x="20" y="110"', 'x="300" y="110"'),
                            'top "Hack Day" almost kisses the right edge - give it 40px breathing room on the right')
     assert outcome.edited and abs(doc.layout.get("text3").box.x2 - 360) < 1, outcome.actions
+
+
+@pytest.mark.parametrize("path,request_text,check", [
+    # "the contact block": the lines with the icons the importer set beside them
+    ("real/businesscard_front.svg", "contact block 2mm to the right",
+     lambda o: o.actions == [{"type": "move", "ids": ["la-item-1"], "dx": 2.0, "dy": 0.0}]),
+    # "them" after an edit is what was edited, not what it was moved against
+    ("real/businesscard_front.svg", "MS Software Engineering / Carnegie Mellon lines: move them up 2mm closer to the "
+     "name and make them a touch bigger", lambda o: {i for a in o.actions for i in a.get("ids", [a.get("id")])}
+     == {"text5216"}),
+    # three of five headings with a word in common, the column said
+    ("real/cbmm_poster.svg", "space the three Thrust headings in the middle column evenly",
+     lambda o: o.actions[0]["type"] == "distribute" and set(o.actions[0]["ids"]) == {"text6445", "text6445-5",
+                                                                                       "text6445-1"}),
+    # a text bumping the side of a frame, then how to mend it; a bare domain is a web address
+    ("real/blug_plakat.svg", 'the "Les av koden for å legge arrangementet inn" text is bumping the right side of the '
+     'QR frame - make it a little smaller', lambda o: [a["ids"] for a in o.actions] == [["text19013"]]),
+    ("real/blug_plakat.svg", "centre the web address under the white panel",
+     lambda o: o.actions[0]["type"] == "align" and "text8727" in o.actions[0]["ids"]),
+    # "don't touch the quote itself" where any of many texts could be it holds nothing (only what is named moves)
+    ("real/cbmm_poster.svg", "move '- Richard Feynman' 10px left. dont touch the quote itself",
+     lambda o: o.actions == [{"type": "move", "ids": ["text6449"], "dx": -10.0, "dy": 0.0}]),
+])
+def test_blocks_pronouns_columns_and_constraints_on_real_files(path: str, request_text: str, check) -> None:
+    outcome, _ = _handle((SHARED / "corpus" / path).read_text(), request_text)
+    assert outcome.edited and check(outcome), (outcome.message, outcome.actions)
+
+
+@pytest.mark.parametrize("text,is_url", [("blug.linux.no", True), ("cbmm.mit.edu/news", True),
+                                         ("name@example.no", False), ("3.14", False), ("Kurz 2.0 je tu", False)])
+def test_a_bare_domain_is_a_web_address(text: str, is_url: bool) -> None:
+    from assistant.instructions.requests.index import content_classes
+
+    assert (content_classes(text).get("url", 0.0) == 1.0) is is_url

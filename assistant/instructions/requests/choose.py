@@ -162,6 +162,11 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 if a.startswith(_SECTION) and a in scores and eid in scores:
                     scores[a] = max(scores[a], scores[eid] + 0.1)
                     break
+        for eid in [e for e in scores if not names and not m.quote]:
+            # "the contact block": the lines with the icons the importer set beside them
+            item = next((a for a in index.ancestors(eid)[:1] if a.startswith("la-item-")), None)
+            if item is not None:
+                scores[item] = max(scores.get(item, 0.0), scores[eid] + 0.1)
     if not scores and not names and not m.quote and {"logo", "image"} & classes.keys():
         # "the red logo", "the hydra logo": an emblem drawn as one shape the importer pinned as ornament, when
         # the words say what it looks like (a plain "the logo" on a page with none is answered as missing)
@@ -606,7 +611,8 @@ def in_part(ids: list[str], place: str, layout: Layout) -> list[str]:
     c = layout.canvas
     test = {"top": lambda b: b.cy < c.height / 3, "bottom": lambda b: b.cy > 2 * c.height / 3,
             "left": lambda b: b.cx < c.width / 3, "right": lambda b: b.cx > 2 * c.width / 3,
-            "middle": lambda b: c.height / 3 <= b.cy <= 2 * c.height / 3}.get(place)
+            "middle": lambda b: c.height / 3 <= b.cy <= 2 * c.height / 3,
+            "column": lambda b: c.width / 3 <= b.cx <= 2 * c.width / 3}.get(place)  # the middle column
     return [i for i in ids if test is not None and test(layout.get(i).box)]
 
 

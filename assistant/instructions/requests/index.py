@@ -55,6 +55,8 @@ _PERSON_RE = re.compile(r"^(?:[A-ZÀ-Ý][\w'’-]+[\s\u00a0]+){1,3}[A-ZÀ-Ý][\w
 _URL_STRONG_RE = re.compile(r"https?://|\bwww\.", re.I)
 _URL_WEAK_RE = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|io|de|cz|fr|uk|eu|edu|gov|info|example|be|"
                           r"nl|it|es|ch|at|pl|dev|app|co)\b", re.I)
+#: A text that is only a domain ("blug.linux.no", "cbmm.mit.edu/news"): a web address, whatever its country.
+_DOMAIN_ONLY_RE = re.compile(r"\s*[a-z0-9][\w-]*(?:\.[\w-]+)*\.[a-z]{2,6}(?:/\S*)?\s*", re.I)
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _HANDLE_RE = re.compile(r"(?<![\w@])@\w{2,}")
 _HASHTAG_RE = re.compile(r"(?<![\w#&])#[^\W\d]\w+")
@@ -77,7 +79,7 @@ def content_classes(text: str | None) -> dict[str, float]:
     out: dict[str, float] = {}
     if _EMAIL_RE.search(text):
         out["email"] = 1.0
-    if _URL_STRONG_RE.search(text):
+    if _URL_STRONG_RE.search(text) or (_DOMAIN_ONLY_RE.fullmatch(text) and "@" not in text):
         out["url"] = 1.0
     elif _URL_WEAK_RE.search(_EMAIL_RE.sub(" ", text)):
         out["url"] = 0.6

@@ -74,7 +74,9 @@ def swap(s: str) -> Intent | None:
 
 
 _OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits on top of|sitting on top of|"
-                 r"on top of|sits on|sitting on|is over|runs into|running into|crashes into|crashing into|"
+                 r"on top of|sits on|sitting on|is over|runs (?:straight |right )?into|"
+                 r"running (?:straight |right )?into|crashes into|crashing into|bumping into|is bumping|bumping|"
+                 r"butting into|"
                  r"collides with|colliding with|clashes with|clashing with|touches|touching|bumps into|hits|"
                  r"crowds|crowding|intrudes on|cuts into|is inside|sits over|is sitting on|is covering|"
                  r"is overlapping|is touching|hides|hiding|obscures|obscuring|blocks|blocking|runs over|"
@@ -93,8 +95,9 @@ def separate(s: str) -> Intent | None:
     if m:
         return Intent("separate", [int(m.group(1)[1:])], [int(m.group(2)[1:])],
                       params={"mover": True, "or_gap": "away from" in m.group(0)})
-    m = re.search(r"(" + E + r")(?: (?:and|&) (" + E + r"))? (?:is |are |still |kind of |a bit |slightly )*" +
-                  _OVERLAP_VERB + r"(?: with| each other| one another)?(?: (" + E + r"))?", s)
+    m = re.search(r"(" + E + r")(?: (?:and|&|of) (" + E + r"))? (?:is |are |still |kind of |a bit |slightly )*" +
+                  _OVERLAP_VERB + r"(?: with| each other| one another)?(?: (?:the )?(?:(?:left|right|top|bottom) )?"
+                  r"(?:side|edge|end|corner) of)?(?: (" + E + r"))?", s)
     if m and (m.group(2) or m.group(3)):
         first, other = int(m.group(1)[1:]), int((m.group(3) or m.group(2))[1:])
         return Intent("separate", [first], [other], state=True)
@@ -519,6 +522,8 @@ def nudge(s: str) -> Intent | None:
     # "the left margin is tiny": a side named as a thing, no way to move; "away from the left edge": to the right
     found = [d for d in DIR_RE.finditer(s) if not re.match(r" (?:margins?|gutters?|one|ones)\b", s[d.end():])
              and not re.search(r"\baway from (?:the )?$", s[:d.start()])
+             # "the right side of the QR frame": a side named, no way to move
+             and not re.match(r" (?:hand )?(?:side|edge|end|corner|half|part) of\b", s[d.end():])
              # "sat right on the band", "right next to the logo": "right" says how close, not which way
              and not (d.group("d") == "right" and re.match(r" (?:on|onto|under|underneath|over|above|below|beneath|"
                                                           r"beside|against|up against|next to|in front of|behind|"

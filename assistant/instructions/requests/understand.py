@@ -220,6 +220,9 @@ class _Reader:
         self.understood = False
         #: Every element the last mention resolved could mean (for "the heading on the right", "the text above it").
         self.pool: list[str] = []
+        #: Whether the clause that set the subject said what is wrong ("… jammed together": "them" is both) rather
+        #: than edited it ("move them closer to the name, make them bigger": "them" is what moved).
+        self.said_wrong = False
         #: Every element the noun that named the subject could mean ("the one above": the other of them).
         self.kin: list[str] = []
 
@@ -231,7 +234,7 @@ class _Reader:
             if earlier and m.pronoun in ("it", "its", "itself", "they", "them"):
                 return list(resolved[earlier[0]])  # "keep the photo where it is"
             ids = self.subject or list(self.context.last_ids)
-            if m.plural and self.subject and self.subject_refs:
+            if m.plural and self.subject and self.subject_refs and self.said_wrong:
                 ids = list(dict.fromkeys(self.subject + self.subject_refs))  # "… jammed together; space them out"
             if not ids:
                 raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
@@ -264,6 +267,12 @@ class _Reader:
         self.pool = broad_candidates(scores, self.index) if (not m.names and not m.quote) or by_words else cands
         if (m.plural or m.every) and not m.count and not m.names:
             cands = self.pool  # "all the headings": the title and the subheadings
+        if m.plural and not m.names and not m.quote:
+            # "the thrust headings": those whose words say "thrust" (too many for a name, a few of the kind)
+            said = [w for w in m.words if w not in CLASS_WORDS and len(w) > 2]
+            worded = [i for i in dict.fromkeys(cands + self.pool) if said and all(
+                any(w in t.split() or w + "s" in t.split() for t in self.index.entry(i).texts[:1]) for w in said)]
+            cands = worded if len(worded) > 1 else cands
         for word in _END_WORDS.keys() & set(m.words):
             if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
                 kept = in_part(cands, _END_WORDS[word], self.layout)
@@ -275,6 +284,7 @@ class _Reader:
             raise _Ask("question", f"which are {m.text.removeprefix('the ')!r}: {listing}?", cands)
         if m.plural or m.every or (m.count and m.count > 1):
             if m.count and len(cands) > m.count:
+                self.pool = list(cands)  # a place said after ("… in the middle column") chooses among them all
                 ranked = sorted(cands, key=lambda i: -scores[i])
                 cands = self.index.reading_order(ranked[:m.count])
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
@@ -524,6 +534,7 @@ class _Reader:
                     self.remarks.append(" ".join(t.raw for t in tokens))
                     return
                 self.subject = [i for n in first for i in resolved.get(n, [])]
+                self.said_wrong = True
                 self.kin = [i for n in first for i in pools.get(n, [])]
                 self.subject_refs = [i for n in sorted(resolved) if n not in first for i in resolved[n]]
                 self.remarks.append(" ".join(t.raw for t in tokens))
@@ -551,6 +562,11 @@ class _Reader:
         if intent.kind == "gap" and intent.params.get("rel") == "around" and not refs and self.subject_refs and \
                 patients == self.subject:
             refs = list(self.subject_refs)  # "X is sitting on the list, give it 5px more room": room from the list
+        if intent.kind == "lock" and intent.params.get("keep") and len(set(patients)) > 3 and not broad and not any(
+                mentions[n].plural or mentions[n].count for n in intent.patients if n < len(mentions)):
+            # "… don't touch the quote" where many texts could be it: a remark (only what is named is edited)
+            self.remarks.append(" ".join(t.raw for t in tokens))
+            return
         patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
         refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
@@ -568,6 +584,7 @@ class _Reader:
         if patients:
             self.subject = list(dict.fromkeys(patients))
             self.subject_refs = [r for r in dict.fromkeys(refs) if r not in self.subject]
+            self.said_wrong = intent.state
 
     def _carry(self, step: Step, shapes_only: bool = False) -> None:
         """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all")."""
@@ -628,10 +645,19 @@ class _Reader:
                     there = [i for i in there if i not in taken]
                 if there:
                     resolved[n] = extreme(there, place, self.index)
+                elif says_which is True and not in_part(found, place.split("_")[0], self.layout):
+                    # "the company logo in the top right corner - a bit smaller" where nothing is there
+                    raise _Ask("missing", f"there is no {m.text!r} at the {place.replace('_', ' ')}: "
+                                          f"{_describe(self.layout, found[0])} is elsewhere")
                 continue
             if len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which):
                 continue
             if m.plural or m.every:  # "the links at the bottom": those in that part of the page
+                column = place == "middle" and re.match(r" column\b", skel[after.end():])
+                counted = in_part(pools.get(n, []), "column" if column else place, self.layout) if m.count else []
+                if m.count and len(counted) == m.count:  # "the three headings in the middle column"
+                    resolved[n] = self.index.reading_order(counted)
+                    continue
                 there = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
                 if m.count and len(there) < m.count <= len(resolved[n]):
                     # "the two pictures on the right": the two furthest that way
@@ -820,6 +846,9 @@ class _Reader:
             for s in self.steps:
                 if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
                     s.patients = [i for i in s.patients if i not in held]
+            edited = {i for s in self.steps if s not in kept for i in s.patients}
+            for s in kept:  # "put '- Richard Feynman' after it, don't touch the quote": what is moved is not held
+                s.patients = [i for i in s.patients if i not in edited] if len(s.patients) > 1 else s.patients
             self.steps = kept + [s for s in self.steps if s not in kept]
 
 

@@ -128,6 +128,7 @@ def _prepare(text: str) -> str:
     t = t.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ").replace("&", " and ")
     t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
+    t = re.sub(r"(?<=\w) (?:itself|themselves|himself|herself)\b", "", t, flags=re.I)  # "the quote itself"
     # "tagline -15%", "logo +20 %": a signed share is a change of size by it
     t = re.sub(r"(?:(?<=\s)|^)([-+\u2212])\s?(\d+(?:[.,]\d+)?)\s?%",
                lambda m: f"{'smaller' if m.group(1) != '+' else 'bigger'} by {m.group(2)}%", t)
