@@ -1216,3 +1216,33 @@ def test_a_bare_domain_is_a_web_address(text: str, is_url: bool) -> None:
     from assistant.instructions.requests.index import content_classes
 
     assert (content_classes(text).get("url", 0.0) == 1.0) is is_url
+
+
+@pytest.mark.parametrize("path,request_text,check", [
+    # what only the reason names need not be found: the move says how far
+    ("real/blug_plakat.svg", "Bergen Linux User Group heading - bring it up 20px so it sits closer to the mascots",
+     lambda o: o.actions == [{"type": "move", "ids": ["text8731"], "dx": 0.0, "dy": -20.0}]),
+    ("real/uulm_infographic.svg", "move the caption '526 359 access point log entries...' up about 20 px, closer to "
+     "the map", lambda o: o.actions == [{"type": "move", "ids": ["text5021"], "dx": 0.0, "dy": -20.0}]),
+    # a problem and a hold about something not found, then the edit: the edit
+    ("real/uulm_infographic.svg", "CC badge is crashing into the credit line - slide the Michael Müller text left "
+     "~30px and leave the badge alone",
+     lambda o: o.actions == [{"type": "move", "ids": ["text3265"], "dx": -30.0, "dy": 0.0}]),
+    # two lines of one lock-up swapped, the reason after "so" a remark
+    ("real/zestedecode_affiche.svg", "swap 'association à but non lucratif' and 'zestedesavoir.com' so the web "
+     "address comes first", lambda o: o.actions == [{"type": "swap", "ids": ["text218", "text1146"]}]),
+    # quotes in brackets say which the words before them mean; "add 4mm" is that much more
+    ("real/zestedecode_affiche.svg", "the two question bits in the bubble ('Vous avez entre...' and "
+     "'Participez...') feel cramped together, add about 4mm between them",
+     lambda o: o.actions[0]["type"] == "set_gap" and {o.actions[0]["id"], o.actions[0]["target_id"]}
+     == {"text1188", "text11498"} and 11 < o.actions[0]["gap"] < 13),
+])
+def test_reasons_holds_and_bracketed_quotes_on_real_files(path: str, request_text: str, check) -> None:
+    outcome, _ = _handle((SHARED / "corpus" / path).read_text(), request_text)
+    assert outcome.edited and check(outcome), (outcome.message, outcome.actions)
+
+
+def test_holding_what_is_not_there_alone_says_so() -> None:
+    outcome, _ = _handle((SHARED / "corpus" / "real" / "uulm_infographic.svg").read_text(),
+                         "keep the QR code where it is")
+    assert not outcome.edited and outcome.kind == "missing", outcome.message

@@ -236,9 +236,10 @@ def gap(s: str) -> Intent | None:
                  r"room|air) )?between (" + E + r") and (" + E + r")(?: please| pls)?$", s)
     if m and length is not None:  # "twenty px between the rocket and DConf": that gap
         return Intent("gap", [int(m.group(1)[1:]), int(m.group(2)[1:])], params={"op": "set", "length": length})
-    m = re.search(r"\b(?:put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween (" + E + r")$", s)
-    if m and length is not None:  # "… jammed together; leave about 3 mm between them"
-        return Intent("gap", [int(m.group(1)[1:])], params={"op": "set", "length": length})
+    m = re.search(r"\b(?P<v>put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween (" + E + r")$", s)
+    if m and length is not None:  # "… jammed together; leave about 3 mm between them" ("add 4mm": that much more)
+        return Intent("gap", [int(m.group(2)[1:])], params={"op": "more" if m.group("v") == "add" else "set",
+                                                            "length": length})
     # "X and Y are too far apart": a problem, which a later clause may say how to mend ("…; leave 3 mm between them")
     said = bool(re.match(r"(?:E\d+ (?:and )?)*(?:is|are|look|looks|seem|seems|feel|feels|sit|sits|floats?|hangs?|"
                          r"hovers?|drifts?|lies|lie|stands?|ends? up|too)\b", s))  # ("…, is too close to X": why)

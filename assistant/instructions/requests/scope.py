@@ -84,6 +84,16 @@ def _page_named(request: str, layout: Layout) -> tuple[int | None, str]:
     return None, request
 
 
+#: Words that open the noun phrase a bracketed list of quotes restates.
+_LIST_OPENERS = frozenset({"the", "these", "those", "both", "my", "our", "two", "three", "four"})
+
+
+def _quoted_list(inner: list[Token]) -> bool:
+    """Whether bracketed tokens are only quotes joined by "and", "&" or commas (at least two of them)."""
+    quotes = [x for x in inner if x.kind == "quote"]
+    return len(quotes) >= 2 and all(x.kind == "quote" or x.text in ("and", ",", "&", "or") for x in inner)
+
+
 def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | None = None) -> list[Token]:
     """The request without what it says in brackets ("push the three detail lines (date, room, time) down").
 
@@ -106,6 +116,15 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 said = " ".join(x.text for x in tokens[start + 2:k])
                 kept = re.sub(r"\s*\b(?:along with (?:it|them)|with (?:it|them)|too|also|as well)$", "", said)
                 out += [Token("and", "and", "word"), *tokens[start + 2:start + 2 + len(kept.split())]]
+            elif not depth and _quoted_list(tokens[start + 1:k]):
+                # "the two question bits in the bubble ('Vous avez…' and 'Participez…')": the quotes say which, in
+                # place of the words that described them
+                clause = len(out)
+                while clause and out[clause - 1].kind != "punct":
+                    clause -= 1
+                cut = next((j for j in range(clause, len(out)) if out[j].text in _LIST_OPENERS), len(out))
+                quotes = [x for x in tokens[start + 1:k] if x.kind == "quote"]
+                out = out[:cut] + [y for q in quotes for y in (Token("and", "and", "word"), q)][1:]
             elif not depth and names is not None and names(tokens[start + 1:k]):
                 # its dots ("nous vous proposons...") would end the clause
                 out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]

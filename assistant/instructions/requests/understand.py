@@ -67,7 +67,7 @@ from assistant.instructions.requests.refs import Mention, find_mentions, names_o
 from assistant.instructions.requests.scope import copies, page_said, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, SAID_NOUNS
-from assistant.instructions.requests.words import Token, tokenise
+from assistant.instructions.requests.words import Token, fold, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
@@ -101,6 +101,18 @@ _AFTER_SWAP = re.compile(r"(?=.*\b(?:up|down|over|across|top|bottom|left|right|m
                          r"(?: |$))?(?:(?:top|bottom|left|right|middle|center)(?: (?:left|right|corner|side|one|"
                          r"hand))*)?"
                          r"(?: please| pls)?")
+#: Why a move was asked, said after it: "…, closer to the map", "so it sits nearer the mascots".
+_CLOSER_ONLY = re.compile(r"(?:and |so |so that )?(?:(?:E\d+ )?(?:s |is |are |sits? |gets? |comes? |ends? up )?)?"
+                          r"(?:a bit |a little |slightly )?(?:closer|nearer|further|farther)(?: (?:to|from|away from)"
+                          r")? E\d+(?: please| pls)?")
+
+
+def _moved_by(intent: Intent | None) -> bool:
+    """Whether ``intent`` is a move by an amount said ("up 20px"): a move complete in itself."""
+    return intent is not None and intent.kind == "nudge" and any(
+        amount is not None for _way, amount in intent.params.get("moves", []))
+
+
 #: Verbs that take a size down or up as readily as a place ("take it down 10%" after "it feels oversized").
 _SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|knock|dial|tone|turn|step|scale|"
                         r"tune)\b")
@@ -310,6 +322,14 @@ class _Reader:
             self.choices = cands
         return picked
 
+    def _member_quoted(self, group_id: str, m: Mention) -> str | None:
+        """The member of ``group_id`` whose text is what ``m`` quotes, if one is."""
+        if not m.quote:
+            return None
+        said = fold(m.quote)
+        return next((d.id for d in self.layout.descendants_of(group_id) if d.kind == "text"
+                     and self.index.entry(d.id).texts[:1] == [said]), None)
+
     def _framed(self, eid: str, m: Mention) -> str:
         """The unit of a picture and its frame, for "the logo box": the frame said with the picture's noun."""
         e = self.layout.get(eid)
@@ -373,6 +393,9 @@ class _Reader:
             while len(tokens) > 2 and (tokens[-1].text in ("side", "sides") and tokens[-2].text in ("either", "both")):
                 tokens = tokens[:-3] if len(tokens) > 3 and tokens[-3].text == "on" else tokens[:-2]
         mentions, skel = find_mentions(tokens, self.index)
+        if last_step is not None and _moved_by(last_step.intent) and _CLOSER_ONLY.fullmatch(skel):
+            self.remarks.append(" ".join(t.raw for t in tokens))  # "move the caption up 20 px, closer to the map"
+            return
         if last_step is not None and last_step.kind == "swap" and _AFTER_SWAP.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "swap the two logos - GeoNode one up top right"
             return
@@ -407,6 +430,8 @@ class _Reader:
             goal = detect_intent(skel[purpose.end():], tokens, self.original)
             main = detect_intent(skel[:purpose.start()], tokens, self.original)
             intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
+            if intent is goal and goal is not None and goal.kind == "gap" and _moved_by(main):
+                intent = main  # "bring it up 20px so it sits closer to the mascots": the amount says how far
             if intent is goal and goal is not None and main is not None and goal.kind == "edge" and \
                     goal.params.get("inset") is not None and main.patients:
                 # "push the wordmark and Bronze Sponsor right so the wordmark ends 7px from the edge": those move,
@@ -483,9 +508,17 @@ class _Reader:
                 self.pool = []
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
-                except _Ask:
-                    if not (intent.kind == "style" or intent.params.get("compare")) or n in intent.patients:
-                        raise
+                except _Ask as ask:
+                    if (_describes(skel) or (intent.kind == "lock" and intent.params.get("keep"))) and \
+                            ask.status == "missing" and not m.pronoun:
+                        # "the CC badge is crashing into the credit line - slide the text left", "… leave the badge
+                        # alone": a problem or a hold about what is not found; said if nothing else is asked
+                        self.unresolved = self.unresolved or ask
+                        self.remarks.append(" ".join(t.raw for t in tokens))
+                        return
+                    unused = purpose is not None and n not in intent.patients + intent.refs and not m.pronoun
+                    if not (intent.kind == "style" or intent.params.get("compare") or unused) or n in intent.patients:
+                        raise  # (what only the purpose names — "so it sits closer to the mascots" — need not be found)
                     # "bold like the other names", "wider than the page": what it is compared with need not be found
                     resolved[n] = []
             pools[n] = list(self.pool) or list(resolved[n])
@@ -567,6 +600,11 @@ class _Reader:
             # "… don't touch the quote" where many texts could be it: a remark (only what is named is edited)
             self.remarks.append(" ".join(t.raw for t in tokens))
             return
+        if intent.kind == "swap" and len(set(patients)) == 1 and len(intent.patients) == 2:
+            # "swap 'association à but non lucratif' and 'zestedesavoir.com'": two lines of one lock-up, not it twice
+            members = [self._member_quoted(patients[0], mentions[n]) for n in intent.patients if n < len(mentions)]
+            if all(members) and len(set(members)) == 2:
+                patients = [str(x) for x in members]
         patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
         refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
@@ -831,6 +869,9 @@ class _Reader:
 
     def finish(self) -> None:
         """Close the request: a problem still pending becomes a step; "keep X where it is" holds throughout."""
+        if not self.steps and self.pending is None and self.unresolved is not None and self.unresolved.status == \
+                "missing":
+            raise self.unresolved  # "keep the QR code where it is" where there is none
         if self.pending is not None and self.pending.intent.params.get("compare"):
             # "the subtitle is bigger than the date" says what is wrong, not what it should become
             raise _Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
