@@ -171,7 +171,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         # "the red logo", "the hydra logo": an emblem drawn as one shape the importer pinned as ornament, when
         # the words say what it looks like (a plain "the logo" on a page with none is answered as missing)
         wanted = _colours_said(m)
-        art = _pinned_art(index)
+        art = pinned_art(index)
         said = _said(m, shortest=3)
         art = [i for i in art if _colour_of(i, index) in wanted] if wanted else art if said else []
         for eid in art:
@@ -427,13 +427,14 @@ def _pictures(index: ElementIndex) -> list[str]:
            and (not e.pinned or index.beside) and e.kind != "text" and e.role not in ("background", "decoration")]
     art = [i for i in art if not index.entry(i).name_classes] or art
     art = [i for i in art if not any(d.kind == "text" for d in index.layout.descendants_of(i))] or art
-    return art or _pinned_art(index)
+    return art or pinned_art(index)
 
 
-def _pinned_art(index: ElementIndex) -> list[str]:
+def pinned_art(index: ElementIndex) -> list[str]:
     """Drawn shapes the importer pinned as ornament that may still be what a person calls a picture or logo.
 
-    Compact (neither a band nor a rule), at least half a per cent of the page, with no words in them.
+    Compact or a wordmark (neither a band across the page nor a rule), at least half a per cent of the page,
+    with no words in them.
     """
     c = index.layout.canvas
     out = []
@@ -441,7 +442,8 @@ def _pinned_art(index: ElementIndex) -> list[str]:
         e = index.layout.get(i)
         b = e.box
         if (e.group is None and e.kind != "text" and e.role == "decoration" and index.on_page(e)
-                and min(b.width, b.height) >= 0.25 * max(b.width, b.height, 1e-9)
+                and min(b.width, b.height) >= 0.15 * max(b.width, b.height, 1e-9)
+                and b.width <= 0.6 * c.width
                 and b.area >= 0.005 * c.width * c.height
                 and not any(d.kind == "text" for d in index.layout.descendants_of(i))):
             out.append(i)
@@ -708,5 +710,5 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
 
 
 __all__ = ["score_mention", "unknown_head", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part",
-           "related_to", "drawn_on", "lined_up",
+           "related_to", "drawn_on", "lined_up", "pinned_art",
            "BROADER"]

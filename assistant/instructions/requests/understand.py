@@ -47,6 +47,7 @@ from assistant.instructions.requests.choose import (
     in_part,
     lined_up,
     narrow,
+    pinned_art,
     related_to,
     score_mention,
     unknown_head,
@@ -702,7 +703,11 @@ class _Reader:
                     there = sorted(resolved[n], key=lambda i: _toward(self.layout.get(i).box, place))[:m.count]
                 resolved[n] = there
                 continue
-            there = extreme(pools[n], place, self.index)
+            pool = pools[n]
+            if {CLASS_WORDS.get(w) for w in m.words} & {"logo", "image"}:
+                # "the uulm logo bottom left": a logo the importer pinned as ornament is one a place may pick
+                pool = list(dict.fromkeys(pool + pinned_art(self.index)))
+            there = extreme(pool, place, self.index)
             if says_which == "refs" and set(there) & {x for k, ids in resolved.items() if k != n for x in ids}:
                 continue  # what the place picks is what is edited: the place did not say which
             resolved[n] = there
