@@ -61,6 +61,27 @@ def test_typos_are_corrected_against_the_vocabulary_but_real_words_stay(typed: s
 def test_the_one_that_is_a_pronoun_is_not_a_number() -> None:
     assert [t.kind for t in tokenise("the left one")] == ["word", "word", "word"]
     assert tokenise("point one")[1].kind == "number" and tokenise("one inch")[0].value == 1.0
+    assert tokenise("the size of the colour one above it")[5].kind == "word"  # "the colour one": a pronoun
+
+
+def test_a_word_ending_in_us_or_is_is_not_a_plural() -> None:
+    from assistant.instructions.requests.refs import _singular
+
+    assert _singular("campus") == ("campus", False) and _singular("analysis") == ("analysis", False)
+    assert _singular("logos") == ("logo", True)
+
+
+@pytest.mark.parametrize("skel,kind,dimension", [
+    ("E0 should be exactly the size of E1 above E2", "match", "both"),
+    ("make E0 the width of E1", "match", "width"),
+    ("double the size of E0", "resize", None),  # names no other: it grows
+    ("make E0 about 80 percent the size of E1", "match", "both"),
+])
+def test_the_size_of_another_is_a_match(skel: str, kind: str, dimension: str | None) -> None:
+    from assistant.instructions.requests.intents import detect
+
+    found = detect(skel)
+    assert found is not None and found.kind == kind and found.params.get("dimension") == dimension, found
 
 
 @pytest.mark.parametrize("text,world", [("12 px", 12.0), ("9 pt", 12.0), ("5 mm", 5 * 96 / 25.4),

@@ -443,7 +443,6 @@ def pinned_art(index: ElementIndex) -> list[str]:
         b = e.box
         if (e.group is None and e.kind != "text" and e.role == "decoration" and index.on_page(e)
                 and min(b.width, b.height) >= 0.15 * max(b.width, b.height, 1e-9)
-                and b.width <= 0.6 * c.width
                 and b.area >= 0.005 * c.width * c.height
                 and not any(d.kind == "text" for d in index.layout.descendants_of(i))):
             out.append(i)

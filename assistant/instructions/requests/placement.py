@@ -283,6 +283,12 @@ def match(s: str) -> Intent | None:
         ref = int(m.group("e")[1:])
         return Intent("match", [n for n in slots(s) if n != ref], [ref], params={
             "dimension": {"width": "width", "height": "height"}.get(m.group("d"), "both"), "factor": share})
+    m = re.search(r"\b(?:be|is|are|exactly|just|precisely|make(?: " + E + r")?|to) the (?P<d>size|width|height) of "
+                  r"(?P<e>" + E + r")", s)
+    if m and [n for n in slots(s[:m.end("d")]) if n != int(m.group("e")[1:])]:  # "X should be exactly the size of Y"
+        ref = int(m.group("e")[1:])
+        return Intent("match", [n for n in slots(s[:m.end("d")]) if n != ref], [ref],
+                      params={"dimension": {"width": "width", "height": "height"}.get(m.group("d"), "both")})
     m = re.search(r"\bas (?P<w>wide|tall|big|large|high|long|narrow|short|small|tiny|huge) as (?P<e>" + E + r")", s)
     if m:
         dim = {"wide": "width", "narrow": "width", "long": "width", "tall": "height", "high": "height",

@@ -99,8 +99,8 @@ def _singular(word: str) -> tuple[str, bool]:
         return word[:-3] + "y", True
     if len(word) > 3 and word.endswith("es") and word[:-2] in CLASS_WORDS:
         return word[:-2], True
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1], True
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1], True  # ("campus", "status", "analysis" are one)
     return word, False
 
 

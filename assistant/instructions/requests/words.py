@@ -74,6 +74,9 @@ ONE_PRONOUN_AFTER = {
     "smaller", "large", "larger", "new", "old", "wrong", "next", "previous", "only", "one", "red", "blue",
     "green", "dark", "light", "main", "center", "centre", "central", "leftmost", "rightmost", "topmost",
     "bottommost", "lowest", "highest", "biggest", "smallest", "largest", "longer", "shorter", "long", "short",
+    "colour", "color", "coloured", "colored", "grey", "gray", "white", "black", "yellow", "orange", "purple", "pink",
+    "outline", "outlined", "filled", "plain", "full", "empty", "round", "square", "tiny", "little", "current",
+    "original", "english", "bold", "wide", "narrow", "tall", "solid", "hollow", "faint",
 }
 
 _QUOTE_RE = re.compile(r"""(?<![\w])(?:'([^'\n]+?)'|"([^"\n]+?)"|\u2018([^\u2019\n]+?)\u2019|"""
