@@ -98,7 +98,7 @@ _DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|tak
 _OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + _OVERFLOWS)
 #: What a swap ends with, said after it: "(the GeoNode one) up top right", "OSGeo one down bottom left".
 _AFTER_SWAP = re.compile(r"(?=.*\b(?:up|down|over|across|top|bottom|left|right|middle|center)\b)(?:E\d+ )?"
-                         r"(?:1 |one |ones )?(?:goes |go |ends up |on |at |in |to )?(?:the )?(?:(?:up|down|over|across)"
+                         r"(?:1 |one |ones )?(?:(?:goes|go|ends up|moves|on|at|in|to) )*(?:the )?(?:(?:up|down|over|across)"
                          r"(?: |$))?(?:(?:top|bottom|left|right|middle|center)(?: (?:left|right|corner|side|one|"
                          r"hand))*)?"
                          r"(?: please| pls)?")
