@@ -336,3 +336,38 @@ def test_what_a_move_compares_with_does_not_move_and_a_size_beside_something_is_
     assert detect("E0 looks too big next to E1").kind == "resize"
     assert detect("put E0 next to E1").kind == "place"
     assert detect("E0 next to E1 is tiny") is None  # which one, and what is wrong: a later clause says what to do
+
+
+@pytest.mark.parametrize("skel,params", [
+    ("drop E0 from 17.5 to 15", {"font_size": {"factor": 15 / 17.5}}),
+    ("take E0 down from 64 px to 56 px", {"font_size": {"factor": 56 / 64}}),
+    ("E0 is a bit heavy", {"font_weight": 400}),
+])
+def test_sizes_said_from_one_to_another_and_a_heavy_text(skel: str, params: dict) -> None:
+    from assistant.instructions.requests.style import detect_style
+
+    found = detect_style(skel)
+    assert found is not None and found.params == params, found
+
+
+def test_up_by_a_share_in_size_is_a_resize_not_a_move() -> None:
+    from assistant.instructions.requests.intents import detect
+
+    found = detect("E0 up 10 % in size")
+    assert found is not None and found.kind == "resize" and found.params["grow"], found
+
+
+@pytest.mark.parametrize("text,cls", [("Jménoslav Příjmenodlouhý", "name"), ("Du 8 au 10 octobre", "date"),
+                                      ("Quinta-feira, 27 de março", "date"), ("blug.linux.no", "url")])
+def test_what_a_text_says_in_the_languages_of_the_corpus(text: str, cls: str) -> None:
+    from assistant.instructions.requests.index import content_classes
+
+    assert content_classes(text).get(cls, 0.0) >= 0.5, content_classes(text)
+
+
+@pytest.mark.parametrize("typed,words", [("the date/time block", ["the", "date", "time", "block"]),
+                                         ("the yellow date bit at the top", ["the", "yellow", "date", "at", "the",
+                                                                             "top"]),
+                                         ("see cat.eduroam.org/x", ["see", "cat.eduroam.org/x"])])
+def test_slashed_words_and_a_bit_after_a_noun(typed: str, words: list[str]) -> None:
+    assert [t.text for t in tokenise(typed)] == words

@@ -44,14 +44,29 @@ _ROLE_CLASSES = {
     "badge": {"badge"}, "background": {"background", "shape"}, "decoration": {"shape"},
 }
 _KIND_CLASSES = {"text": {"text"}, "image": {"image"}, "shape": {"shape"}, "group": {"group"}}
-_WEEKDAYS = r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_WEEKDAYS = (r"mon|tue|wed|thu|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|"
+             r"mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|jueves|viernes|sábado|domingo|montag|"
+             r"dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|pondělí|úterý|středa|čtvrtek|pátek|neděle|"
+             r"segunda|terça|quarta|quinta|sexta|mandag|tirsdag|onsdag|torsdag|fredag|lørdag|søndag")
 _MONTHS = (r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|"
-           r"august|september|october|november|december")
+           r"august|september|october|november|december|"
+           # the languages of the corpus: French, Spanish, Portuguese, German, Czech, Polish, Norwegian
+           r"janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|"
+           r"decembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|"
+           r"janeiro|fevereiro|março|marco|maio|junho|julho|setembro|outubro|novembro|dezembro|januar|februar|märz|"
+           r"juni|juli|oktober|dezember|ledna|února|března|dubna|května|června|července|srpna|září|října|listopadu|"
+           r"prosince|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|"
+           r"grudnia|desember")
 _DATE_RE = re.compile(rf"\b(?:{_WEEKDAYS})s?\b|\b(?:{_MONTHS})\b|"
                       r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
 _TIME_RE = re.compile(r"\b\d{1,2}[:.h]\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b")
 #: A person's name: two to four capitalised words, no digits ("Cameron Hudson", "Jménoslav Příjmenodlouhý").
-_PERSON_RE = re.compile(r"^(?:[A-ZÀ-Ý][\w'’-]+[\s\u00a0]+){1,3}[A-ZÀ-Ý][\w'’-]+$")
+_PERSON_RE = re.compile(r"^(?:(?=[^\W\d_])[\w'’-]+[\s\u00a0]+){1,3}(?=[^\W\d_])[\w'’-]+$")
+
+
+def _person(text: str) -> bool:
+    """Whether ``text`` reads as a person's name: two to four words, each capitalised ("Jménoslav Příjmenodlouhý")."""
+    return bool(_PERSON_RE.match(text)) and all(w[:1].isupper() for w in text.split())
 _URL_STRONG_RE = re.compile(r"https?://|\bwww\.", re.I)
 _URL_WEAK_RE = re.compile(r"\b[\w-]+(?:\.[\w-]+)*\.(?:org|com|net|io|de|cz|fr|uk|eu|edu|gov|info|example|be|"
                           r"nl|it|es|ch|at|pl|dev|app|co)\b", re.I)
@@ -91,9 +106,9 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["time"] = 0.5 + 0.5 * min(1.0, 3 * len(times) / words)
         out.setdefault("date", 0.5)  # "the date" may be the day and hour of an event
     people = [p for p in re.split(r"\s*(?:,|&|\band\b)\s*", text.strip()) if p]
-    if not re.search(r"\d", text) and people and all(_PERSON_RE.match(p) for p in people) and len(text) <= 80:
+    if not re.search(r"\d", text) and people and all(_person(p) for p in people) and len(text) <= 80:
         out["name"] = 1.0  # "Cameron Hudson", "Foo Duck and Bar Bunny": who wrote or speaks
-    elif people and _PERSON_RE.match(people[0]) and not re.search(r"\d", people[0]) and "," in text:
+    elif people and _person(people[0]) and not re.search(r"\d", people[0]) and "," in text:
         out["name"] = 0.6  # "Petr Viktorin, PyCon CZ 2019": a name, then where or when
     if _PHONE_RE.search(text):
         out["phone"] = 1.0
@@ -201,7 +216,8 @@ class ElementIndex:
         if e.kind == "group" and any(d.kind == "text" for d in self.layout.descendants_of(e.id)):
             out.setdefault("text", 0.5)
         for c, s in content_classes(self._text(e)).items():
-            out.setdefault(c, s)
+            # a group's words are its first member's: "the name" is that text more than the section it heads
+            out.setdefault(c, s * (0.8 if e.kind == "group" else 1.0))
         if "url" in out:
             out.setdefault("link", out["url"])  # "the links": web addresses are links too
         if "text" in out:

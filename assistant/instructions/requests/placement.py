@@ -11,7 +11,7 @@ import re
 
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests.frame import E, Intent, slots, split_at
-from assistant.instructions.requests.style import SIZE_TO
+from assistant.instructions.requests.style import FROM_TO, SIZE_TO
 
 _DIRS = {"up": (0, -1), "upward": (0, -1), "upwards": (0, -1), "higher": (0, -1), "raise": (0, -1),
          "lift": (0, -1), "down": (0, 1), "downward": (0, 1), "downwards": (0, 1), "lower": (0, 1),
@@ -522,8 +522,8 @@ def nudge(s: str) -> Intent | None:
                  r" )?(?:up|down)\b",
                  s):
         return None
-    if SIZE_TO.fullmatch(s):
-        return None  # "drop it to ~12px": a size of type
+    if SIZE_TO.fullmatch(s) or FROM_TO.search(s) or re.search(r"\b(?:up|down)\b.*\bin size\b", s):
+        return None  # "drop it to ~12px", "drop it from 17.5 to 15", "up 10 % in size": a size
     if re.match(r"(?:the )?same \w+ (?:as )?E\d+ (?:has|have|had|gets?|uses?)\b", s):
         return None  # "… the same margin the compass has on the left": said to explain, no move
     # "the left margin is tiny": a side named as a thing, no way to move; "away from the left edge": to the right

@@ -65,8 +65,15 @@ SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink
                      r"(?: please| pls)?")
 
 
+#: "drop it from 17.5 to 15": from the size it has to the one it should have.
+FROM_TO = re.compile(r"(?:drop|take|bring|knock|reduce|shrink|cut|change|set|make|go|size|scale|bump|raise|increase|"
+                     r"decrease|push|turn)(?: E\d+)*(?: (?:down|up|back))? from (?P<a>\d+(?:\.\d+)?) ?"
+                     r"(?:pt|px|points?|pixels?)? to (?P<b>\d+(?:\.\d+)?)(?: (?:pt|px|points?|pixels?))?\b")
+
+
 def _weight(skel: str) -> int | str | None:
-    if re.search(r"\btoo (?:heavy|bold|thick|strong|dark and heavy)\b", skel):
+    if re.search(r"\b(?:too|a bit|a little|rather|quite|very|so|kind of|bit|somewhat|slightly) (?:heavy|bold|thick|"
+                 r"dark and heavy)\b", skel):
         return 400  # "the intro text is too heavy"
     if re.search(r"\b(?:not bold|unbold|un bold|no longer bold|less bold|non bold|remove the bold|regular|"
                  r"normal weight|normal|plain|lighter weight|thinner|lighter|book weight|un bolded)\b", skel):
@@ -92,6 +99,9 @@ def _font_size(skel: str) -> dict[str, Any] | None:
                                                        r"(?:pt|px|points?|pixels?)$|^(?:E\d+ )+(?:to|at|=) "
                                                        r"\d+(?:\.\d+)? (?:pt|points?)$", skel)
     fontish = fontish or SIZE_TO.fullmatch(skel)
+    sizes = FROM_TO.search(skel)
+    if sizes and float(sizes.group("a")) > 0:  # "drop it from 17.5 to 15": in whatever unit the sizes were read
+        return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}
     length = am.first_length(skel)
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
     if not fontish and not (length and re.search(r"\b(?:make|set)\b", skel) and length.unit in ("pt", "px", "point",
@@ -139,4 +149,4 @@ def detect_style(skel: str, raw: str = "") -> Intent | None:
     return Intent("style", [n for n in patients if n not in compared] or patients, params=params)
 
 
-__all__ = ["detect_style", "SIZE_TO"]
+__all__ = ["detect_style", "SIZE_TO", "FROM_TO"]

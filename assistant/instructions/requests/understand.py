@@ -84,8 +84,9 @@ _FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size
            "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
            "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
 #: Saying something runs past an edge ("goes out of the page", "falls off the right side").
-_OVERFLOWS = (r"(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|sticks?|sticking|spills?|spilling|"
-              r"extends?|bleeds?|pokes?|poking) (?:out|off|past|beyond|outside)\b")
+_OVERFLOWS = (r"(?:(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|sticks?|sticking|spills?|spilling|"
+              r"extends?|bleeds?|pokes?|poking) (?:out|off|past|beyond|outside)\b|(?:gets?|is|are|getting) (?:chopped|"
+              r"cut|cut off|clipped|cropped|truncated)\b)")
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
 _DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take|give|could|can|would|will|"
                         r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,2}"
@@ -98,8 +99,8 @@ _DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|tak
 _OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + _OVERFLOWS)
 #: What a swap ends with, said after it: "(the GeoNode one) up top right", "OSGeo one down bottom left".
 _AFTER_SWAP = re.compile(r"(?=.*\b(?:up|down|over|across|top|bottom|left|right|middle|center)\b)(?:E\d+ )?"
-                         r"(?:1 |one |ones )?(?:(?:goes|go|ends up|moves|on|at|in|to) )*(?:the )?(?:(?:up|down|over|across)"
-                         r"(?: |$))?(?:(?:top|bottom|left|right|middle|center)(?: (?:left|right|corner|side|one|"
+                         r"(?:1 |one |ones )?(?:(?:goes|go|ends up|moves|on|at|in|to) )*(?:the )?"
+                         r"(?:(?:up|down|over|across)(?: |$))?(?:(?:top|bottom|left|right|middle|center)(?: (?:left|right|corner|side|one|"
                          r"hand))*)?"
                          r"(?: please| pls)?")
 #: Why a move was asked, said after it: "…, closer to the map", "so it sits nearer the mascots".
@@ -319,6 +320,7 @@ class _Reader:
             return picked
         if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
+
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
         return picked
@@ -504,7 +506,13 @@ class _Reader:
                     resolved[n] = []
                     self.unresolved = self.unresolved or ask
                 if len(resolved[n]) > 1 and not (m.plural or m.every or m.pronoun or m.everything or m.others):
-                    resolved[n] = []  # "GitHub logo should sit …": which logo is not known, so "their" is not all
+                    # "GitHub logo should sit …": which logo is not known, so "their" is not all; "OSGeo logo: 20%
+                    # smaller" asks which
+                    listing = "; ".join(_describe(self.layout, i) for i in resolved[n][:6])
+                    what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip()
+                    self.unresolved = self.unresolved or _Ask("question", f"which {what} do you mean: {listing}?",
+                                                              list(resolved[n]))
+                    resolved[n] = []
             else:
                 self.pool = []
                 try:

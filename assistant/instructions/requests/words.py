@@ -131,6 +131,10 @@ def _prepare(text: str) -> str:
     t = t.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ").replace("&", " and ")
     t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
+    t = re.sub(r"(?<![\w./:])([A-Za-z]{2,})/([A-Za-z]{2,})(?![\w./])", r"\1 \2", t)  # "the date/time block"
+    # "the yellow date bit", "the two question bits": the noun, "bit" being no size
+    t = re.sub(r"\b(date|time|question|text|title|code|logo|address|email|phone|name|heading|caption|credit|icon|"
+               r"picture|photo|image|url|link|quote|label|number)( bit| piece)(s?)\b", r"\1\3", t, flags=re.I)
     t = re.sub(r"(?<=\w) (?:itself|themselves|himself|herself)\b", "", t, flags=re.I)  # "the quote itself"
     # "tagline -15%", "logo +20 %": a signed share is a change of size by it
     t = re.sub(r"(?:(?<=\s)|^)([-+\u2212])\s?(\d+(?:[.,]\d+)?)\s?%",
