@@ -100,9 +100,8 @@ _OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0
 #: What a swap ends with, said after it: "(the GeoNode one) up top right", "OSGeo one down bottom left".
 _AFTER_SWAP = re.compile(r"(?=.*\b(?:up|down|over|across|top|bottom|left|right|middle|center)\b)(?:E\d+ )?"
                          r"(?:1 |one |ones )?(?:(?:goes|go|ends up|moves|on|at|in|to) )*(?:the )?"
-                         r"(?:(?:up|down|over|across)(?: |$))?(?:(?:top|bottom|left|right|middle|center)(?: (?:left|right|corner|side|one|"
-                         r"hand))*)?"
-                         r"(?: please| pls)?")
+                         r"(?:(?:up|down|over|across)(?: |$))?(?:(?:top|bottom|left|right|middle|center)"
+                         r"(?: (?:left|right|corner|side|one|hand))*)?(?: please| pls)?")
 #: Why a move was asked, said after it: "…, closer to the map", "so it sits nearer the mascots".
 _CLOSER_ONLY = re.compile(r"(?:and |so |so that )?(?:(?:E\d+ )?(?:s |is |are |sits? |gets? |comes? |ends? up )?)?"
                           r"(?:a bit |a little |slightly )?(?:closer|nearer|further|farther)(?: (?:to|from|away from)"
