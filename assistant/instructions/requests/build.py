@@ -141,14 +141,11 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
         # "make wi-fi match mesh": a text matches another's size of type (its words make it wider or narrower)
         return [[{"type": "set_text_style", "ids": [e.id], "font_size": round(model.font_size * share, 3)}
                  for e in words]]
-    if share != 1.0:  # "half the width of the photo": that share of the other's size
-        out = []
-        for e in words:
-            side = "height" if dim == "height" else "width"
-            size = (model.box.height if side == "height" else model.box.width) * share
-            out += [[{"type": "resize", "id": e.id, side: round(size, 3), "anchor": a, "keep_aspect": True}]
-                    for a in resize_anchors(layout, e)]
-        return out
+    if share != 1.0 and words:  # "half the width of the photo": that share of the other's size
+        side = "height" if dim == "height" else "width"
+        size = round((model.box.height if side == "height" else model.box.width) * share, 3)
+        return [[{"type": "resize", "id": e.id, side: size, "anchor": a, "keep_aspect": True} for e in words]
+                for a in resize_anchors(layout, words[0])]
     out = []
     for i in [p for p in step.patients if p != target][:1] or []:
         el = layout.get(i)
@@ -452,7 +449,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         # "shrink it so it fits within the screenshot's width": as narrow as that, and set within it
         ref = layout.get(step.refs[0]).box
         starts = [layout.get(i).box.x for i in step.patients]
-        if all(ref.x - 0.5 <= x < ref.x + 0.5 * ref.width for x in starts):
+        if all(ref.x - 0.005 * ref.width <= x < ref.x + 0.5 * ref.width for x in starts):
             # "… runs off the right, shrink it so it fits in the band": its left edge stays, the same margin right
             inset = max(max(x - ref.x for x in starts), 0.01 * ref.width)
             s = min([s] + [(ref.x2 - inset - layout.get(i).box.x) / layout.get(i).box.width

@@ -319,7 +319,6 @@ class _Reader:
             return picked
         if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
-
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
         return picked
@@ -807,7 +806,7 @@ class _Reader:
         last = self.steps[-1] if self.steps else None
         if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") not in (
                 None, "between") and last.intent.params.get("length") is None and last.patients == step.patients \
-                and any(amount is not None for _way, amount in step.intent.params.get("moves", [])):
+                and _moved_by(step.intent):
             self.steps.pop()  # "a bit more room above the road sign, drop it 3mm": the move is how
         if self.pending is not None:
             held = self.pending
@@ -902,7 +901,7 @@ class _Reader:
             edited = {i for s in self.steps if s not in kept for i in s.patients}
             for s in kept:  # "put '- Richard Feynman' after it, don't touch the quote": what is moved is not held
                 s.patients = [i for i in s.patients if i not in edited] if len(s.patients) > 1 else s.patients
-            self.steps = kept + [s for s in self.steps if s not in kept]
+            self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
 
 
 def _toward(box: Box, place: str) -> float:
