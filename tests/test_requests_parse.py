@@ -371,3 +371,13 @@ def test_what_a_text_says_in_the_languages_of_the_corpus(text: str, cls: str) ->
                                          ("see cat.eduroam.org/x", ["see", "cat.eduroam.org/x"])])
 def test_slashed_words_and_a_bit_after_a_noun(typed: str, words: list[str]) -> None:
     assert [t.text for t in tokenise(typed)] == words
+
+
+def test_a_footnote_size_said_instead_and_those_two() -> None:
+    from assistant.instructions.requests.index import content_classes
+    from assistant.instructions.requests.style import detect_style
+
+    assert content_classes("*) a human being is currently required")["footnote"] == 1.0
+    assert "footnote" not in content_classes("*)")  # a marker alone notes nothing
+    assert detect_style("56 px instead of 64").params == {"font_size": {"factor": 56 / 64}}
+    assert [t.text for t in tokenise("swap those two boxes")] == ["swap", "them"]

@@ -35,7 +35,8 @@ SMALL_RE = re.compile(
     r"ever so slightly|gently|subtly|mildly|a skosh|bit)\b")
 LARGE_RE = re.compile(
     r"\b(?:a lot|lots|much|way|significantly|considerably|loads|dramatically|a great deal|heaps|"
-    r"massively|substantially|hugely|greatly|a ton|tons|really|way more|a good deal|drastically)\b")
+    r"massively|substantially|hugely|greatly|a ton|tons|really|way more|a good deal|drastically|noticeably|"
+    r"visibly|properly|clearly)\b")
 
 #: Move distance per degree, as a share of the page's shorter side.
 STEP = {"small": 0.02, "medium": 0.05, "large": 0.12}

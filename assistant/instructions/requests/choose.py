@@ -47,6 +47,7 @@ BROADER["time"] = {"time", "date", "text", "line"}
 BROADER["contact"] = {"contact", "email", "phone", "url", "text", "line"}
 BROADER["name"] = {"name", "text", "line"}
 BROADER["credit"] = {"credit", "caption", "text", "line"}
+BROADER["footnote"] = {"footnote", "caption", "text", "line"}
 
 #: Groups the importer makes of a heading and the text under it, and the words that name them as a whole.
 _SECTION = "la-section-"

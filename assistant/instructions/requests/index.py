@@ -122,6 +122,8 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["hashtag"] = 1.0
     if _CREDIT_RE.search(text):
         out["credit"] = 1.0
+    if re.match(r"\s*(?:\*+\)?|[†‡§¹²³]|\(\d\)|\d\))\s*[^\W\d_]", text):
+        out["footnote"] = 1.0  # "*) a human being is currently required …"
     if re.search(r"\d", text):
         out["number"] = 0.6
     return out

@@ -71,6 +71,11 @@ FROM_TO = re.compile(r"(?:drop|take|bring|knock|reduce|shrink|cut|change|set|mak
                      r"(?:pt|px|points?|pixels?)? to (?P<b>\d+(?:\.\d+)?)(?: (?:pt|px|points?|pixels?))?\b")
 
 
+#: "56px instead of 64": the size it should have, then the one it has.
+INSTEAD_OF = re.compile(r"(?:^|\b(?:make it|set it to|use|go for|try|to) )(?P<b>\d+(?:\.\d+)?) ?"
+                        r"(?:pt|px|points?|pixels?)? instead of (?P<a>\d+(?:\.\d+)?)\b")
+
+
 def _weight(skel: str) -> int | str | None:
     if re.search(r"\b(?:too|a bit|a little|rather|quite|very|so|kind of|bit|somewhat|slightly) (?:heavy|bold|thick|"
                  r"dark and heavy)\b", skel):
@@ -99,7 +104,7 @@ def _font_size(skel: str) -> dict[str, Any] | None:
                                                        r"(?:pt|px|points?|pixels?)$|^(?:E\d+ )+(?:to|at|=) "
                                                        r"\d+(?:\.\d+)? (?:pt|points?)$", skel)
     fontish = fontish or SIZE_TO.fullmatch(skel)
-    sizes = FROM_TO.search(skel)
+    sizes = FROM_TO.search(skel) or INSTEAD_OF.search(skel)
     if sizes and float(sizes.group("a")) > 0:  # "drop it from 17.5 to 15": in whatever unit the sizes were read
         return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}
     length = am.first_length(skel)
@@ -149,4 +154,4 @@ def detect_style(skel: str, raw: str = "") -> Intent | None:
     return Intent("style", [n for n in patients if n not in compared] or patients, params=params)
 
 
-__all__ = ["detect_style", "SIZE_TO", "FROM_TO"]
+__all__ = ["detect_style", "SIZE_TO", "FROM_TO", "INSTEAD_OF"]

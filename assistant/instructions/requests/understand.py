@@ -94,7 +94,8 @@ _DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|tak
                         r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
                         r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                         r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
-                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |" + _OVERFLOWS + ")")
+                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
+                        + _OVERFLOWS + ")")
 #: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
 _OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + _OVERFLOWS)
 #: What a swap ends with, said after it: "(the GeoNode one) up top right", "OSGeo one down bottom left".
@@ -122,7 +123,10 @@ _HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavi
                         r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
                         r"(?: hand)?(?: edges?| sides?)? "
                         r"(?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
-                        r"pinned|unchanged|the same|in the same place)(?: please| pls)?")
+                        r"pinned|unchanged|the same|in the same place)?(?: please| pls)?"
+                        # "…, still tucked in the bottom right corner": that corner holds
+                        r"|(?:and |but )?(?:still |keep it |keeping it )(?:tucked |sitting |snug |pinned )?(?:in|into) "
+                        r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?")
 _HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
                 "baseline": "bottom"}
 _DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
@@ -387,7 +391,9 @@ class _Reader:
         held_edge = _HELD_EDGE.fullmatch(said)
         if held_edge and self.steps and self.steps[-1].kind == "resize":
             # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side
-            self.steps[-1].intent.params["anchor"] = _HELD_ANCHOR[held_edge.group("side")]
+            corner = held_edge.group("corner")
+            self.steps[-1].intent.params["anchor"] = corner.replace(" ", "_") if corner else \
+                _HELD_ANCHOR[held_edge.group("side")]
             return
         if re.match(r"(?:and )?(?:together|along) with\b", said):
             # "…, together with the wedges either side": where they are says nothing more
@@ -853,7 +859,9 @@ class _Reader:
                 and bool(set(step.patients) & set(held.patients + held.refs))) or (
                 # "the question mark is crammed against the top, bring it down ~20px"
                 held.kind == "gap" and kind in ("nudge", "region", "place", "edge", "inside")
-                and bool(set(step.patients) & set(held.patients)))
+                and bool(set(step.patients) & set(held.patients))) or (
+                # "validate should come after build — swap those two boxes"
+                held.kind == "place" and kind == "swap" and set(step.patients) == set(held.patients + held.refs))
             if overflow and kind == "resize":
                 step.intent.params["fit"] = True
             if mends and kind == "match" and not step.refs and held.intent.params.get("compare"):

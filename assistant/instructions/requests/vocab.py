@@ -29,7 +29,7 @@ CLASS_WORDS: dict[str, str] = {
     "point": "body", "item": "body", "line": "line", "sentence": "text", "label": "text", "words": "text",
     "wording": "text", "lettering": "text", "type": "text", "list": "body",
     # small print
-    "caption": "caption", "credit": "credit", "footnote": "caption", "footer": "caption", "note": "caption",
+    "caption": "caption", "credit": "credit", "footnote": "footnote", "footer": "caption", "note": "caption",
     "source": "caption", "disclaimer": "caption", "print": "caption", "legal": "caption", "credits": "credit",
     "copyright": "credit", "licence": "credit", "license": "credit", "attribution": "credit",
     # calls to action
@@ -167,7 +167,8 @@ NOT_NOUNS = {
     "viewers", "attendees", "guests", "audience",
     "almost", "nearly", "practically", "basically", "kisses", "kissing", "kiss", "hugs", "hugging", "grazes",
     # verbs that end a noun phrase ("the title feels oversized", "leave the badge alone")
-    "alone", "comes", "come", "becomes", "reads", "grazing", "brushes", "brushing", "feels", "feel", "seems", "seem",
+    "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes", "reads", "grazing", "brushes",
+    "brushing", "feels", "feel", "seems", "seem",
     "appears", "appear", "looks",
     "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",
     "large", "wide",

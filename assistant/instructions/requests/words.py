@@ -132,6 +132,8 @@ def _prepare(text: str) -> str:
     t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
     t = re.sub(r"(?<![\w./:])([A-Za-z]{2,})/([A-Za-z]{2,})(?![\w./])", r"\1 \2", t)  # "the date/time block"
+    # "validate should come after build — swap those two boxes": the two just named
+    t = re.sub(r"\b(?:those|these) (?:two|three|four|2|3|4) [a-z]+\b", "them", t, flags=re.I)
     # "the yellow date bit", "the two question bits": the noun, "bit" being no size
     t = re.sub(r"\b(date|time|question|text|title|code|logo|address|email|phone|name|heading|caption|credit|icon|"
                r"picture|photo|image|url|link|quote|label|number)( bit| piece)(s?)\b", r"\1\3", t, flags=re.I)
