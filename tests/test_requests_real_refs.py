@@ -1246,3 +1246,27 @@ def test_holding_what_is_not_there_alone_says_so() -> None:
     outcome, _ = _handle((SHARED / "corpus" / "real" / "uulm_infographic.svg").read_text(),
                          "keep the QR code where it is")
     assert not outcome.edited and outcome.kind == "missing", outcome.message
+
+
+@pytest.mark.parametrize("path,request_text,check", [
+    # a problem with which one said by where it is, then the mend
+    ("real/arduiciole_affiche.svg", 'subtitle under the title gets chopped at "du H..." - fit the whole line on the '
+     "page with a bit of margin either side", lambda o, d: d.layout.get("text4535").box.x2 < d.layout.canvas.width
+     and d.layout.get("text4535").box.x > 0),
+    # those said to be off are shifted onto the one they should line up with
+    ("osgeo/gvsig_a4.svg", "gvSIG Roads and gvSIG Educa sit a few px to the right of the gvSIG Online column; shift "
+     "them left so the headings line up",
+     lambda o, d: o.actions[0]["type"] == "align" and o.actions[0]["ids"] == ["text212", "text414"]),
+    # even, and as wide as said
+    ("real/rcukclouds_poster-a4.svg", "space the three partner logos top right evenly, 6mm gaps",
+     lambda o, d: o.actions[0]["type"] == "distribute" and abs(o.actions[0]["gap"] - 6) < 0.01),
+    # what only says where need not be found; "sitting right on the bottom of its panel, lift it"
+    ("real/multirom_poster-cs.svg", 'nudge the "18 000" on the chart right by 20px, its touching the axis line',
+     lambda o, d: o.actions[0]["type"] == "move" and o.actions[0]["dx"] == 20),
+    ("real/multirom_poster-cs.svg", 'the "Z technických důvodů…" paragraph is sitting right on the bottom of its grey '
+     "panel, lift it up 20px or so",
+     lambda o, d: o.actions == [{"type": "move", "ids": ["flowRoot12556"], "dx": 0.0, "dy": -20.0}]),
+])
+def test_which_one_by_place_shifted_onto_a_column_and_gaps_said(path: str, request_text: str, check) -> None:
+    outcome, doc = _handle((SHARED / "corpus" / path).read_text(), request_text)
+    assert outcome.edited and check(outcome, doc), (outcome.message, outcome.actions)

@@ -44,7 +44,10 @@ _PLACE_NAMED = re.compile(r"E\d+ (?:at|on|in) the (?:very |far )?(?:top|bottom|l
                           r"(?: (?:left|right))?(?: corner)?")
 #: "…, with 5 mm of space between them": the gap of the clause before.
 _WITH_GAP = re.compile(r"(?:and )?(?:with|leaving) (?:a |an |about |around |roughly )*\d+(?:\.\d+)? \w+ (?:of )?"
-                       r"(?:space|gap|room|air)(?: between E\d+| in between)?(?: please)?")
+                       r"(?:space|gap|room|air)(?: between E\d+| in between)?(?: please)?|"
+                       # "space the three logos evenly, 6mm gaps"
+                       r"(?:a |an |about |around |roughly )*\d+(?:\.\d+)? \w+ (?:gaps?|apart|spacing)"
+                       r"(?: between (?:E\d+|each))?(?: please)?")
 _RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
 

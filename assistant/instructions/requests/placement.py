@@ -74,7 +74,8 @@ def swap(s: str) -> Intent | None:
 
 
 _OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits on top of|sitting on top of|"
-                 r"on top of|sits on|sitting on|is over|runs (?:straight |right )?into|"
+                 r"on top of|sits (?:right |just |directly )?on|sitting (?:right |just |directly )?on|is over|"
+                 r"runs (?:straight |right )?into|"
                  r"running (?:straight |right )?into|crashes into|crashing into|bumping into|is bumping|bumping|"
                  r"butting into|"
                  r"collides with|colliding with|clashes with|clashing with|touches|touching|bumps into|hits|"
@@ -96,8 +97,8 @@ def separate(s: str) -> Intent | None:
         return Intent("separate", [int(m.group(1)[1:])], [int(m.group(2)[1:])],
                       params={"mover": True, "or_gap": "away from" in m.group(0)})
     m = re.search(r"(" + E + r")(?: (?:and|&|of) (" + E + r"))? (?:is |are |still |kind of |a bit |slightly )*" +
-                  _OVERLAP_VERB + r"(?: with| each other| one another)?(?: (?:the )?(?:(?:left|right|top|bottom) )?"
-                  r"(?:side|edge|end|corner) of)?(?: (" + E + r"))?", s)
+                  _OVERLAP_VERB + r"(?: with| each other| one another)?(?: (?:the )?(?:(?:(?:left|right|top|bottom) )?"
+                  r"(?:side|edge|end|corner)|bottom|top) of)?(?: (" + E + r"))?", s)
     if m and (m.group(2) or m.group(3)):
         first, other = int(m.group(1)[1:]), int((m.group(3) or m.group(2))[1:])
         return Intent("separate", [first], [other], state=True)
@@ -135,6 +136,9 @@ def inside(s: str) -> Intent | None:
                  r"inside|back|back on)(?: (?:again|please|pls|a bit|a little))?$|(?:in|into|onto|on|within|inside) "
                  r"the (?:margins|safe area|frame|" + _SHEETS + r")\b)", s):
         return Intent("inside", slots(s)[:1])
+    if re.match(r"(?:make (?:" + E + r" )?)?fit (?:" + E + r" |the whole (?:line|thing|text|word|title) |all of "
+                r"(?:" + E + r" |it ))?(?:on|onto|in|into|within|inside) (?:the )?(?:" + _SHEETS + r")\b", s):
+        return Intent("inside", slots(s)[:1], params={"fit": True})  # "fit the whole line on the page"
     if re.match(r"(?:" + E + r" )+(?:is|are|fits?|sits?) (?:all |fully |wholly |completely |entirely )?(?:in|on|"
                 r"within|inside) the (?:" + _SHEETS + r")$", s):
         return Intent("inside", slots(s)[:1])  # "… so the whole word is on the page": a goal
@@ -153,6 +157,10 @@ def distribute(s: str) -> Intent | None:
                  r"\b(?:width|height|size|wide|tall)\b", s):
         axis = ("horizontal" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bside by side\b|\bin a row\b", s)
                 else "vertical" if re.search(r"\bvertical(?:ly)?\b|\bdown the page\b|\bin a column\b", s) else None)
+        length = am.first_length(s)
+        if length is not None and length.unit != "%" and re.search(r"\b(?:gaps?|apart|spacing|space|between)\b", s):
+            # "space the three partner logos evenly, 6mm gaps": even, and that wide
+            return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
         return Intent("distribute", slots(s), params={"axis": axis})
     return None
 

@@ -455,6 +455,11 @@ class _Reader:
                 goal.patients = main.patients
                 vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
                 goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
+            elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
+                    main.kind == "nudge" and main.patients and not goal.refs and all(
+                        mentions[n].plural and not mentions[n].pronoun for n in goal.patients if n < len(mentions)):
+                # "shift them left so the headings line up": those shifted line up, not every heading
+                goal.patients = main.patients
             elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and goal.params.get(
                     "rel") and not goal.refs:
                 goal.refs = [p for p in main.patients if p not in goal.patients]  # what the main clause moves
@@ -486,12 +491,15 @@ class _Reader:
             relation = None  # "the photos next to the title": which ones is not said
         if relation:
             # "make the text above the picture bold": the relation says which text, the clause asks for bold
-            reduced = detect_intent(skel[:relation.end(1)] + skel[relation.end():], tokens, self.original)
+            rest = skel[:relation.end(1)] + skel[relation.end():]
+            reduced = detect_intent(rest, tokens, self.original)
             counted = bool(mentions[int(relation.group(1))].count)  # "the two photos next to X": says which two
             # "pop the date under the photo": a verb of putting makes "under the photo" where to, not which one
             placed = intent is not None and intent.kind == "place" and int(relation.group(3)) in intent.refs and \
                 bool(re.search(r"\b(?:put|place|move|pop|stick|drop|bring|shift|slide|tuck|park|plop)\b", skel))
-            if reduced is None or reduced.kind == "place" or placed or reduced.kind == (
+            if reduced is None and intent is not None and intent.kind == "place" and _describes(rest) and not placed:
+                intent = None  # "the subtitle under the title gets chopped at 'du H…'": which subtitle, and a problem
+            elif reduced is None or reduced.kind == "place" or placed or reduced.kind == (
                     intent.kind if intent else None) and intent is not None and int(relation.group(3)) in \
                     intent.refs and not counted:
                 relation = None
@@ -529,7 +537,8 @@ class _Reader:
                         self.unresolved = self.unresolved or ask
                         self.remarks.append(" ".join(t.raw for t in tokens))
                         return
-                    unused = purpose is not None and n not in intent.patients + intent.refs and not m.pronoun
+                    # (what only says where, or why, need not be found: "nudge the '18 000' on the chart right")
+                    unused = n not in intent.patients + intent.refs and not m.pronoun
                     if not (intent.kind == "style" or intent.params.get("compare") or unused) or n in intent.patients:
                         raise  # (what only the purpose names — "so it sits closer to the mascots" — need not be found)
                     # "bold like the other names", "wider than the page": what it is compared with need not be found
@@ -867,7 +876,7 @@ class _Reader:
             if mends and kind == "match" and not step.refs and held.intent.params.get("compare"):
                 # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
                 step.refs = [r for r in held.refs if r not in step.patients]
-            if mends and kind == "align" and not step.refs and held.kind == "nudge" and held.refs and set(
+            if mends and kind == "align" and not step.refs and held.kind in ("nudge", "place") and held.refs and set(
                     step.patients) == set(held.patients + held.refs):
                 # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
                 step.patients, step.refs = list(held.patients), list(held.refs)
