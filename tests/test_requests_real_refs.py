@@ -1270,3 +1270,17 @@ def test_holding_what_is_not_there_alone_says_so() -> None:
 def test_which_one_by_place_shifted_onto_a_column_and_gaps_said(path: str, request_text: str, check) -> None:
     outcome, doc = _handle((SHARED / "corpus" / path).read_text(), request_text)
     assert outcome.edited and check(outcome, doc), (outcome.message, outcome.actions)
+
+
+@pytest.mark.parametrize("request_text,check", [
+    # a design's own words with a question mark, typed as they stand; the same words on a later page: page 1
+    ("Arquitetura Tradicional? heading is a bit shouty, take it down to about 56px",
+     lambda o: o.actions == [{"type": "set_text_style", "ids": ["text3"], "font_size": 56.0}]),
+    # what is named after it is on the page of what was named first
+    ('"Você sabe o que é" is practically sitting on the heading. give them ~10px of air between',
+     lambda o: o.actions[0]["type"] == "set_gap" and {o.actions[0]["id"], o.actions[0]["target_id"]}
+     == {"text3", "text4"}),
+])
+def test_words_on_several_pages_mean_the_first_page(request_text: str, check) -> None:
+    outcome, _ = _handle((SHARED / "corpus" / "real" / "pro0049_cartaz.svg").read_text(), request_text)
+    assert outcome.edited and check(outcome), (outcome.message, outcome.actions)

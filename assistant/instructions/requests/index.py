@@ -154,6 +154,8 @@ class ElementIndex:
 
     def __init__(self, layout: Layout, page: int | None = None) -> None:
         self.layout = layout
+        #: The page the request named (None: every page).
+        self.page = page
         self.entries: dict[str, Entry] = {}
         families: dict[str, list[str]] = {}
         pages = layout.canvas.page_boxes()

@@ -394,7 +394,7 @@ def align(s: str) -> Intent | None:
         return Intent("center", [n for n in slots(s) if n not in refs], refs,
                       params={"axis": axis or ("both" if (both and not refs) or inside else None)})
     if re.search(r"\bout of line\b|\bmisaligned\b|\bnot (?:aligned|lined up|in line|straight)\b|\bcrooked\b|"
-                 r"\bwonky\b|\bsticks out\b|\bsticking out\b", s):
+                 r"\bwonky\b|\bstick(?:s|ing) out\b(?! (?:past|of|beyond|over|from))", s):
         return Intent("align", slots(s)[:1], params={"edge": None, "page": False, "siblings": True})
     m = re.search(r"\b(?:align|aligned|alignment|aligning|line (?:" + E + r" )*(?:(?:left |right |top |bottom )?"
                   r"(?:tops?|bottoms?|edges?|sides?|centers?|centres?|baselines?|middles?) )?up|lines up|lined up|"

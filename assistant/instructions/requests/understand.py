@@ -237,6 +237,8 @@ class _Reader:
         self.understood = False
         #: Every element the last mention resolved could mean (for "the heading on the right", "the text above it").
         self.pool: list[str] = []
+        #: The page of what the request named by its words, for the nouns said after it (several pages, none said).
+        self.page_hint: int | None = None
         #: Whether the clause that set the subject said what is wrong ("… jammed together": "them" is both) rather
         #: than edited it ("move them closer to the name, make them bigger": "them" is what moved).
         self.said_wrong = False
@@ -276,6 +278,19 @@ class _Reader:
             return picked[:1] if picked else self._ask_unknown(m)
         scores = score_mention(m, self.index)
         cands = best_candidates(scores, self.index)
+        if self.index.page is None and len(self.layout.canvas.page_boxes()) > 1 and cands and (
+                m.quote or m.names or self.page_hint is not None):
+            # the same words on several pages and no page said: the first page, the one a viewer shows first (or
+            # the page of what the request named before: "'Você sabe o que é' is sitting on the heading")
+            top = max(scores[i] for i in cands)
+            near = [i for i, s in scores.items() if s >= top - 1.5]
+            page = self.page_hint if self.page_hint is not None else 0
+            first = [i for i in near if self.layout.get(i).page == page]
+            if first and len(first) < len(near) and len({self.layout.get(i).page for i in near}) > 1:
+                cands = [i for i in cands if i in first] or first
+            if m.quote or m.names:
+                pages = {self.layout.get(i).page for i in cands}
+                self.page_hint = pages.pop() if len(pages) == 1 else self.page_hint
         if not cands:
             return self._missing(m)
         # words of a text said beside a class noun ("the gvsig logo at the bottom") narrow, but a place said after
@@ -921,6 +936,26 @@ class _Reader:
             self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
 
 
+def _texts_quoted(request: str, layout: Layout) -> str:
+    """The request with the design's own words that hold a sentence mark put in quotes.
+
+    Typed as they stand ("Arquitetura Tradicional? heading is a bit shouty"), their "?" or "." ends no sentence.
+    """
+    lines = {ln.strip() for e in layout.elements for ln in (e.text or "").splitlines()}
+    for said in sorted(lines, key=len, reverse=True):  # the longest first: "Arquitetura Tradicional?", then parts
+        if len(said) < 6 or not re.search(r"[?!.…]", said) or said.count('"') or said.count("'"):
+            continue
+        found = re.search(rf"(?<![\w'\"]){re.escape(said)}(?![\w'\"])", request, re.I)
+        if found and request.count('"') % 2 == 0 and not _inside_quotes(request, found.start()):
+            request = f'{request[:found.start()]}"{found.group(0)}"{request[found.end():]}'
+    return request
+
+
+def _inside_quotes(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` lies between a pair of quote marks."""
+    return any(text[:at].count(q) % 2 == 1 for q in ('"', "\u201c"))
+
+
 def _toward(box: Box, place: str) -> float:
     """How far toward ``place`` ("right", "top_left" …) a box lies: smaller is further that way."""
     key = 0.0
@@ -949,6 +984,7 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     if command is not None:
         return Understanding("command", request, command=command)
     page, request = page_said(request, layout)
+    request = _texts_quoted(request, layout)
     index = ElementIndex(layout, page)
     tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index))
     reader = _Reader(layout, index, context, request)

@@ -167,7 +167,8 @@ NOT_NOUNS = {
     "viewers", "attendees", "guests", "audience",
     "almost", "nearly", "practically", "basically", "kisses", "kissing", "kiss", "hugs", "hugging", "grazes",
     # verbs that end a noun phrase ("the title feels oversized", "leave the badge alone")
-    "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes", "reads", "grazing", "brushes",
+    "sticks", "pokes", "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes",
+    "reads", "grazing", "brushes",
     "brushing", "feels", "feel", "seems", "seem",
     "appears", "appear", "looks",
     "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",
