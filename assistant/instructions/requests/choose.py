@@ -709,6 +709,14 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
     return [i for _d, i in sorted(found)[:count]]
 
 
+def toward(box: Box, place: str) -> float:
+    """How far toward ``place`` ("right", "top_left" …) a box lies: smaller is further that way."""
+    key = 0.0
+    for side in place.split("_"):
+        key += {"right": -box.cx, "left": box.cx, "top": box.cy, "bottom": -box.cy}.get(side, 0.0)
+    return key
+
+
 __all__ = ["score_mention", "unknown_head", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part",
-           "related_to", "drawn_on", "lined_up", "pinned_art",
+           "related_to", "drawn_on", "lined_up", "pinned_art", "toward",
            "BROADER"]

@@ -144,4 +144,24 @@ def copies(ids: list[str], layout: Layout) -> bool:
                for e in els[1:])
 
 
-__all__ = ["page_said", "without_asides", "copies"]
+def texts_quoted(request: str, layout: Layout) -> str:
+    """The request with the design's own words that hold a sentence mark put in quotes.
+
+    Typed as they stand ("Arquitetura Tradicional? heading is a bit shouty"), their "?" or "." ends no sentence.
+    """
+    lines = {ln.strip() for e in layout.elements for ln in (e.text or "").splitlines()}
+    for said in sorted(lines, key=len, reverse=True):  # the longest first: "Arquitetura Tradicional?", then parts
+        if len(said) < 6 or not re.search(r"[?!.…]", said) or said.count('"') or said.count("'"):
+            continue
+        found = re.search(rf"(?<![\w'\"]){re.escape(said)}(?![\w'\"])", request, re.I)
+        if found and request.count('"') % 2 == 0 and not _inside_quotes(request, found.start()):
+            request = f'{request[:found.start()]}"{found.group(0)}"{request[found.end():]}'
+    return request
+
+
+def _inside_quotes(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` lies between a pair of quote marks."""
+    return any(text[:at].count(q) % 2 == 1 for q in ('"', "\u201c"))
+
+
+__all__ = ["page_said", "without_asides", "copies", "texts_quoted"]

@@ -36,7 +36,6 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.document import Layout
-from assistant.geometry import Box
 from assistant.instructions.requests import fixes
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
@@ -50,6 +49,7 @@ from assistant.instructions.requests.choose import (
     pinned_art,
     related_to,
     score_mention,
+    toward,
     unknown_head,
 )
 from assistant.instructions.requests.clauses import (
@@ -65,7 +65,7 @@ from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
-from assistant.instructions.requests.scope import copies, page_said, without_asides
+from assistant.instructions.requests.scope import copies, page_said, texts_quoted, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, fold, tokenise
@@ -736,7 +736,7 @@ class _Reader:
                 there = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
                 if m.count and len(there) < m.count <= len(resolved[n]):
                     # "the two pictures on the right": the two furthest that way
-                    there = sorted(resolved[n], key=lambda i: _toward(self.layout.get(i).box, place))[:m.count]
+                    there = sorted(resolved[n], key=lambda i: toward(self.layout.get(i).box, place))[:m.count]
                 resolved[n] = there
                 continue
             pool = pools[n]
@@ -936,34 +936,6 @@ class _Reader:
             self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
 
 
-def _texts_quoted(request: str, layout: Layout) -> str:
-    """The request with the design's own words that hold a sentence mark put in quotes.
-
-    Typed as they stand ("Arquitetura Tradicional? heading is a bit shouty"), their "?" or "." ends no sentence.
-    """
-    lines = {ln.strip() for e in layout.elements for ln in (e.text or "").splitlines()}
-    for said in sorted(lines, key=len, reverse=True):  # the longest first: "Arquitetura Tradicional?", then parts
-        if len(said) < 6 or not re.search(r"[?!.…]", said) or said.count('"') or said.count("'"):
-            continue
-        found = re.search(rf"(?<![\w'\"]){re.escape(said)}(?![\w'\"])", request, re.I)
-        if found and request.count('"') % 2 == 0 and not _inside_quotes(request, found.start()):
-            request = f'{request[:found.start()]}"{found.group(0)}"{request[found.end():]}'
-    return request
-
-
-def _inside_quotes(text: str, at: int) -> bool:
-    """Whether position ``at`` of ``text`` lies between a pair of quote marks."""
-    return any(text[:at].count(q) % 2 == 1 for q in ('"', "\u201c"))
-
-
-def _toward(box: Box, place: str) -> float:
-    """How far toward ``place`` ("right", "top_left" …) a box lies: smaller is further that way."""
-    key = 0.0
-    for side in place.split("_"):
-        key += {"right": -box.cx, "left": box.cx, "top": box.cy, "bottom": -box.cy}.get(side, 0.0)
-    return key
-
-
 def _describe(layout: Layout, element_id: str) -> str:
     el = layout.get(element_id)
     text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
@@ -984,7 +956,7 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     if command is not None:
         return Understanding("command", request, command=command)
     page, request = page_said(request, layout)
-    request = _texts_quoted(request, layout)
+    request = texts_quoted(request, layout)
     index = ElementIndex(layout, page)
     tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index))
     reader = _Reader(layout, index, context, request)
