@@ -1284,3 +1284,11 @@ def test_which_one_by_place_shifted_onto_a_column_and_gaps_said(path: str, reque
 def test_words_on_several_pages_mean_the_first_page(request_text: str, check) -> None:
     outcome, _ = _handle((SHARED / "corpus" / "real" / "pro0049_cartaz.svg").read_text(), request_text)
     assert outcome.edited and check(outcome), (outcome.message, outcome.actions)
+
+
+def test_keep_a_side_and_end_where_another_ends() -> None:
+    outcome, doc = _handle((SHARED / "corpus" / "real" / "publican_slide-toolchain.svg").read_text(),
+                           "the intro paragraph runs way past the right edge of the beige panel; keep its left edge "
+                           "but make it end where the panel ends")
+    assert [a["type"] for a in outcome.actions] == ["resize"], outcome.actions  # no move to the page's left margin
+    assert abs(doc.layout.get("text3762").box.x2 - doc.layout.get("rect3785-1").box.x2) < 1

@@ -443,6 +443,11 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                      *labels] for a in resize_anchors(layout, el)]
         if out:
             return out
+    if p.get("end_at") and step.refs:  # "keep its left edge but make it end where the panel ends"
+        edge = layout.get(step.refs[0]).box.x2
+        return [[{"type": "resize", "id": i, "width": round(edge - layout.get(i).box.x, 3), "anchor": "left",
+                  "keep_aspect": not stretchable(layout.get(i))} for i in step.patients
+                 if edge > layout.get(i).box.x]]
     if p.get("anchor"):  # "… 10 % smaller, keep the left edge put": about that side
         return [[{"type": "resize", "id": i, "scale": round(s, 4), "anchor": p["anchor"]} for i in step.patients]]
     if p.get("fit") and s < 1 and step.intent.refs and step.refs and step.refs[0] not in step.patients:

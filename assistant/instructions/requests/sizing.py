@@ -41,6 +41,17 @@ def emphasis(s: str) -> Intent | None:
     return None
 
 
+def end_at(s: str) -> Intent | None:
+    """"Make it end where the panel ends": as wide as reaches the other's right edge, its left edge kept."""
+    m = re.search(r"(E\d+) (?:end|ends|stop|stops|finish|finishes) (?:where|at|with) "
+                  r"(?:the (?:right )?(?:edge|end) of )?(E\d+)(?: (?:ends|does|stops|finishes))?\b", s)
+    if not m or m.group(1) == m.group(2):
+        return None
+    return Intent("resize", [int(m.group(1)[1:])], [int(m.group(2)[1:])], params={
+        "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": False, "shrink": False,
+        "end_at": True})
+
+
 def resize(s: str) -> Intent | None:
     """Size changes: "bigger", "shrink", "twice as big", "20 % smaller", "300px wide", "wider"."""
     factor = am.factor(s)
@@ -108,4 +119,4 @@ def confirm(s: str) -> Intent | None:
     return None
 
 
-__all__ = ["emphasis", "resize", "confirm", "BIGGER", "SMALLER"]
+__all__ = ["emphasis", "resize", "confirm", "end_at", "BIGGER", "SMALLER"]

@@ -121,9 +121,9 @@ _SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|kno
 #: "…, keep the left edge put", "keep his feet where they are": the side a resize holds still.
 _HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leaving|hold|holding|pin)"
                         r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
-                        r"(?: hand)?(?: edges?| sides?)? "
-                        r"(?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
-                        r"pinned|unchanged|the same|in the same place)?(?: please| pls)?"
+                        r"(?: hand)?(?: edges?| sides?)?"
+                        r"(?: (?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
+                        r"pinned|unchanged|the same|in the same place))?(?: please| pls)?"
                         # "…, still tucked in the bottom right corner": that corner holds
                         r"|(?:and |but )?(?:still |keep it |keeping it )(?:tucked |sitting |snug |pinned )?(?:in|into) "
                         r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?")
@@ -404,6 +404,8 @@ class _Reader:
             self.steps[-1].intent.params["margin"] = inset
             return
         held_edge = _HELD_EDGE.fullmatch(said)
+        if held_edge and not (self.steps and self.steps[-1].kind == "resize") and self.pending is not None:
+            return  # "… runs past the panel; keep its left edge but make it end where the panel ends": the mend says
         if held_edge and self.steps and self.steps[-1].kind == "resize":
             # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side
             corner = held_edge.group("corner")

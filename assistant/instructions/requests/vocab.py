@@ -167,7 +167,7 @@ NOT_NOUNS = {
     "viewers", "attendees", "guests", "audience",
     "almost", "nearly", "practically", "basically", "kisses", "kissing", "kiss", "hugs", "hugging", "grazes",
     # verbs that end a noun phrase ("the title feels oversized", "leave the badge alone")
-    "sticks", "pokes", "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes",
+    "ends", "sticks", "pokes", "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes",
     "reads", "grazing", "brushes",
     "brushing", "feels", "feel", "seems", "seem",
     "appears", "appear", "looks",
