@@ -159,6 +159,8 @@ class ElementIndex:
         self.entries: dict[str, Entry] = {}
         families: dict[str, list[str]] = {}
         pages = layout.canvas.page_boxes()
+        #: How many pages the layout has.
+        self.pages = len(pages)
         #: The whole drawing lies beside the page (a page set wrong, not a scratch area): it is all meant.
         self.beside = not any(e.role != "background" and any(e.box.intersection(p) is not None for p in pages)
                               for e in layout.elements)

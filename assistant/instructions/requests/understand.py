@@ -278,7 +278,7 @@ class _Reader:
             return picked[:1] if picked else self._ask_unknown(m)
         scores = score_mention(m, self.index)
         cands = best_candidates(scores, self.index)
-        if self.index.page is None and len(self.layout.canvas.page_boxes()) > 1 and cands and (
+        if self.index.page is None and self.index.pages > 1 and cands and (
                 m.quote or m.names or self.page_hint is not None):
             # the same words on several pages and no page said: the first page, the one a viewer shows first (or
             # the page of what the request named before: "'Você sabe o que é' is sitting on the heading")
@@ -711,6 +711,7 @@ class _Reader:
                 place = f"{place}_{after.group(2)}"
             if says_which == "refs" and found and len(in_part(found, place, self.layout)) == len(found):
                 continue  # the one found is there already
+            taken = {x for k, ids in resolved.items() if k != n for x in ids}  # what the clause's other nouns mean
             if elsewhere and not in_part(found, place, self.layout):
                 kind = self.layout.get(found[0]).kind
                 near = in_part([i for i in self.index.content_ids() if self.layout.get(i).group is None
@@ -718,7 +719,6 @@ class _Reader:
                 # a picture of its kind, or else any picture (a logo may be drawn or embedded)
                 there = [i for i in near if self.layout.get(i).kind == kind] or near
                 if says_which == "refs":  # what the place picks is not what is edited
-                    taken = {x for k, ids in resolved.items() if k != n for x in ids}
                     there = [i for i in there if i not in taken]
                 if there:
                     resolved[n] = extreme(there, place, self.index)
@@ -746,7 +746,7 @@ class _Reader:
                 # "the uulm logo bottom left": a logo the importer pinned as ornament is one a place may pick
                 pool = list(dict.fromkeys(pool + pinned_art(self.index)))
             there = extreme(pool, place, self.index)
-            if says_which == "refs" and set(there) & {x for k, ids in resolved.items() if k != n for x in ids}:
+            if says_which == "refs" and set(there) & taken:
                 continue  # what the place picks is what is edited: the place did not say which
             resolved[n] = there
 
