@@ -49,6 +49,7 @@ from assistant.importer.spatial import BoxIndex
 from assistant.importer.structure import Plan, build_plans, walk_plans
 from assistant.importer.walk import Item, Walker
 from assistant.limits import DEFAULT_LIMITS, ImportLimits, budget
+from assistant.svg.codes import drawn_like_code
 from assistant.svg.css import StyleResolver
 from assistant.svg.image import CODE_NAME, INK_TOLERANCE, looks_like_code
 from assistant.svg.parse import parse_svg_bytes, read_svg_bytes
@@ -282,6 +283,9 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
     if name is None and p.kind == "image" and len(p.items) == 1:
         # what everyone calls a QR code, though no file says so; else the name of the file a picture shows
         name = CODE_NAME if looks_like_code(p.items[0].node) else _file_name(p.items[0].node)
+    elif name is None and p.kind in ("group", "shape") and p.box.height > 0 and \
+            0.8 <= p.box.width / p.box.height <= 1.25 and drawn_like_code(node):
+        name = CODE_NAME  # the same code drawn as squares
     return Element(
         id=ident, kind=p.kind, role=role, box=p.box, rotation=_rotation(p.items), z=z,
         opacity=max(i.opacity for i in p.items), locked=_locked(node), importance=_importance(node, role),
