@@ -22,7 +22,7 @@ def test_the_development_set_is_met_without_moving_anything_else() -> None:
     assert res["model"] == 0 and res["seconds"] < 1.5
 
 
-#: Batches 3 to 10 of the held-out set: real files of ../shared/corpus whose ids say nothing.
+#: Batches 3 to 11 of the held-out set: real files of ../shared/corpus whose ids say nothing.
 REAL_FILES = real_files()
 
 
@@ -37,10 +37,10 @@ def test_the_held_out_requests() -> None:
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 10 (646 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 11 (726 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 646
+    assert res["requests"] == 726
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    assert res["met"] >= 465, missed
-    assert res["wrong_edits"] <= 45
+    assert res["met"] >= 514, missed
+    assert res["wrong_edits"] <= 66
     assert res["seconds"] < 1.5

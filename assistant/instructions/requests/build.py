@@ -392,6 +392,10 @@ def _style(step: Step, layout: Layout) -> list[Actions]:
             if size <= 0:
                 raise CannotPlan(f"that would leave {i!r} with no font size")
             fields["font_size"] = round(size, 3)
+            if p.get("anchor") and list(fields) == ["font_size"]:
+                # "take it from 17.5 down to 15, left edge stays": that much smaller, about the side held
+                out.append({"type": "resize", "id": i, "scale": round(size / el.font_size, 4), "anchor": p["anchor"]})
+                continue
         if fields:
             out.append({"type": "set_text_style", "ids": [i], **fields})
     return [out]
@@ -449,7 +453,11 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                   "keep_aspect": not stretchable(layout.get(i))} for i in step.patients
                  if edge > layout.get(i).box.x]]
     if p.get("anchor"):  # "… 10 % smaller, keep the left edge put": about that side
-        return [[{"type": "resize", "id": i, "scale": round(s, 4), "anchor": p["anchor"]} for i in step.patients]]
+        # "keep it centred": about its centre, else (where that leaves the page) about the middle of its top or
+        # bottom edge, which keeps it centred across
+        anchors = [p["anchor"]] + (["top", "bottom"] if p["anchor"] == "center" else [])
+        return [[{"type": "resize", "id": i, "scale": round(s, 4), "anchor": a} for i in step.patients]
+                for a in anchors]
     if p.get("fit") and s < 1 and step.intent.refs and step.refs and step.refs[0] not in step.patients:
         # "shrink it so it fits within the screenshot's width": as narrow as that, and set within it
         ref = layout.get(step.refs[0]).box

@@ -19,6 +19,7 @@ from assistant.document import Element, Layout, hex_rgb
 from assistant.geometry import Box
 from assistant.instructions.requests.colours import element_families, element_family, near_families, word_family
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
+from assistant.instructions.requests.language import LANGUAGES, language_of
 from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
@@ -524,11 +525,32 @@ def _script(text: str) -> str | None:
 def _by_script(m: Mention, scores: dict[str, float], index: ElementIndex) -> dict[str, float]:
     """Only the texts in the language the mention says, when some are."""
     wanted = {LANGUAGE_SCRIPTS[w] for w in m.words if w in LANGUAGE_SCRIPTS}
-    if not wanted or len(scores) < 2:
+    languages = {w for w in m.words if w in LANGUAGES}
+    if not wanted or (len(scores) < 2 and not languages) or not scores:
         return scores
-    kept = {k: v for k, v in scores.items() if _script(index.entry(k).texts[0] if index.entry(k).texts else "")
-            in wanted}
+    kept = {k: v for k, v in scores.items() if _script(_first_text(index, k)) in wanted}
+    texts = [i for i in index.content_ids() if index.layout.get(i).kind == "text"]
+    if "latin" in wanted and languages and (
+            all(_script(_first_text(index, i)) in ("latin", None) for i in texts) or
+            any(language_of(_first_text(index, i)) not in languages | {None} for i in texts)):
+        # "the little Czech note" among Latin texts: the ones in Czech, else those whose words say no other language
+        # ("the English line" beside a Chinese one, no other Latin language there, tells the scripts apart only)
+        said = {k: language_of(_first_text(index, k)) for k in kept}
+        inside = {k: v for k, v in kept.items() if said[k] in languages}
+        if inside:
+            return inside
+        # none is: the one text in that language, whatever the noun made of it ("the Czech note" set as body text)
+        others = [i for i in texts if language_of(_first_text(index, i)) in languages]
+        if 1 <= len(others) <= 2:
+            top = max(scores.values())
+            return {i: top for i in others}
+        kept = {k: v for k, v in kept.items() if said[k] is None} or kept
     return kept or scores
+
+
+def _first_text(index: ElementIndex, eid: str) -> str:
+    texts = index.entry(eid).texts
+    return texts[0] if texts else ""
 
 
 def _painted(eid: str, index: ElementIndex) -> list[Element]:

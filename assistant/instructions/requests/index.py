@@ -193,7 +193,9 @@ class ElementIndex:
             if text:
                 folded = fold(text)
                 entry.texts = [folded] + [fold(ln) for ln in text.splitlines() if ln.strip()]
-                entry.words = [w for w in re.split(r"[\s:/.]+", folded) if w and w != "and"]
+                # "4pm - 6pm" is typed and read as "4 pm 6 pm": a number apart from its unit, a lone dash no word
+                entry.words = [w for w in re.split(r"[\s:/.]+|(?<=\d)(?=[a-z])", folded)
+                               if w and w != "and" and w.strip("-\u2013\u2014")]
         for stem, ids in families.items():
             for i in ids:
                 if self.entries[i].keys.get(stem, ("token", 0.0))[0] == "token":

@@ -11,7 +11,7 @@ import re
 
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests.frame import E, Intent, slots, split_at
-from assistant.instructions.requests.style import FROM_TO, SIZE_TO
+from assistant.instructions.requests.style import BARE_FROM_TO, FROM_TO, SIZE_TO
 
 _DIRS = {"up": (0, -1), "upward": (0, -1), "upwards": (0, -1), "higher": (0, -1), "raise": (0, -1),
          "lift": (0, -1), "down": (0, 1), "downward": (0, 1), "downwards": (0, 1), "lower": (0, 1),
@@ -252,8 +252,8 @@ def gap(s: str) -> Intent | None:
     said = bool(re.match(r"(?:E\d+ (?:and )?)*(?:is|are|look|looks|seem|seems|feel|feels|sit|sits|floats?|hangs?|"
                          r"hovers?|drifts?|lies|lie|stands?|ends? up|too)\b", s))  # ("…, is too close to X": why)
     # "move the logo and the text up together by 1cm": as one, not closer
-    as_one = re.search(r"\b(?:up|down|left|right|higher|lower|across|over) together\b|\btogether (?:by|up|down|"
-                       r"left|right|with)\b", s)
+    as_one = re.search(r"\b(?:up|down|left|right|higher|lower|across|over)(?: by)?(?: (?:about|around|roughly|~))?"
+                       r"(?: [\d.]+ ?[a-z%]+)? together\b|\btogether (?:by|up|down|left|right|with)\b", s)
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
                  r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)) and \
             not as_one:
@@ -530,7 +530,8 @@ def nudge(s: str) -> Intent | None:
                  r" )?(?:up|down)\b",
                  s):
         return None
-    if SIZE_TO.fullmatch(s) or FROM_TO.search(s) or re.search(r"\b(?:up|down)\b.*\bin size\b", s):
+    if SIZE_TO.fullmatch(s) or FROM_TO.search(s) or BARE_FROM_TO.fullmatch(s) or re.search(
+            r"\b(?:up|down)\b.*\bin size\b", s):
         return None  # "drop it to ~12px", "drop it from 17.5 to 15", "up 10 % in size": a size
     if re.match(r"(?:the )?same \w+ (?:as )?E\d+ (?:has|have|had|gets?|uses?)\b", s):
         return None  # "… the same margin the compass has on the left": said to explain, no move

@@ -116,7 +116,9 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
         for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
             run = tokens[i:i + n]
             if any(t.kind in ("punct", "quote") for t in run) or (run[0].kind == "number" and not (
-                    n == 1 and _whole_number_text(run[0], tokens, i, index))):
+                    n == 1 and _whole_number_text(run[0], tokens, i, index)) and not (
+                    # "4pm - 6pm" (typed "4 pm 6 pm"): a time's words, a number first
+                    n >= 2 and run[1].kind == "word" and run[1].text in _TIME_WORDS)):
                 continue
             hits = _span_hits(run, index, after_the=i > 0 and tokens[i - 1].text in ("the", "this", "that")
                               and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
@@ -135,6 +137,8 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
     return spans
 
 
+#: Words after a number that make it a time of day.
+_TIME_WORDS = frozenset({"am", "pm", "h", "uhr"})
 _UNITS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in", "inch", "inches", "pc", "percent",
           "millimeter", "millimeters", "centimeter", "centimeters", "%", "x", "times"}
 
@@ -234,8 +238,10 @@ def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, fl
     A group and the member whose text it is count once.
     """
     run = [fold(w) for w in words if w != "and"]
+    timed = any(w in _TIME_WORDS for w in run)  # "4 pm 6 pm": the numbers of a time are as rare as it is
     if not run or words[0] == "and" or words[-1] == "and" or run[0] in _PART_GLUE or run[-1] in _PART_GLUE or not all(
-            _rare(w) or w in _PART_GLUE for w in run) or not any(c.isalpha() for w in run for c in w):
+            _rare(w) or w in _PART_GLUE or timed and (w.isdigit() or w in _TIME_WORDS) for w in run) or not any(
+            c.isalpha() for w in run for c in w):
         return []
     n = len(run)
     hits = [eid for eid, entry in index.entries.items()
@@ -383,7 +389,10 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         demonstrative = t.text in ("that", "this", "these", "those", "its", "their") and nxt is not None and (
             _is_noun(nxt) or (i + 1) in spans or nxt.kind == "quote" or nxt.text in POSITION_ADJECTIVES
-            or nxt.text == "one")
+            or nxt.text == "one" or (
+                # "that huge GDAL", "this little icon": an adjective, then what it describes
+                nxt.text in NOT_NOUNS and nxt.text not in INTENT_WORDS and i + 2 < len(tokens) and (
+                    (i + 2) in spans or tokens[i + 2].kind == "quote" or _is_noun(tokens[i + 2]))))
         prev = tokens[i - 1].text if i else ""
         if not demonstrative:
             if t.text == "that" and prev in ("so", "such", "sure", "ensure", "than", "now"):
@@ -460,7 +469,9 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             x in COLOR_WORDS or x in LANGUAGE_SCRIPTS for x in m.words) or (
             w in CLASS_WORDS and not any(x in CLASS_WORDS for x in m.words)))
         if (_is_noun(tok) or _adjective_as_noun(tokens, j, m, started)) and not (
-                m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS)):
+                m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS and not (
+                    # "the date line is as loud as …": a noun that is also a verb ("line up"), said as a noun
+                    w in CLASS_WORDS and (j + 1 == len(tokens) or tokens[j + 1].text in _AFTER_NOUN_VERB)))):
             word, plural = _singular(w)
             m.words.append(word)
             m.plural = plural or word in COLLECTIVES
@@ -479,6 +490,9 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
     return m, j
 
 
+#: Words that follow a noun, not a verb: "the date line is …", "the name line should …".
+_AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "sits", "should", "could", "needs",
+                              "has", "and", "in", "on", "at", "of", "from", "to", "by"})
 #: Words after which an adjective that ends a noun phrase was its noun ("the little light on the word …").
 _AFTER_A_NOUN = {"on", "in", "at", "over", "near", "by", "behind", "beside", "is", "are", "sits", "looks"}
 

@@ -60,15 +60,25 @@ def _family(raw: str) -> str | None:
 
 
 #: "drop it to ~12px", "take the tagline down to 20pt": a size of type to reach, not a move.
-SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink|size)(?: E\d+)*(?: (?:down|up|back))? "
-                     r"to (?:about |around |roughly |approximately )?\d+(?:\.\d+)? (?:pt|px|points?|pixels?)"
-                     r"(?: please| pls)?")
+SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink|size|go)(?: E\d+)*"
+                     r"(?: (?:down|up|back))? "
+                     r"to (?:about |around |roughly |approximately |~)?\d+(?:\.\d+)?(?: (?:pt|px|points?|pixels?)|"
+                     r"(?= please| pls|$)| ?ish\b)(?: please| pls)?"
+                     # "gdal.org up to 18", "section heads Overview / Software up to 16 please": no verb, a size of type
+                     r"|(?:E\d+ (?:and )?)+(?:up|down) to (?:about |around |roughly |~)?\d+(?:\.\d+)?"
+                     r"(?: (?:pt|px|points?|pixels?))?(?: please| pls)?")
 
 
 #: "drop it from 17.5 to 15": from the size it has to the one it should have.
 FROM_TO = re.compile(r"(?:drop|take|bring|knock|reduce|shrink|cut|change|set|make|go|size|scale|bump|raise|increase|"
                      r"decrease|push|turn)(?: E\d+)*(?: (?:down|up|back))? from (?P<a>\d+(?:\.\d+)?) ?"
-                     r"(?:pt|px|points?|pixels?)? to (?P<b>\d+(?:\.\d+)?)(?: (?:pt|px|points?|pixels?))?\b")
+                     r"(?:pt|px|points?|pixels?)? (?:(?:down|up|back) )?to (?P<b>\d+(?:\.\d+)?)"
+                     r"(?: (?:pt|px|points?|pixels?))?\b")
+
+
+#: "headline 60 -> 50" (the arrow read as "to"): from the size it has to the one it should have, no verb.
+BARE_FROM_TO = re.compile(r"(?:E\d+ )+(?:from )?(?P<a>\d+(?:\.\d+)?) ?(?:pt|px|points?|pixels?)? to "
+                          r"(?P<b>\d+(?:\.\d+)?)(?: (?:pt|px|points?|pixels?))?(?: please| pls)?")
 
 
 #: "56px instead of 64": the size it should have, then the one it has.
@@ -104,7 +114,7 @@ def _font_size(skel: str) -> dict[str, Any] | None:
                                                        r"(?:pt|px|points?|pixels?)$|^(?:E\d+ )+(?:to|at|=) "
                                                        r"\d+(?:\.\d+)? (?:pt|points?)$", skel)
     fontish = fontish or SIZE_TO.fullmatch(skel)
-    sizes = FROM_TO.search(skel) or INSTEAD_OF.search(skel)
+    sizes = FROM_TO.search(skel) or INSTEAD_OF.search(skel) or BARE_FROM_TO.fullmatch(skel)
     if sizes and float(sizes.group("a")) > 0:  # "drop it from 17.5 to 15": in whatever unit the sizes were read
         return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}
     length = am.first_length(skel)
@@ -113,7 +123,8 @@ def _font_size(skel: str) -> dict[str, Any] | None:
                                                                                               "points", "pixels")
                             and not re.search(r"\b(?:up|down|left|right|wide|tall|high)\b", skel)):
         return None
-    if length is None and fontish and re.search(r"\bsize (?:to |of |at |=)?\d", skel):
+    if length is None and fontish and (re.search(r"\bsize (?:to |of |at |=)?\d|\b(?:up|down) to ", skel) or
+                                       SIZE_TO.fullmatch(skel)):
         length = am.first_length(skel, bare=True)
     if length is not None and length.unit != "%":
         if (grow or shrink) and not re.search(_SIZE_TARGET, skel):
@@ -154,4 +165,4 @@ def detect_style(skel: str, raw: str = "") -> Intent | None:
     return Intent("style", [n for n in patients if n not in compared] or patients, params=params)
 
 
-__all__ = ["detect_style", "SIZE_TO", "FROM_TO", "INSTEAD_OF"]
+__all__ = ["detect_style", "SIZE_TO", "FROM_TO", "INSTEAD_OF", "BARE_FROM_TO"]

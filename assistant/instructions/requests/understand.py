@@ -65,6 +65,33 @@ from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
+from assistant.instructions.requests.said import (
+    AFTER_SWAP,
+    ALONG,
+    CARRIES,
+    CARRY,
+    CLOSER_ONLY,
+    CORNER_SAID,
+    DIRECTION,
+    END_WORDS,
+    FAMILY,
+    FIRST_WORDS,
+    GAP_SAID,
+    GOALS,
+    HELD_EDGE,
+    KEEP_PLACED,
+    MOVE_VERB,
+    OVERFLOWS,
+    PLACE_AFTER,
+    RELATION_AFTER,
+    SET_IT,
+    SIZE_VERB,
+    SWAP_ORDER,
+    describes,
+    held_anchor,
+    holds,
+    moved_by,
+)
 from assistant.instructions.requests.scope import copies, page_said, texts_quoted, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, SAID_NOUNS
@@ -72,99 +99,6 @@ from assistant.instructions.requests.words import Token, fold, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
-_RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
-                             r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
-                             r"to the right of|in|inside|within|on) E(\d+)")
-#: Words that say which part of the page an element is in ("the footer links").
-_END_WORDS = {"footer": "bottom", "header": "top"}
-#: Words that name the first of several texts in reading order.
-_FIRST_WORDS = frozenset({"intro", "introduction", "lede", "lead", "opening", "introductory"})
-#: Kinds of edit that mend the same kind of problem: a problem said, then an edit of its family, is that edit.
-_FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size", "fill": "size",
-           "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
-           "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
-#: Saying something runs past an edge ("goes out of the page", "falls off the right side").
-_OVERFLOWS = (r"(?:(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|sticks?|sticking|spills?|spilling|"
-              r"extends?|bleeds?|pokes?|poking) (?:out|off|past|beyond|outside)\b|(?:gets?|is|are|getting) (?:chopped|"
-              r"cut|cut off|clipped|cropped|truncated)\b)")
-#: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
-_DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take|give|could|can|would|will|"
-                        r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,2}"
-                        r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
-                        r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
-                        r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
-                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
-                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
-                        + _OVERFLOWS + ")")
-#: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
-_OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + _OVERFLOWS)
-#: What a swap ends with, said after it: "(the GeoNode one) up top right", "OSGeo one down bottom left".
-_AFTER_SWAP = re.compile(r"(?=.*\b(?:up|down|over|across|top|bottom|left|right|middle|center)\b)(?:E\d+ )?"
-                         r"(?:1 |one |ones )?(?:(?:goes|go|ends up|moves|on|at|in|to) )*(?:the )?"
-                         r"(?:(?:up|down|over|across)(?: |$))?(?:(?:top|bottom|left|right|middle|center)"
-                         r"(?: (?:left|right|corner|side|one|hand))*)?(?: please| pls)?")
-#: Why a move was asked, said after it: "…, closer to the map", "so it sits nearer the mascots".
-_CLOSER_ONLY = re.compile(r"(?:and |so |so that )?(?:(?:E\d+ )?(?:s |is |are |sits? |gets? |comes? |ends? up )?)?"
-                          r"(?:a bit |a little |slightly )?(?:closer|nearer|further|farther)(?: (?:to|from|away from)"
-                          r")? E\d+(?: please| pls)?")
-
-
-def _moved_by(intent: Intent | None) -> bool:
-    """Whether ``intent`` is a move by an amount said ("up 20px"): a move complete in itself."""
-    return intent is not None and intent.kind == "nudge" and any(
-        amount is not None for _way, amount in intent.params.get("moves", []))
-
-
-#: Verbs that take a size down or up as readily as a place ("take it down 10%" after "it feels oversized").
-_SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|knock|dial|tone|turn|step|scale|"
-                        r"tune)\b")
-#: "…, keep the left edge put", "keep his feet where they are": the side a resize holds still.
-_HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leaving|hold|holding|pin)"
-                        r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
-                        r"(?: hand)?(?: edges?| sides?)?"
-                        r"(?: (?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
-                        r"pinned|unchanged|the same|in the same place))?(?: please| pls)?"
-                        # "…, still tucked in the bottom right corner": that corner holds
-                        r"|(?:and |but )?(?:still |keep it |keeping it )(?:tucked |sitting |snug |pinned )?(?:in|into) "
-                        r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?")
-_HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
-                "baseline": "bottom"}
-_DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
-
-
-def _describes(skel: str) -> bool:
-    """Whether a clause says how things are rather than asks for an edit."""
-    return bool(_DESCRIBES.match(skel) or _OVERFLOW.match(skel))
-
-
-#: Intents that a purpose clause ("so it …") may put in place of its main clause.
-GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
-_PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:(?:at|on|in) the (?:very |far )?|"
-                          r"(?=(?:top|bottom) (?:left|right)\b))(?:top|bottom|left|right|middle|center)"
-                          r"(?: (?:left|right)(?: hand)?(?: corner)?| (?:row|line|part|area|strip|column))?"
-                          r"(?: of the (?:page|slide|card|poster))?\b"
-                          r"(?! (?:right|left|top|bottom|corner|hand|third|half|edge|side|center|middle)\b)")
-#: A clause that says a panel moves with what is on it ("…, text and all").
-_CARRY = re.compile(r"(?:(?:the |its |their )?(?:text|texts|words|contents?|everything|lot) and all|"
-                    r"(?:along )?with (?:its|the|their|all its) (?:text|texts|words|contents?)(?: on it)?|"
-                    r"(?:and )?everything (?:on|in) it(?: too)?)(?: please| too)?")
-#: A clause that only says how big the gap the clause before changes should be ("…, gap about 60px").
-_GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(?:a |the )?(?:gap|space|spacing|"
-                       r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
-                       r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
-                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
-#: "Make it 30px": a length said for what the clause before spoke of.
-_SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow) (?:it|that|"
-                     r"this|the gap|the space) (?:to |about |around |roughly |approximately |~)*)?"
-                     r"[\d.]+ ?[a-z%]+(?: please| pls| instead)?")
-#: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
-_CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
-                          r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
-#: "…, together with the wedges either side": more that moves with what the clause before moves.
-_ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too|as well|please)?")
-#: Moves that may carry what is on a panel.
-_CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
-#: Intents that relate several elements: "<intent> X and Y …" is one clause.
 
 
 @dataclass
@@ -244,6 +178,8 @@ class _Reader:
         self.said_wrong = False
         #: Every element the noun that named the subject could mean ("the one above": the other of them).
         self.kin: list[str] = []
+        #: The words of the clause after the one being read (what a pronoun said before its names stands for).
+        self.ahead: list[Token] = []
 
     # -- mentions ------------------------------------------------------------------------
     def resolve(self, m: Mention, prev: Mention | None, intent: Intent | None, mentions: list[Mention],
@@ -252,9 +188,13 @@ class _Reader:
             earlier = [n for n in sorted(resolved) if resolved[n] and not mentions[n].pronoun]
             if earlier and m.pronoun in ("it", "its", "itself", "they", "them"):
                 return list(resolved[earlier[0]])  # "keep the photo where it is"
+            if len(earlier) >= 2 and m.pronoun == "both":  # "'que es esta convocatoria' and 'Dirección 666' both sit …"
+                return list(dict.fromkeys(i for n in earlier for i in resolved[n]))
             ids = self.subject or list(self.context.last_ids)
             if m.plural and self.subject and self.subject_refs and self.said_wrong:
                 ids = list(dict.fromkeys(self.subject + self.subject_refs))  # "… jammed together; space them out"
+            if not ids:
+                ids = self._named_ahead(m)  # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
             if not ids:
                 raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
             return ids
@@ -305,10 +245,10 @@ class _Reader:
             worded = [i for i in dict.fromkeys(cands + self.pool) if said and all(
                 any(w in t.split() or w + "s" in t.split() for t in self.index.entry(i).texts[:1]) for w in said)]
             cands = worded if len(worded) > 1 else cands
-        for word in _END_WORDS.keys() & set(m.words):
+        for word in END_WORDS.keys() & set(m.words):
             if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
-                kept = in_part(cands, _END_WORDS[word], self.layout)
-                cands = kept if m.plural or m.every else extreme(kept or cands, _END_WORDS[word], self.index)
+                kept = in_part(cands, END_WORDS[word], self.layout)
+                cands = kept if m.plural or m.every else extreme(kept or cands, END_WORDS[word], self.index)
         if m.plural and not m.every and not m.count and not m.names and not m.quote and len(cands) > 1 and (
                 unknown_head(m) not in (None, *SAID_NOUNS)):
             # "the planets": a thing drawn in pictures no name or text says; which of them show it is not known
@@ -336,11 +276,27 @@ class _Reader:
         if len(picked) > 1 and copies(picked, self.layout):
             m.copies = True  # a title and its shadow: one text to whoever looks, both move together
             return picked
-        if len(picked) > 1 and _FIRST_WORDS.intersection(m.words):
+        if len(picked) > 1 and FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
         return picked
+
+    def _named_ahead(self, m: Mention) -> list[str]:
+        """What the next clause names plainly, when it names as many as ``m`` stands for.
+
+        The first clause's pronoun said before the names: one element for "it", two or more for "them".
+        """
+        if not self.ahead:
+            return []
+        found: list[str] = []
+        for n in find_mentions(self.ahead, self.index)[0]:
+            cands = [] if n.pronoun or n.everything or n.others else best_candidates(score_mention(n, self.index),
+                                                                                      self.index)
+            if len(cands) != 1:
+                return []
+            found += [c for c in cands if c not in found]
+        return found if (len(found) == 1) == (m.pronoun in _SINGULAR) else []
 
     def _member_quoted(self, group_id: str, m: Mention) -> str | None:
         """The member of ``group_id`` whose text is what ``m`` quotes, if one is."""
@@ -380,13 +336,13 @@ class _Reader:
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
         said = " ".join(t.text for t in tokens)
-        if _CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in _CARRIES:
+        if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in CARRIES:
             self._carry(self.steps[-1])
             return
         last_step = self.steps[-1] if self.steps else None
         gap_held = self.pending if self.pending is not None and self.pending.kind == "gap" else (
             last_step if last_step is not None and last_step.kind == "gap" else None)
-        if gap_held is not None and (_SET_IT.fullmatch(said) or gap_held is last_step and _GAP_SAID.fullmatch(said)) \
+        if gap_held is not None and (SET_IT.fullmatch(said) or gap_held is last_step and GAP_SAID.fullmatch(said)) \
                 and (length := first_length(said)) is not None:
             # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
             # gap about 60px": the gap it should be
@@ -394,7 +350,7 @@ class _Reader:
             gap_held.intent.state = False
             return
         if last_step is not None and last_step.kind == "place" and last_step.intent.params.get("rel") == "in" and \
-                _CORNER_SAID.fullmatch(said):
+                CORNER_SAID.fullmatch(said):
             # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
             last_step.intent.params["corner"] = corner_said(said)
             return
@@ -403,28 +359,28 @@ class _Reader:
             # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge
             self.steps[-1].intent.params["margin"] = inset
             return
-        held_edge = _HELD_EDGE.fullmatch(said)
+        held_edge = HELD_EDGE.fullmatch(said)
         if held_edge and not (self.steps and self.steps[-1].kind == "resize") and self.pending is not None:
             return  # "… runs past the panel; keep its left edge but make it end where the panel ends": the mend says
-        if held_edge and self.steps and self.steps[-1].kind == "resize":
+        if held_edge and self.steps and (self.steps[-1].kind == "resize" or self.steps[-1].kind == "style" and
+                                         "font_size" in self.steps[-1].intent.params):
             # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side
-            corner = held_edge.group("corner")
-            self.steps[-1].intent.params["anchor"] = corner.replace(" ", "_") if corner else \
-                _HELD_ANCHOR[held_edge.group("side")]
+            self.steps[-1].intent.params["anchor"] = held_anchor(held_edge)
             return
         if re.match(r"(?:and )?(?:together|along) with\b", said):
             # "…, together with the wedges either side": where they are says nothing more
             while len(tokens) > 2 and (tokens[-1].text in ("side", "sides") and tokens[-2].text in ("either", "both")):
                 tokens = tokens[:-3] if len(tokens) > 3 and tokens[-3].text == "on" else tokens[:-2]
         mentions, skel = find_mentions(tokens, self.index)
-        if last_step is not None and _moved_by(last_step.intent) and _CLOSER_ONLY.fullmatch(skel):
+        if last_step is not None and moved_by(last_step.intent) and CLOSER_ONLY.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "move the caption up 20 px, closer to the map"
             return
-        if last_step is not None and last_step.kind == "swap" and _AFTER_SWAP.fullmatch(skel):
+        if last_step is not None and last_step.kind == "swap" and (AFTER_SWAP.fullmatch(skel) or
+                                                                   SWAP_ORDER.fullmatch(skel)):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "swap the two logos - GeoNode one up top right"
             return
         last = self.steps[-1] if self.steps else None
-        if last is not None and last.kind in _CARRIES and _ALONG.fullmatch(skel):
+        if last is not None and last.kind in CARRIES and ALONG.fullmatch(skel):
             # "take 'Guidelines' up 15px, together with the wedges either side": they move with it, beside it
             movers = [self.layout.get(i).box for i in last.patients]
             for n in range(len(mentions)):
@@ -454,7 +410,7 @@ class _Reader:
             goal = detect_intent(skel[purpose.end():], tokens, self.original)
             main = detect_intent(skel[:purpose.start()], tokens, self.original)
             intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
-            if intent is goal and goal is not None and goal.kind == "gap" and _moved_by(main):
+            if intent is goal and goal is not None and goal.kind == "gap" and moved_by(main):
                 intent = main  # "bring it up 20px so it sits closer to the mascots": the amount says how far
             if intent is goal and goal is not None and main is not None and goal.kind == "edge" and \
                     goal.params.get("inset") is not None and main.patients:
@@ -482,20 +438,20 @@ class _Reader:
                 goal.refs = [p for p in main.patients if p not in goal.patients]  # what the main clause moves
         else:
             intent = detect_intent(skel, tokens, self.original)
-            described = _PLACE_AFTER.search(skel)
+            described = PLACE_AFTER.search(skel)
             if described and (intent is None or intent.kind in ("edge", "region", "nudge")):
                 # "the small print at the very bottom": a place after a noun says which one, when the clause
                 # asks for something else ("… smaller", "… up 10px")
                 reduced = skel[:described.end(1)] + skel[described.end():]
                 rest = detect_intent(reduced, tokens, self.original)
                 if rest is not None and rest.kind not in ("edge", "region") and (
-                        rest.kind != "nudge" or _DIRECTION.search(reduced)):
+                        rest.kind != "nudge" or DIRECTION.search(reduced)):
                     intent, place_says_which = rest, True
-                elif rest is None and _describes(reduced):  # "the × in the top row is rather small"
+                elif rest is None and describes(reduced):  # "the × in the top row is rather small"
                     intent, place_says_which = None, True
         if not place_says_which and intent is not None and intent.kind in (
                 "center", "match", "gap", "swap", "zorder", "style", "resize", "emphasis", "separate", "align"):
-            described = _PLACE_AFTER.search(skel)
+            described = PLACE_AFTER.search(skel)
             if described and int(described.group(1)[1:]) in intent.refs:
                 place_says_which = "refs"  # "centred on the GeoNode logo bottom left": which logo, not where to go
         if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b", skel):
@@ -503,7 +459,7 @@ class _Reader:
             within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
             if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
                 intent.refs = [int(within.group(1)[1:])]
-        relation = _RELATION_AFTER.search(skel)
+        relation = RELATION_AFTER.search(skel)
         if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count:
             relation = None  # "the photos next to the title": which ones is not said
         if relation:
@@ -514,7 +470,7 @@ class _Reader:
             # "pop the date under the photo": a verb of putting makes "under the photo" where to, not which one
             placed = intent is not None and intent.kind == "place" and int(relation.group(3)) in intent.refs and \
                 bool(re.search(r"\b(?:put|place|move|pop|stick|drop|bring|shift|slide|tuck|park|plop)\b", skel))
-            if reduced is None and intent is not None and intent.kind == "place" and _describes(rest) and not placed:
+            if reduced is None and intent is not None and intent.kind == "place" and describes(rest) and not placed:
                 intent = None  # "the subtitle under the title gets chopped at 'du H…'": which subtitle, and a problem
             elif reduced is None or reduced.kind == "place" or placed or reduced.kind == (
                     intent.kind if intent else None) and intent is not None and int(relation.group(3)) in \
@@ -547,12 +503,17 @@ class _Reader:
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
                 except _Ask as ask:
-                    if (_describes(skel) or (intent.kind == "lock" and intent.params.get("keep"))) and \
+                    if (describes(skel) or (intent.kind == "lock" and intent.params.get("keep"))) and \
                             ask.status == "missing" and not m.pronoun:
                         # "the CC badge is crashing into the credit line - slide the text left", "… leave the badge
                         # alone": a problem or a hold about what is not found; said if nothing else is asked
                         self.unresolved = self.unresolved or ask
                         self.remarks.append(" ".join(t.raw for t in tokens))
+                        lead = [k for k in intent.patients if k < n and resolved.get(k)]
+                        if lead and describes(skel) and not self.subject:
+                            # "'Mapbender Mobile Application' is glued to the bottom of the phone, take it down":
+                            # what the problem is about is "it", though the phone is not found
+                            self.subject = [i for k in lead for i in resolved[k]]
                         return
                     # (what only says where, or why, need not be found: "nudge the '18 000' on the chart right")
                     unused = n not in intent.patients + intent.refs and not m.pronoun
@@ -591,14 +552,14 @@ class _Reader:
             line = re.search(rf"\b(row|column) of E{n}\b", skel)
             if line and m.plural and len(resolved[n]) > 1:  # "the whole row of step buttons": those in one row
                 resolved[n] = lined_up(self.index, resolved[n], line.group(1))
-        if intent is not None and _describes(skel):
+        if intent is not None and describes(skel):
             intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
         if intent is None:
-            if mentions and all(resolved.get(n) for n in range(len(mentions))):
+            lead = re.match(r"(?:E\d+ (?:and |or )?)+", skel + " ")
+            first = [int(x) for x in re.findall(r"E(\d+)", lead.group(0))] if lead else sorted(resolved)
+            if mentions and all(resolved.get(n) for n in (first if lead and describes(skel) else range(len(mentions)))):
                 # "the logo is dominating the footer": the logo is what "it" will mean; "the photo and the text
-                # overlap": both
-                lead = re.match(r"(?:E\d+ (?:and |or )?)+", skel + " ")
-                first = [int(x) for x in re.findall(r"E(\d+)", lead.group(0))] if lead else sorted(resolved)
+                # overlap": both; "CERTIFICATE hugs the top of the green bar": the title, though no bar is green
                 if self.subject and not any(mentions[n].names or mentions[n].quote or mentions[n].pronoun or any(
                         w in CLASS_WORDS for w in mentions[n].words) for n in first):
                     # "… is cut off at the top, only the bottoms of the letters show — bring it down": a remark
@@ -644,6 +605,13 @@ class _Reader:
             members = [self._member_quoted(patients[0], mentions[n]) for n in intent.patients if n < len(mentions)]
             if all(members) and len(set(members)) == 2:
                 patients = [str(x) for x in members]
+        if intent.kind == "place" and KEEP_PLACED.match(skel) and self.steps and patients and refs and all(
+                holds(self.layout.get(p).box, self.layout.get(r).box, intent.params.get("rel")) for p in patients
+                for r in refs):
+            # "take it down ~10px but keep it above More Functionality": a bound the edit before must respect, which
+            # holds now; not a move of its own
+            self.remarks.append(" ".join(t.raw for t in tokens))
+            return
         patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
         refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
@@ -655,7 +623,7 @@ class _Reader:
                     text=" ".join(t.raw for t in tokens),
                     refs_are_others=any(mentions[n].others for n in intent.refs))
         self.all_ids += [i for i in patients + refs if i not in self.all_ids]
-        if intent.kind in _CARRIES and not intent.state and not re.search(r"\b(?:only|just)\b", skel):
+        if intent.kind in CARRIES and not intent.state and not re.search(r"\b(?:only|just)\b", skel):
             self._carry(step, shapes_only=True)  # "nudge the pink DATA LOVE square": its lettering goes with it
         self._add(step)
         if patients:
@@ -836,10 +804,13 @@ class _Reader:
     def _add(self, step: Step) -> None:
         kind = step.kind
         last = self.steps[-1] if self.steps else None
-        if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") not in (
-                None, "between") and last.intent.params.get("length") is None and last.patients == step.patients \
-                and _moved_by(step.intent):
-            self.steps.pop()  # "a bit more room above the road sign, drop it 3mm": the move is how
+        if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") is not None \
+                and last.intent.params.get("length") is None and moved_by(step.intent) and (
+                last.patients == step.patients if last.intent.params["rel"] != "between" else
+                set(last.patients) & set(step.patients)):
+            # "a bit more room above the road sign, drop it 3mm"; "more room between the terminal and 'Get a head
+            # start.' please: move that line and the date block down 5 mm together": the move is how
+            self.steps.pop()
         if self.pending is not None:
             held = self.pending
             if kind == "confirm":
@@ -866,9 +837,11 @@ class _Reader:
                                                                            "inset": step.intent.params["length"]})
                 kind = "edge"
             moves = step.intent.params.get("moves", [])
-            if kind == "nudge" and _FAMILY.get(held.kind) == "size" and len(moves) == 1 and moves[0][0] in (
-                    "up", "down") and (moves[0][1] is None or moves[0][1].unit == "%") and _SIZE_VERB.match(step.text):
-                # "the tagline feels oversized, take it down 10%": down a size, not down the page
+            if kind == "nudge" and FAMILY.get(held.kind) == "size" and len(moves) == 1 and moves[0][0] in (
+                    "up", "down") and (moves[0][1] is None or moves[0][1].unit == "%") and (
+                    SIZE_VERB.match(step.text) or not MOVE_VERB.search(step.text)):
+                # "the tagline feels oversized, take it down 10%", "… is a tad oversized. 15% down", "… unreadable
+                # from across the room. both up ~15%": down a size, not down the page
                 amount, grow = moves[0][1], moves[0][0] == "up"
                 step.intent = Intent("resize", step.intent.patients, step.intent.refs, params={
                     "degree": step.intent.params.get("degree", "medium"), "factor": None, "fraction": None,
@@ -878,16 +851,17 @@ class _Reader:
             # "… goes out of the page, make it smaller"; "the light is over the text, put it behind the text": an
             # edit of what the problem named, said right after it, is how to mend it
             # "the English line runs off the right" is a problem of being inside, whatever way it was read
-            overflow = held.kind == "inside" or (held.kind == "nudge" and re.search(_OVERFLOWS, held.text))
-            mends = _FAMILY.get(kind, kind) == _FAMILY.get(held.kind, held.kind) or (
-                overflow and _FAMILY.get(kind) in ("size", "place")) or (
+            overflow = held.kind == "inside" or (held.kind == "nudge" and re.search(OVERFLOWS, held.text))
+            mends = FAMILY.get(kind, kind) == FAMILY.get(held.kind, held.kind) or (
+                overflow and FAMILY.get(kind) in ("size", "place")) or (
                 held.kind == "separate" and kind in ("zorder", "resize", "nudge", "region", "place", "edge")
                 and bool(set(step.patients) & set(held.patients + held.refs))) or (
                 # "the question mark is crammed against the top, bring it down ~20px"
                 held.kind == "gap" and kind in ("nudge", "region", "place", "edge", "inside")
                 and bool(set(step.patients) & set(held.patients))) or (
-                # "validate should come after build — swap those two boxes"
-                held.kind == "place" and kind == "swap" and set(step.patients) == set(held.patients + held.refs))
+                # "validate should come after build — swap those two boxes"; "time should come straight after the
+                # date - swap Golisano 2620 and 4pm - 6pm": an order said wrong, then the swap that rights it
+                held.kind == "place" and kind == "swap")
             if overflow and kind == "resize":
                 step.intent.params["fit"] = True
             if mends and kind == "match" and not step.refs and held.intent.params.get("compare"):
@@ -922,7 +896,7 @@ class _Reader:
             raise _Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
                                    "bigger or smaller? Say e.g. 'make it as big as …' or 'make it 20 % smaller'")
         if self.pending is not None:
-            if self.pending.kind in _CARRIES:
+            if self.pending.kind in CARRIES:
                 self._carry(self.pending, shapes_only=True)  # "the credit box hangs off the slide": words and all
             self.steps.append(self.pending)
             self.pending = None
@@ -934,7 +908,10 @@ class _Reader:
                     s.patients = [i for i in s.patients if i not in held]
             edited = {i for s in self.steps if s not in kept for i in s.patients}
             for s in kept:  # "put '- Richard Feynman' after it, don't touch the quote": what is moved is not held
-                s.patients = [i for i in s.patients if i not in edited] if len(s.patients) > 1 else s.patients
+                if len(s.patients) > 1:  # (nor a section around it: its other members are held instead)
+                    s.patients = [j for i in s.patients if i not in edited for j in (
+                        [c for c in self.layout.get(i).children if c not in edited] if any(
+                            a == i for e in edited for a in self.index.ancestors(e)) else [i])]
             self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
 
 
@@ -963,9 +940,10 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index))
     reader = _Reader(layout, index, context, request)
     try:
-        for clause in lists_joined(clauses(tokens), index):
-            for part in split_and(clause, index):
-                reader.read(part)
+        parts = [part for clause in lists_joined(clauses(tokens), index) for part in split_and(clause, index)]
+        for k, part in enumerate(parts):
+            reader.ahead = parts[k + 1] if k + 1 < len(parts) and not reader.steps and k == 0 else []
+            reader.read(part)
         reader.finish()
     except _Ask as ask:
         return Understanding(ask.status, request, message=ask.message, candidates=ask.candidates,

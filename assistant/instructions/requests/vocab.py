@@ -212,7 +212,8 @@ COMMON_WORDS = {
     "level", "layer", "layers", "stack", "clear", "clean", "neat", "tidy", "messy", "off", "onto", "into", "out",
     "upper", "lower", "inner", "outer", "overlap", "overlaps", "overlapping", "touch", "touches", "touching",
     "cover", "covers", "covering", "falling", "hanging", "sticking", "poking", "crowded", "cramped", "tight",
-    "loose", "wider", "narrower", "taller", "shorter", "bigger", "smaller", "larger", "higher", "lighter",
+    "loose", "lose", "shave", "trim", "wider", "narrower", "taller", "shorter", "bigger", "smaller", "larger",
+    "higher", "lighter",
     "darker", "bolder", "heavier", "thinner", "thicker", "longer", "shrink", "grow", "enlarge", "reduce", "increase",
     "decrease", "scale", "resize", "stretch", "squash", "squeeze", "fill", "fit", "fits", "span", "match", "align",
     "aligned", "distribute", "swap", "switch", "flip", "reverse", "lock", "unlock", "pin", "raise", "lift", "drop",
@@ -220,7 +221,7 @@ COMMON_WORDS = {
     "thanks", "sorry", "okay", "ok", "yes", "no", "not", "don", "won", "can", "cannot", "could", "would", "should",
     "shall", "will", "might", "must", "may", "have", "has", "had", "does", "did", "done", "doing", "been", "being",
     "dead", "exact", "odd", "plain", "simple", "main", "key", "primary", "secondary",
-    "blow", "puff", "snap", "tuck", "hang", "fall", "crop", "trim", "fade", "slot", "stick",
+    "blow", "puff", "snap", "tuck", "hang", "fall", "crop", "fade", "slot", "stick",
     "jam", "shove", "park", "plop", "nest", "sort", "tweak", "adjust", "tune", "lean", "bend", "spin",
 }
 

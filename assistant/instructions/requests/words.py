@@ -129,7 +129,9 @@ def _prepare(text: str) -> str:
     t = re.sub(r"\s*(?:\u2192|->|=>)\s*(?=[~≈]?\s*[\d.+\-\u2212])", " to ", t)
     t = _ARROW_CLAUSE.sub("; ", t)
     t = t.replace("\u2192", " to ").replace("->", " to ").replace("=>", " to ").replace("&", " and ")
-    t = re.sub(r"\s*[\u2014\u2013]\s*|\s+-{1,2}\s+", "; ", t)  # a dash between clauses: "… jammed together — leave …"
+    # a dash between clauses: "… jammed together — leave …"; not in a range of times or numbers ("4pm - 6pm")
+    dash = r"(?:\s*[\u2014\u2013]\s*|\s+-{1,2}\s+)"
+    t = re.sub(r"(?<!\d)(?<!\d[ap]m)(?<!\d[AP]M)" + dash + "|" + dash + r"(?!\d)", "; ", t)
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
     t = re.sub(r"(?<![\w./:])([A-Za-z]{2,})/([A-Za-z]{2,})(?![\w./])", r"\1 \2", t)  # "the date/time block"
     # "validate should come after build — swap those two boxes": the two just named

@@ -1,0 +1,151 @@
+"""What a clause of a request says, as patterns over its skeleton (mentions written ``E0``, ``E1`` …).
+
+``understand`` reads each clause against these: a problem said ("… runs off the right"), a side held while
+resizing ("keep the left edge put"), a gap or a corner said alone after the clause it finishes, a reason
+after a move ("…, closer to the map").
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.geometry import Box
+from assistant.instructions.requests.intents import Intent
+
+RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
+                            r"underneath|beneath|over|next to|beside|near|left of|right of|to the left of|"
+                            r"to the right of|in|inside|within|on) E(\d+)")
+#: Words that say which part of the page an element is in ("the footer links").
+END_WORDS = {"footer": "bottom", "header": "top"}
+#: Words that name the first of several texts in reading order.
+FIRST_WORDS = frozenset({"intro", "introduction", "lede", "lead", "opening", "introductory"})
+#: Kinds of edit that mend the same kind of problem: a problem said, then an edit of its family, is that edit.
+FAMILY = {"emphasis": "size", "resize": "size", "style": "size", "match": "size", "fill": "size",
+          "nudge": "place", "region": "place", "edge": "place", "place": "place", "center": "place",
+          "align": "place", "inside": "place", "gap": "space", "separate": "space", "distribute": "space"}
+#: Saying something runs past an edge ("goes out of the page", "falls off the right side").
+OVERFLOWS = (r"(?:(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|sticks?|sticking|spills?|spilling|"
+             r"extends?|bleeds?|pokes?|poking) (?:out|off|past|beyond|outside)\b|(?:gets?|is|are|getting) (?:chopped|"
+             r"cut|cut off|clipped|cropped|truncated)\b)")
+#: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
+DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take|give|could|can|would|will|"
+                       r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,2}"
+                       r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
+                       r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
+                       r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
+                       r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
+                       r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
+                       + OVERFLOWS + ")")
+#: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
+OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + OVERFLOWS)
+#: What a swap ends with, said after it: "(the GeoNode one) up top right", "OSGeo one down bottom left".
+AFTER_SWAP = re.compile(r"(?=.*\b(?:up|down|over|across|top|bottom|left|right|middle|center)\b)(?:E\d+ )?"
+                        r"(?:1 |one |ones )?(?:(?:goes|go|ends up|moves|on|at|in|to) )*(?:the )?"
+                        r"(?:(?:up|down|over|across)(?: |$))?(?:(?:top|bottom|left|right|middle|center)"
+                        r"(?: (?:left|right|corner|side|one|hand))*)?(?: please| pls)?")
+#: Which of two swapped ends where, said after the swap: "swap them round: 'Open Source Club' underneath 'Winter Bash'".
+SWAP_ORDER = re.compile(r"(?:so |so that |with |i\.?e\.? )?E\d+ (?:ends? up |goes |sits |is |comes )?"
+                        r"(?:underneath|under|below|beneath|above|over|on top of|left of|right of|to the left of|"
+                        r"to the right of|after|before|first|second)(?: E\d+)?(?: please| pls)?")
+#: Why a move was asked, said after it: "…, closer to the map", "so it sits nearer the mascots".
+CLOSER_ONLY = re.compile(r"(?:and |so |so that )?(?:(?:E\d+ )?(?:s |is |are |sits? |gets? |comes? |ends? up )?)?"
+                         r"(?:a bit |a little |slightly )?(?:closer|nearer|further|farther)(?: (?:to|from|away from)"
+                         r")? E\d+(?: please| pls)?")
+
+
+def moved_by(intent: Intent | None) -> bool:
+    """Whether ``intent`` is a move by an amount said ("up 20px"): a move complete in itself."""
+    return intent is not None and intent.kind == "nudge" and any(
+        amount is not None for _way, amount in intent.params.get("moves", []))
+
+
+#: Verbs that take a size down or up as readily as a place ("take it down 10%" after "it feels oversized").
+SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|knock|dial|tone|turn|step|scale|"
+                       r"tune)\b")
+#: "…, but keep it above More Functionality", "still below the title": where it must stay, not where to put it.
+KEEP_PLACED = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|still|stays?|staying|leave|leaving) (?:E\d+ )+"
+                         r"(?:still )?(?:(?:is|are|sits?|sitting|stays?|staying) )?(?:above|below|under|"
+                         r"underneath|over|beneath|left of|right of|to the left of|to the right of)\b")
+
+
+def holds(a: Box, b: Box, rel: str | None) -> bool:
+    """Whether box ``a`` is already ``rel`` (above, below, left, right) of box ``b``."""
+    slack = 0.5
+    return {"above": a.y2 <= b.y + slack, "below": a.y >= b.y2 - slack, "left": a.x2 <= b.x + slack,
+            "right": a.x >= b.x2 - slack}.get(rel or "", False)
+
+
+#: Verbs that move an element about the page (a bare "up 15%" after a size problem is a size).
+MOVE_VERB = re.compile(r"\b(?:move|shift|nudge|push|pull|slide|drop|raise|lift|lower|put|place|bump|scoot|send)\b")
+#: "…, keep the left edge put", "keep his feet where they are": the side a resize holds still.
+HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leaving|hold|holding|pin)"
+                       r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
+                       r"(?: hand)?(?: edges?| sides?)?"
+                       r"(?: (?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
+                       r"pinned|unchanged|the same|in the same place))?(?: please| pls)?"
+                       # "…, still tucked in the bottom right corner": that corner holds
+                       r"|(?:and |but )?(?:still |keep it |keeping it )(?:tucked |sitting |snug |pinned )?(?:in|into) "
+                       r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?"
+                       # "…, keep its top right corner where it is", "bottom-left corner stays put", "left edges stay"
+                       r"|(?:but |and |while |just |with )*(?:(?:keep|keeping|leave|leaving|hold|holding|pin) )?"
+                       r"(?:the |its |his |her |their )?(?:(?P<corner2>(?:top|bottom) (?:left|right)) (?:corner|point)"
+                       r"|(?P<side2>left|right|top|bottom)(?: hand)? (?:edges?|sides?))"
+                       r" (?:stays?|staying|remains?|is|are|where (?:it|they) (?:is|are)|in place|fixed|pinned|put)"
+                       r"(?: put| still| fixed| in place| where (?:it|they) (?:is|are|was|were))?(?: please| pls)?"
+                       # "…, same centre", "keep it centred where it is", "centre stays put"
+                       r"|(?:but |and |while |just |with )*(?P<centre>(?:(?:keep|keeping) )?(?:the |its )?same "
+                       r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |its |the )?"
+                       r"(?:centred|centered|centre|center)(?: point)?"
+                       r"(?: (?:where (?:it|they) (?:is|are|was|were)|in place|put|fixed))?"
+                       r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?)"
+                       r"(?: please| pls)?"
+                       # "… drop it to 65-ish and keep it flush right": against that side, as it is
+                       r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) (?:flush|aligned) "
+                       r"(?P<side3>left|right)(?: please| pls)?")
+HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
+               "baseline": "bottom"}
+
+
+def held_anchor(m: re.Match[str]) -> str:
+    """The anchor a ``HELD_EDGE`` match holds still: a side, a corner or the centre."""
+    if m.group("centre"):
+        return "center"
+    corner = m.group("corner") or m.group("corner2")
+    if corner:
+        return corner.replace(" ", "_")
+    return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3")]
+DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
+
+
+def describes(skel: str) -> bool:
+    """Whether a clause says how things are rather than asks for an edit."""
+    return bool(DESCRIBES.match(skel) or OVERFLOW.match(skel))
+
+
+#: Intents that a purpose clause ("so it …") may put in place of its main clause.
+GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
+PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:(?:at|on|in) the (?:very |far )?|"
+                         r"(?=(?:top|bottom) (?:left|right)\b))(?:top|bottom|left|right|middle|center)"
+                         r"(?: (?:left|right)(?: hand)?(?: corner)?| (?:row|line|part|area|strip|column))?"
+                         r"(?: of the (?:page|slide|card|poster))?\b"
+                         r"(?! (?:right|left|top|bottom|corner|hand|third|half|edge|side|center|middle)\b)")
+#: A clause that says a panel moves with what is on it ("…, text and all").
+CARRY = re.compile(r"(?:(?:the |its |their )?(?:text|texts|words|contents?|everything|lot) and all|"
+                   r"(?:along )?with (?:its|the|their|all its) (?:text|texts|words|contents?)(?: on it)?|"
+                   r"(?:and )?everything (?:on|in) it(?: too)?)(?: please| too)?")
+#: A clause that only says how big the gap the clause before changes should be ("…, gap about 60px").
+GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(?:a |the )?(?:gap|space|spacing|"
+                      r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
+                      r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
+                      r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
+#: "Make it 30px": a length said for what the clause before spoke of.
+SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow) (?:it|that|"
+                    r"this|the gap|the space) (?:to |about |around |roughly |approximately |~)*)?"
+                    r"[\d.]+ ?[a-z%]+(?: please| pls| instead)?")
+#: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
+CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
+                         r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
+#: "…, together with the wedges either side": more that moves with what the clause before moves.
+ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too|as well|please)?")
+#: Moves that may carry what is on a panel.
+CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
