@@ -41,6 +41,6 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 726
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    assert res["met"] >= 514, missed
+    assert res["met"] >= 515, missed
     assert res["wrong_edits"] <= 66
     assert res["seconds"] < 1.5

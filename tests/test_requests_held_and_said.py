@@ -161,3 +161,15 @@ def test_sizes_said_tersely(request_text: str, size: dict) -> None:
 def test_both_after_two_names_is_those_two() -> None:
     steps = _steps("Open Source Club and Winter Bash both sit a few px right, centre them on the page")
     assert set(steps[0].patients) == {"text3", "text4"}
+
+
+def test_bigger_than_it_needs_to_be_and_a_square_size_with_a_corner_held() -> None:
+    steps = _steps("the picture is bigger than it needs to be - 120px square, keep the top right corner where it is")
+    assert [s.kind for s in steps] == ["resize"] and steps[0].patients == ["image1"]
+    params = steps[0].intent.params
+    assert params["size"][0] == "width" and params["size"][1].value == 120 and params["anchor"] == "top_right"
+
+
+def test_names_that_run_into_something_are_what_them_means() -> None:
+    steps = _steps("'Open Source Club' and 'Winter Bash' run right into the purple tab. move them down 10px")
+    assert [s.kind for s in steps] == ["nudge"] and set(steps[0].patients) == {"text3", "text4"}

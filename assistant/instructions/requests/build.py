@@ -422,7 +422,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         for i in step.patients:
             el = layout.get(i)
             value = world_length(layout, length, "x" if dim == "width" else "y")
-            for a in resize_anchors(layout, el):
+            for a in ([p["anchor"]] if p.get("anchor") else resize_anchors(layout, el)):  # (a side said held)
                 out.append([{"type": "resize", "id": i, dim: round(value, 3), "anchor": a,
                              "keep_aspect": not stretchable(el)}])
         return out

@@ -35,6 +35,8 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
+                       r"(?:runs?|running|bumps?|bumping|crash(?:es)?|crashing) (?:right |straight )?(?:in|into|up "
+                       r"against) |"
                        + OVERFLOWS + ")")
 #: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
 OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + OVERFLOWS)

@@ -22,7 +22,8 @@ SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" )?do
            r"too big|too large|too huge|oversized|down (?:by )?(?:about |around |roughly )?\d+(?:\.\d+)? (?:%|percent) "
            r"in size|too much space|knock (?:" + E + r" )?(?:down|back) (?=by|\d|about|around|"
            r"roughly|a (?:fifth|quarter|third|half|tenth|bit|little|touch|tad|notch|size)|one|to)|minimize|less big|"
-           r"more small|make (?:" + E + r" )?small|tinier|(?:could |should |can |might )?lose (?:about |around |"
+           r"more small|make (?:" + E + r" )?small|tinier|(?:bigger|larger) than (?:" + E + r" )?(?:needs?|has|have|"
+           r"ought) to be|(?:could |should |can |might )?lose (?:about |around |"
            r"roughly |~)?\d+(?:\.\d+)?(?= ?(?:%|percent))|shave (?:off )?(?:about |around |roughly |~)?\d+(?:\.\d+)?"
            r"(?= ?(?:%|percent))|"
            r"lessen|cut (?:" + E + r" )?down|(?:take|bring|knock|drop|step) (?:" + E + r" )?down (?:a|one) "
@@ -69,7 +70,7 @@ def resize(s: str) -> Intent | None:
                     "short": "taller", "narrow": "wider", "thin": "wider"}[too.group("w")]
         wider = re.search(rf"(?P<w>{opposite})", opposite)
     size_to = re.search(r"\b(?P<num>\d+(?:\.\d+)?) (?P<unit>[a-z%]+ )?(?P<dim>wide|tall|high|across|in width|"
-                        r"in height)\b|\b(?P<dim2>width|height) (?:of |to |at )(?P<num2>\d+(?:\.\d+)?)", s)
+                        r"in height|square)\b|\b(?P<dim2>width|height) (?:of |to |at )(?P<num2>\d+(?:\.\d+)?)", s)
     scale_word = re.search(r"\b(?:scale|size|resize|zoom)\b", s)
     if not (grow or shrink or factor or wider or size_to or (scale_word and (pct or frac))):
         return None
@@ -82,13 +83,15 @@ def resize(s: str) -> Intent | None:
                           am.Length(float(num), unit if unit in am.UNIT_PX or unit == "%" else "px"))
     if wider:
         params["stretch"] = wider.group("w")
-    params["grow"] = bool(grow) and not (shrink and shrink.start() > grow.start())
+    params["grow"] = bool(grow) and not (shrink and shrink.start() >= grow.start())  # ("bigger than it needs to be")
     params["shrink"] = bool(shrink) and not params["grow"]
     # "the logo is too big" describes a problem: a later "shrink it by 25 %" says by how much
-    state = bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b", s)) and not re.match(
+    state = bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b|\bthan E\d+ (?:needs?|has|have|ought) to be",
+                           s)) and not re.match(
         r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
     compared = re.search(r"\b(?:is|are|looks?|seems?)(?: (?:a bit|a little|much|way|slightly|a lot|far))? (?:bigger|"
-                         r"larger|smaller|wider|narrower|taller|shorter) than (E\d+)", s)
+                         r"larger|smaller|wider|narrower|taller|shorter) than (E\d+)"
+                         r"(?! (?:needs?|has|have|ought) to be)", s)
     if compared and not re.match(r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s):
         # "wi-fi is bigger than mesh" compares; it does not say which way to mend it ("make it match", "smaller");
         # what it is compared with is what "the same width" after it means

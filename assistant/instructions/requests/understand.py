@@ -191,7 +191,8 @@ class _Reader:
             if len(earlier) >= 2 and m.pronoun == "both":  # "'que es esta convocatoria' and 'Dirección 666' both sit …"
                 return list(dict.fromkeys(i for n in earlier for i in resolved[n]))
             ids = self.subject or list(self.context.last_ids)
-            if m.plural and self.subject and self.subject_refs and self.said_wrong:
+            if m.plural and len(self.subject) == 1 and self.subject_refs and self.said_wrong:
+                # (where several were named first — "A and B run into the tab" — "them" is those)
                 ids = list(dict.fromkeys(self.subject + self.subject_refs))  # "… jammed together; space them out"
             if not ids:
                 ids = self._named_ahead(m)  # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
@@ -595,6 +596,10 @@ class _Reader:
         if intent.kind == "gap" and intent.params.get("rel") == "around" and not refs and self.subject_refs and \
                 patients == self.subject:
             refs = list(self.subject_refs)  # "X is sitting on the list, give it 5px more room": room from the list
+        if intent.kind == "align" and not refs and self.said_wrong and self.subject_refs and \
+                len(self.subject) > 1 and set(patients) == set(self.subject):
+            # "A and B sit a few px right of the C column; shift them left so the headings line up": onto C
+            refs = list(self.subject_refs)
         if intent.kind == "lock" and intent.params.get("keep") and len(set(patients)) > 3 and not broad and not any(
                 mentions[n].plural or mentions[n].count for n in intent.patients if n < len(mentions)):
             # "… don't touch the quote" where many texts could be it: a remark (only what is named is edited)

@@ -168,7 +168,8 @@ NOT_NOUNS = {
     "almost", "nearly", "practically", "basically", "kisses", "kissing", "kiss", "hugs", "hugging", "grazes",
     # verbs that end a noun phrase ("the title feels oversized", "leave the badge alone")
     "ends", "sticks", "pokes", "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes",
-    "reads", "grazing", "brushes",
+    "reads", "grazing", "brushes", "run", "runs", "hits", "bumps", "crashes", "touches", "sits", "overlaps", "hangs",
+    "needs", "collides", "clashes",
     "brushing", "feels", "feel", "seems", "seem",
     "appears", "appear", "looks",
     "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",

@@ -139,7 +139,10 @@ def _prepare(text: str) -> str:
     # "the yellow date bit", "the two question bits": the noun, "bit" being no size
     t = re.sub(r"\b(date|time|question|text|title|code|logo|address|email|phone|name|heading|caption|credit|icon|"
                r"picture|photo|image|url|link|quote|label|number)( bit| piece)(s?)\b", r"\1\3", t, flags=re.I)
-    t = re.sub(r"(?<=\w) (?:itself|themselves|himself|herself)\b", "", t, flags=re.I)  # "the quote itself"
+    t = re.sub(r"(?<=\w) (?:itself|themselves|himself|herself)\b", "", t, flags=re.I)
+    # "60px square": a size both ways (as wide, the height following), not a square shape
+    t = re.sub(r"\b(\d+(?:\.\d+)?) ?(px|pt|mm|cm)( square)\b(?! (?:shape|box|frame|block|panel|icon))", r"\1\2 wide",
+               t, flags=re.I)  # "the quote itself"
     # "tagline -15%", "logo +20 %": a signed share is a change of size by it
     t = re.sub(r"(?:(?<=\s)|^)([-+\u2212])\s?(\d+(?:[.,]\d+)?)\s?%",
                lambda m: f"{'smaller' if m.group(1) != '+' else 'bigger'} by {m.group(2)}%", t)
