@@ -89,6 +89,12 @@ def test_save_never_overwrites_the_input_unless_forced(assistant, svg: Path, tmp
     assert forced.files == [str(svg)] and svg.read_bytes() != original
 
 
+def test_a_request_that_starts_with_save_is_a_request(assistant, tmp_path: Path) -> None:
+    reply = assistant.handle("save a row: put the logo on the same line as the title")
+    assert not reply.text.startswith("Saved") and not (Path.cwd() / "a").exists()
+    assert not list(tmp_path.glob("**/a"))
+
+
 def test_export_show_score_history_help(assistant, tmp_path: Path) -> None:
     assistant.handle("make the title bigger")
     pdf = assistant.handle("export pdf")

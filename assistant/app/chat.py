@@ -165,7 +165,10 @@ class ChatAssistant:
         except ValueError:
             words = line.split()
         head = words[0].lower() if words else ""
-        is_request = head not in COMMANDS or (head not in ("save", "export") and len(words) > 1)
+        # "save a row: put 4pm - 6pm on the same line" is a request; "save out/x.svg --force" and "export png
+        # out/x.png" are commands (a path, a format and a path, and flags at most)
+        most = {"save": 1, "export": 2}.get(head, 0)
+        is_request = head not in COMMANDS or len([w for w in words[1:] if not w.startswith("--")]) > most
         self._quit_warned = self._quit_warned and head in ("quit", "exit") and not is_request
         try:
             if is_request:
