@@ -23,7 +23,7 @@ _MARKED: dict[str, list[str]] = {}
 for _lang, _letters in _LETTERS.items():
     for _ch in _letters:
         _MARKED.setdefault(_ch, []).append(_lang)
-#: Short words common in running text of each language (none of them a word the others use much).
+#: Short words common in running text of each language (a word several of them use counts less for each).
 _WORDS: dict[str, frozenset[str]] = {k: frozenset(v.split()) for k, v in {
     "english": "the and of to for with is are on in at by from your you this that our be will free join using",
     "czech": "a je se na pro v ve z ze do od jak nebo jsou prosím svého",

@@ -71,6 +71,7 @@ SAID_NOUNS = frozenset({"quote", "quotation", "motto", "saying", "phrase", "ques
 #: Language words → the script their texts are written in ("the English line", "the Chinese title").
 LANGUAGE_SCRIPTS = {"english": "latin", "french": "latin", "german": "latin", "spanish": "latin", "italian": "latin",
                     "dutch": "latin", "polish": "latin", "czech": "latin", "portuguese": "latin", "latin": "latin",
+                    "slovak": "latin", "norwegian": "latin", "danish": "latin", "swedish": "latin", "catalan": "latin",
                     "chinese": "cjk", "japanese": "cjk", "korean": "cjk", "cjk": "cjk", "russian": "cyrillic",
                     "ukrainian": "cyrillic", "cyrillic": "cyrillic", "greek": "greek", "arabic": "arabic",
                     "hebrew": "hebrew"}
