@@ -529,18 +529,19 @@ def _by_script(m: Mention, scores: dict[str, float], index: ElementIndex) -> dic
     if not wanted or (len(scores) < 2 and not languages) or not scores:
         return scores
     kept = {k: v for k, v in scores.items() if _script(_first_text(index, k)) in wanted}
+    if "latin" not in wanted or not languages:
+        return kept or scores
     texts = [i for i in index.content_ids() if index.layout.get(i).kind == "text"]
-    if "latin" in wanted and languages and (
-            all(_script(_first_text(index, i)) in ("latin", None) for i in texts) or
-            any(language_of(_first_text(index, i)) not in languages | {None} for i in texts)):
+    said = {i: language_of(_first_text(index, i)) for i in dict.fromkeys([*texts, *kept])}
+    if all(_script(_first_text(index, i)) in ("latin", None) for i in texts) or any(
+            said[i] not in languages | {None} for i in texts):
         # "the little Czech note" among Latin texts: the ones in Czech, else those whose words say no other language
         # ("the English line" beside a Chinese one, no other Latin language there, tells the scripts apart only)
-        said = {k: language_of(_first_text(index, k)) for k in kept}
         inside = {k: v for k, v in kept.items() if said[k] in languages}
         if inside:
             return inside
         # none is: the one text in that language, whatever the noun made of it ("the Czech note" set as body text)
-        others = [i for i in texts if language_of(_first_text(index, i)) in languages]
+        others = [i for i in texts if said[i] in languages]
         if 1 <= len(others) <= 2:
             top = max(scores.values())
             return {i: top for i in others}
