@@ -25,7 +25,9 @@ UNIT_PX: dict[str, float] = {
     "mm": 96 / 25.4, "millimeter": 96 / 25.4, "millimeters": 96 / 25.4, "cm": 96 / 2.54, "centimeter": 96 / 2.54,
     "centimeters": 96 / 2.54, "in": 96.0, "inch": 96.0, "inches": 96.0,
 }
-_UNIT_ALT = "|".join(sorted((re.escape(u) for u in UNIT_PX), key=len, reverse=True))
+#: "lift it about 12 units": the document's own units (what ``inspect`` lists boxes in).
+WORLD_UNITS = ("units", "unit")
+_UNIT_ALT = "|".join(sorted((re.escape(u) for u in (*UNIT_PX, *WORLD_UNITS)), key=len, reverse=True))
 LENGTH_RE = re.compile(rf"(?<![\w.])(?P<num>\d+(?:\.\d+)?) (?P<unit>{_UNIT_ALT}|%|percent)(?![\w])")
 BARE_NUMBER_RE = re.compile(r"(?<![\w.E])(?P<num>\d+(?:\.\d+)?)(?! ?(?:x|times|st|nd|rd|th)\b)(?![\w.])")
 
@@ -98,6 +100,8 @@ def to_world(length: Length, canvas: Canvas, axis: str = "x") -> float:
     """``length`` in world units; a percentage is a share of the canvas width (``x``) or height (``y``)."""
     if length.unit == "%":
         return length.value / 100.0 * (canvas.width if axis == "x" else canvas.height)
+    if length.unit in WORLD_UNITS:
+        return length.value
     px = length.px() or 0.0
     return px / canvas.px_per_unit if canvas.px_per_unit else px
 

@@ -331,9 +331,11 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
     if p.get("inset") is not None:  # "… so the wordmark ends 7px from the right edge": measured, then all moved
-        side = p["edge"]
         measured = layout.get(step.refs[0] if step.refs else step.patients[0])
         page, b = layout.canvas.page_box(measured.page), measured.box
+        # "… so it ends 3mm from the edge": the page edge it is nearest (or runs past)
+        side = p["edge"] or min((b.x - page.x, "left"), (page.x2 - b.x2, "right"), (b.y - page.y, "top"),
+                                (page.y2 - b.y2, "bottom"))[1]
         d = world_length(layout, p["inset"], "x" if side in ("left", "right") else "y")
         shift = {"left": page.x + d - b.x, "right": page.x2 - d - b.x2, "top": page.y + d - b.y,
                  "bottom": page.y2 - d - b.y2}[side]

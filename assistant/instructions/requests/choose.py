@@ -432,11 +432,18 @@ def _pictures(index: ElementIndex) -> list[str]:
     return art or pinned_art(index)
 
 
+def panel_round(index: ElementIndex, ids: list[str]) -> list[str]:
+    """The smallest panel (a background that is not the whole page) holding every one of ``ids``; [] if none."""
+    boxes = [index.layout.get(i).box for i in ids]
+    held = [p for p in index.panel_ids() if all(index.layout.get(p).box.contains(b) for b in boxes)]
+    return [min(held, key=lambda p: index.layout.get(p).box.area)] if held else []
+
+
 def pinned_art(index: ElementIndex) -> list[str]:
     """Drawn shapes the importer pinned as ornament that may still be what a person calls a picture or logo.
 
     Compact or a wordmark (neither a band across the page nor a rule), at least half a per cent of the page,
-    with no words in them.
+    with no words in them, and not a frame or panel round other content (a placeholder's dashed box).
     """
     c = index.layout.canvas
     out = []
@@ -446,7 +453,8 @@ def pinned_art(index: ElementIndex) -> list[str]:
         if (e.group is None and e.kind != "text" and e.role == "decoration" and index.on_page(e)
                 and min(b.width, b.height) >= 0.15 * max(b.width, b.height, 1e-9)
                 and b.area >= 0.005 * c.width * c.height
-                and not any(d.kind == "text" for d in index.layout.descendants_of(i))):
+                and not any(d.kind == "text" for d in index.layout.descendants_of(i))
+                and not any(o != i and b.contains(index.layout.get(o).box) for o in index.content_ids())):
             out.append(i)
     return out
 

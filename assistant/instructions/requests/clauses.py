@@ -48,6 +48,12 @@ _WITH_GAP = re.compile(r"(?:and )?(?:with|leaving) (?:a |an |about |around |roug
                        # "space the three logos evenly, 6mm gaps"
                        r"(?:a |an |about |around |roughly )*\d+(?:\.\d+)? \w+ (?:gaps?|apart|spacing)"
                        r"(?: between (?:E\d+|each))?(?: please)?")
+#: "… is shouting. 80px -> 64px": a size from one number to another, an edit of its own (not an amount).
+_FROM_TO_ONLY = re.compile(r"(?:from )?\d+(?:\.\d+)? ?(?:pt|px|points?|pixels?)? (?:(?:down|up|back) )?to "
+                           r"(?:about |around |roughly |~)?\d+(?:\.\d+)?(?: (?:pt|px|points?|pixels?))?"
+                           r"(?: please| pls)?")
+#: "…: title up 3, name down 3": a move by an amount, an edit of its own (not the end of the list before).
+_OWN_MOVE = re.compile(r"E\d+ (?:up|down|left|right|higher|lower) (?:by )?\d")
 _RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
 
@@ -95,7 +101,8 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
     prev_m: list = []
     for part in parts:
         _m, skel = find_mentions(part, index)
-        if out and (not _m and _AMOUNT_ONLY.fullmatch(skel) or _SIZE_OF_NOW.fullmatch(skel)
+        if out and (not _m and _AMOUNT_ONLY.fullmatch(skel) and not _FROM_TO_ONLY.fullmatch(skel)
+                    or _SIZE_OF_NOW.fullmatch(skel)
                     or _WITH_GAP.fullmatch(skel)):
             # "smaller, by about a fifth", "smaller, about three quarters of what it is now"
             out[-1] = out[-1] + part
@@ -103,7 +110,7 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
             continue
         if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
                 not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems|goes|go|moves|comes|sits|ends|stays)\b",
-                             skel) and not (
+                             skel) and not _OWN_MOVE.match(skel) and not (
                     prev_m and prev_m[-1].count):  # "swap the two logos - GeoNode one up top": the two are said
             out[-1] = out[-1] + [Token("and", "and")] + part
             prev_m, prev_skel = find_mentions(out[-1], index)

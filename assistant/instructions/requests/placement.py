@@ -77,7 +77,7 @@ _OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits o
                  r"on top of|sits (?:right |just |directly )?on|sitting (?:right |just |directly )?on|is over|"
                  r"runs (?:straight |right )?into|"
                  r"running (?:straight |right )?into|crashes into|crashing into|bumping into|is bumping|bumping|"
-                 r"butting into|"
+                 r"butting into|bump into|run into|crash into|butt into|collide with|clash with|cut into|"
                  r"collides with|colliding with|clashes with|clashing with|touches|touching|bumps into|hits|"
                  r"crowds|crowding|intrudes on|cuts into|is inside|sits over|is sitting on|is covering|"
                  r"is overlapping|is touching|hides|hiding|obscures|obscuring|blocks|blocking|runs over|"
@@ -405,7 +405,9 @@ def align(s: str) -> Intent | None:
         return None
     edge = _edge_word(s)
     if re.search(r"\blevel with\b", s):
-        edge = "level"
+        # "fecha should finish level with the right side of the dashed box": that edge; else level on the row
+        side = re.search(r"\blevel with the (left|right|top|bottom)(?: hand)? (?:side|edge|end)s? of\b", s)
+        edge = side.group(1) if side else "level"
     ref_m = re.search(r"\b(?:with|to|as|against|on)(?: the (?:\w+ )?(?:edge|side|top|bottom|left|right|center|"
                       r"middle|baseline)s?(?: of)?)? (" + E + r")", s)
     refs = [int(ref_m.group(1)[1:])] if ref_m else []
@@ -498,8 +500,14 @@ def region(s: str) -> Intent | None:
 
 #: "7px from the right edge", "10 mm in from the left": how far from a page edge an element should end.
 _INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in )?(?:from|off) (?:the )?(?:very )?"
-                    r"(?P<e>left|right|top|bottom)(?: (?:edge|side|border|margin))?(?: of the (?:page|canvas|slide|"
-                    r"card|poster|flyer|banner|badge))?\b")
+                    r"(?:(?P<e>left|right|top|bottom)(?: (?:edge|side|border|margin))?|edge|border)(?: of the (?:page|"
+                    r"canvas|slide|card|poster|flyer|banner|badge))?\b")
+
+
+#: "60px between it and the right side of the banner": a distance from a page edge said as a gap.
+_GAP_TO_EDGE = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:space|room|gap) )?between "
+                          r"(?P<who>E\d+) and the (?:very )?(?P<e>left|right|top|bottom)(?: hand)? (?:edge|side|border)"
+                          r"(?: of the (?:page|canvas|slide|card|poster|flyer|banner|badge))?\b")
 
 
 def inset(s: str) -> Intent | None:
@@ -508,6 +516,12 @@ def inset(s: str) -> Intent | None:
     In "… so the wordmark ends 1cm from the right" the element said after "so" is the one measured; those said
     before it move together.
     """
+    m = _GAP_TO_EDGE.search(s)
+    if m:  # "so there's 60px between it and the right side of the banner": that far from that edge
+        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
+        if length is not None:
+            return Intent("edge", slots(s[:m.start()]) or [int(m.group("who")[1:])],
+                          params={"edge": m.group("e"), "inset": length, "measured": None})
     m = _INSET.search(s)
     if not m or not slots(s[:m.start()]) or re.search(r"\baway from\b", s):
         return None

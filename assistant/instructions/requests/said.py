@@ -63,7 +63,7 @@ def moved_by(intent: Intent | None) -> bool:
 
 #: Verbs that take a size down or up as readily as a place ("take it down 10%" after "it feels oversized").
 SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|knock|dial|tone|turn|step|scale|"
-                       r"tune)\b")
+                       r"tune|bump)\b")
 #: "…, but keep it above More Functionality", "still below the title": where it must stay, not where to put it.
 KEEP_PLACED = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|still|stays?|staying|leave|leaving) (?:E\d+ )+"
                          r"(?:still )?(?:(?:is|are|sits?|sitting|stays?|staying) )?(?:above|below|under|"
@@ -77,12 +77,28 @@ def holds(a: Box, b: Box, rel: str | None) -> bool:
             "right": a.x >= b.x2 - slack}.get(rel or "", False)
 
 
+#: "bring both down 15px, same gap between them": what moving them together keeps, not an edit of its own.
+SAME_SPACING = re.compile(r"(?:(?:but|and|while|just|with) )*(?:(?:keep|keeping|leave|leaving) )?(?:the )?"
+                          r"(?:same|current|existing) (?:gap|gaps|spacing|space|distance)"
+                          r"(?: (?:in )?between(?: E\d+)+)?(?: please| pls)?"
+                          r"|(?:(?:but|and|while|just) )*(?:keep|keeping|leave|leaving) (?:the )?"
+                          r"(?:gap|gaps|spacing|space|distance)(?: (?:in )?between(?: E\d+)+)?(?: (?:as it is|as is|"
+                          r"the same|unchanged|intact))?(?: please| pls)?|(?:the )?(?:gap|spacing|distance)(?: (?:in )?"
+                          r"between(?: E\d+)+)? (?:stays|staying|unchanged)(?: the same)?")
+
+
+#: "pull it in so it ends 3mm from the edge, same height": after a move, the level it keeps (not a size to match).
+SAME_LEVEL = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|leaving) (?:it |them )?)?(?:at )?"
+                        r"(?:the )?same (?:height|level|vertical position|horizontal position|line|row|baseline)"
+                        r"(?: (?:as (?:now|before|it is|they are)|please|pls))?")
+
+
 #: Verbs that move an element about the page (a bare "up 15%" after a size problem is a size).
 MOVE_VERB = re.compile(r"\b(?:move|shift|nudge|push|pull|slide|drop|raise|lift|lower|put|place|bump|scoot|send)\b")
 #: "…, keep the left edge put", "keep his feet where they are": the side a resize holds still.
 HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leaving|hold|holding|pin)"
                        r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
-                       r"(?: hand)?(?: edges?| sides?)?"
+                       r"(?: hand)?(?: edges?| sides?| ends?)?"
                        r"(?: (?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
                        r"pinned|unchanged|the same|in the same place))?(?: please| pls)?"
                        # "…, still tucked in the bottom right corner": that corner holds
@@ -91,15 +107,22 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        # "…, keep its top right corner where it is", "bottom-left corner stays put", "left edges stay"
                        r"|(?:but |and |while |just |with )*(?:(?:keep|keeping|leave|leaving|hold|holding|pin) )?"
                        r"(?:the |its |his |her |their )?(?:(?P<corner2>(?:top|bottom) (?:left|right)) (?:corner|point)"
-                       r"|(?P<side2>left|right|top|bottom)(?: hand)? (?:edges?|sides?))"
-                       r" (?:stays?|staying|remains?|is|are|where (?:it|they) (?:is|are)|in place|fixed|pinned|put)"
+                       r"|(?P<side2>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))"
+                       r" (?:stays?|staying|remains?|is|are|where (?:it|they) (?:is|are)|in place|fixed|pinned|put|"
+                       r"unchanged|untouched|the same|as is)"
                        r"(?: put| still| fixed| in place| where (?:it|they) (?:is|are|was|were))?(?: please| pls)?"
                        # "…, same centre", "keep it centred where it is", "centre stays put"
                        r"|(?:but |and |while |just |with )*(?P<centre>(?:(?:keep|keeping) )?(?:the |its )?same "
                        r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |its |the )?"
                        r"(?:centred|centered|centre|center)(?: point)?"
                        r"(?: (?:where (?:it|they) (?:is|are|was|were)|in place|put|fixed))?"
-                       r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?)"
+                       r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?"
+                       # "… 20% bigger from its centre", "around the same centre", "stay centred", "centred on where
+                       # it is now"
+                       r"|(?:(?:from|about|around|round) (?:its|the same|its own)|on the same) (?:centre|center)"
+                       r"(?: point)?"
+                       r"|(?:stay|stays|staying|remain|remains) (?:centred|centered)(?: where (?:it|they) (?:is|are))?"
+                       r"|(?:centred|centered) (?:on|at|around) where (?:it|they) (?:is|are)(?: now)?)"
                        r"(?: please| pls)?"
                        # "… drop it to 65-ish and keep it flush right": against that side, as it is
                        r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) (?:flush|aligned) "

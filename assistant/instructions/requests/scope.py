@@ -130,7 +130,42 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]
         elif not depth:
             out.append(t)
+    out = _dashed_list(out, names) if names is not None else out
     return out if any(t.kind == "word" for t in out) else tokens
+
+
+def _dashed_list(tokens: list[Token], names: Callable[[list[Token]], bool]) -> list[Token]:
+    """A list between dashes that says what the noun before it means, in its place.
+
+    "the little bold subheads - High user-friendliness, Maximum compatibility, More Functionality - get lost":
+    the elements each part names (dashes are read as ";"), said as a list where the noun was, so that the
+    clause goes on with them as its subject. Each of at least two parts must name one element.
+    """
+    for k, t in enumerate(tokens):
+        if t.text != ";" or t.kind != "punct":
+            continue
+        end = next((j for j in range(k + 1, len(tokens)) if tokens[j].kind == "punct" and tokens[j].text != ","),
+                   None)
+        if end is None or tokens[end].text != ";" or end + 1 >= len(tokens) or tokens[end + 1].kind != "word":
+            continue
+        parts: list[list[Token]] = [[]]
+        for x in tokens[k + 1:end]:
+            if x.text in (",", "and", "&"):
+                parts.append([])
+            else:
+                parts[-1].append(x)
+        parts = [p for p in parts if p]
+        if len(parts) < 2 or not all(names(p) for p in parts):
+            continue
+        clause = k
+        while clause and tokens[clause - 1].kind != "punct":
+            clause -= 1
+        cut = next((j for j in range(clause, k) if tokens[j].text in _LIST_OPENERS), None)
+        if cut is None:
+            continue
+        listed = [y for p in parts for y in (Token("and", "and", "word"), *p)][1:]
+        return tokens[:cut] + listed + _dashed_list(tokens[end + 1:], names)
+    return tokens
 
 
 def copies(ids: list[str], layout: Layout) -> bool:

@@ -33,11 +33,14 @@ def emphasis(s: str) -> Intent | None:
     """Emphasis: "stand out", "more prominent"; or less: "tone down", "not so shouty"."""
     if re.search(r"\b(?:stand out|standout|pop|more prominent|prominent|emphasize|emphasis|highlight|eye catching|"
                  r"grab attention|more noticeable|noticeable|louder|dominant|dominate|the focus|focal point|"
-                 r"more important|draw the eye|catch the eye|more visible|hero)\b", s) and not re.search(
+                 r"more important|draw the eye|catch the eye|more visible|hero|gets? lost|getting lost|"
+                 r"hard to (?:see|spot|notice|find)|easy to miss|blends? in|blending in)\b", s) and not re.search(
                  r"\bless (?:prominent|noticeable|dominant|visible)\b|\btoo (?:prominent|dominant)\b|"
                  r"\bpop (?:E\d+ )+(?:in|into|inside|on|onto|under|above|next to|beside|at)\b", s):
-        # ("pop the label inside the panel" puts it there)
-        return Intent("emphasis", slots(s)[:1], params={"more": True, "degree": am.degree(s)})
+        # ("pop the label inside the panel" puts it there); "gets lost in the body copy": among the body, not it
+        among = re.search(r"\b(?:lost|blends?|blending) (?:in|into|among|against|amongst)(?: " + E + r")+", s)
+        return Intent("emphasis", slots(s[:among.start()]) if among else slots(s)[:1],
+                      params={"more": True, "degree": am.degree(s)})
     if re.search(r"\b(?:less prominent|tone down|toned down|quieter|shouty|shouting|too loud|calmer|calm down|"
                  r"de emphasize|deemphasize|subtler|more subtle|recede|too dominant|less dominant|too prominent|"
                  r"competing|compete|overpowering|overpowers|too strong|too heavy|less noticeable)\b", s):

@@ -77,7 +77,8 @@ FROM_TO = re.compile(r"(?:drop|take|bring|knock|reduce|shrink|cut|change|set|mak
 
 
 #: "headline 60 -> 50" (the arrow read as "to"): from the size it has to the one it should have, no verb.
-BARE_FROM_TO = re.compile(r"(?:E\d+ )+(?:from )?(?P<a>\d+(?:\.\d+)?) ?(?:pt|px|points?|pixels?)? to "
+BARE_FROM_TO = re.compile(r"(?:E\d+ )*(?:from )?(?P<a>\d+(?:\.\d+)?) ?(?:pt|px|points?|pixels?)? (?:(?:down|up|back) )?"
+                          r"to (?:about |around |roughly |approximately |~)?"
                           r"(?P<b>\d+(?:\.\d+)?)(?: (?:pt|px|points?|pixels?))?(?: please| pls)?")
 
 
@@ -86,7 +87,13 @@ INSTEAD_OF = re.compile(r"(?:^|\b(?:make it|set it to|use|go for|try|to) )(?P<b>
                         r"(?:pt|px|points?|pixels?)? instead of (?P<a>\d+(?:\.\d+)?)\b")
 
 
+#: "the little bold subheads get lost": a weight said before the noun says which, it asks for nothing.
+_ATTRIBUTIVE = re.compile(r"\b(?:the|a|an|those|these|this|that|its|their|all|both)(?: \w+)? (?:bold|bolded|heavy|"
+                          r"strong|light|semi ?bold)(?= E\d+)")
+
+
 def _weight(skel: str) -> int | str | None:
+    skel = _ATTRIBUTIVE.sub("", skel)
     if re.search(r"\b(?:too|a bit|a little|rather|quite|very|so|kind of|bit|somewhat|slightly) (?:heavy|bold|thick|"
                  r"dark and heavy)\b", skel):
         return 400  # "the intro text is too heavy"

@@ -46,6 +46,7 @@ from assistant.instructions.requests.choose import (
     in_part,
     lined_up,
     narrow,
+    panel_round,
     pinned_art,
     related_to,
     score_mention,
@@ -84,6 +85,8 @@ from assistant.instructions.requests.said import (
     OVERFLOWS,
     PLACE_AFTER,
     RELATION_AFTER,
+    SAME_LEVEL,
+    SAME_SPACING,
     SET_IT,
     SIZE_VERB,
     SWAP_ORDER,
@@ -337,6 +340,12 @@ class _Reader:
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
         said = " ".join(t.text for t in tokens)
+        for k in range(2, len(tokens) - 1 if not HELD_EDGE.fullmatch(said) else 0):
+            if HELD_EDGE.fullmatch(" ".join(t.text for t in tokens[k:])):
+                # "10% smaller around the same centre", "20% bigger from its centre": the resize, then what it holds
+                self.read(tokens[:k])
+                self.read(tokens[k:])
+                return
         if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in CARRIES:
             self._carry(self.steps[-1])
             return
@@ -375,6 +384,13 @@ class _Reader:
         mentions, skel = find_mentions(tokens, self.index)
         if last_step is not None and moved_by(last_step.intent) and CLOSER_ONLY.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "move the caption up 20 px, closer to the map"
+            return
+        if last_step is not None and FAMILY.get(last_step.kind) == "place" and SAME_LEVEL.fullmatch(skel):
+            self.remarks.append(" ".join(t.raw for t in tokens))  # "slide it left so it ends 8mm in, same height"
+            return
+        if last_step is not None and last_step.kind == "nudge" and len(last_step.patients) > 1 and \
+                SAME_SPACING.fullmatch(skel):
+            self.remarks.append(" ".join(t.raw for t in tokens))  # "bring both down 15px, same gap between them"
             return
         if last_step is not None and last_step.kind == "swap" and (AFTER_SWAP.fullmatch(skel) or
                                                                    SWAP_ORDER.fullmatch(skel)):
@@ -434,6 +450,11 @@ class _Reader:
                         mentions[n].plural and not mentions[n].pronoun for n in goal.patients if n < len(mentions)):
                 # "shift them left so the headings line up": those shifted line up, not every heading
                 goal.patients = main.patients
+            elif intent is goal and goal is not None and main is not None and goal.kind == "center" and \
+                    goal.params.get("axis") is None and main.kind == "nudge" and main.params.get("moves"):
+                # "bring the QR down so its middle lines up with the elephant's": centred along the axis it moves on
+                vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params["moves"])
+                goal.params["axis"] = "y" if vertical else "x"
             elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and goal.params.get(
                     "rel") and not goal.refs:
                 goal.refs = [p for p in main.patients if p not in goal.patients]  # what the main clause moves
@@ -558,7 +579,9 @@ class _Reader:
         if intent is None:
             lead = re.match(r"(?:E\d+ (?:and |or )?)+", skel + " ")
             first = [int(x) for x in re.findall(r"E(\d+)", lead.group(0))] if lead else sorted(resolved)
-            if mentions and all(resolved.get(n) for n in (first if lead and describes(skel) else range(len(mentions)))):
+            # (a clause that opens with what it is about makes that "it", whatever else it names: "CERN Library
+            # heading starts almost on the trim")
+            if mentions and all(resolved.get(n) for n in (first if lead else range(len(mentions)))):
                 # "the logo is dominating the footer": the logo is what "it" will mean; "the photo and the text
                 # overlap": both; "CERTIFICATE hugs the top of the green bar": the title, though no bar is green
                 if self.subject and not any(mentions[n].names or mentions[n].quote or mentions[n].pronoun or any(
@@ -624,6 +647,12 @@ class _Reader:
                 mentions[n].pronoun for n in intent.refs if n < len(mentions)):
             refs = list(self.subject_refs)  # "put the sign right of the title, centred with it": "it" is the title
         patients = [p for p in dict.fromkeys(patients) if not any(a in patients for a in self.index.ancestors(p))]
+        if intent.kind == "center" and not refs and patients and re.search(r"\b(?:in|within|inside|on) the frame\b",
+                                                                             skel):
+            # "centre them in the frame": the panel they sit in, where there is one smaller than the page
+            refs = panel_round(self.index, patients)
+            if refs and intent.params.get("axis") is None:
+                intent.params["axis"] = "x"
         step = Step(intent=intent, patients=list(dict.fromkeys(patients)), refs=list(dict.fromkeys(refs)),
                     text=" ".join(t.raw for t in tokens),
                     refs_are_others=any(mentions[n].others for n in intent.refs))
