@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml setup.py Makefile
 	$(BIN)/pip install -q -e '.[all,dev]'
 	touch $(STAMP)
 
-# the compiled metric kernels (assistant.metrics._native), rebuilt in place when their sources change
-$(NATIVE_STAMP): $(STAMP) setup.py $(wildcard assistant/metrics/native/*.c assistant/metrics/native/*.h)
+# the compiled metric kernels (assistant.metrics._native) and the importer's spatial index
+# (assistant.importer._spatial), rebuilt in place when their sources change
+$(NATIVE_STAMP): $(STAMP) setup.py $(wildcard assistant/metrics/native/*.c assistant/metrics/native/*.h) \
+		$(wildcard assistant/importer/native/*.c)
 	$(BIN)/python setup.py -q build_ext --inplace
 	touch $(NATIVE_STAMP)
 

@@ -21,15 +21,27 @@ A query may be given ``limit``: it stops after that many answers. Callers
 that take the answer with the highest index (the nearest in paint order)
 use it to bound the work on degenerate files (thousands of boxes stacked at
 one spot); the answer is then the best among those seen.
+
+``assistant/importer/native/spatial.c`` (the extension ``assistant.importer._spatial``,
+built with the metric kernels) is the same index compiled, with the same answers in
+the same order (``tests/test_spatial.py`` compares them); ``BoxIndex`` uses it when it
+is built and ``LAYOUT_ASSISTANT_NATIVE`` is not ``0``, and ``PyBoxIndex``, the
+definition below, otherwise. Keys are then non-negative integers.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 from itertools import product
 
 from assistant.geometry import Box
+
+try:
+    from assistant.importer import _spatial
+except ImportError:  # not compiled: the definition below
+    _spatial = None
 
 Edges = tuple[float, float, float, float]
 
@@ -90,7 +102,7 @@ class _Level:
         self.grid: dict[tuple[int, int], _Cell] = {}
 
 
-class BoxIndex:
+class PyBoxIndex:
     """Boxes by integer key (their index in some list), queried by the boxes they meet."""
 
     def __init__(self, boxes: Iterable[tuple[int, Box]] = ()) -> None:
@@ -162,4 +174,44 @@ class BoxIndex:
         return found
 
 
-__all__ = ["BoxIndex", "Edges", "edges"]
+class _CompiledBoxIndex:
+    """``PyBoxIndex`` answered by the compiled index (same answers, in the same order)."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, boxes: Iterable[tuple[int, Box]] = ()) -> None:
+        self._index = _spatial.BoxIndex()
+        add = self._index.add
+        for key, box in boxes:
+            add(key, box.x, box.y, box.width, box.height)
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def add(self, key: int, box: Box) -> None:
+        """File ``box`` under ``key`` (a key is filed once)."""
+        self._index.add(key, box.x, box.y, box.width, box.height)
+
+    def remove(self, key: int) -> None:
+        """Leave ``key`` out of later answers."""
+        self._index.remove(key)
+
+    def box(self, key: int) -> Edges:
+        """The edges filed under ``key``."""
+        return self._index.box(key)
+
+    def query(self, box: Box | Edges, *, limit: int | None = None) -> list[int]:
+        """Keys of the boxes that meet ``box`` (touching counts), at most ``limit`` of them."""
+        qx1, qy1, qx2, qy2 = box if isinstance(box, tuple) else edges(box)
+        if limit is None:
+            return self._index.query(qx1, qy1, qx2, qy2)
+        return self._index.query(qx1, qy1, qx2, qy2, limit)
+
+
+#: The index import uses: compiled when it is built and not switched off.
+BoxIndex: type[PyBoxIndex] | type[_CompiledBoxIndex] = (
+    _CompiledBoxIndex if _spatial is not None and os.environ.get("LAYOUT_ASSISTANT_NATIVE", "1") != "0"
+    else PyBoxIndex)
+
+
+__all__ = ["BoxIndex", "PyBoxIndex", "Edges", "edges"]
