@@ -128,3 +128,55 @@ def test_units_are_the_documents_own() -> None:
 def test_a_clause_that_opens_with_its_subject_makes_it_it() -> None:
     u = _understood("Spring Meetup starts almost on the trim. move it right 10px")
     assert [(s.kind, s.patients) for s in u.steps] == [("nudge", ["title"])]
+
+
+PICTURES = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
+  <text id="headline" x="40" y="80" font-size="35" font-family="sans-serif">Open Source Geospatial</text>
+  <text id="tagline" x="40" y="130" font-size="18" font-family="sans-serif">Success with the community</text>
+  <image id="left-pic" x="60" y="600" width="100" height="100"/>
+  <image id="right-pic" x="400" y="590" width="120" height="120"/>
+</svg>"""
+
+
+def _on_pictures(request: str):
+    u = understand(request, import_svg_text(PICTURES, source="p.svg").layout)
+    assert u.status == "edit", (u.status, u.message)
+    return u
+
+
+def test_centred_across_the_width_is_no_stretch() -> None:
+    u = _on_pictures("centre the tagline across the width of the page, same height as now")
+    assert [(s.kind, s.intent.params.get("axis")) for s in u.steps] == [("center", "x")]
+
+
+def test_a_width_by_a_height_is_a_size_not_a_factor() -> None:
+    u = _on_pictures("the right picture is a bit small. make it 90 x 90, keeping its centre")
+    params = u.steps[0].intent.params
+    assert u.steps[0].kind == "resize" and params["factor"] is None
+    assert params["size"] == ("width", Length(90.0, "px")) and params["anchor"] == "center"
+
+
+def test_a_distance_down_from_the_top_and_from_a_corner() -> None:
+    u = _on_pictures("put the top of the tagline 60mm down from the top edge")
+    assert u.steps[0].kind == "edge" and u.steps[0].intent.params["edge"] == "top"
+    u = _on_pictures("the headline is jammed in the corner. give it 15px from both the top and the left edge")
+    assert [s.kind for s in u.steps] == ["edge"] and u.steps[0].intent.params["edge"] == "top_left"
+
+
+@pytest.mark.parametrize("request_text,kinds", [
+    ("headline's shouting. 35 -> 30pt please, keep it flush left", ["style"]),
+    ("nudge the headline and the tagline 10px right, both together", ["nudge"]),
+    ("centre the headline and the tagline horizontally, dont move them up or down", ["center"]),
+    ("the headline and the tagline both lean to the right, neither is actually centred on the A4. centre them both "
+     "horizontally", ["center"]),
+    ("the 2 pictures at the bottom dont match, left one is smaller. make the left picture the same size as the right "
+     "one", ["match"]),
+    ("swap the two pictures round pls, left one goes right and right one goes left", ["swap"]),
+])
+def test_what_only_describes_or_holds_adds_no_edit(request_text: str, kinds: list[str]) -> None:
+    assert [s.kind for s in _on_pictures(request_text).steps] == kinds
+
+
+def test_the_left_one_of_those_named_before() -> None:
+    u = _on_pictures("the 2 pictures at the bottom dont match, left one is smaller. make it as big as the right one")
+    assert u.steps[-1].patients == ["left-pic"] and u.steps[-1].refs == ["right-pic"]

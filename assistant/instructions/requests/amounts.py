@@ -118,12 +118,19 @@ def fraction(skel: str) -> float | None:
     return 0.5
 
 
+#: "90 x 90", "300px by 200px": a width and a height.
+DIMENSIONS = re.compile(r"\b(?P<w>\d+(?:\.\d+)?) ?(?P<unit>px|pt|mm|cm|units?)? (?:x|by) (?P<h>\d+(?:\.\d+)?)"
+                        r"(?: ?(?P<unit2>px|pt|mm|cm|units?))?\b")
+
+
 def factor(skel: str) -> float | None:
     """A multiplying factor: "twice", "double", "three times", "2x", "x 1.5", "half the size", or None."""
     if re.search(r"\b(?:twice|double|doubled|2 x|x 2)\b", skel):
         return 2.0
     if re.search(r"\b(?:triple|tripled|thrice)\b", skel):
         return 3.0
+    if DIMENSIONS.search(skel):
+        return None  # "make it 90 x 90": a size, not "times 90"
     m = re.search(r"\b(\d+(?:\.\d+)?) (?:times|x)\b|\bx (\d+(?:\.\d+)?)\b", skel)
     if m:
         return float(m.group(1) or m.group(2))

@@ -336,11 +336,14 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
         # "… so it ends 3mm from the edge": the page edge it is nearest (or runs past)
         side = p["edge"] or min((b.x - page.x, "left"), (page.x2 - b.x2, "right"), (b.y - page.y, "top"),
                                 (page.y2 - b.y2, "bottom"))[1]
-        d = world_length(layout, p["inset"], "x" if side in ("left", "right") else "y")
-        shift = {"left": page.x + d - b.x, "right": page.x2 - d - b.x2, "top": page.y + d - b.y,
-                 "bottom": page.y2 - d - b.y2}[side]
-        dx, dy = (shift, 0.0) if side in ("left", "right") else (0.0, shift)
-        if abs(shift) < 1e-6:
+        dx = dy = 0.0
+        for part in side.split("_"):  # "top_left": from both sides of the corner
+            d = world_length(layout, p["inset"], "x" if part in ("left", "right") else "y")
+            if part in ("left", "right"):
+                dx = page.x + d - b.x if part == "left" else page.x2 - d - b.x2
+            else:
+                dy = page.y + d - b.y if part == "top" else page.y2 - d - b.y2
+        if abs(dx) < 1e-6 and abs(dy) < 1e-6:
             return [[]]
         return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
     return [[{"type": "align", "ids": step.patients, "edge": p["edge"], "to": "margins"}]]

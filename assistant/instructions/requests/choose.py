@@ -432,6 +432,13 @@ def _pictures(index: ElementIndex) -> list[str]:
     return art or pinned_art(index)
 
 
+def describe(layout: Layout, element_id: str) -> str:
+    """An element as a question lists it: ``'text12' (body "The open source software Map…")``."""
+    el = layout.get(element_id)
+    text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
+    return f"'{element_id}' ({el.role}{text})"
+
+
 def panel_round(index: ElementIndex, ids: list[str]) -> list[str]:
     """The smallest panel (a background that is not the whole page) holding every one of ``ids``; [] if none."""
     boxes = [index.layout.get(i).box for i in ids]

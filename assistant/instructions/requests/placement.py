@@ -278,8 +278,15 @@ def _pair(s: str) -> tuple[list[int], list[int]]:
     return found[:1], found[1:]
 
 
+#: "the two blocks don't start at the same height": where they start, their tops, not how tall they are.
+_SAME_START = re.compile(r"\b(?:start|starts|begin|begins|starting|beginning|top out) (?:at|on) (?:the )?same "
+                         r"(?:height|level|line)\b")
+
+
 def match(s: str) -> Intent | None:
     """Sizes taken from another element ("as wide as Y", "the same height as Y") or the page ("fill the width")."""
+    if _SAME_START.search(s):
+        return Intent("align", slots(s), params={"edge": "top", "page": False})
     m = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?) (?:%|percent) (?:of )?|(?P<w>half|twice|double|a third of|a quarter of|"
                   r"three quarters of) )the (?P<d>size|width|height) of (?P<e>" + E + r")", s)
     if m and [n for n in slots(s[:m.start()]) if n != int(m.group("e")[1:])]:
@@ -334,6 +341,8 @@ def match(s: str) -> Intent | None:
                   r" (?:the )?(?:whole |full |entire )?(?P<w>width|height)\b|\bfull (?P<w2>width|height)\b|"
                   r"\b(?P<bleed>full bleed|edge to edge|to the (?:page |canvas )?edges|from edge to edge)\b|"
                   r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b", s)
+    if m and re.search(r"\bcenter(?:ed|ing)?\b", s) and not m.group("bleed"):
+        return None  # "centre the logo across the width of the bookmark": centred on that axis, not stretched
     if m and re.match(r"(?:E\d+ )+(?:[a-z]+ )?(?:goes|go|runs|run|spans|span|stretches|reaches|extends|is|are|sits|"
                       r"already)\b",
                       s) and not re.search(r"\b(?:should|must|make|needs? to|has to|have to|so)\b", s):
@@ -406,7 +415,7 @@ def align(s: str) -> Intent | None:
     edge = _edge_word(s)
     if re.search(r"\blevel with\b", s):
         # "fecha should finish level with the right side of the dashed box": that edge; else level on the row
-        side = re.search(r"\blevel with the (left|right|top|bottom)(?: hand)? (?:side|edge|end)s? of\b", s)
+        side = re.search(r"\blevel with the (left|right|top|bottom)(?: hand)?(?: (?:side|edge|end)s?)? of\b", s)
         edge = side.group(1) if side else "level"
     ref_m = re.search(r"\b(?:with|to|as|against|on)(?: the (?:\w+ )?(?:edge|side|top|bottom|left|right|center|"
                       r"middle|baseline)s?(?: of)?)? (" + E + r")", s)
@@ -499,7 +508,8 @@ def region(s: str) -> Intent | None:
 
 
 #: "7px from the right edge", "10 mm in from the left": how far from a page edge an element should end.
-_INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in )?(?:from|off) (?:the )?(?:very )?"
+_INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in |down |up |over |across )?(?:from|off) "
+                    r"(?:the )?(?:very )?"
                     r"(?:(?P<e>left|right|top|bottom)(?: (?:edge|side|border|margin))?|edge|border)(?: of the (?:page|"
                     r"canvas|slide|card|poster|flyer|banner|badge))?\b")
 
@@ -510,12 +520,24 @@ _GAP_TO_EDGE = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:s
                           r"(?: of the (?:page|canvas|slide|card|poster|flyer|banner|badge))?\b")
 
 
+#: "15px from both the top and the left edge", "10mm in from the left and top": from the two sides of a corner.
+_FROM_CORNER = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in )?(?:from|off) (?:both |E\d+ )?(?:the )?"
+                          r"(?:(?P<v>top|bottom)(?: edge| side)? and (?:the )?(?P<h>left|right)|(?P<h2>left|right)"
+                          r"(?: edge| side)? and (?:the )?(?P<v2>top|bottom))(?: edges?| sides?)?\b")
+
+
 def inset(s: str) -> Intent | None:
     """A place by its distance from a page edge: "put the logo 7px from the right edge".
 
     In "… so the wordmark ends 1cm from the right" the element said after "so" is the one measured; those said
     before it move together.
     """
+    m = _FROM_CORNER.search(s)
+    if m and slots(s[:m.start()]):  # "give it 15px from both the top and the left edge": from each
+        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
+        if length is not None:
+            v, h = m.group("v") or m.group("v2"), m.group("h") or m.group("h2")
+            return Intent("edge", slots(s[:m.start()]), params={"edge": f"{v}_{h}", "inset": length, "measured": None})
     m = _GAP_TO_EDGE.search(s)
     if m:  # "so there's 60px between it and the right side of the banner": that far from that edge
         length = am.first_length(f"{m.group('num')} {m.group('unit')}")

@@ -35,8 +35,14 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
+                       r"(?:do|does|did) not (?:match|line up|align|agree|fit|sit|start|begin|end|finish)\b|"
                        r"(?:runs?|running|bumps?|bumping|crash(?:es)?|crashing) (?:right |straight )?(?:in|into|up "
                        r"against) |"
+                       # "headline's shouting" (the "'s" is not kept): a state said with its participle alone
+                       r"(?:shouting|screaming|yelling|floating|drifting|sagging|crowding|hugging|crashing|poking|"
+                       r"sticking|hanging|falling|overlapping|leaning|wobbling|jammed|crammed|squashed|squished)"
+                       r"(?: |$)|"
+                       r"(?:both |all )?(?:leans?|drifts?|floats?|sags?|lean|drift|float|sag) |"
                        + OVERFLOWS + ")")
 #: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
 OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + OVERFLOWS)
@@ -78,7 +84,8 @@ def holds(a: Box, b: Box, rel: str | None) -> bool:
 
 
 #: "bring both down 15px, same gap between them": what moving them together keeps, not an edit of its own.
-SAME_SPACING = re.compile(r"(?:(?:but|and|while|just|with) )*(?:(?:keep|keeping|leave|leaving) )?(?:the )?"
+SAME_SPACING = re.compile(r"(?:(?:but|and|while|just) )*(?:E\d+ )?together(?: please| pls)?"
+                          r"|(?:(?:but|and|while|just|with) )*(?:(?:keep|keeping|leave|leaving) )?(?:the )?"
                           r"(?:same|current|existing) (?:gap|gaps|spacing|space|distance)"
                           r"(?: (?:in )?between(?: E\d+)+)?(?: please| pls)?"
                           r"|(?:(?:but|and|while|just) )*(?:keep|keeping|leave|leaving) (?:the )?"
@@ -90,7 +97,11 @@ SAME_SPACING = re.compile(r"(?:(?:but|and|while|just|with) )*(?:(?:keep|keeping|
 #: "pull it in so it ends 3mm from the edge, same height": after a move, the level it keeps (not a size to match).
 SAME_LEVEL = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|leaving) (?:it |them )?)?(?:at )?"
                         r"(?:the )?same (?:height|level|vertical position|horizontal position|line|row|baseline)"
-                        r"(?: (?:as (?:now|before|it is|they are)|please|pls))?")
+                        r"(?: (?:as (?:now|before|it is|they are)|please|pls))?"
+                        # "centre them both horizontally, dont move them up or down": the axis the edit leaves alone
+                        r"|(?:(?:but|and|while|just) )*(?:do not|never) (?:move|shift|nudge|change) (?:E\d+ )?"
+                        r"(?:up or down|up and down|vertically|sideways|left or right|horizontally|side to side|"
+                        r"across)(?: please| pls)?")
 
 
 #: Verbs that move an element about the page (a bare "up 15%" after a size problem is a size).
@@ -126,9 +137,19 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?: please| pls)?"
                        # "… drop it to 65-ish and keep it flush right": against that side, as it is
                        r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) (?:flush|aligned) "
-                       r"(?P<side3>left|right)(?: please| pls)?")
+                       r"(?P<side3>left|right)(?: please| pls)?"
+                       # "OSGeo lettering -> 300px wide, same left edge"
+                       r"|(?:but |and |with )*(?:(?:keep|keeping) )?(?:the |its )?same (?P<side4>left|right|top|bottom)"
+                       r"(?: hand)? (?:edge|side|end)(?: please| pls)?")
 HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
                "baseline": "bottom"}
+
+
+def held_tail(words: list[str]) -> int | None:
+    """Where a clause's last words say what a resize holds ("20% bigger from its centre"), or None."""
+    if HELD_EDGE.fullmatch(" ".join(words)):
+        return None
+    return next((k for k in range(2, len(words) - 1) if HELD_EDGE.fullmatch(" ".join(words[k:]))), None)
 
 
 def held_anchor(m: re.Match[str]) -> str:
@@ -138,13 +159,17 @@ def held_anchor(m: re.Match[str]) -> str:
     corner = m.group("corner") or m.group("corner2")
     if corner:
         return corner.replace(" ", "_")
-    return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3")]
+    return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4")]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 
 def describes(skel: str) -> bool:
     """Whether a clause says how things are rather than asks for an edit."""
-    return bool(DESCRIBES.match(skel) or OVERFLOW.match(skel))
+    return bool(DESCRIBES.match(skel) or OVERFLOW.match(skel) or NEITHER.match(skel))
+
+
+#: "neither is actually centred on the A4", "none of them are level": what is wrong, said of those named before.
+NEITHER = re.compile(r"(?:neither|none)(?: of (?:E\d+|them|these|those))? (?:one |1 )?(?:is|are|sits?|looks?)\b")
 
 
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.

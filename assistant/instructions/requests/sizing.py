@@ -75,7 +75,8 @@ def resize(s: str) -> Intent | None:
     size_to = re.search(r"\b(?P<num>\d+(?:\.\d+)?) (?P<unit>[a-z%]+ )?(?P<dim>wide|tall|high|across|in width|"
                         r"in height|square)\b|\b(?P<dim2>width|height) (?:of |to |at )(?P<num2>\d+(?:\.\d+)?)", s)
     scale_word = re.search(r"\b(?:scale|size|resize|zoom)\b", s)
-    if not (grow or shrink or factor or wider or size_to or (scale_word and (pct or frac))):
+    dims = am.DIMENSIONS.search(s) if re.search(r"\b(?:make|set|resize|scale|size)\b", s) else None
+    if not (grow or shrink or factor or wider or size_to or dims or (scale_word and (pct or frac))):
         return None
     params: dict[str, Any] = {"degree": am.degree(s), "factor": factor, "fraction": frac, "percent": pct}
     if size_to:
@@ -84,6 +85,9 @@ def resize(s: str) -> Intent | None:
         unit = (size_to.group("unit") or "px ").strip()
         params["size"] = ("height" if dim in ("tall", "high", "in height", "height") else "width",
                           am.Length(float(num), unit if unit in am.UNIT_PX or unit == "%" else "px"))
+    if dims and not size_to:  # "make it 90 x 90": that width, the height following (its proportions kept)
+        unit = dims.group("unit") or dims.group("unit2") or "px"
+        params["size"] = ("width", am.Length(float(dims.group("w")), unit))
     if wider:
         params["stretch"] = wider.group("w")
     params["grow"] = bool(grow) and not (shrink and shrink.start() >= grow.start())  # ("bigger than it needs to be")

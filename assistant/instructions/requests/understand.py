@@ -41,6 +41,7 @@ from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
+    describe,
     drawn_on,
     extreme,
     in_part,
@@ -92,6 +93,7 @@ from assistant.instructions.requests.said import (
     SWAP_ORDER,
     describes,
     held_anchor,
+    held_tail,
     holds,
     moved_by,
 )
@@ -207,8 +209,11 @@ class _Reader:
         if m.others:
             return []  # filled in by the caller once the other mentions are known
         if not m.has_head and ("one" in m.words or m.ordinal is not None or m.place):
-            pool = (self._pool_from(prev) if prev is not None else list(self.context.last_candidates)
-                    or list(self.context.pending_candidates))
+            # ("the 2 QR codes don't match, left one is smaller": one of those the request named before)
+            pool = (self._pool_from(prev) if prev is not None
+                    else list(self.subject) if len(self.subject) > 1 and m.place
+                    else list(self.kin) if len(self.kin) > 1 and m.place
+                    else list(self.context.last_candidates) or list(self.context.pending_candidates))
             if not pool and "one" in m.words and not m.place and m.ordinal is None:
                 # "the bottom 'Hunter Hack Day': line its left edge up with the one above": the other of its kind
                 others = [i for i in self.kin if i not in self.subject]
@@ -256,7 +261,7 @@ class _Reader:
         if m.plural and not m.every and not m.count and not m.names and not m.quote and len(cands) > 1 and (
                 unknown_head(m) not in (None, *SAID_NOUNS)):
             # "the planets": a thing drawn in pictures no name or text says; which of them show it is not known
-            listing = "; ".join(_describe(self.layout, i) for i in cands[:6])
+            listing = "; ".join(describe(self.layout, i) for i in cands[:6])
             raise _Ask("question", f"which are {m.text.removeprefix('the ')!r}: {listing}?", cands)
         if m.plural or m.every or (m.count and m.count > 1):
             if m.count and len(cands) > m.count:
@@ -340,12 +345,11 @@ class _Reader:
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
         said = " ".join(t.text for t in tokens)
-        for k in range(2, len(tokens) - 1 if not HELD_EDGE.fullmatch(said) else 0):
-            if HELD_EDGE.fullmatch(" ".join(t.text for t in tokens[k:])):
-                # "10% smaller around the same centre", "20% bigger from its centre": the resize, then what it holds
-                self.read(tokens[:k])
-                self.read(tokens[k:])
-                return
+        k = held_tail([t.text for t in tokens])
+        if k:  # "10% smaller around the same centre": the resize, then what it holds
+            self.read(tokens[:k])
+            self.read(tokens[k:])
+            return
         if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in CARRIES:
             self._carry(self.steps[-1])
             return
@@ -392,8 +396,8 @@ class _Reader:
                 SAME_SPACING.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "bring both down 15px, same gap between them"
             return
-        if last_step is not None and last_step.kind == "swap" and (AFTER_SWAP.fullmatch(skel) or
-                                                                   SWAP_ORDER.fullmatch(skel)):
+        if last_step is not None and last_step.kind == "swap" and (
+                all(AFTER_SWAP.fullmatch(p) for p in skel.split(" and ")) or SWAP_ORDER.fullmatch(skel)):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "swap the two logos - GeoNode one up top right"
             return
         last = self.steps[-1] if self.steps else None
@@ -515,7 +519,7 @@ class _Reader:
                 if len(resolved[n]) > 1 and not (m.plural or m.every or m.pronoun or m.everything or m.others):
                     # "GitHub logo should sit …": which logo is not known, so "their" is not all; "OSGeo logo: 20%
                     # smaller" asks which
-                    listing = "; ".join(_describe(self.layout, i) for i in resolved[n][:6])
+                    listing = "; ".join(describe(self.layout, i) for i in resolved[n][:6])
                     what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip()
                     self.unresolved = self.unresolved or _Ask("question", f"which {what} do you mean: {listing}?",
                                                               list(resolved[n]))
@@ -727,7 +731,7 @@ class _Reader:
                 elif says_which is True and not in_part(found, place.split("_")[0], self.layout):
                     # "the company logo in the top right corner - a bit smaller" where nothing is there
                     raise _Ask("missing", f"there is no {m.text!r} at the {place.replace('_', ' ')}: "
-                                          f"{_describe(self.layout, found[0])} is elsewhere")
+                                          f"{describe(self.layout, found[0])} is elsewhere")
                 continue
             if len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which):
                 continue
@@ -821,7 +825,7 @@ class _Reader:
             if m is not None and m.pronoun in _SINGULAR and len(ids) > 1 and not self._several_before(n, mentions) \
                     and not copies(ids, self.layout):
                 # "move the ACM logo left so its left edge …": "its" is one element, and which one is not known
-                listing = "; ".join(_describe(self.layout, i) for i in ids[:6])
+                listing = "; ".join(describe(self.layout, i) for i in ids[:6])
                 before = [p for k, p in enumerate(mentions[:n])
                           if not p.pronoun and set(resolved.get(k, [])) == set(ids)
                           ] or [p for p in mentions[:n] if not p.pronoun and p.words]
@@ -831,7 +835,7 @@ class _Reader:
                     or m.copies:
                 continue
             if len(ids) > 1:
-                listing = "; ".join(_describe(self.layout, i) for i in ids[:6])
+                listing = "; ".join(describe(self.layout, i) for i in ids[:6])
                 what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip() or "one"
                 raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
 
@@ -905,7 +909,9 @@ class _Reader:
                     step.patients) == set(held.patients + held.refs):
                 # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
                 step.patients, step.refs = list(held.patients), list(held.refs)
-            if not (mends and not step.intent.state):
+            # (two problems of one kind about the same elements, "both lean right, neither is centred": one, the later)
+            same_problem = mends and step.intent.state and set(step.patients) == set(held.patients)
+            if not (mends and not step.intent.state) and not same_problem:
                 self.steps.append(held)  # else "the penguin is overpowering the text, make it 25 % smaller": one edit
         if kind == "confirm":
             if not self.steps and not self.context.last_ids:
@@ -947,12 +953,6 @@ class _Reader:
                         [c for c in self.layout.get(i).children if c not in edited] if any(
                             a == i for e in edited for a in self.index.ancestors(e)) else [i])]
             self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
-
-
-def _describe(layout: Layout, element_id: str) -> str:
-    el = layout.get(element_id)
-    text = f' "{el.text[:28]}…"' if el.text and len(el.text) > 28 else (f' "{el.text}"' if el.text else "")
-    return f"'{element_id}' ({el.role}{text})"
 
 
 def understand(text: str, layout: Layout, context: RequestContext | None = None) -> Understanding:

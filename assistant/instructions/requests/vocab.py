@@ -89,7 +89,8 @@ PLURALS: dict[str, str] = {"details": "details", "dates": "dates", "times": "tim
 #: Words that mean the page itself.
 PAGE_WORDS = {"page", "canvas", "artboard", "poster", "flyer", "leaflet", "card", "slide", "cover", "layout",
               "design", "document", "sheet", "banner", "frame", "screen", "post", "postcard", "spread",
-              "composition", "doc", "file", "paper", "format", "pdf", "svg", "bookmark", "ticket"}
+              "composition", "doc", "file", "paper", "format", "pdf", "svg", "bookmark", "ticket", "a0", "a1", "a2",
+              "a3", "a4", "a5", "a6"}
 #: Words for sides, corners and the middle of the page or of an element.
 EDGE_WORDS = {"left", "right", "top", "bottom", "center", "middle", "side", "edge", "edges", "corner",
               "margin", "margins", "border", "centre", "half", "third", "thirds", "upper", "lower",
@@ -183,7 +184,8 @@ NOT_NOUNS = {
     "together", "horizontal", "vertical", "upside", "instead", "too", "enough", "again", "else", "first",
     "italic", "regular", "semibold", "underlined", "please", "pls", "plz", "thanks", "asap", "now", "today",
     "backwards", "backward", "forwards", "forward", "upwards", "downwards", "sideways", "along", "across",
-    "around", "dead", "slightly", "bit", "full", "complete", "total", "breathing",
+    "around", "dead", "slightly", "bit", "full", "complete", "total", "breathing", "lean", "leans", "leaning",
+    "horizontally", "vertically", "drift", "drifts", "float", "floats", "sag", "sags",
 }
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).
