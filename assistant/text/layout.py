@@ -255,8 +255,17 @@ def _assign_positions(chars: list[_Char], ranges: list[tuple[SvgNode, int, int]]
                 setattr(chars[start + i], attr, v)
 
 
+#: Whether ``measure_positioned`` takes the short way for a plain ``<text>`` (tests compare the two ways).
+SHORT_WAY = True
+_LONG_WAY = object()
+
+
 def measure_positioned(node: SvgNode, resolver: StyleResolver) -> TextMetrics | None:
     """Lay out a positioned ``<text>`` (see the module docstring); None when it draws nothing."""
+    if SHORT_WAY and len(node) == 0 and not node.get("dx") and not node.get("dy"):
+        plain = _measure_plain(node, resolver)
+        if plain is not _LONG_WAY:
+            return plain  # type: ignore[return-value]
     chars, ranges = _collect(node, resolver)
     if not chars or not any(c.ch.strip() for c in chars):
         return None
@@ -357,6 +366,80 @@ def measure_positioned(node: SvgNode, resolver: StyleResolver) -> TextMetrics | 
     metrics = _summarize(node, resolver, chars, placements, box, spec, layout="text")
     metrics.ink = ink
     return metrics
+
+
+def _measure_plain(node: SvgNode, resolver: StyleResolver) -> TextMetrics | None | object:
+    """``measure_positioned`` of a plain ``<text>``, or ``_LONG_WAY`` when it is not that plain.
+
+    Plain: no child elements, one ``x`` and one ``y`` (or none), white space collapsed. It is one chunk on one
+    line in one style, laid out with the same arithmetic without a record per character (most labels of a large
+    drawing are plain).
+    """
+    if preserves_space(node, resolver):
+        return _LONG_WAY
+    chars: list[str] = []
+    for ch in _clean(node.text or "", False):
+        if ch == " " and (not chars or chars[-1] == " "):
+            continue
+        chars.append(ch)
+    while chars and chars[-1] == " ":
+        chars.pop()
+    if not chars or not any(c.strip() for c in chars):
+        return None
+    n = len(chars)
+    start_x = start_y = None
+    size: float | None = None
+    for attr in ("x", "y"):
+        value = node.get(attr)
+        if not value:
+            continue
+        if size is None:
+            size = resolver.font_size(node)
+        numbers = _numbers(value, size)
+        if len(numbers) > 1 and n > 1:
+            return _LONG_WAY  # a position per character
+        if numbers:
+            start_x, start_y = (numbers[0], start_y) if attr == "x" else (start_x, numbers[0])
+    spec = font_spec(node, resolver)
+    text = "".join(chars)
+    adv = spec.advances(text)
+    cx = start_x if start_x is not None else 0.0
+    cy = start_y if start_y is not None else 0.0
+    cx += 0.0
+    cy += 0.0
+    xs: list[float] = []
+    for a in adv:
+        xs.append(cx)
+        cx += a
+    anchor = (resolver.get(node, "text-anchor") or "start").strip().lower()
+    width = xs[-1] + adv[-1] - xs[0]
+    shift = -width if anchor == "end" else -width / 2 if anchor == "middle" else 0.0
+    if spec.size <= 0:
+        return None
+    asc, desc = spec.extents()
+    spacing = spec.letter_spacing
+    left = right = None
+    for k in range(n):
+        if chars[k].strip():
+            x = xs[k] + shift
+            r = x + adv[k] - spacing
+            left = x if left is None or x < left else left
+            right = r if right is None or r > right else right
+    box = Box.from_edges(left, cy - asc, right, cy + desc)
+    segs: list[Segment] = []
+    last: Segment | None = None
+    for k in range(n):
+        x = xs[k] + shift
+        if last is not None and abs(last.x + last.width - x) < 1e-6:
+            last.text += chars[k]
+            last.width += adv[k]
+        else:
+            last = Segment(chars[k], x, cy, adv[k], node, spec)
+            segs.append(last)
+    x0 = min(s.x for s in segs)
+    placements = [LinePlacement(text.strip(), x0, cy, max(s.x + s.width for s in segs) - x0, segs)]
+    return _summarize(node, resolver, [_Char(ch, node) for ch in chars], placements, box, lambda _n: spec,
+                      layout="text")
 
 
 #: arc length of one ink box of text on a path, in ascents (short enough to follow a curve)
