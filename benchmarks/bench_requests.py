@@ -2,8 +2,8 @@
 
 Each row of a request file (``../shared/requests/*.tsv``, the development set;
 ``tests/data/requests_heldout/*.tsv``, written apart in other voices, measured
-as written before anything was changed because of them; batches 3 to 13,
-``*_c.tsv`` to ``*_m.tsv``, are on real files of ``../shared/corpus``) is a
+as written before anything was changed because of them; batches 3 to 14,
+``*_c.tsv`` to ``*_n.tsv``, are on real files of ``../shared/corpus``) is a
 request and a Python check over the boxes before (``b``) and
 after (``a``) the edit, as ``../shared/tools/requests_eval.py`` defines them:
 the request goes to ``ChatAssistant.handle`` (what ``layout-assistant chat
@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 13 of the held-out set (``*_c.tsv`` … ``*_m.tsv``): real files of ``../shared/corpus``."""
-    return [p for batch in "cdefghijklm" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
+    """Batches 3 to 14 of the held-out set (``*_c.tsv`` … ``*_n.tsv``): real files of ``../shared/corpus``."""
+    return [p for batch in "cdefghijklmn" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -201,12 +201,13 @@ def run() -> list[dict[str, Any]]:
     real = real_files()
     rows.append(_row("tests/data/requests_heldout, batches 1-2 (examples and three real files)",
                      evaluate_files([p for p in sorted(HELDOUT.glob("*.tsv")) if p not in real])))
-    if DEV.is_dir():  # batches 3-13 are on ../shared/corpus files
+    if DEV.is_dir():  # batches 3-14 are on ../shared/corpus files
         nine, ten = sorted(HELDOUT.glob("*_i.tsv")), sorted(HELDOUT.glob("*_j.tsv"))
         eleven, twelve = sorted(HELDOUT.glob("*_k.tsv")), sorted(HELDOUT.glob("*_l.tsv"))
-        thirteen = sorted(HELDOUT.glob("*_m.tsv"))
+        thirteen, fourteen = sorted(HELDOUT.glob("*_m.tsv")), sorted(HELDOUT.glob("*_n.tsv"))
+        later = nine + ten + eleven + twelve + thirteen + fourteen
         rows.append(_row("tests/data/requests_heldout, batches 3-8 (real files, ids that say nothing)",
-                         evaluate_files([p for p in real if p not in nine + ten + eleven + twelve + thirteen])))
+                         evaluate_files([p for p in real if p not in later])))
         rows.append(_row("tests/data/requests_heldout, batch 9 (eight real files, a seventh writer)",
                          evaluate_files(nine)))
         rows.append(_row("tests/data/requests_heldout, batch 10 (eight other real files, an eighth writer)",
@@ -217,6 +218,8 @@ def run() -> list[dict[str, Any]]:
                          evaluate_files(twelve)))
         rows.append(_row("tests/data/requests_heldout, batch 13 (eight more real files, an eleventh writer)",
                          evaluate_files(thirteen)))
+        rows.append(_row("tests/data/requests_heldout, batch 14 (eight more real files, a twelfth writer)",
+                         evaluate_files(fourteen)))
     return rows
 
 

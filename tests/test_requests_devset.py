@@ -37,10 +37,10 @@ def test_the_held_out_requests() -> None:
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 13 (886 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 14 (966 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 886
+    assert res["requests"] == 966
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    assert res["met"] >= 601, missed
-    assert res["wrong_edits"] <= 90
+    assert res["met"] >= 630, missed
+    assert res["wrong_edits"] <= 111
     assert res["seconds"] < 1.5

@@ -180,3 +180,37 @@ def test_what_only_describes_or_holds_adds_no_edit(request_text: str, kinds: lis
 def test_the_left_one_of_those_named_before() -> None:
     u = _on_pictures("the 2 pictures at the bottom dont match, left one is smaller. make it as big as the right one")
     assert u.steps[-1].patients == ["left-pic"] and u.steps[-1].refs == ["right-pic"]
+
+
+def test_line_an_edge_of_one_up_with_an_edge_of_another() -> None:
+    u = _on_pictures("line the right edge of the left picture up with the right edge of the tagline")
+    step = u.steps[0]
+    assert (step.kind, step.patients, step.refs, step.intent.params["edge"]) == (
+        "align", ["left-pic"], ["tagline"], "right")
+    u = _on_pictures("line the tops of the left picture and the right picture up")
+    assert (u.steps[0].kind, u.steps[0].intent.params["edge"]) == ("align", "top")
+
+
+def test_a_gap_said_with_a_bare_number_between_two_sides() -> None:
+    u = _on_pictures("I want 25 between the bottom of the headline and the tagline")
+    step = u.steps[0]
+    assert step.kind == "gap" and step.patients == ["headline", "tagline"]
+    assert step.intent.params["length"] == Length(25.0, "px")
+
+
+@pytest.mark.parametrize("request_text,anchor", [
+    ("make the right picture bigger, say 20%, stays centred in the card", "center"),
+    ("the right picture: 20% smaller, centred where it is now", "center"),
+    ("the right picture is heavy. 20% smaller, keep its right edge and its vertical centre", "right"),
+    ("the right picture 20% smaller, keep its vertical centre", "center"),
+])
+def test_still_more_ways_to_say_what_a_resize_holds(request_text: str, anchor: str) -> None:
+    u = _on_pictures(request_text)
+    assert [s.kind for s in u.steps] == ["resize"]
+    assert u.steps[0].intent.params["anchor"] == anchor and u.steps[0].intent.params["percent"] == (20.0, False)
+
+
+def test_a_gap_said_to_be_double_is_no_resize() -> None:
+    u = understand("the gap under the tagline is double the others",
+                   import_svg_text(PICTURES, source="p.svg").layout)
+    assert not any(s.kind == "resize" for s in u.steps)

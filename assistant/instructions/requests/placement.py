@@ -184,6 +184,10 @@ _GAP_SIDE_JUDGED = re.compile(r"\b" + _SPACE + r" (?P<rel>above|below|under|bene
                               r"wide|wider|loose|much|huge|generous)\b")
 
 
+#: "between the bottom of the logo and …": the side of an element a gap is measured from.
+_SIDE_OF = r"(?:the (?:bottom|top|left|right|base|foot)(?: edge| side)? of )?"
+
+
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     length = am.first_length(s)
@@ -235,8 +239,10 @@ def gap(s: str) -> Intent | None:
     if m and length is not None:
         return Intent("gap", [int(m.group(1)[1:]), int(m.group(2)[1:])], params={"op": "set", "length": length})
     m = re.search(r"\b(?:space|put|place|keep|set)\b.*\b(" + E + r") and (" + E + r")\b.*\bapart\b|"
-                  r"\b(?:put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween (" + E + r") and (" + E +
-                  r")\b", s)
+                  r"\b(?:put|leave|make|set|keep|add|want|need|give|allow)\b[^E]*\bbetween " + _SIDE_OF + r"(" + E +
+                  r") and " + _SIDE_OF + r"(" + E + r")\b", s)
+    if m and length is None and re.search(r"\b(?:want|need|put|leave|allow)\b \d+(?:\.\d+)? between\b", s):
+        length = am.first_length(s, bare=True)  # "I want 25 between the bottom of the logo and Feedback"
     if m and length is not None:
         a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         return Intent("gap", [int(a[1:]), int(b[1:])], params={"op": "set", "length": length})
@@ -407,7 +413,8 @@ def align(s: str) -> Intent | None:
         return Intent("align", slots(s)[:1], params={"edge": None, "page": False, "siblings": True})
     m = re.search(r"\b(?:align|aligned|alignment|aligning|line (?:" + E + r" )*(?:(?:left |right |top |bottom )?"
                   r"(?:tops?|bottoms?|edges?|sides?|centers?|centres?|baselines?|middles?) )?up|lines up|lined up|"
-                  r"lining up|"
+                  r"lining up|line (?:the |its |their )?(?:(?:left|right|top|bottom) )?(?:tops?|bottoms?|edges?|sides?|"
+                  r"centers?|baselines?|middles?) of (?:(?:and |& )?" + E + r" )+up|"
                   r"flush|level with|in line with|inline with|same (?:left|right|top|bottom) (?:edge|side)|"
                   r"justify|justified|line (?:" + E + r" )*with|lines? up)\b", s)
     if not m:

@@ -110,6 +110,8 @@ MOVE_VERB = re.compile(r"\b(?:move|shift|nudge|push|pull|slide|drop|raise|lift|l
 HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leaving|hold|holding|pin)"
                        r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
                        r"(?: hand)?(?: edges?| sides?| ends?)?"
+                       # "keep its right edge and its vertical centre": that side, half way up
+                       r"(?: and (?:its |the )?vertical (?:centre|center))?"
                        r"(?: (?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
                        r"pinned|unchanged|the same|in the same place))?(?: please| pls)?"
                        # "…, still tucked in the bottom right corner": that corner holds
@@ -133,7 +135,12 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:(?:from|about|around|round) (?:its|the same|its own)|on the same) (?:centre|center)"
                        r"(?: point)?"
                        r"|(?:stay|stays|staying|remain|remains) (?:centred|centered)(?: where (?:it|they) (?:is|are))?"
-                       r"|(?:centred|centered) (?:on|at|around) where (?:it|they) (?:is|are)(?: now)?)"
+                       r"(?: (?:in|on|within) (?:the |its |their )?\w+)?"
+                       r"|(?:centred|centered) (?:(?:on|at|around) )?where (?:it|they) (?:is|are)(?: now)?"
+                       r"|(?:each |both |all )?(?:keeps?|keeping) (?:its|their) (?:own )?(?:centre|center)s?)"
+                       # "…, keep its right edge and its vertical centre" (split at "and"): what that side keeps too
+                       r"|(?P<axis_centre>(?:and |with )?(?:keep |keeping )?(?:its |the )?(?:vertical|horizontal) "
+                       r"(?:centre|center)(?: where it is| in place| fixed)?)"
                        r"(?: please| pls)?"
                        # "… drop it to 65-ish and keep it flush right": against that side, as it is
                        r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) (?:flush|aligned) "
@@ -152,8 +159,14 @@ def held_tail(words: list[str]) -> int | None:
     return next((k for k in range(2, len(words) - 1) if HELD_EDGE.fullmatch(" ".join(words[k:]))), None)
 
 
-def held_anchor(m: re.Match[str]) -> str:
-    """The anchor a ``HELD_EDGE`` match holds still: a side, a corner or the centre."""
+def held_anchor(m: re.Match[str], current: str | None = None) -> str:
+    """The anchor a ``HELD_EDGE`` match holds still: a side, a corner or the centre.
+
+    The middle of one axis ("and its vertical centre") keeps the side already held (``current``), which holds
+    that middle; alone, it is the centre.
+    """
+    if m.group("axis_centre"):
+        return current or "center"
     if m.group("centre"):
         return "center"
     corner = m.group("corner") or m.group("corner2")

@@ -75,6 +75,8 @@ def resize(s: str) -> Intent | None:
     size_to = re.search(r"\b(?P<num>\d+(?:\.\d+)?) (?P<unit>[a-z%]+ )?(?P<dim>wide|tall|high|across|in width|"
                         r"in height|square)\b|\b(?P<dim2>width|height) (?:of |to |at )(?P<num2>\d+(?:\.\d+)?)", s)
     scale_word = re.search(r"\b(?:scale|size|resize|zoom)\b", s)
+    if re.match(r"(?:the |a )?(?:gap|gaps|space|spacing|distance)\b", s):
+        return None  # "the gap before X is double the others": a gap, not a size
     dims = am.DIMENSIONS.search(s) if re.search(r"\b(?:make|set|resize|scale|size)\b", s) else None
     if not (grow or shrink or factor or wider or size_to or dims or (scale_word and (pct or frac))):
         return None

@@ -379,7 +379,7 @@ class _Reader:
         if held_edge and self.steps and (self.steps[-1].kind == "resize" or self.steps[-1].kind == "style" and
                                          "font_size" in self.steps[-1].intent.params):
             # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side
-            self.steps[-1].intent.params["anchor"] = held_anchor(held_edge)
+            self.steps[-1].intent.params["anchor"] = held_anchor(held_edge, self.steps[-1].intent.params.get("anchor"))
             return
         if re.match(r"(?:and )?(?:together|along) with\b", said):
             # "…, together with the wedges either side": where they are says nothing more

@@ -185,7 +185,7 @@ NOT_NOUNS = {
     "italic", "regular", "semibold", "underlined", "please", "pls", "plz", "thanks", "asap", "now", "today",
     "backwards", "backward", "forwards", "forward", "upwards", "downwards", "sideways", "along", "across",
     "around", "dead", "slightly", "bit", "full", "complete", "total", "breathing", "lean", "leans", "leaning",
-    "horizontally", "vertically", "drift", "drifts", "float", "floats", "sag", "sags",
+    "horizontally", "vertically", "drift", "drifts", "float", "floats", "sag", "sags", "say",
 }
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).
@@ -195,7 +195,7 @@ COMMON_WORDS = {
     "thin", "thick", "bold", "light", "dark", "same", "other", "different", "new", "old", "good", "bad", "nice",
     "fine", "great", "better", "best", "worse", "worst", "want", "need", "like", "love", "hate", "think", "look",
     "looks", "looking", "seems", "feel", "feels", "see", "seen", "show", "hide", "keep", "keeping", "stay", "stays",
-    "remain", "leave", "leaving", "gutter", "gutters", "inset",
+    "remain", "leave", "leaving", "gutter", "gutters", "inset", "hand", "hands",
     "wavy", "wiggly", "squiggly", "curvy", "curly", "dashed", "dotted", "swirly", "round", "rounded", "filled",
     "outlined", "hollow", "solid", "faint", "tile", "tiles",
     "sit", "sits", "sitting", "stand", "stands", "go", "goes", "going", "come", "comes", "give", "gives", "take",

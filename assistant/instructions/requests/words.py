@@ -133,6 +133,7 @@ def _prepare(text: str) -> str:
     dash = r"(?:\s*[\u2014\u2013]\s*|\s+-{1,2}\s+)"
     t = re.sub(r"(?<!\d)(?<!\d[ap]m)(?<!\d[AP]M)" + dash + "|" + dash + r"(?!\d)", "; ", t)
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
+    t = re.sub(r"\b(left|right)[- ]hand(?:ed)?\b", r"\1", t, flags=re.I)  # "the right-hand column": the right one
     t = re.sub(r"(?<![\w./:])([A-Za-z]{2,})/([A-Za-z]{2,})(?![\w./])", r"\1 \2", t)  # "the date/time block"
     # "validate should come after build — swap those two boxes": the two just named
     t = re.sub(r"\b(?:those|these) (?:two|three|four|2|3|4) [a-z]+\b", "them", t, flags=re.I)
