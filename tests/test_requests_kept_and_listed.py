@@ -8,11 +8,14 @@ X" centres it on the vertical axis; "the bold headline is too big" asks for no w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from assistant.importer import import_svg_text
+from assistant.importer import import_svg, import_svg_text
 from assistant.instructions.requests import understand
 from assistant.instructions.requests.amounts import Length
+from assistant.instructions.requests.build import plan_step
 
 LAYOUT = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
   <rect id="panel" x="150" y="300" width="300" height="400" fill="#f0e0c0"/>
@@ -214,3 +217,29 @@ def test_a_gap_said_to_be_double_is_no_resize() -> None:
     u = understand("the gap under the tagline is double the others",
                    import_svg_text(PICTURES, source="p.svg").layout)
     assert not any(s.kind == "resize" for s in u.steps)
+
+
+def test_a_place_said_higher_than_another_alone_asks_them_level() -> None:
+    u = _on_pictures("the left picture sits ~10px lower than the right picture")
+    assert [(s.kind, s.intent.params.get("edge"), s.refs) for s in u.steps] == [("align", "top", ["right-pic"])]
+    u = _on_pictures("the left picture sits lower than the right one. bring it onto the same line as the right picture")
+    assert [(s.kind, s.refs) for s in u.steps] == [("align", ["right-pic"])]
+
+
+def test_a_problem_of_place_then_another_edit_of_it_is_that_edit() -> None:
+    u = _on_pictures("the big bold headline crashes into the right edge. scale it down 8%, top left corner fixed")
+    assert [(s.kind, s.intent.params.get("anchor")) for s in u.steps] == [("resize", "top_left")]
+
+
+
+GEONODE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo" / "geonode_a4.svg"
+
+
+@pytest.mark.skipif(not GEONODE.is_file(), reason="../shared (its corpus) is not here")
+def test_a_gap_before_a_heading_moves_its_section() -> None:
+    doc = import_svg(GEONODE)
+    heading = next(e for e in doc.layout.elements if e.kind == "text" and e.text == "Implemented Standards")
+    assert heading.group is not None and heading.group.startswith("la-section")  # the heading of its section
+    u = understand("the gap before Implemented Standards is too big, close it to 10px", doc.layout)
+    actions = plan_step(u.steps[-1], doc.layout)[0]
+    assert actions[0]["type"] == "set_gap" and actions[0]["id"] == heading.group

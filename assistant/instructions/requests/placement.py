@@ -181,7 +181,7 @@ _GAP_SIDE_JUDGED = re.compile(r"\b" + _SPACE + r" (?P<rel>above|below|under|bene
                               r"around) (E\d+) (?:is|are|looks?|seems?|feels?) (?:a (?:bit|little|touch|tad) |too |"
                               r"quite |rather |very |really |way |kind of |somewhat |a bit too |much )*"
                               r"(?P<w>tight|small|smaller|narrow|cramped|close|short|little|big|bigger|large|larger|"
-                              r"wide|wider|loose|much|huge|generous)\b")
+                              r"wide|wider|loose|much|huge|generous|double|twice)\b")
 
 
 #: "between the bottom of the logo and …": the side of an element a gap is measured from.

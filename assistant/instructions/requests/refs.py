@@ -356,6 +356,11 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
 _APPOSITION = re.compile(r"E(\d+) \( E(\d+)(?: etc)? \)")
 
 
+def several_before(n: int, mentions: list[Mention]) -> bool:
+    """Whether a mention before the ``n``-th names several elements on purpose ("the logos … their")."""
+    return any(m.plural or m.every or m.everything or (m.count or 0) > 1 for m in mentions[:n])
+
+
 def names_one(tokens: list[Token], index: ElementIndex) -> bool:
     """Whether ``tokens`` (what a request says in brackets) name one element by its name or its words."""
     mentions, skel = find_mentions(tokens, index)
@@ -526,4 +531,4 @@ def _names_something(m: Mention) -> bool:
     return m.text.split()[0] in DETERMINERS or m.text.split()[0] in ("this", "that", "these", "those")
 
 
-__all__ = ["Mention", "find_mentions"]
+__all__ = ["Mention", "find_mentions", "names_one", "several_before"]

@@ -29,7 +29,7 @@ OVERFLOWS = (r"(?:(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|s
              r"cut|cut off|clipped|cropped|truncated)\b)")
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
 DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take|give|could|can|would|will|"
-                       r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,2}"
+                       r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,4}"
                        r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
                        r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
                        r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
@@ -59,6 +59,20 @@ SWAP_ORDER = re.compile(r"(?:so |so that |with |i\.?e\.? )?E\d+ (?:ends? up |goe
 CLOSER_ONLY = re.compile(r"(?:and |so |so that )?(?:(?:E\d+ )?(?:s |is |are |sits? |gets? |comes? |ends? up )?)?"
                          r"(?:a bit |a little |slightly )?(?:closer|nearer|further|farther)(?: (?:to|from|away from)"
                          r")? E\d+(?: please| pls)?")
+
+
+def as_mend(problem: Intent) -> Intent:
+    """What mends a problem said with nothing after it, as an intent.
+
+    "Thrust 4 sits 5px higher than Thrust 1", said alone, asks for them level: its top on the other's (a side
+    for left or right). Any other problem is already read as its mend ("too big" as smaller).
+    """
+    moves = problem.params.get("moves", [])
+    if problem.kind != "nudge" or not problem.refs or not moves:
+        return problem
+    vertical = any(way in ("up", "down", "higher", "lower") for way, _amount in moves)
+    return Intent("align", problem.patients, problem.refs, params={"edge": "top" if vertical else "left",
+                                                                    "page": False})
 
 
 def moved_by(intent: Intent | None) -> bool:

@@ -119,7 +119,16 @@ def _ranked(alternatives: list[Actions]) -> list[Actions]:
 
 
 def _gap_change(layout: Layout, mover: str, target: str, p: dict[str, Any]) -> list[Actions]:
-    """``mover`` moved so the gap to ``target`` changes as ``p`` asks (op more / less / set, length, degree)."""
+    """``mover`` moved so the gap to ``target`` changes as ``p`` asks (op more / less / set, length, degree).
+
+    A section's heading moved away from or towards what lies outside its section takes its section along ("the
+    gap before Implemented Standards": the heading with its list).
+    """
+    group = layout.get(mover).group
+    if group is not None and group.startswith("la-section") and min(
+            layout.get(group).children, key=lambda c: layout.get(c).box.y) == mover and \
+            target not in {d.id for d in layout.descendants_of(group)}:
+        mover = group
     mb, tb = layout.get(mover).box, layout.get(target).box
     axis = apart_axis(mb, tb)
     gap = gap_between(mb, tb, axis)

@@ -66,7 +66,7 @@ from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
-from assistant.instructions.requests.refs import Mention, find_mentions, names_one
+from assistant.instructions.requests.refs import Mention, find_mentions, names_one, several_before
 from assistant.instructions.requests.said import (
     AFTER_SWAP,
     ALONG,
@@ -91,6 +91,7 @@ from assistant.instructions.requests.said import (
     SET_IT,
     SIZE_VERB,
     SWAP_ORDER,
+    as_mend,
     describes,
     held_anchor,
     held_tail,
@@ -810,11 +811,6 @@ class _Reader:
                 refs = [best if r == best else r for r in refs if r == best or r not in ids]
         return refs
 
-    @staticmethod
-    def _several_before(n: int, mentions: list[Mention]) -> bool:
-        """Whether a mention before the ``n``-th names several elements on purpose ("the logos … their")."""
-        return any(m.plural or m.every or m.everything or (m.count or 0) > 1 for m in mentions[:n])
-
     def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                          patients: list[str], refs: list[str]) -> None:
         if intent.kind == "lock" and intent.params.get("keep"):
@@ -822,7 +818,7 @@ class _Reader:
         for n in intent.patients + ([] if intent.params.get("compare") else intent.refs):
             m = mentions[n] if n < len(mentions) else None
             ids = resolved.get(n, [])
-            if m is not None and m.pronoun in _SINGULAR and len(ids) > 1 and not self._several_before(n, mentions) \
+            if m is not None and m.pronoun in _SINGULAR and len(ids) > 1 and not several_before(n, mentions) \
                     and not copies(ids, self.layout):
                 # "move the ACM logo left so its left edge …": "its" is one element, and which one is not known
                 listing = "; ".join(describe(self.layout, i) for i in ids[:6])
@@ -910,7 +906,9 @@ class _Reader:
                 # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
                 step.patients, step.refs = list(held.patients), list(held.refs)
             # (two problems of one kind about the same elements, "both lean right, neither is centred": one, the later)
-            same_problem = mends and step.intent.state and set(step.patients) == set(held.patients)
+            same_problem = mends and step.intent.state and set(step.patients) == set(held.patients) or (
+                not step.intent.state and FAMILY.get(held.kind) in ("place", "space") and not held.refs and set(
+                    step.patients) & set(held.patients))  # ("… crashes into the right column. scale it down 8%")
             if not (mends and not step.intent.state) and not same_problem:
                 self.steps.append(held)  # else "the penguin is overpowering the text, make it 25 % smaller": one edit
         if kind == "confirm":
@@ -936,6 +934,7 @@ class _Reader:
             raise _Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
                                    "bigger or smaller? Say e.g. 'make it as big as …' or 'make it 20 % smaller'")
         if self.pending is not None:
+            self.pending.intent = as_mend(self.pending.intent)  # "X sits 5px higher than Y" alone: level them
             if self.pending.kind in CARRIES:
                 self._carry(self.pending, shapes_only=True)  # "the credit box hangs off the slide": words and all
             self.steps.append(self.pending)

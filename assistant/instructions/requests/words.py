@@ -167,7 +167,7 @@ def _prepare(text: str) -> str:
 #: Idioms said in words the rest of the reading knows ("out of line" is misaligned, not a line).
 _PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misaligned"),
             (r"\bin line with\b", "aligned with"), (r"\bin a line\b", "aligned"),
-            (r"\bon the same line as\b", "level with")]
+            (r"\b(?:on|onto|to|into) the same (?:line|level) as\b", "level with")]
 
 
 def _glyphs_quoted(text: str) -> str:
