@@ -41,8 +41,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 966
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (635 met and 106 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (636 met and 105 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 633, missed
-    assert res["wrong_edits"] <= 108
+    assert res["met"] >= 634, missed
+    assert res["wrong_edits"] <= 107
     assert res["seconds"] < 1.5

@@ -243,3 +243,8 @@ def test_a_gap_before_a_heading_moves_its_section() -> None:
     u = understand("the gap before Implemented Standards is too big, close it to 10px", doc.layout)
     actions = plan_step(u.steps[-1], doc.layout)[0]
     assert actions[0]["type"] == "set_gap" and actions[0]["id"] == heading.group
+
+
+def test_a_second_problem_of_the_same_element_is_said_of_the_first() -> None:
+    u = _on_pictures("the right picture is too big, it touches the edge. shrink it by 10%")
+    assert [(s.kind, s.intent.params.get("percent")) for s in u.steps] == [("resize", (10.0, False))]

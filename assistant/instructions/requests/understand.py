@@ -862,6 +862,9 @@ class _Reader:
                                                    "pending": False})
                 self.steps.append(merged)
                 return
+            if step.intent.state and FAMILY.get(kind, kind) != FAMILY.get(held.kind, held.kind) and set(
+                    step.patients) & set(held.patients):  # "the text is too big, it touches the outline": one problem
+                return
             self.pending = None
             side = re.search(r"\bon the (left|right|top|bottom)\b", step.text)
             if kind == "gap" and held.kind == "edge" and step.intent.params.get("length") is not None and side and \
