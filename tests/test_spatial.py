@@ -72,6 +72,8 @@ def test_an_unknown_key_and_a_negative_one() -> None:
         c.box(4)
     with pytest.raises(ValueError):
         c.add(-1, Box(x=0, y=0, width=1, height=1))
+    with pytest.raises(ValueError):
+        c.remove(1 << 40)  # not an index of any list: refused, not allocated for
     assert c.query((0.5, 0.5, 0.6, 0.6)) == [3]
     c.remove(3)
     assert c.query((0.5, 0.5, 0.6, 0.6)) == [] and len(c) == 0

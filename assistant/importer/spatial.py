@@ -26,7 +26,7 @@ one spot); the answer is then the best among those seen.
 built with the metric kernels) is the same index compiled, with the same answers in
 the same order (``tests/test_spatial.py`` compares them); ``BoxIndex`` uses it when it
 is built and ``LAYOUT_ASSISTANT_NATIVE`` is not ``0``, and ``PyBoxIndex``, the
-definition below, otherwise. Keys are then non-negative integers.
+definition below, otherwise. Keys are then list indices (below 2^30).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
  * more spots than the level has cells, the level's cells in the order they were first filled; in a cell, its
  * boxes in the order they were filed. A query stops once it has ``limit`` answers.
  *
- * Keys are non-negative integers (an index into some list); removed keys are left out of answers.
+ * Keys are indices into some list (0 to 2^30); removed keys are left out of answers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -17,6 +17,8 @@
 
 #define MIN_SIDE 1e-9
 #define CELL 1.0
+/* keys index a list of at most a few hundred thousand elements; a larger one is refused, not allocated for */
+#define MAX_KEY ((Py_ssize_t)1 << 30)
 
 typedef struct {
     Py_ssize_t *keys;
@@ -156,7 +158,7 @@ static PyObject *BoxIndex_add(BoxIndex *self, PyObject *args) {
     Py_ssize_t key;
     double x, y, w, h;
     if (!PyArg_ParseTuple(args, "ndddd", &key, &x, &y, &w, &h)) return NULL;
-    if (key < 0) { PyErr_SetString(PyExc_ValueError, "keys are non-negative"); return NULL; }
+    if (key < 0 || key >= MAX_KEY) { PyErr_SetString(PyExc_ValueError, "keys are list indices"); return NULL; }
     double x1 = x, y1 = y, x2 = x1 + w, y2 = y1 + h;
     double side = x2 - x1 > y2 - y1 ? x2 - x1 : y2 - y1;
     if (!(side > MIN_SIDE)) side = MIN_SIDE; /* max(…, MIN_SIDE), NaN included */
@@ -210,7 +212,7 @@ static PyObject *BoxIndex_add(BoxIndex *self, PyObject *args) {
 static PyObject *BoxIndex_remove(BoxIndex *self, PyObject *arg) {
     Py_ssize_t key = PyLong_AsSsize_t(arg);
     if (key == -1 && PyErr_Occurred()) return NULL;
-    if (key < 0) { PyErr_SetString(PyExc_ValueError, "keys are non-negative"); return NULL; }
+    if (key < 0 || key >= MAX_KEY) { PyErr_SetString(PyExc_ValueError, "keys are list indices"); return NULL; }
     if (grow_keys(self, key) < 0) return NULL;
     if (!self->removed[key]) self->nremoved++;
     self->removed[key] = 1;
