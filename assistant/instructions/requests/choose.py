@@ -461,7 +461,8 @@ def pinned_art(index: ElementIndex) -> list[str]:
                 and min(b.width, b.height) >= 0.15 * max(b.width, b.height, 1e-9)
                 and b.area >= 0.005 * c.width * c.height
                 and not any(d.kind == "text" for d in index.layout.descendants_of(i))
-                and not any(o != i and b.contains(index.layout.get(o).box) for o in index.content_ids())):
+                and not any(o != i and index.layout.get(o).group is None and b.contains(index.layout.get(o).box)
+                            for o in index.content_ids())):
             out.append(i)
     return out
 
