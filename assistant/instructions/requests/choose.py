@@ -453,17 +453,16 @@ def pinned_art(index: ElementIndex) -> list[str]:
     with no words in them, and not a frame or panel round other content (a placeholder's dashed box).
     """
     c = index.layout.canvas
+    top = [e for e in (index.layout.get(i) for i in index.content_ids()) if e.group is None]
     out = []
-    for i in index.content_ids():
-        e = index.layout.get(i)
+    for e in top:
         b = e.box
-        if (e.group is None and e.kind != "text" and e.role == "decoration" and index.on_page(e)
+        if (e.kind != "text" and e.role == "decoration" and index.on_page(e)
                 and min(b.width, b.height) >= 0.15 * max(b.width, b.height, 1e-9)
                 and b.area >= 0.005 * c.width * c.height
-                and not any(d.kind == "text" for d in index.layout.descendants_of(i))
-                and not any(o != i and index.layout.get(o).group is None and b.contains(index.layout.get(o).box)
-                            for o in index.content_ids())):
-            out.append(i)
+                and not any(d.kind == "text" for d in index.layout.descendants_of(e.id))
+                and not any(o is not e and b.contains(o.box) for o in top)):
+            out.append(e.id)
     return out
 
 
