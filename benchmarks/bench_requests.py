@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 14 of the held-out set (``*_c.tsv`` … ``*_n.tsv``): real files of ``../shared/corpus``."""
-    return [p for batch in "cdefghijklmn" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
+    """Batches 3 to 15 of the held-out set (``*_c.tsv`` … ``*_o.tsv``): real files of ``../shared/corpus``."""
+    return [p for batch in "cdefghijklmno" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -201,26 +201,22 @@ def run() -> list[dict[str, Any]]:
     real = real_files()
     rows.append(_row("tests/data/requests_heldout, batches 1-2 (examples and three real files)",
                      evaluate_files([p for p in sorted(HELDOUT.glob("*.tsv")) if p not in real])))
-    if DEV.is_dir():  # batches 3-14 are on ../shared/corpus files
-        nine, ten = sorted(HELDOUT.glob("*_i.tsv")), sorted(HELDOUT.glob("*_j.tsv"))
-        eleven, twelve = sorted(HELDOUT.glob("*_k.tsv")), sorted(HELDOUT.glob("*_l.tsv"))
-        thirteen, fourteen = sorted(HELDOUT.glob("*_m.tsv")), sorted(HELDOUT.glob("*_n.tsv"))
-        later = nine + ten + eleven + twelve + thirteen + fourteen
+    if DEV.is_dir():  # batches 3 and later are on ../shared/corpus files
+        later = {letter: sorted(HELDOUT.glob(f"*_{letter}.tsv")) for letter in _LATER}
         rows.append(_row("tests/data/requests_heldout, batches 3-8 (real files, ids that say nothing)",
-                         evaluate_files([p for p in real if p not in later])))
-        rows.append(_row("tests/data/requests_heldout, batch 9 (eight real files, a seventh writer)",
-                         evaluate_files(nine)))
-        rows.append(_row("tests/data/requests_heldout, batch 10 (eight other real files, an eighth writer)",
-                         evaluate_files(ten)))
-        rows.append(_row("tests/data/requests_heldout, batch 11 (eight more real files, a ninth writer)",
-                         evaluate_files(eleven)))
-        rows.append(_row("tests/data/requests_heldout, batch 12 (eight real files used least, a tenth writer)",
-                         evaluate_files(twelve)))
-        rows.append(_row("tests/data/requests_heldout, batch 13 (eight more real files, an eleventh writer)",
-                         evaluate_files(thirteen)))
-        rows.append(_row("tests/data/requests_heldout, batch 14 (eight more real files, a twelfth writer)",
-                         evaluate_files(fourteen)))
+                         evaluate_files([p for p in real if not any(p in files for files in later.values())])))
+        for letter, (number, what) in _LATER.items():
+            rows.append(_row(f"tests/data/requests_heldout, batch {number} ({what})", evaluate_files(later[letter])))
     return rows
+
+
+#: The batches after the eighth, each by a new writer: the letter of their files, their number, what they are.
+_LATER = {
+    "i": (9, "eight real files, a seventh writer"), "j": (10, "eight other real files, an eighth writer"),
+    "k": (11, "eight more real files, a ninth writer"), "l": (12, "eight real files used least, a tenth writer"),
+    "m": (13, "eight more real files, an eleventh writer"), "n": (14, "eight more real files, a twelfth writer"),
+    "o": (15, "eight more real files, a thirteenth writer"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:

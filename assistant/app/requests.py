@@ -91,6 +91,8 @@ def carry_out(session: Session, steps: list[Step]) -> tuple[list[dict[str, Any]]
             last_error: InvalidAction | None = None
             for alt in alternatives:
                 if not alt:
+                    if step.intent.params.get("bound"):
+                        break  # "…, still inside the strip" where it is: nothing to say
                     notes.append(_ALREADY.get(step.kind, "'{text}' is already so").format(text=step.text))
                     break
                 try:

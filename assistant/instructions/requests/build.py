@@ -97,6 +97,11 @@ def _separate(step: Step, layout: Layout) -> list[Actions]:
     obstacles = step.refs
     if not obstacles:
         raise CannotPlan("what should it be moved off? Name the element it overlaps")
+    if p.get("bound"):  # "make the name bold, but don't let it run into the logo": what the edit made it run into
+        if not any(fixes.overlaps(layout.get(m).box, layout.get(o).box, 0.0) for m in step.patients
+                   for o in obstacles):
+            return [[]]
+        return fixes.separate(layout, step.patients, obstacles) or _no_room()
     if not any(fixes.overlaps(layout.get(m).box, layout.get(o).box, 0.0) for m in step.patients for o in obstacles):
         if p.get("or_gap"):
             wider = Step(Intent("gap", params={"op": "more", "degree": "medium"}), step.patients, obstacles)
@@ -124,7 +129,9 @@ def _movers(layout: Layout, patients: list[str], refs: list[str], explicit: bool
 
 def _inside(step: Step, layout: Layout) -> list[Actions]:
     need(step)
-    return [fixes.inside(layout, step.patients)]
+    within = [layout.get(r).box for r in step.refs if r not in step.patients and step.intent.params.get("bound")]
+    # "… 15% bigger, still inside the blue strip": in what was named, not only on the page
+    return [fixes.inside(layout, step.patients, Box.union_all(within) if within else None)]
 
 
 def _match(step: Step, layout: Layout) -> list[Actions]:

@@ -17,10 +17,13 @@ from dataclasses import replace
 
 from assistant.document import Element, Layout, hex_rgb
 from assistant.geometry import Box
+from assistant.instructions.requests import fixes
 from assistant.instructions.requests.colours import element_families, element_family, near_families, word_family
+from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.language import LANGUAGES, language_of
-from assistant.instructions.requests.refs import Mention
+from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.refs import Mention, find_mentions
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
     EDGE_WORDS,
@@ -30,7 +33,7 @@ from assistant.instructions.requests.vocab import (
     PAGE_WORDS,
     SAID_NOUNS,
 )
-from assistant.instructions.requests.words import fold, squash
+from assistant.instructions.requests.words import Token, fold, squash
 
 #: The classes a name's own class also answers to (a title is text too).
 BROADER: dict[str, set[str]] = {
@@ -602,6 +605,19 @@ def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:
     return index.reading_order(best)
 
 
+def names_single(tokens: list[Token], index: ElementIndex) -> bool:
+    """Whether ``tokens`` (a part of a list in brackets) are a noun phrase that fits one element only.
+
+    A plural ("the arrows") fits the elements it finds.
+    """
+    mentions, skel = find_mentions(tokens, index)
+    if skel.split() != ["E0"] or not mentions[0].has_head:
+        return False
+    m = mentions[0]
+    found = best_candidates(score_mention(m, index), index)
+    return bool(found) if m.plural or m.every or (m.count or 0) > 1 else len(found) == 1
+
+
 def broad_candidates(scores: dict[str, float], index: ElementIndex, share: float = 0.5) -> list[str]:
     """Every id scoring at least ``share`` of the best, in reading order.
 
@@ -621,6 +637,7 @@ def _extreme(ids: list[str], place: str, index: ElementIndex) -> list[str]:
            "bottom_left": lambda b: b.cx / w - b.cy / h, "bottom_right": lambda b: -b.cx / w - b.cy / h,
            "left": lambda b: b.cx, "right": lambda b: -b.cx, "top": lambda b: b.cy, "bottom": lambda b: -b.cy,
            "big": lambda b: -b.area, "small": lambda b: b.area,
+           "long": lambda b: -max(b.width, b.height), "short": lambda b: max(b.width, b.height),
            "middle": lambda b: abs(b.cx - index.layout.canvas.box.cx) + abs(b.cy - index.layout.canvas.box.cy)}
     if place not in key:
         return ids
@@ -635,7 +652,7 @@ def narrow(m: Mention, ids: list[str], index: ElementIndex) -> list[str]:
     if m.ordinal is not None:
         k = m.ordinal - 1 if m.ordinal > 0 else len(ordered) + m.ordinal
         return [ordered[k]] if 0 <= k < len(ordered) else []
-    if m.place in ("left", "right", "top", "bottom", "big", "small", "middle") and len(ordered) > 1:
+    if m.place in ("left", "right", "top", "bottom", "big", "small", "middle", "long", "short") and len(ordered) > 1:
         return _extreme(ordered, m.place, index)
     return ordered
 
@@ -755,6 +772,68 @@ def toward(box: Box, place: str) -> float:
     return key
 
 
-__all__ = ["score_mention", "unknown_head", "best_candidates", "broad_candidates", "narrow", "extreme", "in_part",
-           "related_to", "drawn_on", "lined_up", "pinned_art", "toward",
-           "BROADER"]
+def carried(step: Step, layout: Layout, index: ElementIndex, shapes_only: bool = False) -> list[str]:
+    """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all"); the ids added.
+
+    ``shapes_only`` carries only what lies on shapes (a text named is moved alone).
+    """
+    added: list[str] = []
+    for p in list(step.patients):
+        e = layout.get(p)
+        if shapes_only and e.kind != "shape":
+            continue
+        unit = layout.get(e.group) if e.group and e.group.startswith("la-") else None
+        if unit is not None and all(e.box.contains(layout.get(c).box, 0.01 * max(e.box.width, e.box.height))
+                                    for c in unit.children):
+            # the box and its words are one unit the importer made (a label on its button): move the unit
+            step.patients = [unit.id if i == p else i for i in step.patients]
+            added.append(unit.id)
+            continue
+        box = e.box
+        on = [i for i in index.content_ids() if i not in step.patients and (e := layout.get(i)).group
+              is None and e.box.area < box.area and box.contains(e.box, 0.01 * max(box.width, box.height))]
+        step.patients += on
+        added += on
+    return added
+
+
+def narrow_by_relation(layout: Layout, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
+                       patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
+    """An overlap names "the text" the photo overlaps: keep only the candidates that overlap the other side.
+
+    Likewise "the line is cut off on the right" names the line that runs off the page.
+    """
+    if intent.kind == "inside" and len(patients) > 1 and len(intent.patients) == 1 and not (
+            mentions[intent.patients[0]].plural or mentions[intent.patients[0]].every):
+        off = [i for i in patients
+               if not layout.canvas.page_box((e := layout.get(i)).page).contains(e.box, 1e-6)]
+        if len(off) == 1:
+            resolved[intent.patients[0]] = off
+            return off, refs
+    if intent.kind == "inside" and len(refs) > 1 and len(intent.refs) == 1 and patients:
+        # "…, still inside the blue strip": the one they are in (the smallest that holds them)
+        holding = [r for r in refs if all(layout.get(r).box.contains(layout.get(p).box, 0.5)
+                                          for p in patients if p != r)]
+        if holding:
+            refs = [min(holding, key=lambda r: layout.get(r).box.area)]
+            resolved[intent.refs[0]] = refs
+        return patients, refs
+    if intent.kind != "separate":
+        return patients, refs
+    sides = [(intent.patients, patients), (intent.refs, refs)]
+    out = []
+    for k, (slot_ids, ids) in enumerate(sides):
+        other = sides[1 - k][1]
+        if len(ids) > 1 and len(slot_ids) == 1 and not mentions[slot_ids[0]].plural and other:
+            hit = [i for i in ids if any(fixes.overlaps(layout.get(i).box, layout.get(o).box)
+                                         for o in other if o != i)]
+            ids = hit if len(hit) == 1 else ids
+            if len(hit) == 1:
+                resolved[slot_ids[0]] = hit
+        out.append(ids)
+    return out[0], out[1]
+
+
+__all__ = ["carried", "narrow_by_relation", "names_single", "score_mention", "unknown_head", "best_candidates",
+           "broad_candidates", "narrow", "extreme", "in_part", "related_to", "drawn_on", "lined_up", "pinned_art",
+           "toward", "BROADER"]

@@ -89,6 +89,8 @@ def clauses(tokens: list[Token]) -> list[list[Token]]:
             parts.append([])
         elif t.kind == "word" and t.text in _SPLIT_WORDS:
             parts.append([])
+        elif t.text == "without" and parts[-1] and k + 1 < len(tokens) and tokens[k + 1].text.endswith("ing"):
+            parts.append([t])  # "make the tagline bigger without touching the name": a limit of its own
         else:
             parts[-1].append(t)
     return [p for p in parts if p]

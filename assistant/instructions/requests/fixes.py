@@ -180,14 +180,15 @@ def _crop_away(layout: Layout, mover: Element, blocks: list[Box], others: list[E
     return out
 
 
-def inside(layout: Layout, ids: list[str]) -> list[dict[str, Any]]:
+def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[dict[str, Any]]:
     """Edits that bring each element inside the safe box (the canvas when it does not fit), or [] when inside.
 
     An element larger than the safe box is first made small enough to fit in it (a text by its font size, from
-    its left edge; anything else scaled from its top-left corner), then moved in.
+    its left edge; anything else scaled from its top-left corner), then moved in. ``within`` is another box to
+    keep them in (a band, a panel) in place of the page.
     """
     out: list[dict[str, Any]] = []
-    c, s = layout.canvas.box, layout.canvas.safe_box
+    c, s = (layout.canvas.box, layout.canvas.safe_box) if within is None else (within, within)
     boxes = [layout.get(i).box for i in ids]
     union = Box.union_all(boxes) if boxes else None
     if len(ids) > 1 and union is not None and union.width <= s.width and union.height <= s.height and all(

@@ -36,8 +36,8 @@ from assistant.instructions.requests import placement, sizing
 from assistant.instructions.requests.frame import Intent, slots
 
 RULES: list[Callable[[str], Intent | None]] = [
-    sizing.confirm, sizing.end_at, placement.lock, placement.zorder, placement.swap, placement.separate,
-    placement.inside,
+    sizing.confirm, sizing.end_at, placement.bound, placement.lock, placement.zorder, placement.swap,
+    placement.separate, placement.inside,
     placement.distribute, placement.gap, placement.match, placement.align, placement.place, placement.region,
     sizing.to_percent, placement.inset, placement.nudge,
 ]

@@ -78,10 +78,42 @@ _OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits o
                  r"runs (?:straight |right )?into|"
                  r"running (?:straight |right )?into|crashes into|crashing into|bumping into|is bumping|bumping|"
                  r"butting into|bump into|run into|crash into|butt into|collide with|clash with|cut into|"
-                 r"collides with|colliding with|clashes with|clashing with|touches|touching|bumps into|hits|"
+                 r"collides with|colliding with|clashes with|clashing with|touches|touching|bumps into|hits|hit|"
+                 r"hitting|overlap|cover|collide with|"
                  r"crowds|crowding|intrudes on|cuts into|is inside|sits over|is sitting on|is covering|"
                  r"is overlapping|is touching|hides|hiding|obscures|obscuring|blocks|blocking|runs over|"
                  r"bleeds into|overlays)")
+
+
+def bound(s: str) -> Intent | None:
+    """A limit on the edit said before it: "(but) don't let it run into X", "keep it inside X".
+
+    Also "without touching X", "not on top of X", "still inside X", "clear of X".
+    The step it makes comes after that edit and puts right only what the edit broke (nothing where the limit
+    holds); with no element of its own it is about what the edit before it changed.
+    """
+    m = re.match(r"(?:do not|does not|not|never|without|no) (?:let(?:ting)?|allow(?:ing)?|have|having) (" + E +
+                 r") (?:to )?(?:\w+ )?" + _OVERLAP_VERB + r"(?: with| over)? (?:the (?:left|right|top|bottom|side|"
+                 r"edge|end|corner) of )?(" + E + r")$", s)
+    if m:
+        return Intent("separate", [int(m.group(1)[1:])], [int(m.group(2)[1:])],
+                      params={"mover": True, "bound": True})
+    m = re.match(r"(?:(?:without|not|never) (?:\w+ )?(?:" + _OVERLAP_VERB + r"|(?:getting|going|moving) (?:over|into|"
+                 r"onto))|so (?:" + E + r" )?(?:does|do|will|is|are) not (?:\w+ )?(?:" + _OVERLAP_VERB + r"|touch|"
+                 r"(?:get|go|move) (?:over|into|onto)))(?: with)? (" + E + r")$", s)
+    if m:
+        return Intent("separate", [], [int(m.group(1)[1:])], params={"mover": True, "bound": True})
+    keep = r"(?:keep(?:ing)?|stays?|staying|still|remains?|remaining|leave|leaving) (?:(" + E + r") )?(?:(?:is|are|" \
+        r"sits?|sitting|stays?|staying|remains?) )?(?:fully |wholly |completely |entirely |well |safely |all )?"
+    m = re.match(keep + r"(?:on the (?:" + _SHEETS + r") and )?(?:clear of|away from|off) (" + E + r")$", s)
+    if m:
+        return Intent("separate", [int(m.group(1)[1:])] if m.group(1) else [], [int(m.group(2)[1:])],
+                      params={"mover": True, "bound": True})
+    m = re.match(keep + r"(?:inside|within|in) (" + E + r")$", s)
+    if m:
+        return Intent("inside", [int(m.group(1)[1:])] if m.group(1) else [], [int(m.group(2)[1:])],
+                      params={"bound": True})
+    return None
 
 
 def separate(s: str) -> Intent | None:
@@ -191,6 +223,12 @@ _SIDE_OF = r"(?:the (?:bottom|top|left|right|base|foot)(?: edge| side)? of )?"
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     length = am.first_length(s)
+    bare = re.search(r"\b(?:there is|there are|theres|there s|we have|we get|leaving|leave|to have|have|with|for) "
+                     r"(?:just |only |exactly |about |around |roughly |approximately |~)?\d+(?:\.\d+)? ?[a-z%]+ "
+                     r"(?:of " + _SPACE + r" )?between (" + E + r") and (" + E + r")$", s)
+    if bare and length is not None:  # "… up so there's just 15px between the last feature and that heading"
+        return Intent("gap", [int(bare.group(1)[1:]), int(bare.group(2)[1:])], params={
+            "op": "set", "rel": "between", "length": length})
     side_judged = _GAP_SIDE_JUDGED.search(s)
     if side_judged:  # a problem, which the clause before or after may mend ("… up 10px, the gap above it is too big")
         op = "more" if side_judged.group("w") in ("tight", "small", "smaller", "narrow", "cramped", "close", "short",
@@ -389,6 +427,13 @@ def margin_said(s: str) -> am.Length | None:
 
 def align(s: str) -> Intent | None:
     """Alignment and centring: "align", "line up", "flush", "level with", "centre"."""
+    m = re.search(r"(" + E + r") (?:should |must |needs? to |has to |ought to )?(?P<v>start|starts|begin|begins|end|"
+                  r"ends|finish|finishes|stop|stops) (?:where|at the same (?:x|place|point) as) (" + E + r")(?: (?:"
+                  r"starts|begins|ends|finishes|stops|does))?$", s)
+    if m:  # "'Petr Viktorin' should start where the Red Hat logo starts": their left edges level
+        edge = "left" if m.group("v").startswith(("start", "begin")) else "right"
+        return Intent("align", [int(m.group(1)[1:])], [int(m.group(3)[1:])], params={"edge": edge, "page": False},
+                      state=True)
     m = _MARGINS_EVEN.search(s)
     if m:  # "shift everything so the margins on the left and right match": the whole set centred on the page
         axis = "x" if (m.group("h") or m.group("h2")) else "y"
@@ -404,6 +449,8 @@ def align(s: str) -> Intent | None:
                               r"\bdead center\b|\bcenter of the (?:page|canvas|slide|card|poster)\b|\bright in the "
                               r"middle\b|\bboth ways\b|\bboth axes\b", s))
         refs = [int(ref.group(1)[1:])] if ref else []
+        if ref and axis is None and re.match(r"\b(?:under|over|above|below)\b", ref.group(0)):
+            axis = "x"  # "centre 'Date' under the short line": across, staying below it
         # "centre the word inside the band": on both axes of what it is in
         inside = bool(refs) and bool(re.search(r"\b(?:in|inside|within|into)(?: the (?:middle|center) of)? " + E, s))
         return Intent("center", [n for n in slots(s) if n not in refs], refs,
@@ -425,7 +472,7 @@ def align(s: str) -> Intent | None:
         side = re.search(r"\blevel with the (left|right|top|bottom)(?: hand)?(?: (?:side|edge|end)s?)? of\b", s)
         edge = side.group(1) if side else "level"
     ref_m = re.search(r"\b(?:with|to|as|against|on)(?: the (?:\w+ )?(?:edge|side|top|bottom|left|right|center|"
-                      r"middle|baseline)s?(?: of)?)? (" + E + r")", s)
+                      r"middle|baseline|start|beginning|end)s?(?: of)?)? (" + E + r")", s)
     refs = [int(ref_m.group(1)[1:])] if ref_m else []
     page = bool(re.search(r"\b(?:to|with|on) the (?:page|canvas|margins?|slide|card|poster|edge)\b|"
                           r"\b(?:left|right|top|bottom) (?:margin|edge of the (?:page|canvas))\b", s))
@@ -533,6 +580,20 @@ _FROM_CORNER = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in )?(?
                           r"(?: edge| side)? and (?:the )?(?P<v2>top|bottom))(?: edges?| sides?)?\b")
 
 
+#: "… is kissing the right edge, pull it in so there's about 20px to spare": that far from the nearest edge.
+_TO_SPARE = re.compile(r"(?:pull|bring|move|push|nudge|tuck|shift|slide|draw|ease) (?P<who>(?:E\d+ )+)(?:back )?"
+                       r"in(?:wards?)? (?:a bit |a little |slightly )?so (?:that )?(?:there is|theres|there are|"
+                       r"it has|E\d+ has|we have|we get|you get) (?:about |around |roughly |approx |approximately |"
+                       r"some |at least )?(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:to spare|spare|of room|"
+                       r"of space|clear|of clearance|of breathing room|breathing room|of margin|margin|free)\b")
+
+
+#: "… in so they all start at 7 mm": a left edge that far from the page's.
+_START_AT = re.compile(r"(?:\bso (?:that )?(?:E\d+ )?(?:all |both |each )?)?\b(?:starts?|begins?|sits?) (?:at|from) "
+                       r"(?:about |around |roughly |~)?(?P<num>\d+(?:\.\d+)?) ?(?P<unit>mm|cm|px|pt|in|units?)\b"
+                       r"(?! (?:from|in from|off|to the|right|left|down|up|below|above))")
+
+
 def inset(s: str) -> Intent | None:
     """A place by its distance from a page edge: "put the logo 7px from the right edge".
 
@@ -545,6 +606,16 @@ def inset(s: str) -> Intent | None:
         if length is not None:
             v, h = m.group("v") or m.group("v2"), m.group("h") or m.group("h2")
             return Intent("edge", slots(s[:m.start()]), params={"edge": f"{v}_{h}", "inset": length, "measured": None})
+    m = _START_AT.search(s)
+    if m and slots(s[:m.start()]):  # "move the intro and the list in so they all start at 7 mm": from the left
+        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
+        if length is not None:
+            return Intent("edge", slots(s[:m.start()]), params={"edge": "left", "inset": length, "measured": None})
+    m = _TO_SPARE.search(s)
+    if m:
+        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
+        if length is not None:
+            return Intent("edge", slots(m.group("who")), params={"edge": None, "inset": length, "measured": None})
     m = _GAP_TO_EDGE.search(s)
     if m:  # "so there's 60px between it and the right side of the banner": that far from that edge
         length = am.first_length(f"{m.group('num')} {m.group('unit')}")
@@ -626,5 +697,5 @@ def nudge(s: str) -> Intent | None:
     return Intent("nudge", patients, refs, params={"moves": moves, "degree": am.degree(s)})
 
 
-__all__ = ["lock", "zorder", "swap", "separate", "inside", "distribute", "gap", "match", "align", "place", "region",
-           "nudge"]
+__all__ = ["bound", "lock", "zorder", "swap", "separate", "inside", "distribute", "gap", "match", "align", "place",
+           "region", "nudge"]

@@ -115,7 +115,21 @@ SAME_LEVEL = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|l
                         # "centre them both horizontally, dont move them up or down": the axis the edit leaves alone
                         r"|(?:(?:but|and|while|just) )*(?:do not|never) (?:move|shift|nudge|change) (?:E\d+ )?"
                         r"(?:up or down|up and down|vertically|sideways|left or right|horizontally|side to side|"
-                        r"across)(?: please| pls)?")
+                        r"across)(?: please| pls)?"
+                        # "… vertically centred on the globe logo, dont change its horizontal position"
+                        r"|(?:(?:but|and|while|just) )*(?:(?:do not|never) (?:change|touch|alter|move)|keep|keeping|"
+                        r"leave|leaving) (?:E\d+ |the )?(?:horizontal|vertical|x|y|left right|up down) (?:position|"
+                        r"placement|coordinate|offset)(?: (?:as it is|as is|the same|unchanged|alone|as now))?"
+                        r"(?: please| pls)?"
+                        r"|(?:(?:but|and|while|just) )*(?:E\d+ |the )?(?:horizontal|vertical|x|y) "
+                        r"(?:position|placement) (?:stays|staying|unchanged|does not change)(?: the same)?"
+                        r"(?: please| pls)?")
+
+#: "pull it in so there's 20px to spare. same size": after a move, the size it keeps (not a size to match).
+SAME_SIZE = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|leaving) (?:E\d+ )?)?(?:at )?(?:the )?"
+                       r"same (?:size|scale|width|height|font size|dimensions)(?: (?:as (?:now|before|it is|they are)|"
+                       r"please|pls))?|(?:(?:but|and|while|just) )*(?:(?:do not|never) (?:resize|scale|shrink|grow) "
+                       r"(?:E\d+)?|(?:E\d+ )?(?:size|scale) (?:stays|unchanged|stays the same|as is))(?: please| pls)?")
 
 
 #: Verbs that move an element about the page (a bare "up 15%" after a size problem is a size).
@@ -216,13 +230,18 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
 #: "Make it 30px": a length said for what the clause before spoke of.
-SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow) (?:it|that|"
+SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow|close|tighten|loosen|"
+                    r"cut|bring|take|open up|close up) (?:it|that|"
                     r"this|the gap|the space) (?:to |about |around |roughly |approximately |~)*)?"
                     r"[\d.]+ ?[a-z%]+(?: please| pls| instead)?")
 #: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
 CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
                          r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
 #: "…, together with the wedges either side": more that moves with what the clause before moves.
-ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too|as well|please)?")
+ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too|as well|please)?"
+                   # "…, paragraph comes with it": those said first go with it
+                   r"|(?:and )?(?:E\d+ (?:line |lines |text |block |one |ones )?(?:and )?)+(?:comes?|goes?|moves?|"
+                   r"travels?|follows?)(?: along| too)?"
+                   r"(?: with E\d+)?(?: too| as well| please)?")
 #: Moves that may carry what is on a panel.
 CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}

@@ -27,10 +27,11 @@ from assistant.instructions.requests.vocab import (
 from assistant.instructions.requests.words import ORDINALS, Token, fold
 
 _PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-                  "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
+                  "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "opening": 1, "final": -1, "closing": -1}
 _PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe (?:(?!(?:on|in|of|to|at|from|into|onto|and|or)\b)"
                         r"[^\W\d_][\w-]* ){0,2}?)?(?:\b(?:page|slide|p\.|pg|página|pagina|seite|strona)\s*"
-                        r"\(?(?P<n>\d+)\)?(?=\W|$)(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last)"
+                        r"\(?(?P<n>\d+)\)?(?=\W|$)(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
+                        r"opening|final|closing)"
                         r" (?:page|slide)\b)\s*[:,-]?", re.I)
 
 
@@ -46,7 +47,9 @@ def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
     n = pages if n == -1 else n
     if not 1 <= n <= pages:
         return None, request
-    return n - 1, (request[:m.start()] + " " + request[m.end():]).strip()
+    # "X is kissing the right edge on the opening slide, pull it in …": the clauses stay apart
+    joint = ", " if request[:m.start()].strip() and m.group(0).rstrip().endswith(",") else " "
+    return n - 1, (request[:m.start()].rstrip() + joint + request[m.end():]).strip()
 
 
 #: Words that never name a page by its content ("the next page", "the whole slide", "the title slide").
@@ -94,12 +97,14 @@ def _quoted_list(inner: list[Token]) -> bool:
     return len(quotes) >= 2 and all(x.kind == "quote" or x.text in ("and", ",", "&", "or") for x in inner)
 
 
-def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | None = None) -> list[Token]:
+def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | None = None,
+                   noun: Callable[[list[Token]], bool] | None = None) -> list[Token]:
     """The request without what it says in brackets ("push the three detail lines (date, room, time) down").
 
     An aside repeats or lists what the words around it name; read with them it splits the request in two.
     One that ``names`` says names one element by its own words ("the code block (Paramètres globaux etc)")
-    stays, brackets and all: it says which element the words before it mean.
+    stays, brackets and all: it says which element the words before it mean. A list whose parts ``noun`` says
+    are each a noun phrase ("the bottom row (Autor, Maintainer, Sponzor)") takes the place of the words before it.
     """
     out: list[Token] = []
     depth = 0
@@ -125,6 +130,14 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 cut = next((j for j in range(clause, len(out)) if out[j].text in _LIST_OPENERS), len(out))
                 quotes = [x for x in tokens[start + 1:k] if x.kind == "quote"]
                 out = out[:cut] + [y for q in quotes for y in (Token("and", "and", "word"), q)][1:]
+            elif not depth and noun is not None and (parts := _named_parts(tokens[start + 1:k], noun)):
+                # "right column headings (Maximum compatibility / Mobile application / More Functionality) aren't
+                # on the same left edge": the elements the list names, in place of the noun that described them
+                clause = len(out)
+                while clause and out[clause - 1].kind != "punct":
+                    clause -= 1
+                cut = next((j for j in range(clause, len(out)) if out[j].text in _LIST_OPENERS), clause)
+                out = out[:cut] + [y for part in parts for y in (Token("and", "and", "word"), *part)][1:]
             elif not depth and names is not None and names(tokens[start + 1:k]):
                 # its dots ("nous vous proposons...") would end the clause
                 out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]
@@ -132,6 +145,20 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
             out.append(t)
     out = _dashed_list(out, names) if names is not None else out
     return out if any(t.kind == "word" for t in out) else tokens
+
+
+def _named_parts(inner: list[Token], names: Callable[[list[Token]], bool]) -> list[list[Token]] | None:
+    """The parts of a list ("A, B and C", "A / B / C") when there are two or more and each names one element."""
+    parts: list[list[Token]] = [[]]
+    for x in inner:
+        if x.text in (",", "and", "&", "or"):
+            parts.append([])
+        else:
+            parts[-1].append(x)
+    parts = [p for p in parts if p]
+    if any(x.text in ("etc", "so", "others") for x in inner):
+        return None  # "(home page, mailing list etc)": some of what it holds, not what it is
+    return parts if len(parts) >= 2 and all(names(p) for p in parts) else None
 
 
 def _dashed_list(tokens: list[Token], names: Callable[[list[Token]], bool]) -> list[Token]:

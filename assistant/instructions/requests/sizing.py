@@ -107,6 +107,9 @@ def resize(s: str) -> Intent | None:
         params.update(grow=False, shrink=False, compare=True)
         return Intent("resize", [n for n in slots(s)[:1] if n != int(compared.group(1)[1:])],
                       [int(compared.group(1)[1:])], params=params, state=True)
+    subject = re.match(r"(?:E\d+ and )+E\d+ (?=(?:is|are|look|looks|seem|seems|feel|feels|both|all)\b)", s)
+    if subject:  # "email and website are unreadable": both
+        return Intent("resize", slots(subject.group(0)), params=params, state=state)
     return Intent("resize", slots(s)[:1] if not re.search(r"\b(?:all|both|each)\b", s) else slots(s),
                   params=params, state=state)
 

@@ -119,7 +119,9 @@ _SIZE_TARGET = (r"\b(?:to|around|about|roughly|approximately|like|at|say) (?:abo
 def _font_size(skel: str) -> dict[str, Any] | None:
     fontish = re.search(_FONT_WORD, skel) or re.search(r"\bsize (?:to |of |at |=)?\d|^(?:E\d+ )+\d+(?:\.\d+)? "
                                                        r"(?:pt|px|points?|pixels?)$|^(?:E\d+ )+(?:to|at|=) "
-                                                       r"\d+(?:\.\d+)? (?:pt|points?)$", skel)
+                                                       # "subtitle → 16px please" (the arrow read as "to")
+                                                       r"(?:about |around |~)?\d+(?:\.\d+)? (?:pt|points?|px|pixels?)"
+                                                       r"(?: please| pls)?$", skel)
     fontish = fontish or SIZE_TO.fullmatch(skel)
     sizes = FROM_TO.search(skel) or INSTEAD_OF.search(skel) or BARE_FROM_TO.fullmatch(skel)
     if sizes and float(sizes.group("a")) > 0:  # "drop it from 17.5 to 15": in whatever unit the sizes were read

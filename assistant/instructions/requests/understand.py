@@ -36,17 +36,19 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.document import Layout
-from assistant.instructions.requests import fixes
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
+    carried,
     describe,
     drawn_on,
     extreme,
     in_part,
     lined_up,
+    names_single,
     narrow,
+    narrow_by_relation,
     panel_round,
     pinned_art,
     related_to,
@@ -66,6 +68,7 @@ from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.purpose import purposed
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one, several_before
 from assistant.instructions.requests.said import (
     AFTER_SWAP,
@@ -79,7 +82,6 @@ from assistant.instructions.requests.said import (
     FAMILY,
     FIRST_WORDS,
     GAP_SAID,
-    GOALS,
     HELD_EDGE,
     KEEP_PLACED,
     MOVE_VERB,
@@ -87,6 +89,7 @@ from assistant.instructions.requests.said import (
     PLACE_AFTER,
     RELATION_AFTER,
     SAME_LEVEL,
+    SAME_SIZE,
     SAME_SPACING,
     SET_IT,
     SIZE_VERB,
@@ -100,7 +103,7 @@ from assistant.instructions.requests.said import (
 )
 from assistant.instructions.requests.scope import copies, page_said, texts_quoted, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
-from assistant.instructions.requests.vocab import CLASS_WORDS, SAID_NOUNS
+from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, fold, tokenise
 
 #: Longest request read (characters); longer ones are refused with a message.
@@ -171,6 +174,8 @@ class _Reader:
         self.pending: Step | None = None
         #: Why a remark's element was not found, said if a later clause edits "it" and nothing else is known.
         self.unresolved: _Ask | None = None
+        #: Why the element a problem placed its subject against was not found ("… isn't centred under the phone").
+        self.against: _Ask | None = None
         self.remarks: list[str] = []
         self.choices: list[str] = []
         self.all_ids: list[str] = []
@@ -197,14 +202,25 @@ class _Reader:
             if len(earlier) >= 2 and m.pronoun == "both":  # "'que es esta convocatoria' and 'Dirección 666' both sit …"
                 return list(dict.fromkeys(i for n in earlier for i in resolved[n]))
             ids = self.subject or list(self.context.last_ids)
-            if m.plural and len(self.subject) == 1 and self.subject_refs and self.said_wrong:
-                # (where several were named first — "A and B run into the tab" — "them" is those)
-                ids = list(dict.fromkeys(self.subject + self.subject_refs))  # "… jammed together; space them out"
+            others = self.subject_refs or [r for s in [*self.steps[-1:], *([self.pending] if self.pending else [])]
+                                           for r in s.refs if r not in self.subject]
+            if m.plural and len(self.subject) == 1 and others and self.said_wrong:
+                # (where several were named first — "A and B run into the tab" — "them" is those; "X reads after
+                # the name but it should come before it - swap them": X and the name)
+                ids = list(dict.fromkeys(self.subject + others))  # "… jammed together; space them out"
             if not ids:
                 ids = self._named_ahead(m)  # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
             if not ids:
                 raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
             return ids
+        if m.text.startswith(("that ", "this ")) and m.words and not m.quote:
+            # "pull 'Where is it used' up so there's 15px between the last feature and that heading": the one
+            # named before that the noun fits
+            scores = score_mention(m, self.index)
+            said = [i for n in sorted(resolved) if not mentions[n].pronoun for i in resolved[n]]
+            fits = [i for i in dict.fromkeys(said + list(self.subject)) if scores.get(i, 0) > 0]
+            if fits:
+                return fits[:1]
         if m.everything and not m.others:
             return [e for e in self.index.content_ids() if self.layout.get(e).group is None]
         if m.others:
@@ -288,6 +304,9 @@ class _Reader:
             return picked
         if len(picked) > 1 and FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
+        said = [i for i in picked if i in self.all_ids and (intent is None or intent.kind != "lock")]
+        if len(picked) > 1 and len(said) == 1 and not m.names and not m.quote:
+            picked = said  # "'Petr Viktorin' should start where … – slide the name across": the name said before
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
         return picked
@@ -390,7 +409,8 @@ class _Reader:
         if last_step is not None and moved_by(last_step.intent) and CLOSER_ONLY.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "move the caption up 20 px, closer to the map"
             return
-        if last_step is not None and FAMILY.get(last_step.kind) == "place" and SAME_LEVEL.fullmatch(skel):
+        if last_step is not None and FAMILY.get(last_step.kind) == "place" and (
+                SAME_LEVEL.fullmatch(skel) or SAME_SIZE.fullmatch(skel)):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "slide it left so it ends 8mm in, same height"
             return
         if last_step is not None and last_step.kind == "nudge" and len(last_step.patients) > 1 and \
@@ -406,13 +426,18 @@ class _Reader:
             # "take 'Guidelines' up 15px, together with the wedges either side": they move with it, beside it
             movers = [self.layout.get(i).box for i in last.patients]
             for n in range(len(mentions)):
+                if mentions[n].pronoun and not skel.startswith(("together", "along", "and together", "and along")):
+                    continue  # ("the paragraph comes with it": "it" is what moves)
                 try:
                     found = self.resolve(mentions[n], None, last.intent, mentions, {})
                 except _Ask:
                     found = []
-                # beside it: within its own size of it
-                found = [i for i in found if any(self.layout.get(i).box.distance(b) <= max(b.width, b.height)
-                                                 for b in movers)]
+                # beside it: within its own size of it (the nearest, where one is said)
+                found = sorted((i for i in found if i not in last.patients and any(
+                    self.layout.get(i).box.distance(b) <= max(b.width, b.height) for b in movers)),
+                    key=lambda i: min(self.layout.get(i).box.distance(b) for b in movers))
+                m = mentions[n]
+                found = found[:1] if not (m.plural or m.every or (m.count or 0) > 1) else found
                 if not found:  # moving it without them is not what was asked
                     raise _Ask("missing", f"I found no {mentions[n].text!r} beside what moves; name it another way")
                 last.patients += [i for i in found if i not in last.patients]
@@ -429,40 +454,7 @@ class _Reader:
         intent = None
         place_says_which: bool | str = False
         if purpose:
-            goal = detect_intent(skel[purpose.end():], tokens, self.original)
-            main = detect_intent(skel[:purpose.start()], tokens, self.original)
-            intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
-            if intent is goal and goal is not None and goal.kind == "gap" and moved_by(main):
-                intent = main  # "bring it up 20px so it sits closer to the mascots": the amount says how far
-            if intent is goal and goal is not None and main is not None and goal.kind == "edge" and \
-                    goal.params.get("inset") is not None and main.patients:
-                # "push the wordmark and Bronze Sponsor right so the wordmark ends 7px from the edge": those move,
-                # the one said after "so" is measured
-                goal.refs, goal.patients = goal.patients[:1], main.patients
-            elif intent is goal and goal is not None and main is not None and (
-                    not goal.patients or goal.kind == "inside" and main.patients):
-                goal.patients = main.patients  # "bring it down so the whole word is on the page": what is moved
-            elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
-                    main.kind == "nudge" and main.patients and goal.patients and all(
-                    mentions[n].possessive for n in goal.patients if n < len(mentions)):
-                # "could the Software section move up so that its heading lines up with 'Overview'": the section
-                # moves, along the axis the verb says, until its edge (its heading's) is on the other's
-                goal.patients = main.patients
-                vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
-                goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
-            elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
-                    main.kind == "nudge" and main.patients and not goal.refs and all(
-                        mentions[n].plural and not mentions[n].pronoun for n in goal.patients if n < len(mentions)):
-                # "shift them left so the headings line up": those shifted line up, not every heading
-                goal.patients = main.patients
-            elif intent is goal and goal is not None and main is not None and goal.kind == "center" and \
-                    goal.params.get("axis") is None and main.kind == "nudge" and main.params.get("moves"):
-                # "bring the QR down so its middle lines up with the elephant's": centred along the axis it moves on
-                vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params["moves"])
-                goal.params["axis"] = "y" if vertical else "x"
-            elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and goal.params.get(
-                    "rel") and not goal.refs:
-                goal.refs = [p for p in main.patients if p not in goal.patients]  # what the main clause moves
+            intent = purposed(skel, purpose, tokens, mentions, self.original)
         else:
             intent = detect_intent(skel, tokens, self.original)
             described = PLACE_AFTER.search(skel)
@@ -535,6 +527,7 @@ class _Reader:
                         # "the CC badge is crashing into the credit line - slide the text left", "… leave the badge
                         # alone": a problem or a hold about what is not found; said if nothing else is asked
                         self.unresolved = self.unresolved or ask
+                        self.against = self.against or (ask if n in intent.refs else None)
                         self.remarks.append(" ".join(t.raw for t in tokens))
                         lead = [k for k in intent.patients if k < n and resolved.get(k)]
                         if lead and describes(skel) and not self.subject:
@@ -606,13 +599,16 @@ class _Reader:
         self.understood = True
         patients = [i for n in intent.patients for i in resolved.get(n, [])]
         refs = [i for n in intent.refs for i in resolved.get(n, [])]
+        moving = {i for n in intent.params.pop("movers", []) for i in resolved.get(n, [])}
+        if moving & set(patients) and set(patients) - moving:  # the one the main clause moves, from the other
+            patients, refs = [i for i in patients if i in moving], [i for i in patients if i not in moving]
         broad = any(mentions[n].everything or mentions[n].every for n in intent.patients if n < len(mentions))
         if intent.kind == "center" and not intent.refs and (broad or any(
                 mentions[n].plural for n in intent.patients if n < len(mentions))):
             intent.params["block"] = True  # "centre everything horizontally": the set, not each one
         patients = [i for i in patients if i not in refs] if broad else patients  # "align everything to X"
         refs = [i for i in refs if i not in patients]
-        if not patients and intent.kind not in ("confirm", "separate") and intent.kind != "distribute":
+        if not patients and (intent.kind not in ("confirm", "separate", "distribute") or intent.params.get("bound")):
             if not self.subject and self.unresolved is not None:
                 raise self.unresolved  # "the QR code top right is a bit big, 15% smaller" where none is found
             patients = list(self.subject) or list(self.context.last_ids)
@@ -645,7 +641,7 @@ class _Reader:
             # holds now; not a move of its own
             self.remarks.append(" ".join(t.raw for t in tokens))
             return
-        patients, refs = self._narrow_by_relation(intent, mentions, resolved, patients, refs)
+        patients, refs = narrow_by_relation(self.layout, intent, mentions, resolved, patients, refs)
         refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
         if len(refs) == 1 and set(refs) <= set(patients) and self.subject_refs and any(
@@ -658,6 +654,11 @@ class _Reader:
             refs = panel_round(self.index, patients)
             if refs and intent.params.get("axis") is None:
                 intent.params["axis"] = "x"
+        if intent.kind in ("center", "align") and not refs and self.against is not None:
+            raise self.against  # "the caption isn't centred under the phone, centre it": on what is not known
+        if intent.kind == "inside" and all(set(mentions[n].words) <= PAGE_WORDS for n in intent.refs
+                                           if n < len(mentions)):
+            refs = []  # "… a little bigger, keep it inside the bookmark": the page
         step = Step(intent=intent, patients=list(dict.fromkeys(patients)), refs=list(dict.fromkeys(refs)),
                     text=" ".join(t.raw for t in tokens),
                     refs_are_others=any(mentions[n].others for n in intent.refs))
@@ -672,22 +673,7 @@ class _Reader:
 
     def _carry(self, step: Step, shapes_only: bool = False) -> None:
         """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all")."""
-        for p in list(step.patients):
-            e = self.layout.get(p)
-            if shapes_only and e.kind != "shape":
-                continue
-            unit = self.layout.get(e.group) if e.group and e.group.startswith("la-") else None
-            if unit is not None and all(e.box.contains(self.layout.get(c).box, 0.01 * max(e.box.width, e.box.height))
-                                        for c in unit.children):
-                # the box and its words are one unit the importer made (a label on its button): move the unit
-                step.patients = [unit.id if i == p else i for i in step.patients]
-                self.all_ids += [unit.id] if unit.id not in self.all_ids else []
-                continue
-            box = e.box
-            on = [i for i in self.index.content_ids() if i not in step.patients and (e := self.layout.get(i)).group
-                  is None and e.box.area < box.area and box.contains(e.box, 0.01 * max(box.width, box.height))]
-            step.patients += on
-            self.all_ids += [i for i in on if i not in self.all_ids]
+        self.all_ids += [i for i in carried(step, self.layout, self.index, shapes_only) if i not in self.all_ids]
 
     def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
                         pools: dict[int, list[str]], says_which: bool | str) -> None:
@@ -762,34 +748,6 @@ class _Reader:
         e = self.layout.get(eid)
         return e.role in ("image", "logo") and not any(d.kind == "text" for d in [e, *self.layout.descendants_of(eid)])
 
-    def _narrow_by_relation(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
-                            patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
-        """An overlap names "the text" the photo overlaps: keep only the candidates that overlap the other side.
-
-        Likewise "the line is cut off on the right" names the line that runs off the page.
-        """
-        if intent.kind == "inside" and len(patients) > 1 and len(intent.patients) == 1 and not (
-                mentions[intent.patients[0]].plural or mentions[intent.patients[0]].every):
-            off = [i for i in patients
-                   if not self.layout.canvas.page_box((e := self.layout.get(i)).page).contains(e.box, 1e-6)]
-            if len(off) == 1:
-                resolved[intent.patients[0]] = off
-                return off, refs
-        if intent.kind != "separate":
-            return patients, refs
-        sides = [(intent.patients, patients), (intent.refs, refs)]
-        out = []
-        for k, (slot_ids, ids) in enumerate(sides):
-            other = sides[1 - k][1]
-            if len(ids) > 1 and len(slot_ids) == 1 and not mentions[slot_ids[0]].plural and other:
-                hit = [i for i in ids if any(fixes.overlaps(self.layout.get(i).box, self.layout.get(o).box)
-                                             for o in other if o != i)]
-                ids = hit if len(hit) == 1 else ids
-                if len(hit) == 1:
-                    resolved[slot_ids[0]] = hit
-            out.append(ids)
-        return out[0], out[1]
-
     def _nearest_refs(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                       patients: list[str], refs: list[str]) -> list[str]:
         """A reference that fits several elements names the one nearest what is edited, when one clearly is.
@@ -838,10 +796,17 @@ class _Reader:
     def _add(self, step: Step) -> None:
         kind = step.kind
         last = self.steps[-1] if self.steps else None
+        way = {d for d, _a in step.intent.params.get("moves", [])}
         if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") is not None \
                 and last.intent.params.get("length") is None and moved_by(step.intent) and (
                 last.patients == step.patients if last.intent.params["rel"] != "between" else
-                set(last.patients) & set(step.patients)):
+                set(last.patients) & set(step.patients) or set(last.refs) & set(step.patients)) or (
+                # "give the headline stack a little air below the black bar – move A and B down 1 mm": away from it
+                kind == "nudge" and last is not None and last.kind == "gap" and moved_by(step.intent) and
+                last.intent.params.get("length") is None and len(way) == 1 and (
+                    last.intent.params.get("rel"), way.pop()) in (
+                    ("below", "down"), ("under", "down"), ("beneath", "down"), ("underneath", "down"),
+                    ("after", "down"), ("above", "up"), ("over", "up"), ("before", "up"))):
             # "a bit more room above the road sign, drop it 3mm"; "more room between the terminal and 'Get a head
             # start.' please: move that line and the date block down 5 mm together": the move is how
             self.steps.pop()
@@ -860,6 +825,9 @@ class _Reader:
                     merged.intent = Intent("separate", step.intent.patients, step.intent.refs,
                                            params={**held.intent.params, **step.intent.params, "mover": True,
                                                    "pending": False})
+                if step.intent.state and kind == "place":
+                    self.pending = merged  # "X reads after the name but it should come before it": still a problem
+                    return
                 self.steps.append(merged)
                 return
             if step.intent.state and FAMILY.get(kind, kind) != FAMILY.get(held.kind, held.kind) and set(
@@ -973,7 +941,8 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     page, request = page_said(request, layout)
     request = texts_quoted(request, layout)
     index = ElementIndex(layout, page)
-    tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index))
+    tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index),
+                            lambda inner: names_single(inner, index))
     reader = _Reader(layout, index, context, request)
     try:
         parts = [part for clause in lists_joined(clauses(tokens), index) for part in split_and(clause, index)]

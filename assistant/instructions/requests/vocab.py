@@ -121,6 +121,7 @@ POSITION_ADJECTIVES = {
     "bigger": "big", "biggest": "big", "large": "big", "larger": "big", "largest": "big", "main": "big",
     "small": "small", "smaller": "small", "smallest": "small", "little": "small", "tiny": "small",
     "last": "last", "final": "last", "other": "other", "next": "next", "previous": "previous",
+    "long": "long", "longest": "long", "short": "short", "shortest": "short",
 }
 #: Function words (never element names, never typo targets of names).
 FUNCTION_WORDS = {
@@ -171,7 +172,7 @@ NOT_NOUNS = {
     # verbs that end a noun phrase ("the title feels oversized", "leave the badge alone")
     "ends", "sticks", "pokes", "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes",
     "reads", "grazing", "brushes", "run", "runs", "hits", "bumps", "crashes", "touches", "sits", "overlaps", "hangs",
-    "needs", "collides", "clashes",
+    "needs", "collides", "clashes", "starts", "begins", "finishes",
     "brushing", "feels", "feel", "seems", "seem",
     "appears", "appear", "looks",
     "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",
@@ -185,7 +186,8 @@ NOT_NOUNS = {
     "italic", "regular", "semibold", "underlined", "please", "pls", "plz", "thanks", "asap", "now", "today",
     "backwards", "backward", "forwards", "forward", "upwards", "downwards", "sideways", "along", "across",
     "around", "dead", "slightly", "bit", "full", "complete", "total", "breathing", "lean", "leans", "leaning",
-    "horizontally", "vertically", "drift", "drifts", "float", "floats", "sag", "sags", "say",
+    "horizontally", "vertically", "drift", "drifts", "float", "floats", "sag", "sags", "say", "though", "tho",
+    "cheers", "thx",
 }
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).

@@ -54,7 +54,9 @@ CONTRACTIONS: dict[str, str] = {
     "wouldn't": "would not", "couldn't": "could not", "i'd": "i would", "let's": "let us", "i'm": "i am",
     "we'd": "we would", "you're": "you are", "hasn't": "has not", "haven't": "have not", "dont": "do not",
     "doesnt": "does not", "isnt": "is not", "shouldnt": "should not", "cant": "can not", "wont": "will not",
-    "thats": "that is",
+    "thats": "that is", "arent": "are not", "theres": "there is", "whats": "what is", "didnt": "did not",
+    "wasnt": "was not", "werent": "were not", "couldnt": "could not", "wouldnt": "would not", "hasnt": "has not",
+    "havent": "have not",
 }
 
 UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -135,6 +137,9 @@ def _prepare(text: str) -> str:
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
     t = re.sub(r"\b(left|right)[- ]hand(?:ed)?\b", r"\1", t, flags=re.I)  # "the right-hand column": the right one
     t = re.sub(r"(?<![\w./:])([A-Za-z]{2,})/([A-Za-z]{2,})(?![\w./])", r"\1 \2", t)  # "the date/time block"
+    # "fork / fix / test / merge", "(A / B)": a list ("the Building 52 / contact block" is one thing)
+    t = re.sub(r"(?:\w[\w'-]*(?: \w[\w'-]*){0,3} / ){2,}\w[\w'-]*|\([^()/]*(?: / [^()/]*)+\)",
+               lambda m: m.group(0).replace(" / ", " and "), t)
     # "validate should come after build — swap those two boxes": the two just named
     t = re.sub(r"\b(?:those|these) (?:two|three|four|2|3|4) [a-z]+\b", "them", t, flags=re.I)
     # "the yellow date bit", "the two question bits": the noun, "bit" being no size
@@ -167,7 +172,22 @@ def _prepare(text: str) -> str:
 #: Idioms said in words the rest of the reading knows ("out of line" is misaligned, not a line).
 _PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misaligned"),
             (r"\bin line with\b", "aligned with"), (r"\bin a line\b", "aligned"),
-            (r"\b(?:on|onto|to|into) the same (?:line|level) as\b", "level with")]
+            (r"\b(?:on|onto|to|into) the same (?:line|level) as\b", "level with"),
+            # "15% larger, growing upwards so it doesn't hit the bar": about the edge it grows away from
+            (r"\b(?:growing|grows|grow|expanding|expands|expand|extending|extends|extend|shrinking|shrinks) "
+             r"(?:upwards?|up)\b,?", "keep the bottom edge,"),
+            (r"\b(?:growing|grows|grow|expanding|expands|expand|extending|extends|extend) (?:downwards?|down)\b,?",
+             "keep the top edge,"),
+            (r"\b(?:growing|grows|grow|expanding|expands|expand|extending|extends|extend) (?:leftwards?|to the left|"
+             r"left)\b,?", "keep the right edge,"),
+            (r"\b(?:growing|grows|grow|expanding|expands|expand|extending|extends|extend) (?:rightwards?|to the right|"
+             r"right)\b,?", "keep the left edge,"),
+            # "centre it under the short line": a drawn line (a rule), where "the same line" is a level
+            (r"\b(the|its|their|that|this) (short|shorter|shortest|long|longer|longest|little|thin|thick|"
+             r"horizontal|dotted|dashed|signature|underline) line\b", r"\1 \2 rule"),
+            (r"\b(?:for|in) (?:print|printing|the printer|the print|the press)\b", ""),  # "too tight for print"
+            # "so their left edges line up": they are aligned (the line is no element)
+            (r"\b(edges?|tops?|bottoms?|sides?|centers?|centres?|baselines?|middles?) lines? up\b", r"\1 aligned")]
 
 
 def _glyphs_quoted(text: str) -> str:
@@ -365,6 +385,12 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
     # "lower 'Hunter Hack Day': line it up …": which of two, said before the colon that opens the request
     text = re.sub(r"^\s*(lower|upper)\s+(?=[^:;,.]{1,60}:)", lambda m: "the bottom " if m.group(1).lower() == "lower"
                   else "the top ", text, flags=re.I)
+    # "indent the 'Projekt' list by three mm": a move to the right by that much
+    text = re.sub(r"\b(?P<v>indent|outdent|unindent)\b(?P<what>[^.;!?]{1,120}?)\bby\b",
+                  lambda m: f"move{m.group('what')}{'right' if m.group('v') == 'indent' else 'left'} by", text,
+                  flags=re.I)
+    # "centre the word Date under the line": those words as the design has them
+    text = re.sub(r"\b([Tt]he (?:word|words|label)) ([A-Z][\w.&-]*(?: [A-Z][\w.&-]*)*)\b(?!['\"])", r'\1 "\2"', text)
     for part, quoted in _split_quotes(_glyphs_quoted(text)):
         if quoted:
             tokens.append(Token(QUOTE_MARK, part.strip(), "quote"))

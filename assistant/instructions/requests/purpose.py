@@ -1,0 +1,67 @@
+"""What a clause says after "so": the goal an edit is for ("move the photo *so it does not cover the text*").
+
+:func:`purposed` reads a clause split at its "so" into the main request and its goal, and returns the intent
+that carries out both: the goal where it says where things end up (it wins over a vague main clause), with
+what the main clause moves.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.instructions.requests.clauses import detect_intent
+from assistant.instructions.requests.intents import Intent, slots
+from assistant.instructions.requests.refs import Mention
+from assistant.instructions.requests.said import GOALS, MOVE_VERB, moved_by
+from assistant.instructions.requests.words import Token
+
+
+def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: list[Mention],
+             original: str) -> Intent | None:
+    """The intent of a clause skeleton with a purpose (``purpose`` matched its "so"), or None."""
+    goal = detect_intent(skel[purpose.end():], tokens, original)
+    main = detect_intent(skel[:purpose.start()], tokens, original)
+    if goal is None:  # "pull it in so there's about 20px to spare": the whole clause says where
+        whole = detect_intent(skel, tokens, original)
+        if whole is not None and whole.kind == "edge" and whole.params.get("inset") is not None:
+            return whole
+    intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
+    if intent is goal and goal is not None and goal.kind == "gap" and moved_by(main):
+        intent = main  # "bring it up 20px so it sits closer to the mascots": the amount says how far
+    if intent is goal and goal is not None and goal.kind == "edge" and goal.params.get("inset") is not None \
+            and (main is not None and main.patients or MOVE_VERB.match(skel)):
+        # "push the wordmark and Bronze Sponsor right so the wordmark ends 7px from the edge": those move,
+        # the one said after "so" is measured
+        goal.refs = [n for n in goal.patients[:1] if n < len(mentions) and not mentions[n].pronoun]
+        goal.patients = slots(skel[:purpose.start()])  # ("move A, B and C in so they all start at 7 mm")
+    elif intent is goal and goal is not None and main is not None and (
+            not goal.patients or goal.kind == "inside" and main.patients):
+        goal.patients = main.patients  # "bring it down so the whole word is on the page": what is moved
+    elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
+            main.kind == "nudge" and main.patients and goal.patients and all(
+            mentions[n].possessive for n in goal.patients if n < len(mentions)):
+        # "could the Software section move up so that its heading lines up with 'Overview'": the section
+        # moves, along the axis the verb says, until its edge (its heading's) is on the other's
+        goal.patients = main.patients
+        vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
+        goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
+    elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
+            main.kind == "nudge" and main.patients and not goal.refs and all(
+                mentions[n].plural and not mentions[n].pronoun for n in goal.patients if n < len(mentions)):
+        # "shift them left so the headings line up": those shifted line up, not every heading
+        goal.patients = main.patients
+    elif intent is goal and goal is not None and main is not None and goal.kind == "center" and \
+            goal.params.get("axis") is None and main.kind == "nudge" and main.params.get("moves"):
+        # "bring the QR down so its middle lines up with the elephant's": centred along the axis it moves on
+        vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params["moves"])
+        goal.params["axis"] = "y" if vertical else "x"
+    elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and \
+            main.patients and len(goal.patients) == 2 and not goal.refs:
+        goal.params["movers"] = list(main.patients)  # "pull X up so there's 15px between Y and X": X moves
+    elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and goal.params.get(
+            "rel") and not goal.refs:
+        goal.refs = [p for p in main.patients if p not in goal.patients]  # what the main clause moves
+    return intent
+
+
+__all__ = ["purposed"]

@@ -1,0 +1,173 @@
+"""Limits said after an edit, lists in brackets and with slashes, and more ways of saying where and how much.
+
+"make the name bold, but don't let it run into the logo" and "…, still inside the green band" bound the edit
+before them (a step that mends only what the edit broke); "(Autor, Maintainer, Sponzor)" and "fork / fix /
+test" name the elements a noun described; "growing upwards", "→ 16px", "close it to 8px", "indent it by 3 mm",
+"so there's 20px to spare", "so they all start at 7 mm" and "should start where X starts" say how; "the word
+Date", "the short line" and "that heading" say which.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from assistant.app.chat import ChatAssistant
+from assistant.importer import import_svg_text
+from assistant.instructions.requests import understand
+
+LAYOUT = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
+  <rect id="band" x="0" y="0" width="600" height="120" fill="#2e7d32"/>
+  <text id="heading" x="40" y="70" font-size="30" font-family="sans-serif" fill="#ffffff">CERTIFICATE</text>
+  <text id="tagline" x="40" y="160" font-size="18" font-family="sans-serif">Spring workshop on maps</text>
+  <text id="name" x="40" y="240" font-size="24" font-family="sans-serif">Petra Novak</text>
+  <image id="logo" x="232" y="214" width="60" height="30"/>
+  <text id="role1" x="40" y="420" font-size="16" font-family="sans-serif">Autor</text>
+  <text id="role2" x="240" y="420" font-size="16" font-family="sans-serif">Maintainer</text>
+  <text id="role3" x="440" y="420" font-size="16" font-family="sans-serif">Sponzor</text>
+  <text id="when" x="300" y="520" font-size="16" font-family="sans-serif">xx/xx/xxxx</text>
+  <path id="rule1" d="M 40 600 L 560 600" stroke="#000000" stroke-width="2"/>
+  <path id="rule2" d="M 300 540 L 420 540" stroke="#000000" stroke-width="2"/>
+  <text id="label" x="340" y="560" font-size="12" font-family="sans-serif">Date</text>
+  <text id="intro" x="20" y="680" font-size="14" font-family="sans-serif">Join us for two days of talks</text>
+  <text id="list" x="20" y="710" font-size="14" font-family="sans-serif">Routing, tiles and styling</text>
+</svg>"""
+
+
+def _chat(tmp_path: Path) -> ChatAssistant:
+    return ChatAssistant(import_svg_text(LAYOUT, source="x.svg"), model=None, out_dir=tmp_path, preview=False)
+
+
+def _box(chat: ChatAssistant, eid: str):
+    return chat.document.layout.get(eid).box
+
+
+def _understood(request: str):
+    u = understand(request, import_svg_text(LAYOUT, source="x.svg").layout)
+    assert u.status == "edit", (u.status, u.message)
+    return u
+
+
+def test_a_limit_after_an_edit_mends_what_the_edit_broke(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("make the name 40% bigger, but don't let it run into the logo")
+    assert reply.edited, reply.text
+    name, logo = _box(chat, "name"), _box(chat, "logo")
+    assert name.x2 <= logo.x + 0.01 or name.y >= logo.y2 or name.y2 <= logo.y  # clear of the logo
+    assert name.height > 1.2 * import_svg_text(LAYOUT, source="x.svg").layout.get("name").box.height
+
+
+def test_a_limit_that_holds_adds_no_edit() -> None:
+    u = _understood("make the tagline a bit bigger without touching the name")
+    assert [s.kind for s in u.steps] == ["resize", "separate"]
+    assert u.steps[1].patients == ["tagline"] and u.steps[1].refs == ["name"]
+    assert u.steps[1].intent.params.get("bound")
+
+
+def test_inside_what_was_named_not_only_the_page(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("CERTIFICATE could fill the bar more, go to about 60 - keep it inside the green band")
+    assert reply.edited, reply.text
+    heading, band = _box(chat, "heading"), _box(chat, "band")
+    assert band.contains(heading, 0.5)
+    assert chat.document.layout.get("heading").font_size > 50
+
+
+def test_inside_the_sheet_is_the_page() -> None:
+    u = _understood("the tagline is tiny, make it a little bigger? keep it inside the poster though")
+    assert [s.kind for s in u.steps] == ["resize", "inside"]
+    assert u.steps[1].refs == []
+
+
+def test_growing_upwards_holds_the_bottom_edge() -> None:
+    u = _understood("make the tagline about 15% larger, growing upwards so it doesnt hit the name")
+    assert u.steps[0].kind == "resize" and u.steps[0].intent.params.get("anchor") == "bottom"
+
+
+def test_an_arrow_before_a_size_sets_the_type_size() -> None:
+    u = _understood("tagline 'Spring workshop on maps' → 16px please, it's a bit meek next to the heading")
+    assert [(s.kind, s.patients) for s in u.steps] == [("style", ["tagline"])]
+    assert u.steps[0].intent.params["font_size"]["abs"].value == 16
+
+
+def test_close_the_gap_said_before_to_a_length(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("the gap between the tagline and the name is way too big, close it to 8px")
+    assert reply.edited, reply.text
+    assert abs(_box(chat, "name").y - _box(chat, "tagline").y2 - 8) < 0.5
+
+
+def test_indent_is_a_move_to_the_right(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    before = _box(chat, "list")
+    reply = chat.handle("indent the 'Routing, tiles and styling' line by 10px, intro stays put")
+    assert reply.edited, reply.text
+    assert abs(_box(chat, "list").x - before.x - 10) < 0.01 and _box(chat, "intro").x == 20
+
+
+def test_the_axis_a_centring_keeps_is_no_lock() -> None:
+    u = _understood("move the label so it's vertically centred on the logo, dont change its horizontal position")
+    assert [s.kind for s in u.steps] == ["center"]
+
+
+def test_room_to_spare_from_the_edge_it_touches_and_the_size_it_keeps() -> None:
+    u = _understood("Sponzor is kissing the right edge, pull it in so theres about 20px to spare. same size")
+    assert [s.kind for s in u.steps] == ["edge"]
+    assert u.steps[0].intent.params["inset"].value == 20
+
+
+def test_a_list_in_brackets_names_what_the_noun_described() -> None:
+    u = _understood("the bottom row (Autor, Maintainer, Sponzor) sits too low – lift all three up 20px")
+    assert [(s.kind, sorted(s.patients)) for s in u.steps] == [("nudge", ["role1", "role2", "role3"])]
+
+
+def test_a_list_with_slashes() -> None:
+    u = _understood("Autor / Maintainer / Sponzor arent on the same top edge, fix pls")
+    assert [(s.kind, sorted(s.patients)) for s in u.steps] == [("align", ["role1", "role2", "role3"])]
+
+
+def test_start_where_another_starts() -> None:
+    u = _understood("'Petra Novak' should start where the tagline starts - slide the name across so their left edges"
+                    " line up")
+    assert [(s.kind, s.patients, s.refs, s.intent.params["edge"]) for s in u.steps] == [
+        ("align", ["name"], ["tagline"], "left")]
+
+
+def test_the_word_and_the_short_line(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("Centre the word Date under the short line")
+    assert reply.edited, reply.text
+    assert abs(_box(chat, "label").cx - _box(chat, "rule2").cx) < 0.5
+    assert _box(chat, "when") == import_svg_text(LAYOUT, source="x.svg").layout.get("when").box
+
+
+def test_a_problem_against_what_is_not_there_is_asked_about() -> None:
+    u = understand("the label isn't centred under the phone, centre it", import_svg_text(LAYOUT, source="x.svg").layout)
+    assert u.status == "missing" and not u.steps
+
+
+def test_those_two_after_a_wrong_order_are_the_two_named() -> None:
+    u = _understood("'Spring workshop on maps' reads after the name but it should come before it - swap those two "
+                    "lines round")
+    assert [(s.kind, sorted(s.patients)) for s in u.steps] == [("swap", ["name", "tagline"])]
+
+
+def test_what_comes_with_a_move() -> None:
+    u = _understood("nudge the intro up 10px, the 'Routing, tiles and styling' line comes with it")
+    assert [(s.kind, s.patients) for s in u.steps] == [("nudge", ["intro", "list"])]
+
+
+def test_they_all_start_at_a_distance_from_the_left() -> None:
+    u = _understood("20px left margin is too tight for print. move the intro and the Routing line in so they all "
+                    "start at 30 px")
+    assert [(s.kind, sorted(s.patients), s.intent.params.get("edge")) for s in u.steps] == [
+        ("edge", ["intro", "list"], "left")]
+
+
+def test_room_below_then_how_is_one_move() -> None:
+    u = _understood("give the roles a little air below the name – move Autor and Maintainer down 10px")
+    assert [(s.kind, sorted(s.patients)) for s in u.steps] == [("nudge", ["role1", "role2"])]
+
+
+def test_a_gap_said_after_so_moves_what_the_main_clause_moves() -> None:
+    u = _understood("pull 'Sponzor' up so there's just 15px between the name and that text")
+    assert [(s.kind, s.patients, s.refs) for s in u.steps] == [("gap", ["role3"], ["name"])]
