@@ -171,3 +171,27 @@ def test_room_below_then_how_is_one_move() -> None:
 def test_a_gap_said_after_so_moves_what_the_main_clause_moves() -> None:
     u = _understood("pull 'Sponzor' up so there's just 15px between the name and that text")
     assert [(s.kind, s.patients, s.refs) for s in u.steps] == [("gap", ["role3"], ["name"])]
+
+
+def test_finishing_flush_with_the_end_of_a_rule_is_the_right_edge() -> None:
+    u = _understood("push the Date label over to the right so it finishes flush with the end of the short line")
+    assert [(s.kind, s.patients, s.refs, s.intent.params["edge"]) for s in u.steps] == [
+        ("align", ["label"], ["rule2"], "right")]
+
+
+def test_their_left_edges_to_another_and_their_own_texts() -> None:
+    u = _understood("Autor and Maintainer are a pixel out from the intro. snap all their left edges to the intro's "
+                    "left edge")
+    assert [(s.kind, sorted(s.patients), s.refs, s.intent.params["edge"]) for s in u.steps] == [
+        ("align", ["role1", "role2"], ["intro"], "left")]
+
+
+def test_room_clear_on_both_sides_after_a_fit(tmp_path: Path) -> None:
+    wide = LAYOUT.replace('x="20" y="710" font-size="14"', 'x="20" y="710" font-size="50"')
+    chat = ChatAssistant(import_svg_text(wide, source="x.svg"), model=None, out_dir=tmp_path, preview=False)
+    assert chat.document.layout.get("list").box.x2 > 600  # runs off the page
+    reply = chat.handle("the Routing line is cut off on the right - scale it down so it shows whole, roughly 30px "
+                        "clear on both sides")
+    assert reply.edited, reply.text
+    box = _box(chat, "list")
+    assert abs(box.x - 30) < 1 and abs(box.x2 - 570) < 1

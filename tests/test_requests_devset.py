@@ -41,8 +41,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 1046
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (693 met and 114 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (695 met and 112 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 691, missed
-    assert res["wrong_edits"] <= 116
+    assert res["met"] >= 693, missed
+    assert res["wrong_edits"] <= 114
     assert res["seconds"] < 1.5

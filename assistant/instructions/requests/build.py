@@ -485,6 +485,19 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         return [scale_alternatives(layout, step.patients, s)[0] + [
             {"type": "align", "ids": [i], "edge": "center_x", "to": "element", "target_id": step.refs[0]}
             for i in step.patients]]
+    if p.get("fit") and p.get("margin") is not None:  # "… so it shows whole, 4mm clear on both sides": centred
+        page = layout.canvas.page_box(layout.get(step.patients[0]).page)
+        inset = world_length(layout, p["margin"], "x")
+        widths = [layout.get(i).box.width for i in step.patients if layout.get(i).box.width > 0]
+        if page.width - 2 * inset > 0 and widths:
+            s = (page.width - 2 * inset) / max(widths)
+            out: Actions = []
+            for i in step.patients:  # from its left edge, then that far in from the page's
+                b = layout.get(i).box
+                out += [{"type": "resize", "id": i, "scale": round(s, 4), "anchor": "left"},
+                        {"type": "move", "ids": [i], "dx": round(page.x + inset + (max(widths) - b.width) * s / 2 - b.x,
+                                                                 3), "dy": 0.0}]
+            return [out]
     if p.get("fit") and s < 1:  # "… runs off the page, make it smaller so it fits": at least as small as fits
         s = min([s] + [_fit_scale(layout, layout.get(i)) for i in step.patients])
         groups = [i for i in step.patients if layout.get(i).kind == "group"]

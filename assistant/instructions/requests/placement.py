@@ -415,7 +415,9 @@ _MARGINS_EVEN = re.compile(r"\bmargins? (?:on |at )?(?:the )?(?:(?P<h>left and (
                            r"and left|side)|top and bottom) margins\b")
 #: A margin said with a length: "inside the 2mm margins", "with 10px either side", "leaving 5 mm at each side".
 MARGIN_SAID = re.compile(r"(?:\b(?:inside|within|with|leaving|leave|keeping|keep|minus|less)(?: (?:the|a|an))? )?"
-                         r"\b(?P<len>[\d.]+ ?[a-z%]+) (?:(?:side )?margins?|gutters?|inset|"
+                         r"(?:(?:roughly|about|around|approximately|approx|some|~) )?"
+                         r"\b(?P<len>[\d.]+ ?[a-z%]+) (?:clear |free |spare |of (?:space|room|clearance) )?"
+                         r"(?:(?:side )?margins?|gutters?|inset|"
                          r"(?:on |at |to )?(?:each|either|both) sides?|(?:on )?(?:the )?sides)\b")
 
 
@@ -467,6 +469,10 @@ def align(s: str) -> Intent | None:
     if not m:
         return None
     edge = _edge_word(s)
+    if edge is None and re.search(r"\b(?:finish|finishes|ends|stops)\b|\bthe end of\b", s):
+        edge = "right"  # "so it finishes flush with the end of the grey rule": the right edges
+    elif edge is None and re.search(r"\b(?:starts|begins)\b|\bthe (?:start|beginning) of\b", s):
+        edge = "left"
     if re.search(r"\blevel with\b", s):
         # "fecha should finish level with the right side of the dashed box": that edge; else level on the row
         side = re.search(r"\blevel with the (left|right|top|bottom)(?: hand)?(?: (?:side|edge|end)s?)? of\b", s)

@@ -280,6 +280,12 @@ class _Reader:
             # "the planets": a thing drawn in pictures no name or text says; which of them show it is not known
             listing = "; ".join(describe(self.layout, i) for i in cands[:6])
             raise _Ask("question", f"which are {m.text.removeprefix('the ')!r}: {listing}?", cands)
+        owners = [i for n in sorted(resolved) for i in resolved[n]]
+        if m.possessive and m.plural and not m.count and len(owners) > 1:
+            # "Welcome, Supported formats and their paragraphs": the one nearest each of those named
+            boxes = {i: self.layout.get(i).box for i in cands + owners}
+            cands = list(dict.fromkeys(min(others, key=lambda i: boxes[i].distance(boxes[o]))
+                                       for o in owners if (others := [i for i in cands if i not in owners])))
         if m.plural or m.every or (m.count and m.count > 1):
             if m.count and len(cands) > m.count:
                 self.pool = list(cands)  # a place said after ("… in the middle column") chooses among them all
@@ -388,9 +394,10 @@ class _Reader:
             # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
             last_step.intent.params["corner"] = corner_said(said)
             return
-        if self.steps and self.steps[-1].kind == "fill" and MARGIN_SAID.fullmatch(said) and (
-                inset := margin_said(said)) is not None:
-            # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge
+        if self.steps and (self.steps[-1].kind == "fill" or self.steps[-1].intent.params.get("fit")) and \
+                MARGIN_SAID.fullmatch(said) and (inset := margin_said(said)) is not None:
+            # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge; "… scale it
+            # down so the whole of it shows, roughly 4mm clear on both sides"
             self.steps[-1].intent.params["margin"] = inset
             return
         held_edge = HELD_EDGE.fullmatch(said)

@@ -186,6 +186,10 @@ _PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misa
             (r"\b(the|its|their|that|this) (short|shorter|shortest|long|longer|longest|little|thin|thick|"
              r"horizontal|dotted|dashed|signature|underline) line\b", r"\1 \2 rule"),
             (r"\b(?:for|in) (?:print|printing|the printer|the print|the press)\b", ""),  # "too tight for print"
+            # "snap all their left edges to the subtitle's left edge": align them, on that side
+            (r"\b(?:snap|align|line up|bring|move|set|push|pull|shift) (?:all )?(?:of )?(their|its) (left|right|top|"
+             r"bottom) (?:edges?|sides?) (?:to|with|against|on)\b",
+             lambda m: f"align {'them' if m.group(1) == 'their' else 'it'} {m.group(2)} with"),
             # "so their left edges line up": they are aligned (the line is no element)
             (r"\b(edges?|tops?|bottoms?|sides?|centers?|centres?|baselines?|middles?) lines? up\b", r"\1 aligned")]
 
