@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from assistant.app.chat import ChatAssistant
-from assistant.importer import import_svg_text
+from assistant.importer import import_svg, import_svg_text
 from assistant.instructions.requests import understand
 
 LAYOUT = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 800" width="600" height="800">
@@ -195,3 +197,92 @@ def test_room_clear_on_both_sides_after_a_fit(tmp_path: Path) -> None:
     assert reply.edited, reply.text
     box = _box(chat, "list")
     assert abs(box.x - 30) < 1 and abs(box.x2 - 570) < 1
+
+
+PANEL = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 400" width="600" height="400">
+  <rect id="panel" x="300" y="40" width="260" height="300" fill="#ffe600"/>
+  <text id="word" x="320" y="120" font-size="40" font-family="sans-serif">DIY</text>
+  <text id="site" x="320" y="300" font-size="16" font-family="sans-serif">example.org</text>
+  <text id="name" x="40" y="80" font-size="24" font-family="sans-serif">Ada Hudson</text>
+  <text id="degree" x="40" y="110" font-size="12" font-family="sans-serif">MS Software Engineering</text>
+  <path id="divider" d="M 190 50 L 190 130" stroke="#1565c0" stroke-width="2"/>
+  <image id="icon1" x="40" y="200" width="16" height="16"/>
+  <image id="icon2" x="40" y="230" width="16" height="16"/>
+  <image id="icon3" x="40" y="260" width="16" height="16"/>
+</svg>"""
+
+
+def _panel_chat(tmp_path: Path) -> ChatAssistant:
+    return ChatAssistant(import_svg_text(PANEL, source="card.svg"), model=None, out_dir=tmp_path, preview=False)
+
+
+def _panel_understood(request: str):
+    u = understand(request, import_svg_text(PANEL, source="card.svg").layout)
+    assert u.status == "edit", (u.status, u.message)
+    return u
+
+
+def test_snap_to_the_edge_of_another() -> None:
+    u = _panel_understood("snap 'MS Software Engineering' to the right edge of 'Ada Hudson'")
+    assert [(s.kind, s.patients, s.refs, s.intent.params["edge"]) for s in u.steps] == [
+        ("align", ["degree"], ["name"], "right")]
+
+
+def test_add_room_between_two_one_of_which_stays(tmp_path: Path) -> None:
+    chat = _panel_chat(tmp_path)
+    before = {i: _box(chat, i) for i in ("name", "degree")}
+    reply = chat.handle("add 4 px between the name and 'MS Software Engineering', name doesn't move")
+    assert reply.edited, reply.text
+    assert _box(chat, "name") == before["name"]
+    assert abs((_box(chat, "degree").y - before["degree"].y) - 4) < 0.5
+
+
+def test_a_size_for_each_of_several(tmp_path: Path) -> None:
+    chat = _panel_chat(tmp_path)
+    reply = chat.handle("the icons are a touch small, make them all 20px tall")
+    assert reply.edited, reply.text
+    assert all(abs(_box(chat, i).height - 20) < 0.01 for i in ("icon1", "icon2", "icon3"))
+
+
+def test_the_amount_said_wins_over_the_reason() -> None:
+    u = _panel_understood("slide the divider 3px to the right so it stops colliding with the name")
+    assert [(s.kind, s.intent.params["moves"][0][1].value) for s in u.steps] == [("nudge", 3.0)]
+
+
+def test_a_distance_from_the_edge_of_what_holds_it(tmp_path: Path) -> None:
+    chat = _panel_chat(tmp_path)
+    reply = chat.handle("example.org is floating in no man's land, push it right so it sits 20px from the edge of the "
+                        "yellow panel")
+    assert reply.edited, reply.text
+    assert abs(_box(chat, "panel").x2 - _box(chat, "site").x2 - 20) < 0.5
+
+
+def test_room_under_another_said_after_so() -> None:
+    u = _panel_understood("too much air between the name and the icons - bring the top icon up so there's 30px under"
+                          " the degree")
+    assert [(s.kind, s.intent.params.get("rel"), s.intent.params.get("length").value) for s in u.steps] == [
+        ("gap", "under", 30.0)]
+
+
+def test_a_side_that_stays_lined_up_with_another_is_held() -> None:
+    u = _panel_understood("make the degree bigger, left edge stays lined up with the name")
+    assert [(s.kind, s.intent.params.get("anchor")) for s in u.steps] == [("resize", "left")]
+
+
+def test_a_limit_inside_what_holds_it_and_none_where_nothing_does() -> None:
+    u = _panel_understood("DIY could be a touch bigger, but keep it inside the yellow")
+    assert [(s.kind, s.refs) for s in u.steps] == [("resize", []), ("inside", ["panel"])]
+    u = _panel_understood("make the name a touch bigger, but keep it inside the yellow")
+    assert [s.kind for s in u.steps] == ["resize"]
+
+
+PGROUTING = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "osgeo" / "pgRouting_a4.svg"
+
+
+@pytest.mark.skipif(not PGROUTING.is_file(), reason="../shared (its corpus) is not here")
+def test_that_section_moves_so_its_heading_lines_up() -> None:
+    doc = import_svg(PGROUTING)
+    u = understand("Software sits lower than Overview for no reason - move that section up so the Software heading "
+                   "lines up with Overview", doc.layout)
+    heading = next(e for e in doc.layout.elements if e.kind == "text" and e.text == "Software")
+    assert [(s.kind, s.patients, s.intent.params["edge"]) for s in u.steps] == [("align", [heading.group], "top")]

@@ -338,8 +338,11 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
     if p.get("inset") is not None:  # "… so the wordmark ends 7px from the right edge": measured, then all moved
-        measured = layout.get(step.refs[0] if step.refs else step.patients[0])
-        page, b = layout.canvas.page_box(measured.page), measured.box
+        within = layout.get(step.refs[-1]).box if p.get("within") and step.refs else None
+        refs = step.refs[:-1] if within is not None else step.refs
+        measured = layout.get(refs[0] if refs else step.patients[0])
+        # (or from the edge of what holds it: "20px from the edge of the yellow square")
+        page, b = within or layout.canvas.page_box(measured.page), measured.box
         # "… so it ends 3mm from the edge": the page edge it is nearest (or runs past)
         side = p["edge"] or min((b.x - page.x, "left"), (page.x2 - b.x2, "right"), (b.y - page.y, "top"),
                                 (page.y2 - b.y2, "bottom"))[1]
@@ -430,14 +433,12 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     p = step.intent.params
     if p.get("size"):
         dim, length = p["size"]
-        out = []
-        for i in step.patients:
-            el = layout.get(i)
-            value = world_length(layout, length, "x" if dim == "width" else "y")
-            for a in ([p["anchor"]] if p.get("anchor") else resize_anchors(layout, el)):  # (a side said held)
-                out.append([{"type": "resize", "id": i, dim: round(value, 3), "anchor": a,
-                             "keep_aspect": not stretchable(el)}])
-        return out
+        value = world_length(layout, length, "x" if dim == "width" else "y")
+        # each its own ways to grow (a side said held), all of them in every alternative ("make them all 2.8mm tall")
+        ways = {i: [p["anchor"]] if p.get("anchor") else resize_anchors(layout, layout.get(i)) for i in step.patients}
+        return [[{"type": "resize", "id": i, dim: round(value, 3), "anchor": ways[i][min(k, len(ways[i]) - 1)],
+                  "keep_aspect": not stretchable(layout.get(i))} for i in step.patients]
+                for k in range(max(len(w) for w in ways.values()))]
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
         am.SCALE[p.get("degree", "medium")] ** (1 if stretch in ("wider", "taller", "longer", "fatter") else -1)
@@ -464,12 +465,18 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         return [[{"type": "resize", "id": i, "width": round(edge - layout.get(i).box.x, 3), "anchor": "left",
                   "keep_aspect": not stretchable(layout.get(i))} for i in step.patients
                  if edge > layout.get(i).box.x]]
+    if p.get("fit") and p.get("room") is not None and s < 1 and not step.refs:
+        # "… runs off the right, shrink it until it fits, about 30px clear of the edge": just that small
+        s = min(_fit_scale(layout, layout.get(i), world_length(layout, p["room"], "x")) for i in step.patients)
     if p.get("anchor"):  # "… 10 % smaller, keep the left edge put": about that side
         # "keep it centred": about its centre, else (where that leaves the page) about the middle of its top or
         # bottom edge, which keeps it centred across
         anchors = [p["anchor"]] + (["top", "bottom"] if p["anchor"] == "center" else [])
-        return [[{"type": "resize", "id": i, "scale": round(s, 4), "anchor": a} for i in step.patients]
-                for a in anchors]
+        scales = [s] + ([t] if s > 1 and not (p.get("factor") or p.get("percent") or p.get("fraction")) and
+                        1.02 < (t := min(_grow_room(layout, layout.get(i), p["anchor"]) for i in step.patients)) < s
+                        else [])  # "make it bigger, left edge stays" beside the edge: as much bigger as fits
+        return [[{"type": "resize", "id": i, "scale": round(k, 4), "anchor": a} for i in step.patients]
+                for k in scales for a in anchors]
     if p.get("fit") and s < 1 and step.intent.refs and step.refs and step.refs[0] not in step.patients:
         # "shrink it so it fits within the screenshot's width": as narrow as that, and set within it
         ref = layout.get(step.refs[0]).box
@@ -508,6 +515,19 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     return scale_alternatives(layout, step.patients, s)
 
 
+def _grow_room(layout: Layout, el: Element, anchor: str) -> float:
+    """The largest scale about ``anchor`` at which ``el`` stays inside its page's safe box (at least 1)."""
+    page, b = layout.canvas.safe_box, el.box
+    fx = 0.0 if "left" in anchor else 1.0 if "right" in anchor else 0.5
+    fy = 0.0 if "top" in anchor else 1.0 if "bottom" in anchor else 0.5
+    ax, ay = b.x + fx * b.width, b.y + fy * b.height
+    room = [(page.x2 - ax) / ((1 - fx) * b.width) if fx < 1 and b.width else 9.0,
+            (ax - page.x) / (fx * b.width) if fx > 0 and b.width else 9.0,
+            (page.y2 - ay) / ((1 - fy) * b.height) if fy < 1 and b.height else 9.0,
+            (ay - page.y) / (fy * b.height) if fy > 0 and b.height else 9.0]
+    return max(min(room), 1.0)
+
+
 def _inner_anchor(layout: Layout, el: Element) -> str:
     """The anchor opposite the page edges ``el`` runs past: what stays put as it shrinks back inside."""
     page, b = layout.canvas.page_box(el.page), el.box
@@ -516,10 +536,10 @@ def _inner_anchor(layout: Layout, el: Element) -> str:
     return f"{v}_{h}" if v and h else v or h or "center"
 
 
-def _fit_scale(layout: Layout, el: Element) -> float:
-    """The scale at which ``el``, kept where it starts, ends inside its page (with a small margin)."""
+def _fit_scale(layout: Layout, el: Element, room: float | None = None) -> float:
+    """The scale at which ``el``, kept where it starts, ends inside its page (with a small margin, or ``room``)."""
     page = layout.canvas.page_box(el.page)
-    b, margin = el.box, 0.02 * min(page.width, page.height)
+    b, margin = el.box, 0.02 * min(page.width, page.height) if room is None else room
     s = 1.0
     if b.x2 > page.x2 and b.width > 0:
         s = min(s, (page.x2 - margin - max(b.x, page.x)) / b.width)

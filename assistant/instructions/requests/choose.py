@@ -834,6 +834,44 @@ def narrow_by_relation(layout: Layout, intent: Intent, mentions: list[Mention], 
     return out[0], out[1]
 
 
-__all__ = ["carried", "narrow_by_relation", "names_single", "score_mention", "unknown_head", "best_candidates",
-           "broad_candidates", "narrow", "extreme", "in_part", "related_to", "drawn_on", "lined_up", "pinned_art",
-           "toward", "BROADER"]
+
+def holding(index: ElementIndex, m: Mention, refs: list[str], patients: list[str]) -> str | None:
+    """What holds ``patients`` now, of what mention ``m`` could mean ("…, but keep it inside the yellow"): the smallest.
+
+    A band or panel the importer counts as decoration is one too ("the yellow" is the yellow square). None when
+    nothing it could mean holds them.
+    """
+    layout = index.layout
+    said = {f for w in m.words if (f := word_family(w))}
+    box = {e.id: e.box for e in layout.elements}
+    found = [r for r in dict.fromkeys(refs + list(score_mention(m, index)) + [
+        e.id for e in layout.elements if said and element_family(e) in said])
+        if r not in patients and all(box[r].contains(box[p], 0.5) for p in patients)]
+    return min(found, key=lambda r: box[r].area) if found else None
+
+
+def nearest_refs(layout: Layout, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
+                 patients: list[str], refs: list[str]) -> list[str]:
+    """A reference that fits several elements names the one nearest what is edited, when one clearly is.
+
+    "Centre the title in the green band": the band the title is on.
+    """
+    if len(set(patients)) != 1:
+        return refs
+    own = layout.get(patients[0]).box
+    for n in intent.refs:
+        m = mentions[n] if n < len(mentions) else None
+        ids = [i for i in resolved.get(n, []) if i not in patients]
+        if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or len(ids) < 2:
+            continue
+        dist = sorted((layout.get(i).box.distance(own), i) for i in ids)
+        (d0, best), (d1, _second) = dist[0], dist[1]
+        if d0 <= 0.5 * d1 and d1 > 0:
+            resolved[n] = [best]
+            refs = [best if r == best else r for r in refs if r == best or r not in ids]
+    return refs
+
+
+__all__ = ["carried", "nearest_refs", "holding", "narrow_by_relation", "names_single", "score_mention", "unknown_head",
+           "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "related_to", "drawn_on",
+           "lined_up", "pinned_art", "toward", "BROADER"]

@@ -111,7 +111,8 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
             prev_m, prev_skel = find_mentions(out[-1], index)
             continue
         if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
-                not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems|goes|go|moves|comes|sits|ends|stays)\b",
+                not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems|goes|go|moves|comes|sits|ends|stays|"
+                             r"does|do|did|can|will|needs|need|remains|remain|gets|keeps|stay)\b",
                              skel) and not _OWN_MOVE.match(skel) and not (
                     prev_m and prev_m[-1].count):  # "swap the two logos - GeoNode one up top": the two are said
             out[-1] = out[-1] + [Token("and", "and")] + part

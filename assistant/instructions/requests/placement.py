@@ -258,8 +258,8 @@ def gap(s: str) -> Intent | None:
     many = re.match(r"^(?:\w+ )?(E\d+)(?: (?:are|is|look|looks|seem|seems))? ", s + " ")
     if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many:
         return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
-    side = re.search(r"\b(?:there is|there are|leaving|leave|with|to have|have)\b[^E]*\b" + _SPACE +
-                     r" (?P<rel>under|below|beneath|underneath|above|over|after|before) (" + E + r")", s)
+    side = re.search(r"\b(?:there is|there are|leaving|leave|with|to have|have)\b[^E]*\b(?:" + _SPACE +
+                     r" )?(?P<rel>under|below|beneath|underneath|above|over|after|before) (" + E + r")", s)
     if side and length is not None and not rel_m:  # "… so there is a 20px gap under the authors"
         return Intent("gap", [int(side.group(2)[1:])], params={"op": "set", "rel": side.group("rel"),
                                                                "length": length})
@@ -283,7 +283,9 @@ def gap(s: str) -> Intent | None:
         length = am.first_length(s, bare=True)  # "I want 25 between the bottom of the logo and Feedback"
     if m and length is not None:
         a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        return Intent("gap", [int(a[1:]), int(b[1:])], params={"op": "set", "length": length})
+        more = re.match(r"(?:(?:please|pls|just|and|then) )*add\b", s)  # "add 2 mm between A and B": that much more
+        return Intent("gap", [int(a[1:]), int(b[1:])], params={"op": "more" if more else "set", "length": length,
+                                                               "rel": "between"})
     m = re.match(r"(?:(?:exactly|just|about|around|roughly|only|a|an) )*\d+(?:\.\d+)? [a-z%]+ (?:of )?(?:(?:space|gap|"
                  r"room|air) )?between (" + E + r") and (" + E + r")(?: please| pls)?$", s)
     if m and length is not None:  # "twenty px between the rocket and DConf": that gap
@@ -557,6 +559,11 @@ def region(s: str) -> Intent | None:
         return Intent("region", slots(s), params={"region": "top_band"})
     if am.has_degree(s) or am.lengths(s):
         return None
+    m = re.search(r"\b(?:to|at|on|against|with) (?:the )?(?P<e>top|bottom|left|right) (?:edge|side)s? of (" + E +
+                  r")$", s)
+    if m and slots(s[:m.start()]):  # "snap 'your' to the left edge of 'network!'": that element's edge
+        return Intent("align", slots(s[:m.start()]), [int(m.group(2)[1:])],
+                      params={"edge": m.group("e"), "page": False})
     m = re.search(r"\b(?:to|at|on|against|along|toward|towards|onto|in|into) (?:the )?(?:very |far )?"
                   r"(?P<e>top|bottom|left|right)(?: (?:edge|side|margin|half|of the (?:page|canvas|slide|card|poster|"
                   r"cover|flyer)))?\b|^(?:" + E + r" )+(?:to )?(?P<e2>top|bottom)$|\b(?P<e3>top|bottom|left|right) "
@@ -635,6 +642,13 @@ def inset(s: str) -> Intent | None:
     length = am.first_length(f"{m.group('num')} {unit}")
     if length is None:
         return None
+    held = re.match(r" of (E\d+)", s[m.end():])
+    if held:  # "… so it sits 20px from the edge of the yellow square": inside that element, from its edge
+        way = DIR_RE.search(s[:m.start()])
+        edge = m.group("e") or ({"up": "top", "higher": "top", "down": "bottom", "lower": "bottom"}.get(
+            way.group("d"), way.group("d").rstrip("wards")) if way else None)
+        return Intent("edge", slots(s[:m.start()]), [int(held.group(1)[1:])],
+                      params={"edge": edge, "inset": length, "measured": None, "within": True})
     measured = re.search(r"(E\d+) (?:ends?|is|are|sits?|lies|stops?|finishes)\b[^E]*$|\bso (?:that )?(?:E\d+ )*?"
                          r"(E\d+) $", s[:m.start()])
     movers = slots(s[:measured.start()] if measured else s[:m.start()])

@@ -26,13 +26,20 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         if whole is not None and whole.kind == "edge" and whole.params.get("inset") is not None:
             return whole
     intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
-    if intent is goal and goal is not None and goal.kind == "gap" and moved_by(main):
-        intent = main  # "bring it up 20px so it sits closer to the mascots": the amount says how far
+    if intent is goal and goal is not None and goal.kind in ("gap", "separate") and moved_by(main):
+        # "bring it up 20px so it sits closer to the mascots", "slide the divider 1 mm to the right so it stops
+        # colliding with the name": the amount says how far
+        intent = main
     if intent is goal and goal is not None and goal.kind == "edge" and goal.params.get("inset") is not None \
             and (main is not None and main.patients or MOVE_VERB.match(skel)):
         # "push the wordmark and Bronze Sponsor right so the wordmark ends 7px from the edge": those move,
         # the one said after "so" is measured
-        goal.refs = [n for n in goal.patients[:1] if n < len(mentions) and not mentions[n].pronoun]
+        goal.refs = [n for n in goal.patients[:1] if n < len(mentions) and not mentions[n].pronoun] + (
+            goal.refs if goal.params.get("within") else [])  # (the element it is measured in stays said)
+        way = [d for d, _a in main.params.get("moves", [])] if main is not None else []
+        if goal.params.get("edge") is None and goal.params.get("within") and len(way) == 1 and way[0] in (
+                "left", "right", "up", "down"):
+            goal.params["edge"] = {"up": "top", "down": "bottom"}.get(way[0], way[0])  # "push it right so …"
         goal.patients = slots(skel[:purpose.start()])  # ("move A, B and C in so they all start at 7 mm")
     elif intent is goal and goal is not None and main is not None and (
             not goal.patients or goal.kind == "inside" and main.patients):
@@ -43,6 +50,12 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         # "could the Software section move up so that its heading lines up with 'Overview'": the section
         # moves, along the axis the verb says, until its edge (its heading's) is on the other's
         goal.patients = main.patients
+        vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
+        goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
+    elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
+            main.kind == "nudge" and main.patients and goal.patients and goal.refs:
+        # "move that section up so the Software heading lines up with Overview": what holds the heading moves
+        goal.params["movers"] = list(main.patients)
         vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
         goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
     elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \

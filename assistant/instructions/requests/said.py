@@ -125,6 +125,10 @@ SAME_LEVEL = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|l
                         r"(?:position|placement) (?:stays|staying|unchanged|does not change)(?: the same)?"
                         r"(?: please| pls)?")
 
+#: "… shrink it until it fits, about 30px clear of the edge", "… so it fits with ~15px to spare": the room it leaves.
+ROOM_SAID = re.compile(r"(?:(?:so )?(?:it )?fits? )?(?:with )?(?:about |around |roughly |~)?"
+                       r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:clear of the edge|from the edge|to spare|spare|clear)\b")
+
 #: "pull it in so there's 20px to spare. same size": after a move, the size it keeps (not a size to match).
 SAME_SIZE = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|leaving) (?:E\d+ )?)?(?:at )?(?:the )?"
                        r"same (?:size|scale|width|height|font size|dimensions)(?: (?:as (?:now|before|it is|they are)|"
@@ -151,7 +155,11 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?P<side2>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))"
                        r" (?:stays?|staying|remains?|is|are|where (?:it|they) (?:is|are)|in place|fixed|pinned|put|"
                        r"unchanged|untouched|the same|as is)"
-                       r"(?: put| still| fixed| in place| where (?:it|they) (?:is|are|was|were))?(?: please| pls)?"
+                       r"(?: put| still| fixed| in place| where (?:it|they) (?:is|are|was|were)|"
+                       # "…, left edge stays lined up with the code": where it is, which is there
+                       r" (?:lined up|line up|lines up|aligned|align|level|flush|in line) with (?:the |its |their )?"
+                       r"[\w'-]+(?: [\w'-]+){0,3})?"
+                       r"(?: please| pls)?"
                        # "…, same centre", "keep it centred where it is", "centre stays put"
                        r"|(?:but |and |while |just |with )*(?P<centre>(?:(?:keep|keeping) )?(?:the |its )?same "
                        r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |its |the )?"

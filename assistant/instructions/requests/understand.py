@@ -44,11 +44,13 @@ from assistant.instructions.requests.choose import (
     describe,
     drawn_on,
     extreme,
+    holding,
     in_part,
     lined_up,
     names_single,
     narrow,
     narrow_by_relation,
+    nearest_refs,
     panel_round,
     pinned_art,
     related_to,
@@ -88,6 +90,7 @@ from assistant.instructions.requests.said import (
     OVERFLOWS,
     PLACE_AFTER,
     RELATION_AFTER,
+    ROOM_SAID,
     SAME_LEVEL,
     SAME_SIZE,
     SAME_SPACING,
@@ -213,12 +216,13 @@ class _Reader:
             if not ids:
                 raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
             return ids
-        if m.text.startswith(("that ", "this ")) and m.words and not m.quote:
+        if m.text.startswith(("that ", "this ")) and m.has_head and not m.quote:
             # "pull 'Where is it used' up so there's 15px between the last feature and that heading": the one
             # named before that the noun fits
             scores = score_mention(m, self.index)
-            said = [i for n in sorted(resolved) if not mentions[n].pronoun for i in resolved[n]]
-            fits = [i for i in dict.fromkeys(said + list(self.subject)) if scores.get(i, 0) > 0]
+            said = [i for n in sorted(resolved) if not mentions[n].pronoun for i in resolved[n]] + list(self.subject)
+            said += [a for i in said for a in self.index.ancestors(i)]  # ("… lower than Overview - move that section")
+            fits = [i for i in dict.fromkeys(said) if scores.get(i, 0) > 0]
             if fits:
                 return fits[:1]
         if m.everything and not m.others:
@@ -400,6 +404,9 @@ class _Reader:
             # down so the whole of it shows, roughly 4mm clear on both sides"
             self.steps[-1].intent.params["margin"] = inset
             return
+        if self.steps and self.steps[-1].intent.params.get("fit") and (room := ROOM_SAID.fullmatch(said)):
+            self.steps[-1].intent.params["room"] = first_length(room.group("len"))  # "…, about 30px clear of the edge"
+            return
         held_edge = HELD_EDGE.fullmatch(said)
         if held_edge and not (self.steps and self.steps[-1].kind == "resize") and self.pending is not None:
             return  # "… runs past the panel; keep its left edge but make it end where the panel ends": the mend says
@@ -480,8 +487,11 @@ class _Reader:
             described = PLACE_AFTER.search(skel)
             if described and int(described.group(1)[1:]) in intent.refs:
                 place_says_which = "refs"  # "centred on the GeoNode logo bottom left": which logo, not where to go
-        if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b", skel):
+        if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b|"
+                                                                        r"\buntil\b.*\bfits?\b", skel):
             intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes
+            room = ROOM_SAID.search(skel)
+            intent.params["room"] = first_length(room.group("len")) if room else None  # ("… with ~15px to spare")
             within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
             if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
                 intent.refs = [int(within.group(1)[1:])]
@@ -516,7 +526,8 @@ class _Reader:
                 except _Ask as ask:
                     resolved[n] = []
                     self.unresolved = self.unresolved or ask
-                if len(resolved[n]) > 1 and not (m.plural or m.every or m.pronoun or m.everything or m.others):
+                if len(resolved[n]) > 1 and not (m.plural or m.every or m.pronoun or m.everything or m.others or (
+                        intent is not None and intent.params.get("bound") and n in intent.refs)):  # (a limit: below)
                     # "GitHub logo should sit …": which logo is not known, so "their" is not all; "OSGeo logo: 20%
                     # smaller" asks which
                     listing = "; ".join(describe(self.layout, i) for i in resolved[n][:6])
@@ -609,6 +620,9 @@ class _Reader:
         moving = {i for n in intent.params.pop("movers", []) for i in resolved.get(n, [])}
         if moving & set(patients) and set(patients) - moving:  # the one the main clause moves, from the other
             patients, refs = [i for i in patients if i in moving], [i for i in patients if i not in moving]
+        elif moving and intent.kind == "align" and patients and all(any(a in moving for a in self.index.ancestors(p))
+                                                                    for p in patients):
+            patients = list(moving)  # "move that section up so its heading lines up with …": the section moves
         broad = any(mentions[n].everything or mentions[n].every for n in intent.patients if n < len(mentions))
         if intent.kind == "center" and not intent.refs and (broad or any(
                 mentions[n].plural for n in intent.patients if n < len(mentions))):
@@ -649,7 +663,14 @@ class _Reader:
             self.remarks.append(" ".join(t.raw for t in tokens))
             return
         patients, refs = narrow_by_relation(self.layout, intent, mentions, resolved, patients, refs)
-        refs = self._nearest_refs(intent, mentions, resolved, patients, refs)
+        if intent.kind == "inside" and intent.params.get("bound") and refs and intent.refs and not all(
+                set(mentions[n].words) <= PAGE_WORDS for n in intent.refs if n < len(mentions)):
+            holder = holding(self.index, mentions[intent.refs[0]], refs, patients)
+            if holder is None:
+                self.remarks.append(" ".join(t.raw for t in tokens))  # what holds it is not known: no limit
+                return
+            refs = resolved[intent.refs[0]] = [holder]
+        refs = nearest_refs(self.layout, intent, mentions, resolved, patients, refs)
         self._check_ambiguous(intent, mentions, resolved, patients, refs)
         if len(refs) == 1 and set(refs) <= set(patients) and self.subject_refs and any(
                 mentions[n].pronoun for n in intent.refs if n < len(mentions)):
@@ -754,27 +775,6 @@ class _Reader:
         """Whether the element is a picture or a logo (embedded or drawn) with no words of its own."""
         e = self.layout.get(eid)
         return e.role in ("image", "logo") and not any(d.kind == "text" for d in [e, *self.layout.descendants_of(eid)])
-
-    def _nearest_refs(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
-                      patients: list[str], refs: list[str]) -> list[str]:
-        """A reference that fits several elements names the one nearest what is edited, when one clearly is.
-
-        "Centre the title in the green band": the band the title is on.
-        """
-        if len(set(patients)) != 1:
-            return refs
-        own = self.layout.get(patients[0]).box
-        for n in intent.refs:
-            m = mentions[n] if n < len(mentions) else None
-            ids = [i for i in resolved.get(n, []) if i not in patients]
-            if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or len(ids) < 2:
-                continue
-            dist = sorted((self.layout.get(i).box.distance(own), i) for i in ids)
-            (d0, best), (d1, _second) = dist[0], dist[1]
-            if d0 <= 0.5 * d1 and d1 > 0:
-                resolved[n] = [best]
-                refs = [best if r == best else r for r in refs if r == best or r not in ids]
-        return refs
 
     def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                          patients: list[str], refs: list[str]) -> None:
@@ -922,6 +922,8 @@ class _Reader:
             held = {i for s in kept for i in s.patients}
             for s in self.steps:
                 if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
+                    if s.kind == "gap" and not s.refs and len(s.patients) == 2 and len(set(s.patients) & held) == 1:
+                        s.refs = [i for i in s.patients if i in held]  # "add 2 mm between A and B, A doesn't move"
                     s.patients = [i for i in s.patients if i not in held]
             edited = {i for s in self.steps if s not in kept for i in s.patients}
             for s in kept:  # "put '- Richard Feynman' after it, don't touch the quote": what is moved is not held
