@@ -286,3 +286,9 @@ def test_that_section_moves_so_its_heading_lines_up() -> None:
                    "lines up with Overview", doc.layout)
     heading = next(e for e in doc.layout.elements if e.kind == "text" and e.text == "Software")
     assert [(s.kind, s.patients, s.intent.params["edge"]) for s in u.steps] == [("align", [heading.group], "top")]
+
+
+def test_a_limit_said_alone_that_holds_says_so(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("keep the heading inside the green band")
+    assert not reply.edited and "already inside" in reply.text

@@ -91,9 +91,10 @@ def carry_out(session: Session, steps: list[Step]) -> tuple[list[dict[str, Any]]
             last_error: InvalidAction | None = None
             for alt in alternatives:
                 if not alt:
-                    if step.intent.params.get("bound"):
-                        break  # "…, still inside the strip" where it is: nothing to say
-                    notes.append(_ALREADY.get(step.kind, "'{text}' is already so").format(text=step.text))
+                    if step.intent.params.get("bound") and step is not steps[0]:
+                        break  # "…, still inside the strip" where it is after the edit: nothing to say
+                    said = "inside_of" if step.kind == "inside" and step.refs else step.kind  # (in what was named)
+                    notes.append(_ALREADY.get(said, "'{text}' is already so").format(text=step.text))
                     break
                 try:
                     diffs, alt, unlocked = _apply_unlocking(doc, alt)
@@ -138,6 +139,7 @@ def _apply_unlocking(doc: Document, alt: list[dict[str, Any]]) -> tuple[list[Any
 
 #: What a step that needs no change tells the user.
 _ALREADY = {"separate": "they do not overlap ('{text}')", "inside": "it is already inside the page ('{text}')",
+            "inside_of": "it is already inside it ('{text}')",
             "place": "it is already there ('{text}')", "gap": "the gap is already that ('{text}')"}
 
 

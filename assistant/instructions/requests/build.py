@@ -516,8 +516,10 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
 
 
 def _grow_room(layout: Layout, el: Element, anchor: str) -> float:
-    """The largest scale about ``anchor`` at which ``el`` stays inside its page's safe box (at least 1)."""
-    page, b = layout.canvas.safe_box, el.box
+    """The largest scale about ``anchor`` at which ``el`` stays inside its page, a small margin in (at least 1)."""
+    full, b = layout.canvas.page_box(el.page), el.box
+    margin = 0.02 * min(full.width, full.height)
+    page = Box(x=full.x + margin, y=full.y + margin, width=full.width - 2 * margin, height=full.height - 2 * margin)
     fx = 0.0 if "left" in anchor else 1.0 if "right" in anchor else 0.5
     fy = 0.0 if "top" in anchor else 1.0 if "bottom" in anchor else 0.5
     ax, ay = b.x + fx * b.width, b.y + fy * b.height
