@@ -292,3 +292,15 @@ def test_a_limit_said_alone_that_holds_says_so(tmp_path: Path) -> None:
     chat = _chat(tmp_path)
     reply = chat.handle("keep the heading inside the green band")
     assert not reply.edited and "already inside" in reply.text
+
+
+def test_a_size_for_two_said_together() -> None:
+    u = _understood("the roles are a bit shouty, bring Autor and Maintainer down to about 12px")
+    assert [(s.kind, sorted(s.patients), s.intent.params["font_size"]["abs"].value) for s in u.steps] == [
+        ("style", ["role1", "role2"], 12.0)]
+
+
+@pytest.mark.skipif(not PGROUTING.is_file(), reason="../shared (its corpus) is not here")
+def test_the_question_about_what_it_stands_for_comes_first() -> None:
+    u = understand("OSGeo logo: vertically center it on the big pgRouting title", import_svg(PGROUTING).layout)
+    assert u.status == "question" and "which osgeo logo" in u.message

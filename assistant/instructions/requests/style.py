@@ -60,7 +60,7 @@ def _family(raw: str) -> str | None:
 
 
 #: "drop it to ~12px", "take the tagline down to 20pt": a size of type to reach, not a move.
-SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink|size|go)(?: E\d+)*"
+SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink|size|go)(?: E\d+(?: and E\d+)*)*"
                      r"(?: (?:down|up|back))? "
                      r"to (?:about |around |roughly |approximately |~)?\d+(?:\.\d+)?(?: (?:pt|px|points?|pixels?)|"
                      r"(?= please| pls|$)| ?ish\b)(?: please| pls)?"

@@ -213,8 +213,9 @@ class _Reader:
                 ids = list(dict.fromkeys(self.subject + others))  # "… jammed together; space them out"
             if not ids:
                 ids = self._named_ahead(m)  # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
-            if not ids:
-                raise _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. 'the title'")
+            if not ids:  # (where what "it" stands for was asked about before, that question)
+                raise self.unresolved or _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. "
+                                                          "'the title'")
             return ids
         if m.text.startswith(("that ", "this ")) and m.has_head and not m.quote:
             # "pull 'Where is it used' up so there's 15px between the last feature and that heading": the one
