@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 16 of the held-out set (``*_c.tsv`` … ``*_p.tsv``): real files of ``../shared/corpus``."""
-    return [p for batch in "cdefghijklmnop" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
+    """Batches 3 to 17 of the held-out set (``*_c.tsv`` … ``*_q.tsv``): real files of ``../shared/corpus``."""
+    return [p for batch in "cdefghijklmnopq" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -217,6 +217,7 @@ _LATER = {
     "m": (13, "eight more real files, an eleventh writer"), "n": (14, "eight more real files, a twelfth writer"),
     "o": (15, "eight more real files, a thirteenth writer"),
     "p": (16, "eight more real files, a fourteenth writer"),
+    "q": (17, "eight more real files, a fifteenth writer"),
 }
 
 

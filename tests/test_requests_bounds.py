@@ -304,3 +304,24 @@ def test_a_size_for_two_said_together() -> None:
 def test_the_question_about_what_it_stands_for_comes_first() -> None:
     u = understand("OSGeo logo: vertically center it on the big pgRouting title", import_svg(PGROUTING).layout)
     assert u.status == "question" and "which osgeo logo" in u.message
+
+
+def test_jammed_against_then_the_gap_it_should_be() -> None:
+    u = _understood("the tagline is jammed right up against the name — give it a 20px gap")
+    said = [(s.kind, s.patients, s.refs, s.intent.params["op"], s.intent.params["length"].value) for s in u.steps]
+    assert said == [("gap", ["tagline"], ["name"], "set", 20.0)]
+
+
+def test_which_one_by_where_it_is_with_a_move_by_an_amount() -> None:
+    u = _understood("move the heading and the tagline under it down 12px together")
+    assert [(s.kind, sorted(s.patients)) for s in u.steps] == [("nudge", ["heading", "tagline"])]
+
+
+def test_a_question_about_the_design_is_no_edit() -> None:
+    u = understand("is the tagline spelt right?", import_svg_text(LAYOUT, source="x.svg").layout)
+    assert u.status == "not_understood" and not u.steps
+
+
+def test_a_place_before_a_colon_says_which() -> None:
+    u = _understood("logo top right: shrink to 80%, keep its top-right corner where it is")
+    assert [(s.kind, s.patients, s.intent.params.get("anchor")) for s in u.steps] == [("resize", ["logo"], "top_right")]

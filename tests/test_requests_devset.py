@@ -22,7 +22,7 @@ def test_the_development_set_is_met_without_moving_anything_else() -> None:
     assert res["model"] == 0 and res["seconds"] < 1.5
 
 
-#: Batches 3 to 16 of the held-out set: real files of ../shared/corpus whose ids say nothing.
+#: Batches 3 to 17 of the held-out set: real files of ../shared/corpus whose ids say nothing.
 REAL_FILES = real_files()
 
 
@@ -37,12 +37,12 @@ def test_the_held_out_requests() -> None:
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 16 (1126 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 17 (1206 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 1126
+    assert res["requests"] == 1206
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (730 met and 130 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (777 met and 146 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 728, missed
-    assert res["wrong_edits"] <= 132
+    assert res["met"] >= 775, missed
+    assert res["wrong_edits"] <= 148
     assert res["seconds"] < 1.5

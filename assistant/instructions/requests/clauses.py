@@ -40,7 +40,7 @@ _SIZE_OF_NOW = re.compile(r"(?:about |around |roughly |say |maybe |to )?"
 #: Numbers in words ("three quarters" is not "there quarters").
 _NUMBER_WORDS = set(UNITS) | set(TENS) | {"hundred", "quarters", "thirds", "halves", "fifths", "tenths"}
 #: A clause that only names an element by where it is: "the zeste de savoir logo at the bottom".
-_PLACE_NAMED = re.compile(r"E\d+ (?:at|on|in) the (?:very |far )?(?:top|bottom|left|right|middle|center)"
+_PLACE_NAMED = re.compile(r"E\d+ (?:(?:at|on|in) the )?(?:very |far )?(?:top|bottom|left|right|middle|center)"
                           r"(?: (?:left|right))?(?: corner)?")
 #: "…, with 5 mm of space between them": the gap of the clause before.
 _WITH_GAP = re.compile(r"(?:and )?(?:with|leaving) (?:a |an |about |around |roughly )*\d+(?:\.\d+)? \w+ (?:of )?"

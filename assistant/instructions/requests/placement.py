@@ -229,6 +229,12 @@ def gap(s: str) -> Intent | None:
     if bare and length is not None:  # "… up so there's just 15px between the last feature and that heading"
         return Intent("gap", [int(bare.group(1)[1:]), int(bare.group(2)[1:])], params={
             "op": "set", "rel": "between", "length": length})
+    pressed = re.search(r"(" + E + r") (?:is |are |feels? |looks? |seems? |sits? )?(?:\w+ )?(?:jammed|crammed|squashed|"
+                        r"squeezed|pressed|butted|glued|stuck|mashed)(?: right| hard)?(?: up)? (?:against|to|into|onto|"
+                        r"on|next to) (" + E + r")$", s)
+    if pressed:  # "2018 is jammed right up against DConf": a gap too small, which a later clause may set
+        return Intent("gap", [int(pressed.group(1)[1:])], [int(pressed.group(2)[1:])], state=True, params={
+            "op": "more", "rel": "between", "length": None, "degree": am.degree(s)})
     side_judged = _GAP_SIDE_JUDGED.search(s)
     if side_judged:  # a problem, which the clause before or after may mend ("… up 10px, the gap above it is too big")
         op = "more" if side_judged.group("w") in ("tight", "small", "smaller", "narrow", "cramped", "close", "short",

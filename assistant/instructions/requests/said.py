@@ -238,7 +238,9 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
 #: "Make it 30px": a length said for what the clause before spoke of.
-SET_IT = re.compile(r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow|close|tighten|loosen|"
+SET_IT = re.compile(r"(?:(?:please |pls )?give (?:it|them|E\d+) (?:a |an |about |around |roughly |~)*[\d.]+ ?[a-z%]+ "
+                    r"(?:of )?(?:gap|space|room|air|breathing room|spacing)(?: please| pls)?)|"
+                    r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow|close|tighten|loosen|"
                     r"cut|bring|take|open up|close up) (?:it|that|"
                     r"this|the gap|the space) (?:to |about |around |roughly |approximately |~)*)?"
                     r"[\d.]+ ?[a-z%]+(?: please| pls| instead)?")

@@ -24,7 +24,7 @@ from assistant.instructions.requests.vocab import (
     INTENT_WORDS,
     POSITION_ADJECTIVES,
 )
-from assistant.instructions.requests.words import ORDINALS, Token, fold
+from assistant.instructions.requests.words import ORDINALS, QUOTE_MARK, Token, fold
 
 _PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                   "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "opening": 1, "final": -1, "closing": -1}
@@ -137,7 +137,10 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 while clause and out[clause - 1].kind != "punct":
                     clause -= 1
                 cut = next((j for j in range(clause, len(out)) if out[j].text in _LIST_OPENERS), clause)
-                out = out[:cut] + [y for part in parts for y in (Token("and", "and", "word"), *part)][1:]
+                # (a part said in a text's own words is that text, as if quoted: "(vous avez… and participez…)")
+                said = [[Token(QUOTE_MARK, " ".join(x.raw for x in part), "quote")] if names is not None and names(
+                    part) else part for part in parts]
+                out = out[:cut] + [y for part in said for y in (Token("and", "and", "word"), *part)][1:]
             elif not depth and names is not None and names(tokens[start + 1:k]):
                 # its dots ("nous vous proposons...") would end the clause
                 out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]

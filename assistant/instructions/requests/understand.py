@@ -506,7 +506,8 @@ class _Reader:
             counted = bool(mentions[int(relation.group(1))].count)  # "the two photos next to X": says which two
             # "pop the date under the photo": a verb of putting makes "under the photo" where to, not which one
             placed = intent is not None and intent.kind == "place" and int(relation.group(3)) in intent.refs and \
-                bool(re.search(r"\b(?:put|place|move|pop|stick|drop|bring|shift|slide|tuck|park|plop)\b", skel))
+                bool(re.search(r"\b(?:put|place|move|pop|stick|drop|bring|shift|slide|tuck|park|plop)\b", skel)) and \
+                not moved_by(reduced)  # ("move the title and the subtitle under it down 12px": which subtitle)
             if reduced is None and intent is not None and intent.kind == "place" and describes(rest) and not placed:
                 intent = None  # "the subtitle under the title gets chopped at 'du H…'": which subtitle, and a problem
             elif reduced is None or reduced.kind == "place" or placed or reduced.kind == (
@@ -948,6 +949,9 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
     command = turn_command(request)
     if command is not None:
         return Understanding("command", request, command=command)
+    if re.match(r"\s*(?:is|are|was|were|does|do|did|has|have|am)\b", request, re.I) and request.rstrip().endswith("?"):
+        return Understanding("not_understood", request, message="that is a question about the design, not an edit; "
+                             "say what to change, e.g. 'make the URL bigger'")  # "is the url spelt right?"
     page, request = page_said(request, layout)
     request = texts_quoted(request, layout)
     index = ElementIndex(layout, page)
