@@ -325,3 +325,19 @@ def test_a_question_about_the_design_is_no_edit() -> None:
 def test_a_place_before_a_colon_says_which() -> None:
     u = _understood("logo top right: shrink to 80%, keep its top-right corner where it is")
     assert [(s.kind, s.patients, s.intent.params.get("anchor")) for s in u.steps] == [("resize", ["logo"], "top_right")]
+
+
+def test_a_heading_set_as_two_texts_named_whole() -> None:
+    two = LAYOUT.replace('<text id="tagline" x="40" y="160" font-size="18" font-family="sans-serif">Spring workshop on '
+                         'maps</text>', '<text id="t1" x="40" y="160" font-size="18" font-family="sans-serif">DConf'
+                         '</text><text id="t2" x="140" y="160" font-size="18" font-family="sans-serif">2018</text>')
+    u = understand("shift the DConf 2018 heading down 10px", import_svg_text(two, source="x.svg").layout)
+    assert [(s.kind, sorted(s.patients)) for s in u.steps] == [("nudge", ["t1", "t2"])]
+
+
+def test_a_type_size_and_a_margin_from_a_corner() -> None:
+    u = _understood("tagline is shouting a bit, take it down to ~15px type")
+    assert [(s.kind, s.intent.params["font_size"]["abs"].value) for s in u.steps] == [("style", 15.0)]
+    u = _understood("the logo is jammed in the corner, give it 8px of margin on the right and bottom")
+    assert [(s.kind, s.intent.params["edge"], s.intent.params["inset"].value) for s in u.steps] == [
+        ("edge", "bottom_right", 8.0)]

@@ -262,7 +262,8 @@ def gap(s: str) -> Intent | None:
         return Intent("gap", slots(s), params={"op": "more", "rel": "around", "length": length,
                                                 "degree": am.degree(s)})
     many = re.match(r"^(?:\w+ )?(E\d+)(?: (?:are|is|look|looks|seem|seems))? ", s + " ")
-    if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many:
+    if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many and \
+            not _FROM_CORNER.search(s):  # ("give it 8px of margin on the right and bottom": from the corner)
         return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
     side = re.search(r"\b(?:there is|there are|leaving|leave|with|to have|have)\b[^E]*\b(?:" + _SPACE +
                      r" )?(?P<rel>under|below|beneath|underneath|above|over|after|before) (" + E + r")", s)
@@ -593,8 +594,10 @@ _GAP_TO_EDGE = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:s
                           r"(?: of the (?:page|canvas|slide|card|poster|flyer|banner|badge))?\b")
 
 
-#: "15px from both the top and the left edge", "10mm in from the left and top": from the two sides of a corner.
-_FROM_CORNER = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in )?(?:from|off) (?:both |E\d+ )?(?:the )?"
+#: "15px from both the top and the left edge", "10mm in from the left and top": from the two sides of a corner;
+#: "give it 8px of margin on the right and bottom" alike.
+_FROM_CORNER = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:margin|space|room|clearance|air) )?"
+                          r"(?:in )?(?:from|off|on|at) (?:both |E\d+ )?(?:the )?"
                           r"(?:(?P<v>top|bottom)(?: edge| side)? and (?:the )?(?P<h>left|right)|(?P<h2>left|right)"
                           r"(?: edge| side)? and (?:the )?(?P<v2>top|bottom))(?: edges?| sides?)?\b")
 

@@ -297,6 +297,10 @@ class _Reader:
                 ranked = sorted(cands, key=lambda i: -scores[i])
                 cands = self.index.reading_order(ranked[:m.count])
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
+        whole = {e for e, kind, _s in m.names if kind == "text"}
+        if len(whole) > 1 and set(cands) <= whole and not m.quote and m.place is None and m.ordinal is None:
+            m.plural = True  # "the DConf 2018 heading": each text said whole, together the one heading
+            return cands
         picked = narrow(m, cands, self.index)
         owner = [i for n in sorted(resolved) for i in resolved[n]][:1] or self.subject[:1]
         if m.possessive and len(picked) > 1 and owner:

@@ -186,6 +186,7 @@ _PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misa
             (r"\b(the|its|their|that|this) (short|shorter|shortest|long|longer|longest|little|thin|thick|"
              r"horizontal|dotted|dashed|signature|underline) line\b", r"\1 \2 rule"),
             (r"\b(?:for|in) (?:print|printing|the printer|the print|the press)\b", ""),  # "too tight for print"
+            (r"(\d (?:px|pt|points?)) (?:type|text|font|lettering)\b", r"\1"),  # "take it down to ~15px type"
             # "snap all their left edges to the subtitle's left edge": align them, on that side
             (r"\b(?:snap|align|line up|bring|move|set|push|pull|shift) (?:all )?(?:of )?(their|its) (left|right|top|"
              r"bottom) (?:edges?|sides?) (?:to|with|against|on)\b",
