@@ -41,8 +41,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 1206
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (777 met and 146 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (780 met and 147 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 775, missed
-    assert res["wrong_edits"] <= 148
+    assert res["met"] >= 778, missed
+    assert res["wrong_edits"] <= 149
     assert res["seconds"] < 1.5
