@@ -810,14 +810,6 @@ def narrow_by_relation(layout: Layout, intent: Intent, mentions: list[Mention], 
         if len(off) == 1:
             resolved[intent.patients[0]] = off
             return off, refs
-    if intent.kind == "inside" and len(refs) > 1 and len(intent.refs) == 1 and patients:
-        # "…, still inside the blue strip": the one they are in (the smallest that holds them)
-        holding = [r for r in refs if all(layout.get(r).box.contains(layout.get(p).box, 0.5)
-                                          for p in patients if p != r)]
-        if holding:
-            refs = [min(holding, key=lambda r: layout.get(r).box.area)]
-            resolved[intent.refs[0]] = refs
-        return patients, refs
     if intent.kind != "separate":
         return patients, refs
     sides = [(intent.patients, patients), (intent.refs, refs)]

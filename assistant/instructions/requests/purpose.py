@@ -12,7 +12,7 @@ import re
 from assistant.instructions.requests.clauses import detect_intent
 from assistant.instructions.requests.intents import Intent, slots
 from assistant.instructions.requests.refs import Mention
-from assistant.instructions.requests.said import GOALS, MOVE_VERB, moved_by
+from assistant.instructions.requests.said import GOALS, MOVE_VERB, moved_by, vertical
 from assistant.instructions.requests.words import Token
 
 
@@ -50,14 +50,12 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         # "could the Software section move up so that its heading lines up with 'Overview'": the section
         # moves, along the axis the verb says, until its edge (its heading's) is on the other's
         goal.patients = main.patients
-        vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
-        goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
+        goal.params["edge"] = goal.params.get("edge") or ("top" if vertical(main) else "left")
     elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
             main.kind == "nudge" and main.patients and goal.patients and goal.refs:
         # "move that section up so the Software heading lines up with Overview": what holds the heading moves
         goal.params["movers"] = list(main.patients)
-        vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params.get("moves", []))
-        goal.params["edge"] = goal.params.get("edge") or ("top" if vertical else "left")
+        goal.params["edge"] = goal.params.get("edge") or ("top" if vertical(main) else "left")
     elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
             main.kind == "nudge" and main.patients and not goal.refs and all(
                 mentions[n].plural and not mentions[n].pronoun for n in goal.patients if n < len(mentions)):
@@ -66,8 +64,7 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
     elif intent is goal and goal is not None and main is not None and goal.kind == "center" and \
             goal.params.get("axis") is None and main.kind == "nudge" and main.params.get("moves"):
         # "bring the QR down so its middle lines up with the elephant's": centred along the axis it moves on
-        vertical = any(d in ("up", "down", "higher", "lower") for d, _a in main.params["moves"])
-        goal.params["axis"] = "y" if vertical else "x"
+        goal.params["axis"] = "y" if vertical(main) else "x"
     elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and \
             main.patients and len(goal.patients) == 2 and not goal.refs:
         goal.params["movers"] = list(main.patients)  # "pull X up so there's 15px between Y and X": X moves

@@ -70,9 +70,13 @@ def as_mend(problem: Intent) -> Intent:
     moves = problem.params.get("moves", [])
     if problem.kind != "nudge" or not problem.refs or not moves:
         return problem
-    vertical = any(way in ("up", "down", "higher", "lower") for way, _amount in moves)
-    return Intent("align", problem.patients, problem.refs, params={"edge": "top" if vertical else "left",
+    return Intent("align", problem.patients, problem.refs, params={"edge": "top" if vertical(problem) else "left",
                                                                     "page": False})
+
+
+def vertical(intent: Intent) -> bool:
+    """Whether a move says a way up or down ("bring the QR down …"), not across."""
+    return any(way in ("up", "down", "higher", "lower") for way, _amount in intent.params.get("moves", []))
 
 
 def moved_by(intent: Intent | None) -> bool:

@@ -150,15 +150,20 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
     return out if any(t.kind == "word" for t in out) else tokens
 
 
-def _named_parts(inner: list[Token], names: Callable[[list[Token]], bool]) -> list[list[Token]] | None:
-    """The parts of a list ("A, B and C", "A / B / C") when there are two or more and each names one element."""
+def _split_list(tokens: list[Token], joints: tuple[str, ...]) -> list[list[Token]]:
+    """``tokens`` split at the words or marks that join a list ("A, B and C"), empty parts left out."""
     parts: list[list[Token]] = [[]]
-    for x in inner:
-        if x.text in (",", "and", "&", "or"):
+    for x in tokens:
+        if x.text in joints:
             parts.append([])
         else:
             parts[-1].append(x)
-    parts = [p for p in parts if p]
+    return [p for p in parts if p]
+
+
+def _named_parts(inner: list[Token], names: Callable[[list[Token]], bool]) -> list[list[Token]] | None:
+    """The parts of a list ("A, B and C", "A / B / C") when there are two or more and each names one element."""
+    parts = _split_list(inner, (",", "and", "&", "or"))
     if any(x.text in ("etc", "so", "others") for x in inner):
         return None  # "(home page, mailing list etc)": some of what it holds, not what it is
     return parts if len(parts) >= 2 and all(names(p) for p in parts) else None
@@ -178,13 +183,7 @@ def _dashed_list(tokens: list[Token], names: Callable[[list[Token]], bool]) -> l
                    None)
         if end is None or tokens[end].text != ";" or end + 1 >= len(tokens) or tokens[end + 1].kind != "word":
             continue
-        parts: list[list[Token]] = [[]]
-        for x in tokens[k + 1:end]:
-            if x.text in (",", "and", "&"):
-                parts.append([])
-            else:
-                parts[-1].append(x)
-        parts = [p for p in parts if p]
+        parts = _split_list(tokens[k + 1:end], (",", "and", "&"))
         if len(parts) < 2 or not all(names(p) for p in parts):
             continue
         clause = k
