@@ -7,6 +7,8 @@ NODE_STAMP := tests/e2e/node_modules/.installed-stamp
 NATIVE_STAMP := $(VENV)/.native-stamp
 PYTEST_ARGS ?=
 
+RAPIDOCR := rapidocr-onnxruntime==1.4.4
+
 .PHONY: run test test-all lint bench fuzz setup clean train-tiny train-requests
 
 $(STAMP): pyproject.toml setup.py Makefile
@@ -15,6 +17,8 @@ $(STAMP): pyproject.toml setup.py Makefile
 	# CPU build of torch from the local wheel; pinned so pip never pulls CUDA.
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[all,dev]'
+	# the picture reader (its models ship in the wheel); its own dependencies are the 'see' extra above
+	$(BIN)/pip install -q --no-deps $(RAPIDOCR)
 	touch $(STAMP)
 
 # the compiled metric kernels (assistant.metrics._native) and the importer's spatial index

@@ -95,6 +95,36 @@ def boxes(doc: Any) -> dict[str, tuple[float, float, float, float]]:
     return {e.id: e.box.as_tuple() for e in doc.layout.elements}
 
 
+def _drawn_by(layout: Any, e: Any) -> frozenset[str]:
+    return frozenset(n for x in [e, *layout.descendants_of(e.id)] for n in x.nodes)
+
+
+def boxes_after(before: Any, after: Any) -> dict[str, tuple[float, float, float, float]]:
+    """The boxes of ``after`` (the edited file, imported again) under the ids ``before`` gave them.
+
+    Ids the importer makes up (``la-cluster-2``) are numbered in the order it finds the units, which an edit may
+    change (the compass moved left of the wordmark is now ``la-cluster-1``): such an element is the one that draws
+    the same nodes of the file.
+    """
+    out = boxes(after)
+    drawn = {_drawn_by(after.layout, e): e.id for e in after.layout.elements if e.id.startswith("la-")}
+    for e in before.layout.elements:
+        if not e.id.startswith("la-") or not (key := _drawn_by(before.layout, e)):
+            continue
+        if key in drawn:
+            out[e.id] = after.layout.get(drawn[key]).box.as_tuple()
+            continue
+        # units the importer now draws apart (the letters of a wordmark moved away from their compass): their union
+        parts = [x for x in after.layout.elements if x.nodes and set(x.nodes) <= key]
+        if parts and {n for x in parts for n in x.nodes} == key:
+            x0, y0 = min(x.box.x for x in parts), min(x.box.y for x in parts)
+            x1, y1 = max(x.box.x2 for x in parts), max(x.box.y2 for x in parts)
+            out[e.id] = (x0, y0, x1 - x0, y1 - y0)
+        else:
+            out.pop(e.id, None)  # not to be read as another unit that took its number
+    return out
+
+
 class _LazyModel:
     """The local model, loaded the first time a turn needs it (and counted).
 
@@ -128,7 +158,8 @@ def run_case(case: Case, model: Any, out: Path, *, rules: bool = True) -> dict[s
     a = b
     if reply.edited:
         data = export(chat.document, "svg")
-        a = boxes(import_svg_text(data.decode() if isinstance(data, bytes) else data, source=case.svg.name))
+        a = boxes_after(doc, import_svg_text(data.decode() if isinstance(data, bytes) else data,
+                                             source=case.svg.name))
     env = {"a": a, "b": b, "W": c.width, "H": c.height, "area": _area, "cx": _cx, "cy": _cy}
     try:
         met = bool(eval(case.check, env))  # noqa: S307 - the checks are this project's own data files

@@ -42,9 +42,11 @@ from assistant.instructions.requests import (
 )
 from assistant.instructions.requests.choose import best_candidates, extreme, score_mention
 from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.plan import resize_anchors
 from assistant.instructions.requests.refs import find_mentions
 from assistant.instructions.requests.words import tokenise
+from assistant.render.drawn import drawn_words
 
 
 @dataclass
@@ -202,6 +204,15 @@ def _other_anchors(layout: Layout, actions: list[dict[str, Any]]) -> list[list[d
             for anchor in resize_anchors(layout, el) if anchor != actions[k].get("anchor")]
 
 
+def read_pictures(doc: Document, text: str) -> dict[str, str]:
+    """Words drawn in the pictures ``text`` may name by them ("the DFG logo"), read from their renders.
+
+    Nothing is read when every word of the request is one the layout's texts and names or the vocabulary hold
+    (see :mod:`assistant.instructions.requests.pictures`), or when the reader is not installed.
+    """
+    return drawn_words(doc, pictures_to_read(text, doc.layout))
+
+
 class RequestRunner:
     """Requests and turn commands on one session (see the module docstring)."""
 
@@ -218,7 +229,7 @@ class RequestRunner:
     def handle(self, text: str) -> Outcome:
         """Understand ``text`` and carry it out (or answer why not)."""
         layout = self.session.document.layout
-        u = understand(text, layout, self.context)
+        u = understand(text, layout, self.context, drawn=read_pictures(self.session.document, text))
         if u.status == "command" and u.command is not None:
             return self._command(u.command)
         if u.status != "edit" and self.pending is not None and u.status in ("not_understood", "missing", "question"):
@@ -288,7 +299,8 @@ class RequestRunner:
         layout = self.session.document.layout
         ctx = RequestContext(last_ids=list(self.context.last_ids), prefer=list(new), force=list(new),
                              replace=list(old))
-        u = _with_choice(understand(request, layout, ctx), old, new)
+        u = _with_choice(understand(request, layout, ctx, drawn=read_pictures(self.session.document, request)), old,
+                         new)
         outcome = self._run(u, request)
         if outcome.edited:
             self.context.last_choice = list(new)

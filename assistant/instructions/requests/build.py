@@ -428,6 +428,22 @@ def _emphasis(step: Step, layout: Layout) -> list[Actions]:
     return alts
 
 
+def _span(step: Step, layout: Layout) -> list[Actions]:
+    """Size and place the element to reach from a side of one reference to a side of the other (proportions kept)."""
+    (a, b), (r1, r2) = step.intent.params["span"], step.refs
+    side = {"top": "y", "bottom": "y2", "left": "x", "right": "x2"}
+    start, end = getattr(layout.get(r1).box, side[a]), getattr(layout.get(r2).box, side[b])
+    lo, hi = min(start, end), max(start, end)
+    el = layout.get(step.patients[0])
+    if hi - lo <= 0:
+        raise CannotPlan(f"{r1} and {r2} leave no length for {el.id} to span")
+    vertical = a in ("top", "bottom")
+    dim, anchor = ("height", "top") if vertical else ("width", "left")
+    move = {"dx": 0.0, "dy": round(lo - el.box.y, 3)} if vertical else {"dx": round(lo - el.box.x, 3), "dy": 0.0}
+    return [[{"type": "resize", "id": el.id, dim: round(hi - lo, 3), "anchor": anchor,
+              "keep_aspect": not stretchable(el)}, {"type": "move", "ids": [el.id], **move}]]
+
+
 def _resize(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
@@ -460,6 +476,8 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                      *labels] for a in resize_anchors(layout, el)]
         if out:
             return out
+    if p.get("span") and len(step.refs) == 2 and len(step.patients) == 1:
+        return _span(step, layout)
     if p.get("end_at") and step.refs:  # "keep its left edge but make it end where the panel ends"
         edge = layout.get(step.refs[0]).box.x2
         return [[{"type": "resize", "id": i, "width": round(edge - layout.get(i).box.x, 3), "anchor": "left",

@@ -77,9 +77,15 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             for eid in found}
     # the last class word is the head ("email address" is an address); earlier ones narrow it down
     heads = [CLASS_WORDS[w] for w in m.words if w in CLASS_WORDS]
+    # "the phone number", "the website address": a phone, a url (the noun after it says nothing more)
+    said = next((c for c in reversed(heads) if c in _SAID_BY_CONTENT), None)
     classes: dict[str, float] = {}
     for k, c in enumerate(heads):
         classes[c] = max(classes.get(c, 0.0), 1.0 if k == len(heads) - 1 else 0.6)
+    if said is not None and heads[-1] in _GENERIC_HEADS | {said} and not m.names and not m.quote and not any(
+            index.entry(i).classes.get(said, 0.0) > 0 or said in index.entry(i).name_classes
+            for i in index.content_ids()):
+        return {}  # "the phone number" where no text is one: there is none, whatever other number there is
     unknown = unknown_head(m)
     if "qr" in classes and "code" in m.words and not {"qr", "qrcode", "barcode"} & set(m.words) and not any(
             _fits(i, "qr", index) or "qr" in index.entry(i).name_classes for i in index.content_ids()):
@@ -105,6 +111,11 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 if a.startswith(_SECTION):
                     scores[a] = max(scores.get(a, 0.0), strength + 0.1)
                     break
+    for eid in [e for e in scores if index.entry(e).drawn]:
+        # a reader's word and a said one a letter apart ("FH" for "FHP", "GitHub" for "GitHu") tell two pictures apart
+        scores[eid] += sum(1.0 for w in m.words if w not in CLASS_WORDS and len(w) >= 2 and any(
+            d != w and abs(len(d) - len(w)) == 1 and (d.startswith(w) or w.startswith(d))
+            for d in index.entry(eid).words))
     if m.quote:
         q = fold(m.quote)
         # "section" may also have been read as part of the groups' ids (la-section-N)
@@ -144,7 +155,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             for i, s in sizes.items():
                 if top > 0 and s == top:
                     scores[i] = scores.get(i, 0.0) + 1.0
-    for c, head in classes.items():
+    for c, weight_said in classes.items():
         # a panel behind content ("the blue box", "the green band") is a shape one may name, not the page's ground;
         # a picture behind content ("the screenshot" filling a slide) is a picture one may name, below any other
         behind = index.panel_ids() if c == "shape" else [
@@ -156,11 +167,14 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             weight *= 0.5 if c == "image" and eid in behind else 1.0
             if weight <= 0:
                 continue
-            bonus = STRENGTH["class"] * weight * head
+            bonus = STRENGTH["class"] * weight * weight_said
             if entry.name_classes and not any(c in BROADER.get(n, {n}) for n in entry.name_classes) and not (
                     names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
+    for eid, *_ in names:
+        if index.entry(eid).drawn and head in _DRAWN_HEADS and index.entry(eid).classes.get(head, 0.0) <= 0:
+            scores[eid] = scores.get(eid, 0.0) + STRENGTH["class"]  # its words say it is what the noun calls it
     if _says_section(m):  # "the Software Foundation block": the section over its text's class
         for eid, _kind, _s in names:
             for a in index.ancestors(eid):
@@ -198,7 +212,10 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in symbols or _unknown_pool(unknown, index, _colours_said(m)):
             scores[eid] = STRENGTH["class"]
     scores = _by_script(m, _by_colour(m, {k: v for k, v in scores.items() if v > 0}, index,
-                                      said_by=labels | {e for e, *_ in m.names}), index)
+                                      said_by=labels | {e for e, *_ in m.names if not index.entry(e).drawn
+                                                        or e in {n[0] for n in names}}), index)
+    if not scores and names and all(index.entry(e).drawn for e, *_ in names):
+        scores = _tile_under(names, m, index)
     scores = _by_shape(m, scores, unknown, index)
     if "caption" in heads and "credit" not in heads and not names and not m.quote:
         # "the caption" says what is shown; a credit or licence line is "the credit"
@@ -218,6 +235,22 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             if (tag := _tag_of(eid, index)) is not None:
                 scores[tag] = max(scores.get(tag, 0.0), s + 0.1)
     return scores
+
+
+def _tile_under(names: list[tuple[str, str, float]], m: Mention, index: ElementIndex) -> dict[str, float]:
+    """"The pink DATA LOVE square": the shape of the colour said that the picture saying those words sits on."""
+    wanted = _colours_said(m)
+    if not wanted:
+        return {}
+    out: dict[str, float] = {}
+    for eid, *_ in names:
+        b = index.layout.get(eid).box
+        for sid, entry in index.entries.items():
+            e = entry.element
+            if e.kind == "shape" and sid != eid and (_colour_of(sid, index) in wanted or _colours_near(
+                    sid, index) & wanted) and e.box.contains(b, 1e-6) and (entry.content or sid in index.panel_ids()):
+                out[sid] = STRENGTH["class"]
+    return out
 
 
 def _says_section(m: Mention) -> bool:
@@ -320,7 +353,7 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
     Words of a text, said with a noun for another kind of element ("the Thrust 1 picture": a text's
     words and a picture) or a noun for no kind at all ("the Feynman quote"), name what is beside that text.
     """
-    said = [eid for eid, kind, _s in m.names if kind in ("part", "text")
+    said = [eid for eid, kind, _s in m.names if kind in ("part", "text") and not index.entry(eid).drawn
             and not {"url", "email"}.intersection(index.entry(eid).classes)]  # "eduroam logo": not by its web address
     if not said or len(said) != len(m.names):
         return set()
@@ -338,6 +371,12 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
 #: Classes of the lines that head a page or a part of it; people call any of them a title or a heading.
 _HEADINGS = frozenset({"title", "subtitle", "heading"})
 #: Classes any text may be called by: its whole words said with one of them name that text.
+#: What a picture whose words are drawn in it may be called.
+_DRAWN_HEADS = frozenset({"logo", "image", "badge", "qr", "text", "line"})
+#: Classes only what a text says gives ("the phone number" is one; a text with a number in it is not).
+_SAID_BY_CONTENT = frozenset({"phone", "email", "url", "price", "handle", "hashtag"})
+#: Nouns a content class is said with ("phone number", "web address", "email line"): the content class is the head.
+_GENERIC_HEADS = frozenset({"number", "text", "line", "body", "link", "contact"})
 _TEXT_KINDS = frozenset({"title", "heading", "subtitle", "text", "line", "body", "caption"})
 
 
@@ -376,6 +415,8 @@ def _fits_head(eid: str, head: str, index: ElementIndex) -> bool:
     """
     if head in _HEADINGS and any(_fits(eid, h, index) for h in _HEADINGS):
         return True  # the heading of a slide is its title to whoever looks at it, whatever its size
+    if head in _DRAWN_HEADS and index.entry(eid).drawn:
+        return True  # "the DFG logo", "the cc-by badge", "the OSGeo lettering": a picture that says so
     return _fits(eid, head, index) or head in index.entry(eid).name_classes or head == "credit" and _fits(
         eid, "caption", index)
 
@@ -453,9 +494,11 @@ def pinned_art(index: ElementIndex) -> list[str]:
     """Drawn shapes the importer pinned as ornament that may still be what a person calls a picture or logo.
 
     Compact or a wordmark (neither a band across the page nor a rule), at least half a per cent of the page,
-    with no words in them, and not a frame or panel round other content (a placeholder's dashed box).
+    with no words in them, not a frame or panel round other content (a placeholder's dashed box), and not cut by
+    the page's edge (a block of colour bled off the side is a band's end, not a mark).
     """
     c = index.layout.canvas
+    eps = 0.002 * max(c.width, c.height)
     top = [e for e in (index.layout.get(i) for i in index.content_ids()) if e.group is None]
     out = []
     for e in top:
@@ -464,7 +507,9 @@ def pinned_art(index: ElementIndex) -> list[str]:
                 and min(b.width, b.height) >= 0.15 * max(b.width, b.height, 1e-9)
                 and b.area >= 0.005 * c.width * c.height
                 and not any(d.kind == "text" for d in index.layout.descendants_of(e.id))
-                and not any(o is not e and b.contains(o.box) for o in top)):
+                and not any(o is not e and b.contains(o.box) for o in top)
+                and not (b.x <= c.x + eps or b.y <= c.y + eps or b.x2 >= c.x + c.width - eps
+                         or b.y2 >= c.y + c.height - eps)):
             out.append(e.id)
     return out
 
@@ -510,7 +555,8 @@ def _by_shape(m: Mention, scores: dict[str, float], unknown: str | None, index: 
 
     A thing named by what it shows, or an icon, is drawn compact; a wordmark is a wide run of letters.
     """
-    if len(scores) < 2 or m.names or m.quote or any(index.layout.get(k).kind == "text" for k in scores):
+    if len(scores) < 2 or any(not index.entry(e).drawn for e, *_ in m.names) or m.quote or any(
+            index.layout.get(k).kind == "text" for k in scores):
         return scores
 
     def aspect(k: str) -> float:

@@ -57,11 +57,15 @@ _OWN_MOVE = re.compile(r"E\d+ (?:up|down|left|right|higher|lower) (?:by )?\d")
 _RELATING = {"align", "distribute", "swap", "match", "gap", "separate", "center"}
 
 
+def vocabulary() -> set[str]:
+    """The words of requests themselves, whatever the layout: kinds, places, amounts, verbs, colours."""
+    return (set(CLASS_WORDS) | PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS | FUNCTION_WORDS | INTENT_WORDS
+            | set(POSITION_ADJECTIVES) | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS | _NUMBER_WORDS | COLOUR_WORDS)
+
+
 def known_words(index: ElementIndex) -> set[str]:
     """Words typos are corrected to: the vocabulary and the layout's own names."""
-    return (set(CLASS_WORDS) | PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS | FUNCTION_WORDS | INTENT_WORDS
-            | set(POSITION_ADJECTIVES) | index.known_words | _EXTRA_KNOWN | COMMON_WORDS | NOT_NOUNS
-            | _NUMBER_WORDS | COLOUR_WORDS)
+    return vocabulary() | index.known_words
 
 
 _EXTRA_KNOWN = {
@@ -77,6 +81,10 @@ _EXTRA_KNOWN = {
 }
 
 
+class Sentence(list):
+    """The tokens of a clause that opens a sentence (after a full stop, "!" or "?"): never a list's tail."""
+
+
 def clauses(tokens: list[Token]) -> list[list[Token]]:
     """The request split on punctuation and on *then*, *also*, *but* and the like."""
     parts: list[list[Token]] = [[]]
@@ -86,7 +94,7 @@ def clauses(tokens: list[Token]) -> list[list[Token]]:
         if listed:  # "coverline 2, 3 and 4"
             parts[-1].append(Token("and", ","))
         elif t.kind == "punct" and t.text in ",;:.!?":
-            parts.append([])
+            parts.append(Sentence() if t.text in ".!?" else [])
         elif t.kind == "word" and t.text in _SPLIT_WORDS:
             parts.append([])
         elif t.text == "without" and parts[-1] and k + 1 < len(tokens) and tokens[k + 1].text.endswith("ing"):
@@ -103,7 +111,8 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
     prev_m: list = []
     for part in parts:
         _m, skel = find_mentions(part, index)
-        if out and (not _m and _AMOUNT_ONLY.fullmatch(skel) and not _FROM_TO_ONLY.fullmatch(skel)
+        if out and not isinstance(part, Sentence) and (
+                not _m and _AMOUNT_ONLY.fullmatch(skel) and not _FROM_TO_ONLY.fullmatch(skel)
                     or _SIZE_OF_NOW.fullmatch(skel)
                     or _WITH_GAP.fullmatch(skel)):
             # "smaller, by about a fifth", "smaller, about three quarters of what it is now"

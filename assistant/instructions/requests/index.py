@@ -23,6 +23,7 @@ that order.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from assistant.document import Element, Layout
@@ -147,13 +148,17 @@ class Entry:
     #: Classes its own id or name claims (a "QRcode" is a qr code, whatever its role).
     name_classes: set[str] = field(default_factory=set)
     content: bool = True
+    #: Its words are drawn in it (a logo's name read from its render), not set as text.
+    drawn: bool = False
 
 
 class ElementIndex:
     """Names, texts and classes of every element of ``layout`` (see the module docstring)."""
 
-    def __init__(self, layout: Layout, page: int | None = None) -> None:
+    def __init__(self, layout: Layout, page: int | None = None, drawn: Mapping[str, str] | None = None) -> None:
         self.layout = layout
+        #: Words read from the renders of pictures (``assistant.render.drawn``), by id.
+        self.drawn = dict(drawn or {})
         #: The page the request named (None: every page).
         self.page = page
         self.entries: dict[str, Entry] = {}
@@ -190,12 +195,16 @@ class ElementIndex:
             if "qr" in entry.name_classes and e.kind != "text":
                 entry.classes.setdefault("qr", 1.0)  # a picture named "QR code" is one ("the code")
             text = self._text(e)
+            if not text and self.drawn.get(e.id):
+                text, entry.drawn = self.drawn[e.id], True  # "the DFG logo": the picture that says DFG
             if text:
                 folded = fold(text)
                 entry.texts = [folded] + [fold(ln) for ln in text.splitlines() if ln.strip()]
                 # "4pm - 6pm" is typed and read as "4 pm 6 pm": a number apart from its unit, a lone dash no word
                 entry.words = [w for w in re.split(r"[\s:/.]+|(?<=\d)(?=[a-z])", folded)
                                if w and w != "and" and w.strip("-\u2013\u2014")]
+                if entry.drawn:  # a reader runs words together ("FachhochschulePotsdam"): their parts too
+                    entry.words += [fold(w) for w in re.findall(r"[A-Z]?[a-z]{2,}", text) if fold(w) not in entry.words]
         for stem, ids in families.items():
             for i in ids:
                 if self.entries[i].keys.get(stem, ("token", 0.0))[0] == "token":

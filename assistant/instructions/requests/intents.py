@@ -6,6 +6,7 @@ tries the intents in this order and returns the first that matches, with the
 mentions it acts on (*patients*) and those it is measured against (*refs*):
 
 =============  ================================================================
+size problem   "the logo is tiny next to the text", "the penguin looks huge" (mended by the edit after it)
 lock           "lock", "keep X where it is", "don't move X", "unlock"
 zorder         "bring to the front", "send back", "behind", "forward one"
 swap           "swap X and Y", "switch the order", "X and Y are in the wrong order"
@@ -36,8 +37,8 @@ from assistant.instructions.requests import placement, sizing
 from assistant.instructions.requests.frame import Intent, slots
 
 RULES: list[Callable[[str], Intent | None]] = [
-    sizing.confirm, sizing.end_at, placement.bound, placement.lock, placement.zorder, placement.swap,
-    placement.separate, placement.inside,
+    sizing.confirm, sizing.span, sizing.end_at, sizing.size_against, placement.bound, placement.lock, placement.zorder,
+    placement.swap, placement.separate, placement.inside,
     placement.distribute, placement.gap, placement.match, placement.align, placement.place, placement.region,
     sizing.to_percent, placement.inset, placement.nudge,
 ]

@@ -22,6 +22,11 @@ EDGE_RE = re.compile(r"\b(?P<e>left|right|top|bottom|center|middle|baseline)s?\b
 
 
 def _edge_word(skel: str) -> str | None:
+    # "postgis.net at the bottom should start at the same left edge as …": where it is, not the edge to align
+    placed = re.sub(r"(E\d+) (?:at|on|in|along) the (?:very )?(?:top|bottom|left|right)\b(?! (?:edges?|sides?|of)\b)",
+                    r"\1", skel)
+    if placed != skel and (_edge_word(placed) is not None):
+        return _edge_word(placed)
     m = re.search(r"\b(left|right|top|bottom)(?: edges?| sides?| aligned| align| alignment|s)?\b|"
                   r"\b(baselines?)\b|\b(centers?|centered|middles?)\b", skel)
     if not m:
@@ -78,7 +83,7 @@ _OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits o
                  r"runs (?:straight |right )?into|"
                  r"running (?:straight |right )?into|crashes into|crashing into|bumping into|is bumping|bumping|"
                  r"butting into|bump into|run into|crash into|butt into|collide with|clash with|cut into|"
-                 r"collides with|colliding with|clashes with|clashing with|touches|touching|bumps into|hits|hit|"
+                 r"collides with|colliding with|clashes with|clashing with|touches|touching|touch|bumps into|hits|hit|"
                  r"hitting|overlap|cover|collide with|"
                  r"crowds|crowding|intrudes on|cuts into|is inside|sits over|is sitting on|is covering|"
                  r"is overlapping|is touching|hides|hiding|obscures|obscuring|blocks|blocking|runs over|"

@@ -192,7 +192,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
         if best is None and (len(folded) >= 3 or (single and run[0].kind == "number")) and folded in entry.texts \
                 and not (single and words[0] in CLASS_WORDS and not after_the):
             # (a class word is a text's whole words when another noun follows: "the diagram label")
-            best = ("text", STRENGTH["text"])
+            # words read from a picture name it less surely than a text's own words ("the git workflow title")
+            best = ("part", STRENGTH["part"]) if entry.drawn else ("text", STRENGTH["text"])
         if best is not None:
             hits.append((eid, best[0], best[1]))
     return hits or _part_hits(words, index)

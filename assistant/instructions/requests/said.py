@@ -142,6 +142,9 @@ SAME_SIZE = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|le
 
 #: Verbs that move an element about the page (a bare "up 15%" after a size problem is a size).
 MOVE_VERB = re.compile(r"\b(?:move|shift|nudge|push|pull|slide|drop|raise|lift|lower|put|place|bump|scoot|send)\b")
+#: "a 20px margin from the left edge", "clear of the top": a length from a side of the page.
+EDGE_SAID = re.compile(r"\b(?:from|to|off|of) the (?P<side>left|right|top|bottom)(?: hand)?(?: edge| side| border)?"
+                       r"(?: of the (?:page|canvas|sheet|card|slide|poster|flyer|banner))?\b")
 #: "…, keep the left edge put", "keep his feet where they are": the side a resize holds still.
 HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leaving|hold|holding|pin)"
                        r"(?: the| its| his| her| their)? (?P<side>left|right|top|bottom|feet|base|baseline)"
@@ -149,7 +152,15 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        # "keep its right edge and its vertical centre": that side, half way up
                        r"(?: and (?:its |the )?vertical (?:centre|center))?"
                        r"(?: (?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
-                       r"pinned|unchanged|the same|in the same place))?(?: please| pls)?"
+                       r"pinned|unchanged|the same|in the same place))?"
+                       # "… but keep its left edge lined up with the O": where it is, which is there
+                       r"(?: (?:lined up|aligned|flush|level|in line) with (?:the |its |their )?"
+                       r"[\w'-]+(?: [\w'-]+){0,3})?"
+                       r"(?: please| pls)?"
+                       # "…, pin the top left corner", "keep it anchored top left": that corner holds
+                       r"|(?:but |and |while |just |with )*(?:keep(?:ing)? it |keep(?:ing)? )?(?:pin|pinned|pinning|"
+                       r"anchor|anchored|anchoring)(?: it)?(?: at| to| by| on)?(?: the| its)? "
+                       r"(?P<corner3>(?:top|bottom)[ -](?:left|right))(?: corner| point)?(?: please| pls)?"
                        # "…, still tucked in the bottom right corner": that corner holds
                        r"|(?:and |but )?(?:still |keep it |keeping it )(?:tucked |sitting |snug |pinned )?(?:in|into) "
                        r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?"
@@ -209,9 +220,9 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return current or "center"
     if m.group("centre"):
         return "center"
-    corner = m.group("corner") or m.group("corner2")
+    corner = m.group("corner") or m.group("corner2") or m.group("corner3")
     if corner:
-        return corner.replace(" ", "_")
+        return corner.replace(" ", "_").replace("-", "_")
     return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4")]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
@@ -259,3 +270,13 @@ ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too
                    r"(?: with E\d+)?(?: too| as well| please)?")
 #: Moves that may carry what is on a panel.
 CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
+
+
+def share_of_size(text: str, moves: list) -> bool:
+    """Whether a move up or down by a share ("KIT logo up 20%", "take it down 10%") says a size.
+
+    A share said with no verb that moves, or with one that sizes, is of the element's size; "move it up 10%" keeps
+    its verb.
+    """
+    return (len(moves) == 1 and moves[0][0] in ("up", "down") and moves[0][1] is not None
+            and moves[0][1].unit == "%" and bool(SIZE_VERB.match(text) or not MOVE_VERB.search(text)))

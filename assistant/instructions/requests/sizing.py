@@ -29,6 +29,29 @@ SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" )?do
            r"lessen|cut (?:" + E + r" )?down|(?:take|bring|knock|drop|step) (?:" + E + r" )?down (?:a|one) "
            r"(?:size|notch|step)|(?:a|one) (?:size|notch) (?:smaller|down))\b")
 
+_SMALL_WORDS = r"tiny|small|puny|minuscule|little|undersized|timid|weak|thin|lost|dwarfed"
+#: (not "bigger than": a comparison says which of two is off no more than it says how to mend it)
+_BIG_WORDS = r"huge|big|large|massive|giant|oversized|heavy|bulky|enormous"
+_SIZE_AGAINST = re.compile(
+    r"(?:(?:i think|imo|honestly|hmm|also|and|but|so|now|still|sorry|ok|okay) )*(?P<p>(?:E\d+ )*E\d+) "
+    r"(?:is|are|looks?|seems?|feels?|reads?|comes? across as)(?: (?:a bit|a little|a tad|"
+    r"quite|very|so|way|really|rather|far|too|pretty|kind of|kinda|bit|much))* (?:(?P<small>" + _SMALL_WORDS + r")|"
+    r"(?P<big>" + _BIG_WORDS + r"))(?: (?:next to|beside|against|compared to|compared with|alongside|by|relative to|"
+    r"beneath|under|above|over|for)(?: the size of)? (?P<r>E\d+))?\b")
+
+
+def size_against(s: str) -> Intent | None:
+    """"The footer logo is tiny next to the text", "the penguin looks huge": a size said wrong, a problem to mend."""
+    m = _SIZE_AGAINST.match(s)  # what is said of the elements that open the clause, not of "the gap between" them
+    if m is None:
+        return None
+    grow = bool(m.group("small"))
+    # (what it is said against is resolved, so that "the text" later in the request is the same one)
+    return Intent("resize", slots(m.group("p")), slots(m.group("r") or ""), params={
+        "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": grow, "shrink": not grow},
+        state=True)
+
+
 def emphasis(s: str) -> Intent | None:
     """Emphasis: "stand out", "more prominent"; or less: "tone down", "not so shouty"."""
     if re.search(r"\b(?:stand out|standout|pop|more prominent|prominent|emphasize|emphasis|highlight|eye catching|"
@@ -46,6 +69,28 @@ def emphasis(s: str) -> Intent | None:
                  r"competing|compete|overpowering|overpowers|too strong|too heavy|less noticeable)\b", s):
         return Intent("emphasis", slots(s)[:1], params={"more": False, "degree": am.degree(s)})
     return None
+
+
+_SIDE = r"(?P<{0}>top|bottom|left|right)(?: (?:edge|side|end))?"
+_SPAN = re.compile(r"(?P<p>E\d+)(?: so(?: that)?(?: E\d+)?)? (?:runs?|spans?|reaches|reach|goes|go|stretches|stretch|"
+                   r"extends?|covers?|fills?)(?: exactly| all the way| right)? from the " + _SIDE.format("a") +
+                   r" of (?P<r1>E\d+)(?: (?:down|up|across|over|right|all the way))? to the " + _SIDE.format("b") +
+                   r" of (?P<r2>E\d+)\b")
+
+
+def span(s: str) -> Intent | None:
+    """"Scale the compass so it runs from the top of the OSGeo letters to the bottom of the Bronze Sponsor line".
+
+    The element is sized (its proportions kept) and placed to reach from one side of an element to a side of
+    another, along that axis.
+    """
+    m = _SPAN.search(s)
+    if m is None or {m.group("a"), m.group("b")} not in ({"top", "bottom"}, {"top"}, {"bottom"}, {"left", "right"},
+                                                          {"left"}, {"right"}):
+        return None
+    return Intent("resize", slots(m.group("p")), slots(m.group("r1")) + slots(m.group("r2")), params={
+        "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": False, "shrink": False,
+        "span": (m.group("a"), m.group("b"))})
 
 
 def end_at(s: str) -> Intent | None:

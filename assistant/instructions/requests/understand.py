@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from assistant.document import Layout
@@ -80,6 +81,7 @@ from assistant.instructions.requests.said import (
     CLOSER_ONLY,
     CORNER_SAID,
     DIRECTION,
+    EDGE_SAID,
     END_WORDS,
     FAMILY,
     FIRST_WORDS,
@@ -103,6 +105,7 @@ from assistant.instructions.requests.said import (
     held_tail,
     holds,
     moved_by,
+    share_of_size,
 )
 from assistant.instructions.requests.scope import copies, page_said, texts_quoted, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
@@ -806,8 +809,28 @@ class _Reader:
                 what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip() or "one"
                 raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
 
+    @staticmethod
+    def _to_resize(step: Step) -> str:
+        """A move up or down (by a share, or by nothing said) read as a size up or down, in place."""
+        direction, amount = step.intent.params["moves"][0]
+        grow = direction == "up"
+        step.intent = Intent("resize", step.intent.patients, step.intent.refs, params={
+            "degree": step.intent.params.get("degree", "medium"), "factor": None, "fraction": None,
+            "percent": (amount.value, False) if amount is not None else None, "grow": grow, "shrink": not grow})
+        return "resize"
+
     def _add(self, step: Step) -> None:
         kind = step.kind
+        if kind == "nudge" and share_of_size(step.text, step.intent.params.get("moves", [])):
+            # "KIT logo up 20%", "both up ~15%": a share said with no verb that moves is of the size, not the page
+            kind = self._to_resize(step)
+        if kind == "gap" and step.intent.params.get("length") is not None and step.intent.params.get(
+                "op") == "set" and not step.refs and (
+                side := EDGE_SAID.search(step.text)):
+            # "give the compass a 20px margin from the left edge": that far from the page's edge
+            step.intent = Intent("edge", step.intent.patients, params={
+                "edge": side.group("side"), "inset": step.intent.params["length"]})
+            kind = "edge"
         last = self.steps[-1] if self.steps else None
         way = {d for d, _a in step.intent.params.get("moves", [])}
         if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") is not None \
@@ -860,12 +883,7 @@ class _Reader:
                     SIZE_VERB.match(step.text) or not MOVE_VERB.search(step.text)):
                 # "the tagline feels oversized, take it down 10%", "… is a tad oversized. 15% down", "… unreadable
                 # from across the room. both up ~15%": down a size, not down the page
-                amount, grow = moves[0][1], moves[0][0] == "up"
-                step.intent = Intent("resize", step.intent.patients, step.intent.refs, params={
-                    "degree": step.intent.params.get("degree", "medium"), "factor": None, "fraction": None,
-                    "percent": (amount.value, False) if amount is not None else None, "grow": grow,
-                    "shrink": not grow})
-                kind = "resize"
+                kind = self._to_resize(step)
             # "… goes out of the page, make it smaller"; "the light is over the text, put it behind the text": an
             # edit of what the problem named, said right after it, is how to mend it
             # "the English line runs off the right" is a problem of being inside, whatever way it was read
@@ -879,7 +897,10 @@ class _Reader:
                 and bool(set(step.patients) & set(held.patients))) or (
                 # "validate should come after build — swap those two boxes"; "time should come straight after the
                 # date - swap Golisano 2620 and 4pm - 6pm": an order said wrong, then the swap that rights it
-                held.kind == "place" and kind == "swap")
+                held.kind == "place" and kind == "swap") or (
+                # "the subtitle is jammed right under the big PostGIS, add about 3mm between them"
+                held.kind == "place" and held.intent.params.get("tight") and kind in ("gap", "nudge")
+                and bool(set(step.patients) & set(held.patients)))
             if overflow and kind == "resize":
                 step.intent.params["fit"] = True
             if mends and kind == "match" and not step.refs and held.intent.params.get("compare"):
@@ -901,6 +922,10 @@ class _Reader:
             return
         if step.intent.state and any(not s.intent.state for s in self.steps):
             return  # "move the penguin left, it feels crammed against the title": the reason for the edit made
+        if kind == "gap" and step.intent.params.get("length") is None and step.intent.params.get("op") in (
+                "more", "less") and any(s.kind == "nudge" and moved_by(s.intent) and set(s.patients) == set(
+                step.patients) for s in self.steps):
+            return  # "push the title up 2mm, it needs more air above the columns": why, after how much
         if step.intent.state:
             self.pending = step
             return
@@ -940,8 +965,13 @@ class _Reader:
             self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
 
 
-def understand(text: str, layout: Layout, context: RequestContext | None = None) -> Understanding:
-    """What ``text`` asks of ``layout`` (see the module docstring)."""
+def understand(text: str, layout: Layout, context: RequestContext | None = None,
+               drawn: Mapping[str, str] | None = None) -> Understanding:
+    """What ``text`` asks of ``layout`` (see the module docstring).
+
+    ``drawn``: words read from the renders of pictures, by id (see :mod:`.pictures`), which name them as a text
+    names its element.
+    """
     context = context or RequestContext()
     request = (text or "").strip()
     if not request:
@@ -958,7 +988,7 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None)
                              "say what to change, e.g. 'make the URL bigger'")  # "is the url spelt right?"
     page, request = page_said(request, layout)
     request = texts_quoted(request, layout)
-    index = ElementIndex(layout, page)
+    index = ElementIndex(layout, page, drawn)
     tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index),
                             lambda inner: names_single(inner, index))
     reader = _Reader(layout, index, context, request)

@@ -148,7 +148,8 @@ FUNCTION_WORDS = {
 INTENT_WORDS = {
     "move", "moves", "moved", "invert", "put",
     "place", "position", "shift", "nudge", "push", "pull", "bring", "send", "drop",
-    "raise", "lift", "lower", "align", "aligned", "center", "centered", "centering", "line", "lines", "space",
+    "raise", "lift", "lower", "align", "aligned", "center", "centered", "centering", "line", "lines", "lined", "lining",
+    "space",
     "spaced", "distribute", "swap", "switch", "exchange", "flip", "reverse", "resize", "scale", "shrink",
     "enlarge", "grow", "increase", "decrease", "reduce", "bump", "set", "give", "keep", "lock", "unlock", "pin",
     "leave", "fix", "tidy", "stretch", "fill", "match", "stack", "spread", "tighten", "loosen", "sit", "sits",

@@ -1,0 +1,82 @@
+"""Which pictures a request may name by the words drawn in them, so that only those are read.
+
+"The DFG logo", "the Travis CI logo", "the cc-by badge": a designer names a picture by what it says, though the
+file holds no text for it. Reading a picture (``assistant.render.drawn``) costs a render and a pass of a
+character reader, so :func:`pictures_to_read` asks for it only when the request says a word that nothing in the
+layout's texts, ids and labels holds, and the vocabulary of requests does not either; then it names the pictures
+a word could be drawn in: logos, images, badges and artwork that hold no text of their own, the selection units
+first (the top level), and the pictures of a logo wall one by one.
+"""
+
+from __future__ import annotations
+
+from assistant.document import Element, Layout
+from assistant.instructions.requests.clauses import known_words, vocabulary
+from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.vocab import CLASS_WORDS
+from assistant.instructions.requests.words import fold, tokenise
+
+#: Classes of the nouns for pictures ("logo", "icon", "badge", "picture").
+_PICTURE_CLASSES = frozenset({"logo", "image", "badge", "qr"})
+#: Roles of the elements that may have words drawn in them, most likely first.
+_ROLES = ("logo", "badge", "image", "decoration", "cta")
+#: Smallest picture read, as a share of the page's area (a bullet dot says nothing).
+_MIN_AREA = 0.0004
+#: Most pictures read for one request.
+MAX_PICTURES = 24
+
+
+def unknown_words(text: str, index: ElementIndex) -> list[str]:
+    """Words of ``text`` that may name a picture by what it says.
+
+    Those neither the request vocabulary nor the layout's texts, ids and labels hold ("the DFG logo"), and,
+    where the request says a picture noun, any word the vocabulary does not hold ("the FH Potsdam logo" on a
+    page whose address says Potsdam).
+    """
+    known = known_words(index)
+    words = vocabulary()
+    tokens = tokenise(text, known)
+    pictured = any(CLASS_WORDS.get(t.text) in _PICTURE_CLASSES for t in tokens)
+    out = []
+    for t in tokens:
+        raw = fold(t.raw)
+        if t.kind != "word" or not raw.isalpha() or len(raw) < 2 or raw in out or raw.endswith("s") and raw[:-1] in (
+                words if pictured else known):
+            continue  # "the logos": a plural of a word it knows
+        if raw not in known or pictured and raw not in words:
+            out.append(raw)
+    return out
+
+
+def _picture(e: Element, layout: Layout, index: ElementIndex) -> bool:
+    if e.kind == "text" or e.role not in _ROLES or e.id not in index.entries or not index.entry(e.id).content:
+        return False
+    if any(d.kind == "text" for d in layout.descendants_of(e.id)):
+        return False
+    page = layout.canvas.box
+    b = e.box
+    # a rule or a hairline says nothing; a wordmark may be ten times as wide as it is tall
+    return b.width * b.height >= _MIN_AREA * page.width * page.height and min(b.width, b.height) >= 0.04 * max(
+        b.width, b.height)
+
+
+def pictures_to_read(text: str, layout: Layout) -> list[str]:
+    """Ids of the pictures whose drawn words may say what ``text`` names (none when every word is known)."""
+    index = ElementIndex(layout)
+    if not unknown_words(text, index):
+        return []
+    found: list[Element] = []
+    for e in layout.elements:
+        if e.group is not None or not _picture(e, layout, index):
+            continue
+        found.append(e)
+        members = [layout.get(c) for c in e.children]
+        pictures = [m for m in members if _picture(m, layout, index) and m.kind in ("image", "group", "shape")
+                    and m.box.width * m.box.height >= 0.05 * e.box.width * e.box.height]
+        if e.kind == "group" and len(pictures) >= 2 and e.role != "logo":
+            found.extend(pictures)  # a wall of logos: each one by its name
+    found.sort(key=lambda e: (_ROLES.index(e.role), -e.box.width * e.box.height))
+    return [e.id for e in found[:MAX_PICTURES]]
+
+
+__all__ = ["MAX_PICTURES", "pictures_to_read", "unknown_words"]

@@ -1,0 +1,204 @@
+"""Words drawn in pictures: what a logo, a badge or lettering set as outlines says, read from its render.
+
+A designer names a sponsor's logo by its name ("the DFG logo", "the Travis CI logo") and a badge by what it
+says ("the cc-by badge"), though the file holds only a picture or a heap of paths with no text in it. This
+module renders such an element alone (everything else hidden), on white, or on black where its own ink is
+light, and reads the words in it with an optical character reader (RapidOCR: PP-OCR detection and
+recognition models that ship inside its wheel, run by ONNX Runtime on the CPU; no download).
+
+:func:`drawn_words` returns the words read per element id. Results are cached in the process by what the
+element draws (its markup and size), so a picture read once is not read again while it is unchanged. Where
+the reader is not installed (``pip install 'layout-assistant[see]'``), nothing is read and the answer is
+empty: a request then names pictures only by what their ids, labels and neighbours say.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import logging
+import re
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+from lxml import etree
+
+from assistant.document import Document, Element
+from assistant.errors import ExportError
+from assistant.geometry import Box
+from assistant.render.raster import render_image
+from assistant.svg.tree import local_name
+
+log = logging.getLogger(__name__)
+
+#: Longest side of an element's render (px); shorter renders read faster, and logos still read at this size.
+READ_SIDE = 640
+#: Shortest side (px): a thin wordmark is drawn at least this tall.
+MIN_SIDE = 48
+#: Recognition confidence a word needs to count.
+MIN_CONFIDENCE = 0.8
+#: Most lines read in one element: the tallest (a screenshot full of small print is named by its big words).
+MAX_LINES = 8
+#: Most elements read for one request.
+MAX_READ = 24
+_CACHE_SIZE = 512
+
+_cache: OrderedDict[str, str] = OrderedDict()
+_lock = threading.Lock()
+_engine: Any = None
+_engine_failed = False
+
+
+def available() -> bool:
+    """Whether the reader is installed (the ``see`` extra)."""
+    return _reader() is not None
+
+
+def _reader() -> Any:
+    global _engine, _engine_failed
+    if _engine is None and not _engine_failed:
+        try:
+            from rapidocr_onnxruntime import RapidOCR  # optional: the ``see`` extra
+        except ImportError:  # the reader is not installed: nothing is read
+            _engine_failed = True
+            return None
+        # detection on the render's longest side (a wordmark 20:1 is not blown up to 736 px tall); no rotation
+        _engine = RapidOCR(det_limit_side_len=READ_SIDE, det_limit_type="max", use_cls=False)
+    return _engine
+
+
+def _nodes_of(doc: Document, element: Element) -> list[str]:
+    return [n for e in [element, *doc.layout.descendants_of(element.id)] for n in e.nodes]
+
+
+def _key(doc: Document, element: Element, by_id: dict[str, etree._Element]) -> str:
+    h = hashlib.sha1()
+    for xml_id in _nodes_of(doc, element):
+        node = by_id.get(xml_id)
+        if node is not None:
+            h.update(etree.tostring(node))
+    b = element.box
+    h.update(f"{b.width:.3g}x{b.height:.3g}".encode())
+    return h.hexdigest()
+
+
+_REF = re.compile(r"#([^\s)'\"]+)")
+
+
+def _alone(doc: Document, element: Element) -> etree._ElementTree:
+    """A copy of ``doc``'s tree with only ``element`` drawn: its nodes, what holds them and what they refer to.
+
+    Everything else is cut from the copy (not hidden), so a poster of embedded screenshots is not parsed again
+    for each logo read; definitions (gradients, clips, patterns) stay.
+    """
+    tree = copy.deepcopy(doc.tree)
+    root = tree.getroot()
+    by_id = {n.get("id"): n for n in root.iter() if isinstance(n.tag, str) and n.get("id")}
+    keep: set[etree._Element] = set()
+    todo = [by_id[n] for n in _nodes_of(doc, element) if n in by_id]
+    while todo:
+        node = todo.pop()
+        if node in keep:
+            continue
+        keep.update(node.iterancestors())
+        for sub in node.iter():
+            keep.add(sub)
+            if isinstance(sub.tag, str):
+                for value in sub.attrib.values():
+                    todo.extend(by_id[r] for r in _REF.findall(value) if r in by_id and by_id[r] not in keep)
+    for node in list(root.iter()):
+        if node is root or node in keep or not isinstance(node.tag, str) or node.getparent() is None:
+            continue
+        if any(local_name(a) in ("defs", "style") for a in [node, *node.iterancestors()]):
+            continue  # definitions and stylesheets stay
+        node.getparent().remove(node)
+    return tree
+
+
+def _size(box: Box) -> tuple[int, int]:
+    scale = READ_SIDE / max(box.width, box.height)
+    scale = max(scale, MIN_SIDE / max(min(box.width, box.height), 1e-9))
+    scale = min(scale, READ_SIDE * 2 / max(box.width, box.height))
+    return max(int(box.width * scale), 8), max(int(box.height * scale), 8)
+
+
+def _on_ground(rgba: np.ndarray) -> np.ndarray:
+    """The render on white, or on black where its ink is mostly light (a white logo for a dark band)."""
+    arr = rgba.astype(np.float32)
+    alpha = arr[..., 3:] / 255.0
+    ink = alpha.sum()
+    light = float((arr[..., :3].mean(axis=2, keepdims=True) * alpha).sum() / ink) if ink > 0 else 0.0
+    ground = 0.0 if light > 200 else 255.0
+    return (arr[..., :3] * alpha + ground * (1.0 - alpha)).astype(np.uint8)
+
+
+def _read(engine: Any, image: np.ndarray) -> list[tuple[str, float]]:
+    """The lines found in ``image`` (at most :data:`MAX_LINES`, the tallest, in reading order), read."""
+    image, _h, _w = engine.preprocess(image)
+    image, _record = engine.maybe_add_letterbox(image, {})
+    boxes, _elapsed = engine.auto_text_det(image)
+    if boxes is None or len(boxes) == 0:
+        return []
+    tall = sorted(range(len(boxes)), key=lambda k: -float(np.linalg.norm(boxes[k][0] - boxes[k][3])))[:MAX_LINES]
+    crops = engine.get_crop_img_list(image, [boxes[k] for k in sorted(tall)])
+    lines, _elapsed = engine.text_rec(crops)
+    return [(str(line[0]), float(line[1])) for line in lines]
+
+
+def _words(lines: list[tuple[str, float]]) -> str:
+    found = []
+    for text, confidence in lines:
+        text = text.strip()
+        if confidence >= MIN_CONFIDENCE and sum(ch.isalnum() for ch in text) >= 2:
+            found.append(text)
+    return re.sub(r"\s+", " ", " ".join(found)).strip()
+
+
+def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
+    """The words drawn in each of ``ids`` (elements of ``doc``), where any can be read; see the module docstring."""
+    engine = _reader()
+    if engine is None or not ids:
+        return {}
+    by_id = {n.get("id"): n for n in doc.root.iter() if isinstance(n.tag, str) and n.get("id")}
+    out: dict[str, str] = {}
+    todo: list[tuple[Element, str]] = []
+    for eid in ids[:MAX_READ]:
+        if eid not in doc.layout:
+            continue
+        element = doc.layout.get(eid)
+        if element.box.width <= 0 or element.box.height <= 0:
+            continue
+        key = _key(doc, element, by_id)
+        with _lock:
+            if key in _cache:
+                _cache.move_to_end(key)
+                if _cache[key]:
+                    out[eid] = _cache[key]
+                continue
+        todo.append((element, key))
+    if not todo:
+        return out
+    for element, key in todo:
+        width, height = _size(element.box)
+        try:
+            image = render_image(_alone(doc, element), region=element.box, width=width, height=height)
+            text = _words(_read(engine, _on_ground(np.asarray(image.convert("RGBA")))))
+        except ExportError as exc:  # a picture that cannot be rendered says nothing
+            log.debug("%s: %s not read: %s", doc.source, element.id, exc)
+            text = ""
+        except Exception as exc:  # noqa: BLE001 - the reader's own failure on odd pixels: the picture says nothing
+            log.warning("%s: the words in %s could not be read (%s: %s)", doc.source, element.id,
+                        type(exc).__name__, exc)
+            text = ""
+        with _lock:
+            _cache[key] = text
+            while len(_cache) > _CACHE_SIZE:
+                _cache.popitem(last=False)
+        if text:
+            out[element.id] = text
+    return out
+
+
+__all__ = ["MAX_READ", "available", "drawn_words"]
