@@ -447,6 +447,9 @@ def _span(step: Step, layout: Layout) -> list[Actions]:
 def _resize(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
+    if p.get("size") and p["size"][0] == "side":  # "scale it up to 100 px": its longer side (proportions kept)
+        box = layout.get(step.patients[0]).box
+        p = {**p, "size": ("width" if box.width >= box.height else "height", p["size"][1])}
     if p.get("size"):
         dim, length = p["size"]
         value = world_length(layout, length, "x" if dim == "width" else "y")

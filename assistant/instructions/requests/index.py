@@ -130,6 +130,25 @@ def content_classes(text: str | None) -> dict[str, float]:
     return out
 
 
+_GLUE = frozenset({"of", "for", "fur", "für", "und", "and", "de", "du", "des", "la", "le", "der", "die", "the"})
+
+
+def _initials(text: str) -> list[str]:
+    """Acronyms a logo's words make ("Karlsruher Institut für Technologie" is KIT), folded."""
+    out: list[str] = []
+    run: list[str] = []
+    for w in [*re.findall(r"[\w'-]+", text), ""]:
+        if w[:1].isupper():
+            run.append(w)
+        elif w.lower() in _GLUE and run:
+            continue
+        else:
+            if 2 <= len(run) <= 5:
+                out.append(fold("".join(x[0] for x in run)))
+            run = []
+    return out
+
+
 def glyph_only(text: str | None) -> bool:
     """Whether a text is a lone glyph or two (a drop cap, an ornament set as a letter), not words."""
     return sum(ch.isalnum() for ch in text or "") <= 2
@@ -205,6 +224,7 @@ class ElementIndex:
                                if w and w != "and" and w.strip("-\u2013\u2014")]
                 if entry.drawn:  # a reader runs words together ("FachhochschulePotsdam"): their parts too
                     entry.words += [fold(w) for w in re.findall(r"[A-Z]?[a-z]{2,}", text) if fold(w) not in entry.words]
+                    entry.words += [a for a in _initials(text) if a not in entry.words]
         for stem, ids in families.items():
             for i in ids:
                 if self.entries[i].keys.get(stem, ("token", 0.0))[0] == "token":

@@ -628,7 +628,9 @@ def inset(s: str) -> Intent | None:
     before it move together.
     """
     m = _FROM_CORNER.search(s)
-    if m and slots(s[:m.start()]):  # "give it 15px from both the top and the left edge": from each
+    if m and (slots(s[:m.start()]) or not slots(s)):
+        # "give it 15px from both the top and the left edge": from each ("…, 10mm in from the right and bottom
+        # edges": of what the clause before placed)
         length = am.first_length(f"{m.group('num')} {m.group('unit')}")
         if length is not None:
             v, h = m.group("v") or m.group("v2"), m.group("h") or m.group("h2")

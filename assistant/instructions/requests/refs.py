@@ -217,7 +217,12 @@ def _first_word_hits(tokens: list[Token], i: int, index: ElementIndex) -> list[t
 
 
 def _name_goes_on(tokens: list[Token], k: int) -> bool:
-    """Whether the words from ``k`` go on naming something no text says ("… de Savoir logo")."""
+    """Whether the words from ``k`` go on naming something no text says ("… de Savoir logo").
+
+    Not after "and": "the AIP and KIT logos" are two.
+    """
+    if k < len(tokens) and tokens[k].text == "and":
+        return False
     while k < len(tokens) and tokens[k].kind == "word" and tokens[k].text in _PART_GLUE:
         k += 1
     return k < len(tokens) and tokens[k].kind == "word" and _rare(tokens[k].text) and tokens[k].text not in SAID_NOUNS
@@ -290,15 +295,49 @@ def _is_noun(tok: Token) -> bool:
             and w not in NOT_NOUNS) or w in CLASS_WORDS
 
 
+def _shared_names(tokens: list[Token]) -> list[Token]:
+    """"The AIP, FH Potsdam and KIT logos" as "the AIP logo and the FH Potsdam logo and the KIT logo".
+
+    Names of one to three rare words each, joined by "and" (commas read as "and"), after "the" or "both", before a
+    plural noun for a kind of element.
+    """
+    for n, noun in enumerate(tokens):
+        single, plural = _singular(noun.text)
+        if not plural or single not in CLASS_WORDS or noun.kind != "word":
+            continue
+        names: list[list[Token]] = [[]]
+        k = n - 1
+        while k >= 0 and tokens[k].kind == "word" and tokens[k].text not in ("the", "both"):
+            if tokens[k].text in ("and", "or"):
+                names.insert(0, [])
+            elif (_rare(tokens[k].text) or len(tokens[k].text) == 2 and tokens[k].text.isalpha() and tokens[k].text
+                  not in FUNCTION_WORDS and tokens[k].text not in _UNITS) and len(names[0]) < 3:  # ("FH Potsdam")
+                names[0].insert(0, tokens[k])
+            else:
+                break
+            k -= 1
+        if k < 0 or tokens[k].text not in ("the", "both") or len(names) < 2 or not all(names):
+            continue
+        one = Token(single, single, "word")
+        out = tokens[:k + 1]
+        for j, name in enumerate(names):
+            out += ([Token("and", "and", "word"), Token("the", "the", "word")] if j else []) + name + [one]
+        return out + _shared_names(tokens[n + 1:])
+    return tokens
+
+
 def _shared_noun(tokens: list[Token]) -> list[Token]:
-    """"The yellow and green wedges" as "the yellow wedge and the green wedge": two colours of one noun."""
-    out = list(tokens)
+    """"The yellow and green wedges" as "the yellow wedge and the green wedge": two colours of one noun.
+
+    So are two names of one kind: "the AIP and KIT logos" are the AIP logo and the KIT logo.
+    """
+    out = _shared_names(list(tokens))
     k = 0
     while k + 3 < len(out):
         a, conj, b, noun = out[k:k + 4]
         plural, single = noun.text, _singular(noun.text)[0]
-        if (a.text in COLOR_WORDS and conj.text in ("and", "or") and b.text in COLOR_WORDS and noun.kind == "word"
-                and plural != single and _is_noun(noun)):
+        if (a.text in COLOR_WORDS and b.text in COLOR_WORDS and conj.text in ("and", "or")
+                and noun.kind == "word" and plural != single and _is_noun(noun)):
             one = Token(single, single, "word")
             out[k:k + 4] = [a, one, conj, Token("the", "the", "word"), b, one]
             k += 6

@@ -8,6 +8,7 @@ after a move ("…, closer to the map").
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from assistant.geometry import Box
 from assistant.instructions.requests.intents import Intent
@@ -142,6 +143,9 @@ SAME_SIZE = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|le
 
 #: Verbs that move an element about the page (a bare "up 15%" after a size problem is a size).
 MOVE_VERB = re.compile(r"\b(?:move|shift|nudge|push|pull|slide|drop|raise|lift|lower|put|place|bump|scoot|send)\b")
+#: "…, left edges", "by their tops": which edges an alignment said before lines up.
+EDGES_ONLY = re.compile(r"(?:(?:on|by|along|at|using) )?(?:the |their |its )?(?P<edge>left|right|top|bottom)s?"
+                        r"(?: hand)?(?: (?:edges?|sides?))?")
 #: "a 20px margin from the left edge", "clear of the top": a length from a side of the page.
 EDGE_SAID = re.compile(r"\b(?:from|to|off|of) the (?P<side>left|right|top|bottom)(?: hand)?(?: edge| side| border)?"
                        r"(?: of the (?:page|canvas|sheet|card|slide|poster|flyer|banner))?\b")
@@ -161,6 +165,9 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:but |and |while |just |with )*(?:keep(?:ing)? it |keep(?:ing)? )?(?:pin|pinned|pinning|"
                        r"anchor|anchored|anchoring)(?: it)?(?: at| to| by| on)?(?: the| its)? "
                        r"(?P<corner3>(?:top|bottom)[ -](?:left|right))(?: corner| point)?(?: please| pls)?"
+                       # "…, keep its top left corner"
+                       r"|(?:but |and |while |just |with )*(?:keep|keeping|hold|holding)(?: the| its)? "
+                       r"(?P<corner4>(?:top|bottom)[ -](?:left|right)) (?:corner|point)(?: please| pls)?$"
                        # "…, still tucked in the bottom right corner": that corner holds
                        r"|(?:and |but )?(?:still |keep it |keeping it )(?:tucked |sitting |snug |pinned )?(?:in|into) "
                        r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?"
@@ -220,7 +227,7 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return current or "center"
     if m.group("centre"):
         return "center"
-    corner = m.group("corner") or m.group("corner2") or m.group("corner3")
+    corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4")
     if corner:
         return corner.replace(" ", "_").replace("-", "_")
     return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4")]
@@ -270,6 +277,38 @@ ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too
                    r"(?: with E\d+)?(?: too| as well| please)?")
 #: Moves that may carry what is on a panel.
 CARRIES = {"nudge", "region", "place", "edge", "align", "center", "inside"}
+
+
+def reread(intent: Intent, text: str, *, size: bool = False) -> str:
+    """The kind of a clause's intent once what its words say of it is weighed; ``intent`` is changed in place.
+
+    A move up or down by a share with no verb that moves ("KIT logo up 20%"), or any move up or down when
+    ``size`` (a size said wrong before it: "… is a tad oversized. 15% down"), is a size up or down; a gap set
+    from a side of the page ("give the compass a 20px margin from the left edge") is that far from the edge.
+    """
+    p = intent.params
+    moves = p.get("moves", [])
+    if intent.kind == "nudge" and (size and len(moves) == 1 and moves[0][0] in ("up", "down") and (
+            moves[0][1] is None or moves[0][1].unit == "%") and (SIZE_VERB.match(text) or not MOVE_VERB.search(text))
+                                   or share_of_size(text, moves)):
+        direction, amount = moves[0]
+        grow = direction == "up"
+        intent.params = {"degree": p.get("degree", "medium"), "factor": None, "fraction": None,
+                         "percent": (amount.value, False) if amount is not None else None, "grow": grow,
+                         "shrink": not grow}
+        return "resize"
+    if intent.kind == "gap" and p.get("length") is not None and p.get("op") == "set" and not intent.refs and (
+            side := EDGE_SAID.search(text)):
+        intent.params = {"edge": side.group("side"), "inset": p["length"]}
+        return "edge"
+    return intent.kind
+
+
+def reason_after(step: Any, steps: list[Any]) -> bool:
+    """Whether a gap wanted, no length said, is why a move of the same elements made before it was asked for."""
+    p = step.intent.params
+    return p.get("length") is None and p.get("op") in ("more", "less") and any(
+        s.kind == "nudge" and moved_by(s.intent) and set(s.patients) == set(step.patients) for s in steps)
 
 
 def share_of_size(text: str, moves: list) -> bool:

@@ -46,6 +46,12 @@ def size_against(s: str) -> Intent | None:
     if m is None:
         return None
     grow = bool(m.group("small"))
+    pct, factor = am.percent(s), am.factor(s)
+    if pct is not None or factor is not None:  # "KIT logo is tiny, 150% please": the problem and its amount
+        if pct is not None and pct[0] > 100:
+            pct = (pct[0], True)  # (a share over the whole is of the present size; "20%" is by how much)
+        return Intent("resize", slots(m.group("p")), params={
+            "degree": "medium", "factor": factor, "fraction": None, "percent": pct, "grow": grow, "shrink": not grow})
     # (what it is said against is resolved, so that "the text" later in the request is the same one)
     return Intent("resize", slots(m.group("p")), slots(m.group("r") or ""), params={
         "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": grow, "shrink": not grow},
@@ -120,10 +126,15 @@ def resize(s: str) -> Intent | None:
     size_to = re.search(r"\b(?P<num>\d+(?:\.\d+)?) (?P<unit>[a-z%]+ )?(?P<dim>wide|tall|high|across|in width|"
                         r"in height|square)\b|\b(?P<dim2>width|height) (?:of |to |at )(?P<num2>\d+(?:\.\d+)?)", s)
     scale_word = re.search(r"\b(?:scale|size|resize|zoom)\b", s)
+    # "scale the CERN logo up to 100 px": its longer side that long
+    side_to = None if size_to else re.search(
+        r"\b(?:scale|size|resize|zoom|make|bring|take|set|blow|grow|shrink)\b(?: E\d+)*(?: (?:up|down))? to (?:about |"
+        r"around |roughly |approximately |~)?(?P<num>\d+(?:\.\d+)?) (?P<unit>px|pt|mm|cm|in|pixels?|points?)\b"
+        r"(?! (?:from|of|between|away|apart|gap|margin|space))", s)
     if re.match(r"(?:the |a )?(?:gap|gaps|space|spacing|distance)\b", s):
         return None  # "the gap before X is double the others": a gap, not a size
     dims = am.DIMENSIONS.search(s) if re.search(r"\b(?:make|set|resize|scale|size)\b", s) else None
-    if not (grow or shrink or factor or wider or size_to or dims or (scale_word and (pct or frac))):
+    if not (grow or shrink or factor or wider or size_to or side_to or dims or (scale_word and (pct or frac))):
         return None
     params: dict[str, Any] = {"degree": am.degree(s), "factor": factor, "fraction": frac, "percent": pct}
     if size_to:
@@ -132,6 +143,10 @@ def resize(s: str) -> Intent | None:
         unit = (size_to.group("unit") or "px ").strip()
         params["size"] = ("height" if dim in ("tall", "high", "in height", "height") else "width",
                           am.Length(float(num), unit if unit in am.UNIT_PX or unit == "%" else "px"))
+    if side_to:
+        unit = {"pixel": "px", "pixels": "px", "point": "pt", "points": "pt"}.get(side_to.group("unit"),
+                                                                                side_to.group("unit"))
+        params["size"] = ("side", am.Length(float(side_to.group("num")), unit))
     if dims and not size_to:  # "make it 90 x 90": that width, the height following (its proportions kept)
         unit = dims.group("unit") or dims.group("unit2") or "px"
         params["size"] = ("width", am.Length(float(dims.group("w")), unit))
@@ -166,8 +181,9 @@ def to_percent(s: str) -> Intent | None:
                      s) and not re.search(r"\b(?:make|scale|resize|size)(?: E\d+)* (?:about |around |roughly )?"
                                          r"\d+(?:\.\d+)? (?:%|percent\b)(?: of (?:its|their|the) (?:current |"
                                          r"present )?size)?$", s) and not re.fullmatch(
-            r"(?:E\d+ )+(?:(?:down|up) )?to (?:about |around |roughly |approximately )?\d+(?:\.\d+)? (?:%|percent)", s):
-        return None  # "take it down to 80 %", "make it 80 %", "scale the logo 120 %", "the title to 90 %"
+            r"(?:E\d+ )+(?:(?:down|up) )?(?:to|at) (?:about |around |roughly |approximately |~)?\d+(?:\.\d+)? "
+            r"(?:%|percent)(?: (?:of )?(?:its|their|the) (?:current |present )?size)?", s):
+        return None  # "take it down to 80 %", "make it 80 %", "scale the logo 120 %", "the title to 90 %", "… at 85 %"
     pct = am.percent(s)
     return Intent("resize", slots(s)[:1], params={"degree": am.degree(s), "factor": None, "fraction": None,
                                                   "percent": pct, "grow": False, "shrink": False})

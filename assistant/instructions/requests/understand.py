@@ -81,14 +81,13 @@ from assistant.instructions.requests.said import (
     CLOSER_ONLY,
     CORNER_SAID,
     DIRECTION,
-    EDGE_SAID,
+    EDGES_ONLY,
     END_WORDS,
     FAMILY,
     FIRST_WORDS,
     GAP_SAID,
     HELD_EDGE,
     KEEP_PLACED,
-    MOVE_VERB,
     OVERFLOWS,
     PLACE_AFTER,
     RELATION_AFTER,
@@ -97,7 +96,6 @@ from assistant.instructions.requests.said import (
     SAME_SIZE,
     SAME_SPACING,
     SET_IT,
-    SIZE_VERB,
     SWAP_ORDER,
     as_mend,
     describes,
@@ -105,7 +103,8 @@ from assistant.instructions.requests.said import (
     held_tail,
     holds,
     moved_by,
-    share_of_size,
+    reason_after,
+    reread,
 )
 from assistant.instructions.requests.scope import copies, page_said, texts_quoted, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
@@ -416,6 +415,12 @@ class _Reader:
             self.steps[-1].intent.params["room"] = first_length(room.group("len"))  # "…, about 30px clear of the edge"
             return
         held_edge = HELD_EDGE.fullmatch(said)
+        if (edge := EDGES_ONLY.fullmatch(said)) and self.steps and self.steps[-1].kind == "align":
+            self.steps[-1].intent.params["edge"] = edge.group("edge")  # "line up A and B with C, left edges"
+            return
+        if held_edge and self.pending is not None and self.pending.kind == "resize":  # "…, keep its top left corner"
+            self.pending.intent.params["anchor"] = held_anchor(held_edge, self.pending.intent.params.get("anchor"))
+            return
         if held_edge and not (self.steps and self.steps[-1].kind == "resize") and self.pending is not None:
             return  # "… runs past the panel; keep its left edge but make it end where the panel ends": the mend says
         if held_edge and self.steps and (self.steps[-1].kind == "resize" or self.steps[-1].kind == "style" and
@@ -809,28 +814,8 @@ class _Reader:
                 what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip() or "one"
                 raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
 
-    @staticmethod
-    def _to_resize(step: Step) -> str:
-        """A move up or down (by a share, or by nothing said) read as a size up or down, in place."""
-        direction, amount = step.intent.params["moves"][0]
-        grow = direction == "up"
-        step.intent = Intent("resize", step.intent.patients, step.intent.refs, params={
-            "degree": step.intent.params.get("degree", "medium"), "factor": None, "fraction": None,
-            "percent": (amount.value, False) if amount is not None else None, "grow": grow, "shrink": not grow})
-        return "resize"
-
     def _add(self, step: Step) -> None:
-        kind = step.kind
-        if kind == "nudge" and share_of_size(step.text, step.intent.params.get("moves", [])):
-            # "KIT logo up 20%", "both up ~15%": a share said with no verb that moves is of the size, not the page
-            kind = self._to_resize(step)
-        if kind == "gap" and step.intent.params.get("length") is not None and step.intent.params.get(
-                "op") == "set" and not step.refs and (
-                side := EDGE_SAID.search(step.text)):
-            # "give the compass a 20px margin from the left edge": that far from the page's edge
-            step.intent = Intent("edge", step.intent.patients, params={
-                "edge": side.group("side"), "inset": step.intent.params["length"]})
-            kind = "edge"
+        kind = step.intent.kind = reread(step.intent, step.text)
         last = self.steps[-1] if self.steps else None
         way = {d for d, _a in step.intent.params.get("moves", [])}
         if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") is not None \
@@ -877,13 +862,10 @@ class _Reader:
                 step.intent = Intent("edge", step.intent.patients, params={"edge": side.group(1),
                                                                            "inset": step.intent.params["length"]})
                 kind = "edge"
-            moves = step.intent.params.get("moves", [])
-            if kind == "nudge" and FAMILY.get(held.kind) == "size" and len(moves) == 1 and moves[0][0] in (
-                    "up", "down") and (moves[0][1] is None or moves[0][1].unit == "%") and (
-                    SIZE_VERB.match(step.text) or not MOVE_VERB.search(step.text)):
+            if kind == "nudge" and FAMILY.get(held.kind) == "size":
                 # "the tagline feels oversized, take it down 10%", "… is a tad oversized. 15% down", "… unreadable
                 # from across the room. both up ~15%": down a size, not down the page
-                kind = self._to_resize(step)
+                kind = step.intent.kind = reread(step.intent, step.text, size=True)
             # "… goes out of the page, make it smaller"; "the light is over the text, put it behind the text": an
             # edit of what the problem named, said right after it, is how to mend it
             # "the English line runs off the right" is a problem of being inside, whatever way it was read
@@ -922,9 +904,7 @@ class _Reader:
             return
         if step.intent.state and any(not s.intent.state for s in self.steps):
             return  # "move the penguin left, it feels crammed against the title": the reason for the edit made
-        if kind == "gap" and step.intent.params.get("length") is None and step.intent.params.get("op") in (
-                "more", "less") and any(s.kind == "nudge" and moved_by(s.intent) and set(s.patients) == set(
-                step.patients) for s in self.steps):
+        if kind == "gap" and reason_after(step, self.steps):
             return  # "push the title up 2mm, it needs more air above the columns": why, after how much
         if step.intent.state:
             self.pending = step
