@@ -208,7 +208,8 @@ def read_pictures(doc: Document, text: str) -> dict[str, str]:
     """Words drawn in the pictures ``text`` may name by them ("the DFG logo"), read from their renders.
 
     Nothing is read when every word of the request is one the layout's texts and names or the vocabulary hold
-    (see :mod:`assistant.instructions.requests.pictures`), or when the reader is not installed.
+    (see :mod:`assistant.instructions.requests.pictures`), or when the reader is not installed. Every picture the
+    words may be drawn in is read (a full-colour logo and its outline both say "ACM"); each once while unchanged.
     """
     return drawn_words(doc, pictures_to_read(text, doc.layout))
 

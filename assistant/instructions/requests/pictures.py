@@ -18,6 +18,8 @@ from assistant.instructions.requests.words import fold, tokenise
 
 #: Classes of the nouns for pictures ("logo", "icon", "badge", "picture").
 _PICTURE_CLASSES = frozenset({"logo", "image", "badge", "qr"})
+#: Words a name is said after ("the DFG logo", "swap AIP and KIT").
+_BEFORE_NAMES = frozenset({"the", "a", "this", "that", "both", "and", "or", "with", "of", "to", "under", "above"})
 #: Roles of the elements that may have words drawn in them, most likely first.
 _ROLES = ("logo", "badge", "image", "decoration", "cta")
 #: Smallest picture read, as a share of the page's area (a bullet dot says nothing).
@@ -38,8 +40,11 @@ def unknown_words(text: str, index: ElementIndex) -> list[str]:
     tokens = tokenise(text, known)
     pictured = any(CLASS_WORDS.get(t.text) in _PICTURE_CLASSES for t in tokens)
     out = []
-    for t in tokens:
+    for k, t in enumerate(tokens):
         raw = fold(t.raw)
+        if not (k > 0 and tokens[k - 1].text in _BEFORE_NAMES or any(CLASS_WORDS.get(n.text)
+                                                                      for n in tokens[k + 1:k + 4])):
+            continue  # a name stands after "the" or before a noun ("the DFG logo"); "pokes out" names nothing
         if t.kind != "word" or not raw.isalpha() or len(raw) < 2 or raw in out or raw.endswith("s") and raw[:-1] in (
                 words if pictured else known):
             continue  # "the logos": a plural of a word it knows
