@@ -2,8 +2,8 @@
 
 A designer names a sponsor's logo by its name ("the DFG logo", "the Travis CI logo") and a badge by what it
 says ("the cc-by badge"), though the file holds only a picture or a heap of paths with no text in it. This
-module renders such an element alone (everything else hidden), on white, or on black where its own ink is
-light, and reads the words in it with an optical character reader (RapidOCR: PP-OCR detection and
+module renders such an element alone (everything else cut from a copy of the tree), on white, or on black where
+its own ink is light, and reads the words in it with an optical character reader (RapidOCR: PP-OCR detection and
 recognition models that ship inside its wheel, run by ONNX Runtime on the CPU; no download).
 
 :func:`drawn_words` returns the words read per element id. Results are cached in the process by what the
@@ -49,11 +49,6 @@ _cache: OrderedDict[str, str] = OrderedDict()
 _lock = threading.Lock()
 _engine: Any = None
 _engine_failed = False
-
-
-def available() -> bool:
-    """Whether the reader is installed (the ``see`` extra)."""
-    return _reader() is not None
 
 
 def _reader() -> Any:
@@ -201,4 +196,4 @@ def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
     return out
 
 
-__all__ = ["MAX_READ", "available", "drawn_words"]
+__all__ = ["MAX_READ", "drawn_words"]

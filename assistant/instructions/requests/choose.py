@@ -370,13 +370,14 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
 
 #: Classes of the lines that head a page or a part of it; people call any of them a title or a heading.
 _HEADINGS = frozenset({"title", "subtitle", "heading"})
-#: Classes any text may be called by: its whole words said with one of them name that text.
 #: What a picture whose words are drawn in it may be called.
 _DRAWN_HEADS = frozenset({"logo", "image", "badge", "qr", "text", "line"})
 #: Classes only what a text says gives ("the phone number" is one; a text with a number in it is not).
 _SAID_BY_CONTENT = frozenset({"phone", "email", "url", "price", "handle", "hashtag"})
-#: Nouns a content class is said with ("phone number", "web address", "email line"): the content class is the head.
+#: Nouns a content class is said with ("phone number", "web address", "email line"): where no text is of that
+#: class, the mention names nothing.
 _GENERIC_HEADS = frozenset({"number", "text", "line", "body", "link", "contact"})
+#: Classes any text may be called by: its whole words said with one of them name that text.
 _TEXT_KINDS = frozenset({"title", "heading", "subtitle", "text", "line", "body", "caption"})
 
 
