@@ -429,7 +429,10 @@ def _emphasis(step: Step, layout: Layout) -> list[Actions]:
 
 
 def _span(step: Step, layout: Layout) -> list[Actions]:
-    """Size and place the element to reach from a side of one reference to a side of the other (proportions kept)."""
+    """Size and place the element to reach from a side of one reference to a side of the other.
+
+    A picture keeps its proportions; a plain shape (a bar, a panel) stretches along that axis only.
+    """
     (a, b), (r1, r2) = step.intent.params["span"], step.refs
     side = {"top": "y", "bottom": "y2", "left": "x", "right": "x2"}
     start, end = getattr(layout.get(r1).box, side[a]), getattr(layout.get(r2).box, side[b])
