@@ -23,6 +23,7 @@ understand comes back as an :class:`Outcome` with a message and no edit.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +43,6 @@ from assistant.instructions.requests import (
 )
 from assistant.instructions.requests.choose import best_candidates, extreme, score_mention
 from assistant.instructions.requests.index import ElementIndex
-from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.plan import resize_anchors
 from assistant.instructions.requests.refs import find_mentions
 from assistant.instructions.requests.words import tokenise
@@ -204,14 +204,14 @@ def _other_anchors(layout: Layout, actions: list[dict[str, Any]]) -> list[list[d
             for anchor in resize_anchors(layout, el) if anchor != actions[k].get("anchor")]
 
 
-def read_pictures(doc: Document, text: str) -> dict[str, str]:
-    """Words drawn in the pictures ``text`` may name by them ("the DFG logo"), read from their renders.
+def picture_reader(doc: Document) -> Callable[[list[str]], dict[str, str]]:
+    """What the understander asks to read the words drawn in pictures of ``doc`` ("the DFG logo").
 
-    Nothing is read when every word of the request is one the layout's texts and names or the vocabulary hold
-    (see :mod:`assistant.instructions.requests.pictures`), or when the reader is not installed. Every picture the
-    words may be drawn in is read (a full-colour logo and its outline both say "ACM"); each once while unchanged.
+    It asks only when a word of the request is one no text, name or the vocabulary holds (see
+    :mod:`assistant.instructions.requests.pictures`); every picture the word may be drawn in is read (a full-colour
+    logo and its outline both say "ACM"), each once while unchanged; nothing where the reader is not installed.
     """
-    return drawn_words(doc, pictures_to_read(text, doc.layout))
+    return lambda ids: drawn_words(doc, ids)
 
 
 class RequestRunner:
@@ -230,7 +230,7 @@ class RequestRunner:
     def handle(self, text: str) -> Outcome:
         """Understand ``text`` and carry it out (or answer why not)."""
         layout = self.session.document.layout
-        u = understand(text, layout, self.context, drawn=read_pictures(self.session.document, text))
+        u = understand(text, layout, self.context, read=picture_reader(self.session.document))
         if u.status == "command" and u.command is not None:
             return self._command(u.command)
         if u.status != "edit" and self.pending is not None and u.status in ("not_understood", "missing", "question"):
@@ -300,8 +300,7 @@ class RequestRunner:
         layout = self.session.document.layout
         ctx = RequestContext(last_ids=list(self.context.last_ids), prefer=list(new), force=list(new),
                              replace=list(old))
-        u = _with_choice(understand(request, layout, ctx, drawn=read_pictures(self.session.document, request)), old,
-                         new)
+        u = _with_choice(understand(request, layout, ctx, read=picture_reader(self.session.document)), old, new)
         outcome = self._run(u, request)
         if outcome.edited:
             self.context.last_choice = list(new)

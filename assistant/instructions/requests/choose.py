@@ -243,12 +243,13 @@ def _tile_under(names: list[tuple[str, str, float]], m: Mention, index: ElementI
     if not wanted:
         return {}
     out: dict[str, float] = {}
+    panels = set(index.panel_ids())
     for eid, *_ in names:
         b = index.layout.get(eid).box
         for sid, entry in index.entries.items():
             e = entry.element
-            if e.kind == "shape" and sid != eid and (_colour_of(sid, index) in wanted or _colours_near(
-                    sid, index) & wanted) and e.box.contains(b, 1e-6) and (entry.content or sid in index.panel_ids()):
+            if e.kind == "shape" and sid != eid and (entry.content or sid in panels) and e.box.contains(b, 1e-6) and (
+                    _colour_of(sid, index) in wanted or _colours_near(sid, index) & wanted):
                 out[sid] = STRENGTH["class"]
     return out
 

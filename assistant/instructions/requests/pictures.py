@@ -65,9 +65,12 @@ def _picture(e: Element, layout: Layout, index: ElementIndex) -> bool:
         b.width, b.height)
 
 
-def pictures_to_read(text: str, layout: Layout) -> list[str]:
-    """Ids of the pictures whose drawn words may say what ``text`` names (none when every word is known)."""
-    index = ElementIndex(layout)
+def pictures_to_read(text: str, layout: Layout, index: ElementIndex | None = None) -> list[str]:
+    """Ids of the pictures whose drawn words may say what ``text`` names (none when every word is known).
+
+    ``index``: the layout's index, where the caller has one (built here otherwise).
+    """
+    index = index or ElementIndex(layout)
     if not unknown_words(text, index):
         return []
     found: list[Element] = []

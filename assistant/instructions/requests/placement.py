@@ -25,8 +25,8 @@ def _edge_word(skel: str) -> str | None:
     # "postgis.net at the bottom should start at the same left edge as …": where it is, not the edge to align
     placed = re.sub(r"(E\d+) (?:at|on|in|along) the (?:very )?(?:top|bottom|left|right)\b(?! (?:edges?|sides?|of)\b)",
                     r"\1", skel)
-    if placed != skel and (_edge_word(placed) is not None):
-        return _edge_word(placed)
+    if placed != skel and (edge := _edge_word(placed)) is not None:
+        return edge
     m = re.search(r"\b(left|right|top|bottom)(?: edges?| sides?| aligned| align| alignment|s)?\b|"
                   r"\b(baselines?)\b|\b(centers?|centered|middles?)\b", skel)
     if not m:

@@ -288,9 +288,7 @@ def reread(intent: Intent, text: str, *, size: bool = False) -> str:
     """
     p = intent.params
     moves = p.get("moves", [])
-    if intent.kind == "nudge" and (size and len(moves) == 1 and moves[0][0] in ("up", "down") and (
-            moves[0][1] is None or moves[0][1].unit == "%") and (SIZE_VERB.match(text) or not MOVE_VERB.search(text))
-                                   or share_of_size(text, moves)):
+    if intent.kind == "nudge" and share_of_size(text, moves, bare=size):
         direction, amount = moves[0]
         grow = direction == "up"
         intent.params = {"degree": p.get("degree", "medium"), "factor": None, "fraction": None,
@@ -311,11 +309,12 @@ def reason_after(step: Any, steps: list[Any]) -> bool:
         s.kind == "nudge" and moved_by(s.intent) and set(s.patients) == set(step.patients) for s in steps)
 
 
-def share_of_size(text: str, moves: list) -> bool:
+def share_of_size(text: str, moves: list, *, bare: bool = False) -> bool:
     """Whether a move up or down by a share ("KIT logo up 20%", "take it down 10%") says a size.
 
     A share said with no verb that moves, or with one that sizes, is of the element's size; "move it up 10%" keeps
-    its verb.
+    its verb. ``bare``: a move by no amount at all counts too ("… feels oversized, take it down").
     """
-    return (len(moves) == 1 and moves[0][0] in ("up", "down") and moves[0][1] is not None
-            and moves[0][1].unit == "%" and bool(SIZE_VERB.match(text) or not MOVE_VERB.search(text)))
+    amount = moves[0][1] if len(moves) == 1 else None
+    return (len(moves) == 1 and moves[0][0] in ("up", "down") and (amount.unit == "%" if amount is not None else bare)
+            and bool(SIZE_VERB.match(text) or not MOVE_VERB.search(text)))

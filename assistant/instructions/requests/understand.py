@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from assistant.document import Layout
@@ -69,6 +69,7 @@ from assistant.instructions.requests.clauses import (
 )
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
+from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
@@ -946,11 +947,11 @@ class _Reader:
 
 
 def understand(text: str, layout: Layout, context: RequestContext | None = None,
-               drawn: Mapping[str, str] | None = None) -> Understanding:
+               read: Callable[[list[str]], Mapping[str, str]] | None = None) -> Understanding:
     """What ``text`` asks of ``layout`` (see the module docstring).
 
-    ``drawn``: words read from the renders of pictures, by id (see :mod:`.pictures`), which name them as a text
-    names its element.
+    ``read``: ids → the words drawn in those pictures, asked only for pictures a word of the request may name (see
+    :mod:`.pictures`); the words it finds name a picture as a text's own words name it.
     """
     context = context or RequestContext()
     request = (text or "").strip()
@@ -968,7 +969,9 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None,
                              "say what to change, e.g. 'make the URL bigger'")  # "is the url spelt right?"
     page, request = page_said(request, layout)
     request = texts_quoted(request, layout)
-    index = ElementIndex(layout, page, drawn)
+    index = ElementIndex(layout, page)
+    if read is not None and (ids := pictures_to_read(request, layout, index)) and (drawn := read(ids)):
+        index = ElementIndex(layout, page, drawn)
     tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index),
                             lambda inner: names_single(inner, index))
     reader = _Reader(layout, index, context, request)
