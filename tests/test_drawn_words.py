@@ -88,6 +88,69 @@ def test_pictures_are_read_only_for_words_nothing_else_holds() -> None:
     assert unknown_words("swap the ACME and the Globex logos", ElementIndex(layout)) == ["acme", "globex"]
 
 
+def test_ordinary_words_do_not_send_the_reader_to_the_pictures() -> None:
+    # a name is capitalised or said before a picture noun; "the actual info" or "miles below" name nothing
+    index = ElementIndex(import_svg_text(LAYOUT, source="sponsors.svg").layout)
+    assert unknown_words("the note is the actual info, make it bigger", index) == []
+    assert unknown_words("the heading floats miles below the top, pull it up", index) == []
+    assert unknown_words("Sadly the note is too small", index) == []  # a sentence's first word
+    assert unknown_words("the globex logo is too small", index) == ["globex"]
+    assert unknown_words("the cc-by badge is too small", index) == ["cc"]
+    assert unknown_words("move the heading closer to Globex", index) == ["globex"]
+
+
+def test_words_read_once_are_kept_on_disk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LAYOUT_ASSISTANT_HOME", str(tmp_path))
+    monkeypatch.setattr(drawn, "_cache", type(drawn._cache)())
+    doc = import_svg_text(LAYOUT, source="sponsors.svg")
+    assert drawn_words(doc, ["image2"]) == {"image2": "GLOBEX"}
+    kept = list(drawn.cache_dir().glob("*/*"))
+    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == "GLOBEX"
+    monkeypatch.setattr(drawn, "_cache", type(drawn._cache)())  # a new process: nothing read in it yet
+    monkeypatch.setattr(drawn, "_read", lambda *a: pytest.fail("read again"))
+    assert drawn_words(import_svg_text(LAYOUT, source="again.svg"), ["image2"]) == {"image2": "GLOBEX"}
+
+
+def test_pictures_read_ahead_serve_the_first_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LAYOUT_ASSISTANT_HOME", str(tmp_path))
+    monkeypatch.setattr(drawn, "_cache", type(drawn._cache)())
+    chat = _chat(tmp_path)
+    thread = drawn.read_ahead(chat.document, ["image1", "image2", "image3"])
+    assert thread is not None
+    chat.handle("move the heading 5px down")  # an edit meanwhile: the reading works on a copy
+    thread.join(timeout=60)
+    monkeypatch.setattr(drawn, "_read", lambda *a: pytest.fail("read again"))
+    reply = chat.handle("move the Globex logo 10px to the right")
+    assert reply.edited
+
+
+def test_a_picture_being_read_is_waited_for_not_read_twice(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import threading
+
+    monkeypatch.setenv("LAYOUT_ASSISTANT_HOME", str(tmp_path))
+    monkeypatch.setattr(drawn, "_cache", type(drawn._cache)())
+    real, calls, gate = drawn._read, [], threading.Event()
+
+    def slow(*args: object) -> list[tuple[str, float]]:
+        calls.append(1)
+        gate.wait(30)
+        return real(*args)
+
+    monkeypatch.setattr(drawn, "_read", slow)
+    doc = import_svg_text(LAYOUT, source="sponsors.svg")
+    first = threading.Thread(target=drawn_words, args=(doc.copy(), ["image1"]))
+    first.start()
+    while not calls:
+        first.join(0.01)
+    result: list[dict[str, str]] = []
+    second = threading.Thread(target=lambda: result.append(drawn_words(doc, ["image1"])))
+    second.start()
+    gate.set()
+    first.join(60)
+    second.join(60)
+    assert result == [{"image1": "ACME"}] and len(calls) == 1
+
+
 def test_a_picture_read_once_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = import_svg_text(LAYOUT, source="sponsors.svg")
     drawn_words(doc, ["image1"])

@@ -57,7 +57,7 @@ from assistant.actions.trial import simulate
 from assistant.app.batch import FixOptions, improve
 from assistant.app.formats import export
 from assistant.app.outputs import replace_input, write_output
-from assistant.app.requests import Outcome, RequestRunner
+from assistant.app.requests import Outcome, RequestRunner, read_pictures_ahead
 from assistant.app.session import EditResult, Session
 from assistant.document import Document
 from assistant.errors import InvalidAction, LayoutError, PlannerError
@@ -429,7 +429,11 @@ class ChatAssistant:
 
 def run_repl(assistant: ChatAssistant, *, read: Callable[[str], str] = input,
              write: Callable[[str], None] = print, prompt: str = "layout> ") -> int:
-    """Read requests until ``quit`` or end of input; returns the number of turns."""
+    """Read requests until ``quit`` or end of input; returns the number of turns.
+
+    The pictures of the file are read in the background meanwhile (``requests.read_pictures_ahead``).
+    """
+    read_pictures_ahead(assistant.document)
     write(f"Layout assistant — {len(assistant.document.layout.elements)} elements, "
           f"{ChatAssistant._score_text(assistant._score())}. Type 'help' for commands.")
     turns = 0

@@ -43,10 +43,11 @@ from assistant.instructions.requests import (
 )
 from assistant.instructions.requests.choose import best_candidates, extreme, score_mention
 from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.pictures import readable_pictures
 from assistant.instructions.requests.plan import resize_anchors
 from assistant.instructions.requests.refs import find_mentions
 from assistant.instructions.requests.words import tokenise
-from assistant.render.drawn import drawn_words
+from assistant.render.drawn import drawn_words, read_ahead
 
 
 @dataclass
@@ -212,6 +213,15 @@ def picture_reader(doc: Document) -> Callable[[list[str]], dict[str, str]]:
     logo and its outline both say "ACM"), each once while unchanged; nothing where the reader is not installed.
     """
     return lambda ids: drawn_words(doc, ids)
+
+
+def read_pictures_ahead(doc: Document) -> None:
+    """Start reading the words drawn in the pictures of ``doc`` in the background (see ``drawn.read_ahead``).
+
+    For an interactive chat: while the user looks at the file and types, the first request that names a
+    logo by its name ("the DFG logo") finds it read already instead of waiting seconds for it.
+    """
+    read_ahead(doc, readable_pictures(doc.layout))
 
 
 class RequestRunner:

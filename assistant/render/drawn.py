@@ -7,9 +7,16 @@ its own ink is light, and reads the words in it with an optical character reader
 recognition models that ship inside its wheel, run by ONNX Runtime on the CPU; no download).
 
 :func:`drawn_words` returns the words read per element id. Results are cached in the process by what the
-element draws (its markup and size), so a picture read once is not read again while it is unchanged. Where
-the reader is not installed (``pip install 'layout-assistant[see]'``), nothing is read and the answer is
-empty: a request then names pictures only by what their ids, labels and neighbours say.
+element draws (its markup and size), so a picture read once is not read again while it is unchanged, and on
+disk (one small file per picture under the user's cache folder, see :func:`cache_dir`), so a poster opened
+again tomorrow is not read again either. Where the reader is not installed (``pip install
+'layout-assistant[see]'``), nothing is read and the answer is empty: a request then names pictures only by what
+their ids, labels and neighbours say.
+
+Reading a picture takes a render and a pass of the reader, 0.2–1 s each on two cores; a large poster has
+twenty. :func:`read_ahead` reads them in a thread of its own while the user looks at the file and types (the
+interactive chat starts it when a file is opened); a request that needs a picture being read waits for that
+read instead of doing it again.
 """
 
 from __future__ import annotations
@@ -17,9 +24,11 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
+import os
 import re
 import threading
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,9 +53,15 @@ MAX_LINES = 8
 #: Most elements read for one request.
 MAX_READ = 24
 _CACHE_SIZE = 512
+#: What decides the words read besides the picture: a change of any of these reads every picture again.
+_READING = f"rapidocr-1.4.4 side={READ_SIDE} min={MIN_SIDE} conf={MIN_CONFIDENCE} lines={MAX_LINES} v1"
+#: Most files kept in the cache folder; the oldest go first.
+DISK_ENTRIES = 20_000
 
 _cache: OrderedDict[str, str] = OrderedDict()
 _lock = threading.Lock()
+#: Keys being read now, by any thread: another thread that needs one waits for it.
+_reading: dict[str, threading.Event] = {}
 _engine: Any = None
 _engine_failed = False
 
@@ -69,7 +84,7 @@ def _nodes_of(doc: Document, element: Element) -> list[str]:
 
 
 def _key(doc: Document, element: Element, by_id: dict[str, etree._Element]) -> str:
-    h = hashlib.sha1()
+    h = hashlib.sha1(_READING.encode())
     for xml_id in _nodes_of(doc, element):
         node = by_id.get(xml_id)
         if node is not None:
@@ -151,6 +166,82 @@ def _words(lines: list[tuple[str, float]]) -> str:
     return re.sub(r"\s+", " ", " ".join(found)).strip()
 
 
+def cache_dir() -> Path:
+    """Where words read from pictures are kept between runs.
+
+    ``$LAYOUT_ASSISTANT_HOME/cache/drawn-words`` when that is set, else ``$XDG_CACHE_HOME/layout-assistant/
+    drawn-words`` (``~/.cache/layout-assistant/drawn-words``).
+    """
+    home = os.environ.get("LAYOUT_ASSISTANT_HOME")
+    if home:
+        return Path(home) / "cache" / "drawn-words"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "layout-assistant" / "drawn-words"
+
+
+def _disk_get(key: str) -> str | None:
+    try:
+        return (cache_dir() / key[:2] / key).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _disk_put(key: str, text: str) -> None:
+    """Keep ``text`` on disk (written whole or not at all); a cache that cannot be written is no cache."""
+    folder = cache_dir() / key[:2]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".{key}.{os.getpid()}.{threading.get_ident()}"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, folder / key)
+        if int(key[2:6], 16) % 512 == 0:  # now and then: keep the folder to its size
+            _prune(cache_dir())
+    except OSError as exc:
+        log.debug("words of a picture not kept on disk: %s", exc)
+
+
+def _prune(root: Path) -> None:
+    files = [f for f in root.glob("*/*") if not f.name.startswith(".")]
+    if len(files) <= DISK_ENTRIES:
+        return
+    files.sort(key=lambda f: f.stat().st_mtime)
+    for f in files[: len(files) - DISK_ENTRIES]:
+        f.unlink(missing_ok=True)
+
+
+def _remember(key: str, text: str) -> None:
+    with _lock:
+        _cache[key] = text
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def _known(key: str) -> str | None:
+    """The words read for ``key`` before (in this process or on disk), or None."""
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    text = _disk_get(key)
+    if text is not None:
+        _remember(key, text)
+    return text
+
+
+def _read_element(engine: Any, doc: Document, element: Element) -> str:
+    width, height = _size(element.box)
+    try:
+        image = render_image(_alone(doc, element), region=element.box, width=width, height=height)
+        return _words(_read(engine, _on_ground(np.asarray(image.convert("RGBA")))))
+    except ExportError as exc:  # a picture that cannot be rendered says nothing
+        log.debug("%s: %s not read: %s", doc.source, element.id, exc)
+    except Exception as exc:  # noqa: BLE001 - the reader's own failure on odd pixels: the picture says nothing
+        log.warning("%s: the words in %s could not be read (%s: %s)", doc.source, element.id,
+                    type(exc).__name__, exc)
+    return ""
+
+
 def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
     """The words drawn in each of ``ids`` (elements of ``doc``), where any can be read; see the module docstring."""
     engine = _reader()
@@ -158,7 +249,7 @@ def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
         return {}
     by_id = {n.get("id"): n for n in doc.root.iter() if isinstance(n.tag, str) and n.get("id")}
     out: dict[str, str] = {}
-    todo: list[tuple[Element, str]] = []
+    waiting: list[tuple[Element, str, threading.Event]] = []
     for eid in ids[:MAX_READ]:
         if eid not in doc.layout:
             continue
@@ -166,34 +257,48 @@ def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
         if element.box.width <= 0 or element.box.height <= 0:
             continue
         key = _key(doc, element, by_id)
-        with _lock:
-            if key in _cache:
-                _cache.move_to_end(key)
-                if _cache[key]:
-                    out[eid] = _cache[key]
+        text = _known(key)
+        if text is None:
+            with _lock:
+                other = _reading.get(key)
+                if other is None:
+                    mine = _reading[key] = threading.Event()
+            if other is not None:  # another thread reads it now: take its answer below
+                waiting.append((element, key, other))
                 continue
-        todo.append((element, key))
-    if not todo:
-        return out
-    for element, key in todo:
-        width, height = _size(element.box)
-        try:
-            image = render_image(_alone(doc, element), region=element.box, width=width, height=height)
-            text = _words(_read(engine, _on_ground(np.asarray(image.convert("RGBA")))))
-        except ExportError as exc:  # a picture that cannot be rendered says nothing
-            log.debug("%s: %s not read: %s", doc.source, element.id, exc)
-            text = ""
-        except Exception as exc:  # noqa: BLE001 - the reader's own failure on odd pixels: the picture says nothing
-            log.warning("%s: the words in %s could not be read (%s: %s)", doc.source, element.id,
-                        type(exc).__name__, exc)
-            text = ""
-        with _lock:
-            _cache[key] = text
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
+            try:
+                text = _read_element(engine, doc, element)
+                _remember(key, text)
+                _disk_put(key, text)
+            finally:
+                with _lock:
+                    _reading.pop(key, None)
+                mine.set()
+        if text:
+            out[eid] = text
+    for element, key, event in waiting:
+        event.wait()
+        text = _known(key)
+        if text is None:  # the other reader failed outright: read it here
+            text = _read_element(engine, doc, element)
+            _remember(key, text)
         if text:
             out[element.id] = text
     return out
 
 
-__all__ = ["MAX_READ", "drawn_words"]
+def read_ahead(doc: Document, ids: list[str]) -> threading.Thread | None:
+    """Read the words of ``ids`` in a thread of its own (None when there is nothing to read or no reader).
+
+    It reads a copy of ``doc`` made now, so edits made meanwhile do not touch what it reads; what it finds is
+    kept by what each picture draws, so it serves ``doc`` as long as the picture is unchanged.
+    """
+    if not ids or _reader() is None:
+        return None
+    snapshot = doc.copy()
+    thread = threading.Thread(target=drawn_words, args=(snapshot, list(ids)), name="read-pictures", daemon=True)
+    thread.start()
+    return thread
+
+
+__all__ = ["MAX_READ", "cache_dir", "drawn_words", "read_ahead"]
