@@ -50,7 +50,7 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 def real_files() -> list[Path]:
     """Batches 3 to 19 of the held-out set (``*_c.tsv`` … ``*_s.tsv``): real files of ``../shared/corpus``."""
-    return [p for batch in "cdefghijklmnopqrs" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
+    return [p for batch in "cdefghijklmnopqrstu" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -251,6 +251,8 @@ _LATER = {
     "q": (17, "eight more real files, a fifteenth writer"),
     "r": (18, "eight real files used least, a sixteenth writer"),
     "s": (19, "the other eight used least, a seventeenth writer"),
+    "t": (20, "eight real files used least, an eighteenth writer"),
+    "u": (21, "the other eight used least, a nineteenth writer"),
 }
 
 

@@ -136,6 +136,8 @@ def test_the_words_of_a_request_bound_the_kind_of_edit_a_model_may_make() -> Non
     assert kinds is not None and "set_gap" in kinds and "reflow_text" not in kinds
     assert "set_text_style" in plausible_actions("make the date red")
     assert plausible_actions("hmm") is None
+    # a recolour is a colour, whatever place words follow ("in the corner", "to match")
+    assert plausible_actions("recolour the Fedora logo in the corner to match the red boxes") == {"set_text_style"}
 
 
 #: A certificate: a name on a line, a date on a line with its label under it, and two paragraphs side by side.

@@ -19,7 +19,12 @@
     kept. Across that axis they exchange the edge they share most closely
     (left, centre or right; top, middle or bottom for a row), so each keeps
     the alignment of the place it takes; when they share it already, neither
-    moves across. Two elements further apart than twice the longer one's length
+    moves across. Two set apart across that axis too (no edge within 2 % of the
+    page: two blocks in two columns at different heights) take each other's
+    place by the edge each place keeps with the rest of the page, or by their
+    starts. Side by side, where both places keep an edge with the rest of the
+    page (a column's left edge), each takes the other's place by that edge.
+    Two elements further apart than twice the longer one's length
     (tabs over two panels) each take the other's place on the edge that place keeps with
     the rest of the page (start, centre or end; the start when none), not the
     far edge that keeps a row's gap.
@@ -130,8 +135,8 @@ def _span(b: Box, vertical: bool) -> tuple[float, float]:
     return (b.y, b.y2) if vertical else (b.x, b.x2)
 
 
-def _place_edge(ctx: EditContext, e: Element, pair: set[str], vertical: bool, tol: float) -> int:
-    """Which edge of ``e``'s place other elements line up with: 0 start, 1 centre, 2 end (start when none do)."""
+def _edge_counts(ctx: EditContext, e: Element, pair: set[str], vertical: bool, tol: float) -> list[int]:
+    """How many other elements line up with the start, the centre and the end of ``e``'s place."""
     lo, hi = _span(e.box, vertical)
     edges = (lo, (lo + hi) / 2, hi)
     counts = [0, 0, 0]
@@ -141,7 +146,32 @@ def _place_edge(ctx: EditContext, e: Element, pair: set[str], vertical: bool, to
         olo, ohi = _span(o.box, vertical)
         for k, v in enumerate((olo, (olo + ohi) / 2, ohi)):
             counts[k] += abs(v - edges[k]) <= tol
+    return counts
+
+
+def _place_edge(ctx: EditContext, e: Element, pair: set[str], vertical: bool, tol: float) -> int:
+    """Which edge of ``e``'s place other elements line up with: 0 start, 1 centre, 2 end (start when none do)."""
+    counts = _edge_counts(ctx, e, pair, vertical, tol)
     return max(range(3), key=lambda k: (counts[k], -k))
+
+
+def _kept_places(ctx: EditContext, lead: Element, trail: Element, vertical: bool,
+                 tol: float) -> tuple[float, float] | None:
+    """Shifts along one axis when both places line up with the page's other elements, or None.
+
+    Each takes the other's place on the edge its place keeps (a column's left edge, a row's tops): "swap the
+    Supported formats block with the Where is it used block" puts each on the other column's left edge.
+    """
+    pair = {lead.id, trail.id} | set(ctx.subtree_ids(lead.id)) | set(ctx.subtree_ids(trail.id))
+    kept = []
+    for mover, place in ((lead, trail), (trail, lead)):
+        counts = _edge_counts(ctx, place, pair, vertical, tol)
+        if max(counts) == 0:
+            return None
+        k = max(range(3), key=lambda j: (counts[j], -j))
+        (lo, hi), (mlo, mhi) = _span(place.box, vertical), _span(mover.box, vertical)
+        kept.append((lo - mlo, (lo + hi) / 2 - (mlo + mhi) / 2, hi - mhi)[k])
+    return kept[0], kept[1]
 
 
 def _apart_places(ctx: EditContext, lead: Element, trail: Element, vertical: bool,
@@ -177,22 +207,45 @@ def apply_swap(ctx: EditContext, a: Swap) -> None:
     if vertical:
         d_lead, d_trail = tb.y2 - lb.y2, lb.y - tb.y
         d_lead, d_trail = _apart_places(ctx, lead, trail, True, tol) or (d_lead, d_trail)
-        cross = _cross_shift((lb.x, lb.x2), (tb.x, tb.x2), tol)
-        moves = [(lead, cross, d_lead), (trail, -cross, d_trail)]
+        c_lead, c_trail = _across(ctx, lead, trail, False, tol)
+        moves = [(lead, c_lead, d_lead), (trail, c_trail, d_trail)]
     else:
         d_lead, d_trail = tb.x2 - lb.x2, lb.x - tb.x
-        d_lead, d_trail = _apart_places(ctx, lead, trail, False, tol) or (d_lead, d_trail)
-        cross = _cross_shift((lb.y, lb.y2), (tb.y, tb.y2), tol)
-        moves = [(lead, d_lead, cross), (trail, d_trail, -cross)]
+        d_lead, d_trail = _apart_places(ctx, lead, trail, False, tol) or _kept_places(
+            ctx, lead, trail, False, tol) or (d_lead, d_trail)
+        c_lead, c_trail = _across(ctx, lead, trail, True, tol)
+        moves = [(lead, d_lead, c_lead), (trail, d_trail, c_trail)]
     ctx.transform([(e.id, Matrix.translate(*_on_canvas(ctx, e.box, dx, dy))) for e, dx, dy in moves])
+
+
+#: Across the swap axis, edges further apart than this share of the page are not lined up by eye.
+BY_EYE = 0.02
+
+
+def _across(ctx: EditContext, lead: Element, trail: Element, vertical: bool, tol: float) -> tuple[float, float]:
+    """The shifts of the two across the swap axis (``vertical``: the axis of the shifts).
+
+    Two that line up by eye keep the edge they share (``_cross_shift``); two set apart on that axis too take
+    the other's place by the edge each place keeps with the page, or by their starts (the tops of two blocks
+    in two columns).
+    """
+    a, b = _span(lead.box, vertical), _span(trail.box, vertical)
+    cross = _cross_shift(a, b, tol)
+    c = ctx.layout.canvas
+    if abs(cross) <= BY_EYE * (c.height if vertical else c.width):
+        return cross, -cross
+    return _kept_places(ctx, lead, trail, vertical, tol) or (b[0] - a[0], a[0] - b[0])
 
 
 def _on_canvas(ctx: EditContext, b: Box, dx: float, dy: float) -> tuple[float, float]:
     """``(dx, dy)`` trimmed so the box goes no further past a canvas edge than it was.
 
-    One of the two that sat on the edge of the page takes the other's place only up to that edge.
+    One of the two that sat on the edge of the page takes the other's place only up to that edge; one drawn
+    wholly beside the page (a sticker set next to its sheet) is not trimmed.
     """
     c = ctx.layout.canvas
+    if b.intersection(c.box) is None:
+        return dx, dy
     lo_x, hi_x = min(b.x, c.x) - b.x, max(b.x2, c.x + c.width) - b.x2
     lo_y, hi_y = min(b.y, c.y) - b.y, max(b.y2, c.y + c.height) - b.y2
     return min(max(dx, lo_x), hi_x), min(max(dy, lo_y), hi_y)

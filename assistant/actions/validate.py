@@ -140,7 +140,9 @@ def check_box(layout: Layout, element_id: str, old: Box, new: Box, tol_rel: floa
 
     Leaving the canvas means sticking out past a canvas edge further than the
     element already did before the edit (full-bleed backgrounds may stay as
-    they are). The message names the edge and the distance.
+    they are). An element drawn wholly beside the page (a sticker set next to its
+    sheet) may move about there, within the drawing's extent. The message names
+    the edge and the distance.
     """
     c = layout.canvas
     vals = (new.x, new.y, new.width, new.height)
@@ -157,6 +159,9 @@ def check_box(layout: Layout, element_id: str, old: Box, new: Box, tol_rel: floa
     # on a document of several pages (Inkscape's), an element stays on the page it is on
     page = layout.get(element_id).page if element_id in layout else -1
     area, what = (c.pages[page], f"page {page + 1}") if c.pages and 0 <= page < len(c.pages) else (c.box, "canvas")
+    if old.intersection(area) is None and new.intersection(area) is None and Box.union_all(
+            [e.box for e in layout.elements] + [area]).contains(new, tol):
+        return
     for edge, before, after in (
         ("left", area.x - old.x, area.x - new.x),
         ("top", area.y - old.y, area.y - new.y),

@@ -433,7 +433,15 @@ def run_repl(assistant: ChatAssistant, *, read: Callable[[str], str] = input,
 
     The pictures of the file are read in the background meanwhile (``requests.read_pictures_ahead``).
     """
-    read_pictures_ahead(assistant.document)
+    reading = read_pictures_ahead(assistant.document)
+    try:
+        return _repl(assistant, read, write, prompt)
+    finally:
+        if reading is not None:
+            reading.stop()
+
+
+def _repl(assistant: ChatAssistant, read: Callable[[str], str], write: Callable[[str], None], prompt: str) -> int:
     write(f"Layout assistant — {len(assistant.document.layout.elements)} elements, "
           f"{ChatAssistant._score_text(assistant._score())}. Type 'help' for commands.")
     turns = 0

@@ -47,7 +47,7 @@ from assistant.instructions.requests.pictures import readable_pictures
 from assistant.instructions.requests.plan import resize_anchors
 from assistant.instructions.requests.refs import find_mentions
 from assistant.instructions.requests.words import tokenise
-from assistant.render.drawn import drawn_words, read_ahead
+from assistant.render.drawn import ReadAhead, drawn_words, read_ahead
 
 
 @dataclass
@@ -215,13 +215,14 @@ def picture_reader(doc: Document) -> Callable[[list[str]], dict[str, str]]:
     return lambda ids: drawn_words(doc, ids)
 
 
-def read_pictures_ahead(doc: Document) -> None:
+def read_pictures_ahead(doc: Document) -> ReadAhead | None:
     """Start reading the words drawn in the pictures of ``doc`` in the background (see ``drawn.read_ahead``).
 
     For an interactive chat: while the user looks at the file and types, the first request that names a
-    logo by its name ("the DFG logo") finds it read already instead of waiting seconds for it.
+    logo by its name ("the DFG logo") finds it read already instead of waiting seconds for it. Stop it
+    (``stop()``) before leaving.
     """
-    read_ahead(doc, readable_pictures(doc.layout))
+    return read_ahead(doc, readable_pictures(doc.layout))
 
 
 class RequestRunner:

@@ -242,8 +242,11 @@ def _read_element(engine: Any, doc: Document, element: Element) -> str:
     return ""
 
 
-def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
-    """The words drawn in each of ``ids`` (elements of ``doc``), where any can be read; see the module docstring."""
+def drawn_words(doc: Document, ids: list[str], stop: threading.Event | None = None) -> dict[str, str]:
+    """The words drawn in each of ``ids`` (elements of ``doc``), where any can be read; see the module docstring.
+
+    ``stop``: once set, no further picture is read (what was read stays).
+    """
     engine = _reader()
     if engine is None or not ids:
         return {}
@@ -251,6 +254,8 @@ def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     waiting: list[tuple[Element, str, threading.Event]] = []
     for eid in ids[:MAX_READ]:
+        if stop is not None and stop.is_set():
+            break
         if eid not in doc.layout:
             continue
         element = doc.layout.get(eid)
@@ -287,18 +292,35 @@ def drawn_words(doc: Document, ids: list[str]) -> dict[str, str]:
     return out
 
 
-def read_ahead(doc: Document, ids: list[str]) -> threading.Thread | None:
+class ReadAhead:
+    """Pictures being read in a thread of its own (see :func:`read_ahead`)."""
+
+    def __init__(self, doc: Document, ids: list[str]) -> None:
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=drawn_words, args=(doc, ids, self._stop), name="read-pictures",
+                                        daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait until every picture is read."""
+        self._thread.join(timeout)
+
+    def stop(self) -> None:
+        """Read no further picture and wait for the one being read (a second or so): before the program ends."""
+        self._stop.set()
+        self._thread.join()
+
+
+def read_ahead(doc: Document, ids: list[str]) -> ReadAhead | None:
     """Read the words of ``ids`` in a thread of its own (None when there is nothing to read or no reader).
 
     It reads a copy of ``doc`` made now, so edits made meanwhile do not touch what it reads; what it finds is
-    kept by what each picture draws, so it serves ``doc`` as long as the picture is unchanged.
+    kept by what each picture draws, so it serves ``doc`` as long as the picture is unchanged. Call ``stop()``
+    before the program ends (a reader still running then brings the process down).
     """
     if not ids or _reader() is None:
         return None
-    snapshot = doc.copy()
-    thread = threading.Thread(target=drawn_words, args=(snapshot, list(ids)), name="read-pictures", daemon=True)
-    thread.start()
-    return thread
+    return ReadAhead(doc.copy(), list(ids))
 
 
-__all__ = ["MAX_READ", "cache_dir", "drawn_words", "read_ahead"]
+__all__ = ["MAX_READ", "ReadAhead", "cache_dir", "drawn_words", "read_ahead"]

@@ -159,7 +159,10 @@ def percent(skel: str) -> tuple[float, bool] | None:
     # "smaller, 80 %": the size it should have (a shrink by more than half is not said that way)
     after_shrink = bool(re.search(r"\b(?:smaller|shrink|shrunk|reduce|reduced|down)\b[^%]*$", skel[:m.start()])) and \
         not re.search(r"\bby\b", skel[:m.start()]) and 50 <= value < 100
-    return value, bool(m.group("to")) or after_shrink
+    # "90 % of its size", "80 % the width": a share of what it is now
+    share = bool(re.match(r" (?:of )?(?:its|their|the|it'?s|E\d+)(?: (?:current|present|original|old))? (?:size|"
+                          r"width|height|scale)\b", skel[m.end():]))
+    return value, bool(m.group("to")) or after_shrink or share
 
 
 __all__ = ["Length", "degree", "has_degree", "lengths", "first_length", "to_world", "fraction", "factor",

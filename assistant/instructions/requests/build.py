@@ -10,6 +10,7 @@ pt, mm … to world units; a percentage of the page along the axis moved).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -129,8 +130,11 @@ def _movers(layout: Layout, patients: list[str], refs: list[str], explicit: bool
 
 def _inside(step: Step, layout: Layout) -> list[Actions]:
     need(step)
-    within = [layout.get(r).box for r in step.refs if r not in step.patients and step.intent.params.get("bound")]
-    # "… 15% bigger, still inside the blue strip": in what was named, not only on the page
+    p = step.intent.params
+    # "… 15% bigger, still inside the blue strip": in what was named, not only on the page ("within the box's
+    # width": between its sides)
+    within = [fixes.on_axis(layout.get(r).box, p.get("axis"), layout.canvas.box) for r in step.refs
+              if r not in step.patients and p.get("bound")]
     return [fixes.inside(layout, step.patients, Box.union_all(within) if within else None)]
 
 
@@ -154,10 +158,11 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
         return [[{"type": "resize", "id": e.id, side: size, "anchor": a, "keep_aspect": True} for e in words]
                 for a in resize_anchors(layout, words[0])]
     out = []
+    held = step.intent.params.get("anchor")  # ("…, keep it on the same centre line")
     for i in [p for p in step.patients if p != target][:1] or []:
         el = layout.get(i)
         keep = not stretchable(el) or dim == "both"
-        for a in resize_anchors(layout, el):
+        for a in [held] if held else resize_anchors(layout, el):
             out.append([{"type": "match_size", "dimension": dim, "anchor": a, "keep_aspect": keep,
                          "ids": [p for p in step.patients if p != target], "target_id": target}])
     return out
@@ -185,6 +190,14 @@ def _fill(step: Step, layout: Layout) -> list[Actions]:
             if shift:
                 out.append({"type": "move", "ids": [i], "dx" if dim == "width" else "dy": shift})
             out.append({"type": "resize", "id": i, **size, "anchor": "top_left", "keep_aspect": keep})
+            continue
+        if dim == "both":  # "so it covers the whole page": its width and its height
+            box = el.box
+            size = ({"width": round(area.width, 3), "height": round(area.height, 3)} if not keep else
+                    {"scale": round(max(area.width / box.width, area.height / box.height), 4)})
+            out += [{"type": "resize", "id": i, **size, "anchor": "top_left", "keep_aspect": keep},
+                    {"type": "align", "ids": [i], "edge": "left", "to": to},
+                    {"type": "align", "ids": [i], "edge": "top", "to": to}]
             continue
         size = {"width": round(area.width, 3)} if dim == "width" else {"height": round(area.height, 3)}
         out += [{"type": "align", "ids": [i], "edge": edge, "to": to},
@@ -296,6 +309,10 @@ def _align(step: Step, layout: Layout) -> list[Actions]:
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": target}]]
     if p.get("page"):
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "margins"}]]
+    if step.intent.refs and len(patients) == 1 and not step.refs_are_others and re.search(
+            r"\b(?:with|to) (?:the|a|an) \w+", step.text):
+        # "… lines up with the top of the girl's head", where that names only what moves: with what is not known
+        raise CannotPlan(f"line {patients[0]!r} up with what? What the request names there is {patients[0]!r} itself")
     if len(patients) > 1:
         column = _shared_column(layout, patients, edge)
         if column is not None:
@@ -367,6 +384,8 @@ def _nudge(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
     dx = dy = 0.0
+    if p.get("fits"):
+        return [_nudge_to_fit(step, layout)]
     for word, length in p["moves"]:
         vx, vy = _VECTORS.get(word, (0, 0))
         axis = "x" if vx else "y"
@@ -377,10 +396,35 @@ def _nudge(step: Step, layout: Layout) -> list[Actions]:
     return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
 
 
+def _nudge_to_fit(step: Step, layout: Layout) -> Actions:
+    """"Slide it left until it fits": along the way said, as far as it takes to be inside the margins (or the page)."""
+    box = Box.union_all([layout.get(i).box for i in step.patients])
+    page, safe = layout.canvas.box, layout.canvas.safe_box
+    dx = dy = 0.0
+    for word, _length in step.intent.params["moves"]:
+        vx, vy = _VECTORS.get(word, (0, 0))
+        if vx < 0:
+            dx = min((safe.x2 if box.width <= safe.width else page.x2) - box.x2, 0.0)
+        elif vx > 0:
+            dx = max(safe.x - box.x, 0.0) if box.width <= safe.width else max(page.x - box.x, 0.0)
+        elif vy < 0:
+            dy = min(safe.y2 - box.y2, 0.0) if box.height <= safe.height else min(page.y2 - box.y2, 0.0)
+        elif vy > 0:
+            dy = max(safe.y - box.y, 0.0) if box.height <= safe.height else max(page.y - box.y, 0.0)
+    if dx == 0 and dy == 0:
+        raise CannotPlan(f"{', '.join(repr(i) for i in step.patients)} fits that way already")
+    return [{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]
+
+
 def _style(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
     ids = [t for i in step.patients for t in text_ids(layout, layout.get(i))]
+    fs = p.get("font_size") or {}
+    if not ids and "abs" in fs and set(p) == {"font_size"}:
+        # "bump the logo to 200px": a picture has no type size; its longer side then
+        return _resize(Step(Intent("resize", step.intent.patients, params={"size": ("side", fs["abs"])}),
+                            step.patients, step.refs, step.text), layout)
     if not ids:
         raise CannotPlan(f"{', '.join(repr(i) for i in step.patients)} has no text to style")
     out: Actions = []
@@ -413,6 +457,13 @@ def _style(step: Step, layout: Layout) -> list[Actions]:
                 continue
         if fields:
             out.append({"type": "set_text_style", "ids": [i], **fields})
+    if len(out) == 1 and list(out[0]) == ["type", "ids", "font_size"] and out[0]["font_size"] > (
+            layout.get(out[0]["ids"][0]).font_size or 0):
+        # a size of type that runs it off the page grown from its anchor: the same size grown from another side
+        el = layout.get(out[0]["ids"][0])
+        scale = round(out[0]["font_size"] / el.font_size, 4)
+        return [out] + [[{"type": "resize", "id": el.id, "scale": scale, "anchor": a}]
+                        for a in resize_anchors(layout, el)]
     return [out]
 
 
@@ -458,8 +509,9 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         value = world_length(layout, length, "x" if dim == "width" else "y")
         # each its own ways to grow (a side said held), all of them in every alternative ("make them all 2.8mm tall")
         ways = {i: [p["anchor"]] if p.get("anchor") else resize_anchors(layout, layout.get(i)) for i in step.patients}
+        keep = bool(p.get("keep_aspect"))  # ("…, keep proportions")
         return [[{"type": "resize", "id": i, dim: round(value, 3), "anchor": ways[i][min(k, len(ways[i]) - 1)],
-                  "keep_aspect": not stretchable(layout.get(i))} for i in step.patients]
+                  "keep_aspect": keep or not stretchable(layout.get(i))} for i in step.patients]
                 for k in range(max(len(w) for w in ways.values()))]
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \

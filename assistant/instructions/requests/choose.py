@@ -68,6 +68,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     """Each element's score for mention ``m`` (only elements with a positive score)."""
     scores: dict[str, float] = {}
     m = _id_as_class(m, index)
+    if "card" in m.words and any(word_family(w) is not None for w in m.words):
+        # "the white card below": a panel of that colour on the page, not the page (which has no colour said)
+        m = replace(m, words=["panel" if w == "card" else w for w in m.words])
     sign = _sign_said(m) if not m.quote and not m.names else None
     if sign is not None:
         found = [eid for eid in _symbols(sign, index) if index.on_page(index.layout.get(eid))]
@@ -87,6 +90,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             for i in index.content_ids()):
         return {}  # "the phone number" where no text is one: there is none, whatever other number there is
     unknown = unknown_head(m)
+    if {"qr", "qrcode", "barcode"} & set(m.words[:-1]) and heads[-1] != "qr" and not m.names and not m.quote and not (
+            any(_fits(i, "qr", index) or "qr" in index.entry(i).name_classes for i in index.content_ids())):
+        return {}  # "the barcode sticker" on a page with no barcode: there is none, whatever stickers there are
     if "qr" in classes and "code" in m.words and not {"qr", "qrcode", "barcode"} & set(m.words) and not any(
             _fits(i, "qr", index) or "qr" in index.entry(i).name_classes for i in index.content_ids()):
         classes.pop("qr")  # "the code in violet" on a page with no QR code: code set as text
@@ -172,6 +178,13 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
+    if head == "background" and not names and not m.quote and len(scores) > 1:
+        # "the yellow background": of two yellow shapes behind the rest, the one everything sits on (the largest,
+        # when it is clearly the largest: two alike are both meant)
+        area = {e: index.layout.get(e).box.area for e in scores}
+        ranked = sorted(scores, key=lambda e: (scores[e], area[e]), reverse=True)
+        if area[ranked[0]] >= 1.2 * area[ranked[1]]:
+            scores[ranked[0]] += 0.75
     for eid, *_ in names:
         if index.entry(eid).drawn and head in _DRAWN_HEADS and index.entry(eid).classes.get(head, 0.0) <= 0:
             scores[eid] = scores.get(eid, 0.0) + STRENGTH["class"]  # its words say it is what the noun calls it
@@ -372,7 +385,7 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
 #: Classes of the lines that head a page or a part of it; people call any of them a title or a heading.
 _HEADINGS = frozenset({"title", "subtitle", "heading"})
 #: What a picture whose words are drawn in it may be called.
-_DRAWN_HEADS = frozenset({"logo", "image", "badge", "qr", "text", "line"})
+_DRAWN_HEADS = frozenset({"logo", "image", "badge", "qr", "text", "line", "shape"})
 #: Classes only what a text says gives ("the phone number" is one; a text with a number in it is not).
 _SAID_BY_CONTENT = frozenset({"phone", "email", "url", "price", "handle", "hashtag"})
 #: Nouns a content class is said with ("phone number", "web address", "email line"): where no text is of that
@@ -642,6 +655,58 @@ def _colours_near(eid: str, index: ElementIndex) -> set[str]:
     return {f for d in _painted(eid, index) for f in element_families(d)}
 
 
+def under_heading(cands: list[str], said: list[str], index: ElementIndex) -> list[str]:
+    """Of ``cands``, those in a section whose heading says the words ``said``; ``cands`` when none or all are.
+
+    "The feature bullets": the items under "Features".
+    """
+    kept = []
+    for i in cands:
+        section = next((a for a in index.ancestors(i) if a.startswith(_SECTION)), None)
+        if section is None:
+            continue
+        head = min(index.layout.get(section).children, key=lambda c: index.layout.get(c).box.y)
+        words = set(fold(" ".join(index.entry(head).texts[:1])).split()) if head in index.entries else set()
+        if head != i and all(w in words or w + "s" in words for w in said):
+            kept.append(i)
+    return kept if 0 < len(kept) < len(cands) else cands
+
+
+def alike(ranked: list[str], count: int, layout: Layout) -> list[str]:
+    """Of ``ranked`` (best first), the ``count`` that make one set of like things, or [] when no one set does.
+
+    "All five step boxes": five of a kind (one kind of element, about one height) in one row or one column, the
+    only such set of that many, though panels and logos are boxes too.
+    """
+    def key(e: Element) -> str:
+        return e.kind
+
+    els = [layout.get(i) for i in ranked]
+    sets = []
+    for axis in ("row", "column"):
+        for e in els:
+            mates = [o for o in els if key(o) == key(e) and abs(o.box.height - e.box.height) <= 0.25 * e.box.height
+                     and (abs(o.box.cy - e.box.cy) <= 0.5 * e.box.height if axis == "row"
+                          else abs(o.box.cx - e.box.cx) <= 0.5 * e.box.width)]
+            ids = sorted(o.id for o in mates)
+            if len(ids) == count and ids not in sets:
+                sets.append(ids)
+    return sets[0] if len(sets) == 1 else []
+
+
+def framed(layout: Layout, eid: str, m: Mention) -> str:
+    """The unit of a picture and its frame, for "the logo box": the frame said with the picture's noun."""
+    e = layout.get(eid)
+    if e.kind != "shape" or e.group is None or not e.group.startswith("la-") or len(m.words) < 2:
+        return eid
+    said = {CLASS_WORDS.get(w) for w in m.words[:-1]} & {"logo", "image"}
+    unit = layout.get(e.group)
+    inside = [layout.get(c) for c in unit.children if c != eid]
+    if said and CLASS_WORDS.get(m.words[-1]) == "shape" and any(c.kind == "image" or c.role in said for c in inside):
+        return unit.id
+    return eid
+
+
 def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:
     """The top-scoring ids (within 0.5), a group preferred to its own members, in reading order."""
     if not scores:
@@ -875,18 +940,22 @@ def narrow_by_relation(layout: Layout, intent: Intent, mentions: list[Mention], 
 
 
 
-def holding(index: ElementIndex, m: Mention, refs: list[str], patients: list[str]) -> str | None:
+def holding(index: ElementIndex, m: Mention, refs: list[str], patients: list[str],
+            axis: str | None = None) -> str | None:
     """What holds ``patients`` now, of what mention ``m`` could mean ("…, but keep it inside the yellow"): the smallest.
 
     A band or panel the importer counts as decoration is one too ("the yellow" is the yellow square). None when
-    nothing it could mean holds them.
+    nothing it could mean holds them. ``axis`` "x" ("within the box's width") or "y": on that axis only.
     """
     layout = index.layout
     said = {f for w in m.words if (f := word_family(w))}
-    box = {e.id: e.box for e in layout.elements}
+    box = {e.id: fixes.on_axis(e.box, axis, layout.canvas.box) for e in layout.elements}
     found = [r for r in dict.fromkeys(refs + list(score_mention(m, index)) + [
         e.id for e in layout.elements if said and element_family(e) in said])
         if r not in patients and all(box[r].contains(box[p], 0.5) for p in patients)]
+    if not found and len(refs) == 1 and refs[0] not in patients and all(
+            box[refs[0]].intersection(box[p]) is not None for p in patients):
+        return refs[0]  # "the intro text is wider than the beige box, keep it within the box's width": it pokes out
     return min(found, key=lambda r: box[r].area) if found else None
 
 
@@ -914,4 +983,4 @@ def nearest_refs(layout: Layout, intent: Intent, mentions: list[Mention], resolv
 
 __all__ = ["carried", "nearest_refs", "holding", "narrow_by_relation", "names_single", "score_mention", "unknown_head",
            "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "related_to", "drawn_on",
-           "lined_up", "pinned_art", "toward", "BROADER"]
+           "lined_up", "pinned_art", "toward", "framed", "under_heading", "alike", "BROADER"]

@@ -180,6 +180,30 @@ def _crop_away(layout: Layout, mover: Element, blocks: list[Box], others: list[E
     return out
 
 
+def on_axis(box: Box, axis: str | None, page: Box) -> Box:
+    """``box`` on one axis only ("x": its columns across the page's whole height; "y": its rows); None: itself."""
+    if axis == "x":
+        return Box(x=box.x, y=page.y, width=box.width, height=page.height)
+    if axis == "y":
+        return Box(x=page.x, y=box.y, width=page.width, height=box.height)
+    return box
+
+
+def _block_inside(layout: Layout, ids: list[str], union: Box, area: Box) -> list[dict[str, Any]]:
+    """A drawing set beside the page, too big for it, brought in whole, at the top left of ``area``.
+
+    Each part is scaled alike and moved so that the drawing keeps its arrangement.
+    """
+    f = 0.99 * min(area.width / union.width, area.height / union.height)
+    out: list[dict[str, Any]] = []
+    for i in ids:
+        b = layout.get(i).box
+        out.append({"type": "resize", "id": i, "scale": round(f, 4), "anchor": "top_left"})
+        x, y = area.x + (b.x - union.x) * f, area.y + (b.y - union.y) * f
+        out.append({"type": "move", "ids": [i], "dx": round(x - b.x, 3), "dy": round(y - b.y, 3)})
+    return out
+
+
 def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[dict[str, Any]]:
     """Edits that bring each element inside the safe box (the canvas when it does not fit), or [] when inside.
 
@@ -191,9 +215,12 @@ def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[di
     c, s = (layout.canvas.box, layout.canvas.safe_box) if within is None else (within, within)
     boxes = [layout.get(i).box for i in ids]
     union = Box.union_all(boxes) if boxes else None
-    if len(ids) > 1 and union is not None and union.width <= s.width and union.height <= s.height and all(
-            b.intersection(boxes[0]) is not None for b in boxes[1:]):
-        # a text and its shadow, piled: one move keeps them together
+    if len(ids) > 1 and union is not None and union.intersection(c) is None and (
+            union.width > s.width or union.height > s.height):
+        return _block_inside(layout, ids, union, s)
+    if len(ids) > 1 and union is not None and union.width <= s.width and union.height <= s.height and (all(
+            b.intersection(boxes[0]) is not None for b in boxes[1:]) or union.intersection(c) is None):
+        # a text and its shadow, piled, or a drawing set beside the page: one move keeps them together
         dx = max(s.x - union.x, 0.0) + min(s.x2 - union.x2, 0.0)
         dy = max(s.y - union.y, 0.0) + min(s.y2 - union.y2, 0.0)
         return [{"type": "move", "ids": list(ids), "dx": round(dx, 3), "dy": round(dy, 3)}] if (
@@ -206,9 +233,13 @@ def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[di
             f *= 0.99  # a hair under, so that rounding leaves it inside
             if e.kind == "text" and e.font_size:
                 out.append({"type": "set_text_style", "ids": [i], "font_size": round(e.font_size * f, 2)})
+                # type shrinks about where the text is anchored (a centred line about its middle) and its baseline
+                ax = {"middle": b.cx, "end": b.x2}.get(e.text_anchor or "start", b.x)
+                ay = b.y + 0.8 * b.height
+                b = Box(x=ax - (ax - b.x) * f, y=ay - (ay - b.y) * f, width=b.width * f, height=b.height * f)
             else:
                 out.append({"type": "resize", "id": i, "scale": round(f, 4), "anchor": "top_left"})
-            b = Box(x=b.x, y=b.y, width=b.width * f, height=b.height * f)
+                b = Box(x=b.x, y=b.y, width=b.width * f, height=b.height * f)
         area = s if b.width <= s.width and b.height <= s.height else c
         dx = max(area.x - b.x, 0.0) + min(area.x2 - b.x2, 0.0)
         dy = max(area.y - b.y, 0.0) + min(area.y2 - b.y2, 0.0)
@@ -217,4 +248,4 @@ def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[di
     return out
 
 
-__all__ = ["separate", "inside", "overlaps", "gap_for", "obstacles_for", "MIN_SHRINK"]
+__all__ = ["separate", "inside", "on_axis", "overlaps", "gap_for", "obstacles_for", "MIN_SHRINK"]

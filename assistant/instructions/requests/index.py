@@ -194,8 +194,10 @@ class ElementIndex:
             entry = Entry(element=e)
             self.entries[e.id] = entry
             # what lies wholly beside every page (Inkscape's scratch area) is not what anyone looking at it means
-            entry.content = e.role != "background" and not is_full_bleed(layout, e) and (self.beside or any(
-                e.box.intersection(p) is not None for p in pages))
+            on_a_page = any(e.box.intersection(p) is not None for p in pages)
+            # (a shape as big as the page beside it is a sticker's backdrop, not the page's)
+            entry.content = e.role != "background" and not (is_full_bleed(layout, e) and on_a_page) and (
+                self.beside or on_a_page)
             entry.keys[squash(e.id)] = ("id", STRENGTH["id"])
             if e.name:
                 entry.keys.setdefault(squash(e.name), ("name", STRENGTH["name"]))
@@ -243,6 +245,10 @@ class ElementIndex:
         out = dict.fromkeys(_ROLE_CLASSES.get(e.role, set()), 1.0)
         if e.role == "subtitle":
             out["heading"] = 0.6  # "the heading" is the main one; a subtitle is a subheading
+        if e.role == "cta" and e.kind == "group" and 0 < len((self._text(e) or "").split("\n")[0].strip()) <= 5:
+            out["badge"] = 0.8  # a short word on a shape of its own: "the OSC badge" as much as a button …
+        if e.role in ("cta", "badge") and e.kind == "group":
+            out.setdefault("shape", 0.8)  # … and "the step boxes"
         if e.kind == "text" and glyph_only(e.text):
             for c in ("title", "subtitle", "heading"):  # a drop cap or a lone glyph heads nothing
                 out.pop(c, None)
@@ -259,6 +265,9 @@ class ElementIndex:
             out.setdefault("link", out["url"])  # "the links": web addresses are links too
         if "text" in out:
             out["line"] = 1.0 if e.kind == "text" else out["text"]  # "the second line": a line of text …
+        if e.role == "decoration" and e.pinned and e.kind == "shape" and (
+                e.box.area >= 0.2 * self.layout.canvas.box.area):
+            out.setdefault("background", 0.9)  # a large shape everything else sits on is "the yellow background"
         if e.kind == "shape" and self._thin(e):
             out["rule"] = 1.0
             out["line"] = 0.95  # … or a rule drawn across ("the line under the name")
@@ -299,6 +308,19 @@ class ElementIndex:
     def content_ids(self) -> list[str]:
         """Ids of the elements a description may name: not backgrounds, not full-bleed, top level first."""
         return [i for i, en in self.entries.items() if en.content]
+
+    def everything(self) -> list[str]:
+        """What "everything" names: the top-level content.
+
+        Where all of it lies wholly off the page (a sticker drawn beside its sheet), the pinned shapes beside
+        the page come with it ("bring everything onto the page").
+        """
+        ids = [i for i in self.content_ids() if self.layout.get(i).group is None]
+        page = self.layout.canvas.box
+        if not ids or any(self.layout.get(i).box.intersection(page) is not None for i in ids):
+            return ids
+        return ids + [e.id for e in self.layout.top_level()
+                      if e.pinned and e.id not in ids and e.box.intersection(page) is None]
 
     def ancestors(self, element_id: str) -> list[str]:
         """Ids of the groups around an element, nearest first."""

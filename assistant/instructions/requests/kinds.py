@@ -24,7 +24,8 @@ _CUES: list[tuple[str, set[str]]] = [
     (r"gap|gaps|space|spacing|spaced|apart|closer|together|between|distance|room|breathing|tight|cramped",
      {"set_gap", "move", "distribute", "anchor_to_region"}),
     (r"align|aligned|line|lines|flush|level|straight|even|evenly|column|grid", _MOVES | {"snap_to_grid"}),
-    (r"bold|bolder|weight|colour|color|font|italic|regular|lighter|heavier|typeface", {"set_text_style"}),
+    (r"bold|bolder|weight|colour|color|font|italic|regular|lighter|heavier|typeface|recolour|recolor|colours|"
+     r"colors|coloured|colored|tint|paint", {"set_text_style"}),
     (r"wrap|reflow|fit|fits|overflow|overflows|spill|spills|cut|clipped|lines", {"reflow_text", "reflow_group",
                                                                               "resize", "set_text_style", "move"}),
     (r"front|back|behind|forward|forwards|backward|order|layer|layers|underneath|overlap|overlaps|covers|covering",
@@ -41,6 +42,8 @@ _COLOURS = set(ImageColor.colormap)
 def plausible_actions(request: str) -> set[str] | None:
     """The action types ``request``'s words can ask for; ``None`` when no word says (any type may do)."""
     words = set(re.findall(r"[a-z]+", request.lower()))
+    if re.match(r"\s*(?:please |pls |can you |could you )?(?:re-?colou?r|colou?r|paint|tint)\b", request.lower()):
+        return {"set_text_style"}  # "recolour the logo in the corner to match …": a colour, whatever else it says
     found: set[str] = set()
     for pattern, types in _CUES:
         if words & set(pattern.split("|")):

@@ -110,12 +110,16 @@ def readable_pictures(layout: Layout, index: ElementIndex | None = None) -> list
     index = index or ElementIndex(layout)
     found: list[Element] = []
     for e in layout.elements:
-        if e.group is not None or not _picture(e, layout, index):
+        if e.group is not None:
             continue
-        found.append(e)
         members = [layout.get(c) for c in e.children]
         pictures = [m for m in members if _picture(m, layout, index) and m.kind in ("image", "group", "shape")
                     and m.box.width * m.box.height >= 0.05 * e.box.width * e.box.height]
+        if not _picture(e, layout, index):
+            if e.role == "logo" and len(pictures) == 1:
+                found.extend(pictures)  # a lock-up's mark beside its own words ("the Zeste de Savoir logo")
+            continue
+        found.append(e)
         if e.kind == "group" and len(pictures) >= 2 and e.role != "logo":
             found.extend(pictures)  # a wall of logos: each one by its name
     found.sort(key=lambda e: (_ROLES.index(e.role), -e.box.width * e.box.height))

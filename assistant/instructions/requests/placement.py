@@ -114,10 +114,12 @@ def bound(s: str) -> Intent | None:
     if m:
         return Intent("separate", [int(m.group(1)[1:])] if m.group(1) else [], [int(m.group(2)[1:])],
                       params={"mover": True, "bound": True})
-    m = re.match(keep + r"(?:inside|within|in) (" + E + r")$", s)
+    m = re.match(keep + r"(?:inside|within|in) (" + E + r")(?:'s)?(?: (width|height|edges|sides|bounds|outline))?$",
+                 s)
     if m:
+        axis = {"width": "x", "height": "y"}.get(m.group(3) or "")  # "within the box's width": across only
         return Intent("inside", [int(m.group(1)[1:])] if m.group(1) else [], [int(m.group(2)[1:])],
-                      params={"bound": True})
+                      params={"bound": True, **({"axis": axis} if axis else {})})
     return None
 
 
@@ -176,8 +178,9 @@ def inside(s: str) -> Intent | None:
     if re.match(r"(?:make (?:" + E + r" )?)?fit (?:" + E + r" |the whole (?:line|thing|text|word|title) |all of "
                 r"(?:" + E + r" |it ))?(?:on|onto|in|into|within|inside) (?:the )?(?:" + _SHEETS + r")\b", s):
         return Intent("inside", slots(s)[:1], params={"fit": True})  # "fit the whole line on the page"
-    if re.match(r"(?:" + E + r" )+(?:is|are|fits?|sits?) (?:all |fully |wholly |completely |entirely )?(?:in|on|"
-                r"within|inside) the (?:" + _SHEETS + r")$", s):
+    if re.match(r"(?:" + E + r" )+(?:(?:has|have|needs?) to |should |must |ought to )?(?:is|are|be|fits?|sits?|"
+                r"stays?) (?:all |fully |wholly |completely |entirely )?(?:in|on|within|inside) the (?:(?:" + _SHEETS +
+                r") )?(?:margins|safe area|" + _SHEETS + r")$", s):
         return Intent("inside", slots(s)[:1])  # "… so the whole word is on the page": a goal
     return None
 
@@ -398,7 +401,9 @@ def match(s: str) -> Intent | None:
     m = re.search(r"\b(?:fill|fills|span|spans|stretch(?:es)? (?:across|over)?|take up|cover|across|run across)"
                   r" (?:the )?(?:whole |full |entire )?(?P<w>width|height)\b|\bfull (?P<w2>width|height)\b|"
                   r"\b(?P<bleed>full bleed|edge to edge|to the (?:page |canvas )?edges|from edge to edge)\b|"
-                  r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b", s)
+                  r"\b(?:fill|fills) (?:the )?(?:whole |entire )?(?:page|canvas|slide|card)\b|"
+                  r"\b(?P<cover>covers?|covering) (?:the )?(?:whole |entire |full )(?:page|canvas|slide|card|"
+                  r"background)\b", s)
     if m and re.search(r"\bcenter(?:ed|ing)?\b", s) and not m.group("bleed"):
         return None  # "centre the logo across the width of the bookmark": centred on that axis, not stretched
     if m and re.match(r"(?:E\d+ )+(?:[a-z]+ )?(?:goes|go|runs|run|spans|span|stretches|reaches|extends|is|are|sits|"
@@ -406,8 +411,8 @@ def match(s: str) -> Intent | None:
                       s) and not re.search(r"\b(?:should|must|make|needs? to|has to|have to|so)\b", s):
         return None  # "the title goes edge to edge": how it is now, said before what to do about it
     if m:
-        dim = m.group("w") or m.group("w2") or "width"
-        params = {"dimension": dim, "bleed": bool(m.group("bleed"))}
+        dim = m.group("w") or m.group("w2") or ("both" if m.group("cover") else "width")
+        params = {"dimension": dim, "bleed": bool(m.group("bleed") or m.group("cover"))}
         inset = margin_said(s)
         if inset is not None:  # "… the full width of the bookmark inside 2mm margins": that far from each edge
             params["margin"] = inset
@@ -730,7 +735,12 @@ def nudge(s: str) -> Intent | None:
     # "'Finitions' sits higher than the other captions": what is compared with does not move
     patients = slots(s[:than.start()]) if than and slots(s[:than.start()]) else slots(s)
     refs = [n for n in slots(s[than.start():]) if n not in patients] if than else []
-    return Intent("nudge", patients, refs, params={"moves": moves, "degree": am.degree(s)})
+    params = {"moves": moves, "degree": am.degree(s)}
+    if re.search(r"\b(?:until|till|til|so|so that|to where) (?:" + E + r" |it |they )?(?:all |fully |wholly )?"
+                 r"(?:fits?|shows?|is (?:all )?(?:on|in)|are (?:all )?(?:on|in)|is inside|are inside)\b", s) and all(
+            length is None for _w, length in moves):
+        params["fits"] = True  # "slide it left until it fits": as far as it takes to be on the page
+    return Intent("nudge", patients, refs, params=params)
 
 
 __all__ = ["bound", "lock", "zorder", "swap", "separate", "inside", "distribute", "gap", "match", "align", "place",

@@ -194,6 +194,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
             # (a class word is a text's whole words when another noun follows: "the diagram label")
             # words read from a picture name it less surely than a text's own words ("the git workflow title")
             best = ("part", STRENGTH["part"]) if entry.drawn else ("text", STRENGTH["text"])
+        if best is None and not single and len(key) >= 6 and key in entry.words:
+            best = ("part", STRENGTH["part"])  # "zeste de savoir" run together in "zestedesavoir.com"
         if best is not None:
             hits.append((eid, best[0], best[1]))
     return hits or _part_hits(words, index)
@@ -225,7 +227,9 @@ def _name_goes_on(tokens: list[Token], k: int) -> bool:
         return False
     while k < len(tokens) and tokens[k].kind == "word" and tokens[k].text in _PART_GLUE:
         k += 1
-    return k < len(tokens) and tokens[k].kind == "word" and _rare(tokens[k].text) and tokens[k].text not in SAID_NOUNS
+    # ("the ACM logos", "both ACM circles": a plural of a noun for a kind of element ends the name)
+    return k < len(tokens) and tokens[k].kind == "word" and _rare(tokens[k].text) and _rare(
+        _singular(tokens[k].text)[0]) and tokens[k].text not in SAID_NOUNS
 
 
 def _rare(word: str) -> bool:
@@ -513,10 +517,13 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         modifiers_only = bool(m.words) and not m.names and not m.quote and (all(
             x in COLOR_WORDS or x in LANGUAGE_SCRIPTS for x in m.words) or (
             w in CLASS_WORDS and not any(x in CLASS_WORDS for x in m.words)))
-        if (_is_noun(tok) or _adjective_as_noun(tokens, j, m, started)) and not (
-                m.has_head and not modifiers_only and (_not_compound(w) or w in INTENT_WORDS and not (
-                    # "the date line is as loud as …": a noun that is also a verb ("line up"), said as a noun
-                    w in CLASS_WORDS and (j + 1 == len(tokens) or tokens[j + 1].text in _AFTER_NOUN_VERB)))):
+        # "the blue map pin icon": a word that is also a verb, between two nouns, is part of the name
+        verb_in_name = m.has_head and _noun_follows(tokens, j)
+        if (_is_noun(tok) or _adjective_as_noun(tokens, j, m, started) or verb_in_name) and not (
+                m.has_head and not modifiers_only and not verb_in_name and (_not_compound(w) or (
+                    w in INTENT_WORDS and not (
+                        # "the date line is as loud as …": a noun that is also a verb ("line up"), said as a noun
+                        w in CLASS_WORDS and (j + 1 == len(tokens) or tokens[j + 1].text in _AFTER_NOUN_VERB))))):
             word, plural = _singular(w)
             m.words.append(word)
             m.plural = plural or word in COLLECTIVES
@@ -542,6 +549,13 @@ _AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "si
 _AFTER_A_NOUN = {"on", "in", "at", "over", "near", "by", "behind", "beside", "is", "are", "sits", "looks"}
 
 
+def _noun_follows(tokens: list[Token], j: int) -> bool:
+    """Whether ``tokens[j]``, a word that is also a verb ("pin", "move"), stands before a noun of a class."""
+    w = tokens[j].text
+    return (w in INTENT_WORDS and w not in FUNCTION_WORDS and w.isalpha() and j + 1 < len(tokens)
+            and tokens[j + 1].text in CLASS_WORDS and tokens[j + 1].text not in INTENT_WORDS)
+
+
 def _adjective_as_noun(tokens: list[Token], j: int, m: Mention, started: bool) -> bool:
     """Whether ``tokens[j]``, a word that is mostly an adjective, is the noun of the phrase begun before it."""
     w = tokens[j].text
@@ -562,8 +576,8 @@ def _names_something(m: Mention) -> bool:
     heads = [w for w in m.words if w != "one"]
     if any(w in CLASS_WORDS for w in heads):
         return m.possessive or not all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads)
-    if not heads:
-        return "one" in m.words or m.ordinal is not None
+    if not heads:  # ("all six": those said before)
+        return "one" in m.words or m.ordinal is not None or (m.every and (m.count or 0) > 1)
     if all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads):
         return False
     if m.start == 0 and all(w not in COMMON_WORDS and not w.endswith("ly") for w in heads):

@@ -190,8 +190,8 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?"
                        # "… 20% bigger from its centre", "around the same centre", "stay centred", "centred on where
                        # it is now"
-                       r"|(?:(?:from|about|around|round) (?:its|the same|its own)|on the same) (?:centre|center)"
-                       r"(?: point)?"
+                       r"|(?:(?:keep|keeping) (?:it|them) )?(?:(?:from|about|around|round) (?:its|the same|its own)|"
+                       r"on the same) (?:centre|center)(?: point| line)?"
                        r"|(?:stay|stays|staying|remain|remains) (?:centred|centered)(?: where (?:it|they) (?:is|are))?"
                        r"(?: (?:in|on|within) (?:the |its |their )?\w+)?"
                        r"|(?:centred|centered) (?:(?:on|at|around) )?where (?:it|they) (?:is|are)(?: now)?"
@@ -318,3 +318,31 @@ def share_of_size(text: str, moves: list, *, bare: bool = False) -> bool:
     amount = moves[0][1] if len(moves) == 1 else None
     return (len(moves) == 1 and moves[0][0] in ("up", "down") and (amount.unit == "%" if amount is not None else bare)
             and bool(SIZE_VERB.match(text) or not MOVE_VERB.search(text)))
+
+
+#: "…, keep proportions", "proportionally": a size change that keeps the width to height ratio.
+PROPORTIONS = re.compile(r"\b(?:keep(?:ing)?|with|maintain(?:ing)?|preserv\w*|lock(?:ed|ing)?|same) (?:the |its |"
+                         r"their |original )?(?:proportions?|aspect(?: ratio)?|ratio)\b|\bproportional(?:ly)?\b|"
+                         r"\bin proportion\b|\bdon'?t (?:stretch|squash|distort)\b")
+_AMOUNTS = ("size", "factor", "percent", "fraction")
+
+
+def sizes_said_once(steps: list[Any], remarks: list[str]) -> list[Any]:
+    """The steps with one size said twice said once, and proportions said kept where they are.
+
+    "top OSC badge bigger, 60mm wide": "bigger" then how much, one resize (the one that says how much); "…,
+    keep proportions" (a clause of its own) keeps the ratio of every resize the request makes.
+    """
+    out = []
+    for k, s in enumerate(steps):
+        nxt = steps[k + 1] if k + 1 < len(steps) else None
+        vague = s.kind == "resize" and not any(s.intent.params.get(x) for x in (*_AMOUNTS, "stretch", "span"))
+        if vague and nxt is not None and nxt.kind == "resize" and nxt.patients == s.patients and any(
+                nxt.intent.params.get(x) for x in _AMOUNTS):
+            continue
+        out.append(s)
+    if any(PROPORTIONS.search(r) for r in remarks) or any(PROPORTIONS.search(s.text) for s in out):
+        for s in out:
+            if s.kind == "resize":
+                s.intent.params["keep_aspect"] = True
+    return out

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 
 from assistant.document import Layout
+from assistant.geometry import Box
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
     COMMON_WORDS,
@@ -141,6 +142,9 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 said = [[Token(QUOTE_MARK, " ".join(x.raw for x in part), "quote")] if names is not None and names(
                     part) else part for part in parts]
                 out = out[:cut] + [y for part in said for y in (Token("and", "and", "word"), *part)][1:]
+            elif not depth and (place := _aside_place(inner)):
+                # "the filled OSC badge (top one)": where it is says which
+                out += [Token("at", "at", "word"), Token("the", "the", "word"), Token(place, place, "word")]
             elif not depth and names is not None and names(tokens[start + 1:k]):
                 # its dots ("nous vous proposons...") would end the clause
                 out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]
@@ -148,6 +152,16 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
             out.append(t)
     out = _dashed_list(out, names) if names is not None else out
     return out if any(t.kind == "word" for t in out) else tokens
+
+
+def _aside_place(inner: list[str]) -> str | None:
+    """The place an aside in brackets says ("top one", "the left one", "on the right"), or None."""
+    m = re.fullmatch(r"(?:the )?(top|bottom|left|right|upper|lower) (?:one|version|copy)|(?:on|at) the "
+                     r"(top|bottom|left|right)", " ".join(inner))
+    if m is None:
+        return None
+    place = m.group(1) or m.group(2)
+    return {"upper": "top", "lower": "bottom"}.get(place, place)
 
 
 def _split_list(tokens: list[Token], joints: tuple[str, ...]) -> list[list[Token]]:
@@ -208,6 +222,21 @@ def copies(ids: list[str], layout: Layout) -> bool:
                for e in els[1:])
 
 
+def stacked(ids: list[str], layout: Layout) -> bool:
+    """Whether ``ids`` sit together as the parts of one thing.
+
+    Each lies within its own height of another, or on its line within a few heights of another: "the DConf
+    2018 heading" set as two texts is one heading; two "OSC" badges in two rows are two badges.
+    """
+    boxes = [layout.get(i).box for i in ids]
+
+    def near(b: Box, o: Box) -> bool:
+        h = max(b.height, o.height)
+        return b.distance(o) <= h or (abs(b.cy - o.cy) <= 0.5 * h and b.distance(o) <= 4 * h)
+
+    return all(any(b is not o and near(b, o) for o in boxes) for b in boxes)
+
+
 def texts_quoted(request: str, layout: Layout) -> str:
     """The request with the design's own words that hold a sentence mark put in quotes.
 
@@ -228,4 +257,4 @@ def _inside_quotes(text: str, at: int) -> bool:
     return any(text[:at].count(q) % 2 == 1 for q in ('"', "\u201c"))
 
 
-__all__ = ["page_said", "without_asides", "copies", "texts_quoted"]
+__all__ = ["page_said", "without_asides", "copies", "stacked", "texts_quoted"]

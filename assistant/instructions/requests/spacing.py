@@ -71,6 +71,10 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
         second = layout.get(b).box
         later = b if (second.cy, second.cx) > (first.cy, first.cx) else a
         mover, target = later, (a if later == b else b)
+        if layout.get(mover).pinned and not layout.get(target).pinned:
+            # "a 30px gap between the heading and the white card below": the heading moves, not the panel
+            # everything else sits on
+            mover, target = target, mover
     return _ranked(_gap_change(layout, mover, target, p) + _gap_change(layout, target, mover, p))
 
 

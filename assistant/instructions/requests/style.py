@@ -60,7 +60,8 @@ def _family(raw: str) -> str | None:
 
 
 #: "drop it to ~12px", "take the tagline down to 20pt": a size of type to reach, not a move.
-SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink|size|go)(?: E\d+(?: and E\d+)*)*"
+SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink|size|go|bump|increase|enlarge|grow|"
+                     r"boost|decrease)(?: E\d+(?: and E\d+)*)*"
                      r"(?: (?:down|up|back))? "
                      r"to (?:about |around |roughly |approximately |~)?\d+(?:\.\d+)?(?: (?:pt|px|points?|pixels?)|"
                      r"(?= please| pls|$)| ?ish\b)(?: please| pls)?"
@@ -128,15 +129,15 @@ def _font_size(skel: str) -> dict[str, Any] | None:
         return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}
     length = am.first_length(skel)
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
-    if not fontish and not (length and re.search(r"\b(?:make|set)\b", skel) and length.unit in ("pt", "px", "point",
-                                                                                              "points", "pixels")
+    if not fontish and not (length and re.search(r"\b(?:make|set|bump|increase|decrease|enlarge|boost)\b", skel) and
+                            length.unit in ("pt", "px", "point", "points", "pixels")
                             and not re.search(r"\b(?:up|down|left|right|wide|tall|high)\b", skel)):
         return None
     if length is None and fontish and (re.search(r"\bsize (?:to |of |at |=)?\d|\b(?:up|down) to ", skel) or
                                        SIZE_TO.fullmatch(skel)):
         length = am.first_length(skel, bare=True)
     if length is not None and length.unit != "%":
-        if (grow or shrink) and not re.search(_SIZE_TARGET, skel):
+        if (grow or shrink) and not re.search(_SIZE_TARGET, skel) and not SIZE_TO.search(skel):
             return {"delta": length, "sign": 1 if grow else -1}
         return {"abs": length}
     pct = am.percent(skel)

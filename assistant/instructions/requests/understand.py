@@ -39,12 +39,14 @@ from dataclasses import dataclass, field
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
+    alike,
     best_candidates,
     broad_candidates,
     carried,
     describe,
     drawn_on,
     extreme,
+    framed,
     holding,
     in_part,
     lined_up,
@@ -57,6 +59,7 @@ from assistant.instructions.requests.choose import (
     related_to,
     score_mention,
     toward,
+    under_heading,
     unknown_head,
 )
 from assistant.instructions.requests.clauses import (
@@ -106,8 +109,9 @@ from assistant.instructions.requests.said import (
     moved_by,
     reason_after,
     reread,
+    sizes_said_once,
 )
-from assistant.instructions.requests.scope import copies, page_said, texts_quoted, without_asides
+from assistant.instructions.requests.scope import copies, page_said, stacked, texts_quoted, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, fold, tokenise
@@ -230,9 +234,11 @@ class _Reader:
             if fits:
                 return fits[:1]
         if m.everything and not m.others:
-            return [e for e in self.index.content_ids() if self.layout.get(e).group is None]
+            return self.index.everything()
         if m.others:
             return []  # filled in by the caller once the other mentions are known
+        if not m.has_head and (m.count or 0) > 1 and m.every and len(self.subject) >= m.count:
+            return list(self.subject)  # "the feature bullets look uneven … space all six out evenly": those
         if not m.has_head and ("one" in m.words or m.ordinal is not None or m.place):
             # ("the 2 QR codes don't match, left one is smaller": one of those the request named before)
             pool = (self._pool_from(prev) if prev is not None
@@ -273,12 +279,15 @@ class _Reader:
         self.pool = broad_candidates(scores, self.index) if (not m.names and not m.quote) or by_words else cands
         if (m.plural or m.every) and not m.count and not m.names:
             cands = self.pool  # "all the headings": the title and the subheadings
+        elif m.plural and (m.count or 0) > len(cands):  # "both ACM circles": the next best too; "all five step boxes"
+            ranked = sorted(self.pool, key=lambda i: -scores[i])
+            cands = alike(ranked, m.count, self.layout) or (cands + [i for i in ranked if i not in cands])[:m.count]
         if m.plural and not m.names and not m.quote:
             # "the thrust headings": those whose words say "thrust" (too many for a name, a few of the kind)
             said = [w for w in m.words if w not in CLASS_WORDS and len(w) > 2]
             worded = [i for i in dict.fromkeys(cands + self.pool) if said and all(
                 any(w in t.split() or w + "s" in t.split() for t in self.index.entry(i).texts[:1]) for w in said)]
-            cands = worded if len(worded) > 1 else cands
+            cands = worded if len(worded) > 1 else under_heading(cands, said, self.index) if not worded else cands
         for word in END_WORDS.keys() & set(m.words):
             if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
                 kept = in_part(cands, END_WORDS[word], self.layout)
@@ -298,10 +307,11 @@ class _Reader:
             if m.count and len(cands) > m.count:
                 self.pool = list(cands)  # a place said after ("… in the middle column") chooses among them all
                 ranked = sorted(cands, key=lambda i: -scores[i])
-                cands = self.index.reading_order(ranked[:m.count])
+                cands = self.index.reading_order(alike(ranked, m.count, self.layout) or ranked[:m.count])
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
         whole = {e for e, kind, _s in m.names if kind == "text"}
-        if len(whole) > 1 and set(cands) <= whole and not m.quote and m.place is None and m.ordinal is None:
+        if len(whole) > 1 and set(cands) <= whole and not m.quote and m.place is None and m.ordinal is None and (
+                stacked(cands, self.layout)):
             m.plural = True  # "the DConf 2018 heading": each text said whole, together the one heading
             return cands
         picked = narrow(m, cands, self.index)
@@ -352,19 +362,6 @@ class _Reader:
         said = fold(m.quote)
         return next((d.id for d in self.layout.descendants_of(group_id) if d.kind == "text"
                      and self.index.entry(d.id).texts[:1] == [said]), None)
-
-    def _framed(self, eid: str, m: Mention) -> str:
-        """The unit of a picture and its frame, for "the logo box": the frame said with the picture's noun."""
-        e = self.layout.get(eid)
-        if e.kind != "shape" or e.group is None or not e.group.startswith("la-") or len(m.words) < 2:
-            return eid
-        said = {CLASS_WORDS.get(w) for w in m.words[:-1]} & {"logo", "image"}
-        unit = self.layout.get(e.group)
-        inside = [self.layout.get(c) for c in unit.children if c != eid]
-        if said and CLASS_WORDS.get(m.words[-1]) == "shape" and any(c.kind == "image" or c.role in said
-                                                                    for c in inside):
-            return unit.id
-        return eid
 
     def _pool_from(self, prev: Mention) -> list[str]:
         # "make the second Hunter Hack Day 80 % the size of the top one": every one the noun could mean
@@ -424,8 +421,8 @@ class _Reader:
             return
         if held_edge and not (self.steps and self.steps[-1].kind == "resize") and self.pending is not None:
             return  # "… runs past the panel; keep its left edge but make it end where the panel ends": the mend says
-        if held_edge and self.steps and (self.steps[-1].kind == "resize" or self.steps[-1].kind == "style" and
-                                         "font_size" in self.steps[-1].intent.params):
+        if held_edge and self.steps and (self.steps[-1].kind in ("resize", "match") or (
+                self.steps[-1].kind == "style" and "font_size" in self.steps[-1].intent.params)):
             # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side
             self.steps[-1].intent.params["anchor"] = held_anchor(held_edge, self.steps[-1].intent.params.get("anchor"))
             return
@@ -459,8 +456,7 @@ class _Reader:
                 try:
                     found = self.resolve(mentions[n], None, last.intent, mentions, {})
                 except _Ask:
-                    found = []
-                # beside it: within its own size of it (the nearest, where one is said)
+                    found = []  # (beside it: within its own size of it, the nearest, where one is said)
                 found = sorted((i for i in found if i not in last.patients and any(
                     self.layout.get(i).box.distance(b) <= max(b.width, b.height) for b in movers)),
                     key=lambda i: min(self.layout.get(i).box.distance(b) for b in movers))
@@ -556,7 +552,7 @@ class _Reader:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
                 except _Ask as ask:
                     if (describes(skel) or (intent.kind == "lock" and intent.params.get("keep"))) and \
-                            ask.status == "missing" and not m.pronoun:
+                            ask.status in ("missing", "question") and not m.pronoun:
                         # "the CC badge is crashing into the credit line - slide the text left", "… leave the badge
                         # alone": a problem or a hold about what is not found; said if nothing else is asked
                         self.unresolved = self.unresolved or ask
@@ -582,8 +578,7 @@ class _Reader:
             if relation.group(2) == "on" and unknown_head(mentions[n]) and not mentions[n].names \
                     and not mentions[n].quote:  # "the little light on the word …": maybe an ornament
                 pool = list(dict.fromkeys(pool + drawn_on(self.index, resolved.get(k, []))))
-            near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2),
-                              count=mentions[n].count or 1)
+            near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2), count=mentions[n].count or 1)
             resolved[n] = near or resolved[n]
         if intent is not None:  # "the gap between the compass and the OSGeo text": two things, not one twice
             said = [n for n in dict.fromkeys(intent.patients + intent.refs) if n < len(mentions)]
@@ -601,7 +596,7 @@ class _Reader:
         self._trailing_place(mentions, resolved, skel, pools, place_says_which)
         for n, m in enumerate(mentions):
             if not m.pronoun:
-                resolved[n] = list(dict.fromkeys(self._framed(i, m) for i in resolved[n]))
+                resolved[n] = list(dict.fromkeys(framed(self.layout, i, m) for i in resolved[n]))
             line = re.search(rf"\b(row|column) of E{n}\b", skel)
             if line and m.plural and len(resolved[n]) > 1:  # "the whole row of step buttons": those in one row
                 resolved[n] = lined_up(self.index, resolved[n], line.group(1))
@@ -680,7 +675,7 @@ class _Reader:
         patients, refs = narrow_by_relation(self.layout, intent, mentions, resolved, patients, refs)
         if intent.kind == "inside" and intent.params.get("bound") and refs and intent.refs and not all(
                 set(mentions[n].words) <= PAGE_WORDS for n in intent.refs if n < len(mentions)):
-            holder = holding(self.index, mentions[intent.refs[0]], refs, patients)
+            holder = holding(self.index, mentions[intent.refs[0]], refs, patients, intent.params.get("axis"))
             if holder is None:
                 self.remarks.append(" ".join(t.raw for t in tokens))  # what holds it is not known: no limit
                 return
@@ -732,11 +727,13 @@ class _Reader:
                 e for e, *_ in m.names} and not (m.plural or m.every or m.pronoun) and self._picture(found[0])
             if not elsewhere and (len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which)):
                 continue
-            # ("on top of X" is a relation, no place)
-            # ("the × between the logos in the top row": the place says which ×)
+            # ("on top of X" is a relation, no place; "the × between the logos in the top row": the place says which ×)
             corner_end = r"\b" if says_which else " "  # ("… the logo bottom left" ends the clause: a place, said which)
-            after = re.search(rf"\bE{n} (?:that is |which is |that are |which are |sitting |placed )?(?:(?:between|"
-                              r"next to|beside|by|near|under|above|below|over|of|from) E\d+ (?:and E\d+ )?)?"
+            # ("swap the ACM logo and the OSC badge in the top row": a row both are in says which of both)
+            both = r"and E\d+ (?=in the (?:top|bottom|middle|left|right) (?:row|column|line)\b)"
+            after = re.search(rf"\bE{n} (?:{both})?(?:that is |which is |that are |which are |sitting |placed )?"
+                              r"(?:(?:between|next to|beside|by|near|under|above|below|over|of|from) E\d+ "
+                              r"(?:and E\d+ )?)?"
                               r"(?:(?:at|on|in) (?:the )?(?:very |far )?|(?=(?:top|bottom) (?:left|right)"
                               + corner_end + r"))(top|bottom|left|right|middle|center)(?: (left|right)(?: hand)?"
                               r"(?: corner)?)?\b(?! of\b)", skel)
@@ -881,6 +878,8 @@ class _Reader:
                 # "validate should come after build — swap those two boxes"; "time should come straight after the
                 # date - swap Golisano 2620 and 4pm - 6pm": an order said wrong, then the swap that rights it
                 held.kind == "place" and kind == "swap") or (
+                # "the intro text is wider than the beige box, keep it within the box's width"
+                held.intent.params.get("compare") and kind == "inside") or (
                 # "the subtitle is jammed right under the big PostGIS, add about 3mm between them"
                 held.kind == "place" and held.intent.params.get("tight") and kind in ("gap", "nudge")
                 and bool(set(step.patients) & set(held.patients)))
@@ -944,6 +943,7 @@ class _Reader:
                         [c for c in self.layout.get(i).children if c not in edited] if any(
                             a == i for e in edited for a in self.index.ancestors(e)) else [i])]
             self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
+        self.steps = sizes_said_once(self.steps, self.remarks)
 
 
 def understand(text: str, layout: Layout, context: RequestContext | None = None,

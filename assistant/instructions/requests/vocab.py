@@ -33,7 +33,7 @@ CLASS_WORDS: dict[str, str] = {
     "source": "caption", "disclaimer": "caption", "print": "caption", "legal": "caption", "credits": "credit",
     "copyright": "credit", "licence": "credit", "license": "credit", "attribution": "credit",
     # calls to action
-    "button": "cta", "cta": "cta", "link": "link", "action": "cta", "pill": "cta",
+    "button": "cta", "cta": "cta", "link": "link", "action": "cta", "pill": "cta", "tab": "cta",
     # pictures
     "photo": "image", "image": "image", "picture": "image", "pic": "image", "photograph": "image",
     "shot": "image", "illustration": "image", "graphic": "image", "artwork": "image", "visual": "image",
