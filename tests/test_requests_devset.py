@@ -41,8 +41,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 1526
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (1023 met and 194 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (1045 met and 184 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 1021, missed
-    assert res["wrong_edits"] <= 196
+    assert res["met"] >= 1043, missed
+    assert res["wrong_edits"] <= 186
     assert res["seconds"] < 1.5

@@ -201,3 +201,90 @@ def test_a_word_before_a_sticker_names_no_barcode_where_there_is_none() -> None:
     u = understand("the barcode sticker at the bottom needs more room around it",
                    import_svg_text(SLIDE, source="slide.svg").layout)
     assert u.status == "missing"
+
+
+POSTER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 900" width="1200" height="900">
+  <text id="h1" x="60" y="100" font-size="36" font-family="sans-serif">Thrust 1: Development</text>
+  <text id="q11" x="80" y="160" font-size="20" font-family="sans-serif">How do infants learn?</text>
+  <text id="q12" x="80" y="220" font-size="20" font-family="sans-serif">What do toddlers see?</text>
+  <text id="h2" x="60" y="320" font-size="36" font-family="sans-serif">Thrust 2: Circuits</text>
+  <text id="q21" x="80" y="380" font-size="20" font-family="sans-serif">How do neurons compute?</text>
+  <text id="q22" x="80" y="430" font-size="20" font-family="sans-serif">Can we find signatures</text>
+  <text id="q23" x="80" y="500" font-size="20" font-family="sans-serif">Why do circuits differ?</text>
+  <text id="h3" x="660" y="100" font-size="36" font-family="sans-serif">Thrust 3: Vision</text>
+  <text id="q31" x="680" y="160" font-size="20" font-family="sans-serif">How does vision work?</text>
+  <text id="about" x="660" y="620" font-size="18" font-weight="700"
+        font-family="sans-serif">The open source software</text>
+  <text id="intro" x="660" y="560" font-size="18" font-family="sans-serif">A plain first paragraph here</text>
+  <text id="quote" x="60" y="780" font-size="28" font-family="sans-serif">What I cannot create</text>
+  <text id="author" x="700" y="780" font-size="20" font-family="sans-serif">- R. Feynman</text>
+  <text id="credit" x="60" y="860" font-size="12"
+        font-family="sans-serif">Jane Doe, http://jane.example.org. License: CC BY</text>
+</svg>"""
+
+
+def _poster(request: str):
+    u = understand(request, import_svg_text(POSTER, source="poster.svg").layout)
+    assert u.status == "edit", (u.status, u.message)
+    return [(s.kind, s.patients, s.refs, s.intent.params) for s in u.steps]
+
+
+def test_the_questions_under_a_heading_are_those_down_to_the_next_heading() -> None:
+    (kind, patients, _r, _p), = _poster("the questions under Thrust 2 are tiny, make them 10% bigger")
+    assert kind in ("resize", "style") and sorted(patients) == ["q21", "q22", "q23"]
+    (kind, patients, _r, _p), = _poster("space the three questions under Thrust 2 evenly")
+    assert kind == "distribute" and patients == ["q21", "q22", "q23"]
+
+
+def test_follow_on_its_line_with_a_gap(tmp_path: Path) -> None:
+    chat = _chat(tmp_path, POSTER)
+    before = chat.document.layout.get("author").box
+    assert chat.handle("'- R. Feynman' should follow the quote with just a 30px gap").edited
+    after, quote = chat.document.layout.get("author").box, chat.document.layout.get("quote").box
+    assert after.x == pytest.approx(quote.x2 + 30, abs=1.0) and after.y == pytest.approx(before.y)
+
+
+def test_a_wish_is_the_request_and_a_weight_says_which_paragraph() -> None:
+    (kind, patients, _r, _p), = _poster("I'd like 20px between Thrust 3 and the bold paragraph")
+    assert kind == "gap" and set(patients) == {"h3", "about"}
+
+
+INFOGRAPHIC = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 700" width="1000" height="700">
+  <text id="title" x="60" y="80" font-size="40" font-family="sans-serif">A week of campus wifi</text>
+  <text id="desc" x="60" y="560" font-size="14" font-family="sans-serif"><tspan x="60" dy="0">526 359 access
+    point log entries of one week of university life</tspan><tspan x="60" dy="18">from Friday to Friday, shown as
+    lines between buildings</tspan><tspan x="60" dy="18">Source and data: http://data.example.org</tspan></text>
+  <text id="credit" x="600" y="640" font-size="14" font-family="sans-serif"><tspan x="600" dy="0">Jane Doe,
+    http://jane.example.org</tspan><tspan x="600" dy="18">License: Creative Commons Attribution 4.0</tspan></text>
+  <rect id="badge" x="860" y="640" width="80" height="30" fill="#333333"/>
+</svg>"""
+
+
+def test_a_description_is_not_a_credit_line() -> None:
+    u = understand("make the description text 25% bigger", import_svg_text(INFOGRAPHIC, source="i.svg").layout)
+    assert u.status == "edit" and u.steps[0].patients == ["desc"]
+
+
+def test_a_move_with_a_purpose_of_not_running_under_keeps_its_amount() -> None:
+    (kind, patients, _r, params), = _poster("slide the credit 100px to the left so it doesnt run under the quote")
+    assert kind == "nudge" and params["moves"][0][1].value == 100
+
+
+def test_drawn_on_top_then_send_it_behind_is_one_edit() -> None:
+    layout = import_svg_text(INFOGRAPHIC, source="i.svg").layout
+    u = understand("the credit text is drawn on top of the cc badge, send it behind", layout,
+                   read=lambda ids: {"badge": "BY"})
+    assert u.status == "edit" and [(s.kind, s.patients) for s in u.steps] == [("zorder", ["credit"])]
+
+
+def test_a_vague_size_then_the_size_of_type_is_one_size() -> None:
+    steps = _poster("the author a bit smaller - 16 instead of 20 - and keep it where it is")
+    sizes = [s for s in steps if s[0] in ("style", "resize")]
+    assert len(sizes) == 1 and sizes[0][3]["font_size"]["factor"] == pytest.approx(0.8)
+
+
+def test_a_licence_badge_is_named_cc_by_its_letters() -> None:
+    svg = POSTER.replace("</svg>", '<rect id="badge" x="1000" y="820" width="80" height="30" fill="#333"/></svg>')
+    layout = import_svg_text(svg, source="poster.svg").layout
+    u = understand("move the CC badge up 10px", layout, read=lambda ids: {"badge": "BY SA"})
+    assert u.status == "edit" and u.steps[0].patients == ["badge"]

@@ -304,13 +304,16 @@ def _align(step: Step, layout: Layout) -> list[Actions]:
             edge = "center_x" if stacked else "center_y"
         else:
             edge = "left" if stacked else "top"
+    if p.get("pairs") and len(refs) == len(patients) > 1:  # each with its own ("… with their picture")
+        return [[{"type": "align", "ids": [a], "edge": edge, "to": "element", "target_id": b}
+                 for a, b in zip(patients, refs)]]
     if refs:
         target = refs[0] if len(refs) == 1 else _column(layout, refs, edge, patients)
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": target}]]
     if p.get("page"):
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "margins"}]]
     if step.intent.refs and len(patients) == 1 and not step.refs_are_others and re.search(
-            r"\b(?:with|to) (?:the|a|an) \w+", step.text):
+            r"\b(?:with|to|where) (?:the|a|an) \w+", step.text):
         # "… lines up with the top of the girl's head", where that names only what moves: with what is not known
         raise CannotPlan(f"line {patients[0]!r} up with what? What the request names there is {patients[0]!r} itself")
     if len(patients) > 1:

@@ -23,7 +23,7 @@ from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.language import LANGUAGES, language_of
 from assistant.instructions.requests.plan import Step
-from assistant.instructions.requests.refs import Mention, find_mentions
+from assistant.instructions.requests.refs import WEIGHT_WORDS, Mention, find_mentions
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
     EDGE_WORDS,
@@ -68,9 +68,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     """Each element's score for mention ``m`` (only elements with a positive score)."""
     scores: dict[str, float] = {}
     m = _id_as_class(m, index)
-    if "card" in m.words and any(word_family(w) is not None for w in m.words):
-        # "the white card below": a panel of that colour on the page, not the page (which has no colour said)
-        m = replace(m, words=["panel" if w == "card" else w for w in m.words])
+    if {"card", "banner"} & set(m.words) and any(word_family(w) is not None for w in m.words):
+        # "the white card below", "the green banner": a panel of that colour on the page, not the page itself
+        m = replace(m, words=["panel" if w in ("card", "banner") else w for w in m.words])
     sign = _sign_said(m) if not m.quote and not m.names else None
     if sign is not None:
         found = [eid for eid in _symbols(sign, index) if index.on_page(index.layout.get(eid))]
@@ -178,6 +178,19 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
+    if "body" in classes and not names and not m.quote and len(scores) > 1:
+        # "the description": a paragraph that says something, not a credit line (a name, a web address, a licence)
+        for eid in scores:
+            if index.entry(eid).classes.get("credit", 0.0) >= 1.0 and len(index.layout.get(eid).text or "") <= 160:
+                scores[eid] -= 1.0
+    weight = next((w for w in m.words if w in WEIGHT_WORDS), None)
+    if weight is not None and len(scores) > 1:  # "the bold intro paragraph": of those, the bold one
+        for eid in scores:
+            e = index.layout.get(eid)
+            w = e.font_weight or 400
+            if e.kind == "text" and (w >= 600 if weight in ("bold", "bolded", "heavy") else w <= 300 if weight in (
+                    "light", "thin") else 400 <= w < 600):
+                scores[eid] += 1.0
     if head == "background" and not names and not m.quote and len(scores) > 1:
         # "the yellow background": of two yellow shapes behind the rest, the one everything sits on (the largest,
         # when it is clearly the largest: two alike are both meant)
@@ -675,23 +688,41 @@ def under_heading(cands: list[str], said: list[str], index: ElementIndex) -> lis
 def alike(ranked: list[str], count: int, layout: Layout) -> list[str]:
     """Of ``ranked`` (best first), the ``count`` that make one set of like things, or [] when no one set does.
 
-    "All five step boxes": five of a kind (one kind of element, about one height) in one row or one column, the
-    only such set of that many, though panels and logos are boxes too.
+    "All five step boxes": five of a kind (one kind of element, about one height) in one row or one column, or
+    of one size wherever they are ("all four screenshots" in a grid of two by two), the only such set of that
+    many, though panels and logos are boxes too.
     """
     def key(e: Element) -> str:
         return e.kind
 
     els = [layout.get(i) for i in ranked]
     sets = []
-    for axis in ("row", "column"):
+    for axis in ("row", "column", "size"):
         for e in els:
             mates = [o for o in els if key(o) == key(e) and abs(o.box.height - e.box.height) <= 0.25 * e.box.height
                      and (abs(o.box.cy - e.box.cy) <= 0.5 * e.box.height if axis == "row"
-                          else abs(o.box.cx - e.box.cx) <= 0.5 * e.box.width)]
+                          else abs(o.box.cx - e.box.cx) <= 0.5 * e.box.width if axis == "column"
+                          else abs(o.box.width - e.box.width) <= 0.1 * e.box.width
+                          and abs(o.box.height - e.box.height) <= 0.1 * e.box.height)]
             ids = sorted(o.id for o in mates)
             if len(ids) == count and ids not in sets:
                 sets.append(ids)
     return sets[0] if len(sets) == 1 else []
+
+
+def member_quoted(index: ElementIndex, group_id: str, m: Mention) -> str | None:
+    """The member of ``group_id`` whose text is what ``m`` quotes, if one is."""
+    if not m.quote:
+        return None
+    said = fold(m.quote)
+    return next((d.id for d in index.layout.descendants_of(group_id) if d.kind == "text"
+                 and index.entry(d.id).texts[:1] == [said]), None)
+
+
+def wordless_picture(layout: Layout, eid: str) -> bool:
+    """Whether the element is a picture or a logo (embedded or drawn) with no words of its own."""
+    e = layout.get(eid)
+    return e.role in ("image", "logo") and not any(d.kind == "text" for d in [e, *layout.descendants_of(eid)])
 
 
 def framed(layout: Layout, eid: str, m: Mention) -> str:
@@ -832,9 +863,14 @@ def drawn_on(index: ElementIndex, targets: list[str]) -> list[str]:
 
 
 def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, count: int = 1) -> list[str]:
-    """The one (or ``count``) of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it")."""
+    """The one (or ``count``) of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it").
+
+    ``count`` 0, below a heading: all of them down to the next heading ("the questions under Thrust 1").
+    """
     if not targets or not pool:
         return []
+    if count == 0 and len(targets) > 1:  # "the captions under both screenshots": those under each
+        return list(dict.fromkeys(i for k in targets for i in related_to(layout, pool, [k], rel, 0)))
     t = layout.get(targets[0]).box
     inside = {d.id for k in targets for d in layout.descendants_of(k)}
     pool = [i for i in pool if i not in inside]  # "the text in the TikZ box": not the box's own label
@@ -874,7 +910,19 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
             found.append((b.x - t.x2, i))
         elif side is None:
             found.append((b.distance(t), i))
-    return [i for _d, i in sorted(found)[:count]]
+    if count == 0 and side == "below":
+        heading = layout.get(targets[0])
+        nxt = [o.box.y for o in layout.elements if o.id not in targets and o.role == heading.role and o.kind == "text"
+               and o.box.y > t.y2 and min(o.box.x2, t.x2) - max(o.box.x, t.x) > 0]
+        end, last, out = min(nxt, default=float("inf")), t.y2, []
+        for _d, i in sorted(found):  # down to the next heading, or to a gap wider than a few of the heading's lines
+            b = layout.get(i).box
+            if b.y2 > end or b.y - last > 3 * t.height:
+                break
+            out.append(i)
+            last = max(last, b.y2)
+        return out
+    return [i for _d, i in sorted(found)[:max(count, 1)]]
 
 
 def toward(box: Box, place: str) -> float:
@@ -983,4 +1031,5 @@ def nearest_refs(layout: Layout, intent: Intent, mentions: list[Mention], resolv
 
 __all__ = ["carried", "nearest_refs", "holding", "narrow_by_relation", "names_single", "score_mention", "unknown_head",
            "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "related_to", "drawn_on",
-           "lined_up", "pinned_art", "toward", "framed", "under_heading", "alike", "BROADER"]
+           "lined_up", "pinned_art", "toward", "framed", "under_heading", "alike",
+           "member_quoted", "wordless_picture", "BROADER"]

@@ -169,7 +169,11 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
 def detect_intent(skel: str, tokens: list[Token], original: str = "") -> Intent | None:
     """The intent of a clause skeleton; ``original`` (the request as typed) is where font names are read."""
     raw = original or " ".join(t.raw for t in tokens)
-    return detect(skel, style=lambda s: detect_style(s, raw))
+    found = detect(skel, style=lambda s: detect_style(s, raw))
+    wish = re.match(r"(?:i|we) (?:would |do )?(?:like|want|need|prefer)(?: to(?: have| see| get)?)? (?=\S)", skel)
+    if found is None and wish:  # "I'd like 1cm between the subtitle and the intro": the wish is the request
+        found = detect(skel[wish.end():], style=lambda s: detect_style(s, raw))
+    return found
 
 
 def looks_english(tokens: list[Token]) -> bool:

@@ -39,6 +39,8 @@ _GENERATED_ID = re.compile(
     r"^(?:la[-_])?(?:path|rect|text|tspan|g|group|flowroot|flowpara|image|img|circle|ellipse|polygon|polyline|"
     r"line|use|layer|svg|cluster|paragraph|shape|object|defs|clippath|mask|a|stop|lineargradient|"
     r"radialgradient)[-_]?\d+(?:[-_]\d+)*$", re.I)
+#: What a Creative Commons badge says in letters (its "cc" is two circled c's a reader does not read).
+_LICENCE_TERMS = frozenset({"cc", "by", "sa", "nc", "nd", "zero", "pd", "bysa", "bync", "bynd"})
 _ROLE_CLASSES = {
     "title": {"title", "heading"}, "subtitle": {"subtitle", "heading"}, "body": {"body", "text"},
     "caption": {"caption", "text"}, "cta": {"cta", "link"}, "logo": {"logo"}, "image": {"image"},
@@ -127,6 +129,8 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["footnote"] = 1.0  # "*) a human being is currently required …"
     if re.search(r"\d", text):
         out["number"] = 0.6
+    if "?" in text or re.match(r"\s*(?:how|what|why|when|where|who|which|can|could|does|do|is|are|will)\b", text, re.I):
+        out["question"] = 1.0  # "the five questions under Thrust 4" (set with or without their marks)
     return out
 
 
@@ -227,6 +231,10 @@ class ElementIndex:
                 if entry.drawn:  # a reader runs words together ("FachhochschulePotsdam"): their parts too
                     entry.words += [fold(w) for w in re.findall(r"[A-Z]?[a-z]{2,}", text) if fold(w) not in entry.words]
                     entry.words += [a for a in _initials(text) if a not in entry.words]
+                    if entry.words and set(entry.words) <= _LICENCE_TERMS:  # a Creative Commons badge reads "BY SA"
+                        entry.words += [w for w in ("cc", "creative", "commons", "licence", "license")
+                                        if w not in entry.words]
+                        entry.texts += ["cc", "creative commons"]
         for stem, ids in families.items():
             for i in ids:
                 if self.entries[i].keys.get(stem, ("token", 0.0))[0] == "token":

@@ -105,7 +105,10 @@ def bound(s: str) -> Intent | None:
                       params={"mover": True, "bound": True})
     m = re.match(r"(?:(?:without|not|never) (?:\w+ )?(?:" + _OVERLAP_VERB + r"|(?:getting|going|moving) (?:over|into|"
                  r"onto))|so (?:" + E + r" )?(?:does|do|will|is|are) not (?:\w+ )?(?:" + _OVERLAP_VERB + r"|touch|"
-                 r"(?:get|go|move) (?:over|into|onto)))(?: with)? (" + E + r")$", s)
+                 r"(?:get|go|move|run|slip|sit|tuck) (?:over|into|onto|under|underneath|beneath|behind))|"
+                 # ("… so it doesnt run under the CC logo", its "so" read as the purpose)
+                 r"(?:" + E + r" )?(?:does|do|will|should) not (?:run|slip|sit|go|get|tuck) (?:under|underneath|"
+                 r"beneath|behind|into|over))(?: with)? (" + E + r")$", s)
     if m:
         return Intent("separate", [], [int(m.group(1)[1:])], params={"mover": True, "bound": True})
     keep = r"(?:keep(?:ing)?|stays?|staying|still|remains?|remaining|leave|leaving) (?:(" + E + r") )?(?:(?:is|are|" \
@@ -135,7 +138,8 @@ def separate(s: str) -> Intent | None:
     if m:
         return Intent("separate", [int(m.group(1)[1:])], [int(m.group(2)[1:])],
                       params={"mover": True, "or_gap": "away from" in m.group(0)})
-    m = re.search(r"(" + E + r")(?: (?:and|&|of) (" + E + r"))? (?:is |are |still |kind of |a bit |slightly )*" +
+    m = re.search(r"(" + E + r")(?: (?:and|&|of) (" + E + r"))? (?:is |are |still |kind of |a bit |slightly |drawn |"
+                  r"painted )*" +
                   _OVERLAP_VERB + r"(?: with| each other| one another)?(?: (?:the )?(?:(?:(?:left|right|top|bottom) )?"
                   r"(?:side|edge|end|corner)|bottom|top) of)?(?: (" + E + r"))?", s)
     if m and (m.group(2) or m.group(3)):
@@ -528,7 +532,7 @@ def place(s: str) -> Intent | None:
         return Intent("place", slots(m.group("who")), [int(m.group("e")[1:])], params={"rel": "in", "corner": corner})
     m = re.search(r"\b(?P<adv>right |just |directly |immediately |straight )?(?P<rel>under|below|beneath|underneath|"
                   r"above|over|on top of|next to|beside|alongside|to the left of|to the right of|left of|right of|"
-                  r"before|after|in front of)\s+(?P<e>" + E + r")", s)
+                  r"before|after|follows?|precedes?|in front of)\s+(?P<e>" + E + r")", s)
     if not m or not slots(s[:m.start()]):
         return None
     if re.search(r"\b(?:is|are|looks?|seems?|feels?)\b.*\btoo (?:big|large|huge|small|tiny|little|heavy|light|wide|"
@@ -536,10 +540,14 @@ def place(s: str) -> Intent | None:
         return None  # "the icon looks too big next to its paragraph": a size, beside what it is judged by
     if re.match(r" (?:is|are|looks?|seems?|feels?)\b", s[m.end():]):
         return None  # "the asterisk next to edit is tiny": the place says which one; the clause says what is wrong
+    if m.group("rel") in ("on top of", "over", "in front of") and re.search(
+            r"\b(?:is|are)(?: \w+)? (?:drawn|painted|rendered|stacked|layered)$", s[:m.start()].rstrip()):
+        return None  # "the credit text is drawn on top of the cc badge": an order of painting, said wrong
     rel = {"under": "below", "beneath": "below", "underneath": "below", "below": "below", "above": "above",
            "over": "above", "on top of": "above", "next to": "beside", "beside": "beside", "alongside": "beside",
            "to the left of": "left", "left of": "left", "to the right of": "right", "right of": "right",
-           "before": "above", "after": "below", "in front of": "above"}[m.group("rel")]
+           "before": "before", "after": "after", "follow": "after", "follows": "after", "precede": "before",
+           "precedes": "before", "in front of": "above"}[m.group("rel")]
     # "… just under the date, with 5 mm of space": the gap is said
     said = re.search(r"\b(?:with|leaving|leave|and)\b.*\b(?:space|gap|room|margin|air)\b|\b(?:space|gap) of\b", s)
     gap = am.first_length(s) if said else None

@@ -25,6 +25,10 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         whole = detect_intent(skel, tokens, original)
         if whole is not None and whole.kind == "edge" and whole.params.get("inset") is not None:
             return whole
+    if goal is not None and goal.kind == "resize" and goal.params.get("end_at") and main is not None and \
+            main.kind == "nudge":
+        # "pull it left so it ends where the date line ends": moved until its right edge is there, not stretched
+        return Intent("align", main.patients or goal.patients[:1], goal.refs, params={"edge": "right", "page": False})
     intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
     if intent is goal and goal is not None and goal.kind in ("gap", "separate") and moved_by(main):
         # "bring it up 20px so it sits closer to the mascots", "slide the divider 1 mm to the right so it stops

@@ -189,7 +189,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
                     continue  # a class or page word is read as such, not as part of an id
                 if best is None or strength > best[1]:
                     best = (kind, strength)
-        if best is None and (len(folded) >= 3 or (single and run[0].kind == "number")) and folded in entry.texts \
+        if best is None and (len(folded) >= 3 or (single and run[0].kind == "number") or (
+                entry.drawn and len(folded) == 2)) and folded in entry.texts \
                 and not (single and words[0] in CLASS_WORDS and not after_the):
             # (a class word is a text's whole words when another noun follows: "the diagram label")
             # words read from a picture name it less surely than a text's own words ("the git workflow title")
@@ -239,7 +240,8 @@ def _rare(word: str) -> bool:
     return (len(word) >= 3 and word.isalpha() and word not in CLASS_WORDS and word not in FUNCTION_WORDS
             and word not in INTENT_WORDS and word not in COMMON_WORDS and word not in PAGE_WORDS
             and word not in EDGE_WORDS and word not in MEASURE_WORDS and word not in POSITION_ADJECTIVES
-            and word not in NOT_NOUNS and word not in COLOR_WORDS and word not in PLURALS)
+            and word not in NOT_NOUNS and word not in COLOR_WORDS and word not in PLURALS
+            and _singular(word)[0] not in CLASS_WORDS)  # ("the questions": a noun for texts, not their words)
 
 
 def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, float]]:
@@ -513,6 +515,11 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if j < len(tokens) and tokens[j].text == "else":
                 m.others, j = True, j + 1
             break
+        if w in WEIGHT_WORDS and not m.has_head and j + 1 < len(tokens) and (CLASS_WORDS.get(tokens[j + 1].text) in (
+                "body", "text", "line", "heading", "title", "subtitle", "caption", "credit") or (j + 1) in spans):
+            m.words.append(w)  # "the bold intro paragraph": its weight says which
+            j, started = j + 1, True
+            continue
         # "the English line", "the red box", "the three detail lines": what comes before the noun of a class
         modifiers_only = bool(m.words) and not m.names and not m.quote and (all(
             x in COLOR_WORDS or x in LANGUAGE_SCRIPTS for x in m.words) or (
@@ -554,6 +561,10 @@ def _noun_follows(tokens: list[Token], j: int) -> bool:
     w = tokens[j].text
     return (w in INTENT_WORDS and w not in FUNCTION_WORDS and w.isalpha() and j + 1 < len(tokens)
             and tokens[j + 1].text in CLASS_WORDS and tokens[j + 1].text not in INTENT_WORDS)
+
+
+#: Weights a text is named by ("the bold paragraph", "the light line").
+WEIGHT_WORDS = frozenset({"bold", "bolded", "heavy", "light", "thin", "regular"})
 
 
 def _adjective_as_noun(tokens: list[Token], j: int, m: Mention, started: bool) -> bool:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from assistant.geometry import Box
+from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 
 RELATION_AFTER = re.compile(r"E(\d+) (?:that is |which is |right |just |directly |sitting )?(above|below|under|"
@@ -328,7 +329,7 @@ _AMOUNTS = ("size", "factor", "percent", "fraction")
 
 
 def sizes_said_once(steps: list[Any], remarks: list[str]) -> list[Any]:
-    """The steps with one size said twice said once, and proportions said kept where they are.
+    """The steps with one size (or one order) said twice said once, and proportions said kept where they are.
 
     "top OSC badge bigger, 60mm wide": "bigger" then how much, one resize (the one that says how much); "…,
     keep proportions" (a clause of its own) keeps the ratio of every resize the request makes.
@@ -336,13 +337,48 @@ def sizes_said_once(steps: list[Any], remarks: list[str]) -> list[Any]:
     out = []
     for k, s in enumerate(steps):
         nxt = steps[k + 1] if k + 1 < len(steps) else None
-        vague = s.kind == "resize" and not any(s.intent.params.get(x) for x in (*_AMOUNTS, "stretch", "span"))
-        if vague and nxt is not None and nxt.kind == "resize" and nxt.patients == s.patients and any(
-                nxt.intent.params.get(x) for x in _AMOUNTS):
-            continue
+        if s.kind == "place" and nxt is not None and nxt.kind == "swap" and set(s.patients + s.refs) == set(
+                nxt.patients):
+            continue  # "X should sit above the name, not below it - swap them": the swap puts it there
+        vague = (s.kind == "resize" and not any(s.intent.params.get(x) for x in (*_AMOUNTS, "stretch", "span"))) or (
+            s.kind == "style" and list(s.intent.params) == ["font_size"] and not re.search(r"\d", s.text))
+        if vague and nxt is not None and nxt.patients == s.patients and (
+                nxt.kind == "resize" and any(nxt.intent.params.get(x) for x in _AMOUNTS)
+                or nxt.kind == "style" and "font_size" in nxt.intent.params and re.search(r"\d", nxt.text)):
+            continue  # ("OF ACHIEVEMENT a bit smaller - 10 instead of 12": how much smaller)
         out.append(s)
     if any(PROPORTIONS.search(r) for r in remarks) or any(PROPORTIONS.search(s.text) for s in out):
         for s in out:
             if s.kind == "resize":
                 s.intent.params["keep_aspect"] = True
     return out
+
+
+def held_apart(steps: list[Any], index: ElementIndex) -> list[Any]:
+    """The steps with what "keep X where it is" holds taken out of the edits that would move it, the holds first.
+
+    "Move everything down but keep the title": everything but the title moves; "add 2 mm between A and B, A doesn't
+    move": B moves; "put '- Richard Feynman' after it, don't touch the quote": what is moved is not held (nor a
+    section round it: its other members are held instead); "even out the gaps between the five of them, top and
+    bottom one stay put": spacing evenly keeps the outer two where they are anyway, so nothing more is held.
+    """
+    kept = [s for s in steps if s.kind == "lock" and s.intent.params.get("keep")]
+    if not kept or len(kept) == len(steps):
+        return steps
+    held = {i for s in kept for i in s.patients}
+    for s in steps:
+        if s in kept or len(s.patients) <= 1:
+            continue
+        if s.kind == "gap" and not s.refs and len(s.patients) == 2 and len(set(s.patients) & held) == 1:
+            s.refs = [i for i in s.patients if i in held]
+        if s.kind == "distribute" and held <= set(index.reading_order(s.patients)[::len(s.patients) - 1]):
+            return [k for k in steps if k not in kept]
+        s.patients = [i for i in s.patients if i not in held]
+    edited = {i for s in steps if s not in kept for i in s.patients}
+    layout = index.layout
+    for s in kept:
+        if len(s.patients) > 1:
+            s.patients = [j for i in s.patients if i not in edited for j in (
+                [c for c in layout.get(i).children if c not in edited] if any(
+                    a == i for e in edited for a in index.ancestors(e)) else [i])]
+    return [s for s in kept if s.patients] + [s for s in steps if s not in kept]

@@ -172,6 +172,10 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     p, r = layout.get(pid).box, layout.get(rid).box
     if rel == "in":
         return _place_in(step, layout, p, r)
+    if rel in ("after", "before"):
+        # "… should follow the quote": on its line, after it, where the two share a line; else under it
+        row = min(p.y2, r.y2) - max(p.y, r.y) > 0.3 * min(p.height, r.height)
+        rel = ("right" if rel == "after" else "left") if row else ("below" if rel == "after" else "above")
     vertical = rel in ("below", "above")
     gap = typical_gap(layout, "vertical" if vertical else "horizontal")
     if step.intent.params.get("tight"):
@@ -197,7 +201,7 @@ def place(step: Step, layout: Layout) -> list[Actions]:
         dx = 0.0 if min(p.x2, r.x2) - max(p.x, r.x) > 0 else r.x - p.x
     else:
         dx = (r.x2 + gap - p.x) if rel == "right" else (r.x - gap - p.x2)
-        dy = r.y - p.y
+        dy = 0.0 if min(p.y2, r.y2) - max(p.y, r.y) > 0 else r.y - p.y  # (on its line already: it stays on it)
     out.append([{"type": "move", "ids": [pid], "dx": round(dx, 3), "dy": round(dy, 3)}])
     return out
 

@@ -64,7 +64,7 @@ SIZE_TO = re.compile(r"(?:drop|take|bring|knock|dial|tone|turn|cut|reduce|shrink
                      r"boost|decrease)(?: E\d+(?: and E\d+)*)*"
                      r"(?: (?:down|up|back))? "
                      r"to (?:about |around |roughly |approximately |~)?\d+(?:\.\d+)?(?: (?:pt|px|points?|pixels?)|"
-                     r"(?= please| pls|$)| ?ish\b)(?: please| pls)?"
+                     r"(?= please| pls| like\b| as\b|$)| ?ish\b)(?: please| pls)?"
                      # "gdal.org up to 18", "section heads Overview / Software up to 16 please": no verb, a size of type
                      r"|(?:E\d+ (?:and )?)+(?:up|down) to (?:about |around |roughly |~)?\d+(?:\.\d+)?"
                      r"(?: (?:pt|px|points?|pixels?))?(?: please| pls)?")
@@ -123,7 +123,8 @@ def _font_size(skel: str) -> dict[str, Any] | None:
                                                        # "subtitle → 16px please" (the arrow read as "to")
                                                        r"(?:about |around |~)?\d+(?:\.\d+)? (?:pt|points?|px|pixels?)"
                                                        r"(?: please| pls)?$", skel)
-    fontish = fontish or SIZE_TO.fullmatch(skel)
+    # ("bump them up to 36 like the text in the left column": what it is like said after the size)
+    fontish = fontish or SIZE_TO.fullmatch(re.sub(r" (?:like|as in) .+$", "", skel))
     sizes = FROM_TO.search(skel) or INSTEAD_OF.search(skel) or BARE_FROM_TO.fullmatch(skel)
     if sizes and float(sizes.group("a")) > 0:  # "drop it from 17.5 to 15": in whatever unit the sizes were read
         return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}

@@ -50,6 +50,7 @@ from assistant.instructions.requests.choose import (
     holding,
     in_part,
     lined_up,
+    member_quoted,
     names_single,
     narrow,
     narrow_by_relation,
@@ -61,6 +62,7 @@ from assistant.instructions.requests.choose import (
     toward,
     under_heading,
     unknown_head,
+    wordless_picture,
 )
 from assistant.instructions.requests.clauses import (
     clauses,
@@ -104,6 +106,7 @@ from assistant.instructions.requests.said import (
     as_mend,
     describes,
     held_anchor,
+    held_apart,
     held_tail,
     holds,
     moved_by,
@@ -114,8 +117,10 @@ from assistant.instructions.requests.said import (
 from assistant.instructions.requests.scope import copies, page_said, stacked, texts_quoted, without_asides
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
-from assistant.instructions.requests.words import Token, fold, tokenise
+from assistant.instructions.requests.words import Token, tokenise
 
+#: Relations that say which items of a heading are meant ("the questions under Thrust 1").
+_UNDER = ("under", "below", "beneath", "underneath")
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
 
@@ -188,6 +193,8 @@ class _Reader:
         self.against: _Ask | None = None
         self.remarks: list[str] = []
         self.choices: list[str] = []
+        #: Whether the last reference said with "their" pairs one element with each of those named before it.
+        self.paired = False
         self.all_ids: list[str] = []
         self.understood = False
         #: Every element the last mention resolved could mean (for "the heading on the right", "the text above it").
@@ -241,7 +248,9 @@ class _Reader:
             return list(self.subject)  # "the feature bullets look uneven … space all six out evenly": those
         if not m.has_head and ("one" in m.words or m.ordinal is not None or m.place):
             # ("the 2 QR codes don't match, left one is smaller": one of those the request named before)
-            pool = (self._pool_from(prev) if prev is not None
+            named = next((resolved[k] for k, x in enumerate(mentions) if x is prev and len(resolved.get(k, [])) > 1),
+                         [])  # (of the set the request named just before, when it named one)
+            pool = (list(named) if named else self._pool_from(prev) if prev is not None
                     else list(self.subject) if len(self.subject) > 1 and m.place
                     else list(self.kin) if len(self.kin) > 1 and m.place
                     else list(self.context.last_candidates) or list(self.context.pending_candidates))
@@ -298,16 +307,22 @@ class _Reader:
             listing = "; ".join(describe(self.layout, i) for i in cands[:6])
             raise _Ask("question", f"which are {m.text.removeprefix('the ')!r}: {listing}?", cands)
         owners = [i for n in sorted(resolved) for i in resolved[n]]
-        if m.possessive and m.plural and not m.count and len(owners) > 1:
-            # "Welcome, Supported formats and their paragraphs": the one nearest each of those named
+        if m.possessive and (m.plural or m.text.startswith("their ")) and not m.count and len(owners) > 1:
+            owners = [i for n in (intent.patients if intent else []) for i in resolved.get(n, [])] or owners
+            # "Welcome, Supported formats and their paragraphs": the one nearest each of those named ("… start flush
+            # with the left edge of their picture": each its own, in pairs)
             boxes = {i: self.layout.get(i).box for i in cands + owners}
-            cands = list(dict.fromkeys(min(others, key=lambda i: boxes[i].distance(boxes[o]))
-                                       for o in owners if (others := [i for i in cands if i not in owners])))
+            cands = [min(others, key=lambda i: boxes[i].distance(boxes[o]))
+                     for o in owners if (others := [i for i in cands if i not in owners])]
+            self.paired = len(cands) == len(owners) and not m.plural
+            m.plural, cands = True, cands if self.paired else list(dict.fromkeys(cands))
         if m.plural or m.every or (m.count and m.count > 1):
             if m.count and len(cands) > m.count:
                 self.pool = list(cands)  # a place said after ("… in the middle column") chooses among them all
                 ranked = sorted(cands, key=lambda i: -scores[i])
-                cands = self.index.reading_order(alike(ranked, m.count, self.layout) or ranked[:m.count])
+                tied = [i for i in ranked if scores[i] >= scores[ranked[m.count - 1]] - 0.5]  # (scores say not which)
+                like = alike(tied, m.count, self.layout) if len(tied) > m.count else []
+                cands = self.index.reading_order(like or ranked[:m.count])
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
         whole = {e for e, kind, _s in m.names if kind == "text"}
         if len(whole) > 1 and set(cands) <= whole and not m.quote and m.place is None and m.ordinal is None and (
@@ -354,14 +369,6 @@ class _Reader:
                 return []
             found += [c for c in cands if c not in found]
         return found if (len(found) == 1) == (m.pronoun in _SINGULAR) else []
-
-    def _member_quoted(self, group_id: str, m: Mention) -> str | None:
-        """The member of ``group_id`` whose text is what ``m`` quotes, if one is."""
-        if not m.quote:
-            return None
-        said = fold(m.quote)
-        return next((d.id for d in self.layout.descendants_of(group_id) if d.kind == "text"
-                     and self.index.entry(d.id).texts[:1] == [said]), None)
 
     def _pool_from(self, prev: Mention) -> list[str]:
         # "make the second Hunter Hack Day 80 % the size of the top one": every one the noun could mean
@@ -490,7 +497,8 @@ class _Reader:
                 if rest is not None and rest.kind not in ("edge", "region") and (
                         rest.kind != "nudge" or DIRECTION.search(reduced)):
                     intent, place_says_which = rest, True
-                elif rest is None and describes(reduced):  # "the × in the top row is rather small"
+                elif rest is None and (describes(reduced) or reduced == "E0" and self.ahead):
+                    # "the × in the top row is rather small"; "cc licence badge bottom right: drop it …"
                     intent, place_says_which = None, True
         if not place_says_which and intent is not None and intent.kind in (
                 "center", "match", "gap", "swap", "zorder", "style", "resize", "emphasis", "separate", "align"):
@@ -506,8 +514,9 @@ class _Reader:
             if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
                 intent.refs = [int(within.group(1)[1:])]
         relation = RELATION_AFTER.search(skel)
-        if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count:
-            relation = None  # "the photos next to the title": which ones is not said
+        if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count and (
+                relation.group(2) not in _UNDER or mentions[int(relation.group(1))].names):
+            relation = None  # "the photos next to the title": which ones is not said ("the questions under X": its)
         if relation:
             # "make the text above the picture bold": the relation says which text, the clause asks for bold
             rest = skel[:relation.end(1)] + skel[relation.end():]
@@ -519,10 +528,11 @@ class _Reader:
                 not moved_by(reduced)  # ("move the title and the subtitle under it down 12px": which subtitle)
             if reduced is None and intent is not None and intent.kind == "place" and describes(rest) and not placed:
                 intent = None  # "the subtitle under the title gets chopped at 'du H…'": which subtitle, and a problem
-            elif reduced is None or reduced.kind == "place" or placed or reduced.kind == (
-                    intent.kind if intent else None) and intent is not None and int(relation.group(3)) in \
-                    intent.refs and not counted:
-                relation = None
+            elif reduced is None and (intent is not None or unknown_head(mentions[int(relation.group(1))]) or (
+                    relation.group(2) not in _UNDER)) or placed or reduced is not None and (
+                    reduced.kind == "place" or intent is not None and reduced.kind == intent.kind
+                    and int(relation.group(3)) in intent.refs and not counted):
+                relation = None  # (a remark keeps it: "the questions under Thrust 4 are spaced all over the place")
             else:
                 intent = reduced
         resolved: dict[int, list[str]] = {}
@@ -552,7 +562,7 @@ class _Reader:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
                 except _Ask as ask:
                     if (describes(skel) or (intent.kind == "lock" and intent.params.get("keep"))) and \
-                            ask.status in ("missing", "question") and not m.pronoun:
+                            ask.status in ("missing", "question") and not ask.candidates and not m.pronoun:
                         # "the CC badge is crashing into the credit line - slide the text left", "… leave the badge
                         # alone": a problem or a hold about what is not found; said if nothing else is asked
                         self.unresolved = self.unresolved or ask
@@ -578,8 +588,9 @@ class _Reader:
             if relation.group(2) == "on" and unknown_head(mentions[n]) and not mentions[n].names \
                     and not mentions[n].quote:  # "the little light on the word …": maybe an ornament
                 pool = list(dict.fromkeys(pool + drawn_on(self.index, resolved.get(k, []))))
-            near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2), count=mentions[n].count or 1)
-            resolved[n] = near or resolved[n]
+            count = mentions[n].count or (0 if mentions[n].plural else 1)  # (0: all under a heading, or none)
+            near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2), count=count)
+            resolved[n] = near if near or count == 0 else resolved[n]
         if intent is not None:  # "the gap between the compass and the OSGeo text": two things, not one twice
             said = [n for n in dict.fromkeys(intent.patients + intent.refs) if n < len(mentions)]
             for a in said:
@@ -662,7 +673,8 @@ class _Reader:
             return
         if intent.kind == "swap" and len(set(patients)) == 1 and len(intent.patients) == 2:
             # "swap 'association à but non lucratif' and 'zestedesavoir.com'": two lines of one lock-up, not it twice
-            members = [self._member_quoted(patients[0], mentions[n]) for n in intent.patients if n < len(mentions)]
+            members = [member_quoted(self.index, patients[0], mentions[n]) for n in intent.patients
+                       if n < len(mentions)]
             if all(members) and len(set(members)) == 2:
                 patients = [str(x) for x in members]
         if intent.kind == "place" and KEEP_PLACED.match(skel) and self.steps and patients and refs and all(
@@ -697,6 +709,8 @@ class _Reader:
         if intent.kind == "inside" and all(set(mentions[n].words) <= PAGE_WORDS for n in intent.refs
                                            if n < len(mentions)):
             refs = []  # "… a little bigger, keep it inside the bookmark": the page
+        if self.paired:  # ("the captions … flush with the left edge of their picture": each with its own)
+            intent.params["pairs"], self.paired = len(refs) == len(patients), False
         step = Step(intent=intent, patients=list(dict.fromkeys(patients)), refs=list(dict.fromkeys(refs)),
                     text=" ".join(t.raw for t in tokens),
                     refs_are_others=any(mentions[n].others for n in intent.refs))
@@ -724,7 +738,8 @@ class _Reader:
         for n, m in enumerate(mentions):
             found = resolved.get(n, [])
             elsewhere = bool(says_which) and len(found) == 1 and not m.quote and found[0] not in {
-                e for e, *_ in m.names} and not (m.plural or m.every or m.pronoun) and self._picture(found[0])
+                e for e, *_ in m.names} and not (m.plural or m.every or m.pronoun) and wordless_picture(
+                self.layout, found[0])
             if not elsewhere and (len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which)):
                 continue
             # ("on top of X" is a relation, no place; "the × between the logos in the top row": the place says which ×)
@@ -748,7 +763,7 @@ class _Reader:
             if elsewhere and not in_part(found, place, self.layout):
                 kind = self.layout.get(found[0]).kind
                 near = in_part([i for i in self.index.content_ids() if self.layout.get(i).group is None
-                                and self._picture(i)], place, self.layout)
+                                and wordless_picture(self.layout, i)], place, self.layout)
                 # a picture of its kind, or else any picture (a logo may be drawn or embedded)
                 there = [i for i in near if self.layout.get(i).kind == kind] or near
                 if says_which == "refs":  # what the place picks is not what is edited
@@ -782,11 +797,6 @@ class _Reader:
             if says_which == "refs" and set(there) & taken:
                 continue  # what the place picks is what is edited: the place did not say which
             resolved[n] = there
-
-    def _picture(self, eid: str) -> bool:
-        """Whether the element is a picture or a logo (embedded or drawn) with no words of its own."""
-        e = self.layout.get(eid)
-        return e.role in ("image", "logo") and not any(d.kind == "text" for d in [e, *self.layout.descendants_of(eid)])
 
     def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                          patients: list[str], refs: list[str]) -> None:
@@ -885,7 +895,7 @@ class _Reader:
                 and bool(set(step.patients) & set(held.patients)))
             if overflow and kind == "resize":
                 step.intent.params["fit"] = True
-            if mends and kind == "match" and not step.refs and held.intent.params.get("compare"):
+            if mends and kind == "match" and not step.refs and (held.intent.params.get("compare") or held.refs):
                 # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
                 step.refs = [r for r in held.refs if r not in step.patients]
             if mends and kind == "align" and not step.refs and held.kind in ("nudge", "place") and held.refs and set(
@@ -928,21 +938,7 @@ class _Reader:
                 self._carry(self.pending, shapes_only=True)  # "the credit box hangs off the slide": words and all
             self.steps.append(self.pending)
             self.pending = None
-        kept = [s for s in self.steps if s.kind == "lock" and s.intent.params.get("keep")]
-        if kept and len(kept) < len(self.steps):
-            held = {i for s in kept for i in s.patients}
-            for s in self.steps:
-                if s not in kept and len(s.patients) > 1:  # "move everything down but keep the title"
-                    if s.kind == "gap" and not s.refs and len(s.patients) == 2 and len(set(s.patients) & held) == 1:
-                        s.refs = [i for i in s.patients if i in held]  # "add 2 mm between A and B, A doesn't move"
-                    s.patients = [i for i in s.patients if i not in held]
-            edited = {i for s in self.steps if s not in kept for i in s.patients}
-            for s in kept:  # "put '- Richard Feynman' after it, don't touch the quote": what is moved is not held
-                if len(s.patients) > 1:  # (nor a section around it: its other members are held instead)
-                    s.patients = [j for i in s.patients if i not in edited for j in (
-                        [c for c in self.layout.get(i).children if c not in edited] if any(
-                            a == i for e in edited for a in self.index.ancestors(e)) else [i])]
-            self.steps = [s for s in kept if s.patients] + [s for s in self.steps if s not in kept]
+        self.steps = held_apart(self.steps, self.index)
         self.steps = sizes_said_once(self.steps, self.remarks)
 
 

@@ -29,7 +29,8 @@ CLASS_WORDS: dict[str, str] = {
     "point": "body", "item": "body", "line": "line", "sentence": "text", "label": "text", "words": "text",
     "wording": "text", "lettering": "text", "type": "text", "list": "body",
     # small print
-    "caption": "caption", "credit": "credit", "footnote": "footnote", "footer": "caption", "note": "caption",
+    "caption": "caption", "credit": "credit", "footnote": "footnote", "question": "question", "footer": "caption",
+    "note": "caption",
     "source": "caption", "disclaimer": "caption", "print": "caption", "legal": "caption", "credits": "credit",
     "copyright": "credit", "licence": "credit", "license": "credit", "attribution": "credit",
     # calls to action
