@@ -64,6 +64,7 @@ _lock = threading.Lock()
 _reading: dict[str, threading.Event] = {}
 _engine: Any = None
 _engine_failed = False
+_engine_lock = threading.Lock()
 
 
 def _reader() -> Any:
@@ -233,7 +234,9 @@ def _read_element(engine: Any, doc: Document, element: Element) -> str:
     width, height = _size(element.box)
     try:
         image = render_image(_alone(doc, element), region=element.box, width=width, height=height)
-        return _words(_read(engine, _on_ground(np.asarray(image.convert("RGBA")))))
+        ground = _on_ground(np.asarray(image.convert("RGBA")))
+        with _engine_lock:  # one reader, one picture at a time (the chat's thread and the one reading ahead)
+            return _words(_read(engine, ground))
     except ExportError as exc:  # a picture that cannot be rendered says nothing
         log.debug("%s: %s not read: %s", doc.source, element.id, exc)
     except Exception as exc:  # noqa: BLE001 - the reader's own failure on odd pixels: the picture says nothing

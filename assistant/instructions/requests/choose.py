@@ -692,14 +692,11 @@ def alike(ranked: list[str], count: int, layout: Layout) -> list[str]:
     of one size wherever they are ("all four screenshots" in a grid of two by two), the only such set of that
     many, though panels and logos are boxes too.
     """
-    def key(e: Element) -> str:
-        return e.kind
-
     els = [layout.get(i) for i in ranked]
     sets = []
     for axis in ("row", "column", "size"):
         for e in els:
-            mates = [o for o in els if key(o) == key(e) and abs(o.box.height - e.box.height) <= 0.25 * e.box.height
+            mates = [o for o in els if o.kind == e.kind and abs(o.box.height - e.box.height) <= 0.25 * e.box.height
                      and (abs(o.box.cy - e.box.cy) <= 0.5 * e.box.height if axis == "row"
                           else abs(o.box.cx - e.box.cx) <= 0.5 * e.box.width if axis == "column"
                           else abs(o.box.width - e.box.width) <= 0.1 * e.box.width
