@@ -39,18 +39,15 @@ from dataclasses import dataclass, field
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.choose import (
-    alike,
     best_candidates,
     broad_candidates,
     carried,
     describe,
     drawn_on,
     extreme,
-    framed,
     holding,
     in_part,
     lined_up,
-    member_quoted,
     names_single,
     narrow,
     narrow_by_relation,
@@ -60,9 +57,7 @@ from assistant.instructions.requests.choose import (
     related_to,
     score_mention,
     toward,
-    under_heading,
     unknown_head,
-    wordless_picture,
 )
 from assistant.instructions.requests.clauses import (
     clauses,
@@ -115,6 +110,7 @@ from assistant.instructions.requests.said import (
     sizes_said_once,
 )
 from assistant.instructions.requests.scope import copies, page_said, stacked, texts_quoted, without_asides
+from assistant.instructions.requests.sets import alike, framed, member_quoted, under_heading, wordless_picture
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, tokenise

@@ -1,0 +1,87 @@
+"""Sets a request names by what they have in common, and what goes with a picture or a group.
+
+"All five step boxes" (five of a kind in one row), "the feature bullets" (the items under the "Features"
+heading), "the logo box" (the frame round a picture), "swap 'association à but non lucratif' and
+'zestedesavoir.com'" (two lines of one lock-up).
+"""
+
+from __future__ import annotations
+
+from assistant.document import Layout
+from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.refs import Mention
+from assistant.instructions.requests.vocab import CLASS_WORDS
+from assistant.instructions.requests.words import fold
+
+#: Groups the importer makes of a heading and the text under it.
+_SECTION = "la-section-"
+
+
+def under_heading(cands: list[str], said: list[str], index: ElementIndex) -> list[str]:
+    """Of ``cands``, those in a section whose heading says the words ``said``; ``cands`` when none or all are.
+
+    "The feature bullets": the items under "Features".
+    """
+    kept = []
+    for i in cands:
+        section = next((a for a in index.ancestors(i) if a.startswith(_SECTION)), None)
+        if section is None:
+            continue
+        head = min(index.layout.get(section).children, key=lambda c: index.layout.get(c).box.y)
+        words = set(fold(" ".join(index.entry(head).texts[:1])).split()) if head in index.entries else set()
+        if head != i and all(w in words or w + "s" in words for w in said):
+            kept.append(i)
+    return kept if 0 < len(kept) < len(cands) else cands
+
+
+def alike(ranked: list[str], count: int, layout: Layout) -> list[str]:
+    """Of ``ranked`` (best first), the ``count`` that make one set of like things, or [] when no one set does.
+
+    "All five step boxes": five of a kind (one kind of element, about one height) in one row or one column, or
+    of one size wherever they are ("all four screenshots" in a grid of two by two), the only such set of that
+    many, though panels and logos are boxes too.
+    """
+    els = [layout.get(i) for i in ranked]
+    sets = []
+    for axis in ("row", "column", "size"):
+        for e in els:
+            mates = [o for o in els if o.kind == e.kind and abs(o.box.height - e.box.height) <= 0.25 * e.box.height
+                     and (abs(o.box.cy - e.box.cy) <= 0.5 * e.box.height if axis == "row"
+                          else abs(o.box.cx - e.box.cx) <= 0.5 * e.box.width if axis == "column"
+                          else abs(o.box.width - e.box.width) <= 0.1 * e.box.width
+                          and abs(o.box.height - e.box.height) <= 0.1 * e.box.height)]
+            ids = sorted(o.id for o in mates)
+            if len(ids) == count and ids not in sets:
+                sets.append(ids)
+    return sets[0] if len(sets) == 1 else []
+
+
+def member_quoted(index: ElementIndex, group_id: str, m: Mention) -> str | None:
+    """The member of ``group_id`` whose text is what ``m`` quotes, if one is."""
+    if not m.quote:
+        return None
+    said = fold(m.quote)
+    return next((d.id for d in index.layout.descendants_of(group_id) if d.kind == "text"
+                 and index.entry(d.id).texts[:1] == [said]), None)
+
+
+def wordless_picture(layout: Layout, eid: str) -> bool:
+    """Whether the element is a picture or a logo (embedded or drawn) with no words of its own."""
+    e = layout.get(eid)
+    return e.role in ("image", "logo") and not any(d.kind == "text" for d in [e, *layout.descendants_of(eid)])
+
+
+def framed(layout: Layout, eid: str, m: Mention) -> str:
+    """The unit of a picture and its frame, for "the logo box": the frame said with the picture's noun."""
+    e = layout.get(eid)
+    if e.kind != "shape" or e.group is None or not e.group.startswith("la-") or len(m.words) < 2:
+        return eid
+    said = {CLASS_WORDS.get(w) for w in m.words[:-1]} & {"logo", "image"}
+    unit = layout.get(e.group)
+    inside = [layout.get(c) for c in unit.children if c != eid]
+    if said and CLASS_WORDS.get(m.words[-1]) == "shape" and any(c.kind == "image" or c.role in said for c in inside):
+        return unit.id
+    return eid
+
+
+__all__ = ["alike", "framed", "member_quoted", "under_heading", "wordless_picture"]
