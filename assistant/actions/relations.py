@@ -149,24 +149,19 @@ def _edge_counts(ctx: EditContext, e: Element, pair: set[str], vertical: bool, t
     return counts
 
 
-def _place_edge(ctx: EditContext, e: Element, pair: set[str], vertical: bool, tol: float) -> int:
-    """Which edge of ``e``'s place other elements line up with: 0 start, 1 centre, 2 end (start when none do)."""
-    counts = _edge_counts(ctx, e, pair, vertical, tol)
-    return max(range(3), key=lambda k: (counts[k], -k))
+def _kept_places(ctx: EditContext, lead: Element, trail: Element, vertical: bool, tol: float,
+                 start: bool = False) -> tuple[float, float] | None:
+    """Shifts along one axis that give each the other's place by the edge that place keeps with the page.
 
-
-def _kept_places(ctx: EditContext, lead: Element, trail: Element, vertical: bool,
-                 tol: float) -> tuple[float, float] | None:
-    """Shifts along one axis when both places line up with the page's other elements, or None.
-
-    Each takes the other's place on the edge its place keeps (a column's left edge, a row's tops): "swap the
-    Supported formats block with the Where is it used block" puts each on the other column's left edge.
+    The edge (start, centre or end) other elements line up with: a column's left edge, a row's tops ("swap the
+    Supported formats block with the Where is it used block" puts each on the other column's left edge). Where
+    a place keeps none: None, or with ``start`` its start.
     """
     pair = {lead.id, trail.id} | set(ctx.subtree_ids(lead.id)) | set(ctx.subtree_ids(trail.id))
     kept = []
     for mover, place in ((lead, trail), (trail, lead)):
         counts = _edge_counts(ctx, place, pair, vertical, tol)
-        if max(counts) == 0:
+        if max(counts) == 0 and not start:
             return None
         k = max(range(3), key=lambda j: (counts[j], -j))
         (lo, hi), (mlo, mhi) = _span(place.box, vertical), _span(mover.box, vertical)
@@ -184,14 +179,7 @@ def _apart_places(ctx: EditContext, lead: Element, trail: Element, vertical: boo
     (l0, l1), (t0, t1) = _span(lead.box, vertical), _span(trail.box, vertical)
     if t0 - l1 <= APART * max(l1 - l0, t1 - t0):
         return None
-    pair = {lead.id, trail.id} | set(ctx.subtree_ids(lead.id)) | set(ctx.subtree_ids(trail.id))
-
-    def shift(mover: tuple[float, float], place: Element) -> float:
-        lo, hi = _span(place.box, vertical)
-        k = _place_edge(ctx, place, pair, vertical, tol)
-        return (lo - mover[0], (lo + hi) / 2 - (mover[0] + mover[1]) / 2, hi - mover[1])[k]
-
-    return shift((l0, l1), trail), shift((t0, t1), lead)
+    return _kept_places(ctx, lead, trail, vertical, tol, start=True)
 
 
 def apply_swap(ctx: EditContext, a: Swap) -> None:
