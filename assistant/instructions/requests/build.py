@@ -35,6 +35,7 @@ from assistant.instructions.requests.plan import (
     world_length,
 )
 from assistant.instructions.requests.scope import copies
+from assistant.instructions.requests.sizing import CLEAR_SAID
 
 
 def _lock(step: Step, layout: Layout) -> list[Actions]:
@@ -162,10 +163,23 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
     for i in [p for p in step.patients if p != target][:1] or []:
         el = layout.get(i)
         keep = not stretchable(el) or dim == "both"
-        for a in [held] if held else resize_anchors(layout, el):
+        for a in [held] if held else _shared_side(el.box, model.box, dim, layout) or resize_anchors(layout, el):
             out.append([{"type": "match_size", "dimension": dim, "anchor": a, "keep_aspect": keep,
                          "ids": [p for p in step.patients if p != target], "target_id": target}])
     return out
+
+
+def _shared_side(box: Box, model: Box, dim: str, layout: Layout) -> list[str]:
+    """The side ``box`` shares with ``model`` across the dimension matched, as the anchor to grow from.
+
+    "Make the Conclusions box as wide as the Code box above": they start at one left edge, so it grows rightwards.
+    """
+    tol = 0.004 * min(layout.canvas.width, layout.canvas.height)
+    if dim == "width":
+        return ["left"] if abs(box.x - model.x) <= tol else ["right"] if abs(box.x2 - model.x2) <= tol else []
+    if dim == "height":
+        return ["top"] if abs(box.y - model.y) <= tol else ["bottom"] if abs(box.y2 - model.y2) <= tol else []
+    return []
 
 
 def _fill(step: Step, layout: Layout) -> list[Actions]:
@@ -251,6 +265,27 @@ def _column(layout: Layout, ids: list[str], edge: str, skip: list[str]) -> str |
     return best[2] if best else None
 
 
+def _nearest_line(layout: Layout, ids: list[str], edge: str, patient: str) -> str | None:
+    """Of the lines ``ids`` share on ``edge`` (two or more on one), the one nearest ``patient``'s; its key element.
+
+    "Finitions sits higher than the other captions, drop it to line up with them": the row of captions it is off,
+    not the longest row of the page. Without a shared line, the most shared edge (``_column``).
+    """
+    key = _EDGE_KEY[edge]
+    tol = 0.006 * min(layout.canvas.width, layout.canvas.height)
+    own = key(layout.get(patient).box)
+    cands = [i for i in ids if i != patient]
+    best: tuple[float, float, str] | None = None
+    for i in cands:
+        v = key(layout.get(i).box)
+        if sum(1 for j in cands if abs(key(layout.get(j).box) - v) <= tol) < 2:
+            continue
+        score = (abs(v - own), -layout.get(i).importance)
+        if best is None or score < best[:2]:
+            best = (*score, i)
+    return best[2] if best else _column(layout, ids, edge, [patient])
+
+
 def _shared_count(layout: Layout, ids: list[str], edge: str, element_id: str) -> int:
     """How many of ``ids`` share ``element_id``'s ``edge`` line."""
     key = _EDGE_KEY[edge]
@@ -284,12 +319,18 @@ def _shared_column(layout: Layout, ids: list[str], edge: str) -> str | None:
     return best[2] if best else None
 
 
+#: "line it up", "so the headings line up": the "up" of lining up, which says no way to move.
+_LINE_UP = re.compile(r"\b(?:line|lines|lined|lining|match|matches|matched)\b(?: [\w']+){0,4}? up\b")
+
+
 def _align(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
     edge = p.get("edge")
     patients = step.patients
     refs = [r for r in step.refs if r not in patients]
+    if (reach := _reach(step, layout)) is not None:
+        return [reach]
     ref_box = layout.get(refs[0]).box if len(refs) == 1 else None
     if edge in (None, "center", "level"):
         if ref_box is not None:
@@ -302,13 +343,18 @@ def _align(step: Step, layout: Layout) -> list[Actions]:
             edge = "center_y"
         elif edge == "center":
             edge = "center_x" if stacked else "center_y"
+        elif re.search(r"\b(?:up|down|higher|lower|raise|lift|drop)\b", moved := _LINE_UP.sub("", step.text)):
+            edge = "top"  # "drop it down to line up with them": onto their row
+        elif re.search(r"\b(?:left|right|across)\b", moved):
+            edge = "left"  # "nudge it right to line up with them": onto their column
         else:
             edge = "left" if stacked else "top"
     if p.get("pairs") and len(refs) == len(patients) > 1:  # each with its own ("… with their picture")
         return [[{"type": "align", "ids": [a], "edge": edge, "to": "element", "target_id": b}
                  for a, b in zip(patients, refs)]]
     if refs:
-        target = refs[0] if len(refs) == 1 else _column(layout, refs, edge, patients)
+        target = refs[0] if len(refs) == 1 else _nearest_line(layout, refs, edge, patients[0]) \
+            if len(patients) == 1 else _column(layout, refs, edge, patients)
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": target}]]
     if p.get("page"):
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "margins"}]]
@@ -354,9 +400,43 @@ def _third(step: Step, layout: Layout) -> list[Actions]:
     return [[{"type": "move", "ids": step.patients, "dx": 0.0, "dy": round(ty - b.cy, 3)}]]
 
 
+_OPPOSITE = {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}
+_SIDE_OF = {"left": "x", "right": "x2", "top": "y", "bottom": "y2"}
+
+
+def _reach(step: Step, layout: Layout) -> Actions | None:
+    """An edge taken to a line while the opposite edge holds: a resize.
+
+    "Make it start level with Bash but keep the bottom where it is", "stretch it till its right edge hits the right
+    margin, left edge stays put".
+
+    The line is the same side of the one reference, else of the page's margins. None when the edge said is not the
+    one opposite what holds (then it is a move after all).
+    """
+    p = step.intent.params
+    held = p.get("held")
+    if held not in _OPPOSITE or len(step.patients) != 1:
+        return None
+    moving = _OPPOSITE[held]
+    if p.get("edge") in _OPPOSITE and p["edge"] != moving:
+        return None
+    el = layout.get(step.patients[0])
+    refs = [r for r in step.refs if r != el.id]
+    line_box = layout.get(refs[0]).box if len(refs) == 1 else layout.canvas.safe_box
+    line, fixed = getattr(line_box, _SIDE_OF[moving]), getattr(el.box, _SIDE_OF[held])
+    length = (line - fixed) if moving in ("right", "bottom") else (fixed - line)
+    if length <= 0:
+        raise CannotPlan(f"{el.id}'s {moving} edge cannot reach that line while its {held} edge stays: it is on the "
+                         "other side")
+    dim = "width" if moving in ("left", "right") else "height"
+    return [{"type": "resize", "id": el.id, dim: round(length, 3), "anchor": held, "keep_aspect": not stretchable(el)}]
+
+
 def _edge(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     p = step.intent.params
+    if (reach := _reach(step, layout)) is not None:
+        return [reach]
     if p.get("inset") is not None:  # "… so the wordmark ends 7px from the right edge": measured, then all moved
         within = layout.get(step.refs[-1]).box if p.get("within") and step.refs else None
         refs = step.refs[:-1] if within is not None else step.refs
@@ -516,12 +596,15 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         return [[{"type": "resize", "id": i, dim: round(value, 3), "anchor": ways[i][min(k, len(ways[i]) - 1)],
                   "keep_aspect": keep or not stretchable(layout.get(i))} for i in step.patients]
                 for k in range(max(len(w) for w in ways.values()))]
+    if (clear := CLEAR_SAID.search(step.text)) and step.refs and len(step.patients) == 1 and (
+            out := _clear_of(layout, layout.get(step.patients[0]), step.refs, am.first_length(clear.group("len")))):
+        return out
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
         am.SCALE[p.get("degree", "medium")] ** (1 if stretch in ("wider", "taller", "longer", "fatter") else -1)
     if stretch:
         dim = "width" if stretch in ("wider", "narrower", "longer", "thinner", "fatter", "skinnier") else "height"
-        out = []
+        ways: list[list[Actions]] = []
         for i in step.patients:
             el = layout.get(i)
             backdrop = _backdrop(layout, el) if el.kind == "group" and stretchable(el) else None
@@ -533,10 +616,10 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
             labels = [{"type": "align", "ids": [c], "edge": "center_x" if dim == "width" else "center_y",
                        "to": "element", "target_id": target.id}
                       for c in el.children if backdrop is not None and layout.get(c).kind == "text"]
-            out += [[{"type": "resize", "id": target.id, dim: round(size, 3), "anchor": a, "keep_aspect": False},
-                     *labels] for a in resize_anchors(layout, el)]
-        if out:
-            return out
+            ways.append([[{"type": "resize", "id": target.id, dim: round(size, 3), "anchor": a, "keep_aspect": False},
+                          *labels] for a in resize_anchors(layout, el)])
+        if ways:  # each alternative stretches every one of them ("widen both tabs"), each its k-th way
+            return [[x for w in ways for x in w[min(k, len(w) - 1)]] for k in range(max(len(w) for w in ways))]
     if p.get("span") and len(step.refs) == 2 and len(step.patients) == 1:
         return _span(step, layout)
     if p.get("end_at") and step.refs:  # "keep its left edge but make it end where the panel ends"
@@ -592,6 +675,32 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                      for i in groups] + scale_alternatives(
                          layout, [i for i in step.patients if i not in groups], s)[0]]
     return scale_alternatives(layout, step.patients, s)
+
+
+def _clear_of(layout: Layout, el: Element, refs: list[str], room: am.Length | None) -> list[Actions]:
+    """``el`` made narrower (or shorter) from the side it runs into the nearest of ``refs``, ``room`` short of it.
+
+    "The Welcome para runs into the right column, narrow it so there's a 20px gutter": its left edge stays.
+    [] when none of ``refs`` lies beside it.
+    """
+    if room is None:
+        return []
+    b = el.box
+    beside = [layout.get(r).box for r in refs if r != el.id]
+    right = [r for r in beside if r.cx > b.cx and min(r.y2, b.y2) > max(r.y, b.y)]
+    below = [r for r in beside if r.cy > b.cy and min(r.x2, b.x2) > max(r.x, b.x)]
+    if right:
+        edge = min(r.x for r in right) - world_length(layout, room, "x")
+        size, dim, anchor = edge - b.x, "width", "left"
+    elif below:
+        edge = min(r.y for r in below) - world_length(layout, room, "y")
+        size, dim, anchor = edge - b.y, "height", "top"
+    else:
+        return []
+    if size <= 0 or size >= (b.width if dim == "width" else b.height):
+        return []
+    return [[{"type": "resize", "id": el.id, dim: round(size, 3), "anchor": anchor,
+              "keep_aspect": not stretchable(el)}]]
 
 
 def _grow_room(layout: Layout, el: Element, anchor: str) -> float:

@@ -109,7 +109,11 @@ def scale_alternatives(layout: Layout, ids: list[str], s: float, *, text_first: 
     by_anchor: list[Actions] = []
     for i in ids:
         el = layout.get(i)
-        if text_first and _is_text(el):
+        if text_first and _is_text(el) and len(el.nodes) > 1:
+            # a unit of several texts (the lines of a title set one by one): scaled whole, its lines closer together
+            first.append({"type": "resize", "id": i, "scale": round(s, 4),
+                          "anchor": {"middle": "top", "end": "top_right"}.get(el.text_anchor or "", "top_left")})
+        elif text_first and _is_text(el):
             first.append({"type": "set_text_style", "ids": [i], "font_size": round(el.font_size * s, 3)})
         else:
             first.append({"type": "resize", "id": i, "scale": round(s, 4), "anchor": resize_anchors(layout, el)[0]})

@@ -92,6 +92,18 @@ class Mention:
         return bool([w for w in self.words if w not in ("one", "ones")] or self.names or self.quote)
 
 
+_COLUMN_WORDS = frozenset({"column", "columns", "col"})
+_COLUMN_PLACES = frozenset({"left", "right", "middle"})
+#: Words before "the right column" that make it a place on the page ("put it in the right column"), not what is in it.
+_INTO = frozenset({"in", "into", "to", "onto", "within", "inside", "across", "over", "of"})
+
+
+def _column_follows(tokens: list[Token], j: int) -> bool:
+    """Whether "column" (or "hand column") comes at ``j``: "the right hand column"."""
+    j += j < len(tokens) and tokens[j].text == "hand"
+    return j < len(tokens) and tokens[j].text in _COLUMN_WORDS
+
+
 def _singular(word: str) -> tuple[str, bool]:
     if word in PLURALS:
         return PLURALS[word], PLURALS[word] != word and word not in ("details",)
@@ -165,7 +177,11 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
     if single and (words[0] in INTENT_WORDS or len(key) < 2):
         return []
     if not single and all(w in INTENT_WORDS or w in FUNCTION_WORDS for w in words):
-        return []  # "… - make the left one …": words of the request that happen to stand in a text too
+        # "… - make the left one …": words of the request that happen to stand in a text too; but "the Where to get
+        # it heading" is a text's whole words, between "the" and a noun for it
+        whole = fold(" ".join(t.raw for t in run))
+        return [(eid, "text", STRENGTH["text"]) for eid, entry in index.entries.items()
+                if entry.texts and entry.texts[0] == whole] if after_the and len(run) >= 3 else []
     if single and words[0] in FUNCTION_WORDS:  # "the about text": an id that is a common word, after "the"
         exact = [(eid, "id", STRENGTH["id"]) for eid, entry in index.entries.items()
                  if entry.keys.get(key, ("", 0.0))[0] in ("id", "name")]
@@ -347,9 +363,30 @@ def _shared_noun(tokens: list[Token]) -> list[Token]:
             one = Token(single, single, "word")
             out[k:k + 4] = [a, one, conj, Token("the", "the", "word"), b, one]
             k += 6
+        elif a.kind == "quote" and b.kind == "quote" and conj.text in ("and", "&") and (run := _plural_run(out, k + 3)):
+            # "the 'Figure and Text' and 'Conclusions' tabs": the 'Figure and Text' tab and the 'Conclusions' tab
+            out[k:k + 3 + len(run)] = [a, *run, conj, Token("the", "the", "word"), b, *run]
+            k += 4 + 2 * len(run)
+        elif a.text in ORDINALS and b.text in ORDINALS and conj.text in ("and", "&") and (
+                run := _plural_run(out, k + 3)):
+            # "swap the 2nd and 4th photo placeholders": the 2nd photo placeholder and the 4th photo placeholder
+            out[k:k + 3 + len(run)] = [a, *run, conj, Token("the", "the", "word"), b, *run]
+            k += 4 + 2 * len(run)
         else:
             k += 1
     return out
+
+
+def _plural_run(tokens: list[Token], k: int) -> list[Token]:
+    """The one to three words from ``k`` that end in a plural noun, that noun made singular; else nothing."""
+    for end in range(k, min(k + 3, len(tokens))):
+        tok = tokens[end]
+        if tok.kind != "word":
+            return []
+        single, plural = _singular(tok.text)
+        if plural and (single in CLASS_WORDS or _is_noun(tok)):
+            return [*tokens[k:end], Token(single, single, "word")]
+    return []
 
 
 def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mention], str]:
@@ -381,6 +418,9 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
                 and tokens[i - 1].text in ("of", "and", "between") and len(m.words) <= 2
                 and all(w not in COMMON_WORDS and w not in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS
                         and not w.endswith("ly") for w in m.words))
+        if m is not None and m.words == ["column"] and m.place in _COLUMN_PLACES and not m.names and not m.quote \
+                and i > 0 and tokens[i - 1].text in _INTO:
+            m = None  # "put it in the right column", "the frame in the left column": a part of the page
         if m is not None and (_names_something(m) or listed or bare or leading):
             skeleton.append(f"E{len(mentions)}")
             mentions.append(m)
@@ -493,6 +533,16 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             m.words.append("print")  # "the small print" is a caption, not the smallest print
             j, started = j + 2, True
             continue
+        if w in _COLUMN_WORDS and m.place in _COLUMN_PLACES and not m.has_head and not m.names and not (
+                i > 0 and tokens[i - 1].text in _INTO):
+            m.words.append("column")  # "the left column", "right hand column": the elements in it
+            m.plural, j, started = True, j + 1, True
+            break
+        if w in POSITION_ADJECTIVES and m.place is None and POSITION_ADJECTIVES[w] in _COLUMN_PLACES and \
+                not m.has_head and _column_follows(tokens, j + 1) and not (i > 0 and tokens[i - 1].text in _INTO):
+            m.place = POSITION_ADJECTIVES[w]
+            j, started = j + 1 + (tokens[j + 1].text == "hand"), True
+            continue
         if w in POSITION_ADJECTIVES and not m.has_head and j + 1 < len(tokens) and (
                 _is_noun(tokens[j + 1]) or tokens[j + 1].text in ("one", "ones") or (j + 1) in spans
                 or _adjective_as_noun(tokens, j + 1, m, True)
@@ -584,6 +634,8 @@ def _not_compound(word: str) -> bool:
 def _names_something(m: Mention) -> bool:
     if m.pronoun or m.others or m.everything or m.names or m.quote:
         return True
+    if m.words == ["column"] and m.place in _COLUMN_PLACES:
+        return True  # "the left column": what is in it
     heads = [w for w in m.words if w != "one"]
     if any(w in CLASS_WORDS for w in heads):
         return m.possessive or not all(w in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS for w in heads)

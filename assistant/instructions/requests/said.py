@@ -34,7 +34,8 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,4}"
                        r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
                        r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
-                       r"corner) )*(?:also |still )?(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
+                       r"corner) )*(?:also |still |just |really |kinda |kind of |sort of )?"
+                       r"(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
                        r"(?:do|does|did) not (?:match|line up|align|agree|fit|sit|start|begin|end|finish)\b|"
@@ -45,6 +46,7 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"sticking|hanging|falling|overlapping|leaning|wobbling|jammed|crammed|squashed|squished)"
                        r"(?: |$)|"
                        r"(?:both |all )?(?:leans?|drifts?|floats?|sags?|lean|drift|float|sag) |"
+                       r"sticks? (?:up|out|down) |"
                        + OVERFLOWS + ")")
 #: A clause that says something runs past an edge, its subject said or not ("… line, also goes out of page").
 OVERFLOW = re.compile(r"^(?:E\d+ (?:and )?)*(?:(?!make |let |have |get )\w+ ){0,3}(?:also |still )?" + OVERFLOWS)
@@ -147,6 +149,13 @@ MOVE_VERB = re.compile(r"\b(?:move|shift|nudge|push|pull|slide|drop|raise|lift|l
 #: "…, left edges", "by their tops": which edges an alignment said before lines up.
 EDGES_ONLY = re.compile(r"(?:(?:on|by|along|at|using) )?(?:the |their |its )?(?P<edge>left|right|top|bottom)s?"
                         r"(?: hand)?(?: (?:edges?|sides?))?")
+#: "… drop it onto the same line", "… so it's level with them": a move that ends on the others' line, no amount said.
+ONTO_LINE = re.compile(r"\b(?:(?:on|onto|to|in) the same (?:line|level|row|height|baseline)|in line|level with|"
+                       r"lines? up)\b")
+#: "narrow it so it stops 5mm short of the edge": a resize as small as leaves that much to the page's edge.
+SHORT_OF_EDGE = re.compile(r"\bso (?:that )?E\d+ (?:stops|ends|finishes|sits) (?:about |around |roughly |~)?"
+                           r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:short of|from|before|clear of|in from) the "
+                           r"(?:right |left |page )?edge\b")
 #: "a 20px margin from the left edge", "clear of the top": a length from a side of the page.
 EDGE_SAID = re.compile(r"\b(?:from|to|off|of) the (?P<side>left|right|top|bottom)(?: hand)?(?: edge| side| border)?"
                        r"(?: of the (?:page|canvas|sheet|card|slide|poster|flyer|banner))?\b")

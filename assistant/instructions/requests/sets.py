@@ -84,4 +84,77 @@ def framed(layout: Layout, eid: str, m: Mention) -> str:
     return eid
 
 
-__all__ = ["alike", "framed", "member_quoted", "under_heading", "wordless_picture"]
+
+
+#: A unit wider than this share of the page spans the columns (a title, a band of logos): in none of them.
+_SPANS_COLUMNS = 0.55
+
+
+def page_column(index: ElementIndex, place: str) -> list[str]:
+    """The top-level content in the column ``place`` names ("the left column", "the right hand column").
+
+    Columns are the runs of units whose horizontal extents overlap (by more than a quarter of the narrower), once
+    the units that span most of the page are set aside; [] where the page has fewer than two.
+    """
+    ids = index.everything()
+    page = index.layout.canvas.box
+    units = sorted(((index.layout.get(i).box, i) for i in ids
+                    if index.layout.get(i).box.width < _SPANS_COLUMNS * page.width), key=lambda u: u[0].x)
+    columns: list[list[str]] = []
+    left = right = float("-inf")
+    for box, i in units:
+        # (a unit that runs a little into the next column — what the request may complain of — is not in it)
+        if columns and right - box.x > 0.25 * min(box.width, right - left):
+            columns[-1].append(i)
+            right = max(right, box.x2)
+        else:
+            columns.append([i])
+            left, right = box.x, box.x2
+    columns = [c for c in columns if len(c) >= 2] if sum(len(c) >= 2 for c in columns) >= 2 else columns
+    if len(columns) < 2:
+        return []
+    if place == "middle":
+        return columns[len(columns) // 2] if len(columns) % 2 else []
+    return columns[0] if place == "left" else columns[-1]
+
+
+def section_body(index: ElementIndex, picked: str, words: list[str]) -> str | None:
+    """The text under the heading ``picked`` when the noun said is one for body text ("the Welcome para").
+
+    The heading's words name its section; a noun for running text names the section's one text below the heading.
+    None where ``picked`` heads no section, is body text itself, or its section holds more than one such text.
+    """
+    if not any(CLASS_WORDS.get(w) == "body" for w in words) or any(
+            CLASS_WORDS.get(w) in ("heading", "title", "subtitle") for w in words):
+        return None
+    layout = index.layout
+    el = layout.get(picked)
+    section = el.group if el.group is not None and el.group.startswith(_SECTION) else None
+    if section is None or el.role == "body":
+        return None
+    kids = layout.get(section).children
+    if min(kids, key=lambda c: layout.get(c).box.y) != picked:
+        return None
+    rest = [c for c in kids if c != picked and layout.get(c).kind == "text"]
+    return rest[0] if len(rest) == 1 else None
+
+
+
+def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
+    """The panel whose top edge the tab ``picked`` sits across, when the noun said is one for a box ("the Code box").
+
+    A poster's boxes are often big shapes with a small labelled tab across their top: the label's words name the tab,
+    "box" or "panel" the shape under it. None where the noun is for the tab itself or no such shape is there.
+    """
+    if not words or words[-1] not in ("box", "panel", "frame"):
+        return None
+    tab = layout.get(picked).box
+    tol = 0.25 * tab.height
+    panels = [e for e in layout.elements if e.kind == "shape" and e.id != picked and e.box.area >= 4 * tab.area
+              and (e.pinned or e.role in ("background", "decoration"))
+              and e.box.x - tol <= tab.x and tab.x2 <= e.box.x2 + tol and tab.y + tol < e.box.y < tab.y2 - tol]
+    return min(panels, key=lambda e: e.box.area).id if panels else None
+
+
+__all__ = ["alike", "framed", "member_quoted", "page_column", "section_body", "tab_panel",
+           "under_heading", "wordless_picture"]

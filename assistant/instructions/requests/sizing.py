@@ -110,6 +110,11 @@ def end_at(s: str) -> Intent | None:
         "end_at": True})
 
 
+#: "… so there's a 20px gutter between the columns": the room a resize leaves to what the clause before named.
+CLEAR_SAID = re.compile(r"\bso (?:that )?there (?:is|are|will be) (?:a |an )?(?:about |around |roughly |~)?"
+                        r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:gap|gutter|space|margin|room)s?\b")
+
+
 def resize(s: str) -> Intent | None:
     """Size changes: "bigger", "shrink", "twice as big", "20 % smaller", "300px wide", "wider"."""
     factor = am.factor(s)
@@ -118,6 +123,10 @@ def resize(s: str) -> Intent | None:
     grow = re.search(BIGGER, s)
     shrink = re.search(SMALLER, s)
     wider = re.search(r"\b(?P<w>wider|narrower|taller|shorter|longer|thinner|fatter|skinnier)\b", s)
+    if not wider and (verb := re.search(r"\b(?P<v>narrow|widen|lengthen|shorten)(?: (?:down|up|out))? E\d+", s)):
+        # "narrow it so there's a 20px gutter": narrower
+        wider = re.search("(?P<w>.+)", {"narrow": "narrower", "widen": "wider", "lengthen": "longer",
+                                         "shorten": "shorter"}[verb.group("v")])
     too = re.search(r"\btoo (?P<w>tall|wide|short|narrow|long|thin|high)\b", s)
     if too and not wider:  # "the photo is too tall" asks for it shorter
         opposite = {"tall": "shorter", "high": "shorter", "wide": "narrower", "long": "shorter",

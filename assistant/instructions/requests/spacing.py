@@ -48,6 +48,9 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     rel = p.get("rel")
     if (p.get("many") or len(step.patients) >= 3) and not step.refs and rel in (None, "between"):
         return _stack_gaps(step, layout)
+    if rel in (None, "between", "around") and len(step.patients) > 1 and len(step.intent.patients) == 1 and len(
+            refs := [r for r in step.refs if r not in step.patients]) == 1:
+        return [_block_gap(step.patients, refs[0], layout, p)]
     if rel == "around" and step.patients:
         return _room_around(step, layout)
     if rel in ("under", "below", "beneath", "underneath", "after", "above", "over", "before") and step.patients:
@@ -76,6 +79,41 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
             # everything else sits on
             mover, target = target, mover
     return _ranked(_gap_change(layout, mover, target, p) + _gap_change(layout, target, mover, p))
+
+
+def _block_gap(ids: list[str], target: str, layout: Layout, p: dict[str, Any]) -> Actions:
+    """Several elements moved together so the gap from them all to ``target`` is as asked.
+
+    "The right column is jammed against the blue line, give it 4mm": the column moves away from the line as one.
+    """
+    mb, tb = Box.union_all([layout.get(i).box for i in ids]), layout.get(target).box
+    axis = apart_axis(mb, tb)
+    gap = gap_between(mb, tb, axis)
+    shift = _new_gap(layout, gap, axis, p) - gap
+    if abs(shift) < 1e-6:
+        return []
+    sign = 1.0 if (mb.cy >= tb.cy if axis == "vertical" else mb.cx >= tb.cx) else -1.0
+    dx, dy = (0.0, sign * shift) if axis == "vertical" else (sign * shift, 0.0)
+    return [{"type": "move", "ids": list(ids), "dx": round(dx, 3), "dy": round(dy, 3)}]
+
+
+def _new_gap(layout: Layout, gap: float, axis: str, p: dict[str, Any]) -> float:
+    """The gap ``p`` asks for (op more / less / set, length, degree) where it is ``gap`` now (never below 0)."""
+    c = layout.canvas
+    length = p.get("length")
+    op = p.get("op")
+    deg = p.get("degree", "medium")
+    if op == "set":
+        new = world_length(layout, length, "y" if axis == "vertical" else "x")
+    elif length is not None:
+        d = world_length(layout, length, "y" if axis == "vertical" else "x")
+        new = gap + d if op == "more" else gap - d
+    elif op == "more":
+        new = max(gap, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
+                                  {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(gap, 0.0))
+    else:
+        new = max(gap, 0.0) * {"small": 0.75, "medium": 0.5, "large": 0.25}[deg]
+    return max(new, 0.0)
 
 
 def _room_around(step: Step, layout: Layout) -> list[Actions]:
@@ -136,21 +174,7 @@ def _gap_change(layout: Layout, mover: str, target: str, p: dict[str, Any]) -> l
     mb, tb = layout.get(mover).box, layout.get(target).box
     axis = apart_axis(mb, tb)
     gap = gap_between(mb, tb, axis)
-    c = layout.canvas
-    length = p.get("length")
-    op = p.get("op")
-    deg = p.get("degree", "medium")
-    if op == "set":
-        new = world_length(layout, length, "y" if axis == "vertical" else "x")
-    elif length is not None:
-        d = world_length(layout, length, "y" if axis == "vertical" else "x")
-        new = gap + d if op == "more" else gap - d
-    elif op == "more":
-        new = max(gap, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
-                                  {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(gap, 0.0))
-    else:
-        new = max(gap, 0.0) * {"small": 0.75, "medium": 0.5, "large": 0.25}[deg]
-    new = max(new, 0.0)
+    new = _new_gap(layout, gap, axis, p)
     if abs(new - gap) < 1e-6:
         return [[]]
     action = {"type": "set_gap", "gap": round(new, 3), "axis": axis, "id": mover, "target_id": target}

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
+from assistant.instructions.requests.asks import SINGULAR, Ask, check_ambiguous
 from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
@@ -69,11 +70,12 @@ from assistant.instructions.requests.clauses import (
 )
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
+from assistant.instructions.requests.mends import mend
 from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
-from assistant.instructions.requests.refs import Mention, find_mentions, names_one, several_before
+from assistant.instructions.requests.refs import Mention, find_mentions, names_one
 from assistant.instructions.requests.said import (
     AFTER_SWAP,
     ALONG,
@@ -89,7 +91,7 @@ from assistant.instructions.requests.said import (
     GAP_SAID,
     HELD_EDGE,
     KEEP_PLACED,
-    OVERFLOWS,
+    ONTO_LINE,
     PLACE_AFTER,
     RELATION_AFTER,
     ROOM_SAID,
@@ -97,6 +99,7 @@ from assistant.instructions.requests.said import (
     SAME_SIZE,
     SAME_SPACING,
     SET_IT,
+    SHORT_OF_EDGE,
     SWAP_ORDER,
     as_mend,
     describes,
@@ -110,7 +113,16 @@ from assistant.instructions.requests.said import (
     sizes_said_once,
 )
 from assistant.instructions.requests.scope import copies, page_said, stacked, texts_quoted, without_asides
-from assistant.instructions.requests.sets import alike, framed, member_quoted, under_heading, wordless_picture
+from assistant.instructions.requests.sets import (
+    alike,
+    framed,
+    member_quoted,
+    page_column,
+    section_body,
+    tab_panel,
+    under_heading,
+    wordless_picture,
+)
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, tokenise
@@ -163,13 +175,6 @@ class Understanding:
 
 
 #: Pronouns that stand for one element.
-_SINGULAR = frozenset({"it", "its", "itself"})
-
-
-class _Ask(Exception):
-    def __init__(self, status: str, message: str, candidates: list[str] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.message, self.candidates = status, message, candidates or []
 
 
 class _Reader:
@@ -184,9 +189,9 @@ class _Reader:
         self.steps: list[Step] = []
         self.pending: Step | None = None
         #: Why a remark's element was not found, said if a later clause edits "it" and nothing else is known.
-        self.unresolved: _Ask | None = None
+        self.unresolved: Ask | None = None
         #: Why the element a problem placed its subject against was not found ("… isn't centred under the phone").
-        self.against: _Ask | None = None
+        self.against: Ask | None = None
         self.remarks: list[str] = []
         self.choices: list[str] = []
         #: Whether the last reference said with "their" pairs one element with each of those named before it.
@@ -204,6 +209,10 @@ class _Reader:
         self.kin: list[str] = []
         #: The words of the clause after the one being read (what a pronoun said before its names stands for).
         self.ahead: list[Token] = []
+        #: Whether the subject is one set said with one plural noun ("the right column"), which "it" may stand for.
+        self.whole = False
+        #: Every element the clauses read so far named one by one (not by a pronoun or a plural noun), in order.
+        self.mentioned: list[str] = []
 
     # -- mentions ------------------------------------------------------------------------
     def resolve(self, m: Mention, prev: Mention | None, intent: Intent | None, mentions: list[Mention],
@@ -224,7 +233,7 @@ class _Reader:
             if not ids:
                 ids = self._named_ahead(m)  # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
             if not ids:  # (where what "it" stands for was asked about before, that question)
-                raise self.unresolved or _Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. "
+                raise self.unresolved or Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. "
                                                           "'the title'")
             return ids
         if m.text.startswith(("that ", "this ")) and m.has_head and not m.quote:
@@ -261,6 +270,9 @@ class _Reader:
                 return pool[:1] if pool else self._ask_unknown(m)
             picked = narrow(m, pool, self.index)
             return picked[:1] if picked else self._ask_unknown(m)
+        if m.words == ["column"] and m.place and not m.names and not m.quote and (
+                column := page_column(self.index, m.place)):
+            return column  # "nudge the whole left column 2mm to the right"
         scores = score_mention(m, self.index)
         cands = best_candidates(scores, self.index)
         if self.index.page is None and self.index.pages > 1 and cands and (
@@ -282,6 +294,9 @@ class _Reader:
         # them chooses among every element of the class
         by_words = bool(m.names) and all(kind == "part" for _e, kind, _s in m.names) and not m.quote
         self.pool = broad_candidates(scores, self.index) if (not m.names and not m.quote) or by_words else cands
+        if (m.count or 0) > 1 and not m.names and not m.quote and len(
+                said := [i for i in self.mentioned if scores.get(i, 0) > 0]) == m.count:
+            return said  # "the 'Figure' and 'Conclusions' tabs touch the blue. widen both tabs": those two
         if (m.plural or m.every) and not m.count and not m.names:
             cands = self.pool  # "all the headings": the title and the subheadings
         elif m.plural and (m.count or 0) > len(cands):  # "both ACM circles": the next best too; "all five step boxes"
@@ -301,7 +316,7 @@ class _Reader:
                 unknown_head(m) not in (None, *SAID_NOUNS)):
             # "the planets": a thing drawn in pictures no name or text says; which of them show it is not known
             listing = "; ".join(describe(self.layout, i) for i in cands[:6])
-            raise _Ask("question", f"which are {m.text.removeprefix('the ')!r}: {listing}?", cands)
+            raise Ask("question", f"which are {m.text.removeprefix('the ')!r}: {listing}?", cands)
         owners = [i for n in sorted(resolved) for i in resolved[n]]
         if m.possessive and (m.plural or m.text.startswith("their ")) and not m.count and len(owners) > 1:
             owners = [i for n in (intent.patients if intent else []) for i in resolved.get(n, [])] or owners
@@ -332,7 +347,7 @@ class _Reader:
             own = self.layout.get(owner[0]).box
             picked = [min((i for i in picked if i != owner[0]), key=lambda i: self.layout.get(i).box.distance(own))]
         if not picked:
-            raise _Ask("missing", f"there is no {m.text!r} here: I found {len(cands)} of that kind")
+            raise Ask("missing", f"there is no {m.text!r} here: I found {len(cands)} of that kind")
         if self.context.force and (len(picked) != 1 or set(picked) <= set(self.context.replace)):
             return list(self.context.force)
         preferred = [i for i in picked if i in self.context.prefer]
@@ -348,6 +363,10 @@ class _Reader:
             picked = said  # "'Petr Viktorin' should start where … – slide the name across": the name said before
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
+        if len(picked) == 1 and not m.quote and (body := section_body(self.index, picked[0], m.words)):
+            return [body]  # "the Welcome para": the text under the "Welcome" heading
+        if len(picked) == 1 and m.names and (panel := tab_panel(self.layout, picked[0], m.words)):
+            return [panel]  # "the Code box": the panel the "Code" tab heads
         return picked
 
     def _named_ahead(self, m: Mention) -> list[str]:
@@ -364,7 +383,7 @@ class _Reader:
             if len(cands) != 1:
                 return []
             found += [c for c in cands if c not in found]
-        return found if (len(found) == 1) == (m.pronoun in _SINGULAR) else []
+        return found if (len(found) == 1) == (m.pronoun in SINGULAR) else []
 
     def _pool_from(self, prev: Mention) -> list[str]:
         # "make the second Hunter Hack Day 80 % the size of the top one": every one the noun could mean
@@ -372,13 +391,13 @@ class _Reader:
         return best_candidates(score_mention(whole, self.index), self.index)
 
     def _ask_unknown(self, m: Mention) -> list[str]:
-        raise _Ask("question", f"which element is '{m.text}'? Name it, e.g. 'the title'")
+        raise Ask("question", f"which element is '{m.text}'? Name it, e.g. 'the title'")
 
     def _missing(self, m: Mention) -> list[str]:
         shown = [e for e in self.index.content_ids() if self.layout.get(e).role != "decoration"
                  and self.layout.get(e).group is None][:12]
         names = ", ".join(f"{e} ({self.layout.get(e).role})" for e in shown)
-        raise _Ask("missing", f"there is no {m.text!r} in this layout (it has: {names})")
+        raise Ask("missing", f"there is no {m.text!r} in this layout (it has: {names})")
 
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
@@ -419,6 +438,11 @@ class _Reader:
         if (edge := EDGES_ONLY.fullmatch(said)) and self.steps and self.steps[-1].kind == "align":
             self.steps[-1].intent.params["edge"] = edge.group("edge")  # "line up A and B with C, left edges"
             return
+        if held_edge and self.steps and self.steps[-1].kind in ("align", "edge") and len(self.steps[-1].patients) == 1 \
+                and held_anchor(held_edge) in ("left", "right", "top", "bottom"):
+            # "make it start level with Bash but keep the bottom where it is": that edge reaches, the other holds
+            self.steps[-1].intent.params["held"] = held_anchor(held_edge)
+            return
         if held_edge and self.pending is not None and self.pending.kind == "resize":  # "…, keep its top left corner"
             self.pending.intent.params["anchor"] = held_anchor(held_edge, self.pending.intent.params.get("anchor"))
             return
@@ -458,7 +482,7 @@ class _Reader:
                     continue  # ("the paragraph comes with it": "it" is what moves)
                 try:
                     found = self.resolve(mentions[n], None, last.intent, mentions, {})
-                except _Ask:
+                except Ask:
                     found = []  # (beside it: within its own size of it, the nearest, where one is said)
                 found = sorted((i for i in found if i not in last.patients and any(
                     self.layout.get(i).box.distance(b) <= max(b.width, b.height) for b in movers)),
@@ -466,7 +490,7 @@ class _Reader:
                 m = mentions[n]
                 found = found[:1] if not (m.plural or m.every or (m.count or 0) > 1) else found
                 if not found:  # moving it without them is not what was asked
-                    raise _Ask("missing", f"I found no {mentions[n].text!r} beside what moves; name it another way")
+                    raise Ask("missing", f"I found no {mentions[n].text!r} beside what moves; name it another way")
                 last.patients += [i for i in found if i not in last.patients]
                 self.all_ids += [i for i in found if i not in self.all_ids]
             return
@@ -509,7 +533,13 @@ class _Reader:
             within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
             if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
                 intent.refs = [int(within.group(1)[1:])]
+        elif intent is not None and intent.kind == "resize" and (short := SHORT_OF_EDGE.search(skel)):
+            intent.params.update(fit=True, room=first_length(short.group("len")))  # "… so it stops 5mm short of it"
         relation = RELATION_AFTER.search(skel)
+        if relation and intent is not None and intent.kind == "place" and re.search(
+                rf"\bthan E{relation.group(1)}\b", skel) and (compared := detect_intent(
+                skel[:relation.end(1)] + skel[relation.end():], tokens, self.original)) is not None:
+            intent = compared  # "'Finitions' sits higher than the other captions above the photos": which captions
         if relation and mentions[int(relation.group(1))].plural and not mentions[int(relation.group(1))].count and (
                 relation.group(2) not in _UNDER or mentions[int(relation.group(1))].names):
             relation = None  # "the photos next to the title": which ones is not said ("the questions under X": its)
@@ -540,7 +570,7 @@ class _Reader:
             elif intent is None:  # a remark: what it names only matters if a later clause says "it"
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
-                except _Ask as ask:
+                except Ask as ask:
                     resolved[n] = []
                     self.unresolved = self.unresolved or ask
                 if len(resolved[n]) > 1 and not (m.plural or m.every or m.pronoun or m.everything or m.others or (
@@ -549,14 +579,14 @@ class _Reader:
                     # smaller" asks which
                     listing = "; ".join(describe(self.layout, i) for i in resolved[n][:6])
                     what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip()
-                    self.unresolved = self.unresolved or _Ask("question", f"which {what} do you mean: {listing}?",
+                    self.unresolved = self.unresolved or Ask("question", f"which {what} do you mean: {listing}?",
                                                               list(resolved[n]))
                     resolved[n] = []
             else:
                 self.pool = []
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
-                except _Ask as ask:
+                except Ask as ask:
                     if (describes(skel) or (intent.kind == "lock" and intent.params.get("keep"))) and \
                             ask.status in ("missing", "question") and not ask.candidates and not m.pronoun:
                         # "the CC badge is crashing into the credit line - slide the text left", "… leave the badge
@@ -586,6 +616,9 @@ class _Reader:
                 pool = list(dict.fromkeys(pool + drawn_on(self.index, resolved.get(k, []))))
             count = mentions[n].count or (0 if mentions[n].plural else 1)  # (0: all under a heading, or none)
             near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2), count=count)
+            if mentions[n].ordinal is not None and resolved.get(n) and set(resolved[n]) <= set(related_to(
+                    self.layout, pool, resolved.get(k, []), relation.group(2), count=len(pool))):
+                near = resolved[n]  # "the 4th photo placeholder in the strip": the fourth of those in it
             resolved[n] = near if near or count == 0 else resolved[n]
         if intent is not None:  # "the gap between the compass and the OSGeo text": two things, not one twice
             said = [n for n in dict.fromkeys(intent.patients + intent.refs) if n < len(mentions)]
@@ -596,6 +629,8 @@ class _Reader:
                             mentions[b].plural or mentions[b].every or mentions[b].everything):
                         resolved[b] = [i for i in many if i != one[0]]
         named = [i for n, ids in resolved.items() if not mentions[n].others for i in ids]
+        self.mentioned += [i for n, ids in sorted(resolved.items()) if not mentions[n].pronoun and (
+            len(ids) == 1 or mentions[n].quote or mentions[n].names) for i in ids if i not in self.mentioned]
         for n, m in enumerate(mentions):
             if m.others:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
@@ -624,7 +659,8 @@ class _Reader:
                     self.remarks.append(" ".join(t.raw for t in tokens))
                     return
                 self.subject = [i for n in first for i in resolved.get(n, [])]
-                self.said_wrong = True
+                self.whole = len(first) == 1 and mentions[first[0]].plural  # ("the right column is tight …, give
+                self.said_wrong = True  # it 1mm more room": "it" is the column)
                 self.kin = [i for n in first for i in pools.get(n, [])]
                 self.subject_refs = [i for n in sorted(resolved) if n not in first for i in resolved[n]]
                 self.remarks.append(" ".join(t.raw for t in tokens))
@@ -689,7 +725,15 @@ class _Reader:
                 return
             refs = resolved[intent.refs[0]] = [holder]
         refs = nearest_refs(self.layout, intent, mentions, resolved, patients, refs)
-        self._check_ambiguous(intent, mentions, resolved, patients, refs)
+        try:
+            check_ambiguous(self.layout, intent, mentions, resolved, self.subject if self.whole else [])
+        except Ask as ask:
+            if not (describes(skel) and self.ahead and ask.candidates and set(ask.candidates).isdisjoint(patients)):
+                raise
+            # "the code block just floats in the middle of the panel. move it left …": which panel matters only if
+            # nothing after says what to do; the subject is known
+            self.unresolved = self.unresolved or ask
+            refs = [r for r in refs if r not in ask.candidates]
         if len(refs) == 1 and set(refs) <= set(patients) and self.subject_refs and any(
                 mentions[n].pronoun for n in intent.refs if n < len(mentions)):
             refs = list(self.subject_refs)  # "put the sign right of the title, centred with it": "it" is the title
@@ -716,6 +760,8 @@ class _Reader:
         self._add(step)
         if patients:
             self.subject = list(dict.fromkeys(patients))
+            self.whole = len(intent.patients) == 1 and intent.patients[0] < len(mentions) and \
+                mentions[intent.patients[0]].plural
             self.subject_refs = [r for r in dict.fromkeys(refs) if r not in self.subject]
             self.said_wrong = intent.state
 
@@ -768,7 +814,7 @@ class _Reader:
                     resolved[n] = extreme(there, place, self.index)
                 elif says_which is True and not in_part(found, place.split("_")[0], self.layout):
                     # "the company logo in the top right corner - a bit smaller" where nothing is there
-                    raise _Ask("missing", f"there is no {m.text!r} at the {place.replace('_', ' ')}: "
+                    raise Ask("missing", f"there is no {m.text!r} at the {place.replace('_', ' ')}: "
                                           f"{describe(self.layout, found[0])} is elsewhere")
                 continue
             if len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which):
@@ -794,37 +840,15 @@ class _Reader:
                 continue  # what the place picks is what is edited: the place did not say which
             resolved[n] = there
 
-    def _check_ambiguous(self, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
-                         patients: list[str], refs: list[str]) -> None:
-        if intent.kind == "lock" and intent.params.get("keep"):
-            return  # "keep the background photo where it is": whichever is meant, none of them moves
-        for n in intent.patients + ([] if intent.params.get("compare") else intent.refs):
-            m = mentions[n] if n < len(mentions) else None
-            ids = resolved.get(n, [])
-            if m is not None and m.pronoun in _SINGULAR and len(ids) > 1 and not several_before(n, mentions) \
-                    and not copies(ids, self.layout):
-                # "move the ACM logo left so its left edge …": "its" is one element, and which one is not known
-                listing = "; ".join(describe(self.layout, i) for i in ids[:6])
-                before = [p for k, p in enumerate(mentions[:n])
-                          if not p.pronoun and set(resolved.get(k, [])) == set(ids)
-                          ] or [p for p in mentions[:n] if not p.pronoun and p.words]
-                what = (" ".join(w for w in before[-1].words if w != "one") if before else "") or "one"
-                raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
-            if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or (m.count or 0) > 1 \
-                    or m.copies:
-                continue
-            if len(ids) > 1:
-                listing = "; ".join(describe(self.layout, i) for i in ids[:6])
-                what = " ".join(w for w in m.words if w != "one") or m.text.removeprefix("the ").strip() or "one"
-                raise _Ask("question", f"which {what} do you mean: {listing}?", ids)
-
     def _add(self, step: Step) -> None:
         kind = step.intent.kind = reread(step.intent, step.text)
         last = self.steps[-1] if self.steps else None
         way = {d for d, _a in step.intent.params.get("moves", [])}
         if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") is not None \
                 and last.intent.params.get("length") is None and moved_by(step.intent) and (
-                last.patients == step.patients if last.intent.params["rel"] != "between" else
+                # ("give the right column a bit of air, move A and B 10px to the right": some of it, by that much)
+                all(i in last.patients or set(self.index.ancestors(i)) & set(last.patients) for i in step.patients)
+                if last.intent.params["rel"] != "between" else
                 set(last.patients) & set(step.patients) or set(last.refs) & set(step.patients)) or (
                 # "give the headline stack a little air below the black bar – move A and B down 1 mm": away from it
                 kind == "nudge" and last is not None and last.kind == "gap" and moved_by(step.intent) and
@@ -846,6 +870,9 @@ class _Reader:
                 merged = Step(intent=step.intent, patients=step.patients or held.patients,
                               refs=step.refs or [r for r in held.patients + held.refs if r not in step.patients],
                               text=f"{held.text}, {step.text}")
+                if kind == "nudge" and not moved_by(step.intent) and held.refs and ONTO_LINE.search(step.text):
+                    merged.intent = as_mend(held.intent)  # "X sits higher than Y, drop it onto the same line": level
+                    merged.refs = list(held.refs)
                 if kind == "separate":
                     merged.intent = Intent("separate", step.intent.patients, step.intent.refs,
                                            params={**held.intent.params, **step.intent.params, "mover": True,
@@ -859,45 +886,7 @@ class _Reader:
                     step.patients) & set(held.patients):  # "the text is too big, it touches the outline": one problem
                 return
             self.pending = None
-            side = re.search(r"\bon the (left|right|top|bottom)\b", step.text)
-            if kind == "gap" and held.kind == "edge" and step.intent.params.get("length") is not None and side and \
-                    side.group(1) == held.intent.params.get("edge") and step.patients == held.patients:
-                # "… almost kisses the right edge - give it 15mm breathing room on the right": that far from the edge
-                step.intent = Intent("edge", step.intent.patients, params={"edge": side.group(1),
-                                                                           "inset": step.intent.params["length"]})
-                kind = "edge"
-            if kind == "nudge" and FAMILY.get(held.kind) == "size":
-                # "the tagline feels oversized, take it down 10%", "… is a tad oversized. 15% down", "… unreadable
-                # from across the room. both up ~15%": down a size, not down the page
-                kind = step.intent.kind = reread(step.intent, step.text, size=True)
-            # "… goes out of the page, make it smaller"; "the light is over the text, put it behind the text": an
-            # edit of what the problem named, said right after it, is how to mend it
-            # "the English line runs off the right" is a problem of being inside, whatever way it was read
-            overflow = held.kind == "inside" or (held.kind == "nudge" and re.search(OVERFLOWS, held.text))
-            mends = FAMILY.get(kind, kind) == FAMILY.get(held.kind, held.kind) or (
-                overflow and FAMILY.get(kind) in ("size", "place")) or (
-                held.kind == "separate" and kind in ("zorder", "resize", "nudge", "region", "place", "edge")
-                and bool(set(step.patients) & set(held.patients + held.refs))) or (
-                # "the question mark is crammed against the top, bring it down ~20px"
-                held.kind == "gap" and kind in ("nudge", "region", "place", "edge", "inside")
-                and bool(set(step.patients) & set(held.patients))) or (
-                # "validate should come after build — swap those two boxes"; "time should come straight after the
-                # date - swap Golisano 2620 and 4pm - 6pm": an order said wrong, then the swap that rights it
-                held.kind == "place" and kind == "swap") or (
-                # "the intro text is wider than the beige box, keep it within the box's width"
-                held.intent.params.get("compare") and kind == "inside") or (
-                # "the subtitle is jammed right under the big PostGIS, add about 3mm between them"
-                held.kind == "place" and held.intent.params.get("tight") and kind in ("gap", "nudge")
-                and bool(set(step.patients) & set(held.patients)))
-            if overflow and kind == "resize":
-                step.intent.params["fit"] = True
-            if mends and kind == "match" and not step.refs and (held.intent.params.get("compare") or held.refs):
-                # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
-                step.refs = [r for r in held.refs if r not in step.patients]
-            if mends and kind == "align" and not step.refs and held.kind in ("nudge", "place") and held.refs and set(
-                    step.patients) == set(held.patients + held.refs):
-                # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
-                step.patients, step.refs = list(held.patients), list(held.refs)
+            kind, mends = mend(held, step, kind)
             # (two problems of one kind about the same elements, "both lean right, neither is centred": one, the later)
             same_problem = mends and step.intent.state and set(step.patients) == set(held.patients) or (
                 not step.intent.state and FAMILY.get(held.kind) in ("place", "space") and not held.refs and set(
@@ -906,7 +895,7 @@ class _Reader:
                 self.steps.append(held)  # else "the penguin is overpowering the text, make it 25 % smaller": one edit
         if kind == "confirm":
             if not self.steps and not self.context.last_ids:
-                raise _Ask("question", "what should I fix? Say what is wrong, e.g. 'the photo overlaps the text'")
+                raise Ask("question", "what should I fix? Say what is wrong, e.g. 'the photo overlaps the text'")
             return
         if step.intent.state and any(not s.intent.state for s in self.steps):
             return  # "move the penguin left, it feels crammed against the title": the reason for the edit made
@@ -926,7 +915,7 @@ class _Reader:
             raise self.unresolved  # "keep the QR code where it is" where there is none
         if self.pending is not None and self.pending.intent.params.get("compare"):
             # "the subtitle is bigger than the date" says what is wrong, not what it should become
-            raise _Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
+            raise Ask("question", f"'{self.pending.text}': should they become the same size, or one of them "
                                    "bigger or smaller? Say e.g. 'make it as big as …' or 'make it 20 % smaller'")
         if self.pending is not None:
             self.pending.intent = as_mend(self.pending.intent)  # "X sits 5px higher than Y" alone: level them
@@ -973,7 +962,7 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None,
             reader.ahead = parts[k + 1] if k + 1 < len(parts) and not reader.steps and k == 0 else []
             reader.read(part)
         reader.finish()
-    except _Ask as ask:
+    except Ask as ask:
         return Understanding(ask.status, request, message=ask.message, candidates=ask.candidates,
                              model_may_try=False)
     if not reader.steps:

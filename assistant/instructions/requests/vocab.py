@@ -98,8 +98,8 @@ EDGE_WORDS = {"left", "right", "top", "bottom", "center", "middle", "side", "edg
               "baseline", "sides", "area", "region", "zone", "column", "row", "axis", "line", "vertical",
               "horizontal"}
 #: Nouns of size, space and style that a request talks about, never elements.
-MEASURE_WORDS = {"size", "width", "height", "gap", "gaps", "space", "spacing", "room", "distance", "margin",
-                 "padding", "order", "font", "weight", "color", "colour", "typeface", "bit", "lot", "touch",
+MEASURE_WORDS = {"size", "width", "height", "gap", "gaps", "gutter", "gutters", "space", "spacing", "room", "distance",
+                 "margin", "padding", "order", "font", "weight", "color", "colour", "typeface", "bit", "lot", "touch",
                  "tad", "way", "amount", "scale", "position", "place", "spot", "overlap", "overlaps", "alignment",
                  "same", "much", "more", "less", "percent", "half", "quarter", "fifth", "tenth", "times",
                  "leading", "tracking", "kerning", "air", "breathing", "whitespace", "rest", "stack",

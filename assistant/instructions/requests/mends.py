@@ -1,0 +1,69 @@
+"""A problem said, then an edit: whether the edit is how to mend it, and what it takes from the problem.
+
+"The tagline feels oversized, take it down 10%" (down a size, not down the page), "the Welcome para runs into the
+right column, narrow it so there's a 20px gutter" (from the column), "Thrust 4 sits a hair higher than Thrust 1 -
+line their tops up" (the one said to be off moves).
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.instructions.requests.intents import Intent
+from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.said import FAMILY, OVERFLOWS, reread
+from assistant.instructions.requests.sizing import CLEAR_SAID
+
+
+def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
+    """The kind of ``step`` once read after the problem ``held``, and whether it mends that problem.
+
+    ``step`` takes what the problem says it lacks (its references, a fit, the one that moves).
+    """
+    side = re.search(r"\bon the (left|right|top|bottom)\b", step.text)
+    if kind == "gap" and held.kind == "edge" and step.intent.params.get("length") is not None and side and \
+            side.group(1) == held.intent.params.get("edge") and step.patients == held.patients:
+        # "… almost kisses the right edge - give it 15mm breathing room on the right": that far from the edge
+        step.intent = Intent("edge", step.intent.patients, params={"edge": side.group(1),
+                                                                   "inset": step.intent.params["length"]})
+        kind = "edge"
+    if kind == "nudge" and FAMILY.get(held.kind) == "size":
+        # "the tagline feels oversized, take it down 10%", "… is a tad oversized. 15% down", "… unreadable
+        # from across the room. both up ~15%": down a size, not down the page
+        kind = step.intent.kind = reread(step.intent, step.text, size=True)
+    # "… goes out of the page, make it smaller"; "the light is over the text, put it behind the text": an
+    # edit of what the problem named, said right after it, is how to mend it
+    # "the English line runs off the right" is a problem of being inside, whatever way it was read
+    overflow = held.kind == "inside" or (held.kind == "nudge" and re.search(OVERFLOWS, held.text))
+    mends = FAMILY.get(kind, kind) == FAMILY.get(held.kind, held.kind) or (
+        overflow and FAMILY.get(kind) in ("size", "place")) or (
+        held.kind == "separate" and kind in ("zorder", "resize", "nudge", "region", "place", "edge")
+        and bool(set(step.patients) & set(held.patients + held.refs))) or (
+        # "the question mark is crammed against the top, bring it down ~20px"
+        held.kind == "gap" and kind in ("nudge", "region", "place", "edge", "inside")
+        and bool(set(step.patients) & set(held.patients))) or (
+        # "validate should come after build — swap those two boxes"; "time should come straight after the
+        # date - swap Golisano 2620 and 4pm - 6pm": an order said wrong, then the swap that rights it
+        held.kind == "place" and kind == "swap") or (
+        # "the intro text is wider than the beige box, keep it within the box's width"
+        held.intent.params.get("compare") and kind == "inside") or (
+        # "the subtitle is jammed right under the big PostGIS, add about 3mm between them"
+        held.kind == "place" and held.intent.params.get("tight") and kind in ("gap", "nudge")
+        and bool(set(step.patients) & set(held.patients)))
+    if overflow and kind == "resize":
+        step.intent.params["fit"] = True
+    if mends and kind == "resize" and held.kind == "separate" and not step.refs and CLEAR_SAID.search(
+            step.text):
+        # "the Welcome para runs into the right column, narrow it so there's a 20px gutter": from that
+        step.refs = [r for r in held.refs if r not in step.patients]
+    if mends and kind == "match" and not step.refs and (held.intent.params.get("compare") or held.refs):
+        # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
+        step.refs = [r for r in held.refs if r not in step.patients]
+    if mends and kind == "align" and not step.refs and held.kind in ("nudge", "place") and held.refs and set(
+            step.patients) == set(held.patients + held.refs):
+        # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
+        step.patients, step.refs = list(held.patients), list(held.refs)
+    return kind, mends
+
+
+__all__ = ["mend"]
