@@ -234,7 +234,7 @@ def _stacks(layout: Layout) -> list[list[str]]:
             own = index.box(k)
             for j in near:
                 if j > k and a.id not in twin_ids and on[j].id not in twin_ids and _piled(
-                        own, areas[k], index.box(j), areas[j]):
+                        own, areas[k], index.box(j), areas[j]) and _text_on_ornament(a, on[j]):
                     join(a.id, on[j].id)
     for t in twins:  # (a few large texts, each against the texts that say the same)
         for b in said[t.page, t.text or ""]:
@@ -246,6 +246,18 @@ def _stacks(layout: Layout) -> list[list[str]]:
     by_id = {e.id: e for e in cand}
     # a pile of ornaments alone stays pinned; one with content in it is content (a shadow under a badge)
     return [s for s in sets.values() if len(s) > 1 and any(not by_id[i].pinned for i in s)]
+
+
+def _text_on_ornament(a: Element, b: Element) -> bool:
+    """Whether a text and a pinned shape it overlaps may pile: only where the shape holds the text whole.
+
+    A label on its badge piles with it; a line of type laid across one facet of a low-poly ground does not
+    take that facet along.
+    """
+    for text, shape in ((a, b), (b, a)):
+        if text.kind == "text" and shape.kind != "text" and shape.pinned:
+            return shape.box.contains(text.box, 0.02 * max(text.box.width, text.box.height))
+    return True
 
 
 def _piled(a: Edges, a_area: float, b: Edges, b_area: float) -> bool:

@@ -810,8 +810,10 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
         else min(layout.get(i).box.y2, t.y2) - max(layout.get(i).box.y, t.y) > 0)]
     if rel in ("in", "inside", "within"):  # "the body text in the TikZ box": in it, or nearest the tab heading it
         def held(box: Box) -> list[str]:
-            return [i for i in pool if i not in targets and box.contains(layout.get(i).box,
+            # wholly inside first: a tab set across the panel's top edge is not what is in the panel
+            near = [i for i in pool if i not in targets and box.contains(layout.get(i).box,
                                                                          0.05 * max(box.width, box.height))]
+            return [i for i in near if box.contains(layout.get(i).box, 0.0)] or near
 
         # "the two paragraphs in the bubble", where the bubble could be either of two shapes: the smallest
         # that holds as many as are said

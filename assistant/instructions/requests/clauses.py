@@ -161,6 +161,9 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
             continue
         # "align the title and the subtitle on the left" is one request about two elements
         relating = li.kind in _RELATING and not li.refs and rs.startswith("E") and right[0].text not in INTENT_WORDS
+        if re.fullmatch(r"\w+ E\d+", ls) and ri.kind == "nudge" and rs.startswith("E") and \
+                right[0].text not in INTENT_WORDS:
+            continue  # "bump the fb link and the www link down 1.5mm": one verb, both moved that way
         if not relating and (right[0].text in INTENT_WORDS or rm or not rs.startswith("E")):
             return [left] + split_and(right, index)
     return [tokens]

@@ -94,6 +94,10 @@ class Mention:
 
 _COLUMN_WORDS = frozenset({"column", "columns", "col"})
 _COLUMN_PLACES = frozenset({"left", "right", "middle"})
+#: Nouns that say only "a part of the page" after a noun that says what it is ("the logo block", "the photo area").
+_VAGUE_HEADS = frozenset({"block", "area", "bit", "thing", "piece", "part", "element", "graphic", "region", "zone"})
+#: Classes of pictures and drawings, whose noun before a vague one names the element ("logo block" is the logo).
+_THING_CLASSES = frozenset({"logo", "image"})
 #: Words before "the right column" that make it a place on the page ("put it in the right column"), not what is in it.
 _INTO = frozenset({"in", "into", "to", "onto", "within", "inside", "across", "over", "of"})
 
@@ -594,6 +598,8 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         return Mention(start=i, end=i + 1, text=t.text, pronoun=t.text, plural=t.text == "their"), i + 1
     if not m.has_head and not m.words and m.ordinal is None and m.place is None and m.count == 2 and m.every:
         m.pronoun, m.plural = "both", True
+    if len(m.words) >= 2 and m.words[-1] in _VAGUE_HEADS and CLASS_WORDS.get(m.words[-2]) in _THING_CLASSES:
+        m.words.pop()  # "the logo block top left": the logo, however much of it there is
     m.end = j
     m.text = " ".join(tk.raw for tk in tokens[i:j])
     return m, j

@@ -152,6 +152,10 @@ EDGES_ONLY = re.compile(r"(?:(?:on|by|along|at|using) )?(?:the |their |its )?(?P
 #: "… drop it onto the same line", "… so it's level with them": a move that ends on the others' line, no amount said.
 ONTO_LINE = re.compile(r"\b(?:(?:on|onto|to|in) the same (?:line|level|row|height|baseline)|in line|level with|"
                        r"lines? up)\b")
+#: ", like 25%", "say 20 %", "maybe 30 percent or so": an amount said on its own after the edit it is for.
+AMOUNT_ONLY = re.compile(r"(?:(?:like|say|maybe|about|around|roughly|approximately|approx|~|something like|by|"
+                         r"perhaps|or|so) )*(?P<pct>\d+(?:\.\d+)?) ?(?:%|percent)(?: (?:or so|ish|maybe|max|tops))?"
+                         r"(?: please| pls)?")
 #: "narrow it so it stops 5mm short of the edge": a resize as small as leaves that much to the page's edge.
 SHORT_OF_EDGE = re.compile(r"\bso (?:that )?E\d+ (?:stops|ends|finishes|sits) (?:about |around |roughly |~)?"
                            r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:short of|from|before|clear of|in from) the "
@@ -194,9 +198,9 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?: please| pls)?"
                        # "…, same centre", "keep it centred where it is", "centre stays put"
                        r"|(?:but |and |while |just |with )*(?P<centre>(?:(?:keep|keeping) )?(?:the |its )?same "
-                       r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |its |the )?"
+                       r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |him |her |its |the )?"
                        r"(?:centred|centered|centre|center)(?: point)?"
-                       r"(?: (?:where (?:it|they) (?:is|are|was|were)|in place|put|fixed))?"
+                       r"(?: (?:where (?:it|they|he|she) (?:is|are|was|were)|in place|put|fixed))?"
                        r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?"
                        # "… 20% bigger from its centre", "around the same centre", "stay centred", "centred on where
                        # it is now"
@@ -350,7 +354,11 @@ def sizes_said_once(steps: list[Any], remarks: list[str]) -> list[Any]:
                 nxt.patients):
             continue  # "X should sit above the name, not below it - swap them": the swap puts it there
         vague = (s.kind == "resize" and not any(s.intent.params.get(x) for x in (*_AMOUNTS, "stretch", "span"))) or (
-            s.kind == "style" and list(s.intent.params) == ["font_size"] and not re.search(r"\d", s.text))
+            s.kind == "style" and list(s.intent.params) == ["font_size"] and not re.search(r"\d", s.text)) or (
+            s.kind == "emphasis" and s.intent.params.get("more"))  # ("Blinky could be louder, 15% bigger")
+        if s.kind == "nudge" and nxt is not None and nxt.kind == "nudge" and nxt.patients == s.patients and \
+                not moved_by(s.intent) and moved_by(nxt.intent) and vertical(s.intent) == vertical(nxt.intent):
+            continue  # "drop the name line a little, 3 mm lower": how far
         if vague and nxt is not None and nxt.patients == s.patients and (
                 nxt.kind == "resize" and any(nxt.intent.params.get(x) for x in _AMOUNTS)
                 or nxt.kind == "style" and "font_size" in nxt.intent.params and re.search(r"\d", nxt.text)):

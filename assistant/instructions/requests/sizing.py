@@ -143,7 +143,11 @@ def resize(s: str) -> Intent | None:
     if re.match(r"(?:the |a )?(?:gap|gaps|space|spacing|distance)\b", s):
         return None  # "the gap before X is double the others": a gap, not a size
     dims = am.DIMENSIONS.search(s) if re.search(r"\b(?:make|set|resize|scale|size)\b", s) else None
-    if not (grow or shrink or factor or wider or size_to or side_to or dims or (scale_word and (pct or frac))):
+    # "speaker line to 80% please": the size it should have, with no verb
+    bare_to = pct is not None and re.match(r"(?:E\d+ )+(?:down |up )?(?:to|at) (?:about |around |roughly |~)?"
+                                           r"\d+(?:\.\d+)? (?:%|percent)(?: (?:please|pls|of (?:its|the) size))?$", s)
+    if not (grow or shrink or factor or wider or size_to or side_to or dims or (scale_word and (pct or frac))
+            or bare_to):
         return None
     params: dict[str, Any] = {"degree": am.degree(s), "factor": factor, "fraction": frac, "percent": pct}
     if size_to:
@@ -152,6 +156,8 @@ def resize(s: str) -> Intent | None:
         unit = (size_to.group("unit") or "px ").strip()
         params["size"] = ("height" if dim in ("tall", "high", "in height", "height") else "width",
                           am.Length(float(num), unit if unit in am.UNIT_PX or unit == "%" else "px"))
+        if dim == "across":
+            params["keep_aspect"] = True  # "the red circle, 320px across": its whole size, not its width alone
     if side_to:
         unit = {"pixel": "px", "pixels": "px", "point": "pt", "points": "pt"}.get(side_to.group("unit"),
                                                                                 side_to.group("unit"))

@@ -79,6 +79,7 @@ from assistant.instructions.requests.refs import Mention, find_mentions, names_o
 from assistant.instructions.requests.said import (
     AFTER_SWAP,
     ALONG,
+    AMOUNT_ONLY,
     CARRIES,
     CARRY,
     CLOSER_ONLY,
@@ -419,6 +420,15 @@ class _Reader:
             # gap about 60px": the gap it should be
             gap_held.intent.params.update(op="set", length=length)
             gap_held.intent.state = False
+            return
+        amount = AMOUNT_ONLY.fullmatch(said)
+        held_size = self.pending if self.pending is not None and self.pending.kind == "resize" else last_step
+        if amount and amount.group("pct") and held_size is not None and held_size.kind == "resize" and not any(
+                held_size.intent.params.get(k) for k in ("factor", "fraction", "percent", "size")):
+            # "logo block top left could be bigger, like 25%": by that much
+            value = float(amount.group("pct"))  # ("… smaller, like 90%": to that share, as "smaller, 90 %" is)
+            shrink, grow = held_size.intent.params.get("shrink"), held_size.intent.params.get("grow")
+            held_size.intent.params["percent"] = (value, bool(shrink and 50 <= value < 100 or grow and value > 100))
             return
         if last_step is not None and last_step.kind == "place" and last_step.intent.params.get("rel") == "in" and \
                 CORNER_SAID.fullmatch(said):
