@@ -183,6 +183,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in scores:
             if index.entry(eid).classes.get("credit", 0.0) >= 1.0 and len(index.layout.get(eid).text or "") <= 160:
                 scores[eid] -= 1.0
+    if {"address", "addresses"} & set(m.words) and not {"url", "email"} & set(heads) and len(scores) > 1:
+        for eid in scores:  # "the address lines": of the texts, those that say where ("Building 52, 1st floor")
+            scores[eid] += 1.5 * index.entry(eid).classes.get("address", 0.0)
     weight = next((w for w in m.words if w in WEIGHT_WORDS), None)
     if weight is not None and len(scores) > 1:  # "the bold intro paragraph": of those, the bold one
         for eid in scores:

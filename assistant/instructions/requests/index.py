@@ -78,6 +78,11 @@ _DOMAIN_ONLY_RE = re.compile(r"\s*[a-z0-9][\w-]*(?:\.[\w-]+)*\.[a-z]{2,6}(?:/\S*
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _HANDLE_RE = re.compile(r"(?<![\w@])@\w{2,}")
 _HASHTAG_RE = re.compile(r"(?<![\w#&])#[^\W\d]\w+")
+#: Words of a street address: a building, floor, room, street or a postcode before a town.
+_STREET_RE = re.compile(r"\b(?:building|bldg|room|suite|office|str\.|ul\.)\.? ?\d|"
+                        r"\b\d+(?:st|nd|rd|th)? (?:floor|street|st\.|road|rd\.|avenue|ave\.|lane)\b|"
+                        r"\b[A-ZÀ-Ž][a-zà-ž]+(?:strasse|straße|gasse|weg|platz) \d|\b\d{2}-\d{3} [A-ZÀ-Ž]|"
+                        r"\b\d{5} [A-ZÀ-Ž][a-zà-ž]+")
 _PHONE_RE = re.compile(r"(?:\+\d[\d\s-]{6,}|\b\d{3}[\s.-]\d{3}[\s.-]\d{3,4}\b)")
 #: Who made or owns it, and on what terms: a credit or licence line ("Photo: …", "© 2019 …", "CC BY-SA").
 _CREDIT_RE = re.compile(r"©|\(c\)\s*\d|\bcopyright\b|\blicen[cs]ed?\b|creative\s+commons|\bcc[\s-]by\b|"
@@ -117,6 +122,8 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["phone"] = 1.0
     if {"email", "phone"} & out.keys() or "url" in out:
         out["contact"] = 1.0  # "the contact details": where to write, call or look
+    if _STREET_RE.search(text):
+        out["address"] = 1.0  # "Building 52, 1st floor": where to find it
     if _PRICE_RE.search(text):
         out["price"] = 1.0
     if _HANDLE_RE.search(_EMAIL_RE.sub(" ", text)):

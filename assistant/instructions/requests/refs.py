@@ -318,7 +318,7 @@ def _is_noun(tok: Token) -> bool:
     wordlike = plain.isalpha() or (plain.isalnum() and plain[0].isalpha() and any(c.isdigit() for c in plain))
     return (tok.kind == "word" and wordlike and w not in FUNCTION_WORDS and w not in INTENT_WORDS
             and w not in DETERMINERS and w not in POSITION_ADJECTIVES and w not in ORDINALS
-            and w not in NOT_NOUNS) or w in CLASS_WORDS
+            and w not in NOT_NOUNS) or w in CLASS_WORDS or (len(w) > 3 and w.endswith("s") and w[:-1] in CLASS_WORDS)
 
 
 def _shared_names(tokens: list[Token]) -> list[Token]:
@@ -607,7 +607,8 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
 
 #: Words that follow a noun, not a verb: "the date line is …", "the name line should …".
 _AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "sits", "should", "could", "needs",
-                              "has", "and", "in", "on", "at", "of", "from", "to", "by"})
+                              "has", "and", "in", "on", "at", "of", "from", "to", "by", "under", "below", "above",
+                              "beneath", "underneath", "beside", "near", "please", "pls"})
 #: Words after which an adjective that ends a noun phrase was its noun ("the little light on the word …").
 _AFTER_A_NOUN = {"on", "in", "at", "over", "near", "by", "behind", "beside", "is", "are", "sits", "looks"}
 

@@ -152,6 +152,13 @@ EDGES_ONLY = re.compile(r"(?:(?:on|by|along|at|using) )?(?:the |their |its )?(?P
 #: "… drop it onto the same line", "… so it's level with them": a move that ends on the others' line, no amount said.
 ONTO_LINE = re.compile(r"\b(?:(?:on|onto|to|in) the same (?:line|level|row|height|baseline)|in line|level with|"
                        r"lines? up)\b")
+#: "… jammed against the left edge": the side of the page a problem is at.
+AT_SIDE = re.compile(r"\b(?:against|to|on|at|off|from|of|by|into) the (?:very )?(?P<side>left|right|top|bottom)"
+                     r"(?: hand)? (?:edge|side|border)\b")
+#: "give it 20px", "give it about 5 mm of room": room said with no element to keep it from (an edge said before).
+GIVE_ROOM = re.compile(r"(?:(?:please|pls|just|and|then) )*give (?:it|them) (?:a |about |around |roughly |~)*"
+                       r"(?P<len>\d+(?:\.\d+)? ?[a-z]+)(?: (?:of )?(?:room|space|margin|clearance|air|breathing room))?"
+                       r"(?: please| pls)?")
 #: ", like 25%", "say 20 %", "maybe 30 percent or so": an amount said on its own after the edit it is for.
 AMOUNT_ONLY = re.compile(r"(?:(?:like|say|maybe|about|around|roughly|approximately|approx|~|something like|by|"
                          r"perhaps|or|so) )*(?P<pct>\d+(?:\.\d+)?) ?(?:%|percent)(?: (?:or so|ish|maybe|max|tops))?"
@@ -217,6 +224,9 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        # "… drop it to 65-ish and keep it flush right": against that side, as it is
                        r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) (?:flush|aligned) "
                        r"(?P<side3>left|right)(?: please| pls)?"
+                       # "…, keep it top aligned where it is": that side holds
+                       r"|(?:but |and |while |just )*(?:keep|keeping) (?:it|them) (?P<side5>top|bottom|left|right)"
+                       r"[ -]?aligned(?: (?:where (?:it|they) (?:is|are)|in place|as is))?(?: please| pls)?"
                        # "OSGeo lettering -> 300px wide, same left edge"
                        r"|(?:but |and |with )*(?:(?:keep|keeping) )?(?:the |its )?same (?P<side4>left|right|top|bottom)"
                        r"(?: hand)? (?:edge|side|end)(?: please| pls)?")
@@ -244,7 +254,7 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
     corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4")
     if corner:
         return corner.replace(" ", "_").replace("-", "_")
-    return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4")]
+    return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4") or m.group("side5")]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 

@@ -45,7 +45,7 @@ def distribute(step: Step, layout: Layout) -> list[Actions]:
 
 def gap(step: Step, layout: Layout) -> list[Actions]:
     """Actions for a ``gap`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
-    # "give it 20px of space" where they overlap: 20px between them; "add 3mm between them": 3mm more than now
+    # "give it 20px of space" where they are closer: 20px between them; "add 3mm between them": 3mm more than now
     p = {**step.intent.params, "added": bool(re.search(r"\b(?:add|adding|more|extra|another|additional)\b",
                                                         step.text))}
     rel = p.get("rel")
@@ -110,8 +110,9 @@ def _new_gap(layout: Layout, gap: float, axis: str, p: dict[str, Any]) -> float:
         new = world_length(layout, length, "y" if axis == "vertical" else "x")
     elif length is not None:
         d = world_length(layout, length, "y" if axis == "vertical" else "x")
-        # ("… is crashing into the title, give it about 20px of space": where they overlap, that much between them)
-        new = ((gap if p.get("added") else max(gap, 0.0)) + d) if op == "more" else gap - d
+        # ("… is cramped under the logos, give it about 4mm": that much between them, where it is less now; "give it
+        # 1mm more room": that much more)
+        new = (gap + d if p.get("added") or gap >= d else d) if op == "more" else gap - d
     elif op == "more":
         new = max(gap, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
                                   {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(gap, 0.0))

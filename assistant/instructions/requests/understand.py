@@ -80,6 +80,7 @@ from assistant.instructions.requests.said import (
     AFTER_SWAP,
     ALONG,
     AMOUNT_ONLY,
+    AT_SIDE,
     CARRIES,
     CARRY,
     CLOSER_ONLY,
@@ -90,6 +91,7 @@ from assistant.instructions.requests.said import (
     FAMILY,
     FIRST_WORDS,
     GAP_SAID,
+    GIVE_ROOM,
     HELD_EDGE,
     KEEP_PLACED,
     ONTO_LINE,
@@ -414,12 +416,21 @@ class _Reader:
         last_step = self.steps[-1] if self.steps else None
         gap_held = self.pending if self.pending is not None and self.pending.kind == "gap" else (
             last_step if last_step is not None and last_step.kind == "gap" else None)
-        if gap_held is not None and (SET_IT.fullmatch(said) or gap_held is last_step and GAP_SAID.fullmatch(said)) \
+        if gap_held is not None and (SET_IT.fullmatch(said) or GIVE_ROOM.fullmatch(said) or (
+                gap_held is last_step and GAP_SAID.fullmatch(said))) \
                 and (length := first_length(said)) is not None:
             # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
             # gap about 60px": the gap it should be
             gap_held.intent.params.update(op="set", length=length)
             gap_held.intent.state = False
+            return
+        side = AT_SIDE.search(self.pending.text) if self.pending is not None and self.pending.kind in (
+            "inside", "edge", "nudge") else None
+        if side and (room := GIVE_ROOM.fullmatch(said)) and (length := first_length(room.group("len"))) is not None:
+            # "the compass is jammed against the left edge. give it 20px": that far in from that edge
+            held, self.pending = self.pending, None
+            self._add(Step(Intent("edge", held.intent.patients, params={"edge": side.group("side"), "inset": length}),
+                           held.patients, [], f"{held.text}, {said}"))
             return
         amount = AMOUNT_ONLY.fullmatch(said)
         held_size = self.pending if self.pending is not None and self.pending.kind == "resize" else last_step
