@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.plan import Step
-from assistant.instructions.requests.said import FAMILY, OVERFLOWS, reread
+from assistant.instructions.requests.said import AMOUNT_ONLY, AT_SIDE, FAMILY, GIVE_ROOM, OVERFLOWS, reread
 from assistant.instructions.requests.sizing import CLEAR_SAID
 
 
@@ -66,4 +67,34 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
     return kind, mends
 
 
-__all__ = ["mend"]
+def room_from_edge(pending: Step | None, said: str) -> Step | None:
+    """"The compass is jammed against the left edge. give it 20px": that far in from that edge, as a step.
+
+    None unless ``pending`` is a problem at a side of the page and ``said`` gives room alone.
+    """
+    side = AT_SIDE.search(pending.text) if pending is not None and pending.kind in ("inside", "edge", "nudge") else None
+    room = GIVE_ROOM.fullmatch(said) if side else None
+    length = first_length(room.group("len")) if room else None
+    if pending is None or side is None or length is None:
+        return None
+    return Step(Intent("edge", pending.intent.patients, params={"edge": side.group("side"), "inset": length}),
+                pending.patients, [], f"{pending.text}, {said}")
+
+
+def amount_after(step: Step | None, said: str) -> bool:
+    """Whether ``said`` is only how much for the resize ``step`` that said none ("… could be bigger, like 25%").
+
+    The amount goes into ``step``: a change by it ("bigger, like 25%"), or the share it comes to where that is how
+    it reads ("smaller, like 90%").
+    """
+    amount = AMOUNT_ONLY.fullmatch(said)
+    if not amount or step is None or step.kind != "resize" or any(
+            step.intent.params.get(k) for k in ("factor", "fraction", "percent", "size")):
+        return False
+    value = float(amount.group("pct"))
+    shrink, grow = step.intent.params.get("shrink"), step.intent.params.get("grow")
+    step.intent.params["percent"] = (value, bool(shrink and 50 <= value < 100 or grow and value > 100))
+    return True
+
+
+__all__ = ["amount_after", "mend", "room_from_edge"]

@@ -70,7 +70,7 @@ from assistant.instructions.requests.clauses import (
 )
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
-from assistant.instructions.requests.mends import mend
+from assistant.instructions.requests.mends import amount_after, mend, room_from_edge
 from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
@@ -79,8 +79,6 @@ from assistant.instructions.requests.refs import Mention, find_mentions, names_o
 from assistant.instructions.requests.said import (
     AFTER_SWAP,
     ALONG,
-    AMOUNT_ONLY,
-    AT_SIDE,
     CARRIES,
     CARRY,
     CLOSER_ONLY,
@@ -424,23 +422,13 @@ class _Reader:
             gap_held.intent.params.update(op="set", length=length)
             gap_held.intent.state = False
             return
-        side = AT_SIDE.search(self.pending.text) if self.pending is not None and self.pending.kind in (
-            "inside", "edge", "nudge") else None
-        if side and (room := GIVE_ROOM.fullmatch(said)) and (length := first_length(room.group("len"))) is not None:
-            # "the compass is jammed against the left edge. give it 20px": that far in from that edge
-            held, self.pending = self.pending, None
-            self._add(Step(Intent("edge", held.intent.patients, params={"edge": side.group("side"), "inset": length}),
-                           held.patients, [], f"{held.text}, {said}"))
+        if (inset := room_from_edge(self.pending, said)) is not None:
+            self.pending = None  # "the compass is jammed against the left edge. give it 20px"
+            self._add(inset)
             return
-        amount = AMOUNT_ONLY.fullmatch(said)
-        held_size = self.pending if self.pending is not None and self.pending.kind == "resize" else last_step
-        if amount and amount.group("pct") and held_size is not None and held_size.kind == "resize" and not any(
-                held_size.intent.params.get(k) for k in ("factor", "fraction", "percent", "size")):
-            # "logo block top left could be bigger, like 25%": by that much
-            value = float(amount.group("pct"))  # ("… smaller, like 90%": to that share, as "smaller, 90 %" is)
-            shrink, grow = held_size.intent.params.get("shrink"), held_size.intent.params.get("grow")
-            held_size.intent.params["percent"] = (value, bool(shrink and 50 <= value < 100 or grow and value > 100))
-            return
+        if amount_after(self.pending if self.pending is not None and self.pending.kind == "resize" else last_step,
+                        said):
+            return  # "logo block top left could be bigger, like 25%"
         if last_step is not None and last_step.kind == "place" and last_step.intent.params.get("rel") == "in" and \
                 CORNER_SAID.fullmatch(said):
             # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
