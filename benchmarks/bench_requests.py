@@ -49,7 +49,7 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 19 of the held-out set (``*_c.tsv`` … ``*_s.tsv``): real files of ``../shared/corpus``."""
+    """Batches 3 to 23 of the held-out set (``*_c.tsv`` … ``*_w.tsv``): real files of ``../shared/corpus``."""
     return [p for batch in "cdefghijklmnopqrstuvw" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
@@ -253,6 +253,8 @@ _LATER = {
     "s": (19, "the other eight used least, a seventeenth writer"),
     "t": (20, "eight real files used least, an eighteenth writer"),
     "u": (21, "the other eight used least, a nineteenth writer"),
+    "v": (22, "eight real files used least, a twentieth writer"),
+    "w": (23, "the other eight used least, a twenty-first writer"),
 }
 
 

@@ -84,8 +84,6 @@ def framed(layout: Layout, eid: str, m: Mention) -> str:
     return eid
 
 
-
-
 #: A unit wider than this share of the page spans the columns (a title, a band of logos): in none of them.
 _SPANS_COLUMNS = 0.55
 
@@ -137,7 +135,6 @@ def section_body(index: ElementIndex, picked: str, words: list[str]) -> str | No
         return None
     rest = [c for c in kids if c != picked and layout.get(c).kind == "text"]
     return rest[0] if len(rest) == 1 else None
-
 
 
 def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
