@@ -222,6 +222,8 @@ def _fill(step: Step, layout: Layout) -> list[Actions]:
 def _center(step: Step, layout: Layout) -> list[Actions]:
     need(step)
     axis = step.intent.params.get("axis")
+    if step.intent.params.get("between") and len(step.refs) >= 2:
+        return [_midway(step, layout, axis)]
     if step.refs:
         ref = step.refs[0]
         if axis is None:
@@ -241,6 +243,24 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
         dy = page.cy - whole.cy if "center_y" in edges else 0.0
         return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
     return [[{"type": "align", "ids": step.patients, "edge": e, "to": "canvas"} for e in edges]]
+
+
+def _midway(step: Step, layout: Layout, axis: str | None) -> Actions:
+    """``step``'s elements centred in the gap between the first and last of its references, on that gap's axis.
+
+    "Centre the copyright line between the two divider lines": half way from the one's edge to the other's.
+    """
+    boxes = [layout.get(r).box for r in step.refs]
+    block = Box.union_all([layout.get(i).box for i in step.patients])
+    if axis not in ("x", "y"):
+        axis = "y" if apart_axis(boxes[0], boxes[-1]) == "vertical" else "x"
+    if axis == "y":
+        first, last = sorted(boxes, key=lambda b: b.cy)[0], sorted(boxes, key=lambda b: b.cy)[-1]
+        dx, dy = 0.0, (first.y2 + last.y) / 2 - block.cy
+    else:
+        first, last = sorted(boxes, key=lambda b: b.cx)[0], sorted(boxes, key=lambda b: b.cx)[-1]
+        dx, dy = (first.x2 + last.x) / 2 - block.cx, 0.0
+    return [{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]
 
 
 def _share(a: Box, b: Box, row: bool) -> bool:

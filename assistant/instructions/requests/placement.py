@@ -474,6 +474,10 @@ def align(s: str) -> Intent | None:
                               r"\bdead center\b|\bcenter of the (?:page|canvas|slide|card|poster)\b|\bright in the "
                               r"middle\b|\bboth ways\b|\bboth axes\b", s))
         refs = [int(ref.group(1)[1:])] if ref else []
+        between = re.search(r"\bbetween (" + E + r")(?: and (" + E + r"))?", s)
+        if between:  # "centre the copyright line between the two divider lines": on the middle of the gap they leave
+            return Intent("center", [n for n in slots(s) if n < int(between.group(1)[1:])],
+                          [int(g[1:]) for g in between.groups() if g], params={"axis": axis, "between": True})
         if ref and axis is None and re.match(r"\b(?:under|over|above|below)\b", ref.group(0)):
             axis = "x"  # "centre 'Date' under the short line": across, staying below it
         # "centre the word inside the band": on both axes of what it is in

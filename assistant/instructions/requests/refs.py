@@ -418,14 +418,21 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
         leading = (m is not None and i == 0 and bool(m.words) and m.text.split()[0] in DETERMINERS
                    and j + 1 < len(tokens) and tokens[j].text == "and" and tokens[j + 1].text in DETERMINERS)
         # "change place of penguin and devil": bare nouns after "of", "and", "between" name things too
+        # ("move tux down 20px": a bare name right after the verb the request opens with)
         bare = (m is not None and not m.names and not m.quote and bool(m.words) and i > 0
-                and tokens[i - 1].text in ("of", "and", "between") and len(m.words) <= 2
+                and (tokens[i - 1].text in ("of", "and", "between") or (
+                    tokens[i - 1].text in INTENT_WORDS and all(t.text in _LEAD_WORDS for t in tokens[:i - 1])))
+                and len(m.words) <= 2
                 and all(w not in COMMON_WORDS and w not in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS
                         and not w.endswith("ly") for w in m.words))
         if m is not None and m.words == ["column"] and m.place in _COLUMN_PLACES and not m.names and not m.quote \
                 and i > 0 and tokens[i - 1].text in _INTO:
             m = None  # "put it in the right column", "the frame in the left column": a part of the page
-        if m is not None and (_names_something(m) or listed or bare or leading):
+        # "the gap between MultiROM and the line under it": a line of text, said where it is
+        placed_line = (m is not None and m.words == ["line"] and not m.names and not m.quote and j < len(tokens)
+                       and m.text.split()[0] in DETERMINERS
+                       and tokens[j].text in ("under", "below", "above", "beneath", "underneath", "beside"))
+        if m is not None and (_names_something(m) or listed or bare or leading or placed_line):
             skeleton.append(f"E{len(mentions)}")
             mentions.append(m)
             i = j
@@ -584,7 +591,8 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
                 m.has_head and not modifiers_only and not verb_in_name and (_not_compound(w) or (
                     w in INTENT_WORDS and not (
                         # "the date line is as loud as …": a noun that is also a verb ("line up"), said as a noun
-                        w in CLASS_WORDS and (j + 1 == len(tokens) or tokens[j + 1].text in _AFTER_NOUN_VERB))))):
+                        _singular(w)[0] in CLASS_WORDS and (j + 1 == len(tokens) or tokens[j + 1].text in
+                                                            _AFTER_NOUN_VERB))))):
             word, plural = _singular(w)
             m.words.append(word)
             m.plural = plural or word in COLLECTIVES

@@ -155,6 +155,10 @@ ONTO_LINE = re.compile(r"\b(?:(?:on|onto|to|in) the same (?:line|level|row|heigh
 #: "… jammed against the left edge": the side of the page a problem is at.
 AT_SIDE = re.compile(r"\b(?:against|to|on|at|off|from|of|by|into) the (?:very )?(?P<side>left|right|top|bottom)"
                      r"(?: hand)? (?:edge|side|border)\b")
+#: "…, equal space either side": what filling the width between the margins, or centring, does anyway.
+EVEN_SIDES = re.compile(r"(?:(?:and|with|but|keep|keeping|leave|leaving) )*(?:an? )?(?:equal|same|even|matching) "
+                        r"(?:space|spacing|gaps?|margins?|room|padding|distance)(?: on)?(?: (?:either|each|both) sides?"
+                        r"| left and right| on the left and right)?(?: please| pls)?")
 #: "give it 20px", "give it about 5 mm of room": room said with no element to keep it from (an edge said before).
 GIVE_ROOM = re.compile(r"(?:(?:please|pls|just|and|then) )*give (?:it|them) (?:a |about |around |roughly |~)*"
                        r"(?P<len>\d+(?:\.\d+)? ?[a-z]+)(?: (?:of )?(?:room|space|margin|clearance|air|breathing room))?"

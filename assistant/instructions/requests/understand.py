@@ -86,6 +86,7 @@ from assistant.instructions.requests.said import (
     DIRECTION,
     EDGES_ONLY,
     END_WORDS,
+    EVEN_SIDES,
     FAMILY,
     FIRST_WORDS,
     GAP_SAID,
@@ -440,6 +441,9 @@ class _Reader:
             # down so the whole of it shows, roughly 4mm clear on both sides"
             self.steps[-1].intent.params["margin"] = inset
             return
+        if self.steps and self.steps[-1].kind in ("fill", "center") and EVEN_SIDES.fullmatch(said):
+            self.remarks.append(said)  # "make it span the width, equal space either side": as it does
+            return
         if self.steps and self.steps[-1].intent.params.get("fit") and (room := ROOM_SAID.fullmatch(said)):
             self.steps[-1].intent.params["room"] = first_length(room.group("len"))  # "…, about 30px clear of the edge"
             return
@@ -700,8 +704,8 @@ class _Reader:
         if intent.kind == "match" and not refs and len(dict.fromkeys(patients)) >= 2:
             patients = list(dict.fromkeys(patients))
             patients, refs = patients[:-1], patients[-1:]  # "the two photos the same width": one takes the other's
-        if intent.kind == "gap" and intent.params.get("rel") == "around" and not refs and self.subject_refs and \
-                patients == self.subject:
+        if intent.kind == "gap" and (intent.params.get("rel") == "around" or intent.params.get("rel") is None and (
+                self.said_wrong)) and not refs and self.subject_refs and patients == self.subject:
             refs = list(self.subject_refs)  # "X is sitting on the list, give it 5px more room": room from the list
         if intent.kind == "align" and not refs and self.said_wrong and self.subject_refs and \
                 len(self.subject) > 1 and set(patients) == set(self.subject):

@@ -147,7 +147,7 @@ FUNCTION_WORDS = {
 
 #: Verbs and other intent words: they end a noun phrase and are never read as element names.
 INTENT_WORDS = {
-    "move", "moves", "moved", "invert", "put",
+    "move", "moves", "moved", "invert", "put", "span", "spans",
     "place", "position", "shift", "nudge", "push", "pull", "bring", "send", "drop",
     "raise", "lift", "lower", "align", "aligned", "center", "centered", "centering", "line", "lines", "lined", "lining",
     "space",
