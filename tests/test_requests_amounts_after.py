@@ -117,3 +117,32 @@ def test_the_address_is_the_text_that_says_where() -> None:
 def test_a_keep_centred_hold_said_of_him(tmp_path: Path) -> None:
     u = understand("logo 20% smaller, keep him centred where he is", import_svg_text(CARD).layout)
     assert [s.kind for s in u.steps] == ["resize"] and u.steps[0].intent.params["anchor"] == "center"
+
+
+def test_scale_down_said_round_two_names_shrinks() -> None:
+    u = understand("scale the Open House title down 10%", import_svg_text(CARD).layout)
+    (step,) = u.steps
+    assert step.kind == "resize" and step.intent.params["shrink"] and step.intent.params["percent"] == (10.0, False)
+
+
+def test_without_moving_its_corner_is_what_holds(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    before = _box(chat, "dot")
+    assert chat.handle("make the red circle 20 percent bigger without moving its top-left corner").edited
+    after = _box(chat, "dot")
+    assert (after.x, after.y) == pytest.approx((before.x, before.y), abs=0.5) and after.width > before.width
+
+
+def test_a_gap_said_scant_then_set(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    assert chat.handle("theres barely any room between the title and 'Hosted by the Computer Club', make that gap "
+                       "30px").edited
+    assert _box(chat, "name").y - _box(chat, "title").y2 == pytest.approx(30, abs=0.5)
+
+
+def test_add_a_little_where_there_is_next_to_no_room(tmp_path: Path) -> None:
+    tight = CARD.replace('id="name" x="120" y="104"', 'id="name" x="120" y="83.5"')
+    chat = ChatAssistant(import_svg_text(tight, source="card.svg"), model=None, out_dir=tmp_path, preview=False)
+    assert 0 <= _box(chat, "name").y - _box(chat, "title").y2 <= 3  # next to no room
+    assert chat.handle("no breathing room between the title and 'Hosted by the Computer Club', add ~6px").edited
+    assert _box(chat, "name").y - _box(chat, "title").y2 == pytest.approx(6, abs=0.5)

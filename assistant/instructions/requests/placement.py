@@ -247,6 +247,11 @@ def gap(s: str) -> Intent | None:
     if pressed:  # "2018 is jammed right up against DConf": a gap too small, which a later clause may set
         return Intent("gap", [int(pressed.group(1)[1:])], [int(pressed.group(2)[1:])], state=True, params={
             "op": "more", "rel": "between", "length": None, "degree": am.degree(s)})
+    scant = re.search(r"\b(?:barely|hardly|scarcely|not much|not enough|almost no|very little|little|no) (?:any )?"
+                      r"(?:room|space|gap|air|breathing room) (?:left )?between (" + E + r") and (" + E + r")$", s)
+    if scant:  # "there's barely any room between MultiROM and the tagline": a gap too small, which may be set next
+        return Intent("gap", [int(scant.group(1)[1:]), int(scant.group(2)[1:])], state=True, params={
+            "op": "more", "rel": "between", "length": None, "degree": am.degree(s)})
     side_judged = _GAP_SIDE_JUDGED.search(s)
     if side_judged:  # a problem, which the clause before or after may mend ("… up 10px, the gap above it is too big")
         op = "more" if side_judged.group("w") in ("tight", "small", "smaller", "narrow", "cramped", "close", "short",

@@ -231,6 +231,10 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        # "…, keep it top aligned where it is": that side holds
                        r"|(?:but |and |while |just )*(?:keep|keeping) (?:it|them) (?P<side5>top|bottom|left|right)"
                        r"[ -]?aligned(?: (?:where (?:it|they) (?:is|are)|in place|as is))?(?: please| pls)?"
+                       # "… 20 percent bigger without moving its top-left corner": that corner holds
+                       r"|(?:but |and |while |just )*without (?:moving|shifting|changing|touching) (?:the |its |his |"
+                       r"her |their )?(?:(?P<corner5>(?:top|bottom)[ -](?:left|right)) (?:corner|point)|"
+                       r"(?P<side6>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))(?: please| pls)?"
                        # "OSGeo lettering -> 300px wide, same left edge"
                        r"|(?:but |and |with )*(?:(?:keep|keeping) )?(?:the |its )?same (?P<side4>left|right|top|bottom)"
                        r"(?: hand)? (?:edge|side|end)(?: please| pls)?")
@@ -255,10 +259,11 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return current or "center"
     if m.group("centre"):
         return "center"
-    corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4")
+    corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4") or m.group("corner5")
     if corner:
         return corner.replace(" ", "_").replace("-", "_")
-    return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4") or m.group("side5")]
+    return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4") or m.group("side5")
+                       or m.group("side6")]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 
@@ -292,7 +297,8 @@ SET_IT = re.compile(r"(?:(?:please |pls )?give (?:it|them|E\d+) (?:a |an |about 
                     r"(?:of )?(?:gap|space|room|air|breathing room|spacing)(?: please| pls)?)|"
                     r"(?:(?:please |pls )?(?:make|set|change|increase|reduce|widen|open|narrow|close|tighten|loosen|"
                     r"cut|bring|take|open up|close up) (?:it|that|"
-                    r"this|the gap|the space) (?:to |about |around |roughly |approximately |~)*)?"
+                    r"this|(?:the|that|this) (?:gap|space|spacing|distance)) (?:to |about |around |roughly |"
+                    r"approximately |~)*|(?:please |pls )?add (?:about |around |roughly |approximately |~)*)?"
                     r"[\d.]+ ?[a-z%]+(?: please| pls| instead)?")
 #: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
 CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"

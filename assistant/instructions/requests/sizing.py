@@ -12,13 +12,13 @@ from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests.frame import E, Intent, slots
 
 BIGGER = (r"\b(?:bigger|larger|biger|enlarge|enlarged|grow|increase(?: the)? size|bump (?:" + E + r" )?(?:size )?up|"
-          r"bump up|size up|scale (?:" + E + r" )?up|blow (?:" + E + r" )?up|upsize|expand|too small|too tiny|"
+          r"bump up|size up|scale (?:" + E + r" ){0,2}up|blow (?:" + E + r" )?up|upsize|expand|too small|too tiny|"
           r"too little|undersized|unreadable|illegible|(?:hard|impossible|difficult) to read|"
           r"up (?:by )?(?:about |around |roughly )?\d+(?:\.\d+)? (?:%|percent) in size|"
           r"boost (?:the )?size|more big|embiggen|increase|maximize|bump|"
           r"(?:take|bring|step|go) (?:" + E + r" )?up (?:a|one) (?:size|notch|step)|(?:a|one) (?:size|notch) "
           r"(?:bigger|up))\b")
-SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" )?down|size down|downsize|"
+SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" ){0,2}down|size down|downsize|"
            r"too big|too large|too huge|oversized|down (?:by )?(?:about |around |roughly )?\d+(?:\.\d+)? (?:%|percent) "
            r"in size|too much space|knock (?:" + E + r" )?(?:down|back) (?=by|\d|about|around|"
            r"roughly|a (?:fifth|quarter|third|half|tenth|bit|little|touch|tad|notch|size)|one|to)|minimize|less big|"

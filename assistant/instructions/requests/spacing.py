@@ -112,7 +112,9 @@ def _new_gap(layout: Layout, gap: float, axis: str, p: dict[str, Any]) -> float:
         d = world_length(layout, length, "y" if axis == "vertical" else "x")
         # ("… is cramped under the logos, give it about 4mm": that much between them, where it is less now; "give it
         # 1mm more room": that much more)
-        new = (gap + d if p.get("added") or gap >= d else d) if op == "more" else gap - d
+        # ("no breathing room …, add ~4px" where there is next to none: about that much)
+        added = p.get("added") and not 0 <= gap <= 0.5 * d
+        new = (gap + d if added or gap >= d else d) if op == "more" else gap - d
     elif op == "more":
         new = max(gap, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
                                   {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(gap, 0.0))

@@ -420,7 +420,8 @@ class _Reader:
                 and (length := first_length(said)) is not None:
             # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
             # gap about 60px": the gap it should be
-            gap_held.intent.params.update(op="set", length=length)
+            added = re.match(r"(?:(?:please|pls|and|then|just) )*add\b", said)  # ("…, add ~4px": that much more)
+            gap_held.intent.params.update(op="more" if added else "set", length=length)
             gap_held.intent.state = False
             return
         if (inset := room_from_edge(self.pending, said)) is not None:
