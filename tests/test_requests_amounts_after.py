@@ -146,3 +146,11 @@ def test_add_a_little_where_there_is_next_to_no_room(tmp_path: Path) -> None:
     assert 0 <= _box(chat, "name").y - _box(chat, "title").y2 <= 3  # next to no room
     assert chat.handle("no breathing room between the title and 'Hosted by the Computer Club', add ~6px").edited
     assert _box(chat, "name").y - _box(chat, "title").y2 == pytest.approx(6, abs=0.5)
+
+
+def test_keep_it_on_the_left_margin_after_a_resize_holds_that_side(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    before = _box(chat, "logo")
+    assert chat.handle("the logo top left is too big, take it down to 75% and keep it on the left margin").edited
+    after = _box(chat, "logo")
+    assert after.x == pytest.approx(before.x, abs=0.3) and after.width / before.width == pytest.approx(0.75, abs=0.01)

@@ -41,8 +41,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 1686
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (1180 met and 200 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (1182 met and 198 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 1178, missed
-    assert res["wrong_edits"] <= 202
+    assert res["met"] >= 1180, missed
+    assert res["wrong_edits"] <= 200
     assert res["seconds"] < 1.5

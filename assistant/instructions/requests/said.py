@@ -231,6 +231,9 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        # "…, keep it top aligned where it is": that side holds
                        r"|(?:but |and |while |just )*(?:keep|keeping) (?:it|them) (?P<side5>top|bottom|left|right)"
                        r"[ -]?aligned(?: (?:where (?:it|they) (?:is|are)|in place|as is))?(?: please| pls)?"
+                       # "… take it down to 75% and keep it on the left margin": that side holds
+                       r"|(?:but |and |while |just )*(?:keep|keeping) (?:it|them) (?:on|at|against|along|by) the "
+                       r"(?P<side7>left|right|top|bottom)(?: hand)? (?:margin|edge|side)(?: please| pls)?"
                        # "… 20 percent bigger without moving its top-left corner": that corner holds
                        r"|(?:but |and |while |just )*without (?:moving|shifting|changing|touching) (?:the |its |his |"
                        r"her |their )?(?:(?P<corner5>(?:top|bottom)[ -](?:left|right)) (?:corner|point)|"
@@ -263,7 +266,7 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
     if corner:
         return corner.replace(" ", "_").replace("-", "_")
     return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4") or m.group("side5")
-                       or m.group("side6")]
+                       or m.group("side6") or m.group("side7")]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 
