@@ -270,8 +270,7 @@ def _share(a: Box, b: Box, row: bool) -> bool:
 
 def _column(layout: Layout, ids: list[str], edge: str, skip: list[str]) -> str | None:
     """The element whose ``edge`` the most of ``ids`` share (the key one of that cluster), or None."""
-    key = {"left": lambda b: b.x, "right": lambda b: b.x2, "top": lambda b: b.y, "bottom": lambda b: b.y2,
-           "center_x": lambda b: b.cx, "center_y": lambda b: b.cy}[edge]
+    key = _EDGE_KEY[edge]
     tol = 0.006 * min(layout.canvas.width, layout.canvas.height)
     cands = [i for i in ids if i not in skip]
     best: tuple[int, float, str] | None = None
@@ -326,8 +325,7 @@ def _shared_column(layout: Layout, ids: list[str], edge: str) -> str | None:
     """
     if edge not in ("left", "right", "top", "bottom", "center_x", "center_y"):
         return None
-    key = {"left": lambda b: b.x, "right": lambda b: b.x2, "top": lambda b: b.y, "bottom": lambda b: b.y2,
-           "center_x": lambda b: b.cx, "center_y": lambda b: b.cy}[edge]
+    key = _EDGE_KEY[edge]
     tol = 0.006 * min(layout.canvas.width, layout.canvas.height)
     others = [e for e in content(layout, set(ids))]
     best: tuple[int, float, str] | None = None
@@ -588,8 +586,7 @@ def _span(step: Step, layout: Layout) -> list[Actions]:
     A picture keeps its proportions; a plain shape (a bar, a panel) stretches along that axis only.
     """
     (a, b), (r1, r2) = step.intent.params["span"], step.refs
-    side = {"top": "y", "bottom": "y2", "left": "x", "right": "x2"}
-    start, end = getattr(layout.get(r1).box, side[a]), getattr(layout.get(r2).box, side[b])
+    start, end = getattr(layout.get(r1).box, _SIDE_OF[a]), getattr(layout.get(r2).box, _SIDE_OF[b])
     lo, hi = min(start, end), max(start, end)
     el = layout.get(step.patients[0])
     if hi - lo <= 0:
