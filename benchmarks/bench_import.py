@@ -22,6 +22,8 @@ from assistant.svg.image import forget_decoded
 
 #: XML elements of the synthetic pages (the limit is 50 000).
 SYNTHETIC_SIZES = (8_000, 49_000)
+#: Paths of the synthetic map (all in one group, as an exported map or chart has them).
+MAP_PATHS = 49_000
 CORPUS = Path(os.environ.get("LAYOUT_ASSISTANT_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "corpus"
 REPEATS = 3
 
@@ -47,15 +49,17 @@ def run() -> list[dict]:
             "roles": ", ".join(f"{r} {n}" for r, n in sorted(roles.items())),
             "import ms": best * 1000.0,
         })
-    for n in SYNTHETIC_SIZES:
-        data = synthetic_page(n).encode("utf-8")
+    pages = [(f"synthetic page, {n} XML elements", synthetic_page(n)) for n in SYNTHETIC_SIZES]
+    pages.append((f"synthetic map, {MAP_PATHS} paths in one group", synthetic_map(MAP_PATHS)))
+    for name, text in pages:
+        data = text.encode("utf-8")
         forget_decoded()
         t0 = time.process_time()
-        doc = import_svg_text(data, source=f"synthetic-{n}.svg")
+        doc = import_svg_text(data, source="synthetic.svg")
         seconds = time.process_time() - t0
         roles = Counter(e.role for e in doc.layout)
         rows.append({
-            "file": f"synthetic page, {n} XML elements",
+            "file": name,
             "KiB": round(len(data) / 1024),
             "elements": len(doc.layout),
             "roles": ", ".join(f"{r} {k}" for r, k in sorted(roles.items())),
@@ -75,6 +79,19 @@ def synthetic_page(n: int) -> str:
         parts.append(f'<image x="{(x + 300) % 1900}" y="{(y + 300) % 1800}" width="110" height="100"/>')
         parts.append(f'<text x="{(x + 300) % 1900}" y="{(y + 300) % 1800 + 108}" font-size="6">Photo {i}</text>')
     parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def synthetic_map(n: int) -> str:
+    """A 2000 × 2000 map of ``n`` regions that tile it (neighbours share edges), all in one group."""
+    across = max(1, round(n ** 0.5))
+    side = 2000 / across
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2000 2000">', '<g id="regions">']
+    for i in range(n):
+        x, y = (i % across) * side, (i // across) * side
+        parts.append(f'<path d="M{x:.2f},{y:.2f} h{side:.2f} l{-0.2 * side:.2f},{side:.2f} h{-0.6 * side:.2f} z" '
+                     f'fill="#{(i * 7919) % 0xFFFFFF:06x}" stroke="#fff" stroke-width="0.2"/>')
+    parts.append("</g></svg>")
     return "\n".join(parts)
 
 

@@ -124,8 +124,12 @@ def keyword_role(node: SvgNode) -> str | None:
     return None
 
 
-def _named_role(plan: Plan, layer_stop: bool = True) -> str | None:
-    """Keyword role from the plan's own node(s), then its nearest named ancestors (up to 3)."""
+def _named_role(plan: Plan, ancestors: dict[SvgNode, str | None]) -> str | None:
+    """Keyword role from the plan's own node(s), then its nearest named ancestors (up to 3).
+
+    ``ancestors`` remembers each container's keyword role for the whole import: a container is asked once,
+    not once per element inside it (finding a ``<title>`` child scans every child of a crowded group).
+    """
     nodes: list[SvgNode] = [n for n in plan.nodes if n is not None]
     for n in nodes:
         r = keyword_role(n)
@@ -136,7 +140,9 @@ def _named_role(plan: Plan, layer_stop: bool = True) -> str | None:
     if plan.node is not None and plan.node in chain:
         chain = chain[: chain.index(plan.node)]
     for c in reversed(chain[-3:]):
-        r = keyword_role(c)
+        if c not in ancestors:
+            ancestors[c] = keyword_role(c)
+        r = ancestors[c]
         if r:
             return r
     return None
@@ -232,6 +238,7 @@ def assign_roles(plans: list[Plan], canvas: Canvas) -> None:
     zs = sorted(p.z for p in plans)
     pictures = _pictures(plans, canvas)
     texts = Captions(pictures, [p.box for p in walk_plans(plans) if p.kind == "text"] if pictures else [])
+    ancestors: dict[SvgNode, str | None] = {}
     for n, plan in enumerate(plans):
         if n % 256 == 0:
             checkpoint()
@@ -239,7 +246,7 @@ def assign_roles(plans: list[Plan], canvas: Canvas) -> None:
             plan.role = explicit_role(plan.node) or explicit_role(plan.items[0].node if len(plan.items) == 1 else None)
             plan.explicit_role = plan.role is not None
         if plan.role is None:
-            plan.role = _infer(plan, canvas, body, top_size, zs, texts)
+            plan.role = _infer(plan, canvas, body, top_size, zs, texts, ancestors)
         for child in plan.children:
             own = explicit_role(child.node)
             child.role = own or plan.role
@@ -302,11 +309,11 @@ def captions_picture(plan: Plan, size: float, body: float, captions: Captions) -
 
 
 def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[int],
-           captions: Captions | None = None) -> str:
+           captions: Captions, ancestors: dict[SvgNode, str | None]) -> str:
     # A full-page shape painted first is the background, whatever its name says.
     if plan.kind in ("shape", "image") and is_background(plan, canvas, _bottom_z(plan, zs)):
         return "background"
-    named = _named_role(plan)
+    named = _named_role(plan, ancestors)
     if plan.kind == "group":
         if named in ("cta", "badge"):
             return named
@@ -330,7 +337,7 @@ def _infer(plan: Plan, canvas: Canvas, body: float, top_size: float, zs: list[in
     if plan.kind == "text":
         size = font_size(plan)
         role = _text_role(plan, size, body, top_size)
-        if role in ("body", "subtitle") and captions is not None and captions_picture(plan, size, body, captions):
+        if role in ("body", "subtitle") and captions_picture(plan, size, body, captions):
             return "caption"
         return role
     return _graphic_role(plan, canvas)

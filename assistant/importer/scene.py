@@ -225,16 +225,21 @@ def _stacks(layout: Layout) -> list[list[str]]:
     for page in sorted({e.page for e in cand}):  # pages may lie on each other (slides as layers)
         on = [e for e in cand if e.page == page]
         index = BoxIndex((k, e.box) for k, e in enumerate(on))
+        boxes = [index.box(k) for k in range(len(on))]
         areas = [e.box.area for e in on]
+        twin = [e.id in twin_ids for e in on]
         for k, a in enumerate(on):
-            checkpoint()
-            near = index.query(a.box, limit=STACK_NEIGHBOURS + 2)  # itself and one too many
+            if k & 63 == 0:
+                checkpoint()
+            if twin[k]:
+                continue
+            own, own_area = boxes[k], areas[k]
+            near = index.query(own, limit=STACK_NEIGHBOURS + 2)  # itself and one too many
             if len(near) > STACK_NEIGHBOURS + 1:
                 continue
-            own = index.box(k)
             for j in near:
-                if j > k and a.id not in twin_ids and on[j].id not in twin_ids and _piled(
-                        own, areas[k], index.box(j), areas[j]) and _text_on_ornament(a, on[j]):
+                if j > k and not twin[j] and _piled(own, own_area, boxes[j], areas[j]) \
+                        and _text_on_ornament(a, on[j]):
                     join(a.id, on[j].id)
     for t in twins:  # (a few large texts, each against the texts that say the same)
         for b in said[t.page, t.text or ""]:

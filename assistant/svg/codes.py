@@ -73,6 +73,25 @@ def _pieces(node: SvgNode) -> list[tuple[float, float, float, float]]:
     return out
 
 
+def _few_pieces(node: SvgNode) -> bool:
+    """Whether ``node`` surely draws fewer than ``MIN_PIECES`` pieces, told without reading any path data.
+
+    A rect is one piece; a path starts a piece only at a move or after a close, so it has no more pieces than
+    it has ``M``, ``m``, ``Z`` and ``z`` letters.
+    """
+    count = 0
+    for n in node.iter():
+        tag = local_name(n)
+        if tag == "rect":
+            count += 1
+        elif tag == "path":
+            d = n.get("d") or ""
+            count += d.count("M") + d.count("m") + d.count("Z") + d.count("z")
+        if count >= MIN_PIECES:
+            return False
+    return True
+
+
 def _whole(length: float, module: float) -> bool:
     k = round(length / module)
     return k >= 1 and abs(length - k * module) <= TOLERANCE * module * max(k, 1) ** 0.5
@@ -80,6 +99,8 @@ def _whole(length: float, module: float) -> bool:
 
 def drawn_like_code(node: SvgNode) -> bool:
     """Whether ``node`` (a group, path or rect with what it contains) draws a 2-D code (see the module docstring)."""
+    if _few_pieces(node):
+        return False
     pieces = _pieces(node)
     if len(pieces) < MIN_PIECES:
         return False

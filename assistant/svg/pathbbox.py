@@ -38,6 +38,12 @@ _PATH_TOKEN = re.compile(
     r"\s*+,?\s*+(?:([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))"
 )
 _FLAG = re.compile(r"\s*+,?\s*+([01])")
+#: Path data made only of tokens, read in one pass when it has no arc (whose flags may run together)
+_ALL_TOKENS = re.compile(
+    r"(?:\s*+,?\s*+(?:[MmZzLlHhVvCcSsQqTtAa]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))*+\s*+"
+)
+#: Longest path data read in one pass (longer data is read token by token, so that it can stop at the limit).
+_ONE_PASS_CHARS = 100_000
 _ARGC = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7, "z": 0}
 
 
@@ -68,6 +74,16 @@ def _tokens(d: str, max_tokens: int | None = None) -> list[str | float]:
 
     ``PathTooComplex`` past ``max_tokens`` tokens (before they all take memory).
     """
+    if len(d) <= _ONE_PASS_CHARS and "a" not in d and "A" not in d and _ALL_TOKENS.fullmatch(d):
+        found = _PATH_TOKEN.findall(d)
+        if max_tokens is not None and len(found) > max_tokens:
+            raise PathTooComplex(f"more than {max_tokens} numbers and commands")
+        tokens: list[str | float] = [c or float(v) for c, v in found]
+        numbers = [t for t in tokens if t.__class__ is float]
+        if numbers and not (math.isfinite(max(numbers)) and math.isfinite(min(numbers))):
+            bad = next(v for c, v in found if not c and not math.isfinite(float(v)))
+            raise NonFiniteNumber(f"number {bad!r} is not finite")
+        return tokens
     out: list[str | float] = []
     pos, n = 0, len(d.rstrip())
     arg_index = -1  # position of the next number among the current command's arguments

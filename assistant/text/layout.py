@@ -438,8 +438,7 @@ def _measure_plain(node: SvgNode, resolver: StyleResolver) -> TextMetrics | None
             segs.append(last)
     x0 = min(s.x for s in segs)
     placements = [LinePlacement(text.strip(), x0, cy, max(s.x + s.width for s in segs) - x0, segs)]
-    return _summarize(node, resolver, [_Char(ch, node) for ch in chars], placements, box, lambda _n: spec,
-                      layout="text")
+    return _summarize(node, resolver, (), placements, box, lambda _n: spec, layout="text")
 
 
 #: arc length of one ink box of text on a path, in ascents (short enough to follow a curve)
@@ -566,7 +565,10 @@ def _ink_along(segs: list[pathbbox.Segment], m: Matrix, tp: SvgNode, resolver: S
 def _summarize(node: SvgNode, resolver: StyleResolver, chars: Sequence[Any], placements: list[LinePlacement],
                box: Box, spec: Callable[[SvgNode], FontSpec], *, layout: str, line_height: float | None = None,
                anchor: str | None = None) -> TextMetrics:
-    """Dominant font (by character count), line height and fill of a laid-out text."""
+    """Dominant font (by character count), line height and fill of a laid-out text.
+
+    ``chars`` are the laid-out characters (``ch`` and ``node``); with none, ``node`` sets the text alone.
+    """
     counts: dict[SvgNode, int] = {}
     for c in chars:
         if c.ch.strip():
