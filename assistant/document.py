@@ -161,6 +161,16 @@ class Element(BaseModel):
     #: text set on a path inks a band along the path, not the path's whole box.
     #: Empty: the whole box.
     ink: list[Box] = Field(default_factory=list)
+    #: All of a text that a clip cuts off (a line running past a page clipped at its edge), relative to
+    #: ``box`` as ``ink`` is; ``box`` is the part that shows. None: all of it shows.
+    whole: Box | None = None
+
+    def whole_box(self) -> Box:
+        """All that the element draws, shown or clipped, in world units (``box`` when nothing is clipped)."""
+        b, r = self.box, self.whole
+        if r is None:
+            return b
+        return Box(x=b.x + r.x * b.width, y=b.y + r.y * b.height, width=r.width * b.width, height=r.height * b.height)
 
     def ink_boxes(self) -> list[Box]:
         """``ink`` in world units (the whole ``box`` when ``ink`` is empty)."""

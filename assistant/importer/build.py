@@ -272,6 +272,10 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
         )
         if any(i.metrics.ink for i in texts):
             kw["ink"] = _relative_ink(p, texts)
+        if any(i.whole is not None for i in texts) and p.box.width > 0 and p.box.height > 0:
+            w, b = Box.union_all(i.whole or i.box for i in texts), p.box  # (what a clip cut off, relative)
+            kw["whole"] = Box(x=(w.x - b.x) / b.width, y=(w.y - b.y) / b.height, width=w.width / b.width,
+                              height=w.height / b.height)
     elif p.kind != "image":
         main = max(p.items, key=lambda i: i.box.area)
         kw["fill"] = main.fill

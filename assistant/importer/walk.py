@@ -107,6 +107,8 @@ class Item:
     stroke: str | None = None
     #: An embedded picture's subject inside its margin, in world units (``svg_image.picture_ink``).
     picture: PictureInk | None = None
+    #: A text's box before a clip cut it (None when nothing was cut): ``box`` is what shows.
+    whole: Box | None = None
 
 
 @dataclass
@@ -442,10 +444,12 @@ class Walker:
         else:
             return None  # an unknown or unsupported element draws nothing
         clip = intersect(clip, self._clip_box(node, m, box))
+        whole = None
         if clip is not None:
             inter = box.intersection(clip)
             if inter is None:
                 return None
+            whole = box if kind == "text" and (inter.width < box.width or inter.height < box.height) else None
             box = inter
         if picture is not None:
             inside = picture.box.intersection(box)
@@ -453,7 +457,7 @@ class Walker:
         self._z += 1
         return Item(node=node, tag=name, kind=kind, box=box, ctm=m, z=self._z, containers=containers,
                     opacity=op, fill=fill, metrics=metrics, segments=segs, curved=curved, stroke=stroke,
-                    picture=picture)
+                    picture=picture, whole=whole)
 
     def _use(self, node: SvgNode, m: Matrix, op: float, clip: Box | None, containers: tuple[SvgNode, ...],
              sink: list[Item]) -> None:

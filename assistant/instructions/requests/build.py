@@ -32,6 +32,7 @@ from assistant.instructions.requests.plan import (
     step_amount,
     stretchable,
     text_ids,
+    typical_gap,
     world_length,
 )
 from assistant.instructions.requests.scope import copies
@@ -614,8 +615,12 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                   "keep_aspect": keep or not stretchable(layout.get(i))} for i in step.patients]
                 for k in range(max(len(w) for w in ways.values()))]
     if (clear := CLEAR_SAID.search(step.text)) and step.refs and len(step.patients) == 1 and (
-            out := _clear_of(layout, layout.get(step.patients[0]), step.refs, am.first_length(clear.group("len")))):
+            (room := am.first_length(clear.group("len"))) is not None and
+            (out := _clear_of(layout, layout.get(step.patients[0]), step.refs, room))):
         return out
+    if p.get("clear") and step.refs and len(step.patients) == 1 and (
+            out := _clear_of(layout, layout.get(step.patients[0]), step.refs, typical_gap(layout, "horizontal"))):
+        return out  # "… runs into the column on the right, keep it inside its own": a gutter's width clear of it
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
         am.SCALE[p.get("degree", "medium")] ** (1 if stretch in ("wider", "taller", "longer", "fatter") else -1)
@@ -671,18 +676,23 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         return [scale_alternatives(layout, step.patients, s)[0] + [
             {"type": "align", "ids": [i], "edge": "center_x", "to": "element", "target_id": step.refs[0]}
             for i in step.patients]]
-    if p.get("fit") and p.get("margin") is not None:  # "… so it shows whole, 4mm clear on both sides": centred
+    if p.get("fit") and (p.get("margin") is not None or p.get("even")):
+        # "… so it shows whole, 4mm clear on both sides": centred; "shrink it till it fits, same margin both
+        # sides": as far in on the right as it is on the left
         page = layout.canvas.page_box(layout.get(step.patients[0]).page)
-        inset = world_length(layout, p["margin"], "x")
-        widths = [layout.get(i).box.width for i in step.patients if layout.get(i).box.width > 0]
+        # (what a text draws, the part a clip cuts off included: that must fit)
+        inset = world_length(layout, p["margin"], "x") if p.get("margin") is not None else \
+            max(0.0, min(layout.get(i).whole_box().x - page.x for i in step.patients))
+        widths = [layout.get(i).whole_box().width for i in step.patients if layout.get(i).box.width > 0]
         if page.width - 2 * inset > 0 and widths:
-            s = (page.width - 2 * inset) / max(widths)
+            s = min(1.0, (page.width - 2 * inset) / max(widths))
             out: Actions = []
             for i in step.patients:  # from its left edge, then that far in from the page's
-                b = layout.get(i).box
+                b, w = layout.get(i).box, layout.get(i).whole_box()
+                left = b.x + (w.x - b.x) * s  # where its drawing starts once it is smaller
                 out += [{"type": "resize", "id": i, "scale": round(s, 4), "anchor": "left"},
-                        {"type": "move", "ids": [i], "dx": round(page.x + inset + (max(widths) - b.width) * s / 2 - b.x,
-                                                                 3), "dy": 0.0}]
+                        {"type": "move", "ids": [i], "dy": 0.0,
+                         "dx": round(page.x + inset + (max(widths) - w.width) * s / 2 - left, 3)}]
             return [out]
     if p.get("fit") and s < 1:  # "… runs off the page, make it smaller so it fits": at least as small as fits
         s = min([s] + [_fit_scale(layout, layout.get(i)) for i in step.patients])
@@ -694,23 +704,21 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     return scale_alternatives(layout, step.patients, s)
 
 
-def _clear_of(layout: Layout, el: Element, refs: list[str], room: am.Length | None) -> list[Actions]:
+def _clear_of(layout: Layout, el: Element, refs: list[str], room: am.Length | float) -> list[Actions]:
     """``el`` made narrower (or shorter) from the side it runs into the nearest of ``refs``, ``room`` short of it.
 
     "The Welcome para runs into the right column, narrow it so there's a 20px gutter": its left edge stays.
     [] when none of ``refs`` lies beside it.
     """
-    if room is None:
-        return []
     b = el.box
     beside = [layout.get(r).box for r in refs if r != el.id]
     right = [r for r in beside if r.cx > b.cx and min(r.y2, b.y2) > max(r.y, b.y)]
     below = [r for r in beside if r.cy > b.cy and min(r.x2, b.x2) > max(r.x, b.x)]
     if right:
-        edge = min(r.x for r in right) - world_length(layout, room, "x")
+        edge = min(r.x for r in right) - (room if isinstance(room, float) else world_length(layout, room, "x"))
         size, dim, anchor = edge - b.x, "width", "left"
     elif below:
-        edge = min(r.y for r in below) - world_length(layout, room, "y")
+        edge = min(r.y for r in below) - (room if isinstance(room, float) else world_length(layout, room, "y"))
         size, dim, anchor = edge - b.y, "height", "top"
     else:
         return []
@@ -746,7 +754,7 @@ def _inner_anchor(layout: Layout, el: Element) -> str:
 def _fit_scale(layout: Layout, el: Element, room: float | None = None) -> float:
     """The scale at which ``el``, kept where it starts, ends inside its page (with a small margin, or ``room``)."""
     page = layout.canvas.page_box(el.page)
-    b, margin = el.box, 0.02 * min(page.width, page.height) if room is None else room
+    b, margin = el.whole_box(), 0.02 * min(page.width, page.height) if room is None else room
     s = 1.0
     if b.x2 > page.x2 and b.width > 0:
         s = min(s, (page.x2 - margin - max(b.x, page.x)) / b.width)

@@ -186,6 +186,13 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if {"address", "addresses"} & set(m.words) and not {"url", "email"} & set(heads) and len(scores) > 1:
         for eid in scores:  # "the address lines": of the texts, those that say where ("Building 52, 1st floor")
             scores[eid] += 1.5 * index.entry(eid).classes.get("address", 0.0)
+    if {"list", "bullet", "bullets"} & set(m.words) and len(scores) > 1:
+        listed = [eid for eid in scores if index.entry(eid).classes.get("list", 0.0)]
+        for eid in scores:  # "the list text": of the texts, the one set as a list ("- budowę …", "• …"), not a
+            if not any(eid in index.ancestors(i) for i in listed):  # section round it
+                scores[eid] += 1.5 * index.entry(eid).classes.get("list", 0.0)
+            else:
+                scores[eid] -= 1.5
     weight = next((w for w in m.words if w in WEIGHT_WORDS), None)
     if weight is not None and len(scores) > 1:  # "the bold intro paragraph": of those, the bold one
         for eid in scores:
@@ -856,7 +863,8 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
                 break
             out.append(i)
             last = max(last, b.y2)
-        return out
+        # "the list below it", where it is a paragraph the list starts right under: the one nearest below
+        return out or [i for _d, i in sorted(found)[:1]]
     return [i for _d, i in sorted(found)[:max(count, 1)]]
 
 

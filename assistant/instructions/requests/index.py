@@ -78,6 +78,9 @@ _DOMAIN_ONLY_RE = re.compile(r"\s*[a-z0-9][\w-]*(?:\.[\w-]+)*\.[a-z]{2,6}(?:/\S*
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _HANDLE_RE = re.compile(r"(?<![\w@])@\w{2,}")
 _HASHTAG_RE = re.compile(r"(?<![\w#&])#[^\W\d]\w+")
+#: A line that starts a list's item: a bullet, a dash or a number and a stop.
+_LIST_ITEM_RE = re.compile(r"^[ \t]*(?:[-\u2013\u2022\u00b7\u25aa\u25cf\u25e6*\u2023\u2043]|\d{1,2}[.)])[ \t]+\S",
+                           re.MULTILINE)
 #: Words of a street address: a building, floor, room, street or a postcode before a town.
 _STREET_RE = re.compile(r"\b(?:building|bldg|room|suite|office|str\.|ul\.)\.? ?\d|"
                         r"\b\d+(?:st|nd|rd|th)? (?:floor|street|st\.|road|rd\.|avenue|ave\.|lane)\b|"
@@ -124,6 +127,9 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["contact"] = 1.0  # "the contact details": where to write, call or look
     if _STREET_RE.search(text):
         out["address"] = 1.0  # "Building 52, 1st floor": where to find it
+    if len(_LIST_ITEM_RE.findall(text)) >= 2:
+        out["list"] = 1.0  # "- budowę dróg …", "- obniżenia krawężnika …": items set as a list
+        out["body"] = 0.9  # (running text, however small its type)
     if _PRICE_RE.search(text):
         out["price"] = 1.0
     if _HANDLE_RE.search(_EMAIL_RE.sub(" ", text)):
@@ -307,6 +313,24 @@ class ElementIndex:
         return words
 
     # -- queries ---------------------------------------------------------------
+    def spelled(self, folded: str) -> list[str]:
+        """Elements whose whole text, or one of whose lines, is ``folded`` (words read from pictures aside)."""
+        if not hasattr(self, "_spelled"):
+            self._spelled: dict[str, list[str]] = {}
+            self._squashed: dict[str, list[str]] = {}
+            for eid, entry in self.entries.items():
+                if not entry.drawn:
+                    for t in dict.fromkeys(entry.texts):
+                        self._spelled.setdefault(t, []).append(eid)
+                    if entry.texts:
+                        self._squashed.setdefault(squash(entry.texts[0]), []).append(eid)
+        return self._spelled.get(folded, [])
+
+    def squashed(self, key: str) -> list[str]:
+        """Elements whose whole text, its spaces and stops taken out, is ``key`` ("ww w . o sg e o . o r g")."""
+        self.spelled("")
+        return self._squashed.get(key, []) if len(key) >= 6 else []
+
     def entry(self, element_id: str) -> Entry:
         """The entry of one element."""
         return self.entries[element_id]

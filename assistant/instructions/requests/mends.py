@@ -15,6 +15,10 @@ from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.said import AMOUNT_ONLY, AT_SIDE, FAMILY, GIVE_ROOM, OVERFLOWS, reread
 from assistant.instructions.requests.sizing import CLEAR_SAID
 
+#: "… keep it inside the left column", "keep it in its own column": clear of the column beside it.
+_OWN_COLUMN = re.compile(r"\b(?:inside|within|in) (?:the |its |their )?(?:(?:left|right|own|first|second) )?"
+                         r"(?:hand )?(?:column|lane)\b")
+
 
 def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
     """The kind of ``step`` once read after the problem ``held``, and whether it mends that problem.
@@ -53,6 +57,13 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
         and bool(set(step.patients) & set(held.patients)))
     if overflow and kind == "resize":
         step.intent.params["fit"] = True
+    if held.kind == "separate" and kind == "nudge" and held.refs and set(step.patients) <= set(held.patients) and \
+            _OWN_COLUMN.search(step.text):
+        # "the bold intro runs into 'OSGeo holds …' on the right. keep it inside the left column": narrower, clear
+        # of what it runs into
+        step.intent = Intent("resize", step.intent.patients, params={"clear": True})
+        step.refs = [r for r in held.refs if r not in step.patients]
+        kind, mends = "resize", True
     if mends and kind == "resize" and held.kind == "separate" and not step.refs and CLEAR_SAID.search(
             step.text):
         # "the Welcome para runs into the right column, narrow it so there's a 20px gutter": from that

@@ -179,6 +179,12 @@ def inside(s: str) -> Intent | None:
                  r"inside|back|back on)(?: (?:again|please|pls|a bit|a little))?$|(?:in|into|onto|on|within|inside) "
                  r"the (?:margins|safe area|frame|" + _SHEETS + r")\b)", s):
         return Intent("inside", slots(s)[:1])
+    fit = re.match(r"(?:(?:make|get) (?:" + E + r" )?)?(?:fit|squeeze) (?:" + E + r" )?(?:back )?(?:in|inside)?"
+                   r" ?(?P<rest>.*)$", s)
+    if fit and (not fit.group("rest") or MARGIN_SAID.fullmatch(fit.group("rest"))):
+        # "… runs off the edge — fit it in with ~5mm either side": smaller, as far in from each side as said
+        return Intent("resize", slots(s)[:1], params={"shrink": True, "fit": True,
+                                                     "margin": margin_said(fit.group("rest"))})
     if re.match(r"(?:make (?:" + E + r" )?)?fit (?:" + E + r" |the whole (?:line|thing|text|word|title) |all of "
                 r"(?:" + E + r" |it ))?(?:on|onto|in|into|within|inside) (?:the )?(?:" + _SHEETS + r")\b", s):
         return Intent("inside", slots(s)[:1], params={"fit": True})  # "fit the whole line on the page"
@@ -196,7 +202,10 @@ def distribute(s: str) -> Intent | None:
                  r"regular (?:gaps|spacing)|even (?:gaps|spacing))\b|\b(?:gaps|spacing|spaces|distances) between\b.*"
                  r"\b(?:(?:are|is|look|looks|seem|seems) (?:not|n't) (?:even|equal|the same|consistent|regular)|"
                  r"(?:are|is|look|looks|seem|seems) (?:uneven|unequal|inconsistent|irregular|all over the place|"
-                 r"off))\b",
+                 r"off))\b|"
+                 # "… more room above A than above B. make the two gaps match"
+                 r"\b(?:the )?(?:two |2 |both |those |these |all (?:the )?)?(?:gaps|spaces|distances) "
+                 r"(?:match|equal|the same|even)\b",
                  s) and not re.search(
                  r"\b(?:width|height|size|wide|tall)\b", s):
         axis = ("horizontal" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bside by side\b|\bin a row\b", s)
@@ -252,6 +261,14 @@ def gap(s: str) -> Intent | None:
     if scant:  # "there's barely any room between MultiROM and the tagline": a gap too small, which may be set next
         return Intent("gap", [int(scant.group(1)[1:]), int(scant.group(2)[1:])], state=True, params={
             "op": "more", "rel": "between", "length": None, "degree": am.degree(s)})
+    unequal = re.search(r"\b(?:more|less|bigger|smaller|wider|less|extra) " + _SPACE + r" (?P<rel>above|below|under|"
+                        r"over|after|before) (" + E + r") than (?:above |below |under |over |after |before )?(" + E +
+                        r")$", s)
+    if unequal:  # "there's more room above Software Foundation than above Open Geospatial": gaps to even out
+        rel = unequal.group("rel")
+        return Intent("distribute", [int(unequal.group(2)[1:]), int(unequal.group(3)[1:])], state=True,
+                      params={"axis": "vertical" if rel in ("above", "below", "under", "over") else "horizontal",
+                              "side": {"over": "above", "under": "below"}.get(rel, rel)})
     side_judged = _GAP_SIDE_JUDGED.search(s)
     if side_judged:  # a problem, which the clause before or after may mend ("… up 10px, the gap above it is too big")
         op = "more" if side_judged.group("w") in ("tight", "small", "smaller", "narrow", "cramped", "close", "short",
@@ -468,9 +485,13 @@ def align(s: str) -> Intent | None:
     if m:  # "shift everything so the margins on the left and right match": the whole set centred on the page
         axis = "x" if (m.group("h") or m.group("h2")) else "y"
         return Intent("center", slots(s), params={"axis": axis, "block": True})
-    if re.search(r"\b(?:vertically|horizontally)? ?(?:center|centered|centering|centers|middle)\b", s) and not \
-            re.search(r"\b(?:top|bottom|upper|lower|left|right) (?:center|middle)\b|\b(?:center|middle) (?:left|right|"
-                      r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
+    # "the big compass in the middle of the wheel is a bit much": where it is says which, and is no request
+    described = re.match(r"E\d+ (?:that is |which is |sitting |placed )?(?:(?:right|dead|smack) )?(?:in|at) the "
+                         r"(?:very |dead )?(?:center|middle)(?: of E\d+)? (?:is|are|looks?|seems?|feels?)\b", s)
+    centred = re.search(r"\b(?:vertically|horizontally)? ?(?:center|centered|centering|centers|middle)\b", s)
+    if centred and not described and not re.search(
+            r"\b(?:top|bottom|upper|lower|left|right) (?:center|middle)\b|\b(?:center|middle) (?:left|right|"
+            r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
         ref = re.search(r"\b(?:on|under|over|above|below|with|to|in|inside|within|across|of)(?: the (?:middle|center) "
                         r"of)? (" + E + r")", s)
         axis = ("y" if re.search(r"\bvertical(?:ly)?\b|\bup and down\b", s) else
@@ -558,8 +579,13 @@ def place(s: str) -> Intent | None:
            "before": "before", "after": "after", "follow": "after", "follows": "after", "precede": "before",
            "precedes": "before", "in front of": "above"}[m.group("rel")]
     # "… just under the date, with 5 mm of space": the gap is said
-    said = re.search(r"\b(?:with|leaving|leave|and)\b.*\b(?:space|gap|room|margin|air)\b|\b(?:space|gap) of\b", s)
+    said = re.search(r"\b(?:with|leaving|leave|and)\b.*\b(?:space|gap|room|margin|air)\b|\b(?:space|gap) of\b|"
+                     r"\d \w+ (?:gap|space)$", s)
     gap = am.first_length(s) if said else None
+    before = re.search(r"(?:^| )(\d+(?:\.\d+)? ?[a-z%]+) $", s[:m.start()])
+    if gap is None and before and m.group("rel") in ("under", "below", "beneath", "underneath", "above", "over",
+                                                      "to the left of", "to the right of", "left of", "right of"):
+        gap = am.first_length(before.group(1))  # "put it 20px under Entrance": that far under it
     return Intent("place", slots(s[:m.start()]), [int(m.group("e")[1:])],
                   params={"rel": rel, "tight": bool(m.group("adv")), "gap": gap})
 

@@ -34,6 +34,14 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         # "bring it up 20px so it sits closer to the mascots", "slide the divider 1 mm to the right so it stops
         # colliding with the name": the amount says how far
         intent = main
+    if intent is goal and goal is not None and goal.kind == "inside" and main is not None and main.kind == "resize" \
+            and (main.params.get("percent") or main.params.get("factor") or main.params.get("fraction")):
+        intent = main  # "… to about 85% size so it fits on the page": that size, which is how it fits
+    if intent is goal and goal is not None and goal.kind in ("gap", "separate") and main is not None and \
+            main.kind == "resize" and goal.params.get("length") is None:
+        # "list text a bit smaller (10%) so it isn't crammed against the line underneath": the resize is the
+        # edit, the room it leaves is why
+        intent = main
     if intent is goal and goal is not None and goal.kind == "edge" and goal.params.get("inset") is not None \
             and (main is not None and main.patients or MOVE_VERB.match(skel)):
         # "push the wordmark and Bronze Sponsor right so the wordmark ends 7px from the edge": those move,
@@ -69,6 +77,9 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
             goal.params.get("axis") is None and main.kind == "nudge" and main.params.get("moves"):
         # "bring the QR down so its middle lines up with the elephant's": centred along the axis it moves on
         goal.params["axis"] = "y" if vertical(main) else "x"
+    elif intent is goal and goal is not None and main is not None and goal.kind == "place" and \
+            main.kind == "nudge" and main.patients and goal.patients and not set(goal.patients) & set(main.patients):
+        goal.params["along"] = list(main.patients)  # "pull both up so the first starts 20px below it": both move
     elif intent is goal and goal is not None and main is not None and goal.kind == "gap" and \
             main.patients and len(goal.patients) == 2 and not goal.refs:
         goal.params["movers"] = list(main.patients)  # "pull X up so there's 15px between Y and X": X moves

@@ -52,6 +52,8 @@ COLOR_WORDS = set(ImageColor.colormap)
 COLLECTIVES = {"list", "items", "column", "stack", "series", "set", "row"}
 #: Longest run of words tried as one element name.
 MAX_NAME_WORDS = 5
+#: Longest run of words read as the whole of a text's line, typed out without quotes.
+MAX_SPELLED_WORDS = 16
 _OTHERS = {"others", "rest", "remaining"}
 #: Words that may come before a request's verb: "could you please centre …", "can we just move …".
 _LEAD_WORDS = {"could", "can", "would", "will", "you", "we", "please", "pls", "plz", "kindly", "i", "d", "like",
@@ -129,7 +131,13 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
         if _is_unit(tokens, i):
             i += 1
             continue
-        for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1):
+        for n in range(min(MAX_SPELLED_WORDS, len(tokens) - i), MAX_NAME_WORDS, -1):
+            # "Zagłosuj i zachęć do tego samego znajomych → 85% size": a whole line of a text, typed out
+            run = tokens[i:i + n]
+            if all(t.kind == "word" for t in run) and (said := index.spelled(fold(" ".join(t.raw for t in run)))):
+                found = (i + n, [(eid, "text", STRENGTH["text"]) for eid in said])
+                break
+        for n in range(min(MAX_NAME_WORDS, len(tokens) - i), 0, -1) if found is None else ():
             run = tokens[i:i + n]
             if any(t.kind in ("punct", "quote") for t in run) or (run[0].kind == "number" and not (
                     n == 1 and _whole_number_text(run[0], tokens, i, index)) and not (
@@ -219,6 +227,8 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
             best = ("part", STRENGTH["part"])  # "zeste de savoir" run together in "zestedesavoir.com"
         if best is not None:
             hits.append((eid, best[0], best[1]))
+    if not hits:  # "www.osgeo.org", set letter by letter as "ww w . o sg e o . o r g"
+        hits = [(eid, "text", STRENGTH["text"]) for eid in index.squashed(key)]
     return hits or _part_hits(words, index)
 
 
@@ -378,6 +388,19 @@ def _shared_noun(tokens: list[Token]) -> list[Token]:
             k += 4 + 2 * len(run)
         else:
             k += 1
+    return _side_ones(out)
+
+
+_SIDE_WORDS = frozenset({"left", "right", "top", "bottom", "upper", "lower"})
+
+
+def _side_ones(tokens: list[Token]) -> list[Token]:
+    """"… make the right hand one match the left": the left one, said without its noun at the end of a comparison."""
+    out = list(tokens)
+    for k in range(len(out) - 2, 0, -1):
+        if out[k].text == "the" and out[k + 1].text in _SIDE_WORDS and out[k - 1].text in (
+                "match", "matches", "as", "like", "than") and (k + 2 == len(out) or out[k + 2].kind == "punct"):
+            out.insert(k + 2, Token("one", "one", "word"))
     return out
 
 
@@ -425,6 +448,9 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
                 and len(m.words) <= 2
                 and all(w not in COMMON_WORDS and w not in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS
                         and not w.endswith("ly") for w in m.words))
+        if m is not None and i > 0 and tokens[i - 1].text in ("for", "like") and m.text.split()[0] in ("a", "an") \
+                and not m.names and not m.quote:
+            m = None  # "… is pretty small for a heading": the kind it is judged as, not an element
         if m is not None and m.words == ["column"] and m.place in _COLUMN_PLACES and not m.names and not m.quote \
                 and i > 0 and tokens[i - 1].text in _INTO:
             m = None  # "put it in the right column", "the frame in the left column": a part of the page

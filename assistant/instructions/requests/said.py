@@ -198,7 +198,8 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?"
                        # "…, keep its top right corner where it is", "bottom-left corner stays put", "left edges stay"
                        r"|(?:but |and |while |just |with )*(?:(?:keep|keeping|leave|leaving|hold|holding|pin) )?"
-                       r"(?:the |its |his |her |their )?(?:(?P<corner2>(?:top|bottom) (?:left|right)) (?:corner|point)"
+                       r"(?:the |its |his |her |their |both |both the |both their )?"
+                       r"(?:(?P<corner2>(?:top|bottom) (?:left|right)) (?:corner|point)"
                        r"|(?P<side2>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))"
                        r" (?:stays?|staying|remains?|is|are|where (?:it|they) (?:is|are)|in place|fixed|pinned|put|"
                        r"unchanged|untouched|the same|as is)"
@@ -210,8 +211,8 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        # "…, same centre", "keep it centred where it is", "centre stays put"
                        r"|(?:but |and |while |just |with )*(?P<centre>(?:(?:keep|keeping) )?(?:the |its )?same "
                        r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |him |her |its |the )?"
-                       r"(?:centred|centered|centre|center)(?: point)?"
-                       r"(?: (?:where (?:it|they|he|she) (?:is|are|was|were)|in place|put|fixed))?"
+                       r"(?:dead |right |exactly )?(?:centred|centered|centre|center)(?: point)?"
+                       r"(?: (?:where (?:it|they|he|she) (?:is|are|was|were)(?: now)?|in place|put|fixed))?"
                        r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?"
                        # "… 20% bigger from its centre", "around the same centre", "stay centred", "centred on where
                        # it is now"
@@ -240,7 +241,10 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?P<side6>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))(?: please| pls)?"
                        # "OSGeo lettering -> 300px wide, same left edge"
                        r"|(?:but |and |with )*(?:(?:keep|keeping) )?(?:the |its )?same (?P<side4>left|right|top|bottom)"
-                       r"(?: hand)? (?:edge|side|end)(?: please| pls)?")
+                       r"(?: hand)? (?:edge|side|end)(?: please| pls)?"
+                       # "title 64 -> 54, keep it where it starts": its start (a line of type starts on its left)
+                       r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) where (?:it|they) "
+                       r"(?P<start>starts?|begins?|ends?)(?: now)?(?: please| pls)?")
 HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
                "baseline": "bottom"}
 
@@ -262,6 +266,8 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return current or "center"
     if m.group("centre"):
         return "center"
+    if m.group("start"):
+        return "right" if m.group("start").startswith("end") else "left"
     corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4") or m.group("corner5")
     if corner:
         return corner.replace(" ", "_").replace("-", "_")
@@ -281,7 +287,8 @@ NEITHER = re.compile(r"(?:neither|none)(?: of (?:E\d+|them|these|those))? (?:one
 
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
-PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:(?:at|on|in) the (?:very |far )?|"
+PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )?(?:(?:down |up |over |out |way )?"
+                         r"(?:at|on|in) the (?:very |far )?|"
                          r"(?=(?:top|bottom) (?:left|right)\b))(?:top|bottom|left|right|middle|center)"
                          r"(?: (?:left|right)(?: hand)?(?: corner)?| (?:row|line|part|area|strip|column))?"
                          r"(?: of the (?:page|slide|card|poster))?\b"
@@ -295,6 +302,9 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
                       r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
+#: "…, left aligned with it, roughly 10px gap": a gap said at the end of the clause after a relative place.
+PLACE_GAP_TAIL = re.compile(r" (?:with )?(?:a |an )?(?:about |around |roughly |approximately |~)?"
+                            r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:of )?(?:gap|space|room)(?: please| pls)?$")
 #: "Make it 30px": a length said for what the clause before spoke of.
 SET_IT = re.compile(r"(?:(?:please |pls )?give (?:it|them|E\d+) (?:a |an |about |around |roughly |~)*[\d.]+ ?[a-z%]+ "
                     r"(?:of )?(?:gap|space|room|air|breathing room|spacing)(?: please| pls)?)|"
@@ -414,6 +424,13 @@ def held_apart(steps: list[Any], index: ElementIndex) -> list[Any]:
         if s.kind == "distribute" and held <= set(index.reading_order(s.patients)[::len(s.patients) - 1]):
             return [k for k in steps if k not in kept]
         s.patients = [i for i in s.patients if i not in held]
+    sized = [s for s in steps if s not in kept and (s.kind in ("resize", "match") or (
+        s.kind == "style" and "font_size" in s.intent.params))]
+    for s in kept:  # "take it up to 24px, leave it where it is": it grows about where it is, and is not locked
+        for e in sized:
+            if set(e.patients) & set(s.patients):
+                e.intent.params.setdefault("anchor", "center")
+        s.patients = [i for i in s.patients if not any(i in e.patients for e in sized)]
     edited = {i for s in steps if s not in kept for i in s.patients}
     layout = index.layout
     for s in kept:

@@ -7,7 +7,10 @@ heading), "the logo box" (the frame round a picture), "swap 'association à but 
 
 from __future__ import annotations
 
+import dataclasses
+
 from assistant.document import Layout
+from assistant.instructions.requests.choose import broad_candidates, related_to, score_mention
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.vocab import CLASS_WORDS
@@ -155,3 +158,24 @@ def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
 
 __all__ = ["alike", "framed", "member_quoted", "page_column", "section_body", "tab_panel",
            "under_heading", "wordless_picture"]
+
+
+def by_words_in_line(layout: Layout, index: ElementIndex, m: Mention, near: list[str], targets: list[str],
+                     rel: str, count: int) -> list[str]:
+    """``near``, or what ``m``'s words alone find ``rel`` of ``targets`` where a name it matched lies elsewhere.
+
+    "The bold intro under Welcome": the element whose id is "Intro" sits in another column, so not under the
+    Welcome heading; the bold paragraph under that heading is what the words mean.
+    """
+    if not m.names or m.quote or not near or not targets or rel not in ("under", "below", "beneath", "underneath",
+                                                                       "above", "over"):
+        return near
+    t = layout.get(targets[0]).box
+    if all(min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0 for i in near):
+        return near
+    words = [w for w in fold(m.text).split() if w not in ("the", "a", "an", "this", "that")]
+    scores = score_mention(dataclasses.replace(m, names=[], words=words), index)
+    pool = [i for i in broad_candidates(scores, index) if i not in targets]
+    found = related_to(layout, pool, targets, rel, count=count)
+    return found if found and all(min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0
+                                  for i in found) else near

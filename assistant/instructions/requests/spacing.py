@@ -35,6 +35,12 @@ from assistant.instructions.requests.plan import (
 def distribute(step: Step, layout: Layout) -> list[Actions]:
     """Actions for a ``distribute`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
     ids = step.patients
+    side = step.intent.params.get("side")
+    if len(ids) == 2 and side in ("above", "below"):
+        # "more room above C than above B": the gaps above both, so the one above the upper of them too
+        ends = sorted((layout.get(i) for i in ids), key=lambda e: e.box.y)
+        extra = neighbour_below(layout, ends[0] if side == "above" else ends[-1], above=side == "above")
+        ids = [*ids, extra.id] if extra is not None and extra.id not in ids else ids
     if len(ids) < 3:
         raise CannotPlan("spacing evenly needs at least three elements; to set one gap, say e.g. "
                          "'20px between the title and the subtitle'")
@@ -233,7 +239,8 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     else:
         dx = (r.x2 + gap - p.x) if rel == "right" else (r.x - gap - p.x2)
         dy = 0.0 if min(p.y2, r.y2) - max(p.y, r.y) > 0 else r.y - p.y  # (on its line already: it stays on it)
-    out.append([{"type": "move", "ids": [pid], "dx": round(dx, 3), "dy": round(dy, 3)}])
+    along = [i for i in step.intent.params.get("with", []) if i != pid and i != rid]
+    out.append([{"type": "move", "ids": [pid, *along], "dx": round(dx, 3), "dy": round(dy, 3)}])
     return out
 
 

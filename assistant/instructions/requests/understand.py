@@ -54,10 +54,8 @@ from assistant.instructions.requests.choose import (
     narrow_by_relation,
     nearest_refs,
     panel_round,
-    pinned_art,
     related_to,
     score_mention,
-    toward,
     unknown_head,
 )
 from assistant.instructions.requests.clauses import (
@@ -95,6 +93,7 @@ from assistant.instructions.requests.said import (
     KEEP_PLACED,
     ONTO_LINE,
     PLACE_AFTER,
+    PLACE_GAP_TAIL,
     RELATION_AFTER,
     ROOM_SAID,
     SAME_LEVEL,
@@ -117,14 +116,15 @@ from assistant.instructions.requests.said import (
 from assistant.instructions.requests.scope import copies, page_said, stacked, texts_quoted, without_asides
 from assistant.instructions.requests.sets import (
     alike,
+    by_words_in_line,
     framed,
     member_quoted,
     page_column,
     section_body,
     tab_panel,
     under_heading,
-    wordless_picture,
 )
+from assistant.instructions.requests.trailing import trailing_place
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, tokenise
@@ -238,6 +238,10 @@ class _Reader:
                 raise self.unresolved or Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. "
                                                           "'the title'")
             return ids
+        if m.text in ("the heading", "the headline") and not m.names and not m.quote and (back := [
+                i for n in sorted(resolved) if (mentions[n].names or mentions[n].quote) and len(resolved[n]) == 1
+                for i in resolved[n] if self.layout.get(i).role in ("title", "subtitle")]):
+            return back[-1:]  # "the two questions under Thrust 2 float too far from the heading": Thrust 2
         if m.text.startswith(("that ", "this ")) and m.has_head and not m.quote:
             # "pull 'Where is it used' up so there's 15px between the last feature and that heading": the one
             # named before that the noun fits
@@ -257,9 +261,16 @@ class _Reader:
             # ("the 2 QR codes don't match, left one is smaller": one of those the request named before)
             named = next((resolved[k] for k, x in enumerate(mentions) if x is prev and len(resolved.get(k, [])) > 1),
                          [])  # (of the set the request named just before, when it named one)
+            if not named and m.ordinal is not None and resolved:  # "pull both up so the first starts …": of both
+                last = max(resolved)
+                named = resolved[last] if mentions[last].pronoun in ("both", "them", "they") and len(
+                    resolved[last]) > 1 else []
             pool = (list(named) if named else self._pool_from(prev) if prev is not None
                     else list(self.subject) if len(self.subject) > 1 and m.place
                     else list(self.kin) if len(self.kin) > 1 and m.place
+                    # ("qr codes aren't the same size, make the right hand one match the left": of those two)
+                    else list(dict.fromkeys(self.pending.patients + self.pending.refs))
+                    if self.pending is not None and len(set(self.pending.patients + self.pending.refs)) > 1
                     else list(self.context.last_candidates) or list(self.context.pending_candidates))
             if not pool and "one" in m.words and not m.place and m.ordinal is None:
                 # "the bottom 'Hunter Hack Day': line its left edge up with the one above": the other of its kind
@@ -272,6 +283,10 @@ class _Reader:
                 return pool[:1] if pool else self._ask_unknown(m)
             picked = narrow(m, pool, self.index)
             return picked[:1] if picked else self._ask_unknown(m)
+        if "one" in m.words and prev is not None and not m.names and not m.quote and not any(
+                w in CLASS_WORDS for w in m.words) and (heads := [w for w in prev.words if w in CLASS_WORDS]):
+            # "between the yellow arrow and the green one": the green arrow
+            m = dataclasses.replace(m, words=[w for w in m.words if w != "one"] + heads[-1:])
         if m.words == ["column"] and m.place and not m.names and not m.quote and (
                 column := page_column(self.index, m.place)):
             return column  # "nudge the whole left column 2mm to the right"
@@ -409,6 +424,13 @@ class _Reader:
             self.read(tokens[:k])
             self.read(tokens[k:])
             return
+        tail = PLACE_GAP_TAIL.search(said) if self.steps and self.steps[-1].kind == "place" else None
+        if tail and tail.start() > 0 and (length := first_length(tail.group("len"))) is not None:
+            # "put the logo just under the paragraph, left aligned with it, roughly 10px gap": the gap it is
+            # placed at; the rest is an edit of its own
+            self.steps[-1].intent.params["gap"] = length
+            self.read(tokens[:len(said[:tail.start()].split())])
+            return
         if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in CARRIES:
             self._carry(self.steps[-1])
             return
@@ -442,6 +464,9 @@ class _Reader:
             # down so the whole of it shows, roughly 4mm clear on both sides"
             self.steps[-1].intent.params["margin"] = inset
             return
+        if self.steps and self.steps[-1].intent.params.get("fit") and EVEN_SIDES.fullmatch(said):
+            self.steps[-1].intent.params["even"] = True  # "shrink it till it fits, same margin both sides"
+            return
         if self.steps and self.steps[-1].kind in ("fill", "center") and EVEN_SIDES.fullmatch(said):
             self.remarks.append(said)  # "make it span the width, equal space either side": as it does
             return
@@ -472,6 +497,12 @@ class _Reader:
             while len(tokens) > 2 and (tokens[-1].text in ("side", "sides") and tokens[-2].text in ("either", "both")):
                 tokens = tokens[:-3] if len(tokens) > 3 and tokens[-3].text == "on" else tokens[:-2]
         mentions, skel = find_mentions(tokens, self.index)
+        if re.match(r"(?:under|below|beneath|underneath|above) E0 E1 ", skel) and \
+                not mentions[1].pronoun:
+            # "under Thrust 2 the two questions float too far …": the two questions under Thrust 2
+            a, b = mentions[0], mentions[1]
+            tokens = tokens[b.start:b.end] + tokens[:a.end] + tokens[b.end:]
+            mentions, skel = find_mentions(tokens, self.index)
         if last_step is not None and moved_by(last_step.intent) and CLOSER_ONLY.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "move the caption up 20 px, closer to the map"
             return
@@ -581,6 +612,12 @@ class _Reader:
         for n, m in enumerate(mentions):
             if m.pronoun and purpose and n > 0 and resolved:
                 resolved[n] = resolved[min(resolved)]
+                said_before = self.subject_refs or (self.pending.refs if self.pending is not None else [])
+                if m.pronoun == "it" and len(resolved[n]) > 1 and len(said_before) == 1 and not any(
+                        said_before[0] in ids for ids in resolved.values()):
+                    # "the two questions float too far from the heading, pull both up so the first starts 20px
+                    # below it": not one of both, the heading
+                    resolved[n] = list(said_before)
             elif intent is None:  # a remark: what it names only matters if a later clause says "it"
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
@@ -630,6 +667,8 @@ class _Reader:
                 pool = list(dict.fromkeys(pool + drawn_on(self.index, resolved.get(k, []))))
             count = mentions[n].count or (0 if mentions[n].plural else 1)  # (0: all under a heading, or none)
             near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2), count=count)
+            near = by_words_in_line(self.layout, self.index, mentions[n], near, resolved.get(k, []),
+                                    relation.group(2), count)
             if mentions[n].ordinal is not None and resolved.get(n) and set(resolved[n]) <= set(related_to(
                     self.layout, pool, resolved.get(k, []), relation.group(2), count=len(pool))):
                 near = resolved[n]  # "the 4th photo placeholder in the strip": the fourth of those in it
@@ -649,7 +688,7 @@ class _Reader:
             if m.others:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
-        self._trailing_place(mentions, resolved, skel, pools, place_says_which)
+        trailing_place(self.layout, self.index, mentions, resolved, skel, pools, place_says_which)
         for n, m in enumerate(mentions):
             if not m.pronoun:
                 resolved[n] = list(dict.fromkeys(framed(self.layout, i, m) for i in resolved[n]))
@@ -685,6 +724,9 @@ class _Reader:
         patients = [i for n in intent.patients for i in resolved.get(n, [])]
         refs = [i for n in intent.refs for i in resolved.get(n, [])]
         moving = {i for n in intent.params.pop("movers", []) for i in resolved.get(n, [])}
+        if "along" in intent.params:  # what moves with the one placed ("pull both up so the first …")
+            intent.params["with"] = [i for n in intent.params.pop("along") for i in resolved.get(n, [])
+                                     if i not in patients]
         if moving & set(patients) and set(patients) - moving:  # the one the main clause moves, from the other
             patients, refs = [i for i in patients if i in moving], [i for i in patients if i not in moving]
         elif moving and intent.kind == "align" and patients and all(any(a in moving for a in self.index.ancestors(p))
@@ -696,12 +738,20 @@ class _Reader:
             intent.params["block"] = True  # "centre everything horizontally": the set, not each one
         patients = [i for i in patients if i not in refs] if broad else patients  # "align everything to X"
         refs = [i for i in refs if i not in patients]
+        if len(intent.refs) == 1 and intent.refs[0] < len(mentions) and mentions[intent.refs[0]].pronoun == "it" and \
+                len(refs) > 1:  # "pull both up so the first starts 20px below it": it is not one of both
+            others = {i for k, ids in resolved.items() if k != intent.refs[0] for i in ids}
+            refs = [i for i in refs if i not in others] if len([i for i in refs if i not in others]) == 1 else refs
         if not patients and (intent.kind not in ("confirm", "separate", "distribute") or intent.params.get("bound")):
             if not self.subject and self.unresolved is not None:
                 raise self.unresolved  # "the QR code top right is a bit big, 15% smaller" where none is found
             patients = list(self.subject) or list(self.context.last_ids)
         if intent.kind == "distribute" and len(patients) < 3:
             patients = [i for n in sorted(resolved) for i in resolved[n]] or patients
+        if intent.kind == "distribute" and len(patients) < 3 and len(self.subject) >= 3 and all(
+                any(p == s or s in self.index.ancestors(p) for s in self.subject) for p in patients):
+            # "right column spacing is uneven, there's more room above A than above B": the column's parts
+            patients = list(self.subject)
         if intent.kind == "match" and not refs and len(dict.fromkeys(patients)) >= 2:
             patients = list(dict.fromkeys(patients))
             patients, refs = patients[:-1], patients[-1:]  # "the two photos the same width": one takes the other's
@@ -783,77 +833,6 @@ class _Reader:
         """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all")."""
         self.all_ids += [i for i in carried(step, self.layout, self.index, shapes_only) if i not in self.all_ids]
 
-    def _trailing_place(self, mentions: list[Mention], resolved: dict[int, list[str]], skel: str,
-                        pools: dict[int, list[str]], says_which: bool | str) -> None:
-        """A place after an ambiguous noun, or one the clause does not move to, picks the element there.
-
-        A place the one element a noun found is not at picks the element of its kind that is there: "the gvSIG
-        logo at the bottom", where the only element called a logo is at the top and a picture of the logo is at
-        the bottom.
-        """
-        for n, m in enumerate(mentions):
-            found = resolved.get(n, [])
-            elsewhere = bool(says_which) and len(found) == 1 and not m.quote and found[0] not in {
-                e for e, *_ in m.names} and not (m.plural or m.every or m.pronoun) and wordless_picture(
-                self.layout, found[0])
-            if not elsewhere and (len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which)):
-                continue
-            # ("on top of X" is a relation, no place; "the × between the logos in the top row": the place says which ×)
-            corner_end = r"\b" if says_which else " "  # ("… the logo bottom left" ends the clause: a place, said which)
-            # ("swap the ACM logo and the OSC badge in the top row": a row both are in says which of both)
-            both = r"and E\d+ (?=in the (?:top|bottom|middle|left|right) (?:row|column|line)\b)"
-            after = re.search(rf"\bE{n} (?:{both})?(?:that is |which is |that are |which are |sitting |placed )?"
-                              r"(?:(?:between|next to|beside|by|near|under|above|below|over|of|from) E\d+ "
-                              r"(?:and E\d+ )?)?"
-                              r"(?:(?:at|on|in) (?:the )?(?:very |far )?|(?=(?:top|bottom) (?:left|right)"
-                              + corner_end + r"))(top|bottom|left|right|middle|center)(?: (left|right)(?: hand)?"
-                              r"(?: corner)?)?\b(?! of\b)", skel)
-            if not after:
-                continue
-            place = {"center": "middle"}.get(after.group(1), after.group(1))
-            if after.group(2) and place in ("top", "bottom"):  # "the logo in the bottom left corner"
-                place = f"{place}_{after.group(2)}"
-            if says_which == "refs" and found and len(in_part(found, place, self.layout)) == len(found):
-                continue  # the one found is there already
-            taken = {x for k, ids in resolved.items() if k != n for x in ids}  # what the clause's other nouns mean
-            if elsewhere and not in_part(found, place, self.layout):
-                kind = self.layout.get(found[0]).kind
-                near = in_part([i for i in self.index.content_ids() if self.layout.get(i).group is None
-                                and wordless_picture(self.layout, i)], place, self.layout)
-                # a picture of its kind, or else any picture (a logo may be drawn or embedded)
-                there = [i for i in near if self.layout.get(i).kind == kind] or near
-                if says_which == "refs":  # what the place picks is not what is edited
-                    there = [i for i in there if i not in taken]
-                if there:
-                    resolved[n] = extreme(there, place, self.index)
-                elif says_which is True and not in_part(found, place.split("_")[0], self.layout):
-                    # "the company logo in the top right corner - a bit smaller" where nothing is there
-                    raise Ask("missing", f"there is no {m.text!r} at the {place.replace('_', ' ')}: "
-                                          f"{describe(self.layout, found[0])} is elsewhere")
-                continue
-            if len(pools.get(n, [])) < 2 or (len(found) < 2 and not says_which):
-                continue
-            if m.plural or m.every:  # "the links at the bottom": those in that part of the page
-                column = place == "middle" and re.match(r" column\b", skel[after.end():])
-                counted = in_part(pools.get(n, []), "column" if column else place, self.layout) if m.count else []
-                if m.count and len(counted) == m.count:  # "the three headings in the middle column"
-                    resolved[n] = self.index.reading_order(counted)
-                    continue
-                there = in_part(resolved[n], place, self.layout) or extreme(resolved[n], place, self.index)
-                if m.count and len(there) < m.count <= len(resolved[n]):
-                    # "the two pictures on the right": the two furthest that way
-                    there = sorted(resolved[n], key=lambda i: toward(self.layout.get(i).box, place))[:m.count]
-                resolved[n] = there
-                continue
-            pool = pools[n]
-            if {CLASS_WORDS.get(w) for w in m.words} & {"logo", "image"}:
-                # "the uulm logo bottom left": a logo the importer pinned as ornament is one a place may pick
-                pool = list(dict.fromkeys(pool + pinned_art(self.index)))
-            there = extreme(pool, place, self.index)
-            if says_which == "refs" and set(there) & taken:
-                continue  # what the place picks is what is edited: the place did not say which
-            resolved[n] = there
-
     def _add(self, step: Step) -> None:
         kind = step.intent.kind = reread(step.intent, step.text)
         last = self.steps[-1] if self.steps else None
@@ -887,6 +866,9 @@ class _Reader:
                 if kind == "nudge" and not moved_by(step.intent) and held.refs and ONTO_LINE.search(step.text):
                     merged.intent = as_mend(held.intent)  # "X sits higher than Y, drop it onto the same line": level
                     merged.refs = list(held.refs)
+                if kind == "distribute":  # "more room above A than above B. make the two gaps match": those
+                    merged.intent.params = {**held.intent.params, **{k: v for k, v in step.intent.params.items()
+                                                                     if v is not None}}
                 if kind == "separate":
                     merged.intent = Intent("separate", step.intent.patients, step.intent.refs,
                                            params={**held.intent.params, **step.intent.params, "mover": True,

@@ -57,7 +57,8 @@ CLASS_WORDS: dict[str, str] = {
     # shapes
     "shape": "shape", "box": "shape", "rectangle": "shape", "rect": "shape", "panel": "shape", "band": "shape",
     "stripe": "shape", "bar": "shape", "circle": "shape", "square": "shape", "dot": "shape", "oval": "shape",
-    "tile": "shape", "tiles": "shape", "strip": "shape",
+    "tile": "shape", "tiles": "shape", "strip": "shape", "triangle": "shape", "arrow": "shape", "wedge": "shape",
+    "chevron": "shape",
     "blob": "shape", "bubble": "shape", "balloon": "shape", "rule": "rule", "divider": "rule", "separator": "rule",
     "hairline": "rule", "underline": "rule", "background": "background", "backdrop": "background",
     "group": "group", "element": "any", "thing": "any", "object": "any", "piece": "any", "stuff": "any",
@@ -162,7 +163,7 @@ INTENT_WORDS = {
     "stand", "standout", "pop", "emphasize", "highlight", "tone", "mute", "hide", "show", "delete", "remove",
     "add", "undo", "redo", "revert", "restore", "sitting", "runs", "running", "crashes", "crashing",
     "competing", "fight", "fighting", "cut", "clipped", "bleeds", "bleeding", "spill", "spills", "spilling",
-    "knock", "dial", "oversized", "undersized", "shouting", "shouty",
+    "knock", "dial", "oversized", "undersized", "shouting", "shouty", "take", "tuck", "scoot",
 }
 
 #: Adjectives and adverbs that never continue a noun phrase after its noun ("the logo twice as big").
