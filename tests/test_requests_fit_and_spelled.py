@@ -248,3 +248,48 @@ def test_more_room_above_one_than_above_another_then_the_two_gaps_match(tmp_path
     assert reply.edited, reply.text
     lay = chat.document.layout
     assert lay.get("b").box.y - lay.get("a").box.y2 == pytest.approx(lay.get("c").box.y - lay.get("b").box.y2, abs=1.0)
+
+
+CARD = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 700 420" width="700" height="420">
+  <text id="who" x="40" y="110" font-size="60" font-family="sans-serif">Cameron Hudson</text>
+  <text id="deg" x="40" y="200" font-size="22" font-family="sans-serif">MS Software Engineering</text>
+  <text id="mail" x="420" y="200" font-size="16" font-family="sans-serif">cameron@example.com</text>
+  <text id="quote" x="40" y="330" font-size="24"
+        font-family="sans-serif">What I cannot create I do not understand</text>
+  <text id="by" x="640" y="340" font-size="14" font-family="sans-serif">- R. F.</text>
+  <text id="note" x="40" y="390" font-size="12"
+        font-family="sans-serif">Po skončení platnosti prosím odstraňte účet</text>
+</svg>"""
+
+
+def test_the_degree_text_is_the_one_that_gives_a_degree(tmp_path: Path) -> None:
+    chat = _chat(CARD, tmp_path, "card.svg")
+    reply = chat.handle("move the name and the degree text down 6px together")
+    assert reply.edited, reply.text
+    assert chat.document.layout.get("deg").box.y - import_svg_text(CARD).layout.get("deg").box.y == pytest.approx(6)
+    assert chat.document.layout.get("mail").box == import_svg_text(CARD).layout.get("mail").box
+
+
+def test_a_share_of_what_it_is_now_is_that_size(tmp_path: Path) -> None:
+    chat = _chat(CARD, tmp_path, "card.svg")
+    before = chat.document.layout.get("who").box
+    assert chat.handle("Cameron Hudson is too big for the card, 90% of what it is now").edited
+    assert chat.document.layout.get("who").box.width == pytest.approx(0.9 * before.width, rel=0.03)
+
+
+def test_tucked_right_after_the_quote_and_centred_on_that_line(tmp_path: Path) -> None:
+    chat = _chat(CARD, tmp_path, "card.svg")
+    reply = chat.handle("'- R. F.' is floating off on its own; tuck it right after the quote and centre it "
+                        "vertically on that line")
+    assert reply.edited, reply.text
+    by, quote = chat.document.layout.get("by").box, chat.document.layout.get("quote").box
+    assert 0 <= by.x - quote.x2 <= 20
+    assert by.cy == pytest.approx(quote.cy, abs=0.5)
+
+
+def test_a_few_words_of_another_language_name_their_text(tmp_path: Path) -> None:
+    chat = _chat(CARD, tmp_path, "card.svg")
+    before = chat.document.layout.get("note").box
+    reply = chat.handle("the czech note (Po skončení platnosti...) 10% smaller pls")
+    assert reply.edited, reply.text
+    assert chat.document.layout.get("note").box.width == pytest.approx(0.9 * before.width, rel=0.03)

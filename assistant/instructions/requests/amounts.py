@@ -161,7 +161,7 @@ def percent(skel: str) -> tuple[float, bool] | None:
         not re.search(r"\bby\b", skel[:m.start()]) and 50 <= value < 100
     # "90 % of its size", "80 % the width": a share of what it is now
     share = bool(re.match(r" (?:of )?(?:its|their|the|it'?s|E\d+)(?: (?:current|present|original|old))? (?:size|"
-                          r"width|height|scale)\b", skel[m.end():]))
+                          r"width|height|scale)\b| of (?:what|how big) (?:E\d+|it|they) (?:is|are)\b", skel[m.end():]))
     return value, bool(m.group("to")) or after_shrink or share
 
 

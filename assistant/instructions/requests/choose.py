@@ -60,6 +60,9 @@ _SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "c
 #: The class a request's noun falls back to when the layout (or the page) has nothing of its own class.
 _FALLBACK = {"title": "heading", "subtitle": "text", "caption": "text", "body": "text", "heading": "text",
              "credit": "caption", "logo": "image", "text": "logo"}
+#: Nouns for what a text says (``index.content_classes``): "the address lines", "the degree text", "the list".
+_CONTENT_NOUNS = {"address": "address", "addresses": "address", "list": "list", "bullet": "list", "bullets": "list",
+                  "degree": "degree", "qualification": "degree", "diploma": "degree"}
 #: Words that say a mention's colour without naming one.
 _COLOUR_ADJECTIVES = frozenset({"coloured", "colored", "colourful", "colorful"})
 
@@ -183,16 +186,18 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in scores:
             if index.entry(eid).classes.get("credit", 0.0) >= 1.0 and len(index.layout.get(eid).text or "") <= 160:
                 scores[eid] -= 1.0
-    if {"address", "addresses"} & set(m.words) and not {"url", "email"} & set(heads) and len(scores) > 1:
-        for eid in scores:  # "the address lines": of the texts, those that say where ("Building 52, 1st floor")
-            scores[eid] += 1.5 * index.entry(eid).classes.get("address", 0.0)
-    if {"list", "bullet", "bullets"} & set(m.words) and len(scores) > 1:
-        listed = [eid for eid in scores if index.entry(eid).classes.get("list", 0.0)]
-        for eid in scores:  # "the list text": of the texts, the one set as a list ("- budowę …", "• …"), not a
-            if not any(eid in index.ancestors(i) for i in listed):  # section round it
-                scores[eid] += 1.5 * index.entry(eid).classes.get("list", 0.0)
+    said = next((_CONTENT_NOUNS[w] for w in m.words if w in _CONTENT_NOUNS), None)
+    if said == "address" and {"url", "email"} & set(heads):
+        said = None  # "the web address": a url, not a street
+    if said is not None and len(scores) > 1:
+        # "the address lines": of the texts, those that say where ("Building 52, 1st floor"); "the degree text":
+        # the one that gives a degree ("MS Software Engineering"); "the list text": the one set as a list ("- …")
+        holding = [eid for eid in scores if index.entry(eid).classes.get(said, 0.0)]
+        for eid in scores:
+            if not any(eid in index.ancestors(i) for i in holding):
+                scores[eid] += 1.5 * index.entry(eid).classes.get(said, 0.0)
             else:
-                scores[eid] -= 1.5
+                scores[eid] -= 1.5  # (not a section round it)
     weight = next((w for w in m.words if w in WEIGHT_WORDS), None)
     if weight is not None and len(scores) > 1:  # "the bold intro paragraph": of those, the bold one
         for eid in scores:

@@ -34,7 +34,7 @@ _AMOUNT_ONLY = re.compile(r"(?:(?:please|pls|say|maybe|roughly|about|around|appr
                           r"a|an|one|or|so|\d+(?:\.\d+)?|%|percent|px|pt|mm|cm|in|pixels?|points?|bit|little|lot|"
                           r"touch|tad|half|third|quarter|fifth|tenth|times|x) ?)+")
 _SIZE_OF_NOW = re.compile(r"(?:about |around |roughly |say |maybe |to )?"
-                          r"(?:three quarters|3 quarters|two thirds|2 thirds|half) (?:of )?"
+                          r"(?:three quarters|3 quarters|two thirds|2 thirds|half|\d+(?:\.\d+)? ?%) (?:of )?"
                           r"(?:what E\d+ (?:is|are)(?: now)?|the size|its size|their size|its current size|"
                           r"E\d+ (?:current )?size)")
 #: Numbers in words ("three quarters" is not "there quarters").

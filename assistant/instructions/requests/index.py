@@ -78,6 +78,9 @@ _DOMAIN_ONLY_RE = re.compile(r"\s*[a-z0-9][\w-]*(?:\.[\w-]+)*\.[a-z]{2,6}(?:/\S*
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 _HANDLE_RE = re.compile(r"(?<![\w@])@\w{2,}")
 _HASHTAG_RE = re.compile(r"(?<![\w#&])#[^\W\d]\w+")
+#: An academic degree: "MS Software Engineering", "BSc", "Ph.D.", "Master of Arts", "Dipl.-Ing."
+_DEGREE_RE = re.compile(r"\b(?:B\.?S[cC]?|M\.?S[cC]?|B\.?A|M\.?A|MBA|Ph\.?D|M\.?Eng|B\.?Eng|LL\.?M|Dipl\.-Ing)\b\.?|"
+                        r"\b(?:[Bb]achelor|[Mm]aster|[Dd]octor(?:ate)?) (?:of|in|'s)\b")
 #: A line that starts a list's item: a bullet, a dash or a number and a stop.
 _LIST_ITEM_RE = re.compile(r"^[ \t]*(?:[-\u2013\u2022\u00b7\u25aa\u25cf\u25e6*\u2023\u2043]|\d{1,2}[.)])[ \t]+\S",
                            re.MULTILINE)
@@ -127,6 +130,8 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["contact"] = 1.0  # "the contact details": where to write, call or look
     if _STREET_RE.search(text):
         out["address"] = 1.0  # "Building 52, 1st floor": where to find it
+    if _DEGREE_RE.search(text):
+        out["degree"] = 1.0  # "MS Software Engineering", "PhD in Physics": a qualification
     if len(_LIST_ITEM_RE.findall(text)) >= 2:
         out["list"] = 1.0  # "- budowę dróg …", "- obniżenia krawężnika …": items set as a list
         out["body"] = 0.9  # (running text, however small its type)

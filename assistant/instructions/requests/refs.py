@@ -274,6 +274,12 @@ def _rare(word: str) -> bool:
             and _singular(word)[0] not in CLASS_WORDS)  # ("the questions": a noun for texts, not their words)
 
 
+def _foreign_short(word: str) -> bool:
+    """A word of one or two letters that is no request word ("po", "ze"): it may stand in a text's words."""
+    return len(word) <= 2 and word.isalpha() and word not in FUNCTION_WORDS and word not in INTENT_WORDS and \
+        word not in COMMON_WORDS and word not in EDGE_WORDS and word not in MEASURE_WORDS and word not in PAGE_WORDS
+
+
 def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, float]]:
     """Elements whose text holds ``words`` in a row (rare words, as typed without quotes): a few, or none.
 
@@ -281,9 +287,11 @@ def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, fl
     """
     run = [fold(w) for w in words if w != "and"]
     timed = any(w in _TIME_WORDS for w in run)  # "4 pm 6 pm": the numbers of a time are as rare as it is
+    # (a short word of another language between rare ones is theirs: "po skončení platnosti")
+    short = sum(_rare(w) for w in run) >= 2
     if not run or words[0] == "and" or words[-1] == "and" or run[0] in _PART_GLUE or run[-1] in _PART_GLUE or not all(
-            _rare(w) or w in _PART_GLUE or timed and (w.isdigit() or w in _TIME_WORDS) for w in run) or not any(
-            c.isalpha() for w in run for c in w):
+            _rare(w) or w in _PART_GLUE or timed and (w.isdigit() or w in _TIME_WORDS) or short and _foreign_short(w)
+            for w in run) or not any(c.isalpha() for w in run for c in w):
         return []
     n = len(run)
     hits = [eid for eid, entry in index.entries.items()

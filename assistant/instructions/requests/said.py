@@ -212,7 +212,8 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:but |and |while |just |with )*(?P<centre>(?:(?:keep|keeping) )?(?:the |its )?same "
                        r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |him |her |its |the )?"
                        r"(?:dead |right |exactly )?(?:centred|centered|centre|center)(?: point)?"
-                       r"(?: (?:where (?:it|they|he|she) (?:is|are|was|were)(?: now)?|in place|put|fixed))?"
+                       r"(?: (?:where (?:it|they|he|she) (?:is|are|was|were)(?: now)?|in place|put|fixed|"
+                       r"(?:on|at|in|over) (?:the same|its|its current|the current) (?:spot|place|point|position)))?"
                        r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?"
                        # "… 20% bigger from its centre", "around the same centre", "stay centred", "centred on where
                        # it is now"

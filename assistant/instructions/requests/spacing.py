@@ -217,6 +217,9 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     gap = typical_gap(layout, "vertical" if vertical else "horizontal")
     if step.intent.params.get("tight"):
         gap = min(gap, fixes.gap_for(layout))
+        sizes = [e.font_size for e in (layout.get(pid), layout.get(rid)) if e.font_size]
+        if not vertical and len(sizes) == 2:
+            gap = min(gap, 0.5 * max(sizes))  # "tuck it right after the quote": as a line goes on, not a column
     said = step.intent.params.get("gap")
     if said is not None:
         gap = am.to_world(said, layout.canvas, "y" if vertical else "x")
@@ -226,7 +229,8 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     satisfied = {"below": p.y >= r.y2 - 0.5, "above": p.y2 <= r.y + 0.5, "right": p.x >= r.x2 - 0.5,
                  "left": p.x2 <= r.x + 0.5}[rel]
     now = gap_between(p, r, "vertical" if vertical else "horizontal")
-    if satisfied and (now <= 3 * gap if said is None else abs(now - gap) <= 0.005 * max(layout.canvas.width,
+    loose = 1.5 if step.intent.params.get("tight") else 3.0  # ("tuck it right after the quote": close)
+    if satisfied and (now <= loose * gap if said is None else abs(now - gap) <= 0.005 * max(layout.canvas.width,
                                                                                           layout.canvas.height)):
         return [[]]
     wrong_side = {"below": p.cy < r.cy, "above": p.cy > r.cy, "right": p.cx < r.cx, "left": p.cx > r.cx}[rel]

@@ -836,6 +836,9 @@ class _Reader:
     def _add(self, step: Step) -> None:
         kind = step.intent.kind = reread(step.intent, step.text)
         last = self.steps[-1] if self.steps else None
+        if kind == "center" and not step.refs and last is not None and last.refs and re.search(
+                r"\b(?:on|with|to) (?:that|this|the same|its) (?:line|row)\b", step.text):
+            step.refs = list(last.refs)  # "tuck it right after the quote and centre it vertically on that line"
         way = {d for d, _a in step.intent.params.get("moves", [])}
         if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") is not None \
                 and last.intent.params.get("length") is None and moved_by(step.intent) and (
