@@ -293,3 +293,38 @@ def test_a_few_words_of_another_language_name_their_text(tmp_path: Path) -> None
     reply = chat.handle("the czech note (Po skončení platnosti...) 10% smaller pls")
     assert reply.edited, reply.text
     assert chat.document.layout.get("note").box.width == pytest.approx(0.9 * before.width, rel=0.03)
+
+
+HEADER = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1400" width="1000" height="1400">
+  <text id="name" x="100" y="120" font-size="80" font-weight="bold" font-family="sans-serif">MultiROM</text>
+  <text id="sub" x="100" y="200" font-size="30" font-family="sans-serif">boot any system you like</text>
+  <text id="author" x="100" y="380" font-size="24" font-family="sans-serif">Vojtech Bocek</text>
+  <rect id="qr" x="800" y="20" width="180" height="180" fill="#000000"><title>QR code</title></rect>
+</svg>"""
+
+
+def test_bigger_and_a_share_past_the_whole_is_that_size(tmp_path: Path) -> None:
+    chat = _chat(HEADER, tmp_path, "header.svg")
+    before = chat.document.layout.get("name").box
+    assert chat.handle("MultiROM title bigger - 120% - and keep it centred on the page").edited
+    after = chat.document.layout.get("name").box
+    assert after.width == pytest.approx(1.2 * before.width, rel=0.03)
+    assert after.cx == pytest.approx(500, abs=1.0)
+
+
+def test_down_to_a_width_is_a_size_and_still_in_its_corner(tmp_path: Path) -> None:
+    chat = _chat(HEADER, tmp_path, "header.svg")
+    reply = chat.handle("qr code is a bit big, bring it down to about 150px wide, it should still hug the top right")
+    assert reply.edited, reply.text
+    qr = chat.document.layout.get("qr").box
+    assert qr.width == pytest.approx(150, abs=0.5)
+    assert (qr.x2, qr.y) == pytest.approx((980, 20), abs=0.5)
+
+
+def test_the_gap_between_them_is_between_the_two_said_before(tmp_path: Path) -> None:
+    chat = _chat(HEADER, tmp_path, "header.svg")
+    reply = chat.handle("Vojtech Bocek sits way below the subtitle, pull the name up so there's like 20px between them")
+    assert reply.edited, reply.text
+    lay = chat.document.layout
+    assert lay.get("author").box.y - lay.get("sub").box.y2 == pytest.approx(20, abs=0.5)
+    assert lay.get("sub").box.y == pytest.approx(import_svg_text(HEADER).layout.get("sub").box.y)

@@ -162,7 +162,10 @@ def percent(skel: str) -> tuple[float, bool] | None:
     # "90 % of its size", "80 % the width": a share of what it is now
     share = bool(re.match(r" (?:of )?(?:its|their|the|it'?s|E\d+)(?: (?:current|present|original|old))? (?:size|"
                           r"width|height|scale)\b| of (?:what|how big) (?:E\d+|it|they) (?:is|are)\b", skel[m.end():]))
-    return value, bool(m.group("to")) or after_shrink or share
+    # "bigger - 120% -": the size it should have (a growth by more than the whole is not said that way)
+    after_grow = bool(re.search(r"\b(?:bigger|larger|grow|enlarge|enlarged|up)\b[^%]*$", skel[:m.start()])) and \
+        not re.search(r"\bby\b", skel[:m.start()]) and 100 < value <= 300
+    return value, bool(m.group("to")) or after_shrink or share or after_grow
 
 
 __all__ = ["Length", "degree", "has_degree", "lengths", "first_length", "to_world", "fraction", "factor",

@@ -245,10 +245,14 @@ def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     length = am.first_length(s)
     bare = re.search(r"\b(?:there is|there are|theres|there s|we have|we get|leaving|leave|to have|have|with|for) "
-                     r"(?:just |only |exactly |about |around |roughly |approximately |~)?\d+(?:\.\d+)? ?[a-z%]+ "
-                     r"(?:of " + _SPACE + r" )?between (" + E + r") and (" + E + r")$", s)
+                     r"(?:just |only |exactly |about |around |roughly |approximately |like |say |maybe |~)?"
+                     r"\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE + r" )?between (" + E + r") and (" + E + r")$", s)
+    # ("… pull the name up so there's like 20px between them": those two, said as one)
+    bare = bare or re.fullmatch(r"(?:there is|there are|theres|there s) (?:just |only |exactly |about |around |roughly "
+                                r"|approximately |like |say |maybe |~)?\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE +
+                                r" )?between (" + E + r")", s)
     if bare and length is not None:  # "… up so there's just 15px between the last feature and that heading"
-        return Intent("gap", [int(bare.group(1)[1:]), int(bare.group(2)[1:])], params={
+        return Intent("gap", [int(g[1:]) for g in bare.groups() if g], params={
             "op": "set", "rel": "between", "length": length})
     pressed = re.search(r"(" + E + r") (?:is |are |feels? |looks? |seems? |sits? )?(?:\w+ )?(?:jammed|crammed|squashed|"
                         r"squeezed|pressed|butted|glued|stuck|mashed)(?: right| hard)?(?: up)? (?:against|to|into|onto|"

@@ -194,8 +194,9 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:but |and |while |just |with )*(?:keep|keeping|hold|holding)(?: the| its)? "
                        r"(?P<corner4>(?:top|bottom)[ -](?:left|right)) (?:corner|point)(?: please| pls)?$"
                        # "…, still tucked in the bottom right corner": that corner holds
-                       r"|(?:and |but )?(?:still |keep it |keeping it )(?:tucked |sitting |snug |pinned )?(?:in|into) "
-                       r"the (?P<corner>(?:top|bottom) (?:left|right)) corner(?: please| pls)?"
+                       r"|(?:and |but )?(?:(?:it |they )?(?:should |must |has to |needs to )?still |keep it |keeping it )"
+                       r"(?:tucked |sitting |snug |pinned |hugging |hug |hugs |sit |sits |be )?(?:in |into )?"
+                       r"the (?P<corner>(?:top|bottom) (?:left|right))(?: corner)?(?: please| pls)?"
                        # "…, keep its top right corner where it is", "bottom-left corner stays put", "left edges stay"
                        r"|(?:but |and |while |just |with )*(?:(?:keep|keeping|leave|leaving|hold|holding|pin) )?"
                        r"(?:the |its |his |her |their |both |both the |both their )?"
@@ -336,6 +337,12 @@ def reread(intent: Intent, text: str, *, size: bool = False) -> str:
     """
     p = intent.params
     moves = p.get("moves", [])
+    wide = re.search(r"\b(?:up|down) to (?:about |around |roughly |approximately |~)?\d+(?:\.\d+)? ?[a-z]+ "
+                     r"(?P<dim>wide|across|tall|high)\b", text)
+    if intent.kind == "nudge" and len(moves) == 1 and moves[0][1] is not None and wide:
+        # "bring it down to about 280px wide": a size, said with the way it changes
+        intent.params = {"size": ("width" if wide.group("dim") in ("wide", "across") else "height", moves[0][1])}
+        return "resize"
     if intent.kind == "nudge" and share_of_size(text, moves, bare=size):
         direction, amount = moves[0]
         grow = direction == "up"

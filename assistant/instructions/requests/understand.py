@@ -612,6 +612,11 @@ class _Reader:
         for n, m in enumerate(mentions):
             if m.pronoun and purpose and n > 0 and resolved:
                 resolved[n] = resolved[min(resolved)]
+                if m.pronoun in ("them", "they") and len(resolved[n]) == 1 and self.pending is not None and \
+                        resolved[n][0] in self.pending.patients + self.pending.refs and len(
+                        set(self.pending.patients + self.pending.refs)) == 2:
+                    # "X sits way below Y, pull the name up so there's 20px between them": X and Y
+                    resolved[n] = list(dict.fromkeys(self.pending.patients + self.pending.refs))
                 said_before = self.subject_refs or (self.pending.refs if self.pending is not None else [])
                 if m.pronoun == "it" and len(resolved[n]) > 1 and len(said_before) == 1 and not any(
                         said_before[0] in ids for ids in resolved.values()):
