@@ -328,3 +328,28 @@ def test_the_gap_between_them_is_between_the_two_said_before(tmp_path: Path) -> 
     lay = chat.document.layout
     assert lay.get("author").box.y - lay.get("sub").box.y2 == pytest.approx(20, abs=0.5)
     assert lay.get("sub").box.y == pytest.approx(import_svg_text(HEADER).layout.get("sub").box.y)
+
+
+TEMPLATE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 700" width="1000" height="700">
+  <text id="title" x="420" y="180" font-size="60" font-family="sans-serif">El titulo</text>
+  <text id="date" x="560" y="205" font-size="34" font-family="sans-serif">fecha</text>
+  <text id="hint" x="800" y="440" font-size="20" font-family="sans-serif">tan solo una frase</text>
+  <text id="note" x="40" y="400" font-size="20" font-family="sans-serif">NO poner imagenes</text>
+</svg>"""
+
+
+def test_them_after_a_crash_is_both_and_between_is_between_them(tmp_path: Path) -> None:
+    chat = _chat(TEMPLATE, tmp_path, "template.svg")
+    reply = chat.handle("'fecha' is crashing into the title - space them out so there's ~10px between")
+    assert reply.edited, reply.text
+    lay = chat.document.layout
+    assert lay.get("date").box.y - lay.get("title").box.y2 == pytest.approx(10, abs=0.5)
+
+
+def test_a_move_to_a_side_then_under_a_text_goes_under_that_text(tmp_path: Path) -> None:
+    chat = _chat(TEMPLATE, tmp_path, "template.svg")
+    reply = chat.handle("move the 'NO poner imagenes' note over to the right hand side, under 'tan solo una frase'")
+    assert reply.edited, reply.text
+    note, hint = chat.document.layout.get("note").box, chat.document.layout.get("hint").box
+    assert note.y >= hint.y2 - 0.5 and note.y - hint.y2 < 40
+    assert note.x == pytest.approx(hint.x, abs=1.0)

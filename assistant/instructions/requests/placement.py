@@ -250,7 +250,7 @@ def gap(s: str) -> Intent | None:
     # ("… pull the name up so there's like 20px between them": those two, said as one)
     bare = bare or re.fullmatch(r"(?:there is|there are|theres|there s) (?:just |only |exactly |about |around |roughly "
                                 r"|approximately |like |say |maybe |~)?\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE +
-                                r" )?between (" + E + r")", s)
+                                r" )?between(?: (" + E + r"))?", s)
     if bare and length is not None:  # "… up so there's just 15px between the last feature and that heading"
         return Intent("gap", [int(g[1:]) for g in bare.groups() if g], params={
             "op": "set", "rel": "between", "length": length})

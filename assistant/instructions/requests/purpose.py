@@ -34,6 +34,8 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         # "bring it up 20px so it sits closer to the mascots", "slide the divider 1 mm to the right so it stops
         # colliding with the name": the amount says how far
         intent = main
+    if intent is goal and goal is not None and main is None and not goal.patients:
+        goal.patients = slots(skel[:purpose.start()])  # "space them out so there's ~10px between": them
     if intent is goal and goal is not None and goal.kind == "inside" and main is not None and main.kind == "resize" \
             and (main.params.get("percent") or main.params.get("factor") or main.params.get("fraction")):
         intent = main  # "… to about 85% size so it fits on the page": that size, which is how it fits

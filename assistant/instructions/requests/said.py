@@ -194,7 +194,8 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:but |and |while |just |with )*(?:keep|keeping|hold|holding)(?: the| its)? "
                        r"(?P<corner4>(?:top|bottom)[ -](?:left|right)) (?:corner|point)(?: please| pls)?$"
                        # "…, still tucked in the bottom right corner": that corner holds
-                       r"|(?:and |but )?(?:(?:it |they )?(?:should |must |has to |needs to )?still |keep it |keeping it )"
+                       r"|(?:and |but )?(?:(?:it |they )?(?:should |must |has to |needs to )?still |keep it |"
+                       r"keeping it )"
                        r"(?:tucked |sitting |snug |pinned |hugging |hug |hugs |sit |sits |be )?(?:in |into )?"
                        r"the (?P<corner>(?:top|bottom) (?:left|right))(?: corner)?(?: please| pls)?"
                        # "…, keep its top right corner where it is", "bottom-left corner stays put", "left edges stay"

@@ -228,7 +228,7 @@ class _Reader:
             ids = self.subject or list(self.context.last_ids)
             others = self.subject_refs or [r for s in [*self.steps[-1:], *([self.pending] if self.pending else [])]
                                            for r in s.refs if r not in self.subject]
-            if m.plural and len(self.subject) == 1 and others and self.said_wrong:
+            if m.plural and len(self.subject) == 1 and others and (self.said_wrong or self.pending is not None):
                 # (where several were named first — "A and B run into the tab" — "them" is those; "X reads after
                 # the name but it should come before it - swap them": X and the name)
                 ids = list(dict.fromkeys(self.subject + others))  # "… jammed together; space them out"
@@ -503,6 +503,16 @@ class _Reader:
             a, b = mentions[0], mentions[1]
             tokens = tokens[b.start:b.end] + tokens[:a.end] + tokens[b.end:]
             mentions, skel = find_mentions(tokens, self.index)
+        if last_step is not None and last_step.kind in ("region", "align", "edge", "nudge") and last_step.patients and (
+                where := re.fullmatch(r"(?:and )?(?:right |just |directly )?(under|below|beneath|underneath|above|"
+                                      r"over) E0", skel)) and (
+                ref := self.resolve(mentions[0], None, None, mentions, {})):
+            # "move the note over to the right hand side, under 'tan solo una frase'": under that, on that side
+            rel = "above" if where.group(1) in ("above", "over") else "below"
+            self.steps[-1] = Step(intent=Intent("place", [0], [1], params={"rel": rel, "tight": False, "gap": None}),
+                                  patients=list(last_step.patients), refs=ref,
+                                  text=f"{last_step.text}, {' '.join(t.raw for t in tokens)}")
+            return
         if last_step is not None and moved_by(last_step.intent) and CLOSER_ONLY.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "move the caption up 20 px, closer to the map"
             return
