@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 23 of the held-out set (``*_c.tsv`` … ``*_w.tsv``): real files of ``../shared/corpus``."""
-    return [p for batch in "cdefghijklmnopqrstuvw" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
+    """Batches 3 to 25 of the held-out set (``*_c.tsv`` … ``*_y.tsv``): real files of ``../shared/corpus``."""
+    return [p for batch in "cdefghijklmnopqrstuvwxy" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -255,6 +255,8 @@ _LATER = {
     "u": (21, "the other eight used least, a nineteenth writer"),
     "v": (22, "eight real files used least, a twentieth writer"),
     "w": (23, "the other eight used least, a twenty-first writer"),
+    "x": (24, "eight real files used least, a twenty-second writer"),
+    "y": (25, "eight more real files, a twenty-third writer"),
 }
 
 
