@@ -8,6 +8,7 @@ import pytest
 
 from assistant.geometry import Box, Matrix, parse_transform
 from assistant.importer import import_svg_text
+from assistant.svg import pathbbox
 from assistant.svg.pathbbox import parse_path, path_bbox, sample_segments, segments_bbox
 from assistant.svg.tree import local_matrix, node_ctm, parent_ctm
 
@@ -67,6 +68,22 @@ def test_path_with_error_draws_up_to_the_error() -> None:
     assert path_bbox("M0 0 L 10 10 L 20 x 30 40") == Box.from_edges(0, 0, 10, 10)
     assert path_bbox("M 5 5") is None
     assert path_bbox("L 10 10") is None  # data must start with a moveto
+
+
+@pytest.mark.parametrize("d", [
+    "M0 0 L10 10", "M 0,0 l 10 , 10 z  ", "M0 0 L10 10 x 5", "M0 0 L1e999 2", "M0 0 L" + "9" * 400 + " 1",
+    "M0,0 10,10 20,0Z", "M-1.5.5L.25-3e2", "M0 0 H 10 V 10 H 0 Z m 20 20 h 5", "M0 0 L10 10 , , 5 5", "",
+    "M0 0 C1 2 3 4 5 6 S 7 8 9 10 Q 1 1 2 2 T 3 3",
+])
+def test_path_data_read_in_one_pass_reads_as_token_by_token(d: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Path data without arcs is read with one regular expression; the answer (or error) is the token loop's."""
+    def read(one_pass: int) -> object:
+        monkeypatch.setattr(pathbbox, "_ONE_PASS_CHARS", one_pass)
+        try:
+            return pathbbox._tokens(d, 1000)
+        except ValueError as err:
+            return type(err).__name__
+    assert read(100_000) == read(-1)
 
 
 def test_arc_flags_without_separators() -> None:
