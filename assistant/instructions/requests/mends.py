@@ -12,6 +12,7 @@ import re
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.said import AMOUNT_ONLY, AT_SIDE, FAMILY, GIVE_ROOM, OVERFLOWS, reread
 from assistant.instructions.requests.sizing import CLEAR_SAID
 
@@ -109,3 +110,20 @@ def amount_after(step: Step | None, said: str) -> bool:
 
 
 __all__ = ["amount_after", "mend", "room_from_edge"]
+
+
+def purpose_pronoun(m: Mention, first: list[str], resolved: dict[int, list[str]], pending: Step | None,
+                    subject_refs: list[str]) -> list[str]:
+    """What a pronoun after "so" stands for, ``first`` (what the clause names first) unless a problem said otherwise.
+
+    "X sits way below Y, pull the name up so there's 20px between them": X and Y; "the two questions float too
+    far from the heading, pull both up so the first starts 20px below it": not one of both, the heading.
+    """
+    said = list(dict.fromkeys(pending.patients + pending.refs)) if pending is not None else []
+    if m.pronoun in ("them", "they") and len(first) == 1 and first[0] in said and len(said) == 2:
+        return said
+    before = subject_refs or (pending.refs if pending is not None else [])
+    if m.pronoun == "it" and len(first) > 1 and len(before) == 1 and not any(before[0] in ids
+                                                                            for ids in resolved.values()):
+        return list(before)
+    return list(first)

@@ -68,7 +68,7 @@ from assistant.instructions.requests.clauses import (
 )
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
-from assistant.instructions.requests.mends import amount_after, mend, room_from_edge
+from assistant.instructions.requests.mends import amount_after, mend, purpose_pronoun, room_from_edge
 from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
@@ -425,11 +425,13 @@ class _Reader:
             self.read(tokens[k:])
             return
         tail = PLACE_GAP_TAIL.search(said) if self.steps and self.steps[-1].kind == "place" else None
-        if tail and tail.start() > 0 and (length := first_length(tail.group("len"))) is not None:
+        if tail and tail.start() > 0 and (length := first_length(tail.group("len"))) is not None and (
+                k := next((k for k in range(len(tokens), 0, -1)
+                           if " ".join(t.text for t in tokens[:k]) == said[:tail.start()]), None)):
             # "put the logo just under the paragraph, left aligned with it, roughly 10px gap": the gap it is
             # placed at; the rest is an edit of its own
             self.steps[-1].intent.params["gap"] = length
-            self.read(tokens[:len(said[:tail.start()].split())])
+            self.read(tokens[:k])
             return
         if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in CARRIES:
             self._carry(self.steps[-1])
@@ -621,18 +623,7 @@ class _Reader:
         prev = None
         for n, m in enumerate(mentions):
             if m.pronoun and purpose and n > 0 and resolved:
-                resolved[n] = resolved[min(resolved)]
-                if m.pronoun in ("them", "they") and len(resolved[n]) == 1 and self.pending is not None and \
-                        resolved[n][0] in self.pending.patients + self.pending.refs and len(
-                        set(self.pending.patients + self.pending.refs)) == 2:
-                    # "X sits way below Y, pull the name up so there's 20px between them": X and Y
-                    resolved[n] = list(dict.fromkeys(self.pending.patients + self.pending.refs))
-                said_before = self.subject_refs or (self.pending.refs if self.pending is not None else [])
-                if m.pronoun == "it" and len(resolved[n]) > 1 and len(said_before) == 1 and not any(
-                        said_before[0] in ids for ids in resolved.values()):
-                    # "the two questions float too far from the heading, pull both up so the first starts 20px
-                    # below it": not one of both, the heading
-                    resolved[n] = list(said_before)
+                resolved[n] = purpose_pronoun(m, resolved[min(resolved)], resolved, self.pending, self.subject_refs)
             elif intent is None:  # a remark: what it names only matters if a later clause says "it"
                 try:
                     resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
