@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from assistant.document import Element, Layout
 from assistant.instructions.requests.vocab import CLASS_WORDS, FUNCTION_WORDS
@@ -318,23 +319,29 @@ class ElementIndex:
         return words
 
     # -- queries ---------------------------------------------------------------
+    @cached_property
+    def _said(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """Elements by each of their texts and lines, and by their whole text squashed (made when first asked).
+
+        Words read from pictures are left aside: a typed-out line names a text.
+        """
+        spelled: dict[str, list[str]] = {}
+        squashed: dict[str, list[str]] = {}
+        for eid, entry in self.entries.items():
+            if not entry.drawn:
+                for t in dict.fromkeys(entry.texts):
+                    spelled.setdefault(t, []).append(eid)
+                if entry.texts:
+                    squashed.setdefault(squash(entry.texts[0]), []).append(eid)
+        return spelled, squashed
+
     def spelled(self, folded: str) -> list[str]:
         """Elements whose whole text, or one of whose lines, is ``folded`` (words read from pictures aside)."""
-        if not hasattr(self, "_spelled"):
-            self._spelled: dict[str, list[str]] = {}
-            self._squashed: dict[str, list[str]] = {}
-            for eid, entry in self.entries.items():
-                if not entry.drawn:
-                    for t in dict.fromkeys(entry.texts):
-                        self._spelled.setdefault(t, []).append(eid)
-                    if entry.texts:
-                        self._squashed.setdefault(squash(entry.texts[0]), []).append(eid)
-        return self._spelled.get(folded, [])
+        return self._said[0].get(folded, [])
 
     def squashed(self, key: str) -> list[str]:
         """Elements whose whole text, its spaces and stops taken out, is ``key`` ("ww w . o sg e o . o r g")."""
-        self.spelled("")
-        return self._squashed.get(key, []) if len(key) >= 6 else []
+        return self._said[1].get(key, []) if len(key) >= 6 else []
 
     def entry(self, element_id: str) -> Entry:
         """The entry of one element."""
