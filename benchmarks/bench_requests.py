@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 25 of the held-out set (``*_c.tsv`` … ``*_y.tsv``): real files of ``../shared/corpus``."""
-    return [p for batch in "cdefghijklmnopqrstuvwxy" for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
+    """Batches 3 to 27 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv``): real files of the corpus."""
+    return [p for batch in [*"cdefghijklmnopqrstuvwxyz", "za"] for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -257,6 +257,8 @@ _LATER = {
     "w": (23, "the other eight used least, a twenty-first writer"),
     "x": (24, "eight real files used least, a twenty-second writer"),
     "y": (25, "eight more real files, a twenty-third writer"),
+    "z": (26, "eight real files used least, a twenty-fourth writer"),
+    "za": (27, "eight more real files, a twenty-fifth writer"),
 }
 
 

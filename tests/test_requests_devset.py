@@ -37,12 +37,12 @@ def test_the_held_out_requests() -> None:
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 25 (1846 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 27 (2006 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 1846
+    assert res["requests"] == 2006
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (1301 met and 215 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (1411 met and 234 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 1299, missed
-    assert res["wrong_edits"] <= 217
+    assert res["met"] >= 1409, missed
+    assert res["wrong_edits"] <= 236
     assert res["seconds"] < 1.5
