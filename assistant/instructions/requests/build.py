@@ -20,6 +20,7 @@ from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests import fixes, spacing
 from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.plan import (
+    GROWING_STRETCHES,
     Actions,
     CannotPlan,
     Step,
@@ -37,6 +38,8 @@ from assistant.instructions.requests.plan import (
 )
 from assistant.instructions.requests.scope import copies
 from assistant.instructions.requests.sizing import CLEAR_SAID
+from assistant.text.fonts import text_advance
+from assistant.text.linebreak import wrap_lines
 
 
 def _lock(step: Step, layout: Layout) -> list[Actions]:
@@ -81,8 +84,9 @@ def _headed(layout: Layout, e: Element) -> str | None:
     """The section (a heading and what is under it, grouped by the importer) that ``e`` heads, if it does."""
     if e.group is None or not e.group.startswith("la-section-"):
         return None
-    section = layout.get(e.group)
-    return section.id if section.children and section.children[0] == e.id else None
+    section = layout.get(e.group)  # (its heading is on top, whatever the order of the file)
+    top = min(section.children, key=lambda c: (layout.get(c).box.y, section.children.index(c)), default=None)
+    return section.id if top == e.id else None
 
 
 def _separate(step: Step, layout: Layout) -> list[Actions]:
@@ -159,6 +163,20 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
         size = round((model.box.height if side == "height" else model.box.width) * share, 3)
         return [[{"type": "resize", "id": e.id, side: size, "anchor": a, "keep_aspect": True} for e in words]
                 for a in resize_anchors(layout, words[0])]
+    holder = (words[0] if words[0].kind == "group" else layout.get(words[0].group) if words[0].group else None) \
+        if len(words) == 1 else None
+    if dim in ("width", "height") and holder is not None and (back := _backdrop(layout, holder)) is not None and \
+            back.id in (words[0].id, *words[0].children) and stretchable(back) and any(
+                layout.get(c).kind == "text" for c in holder.children):
+        # "make the edit box as wide as the build box": its backdrop as wide as the other's, about its centre; the
+        # label keeps its size, centred on it
+        ref = (_backdrop(layout, model) if model.kind == "group" else None) or model
+        labels = [{"type": "align", "ids": [c], "edge": "center_x" if dim == "width" else "center_y", "to": "element",
+                   "target_id": back.id} for c in holder.children if layout.get(c).kind == "text"]
+        return [[{"type": "resize", "id": back.id, dim: round(getattr(ref.box, dim), 3), "anchor": a,
+                  "keep_aspect": False}, *(labels if a != "center" else [])]
+                for a in step.intent.params.get("anchor") and [step.intent.params["anchor"]] or _shared_side(
+                    back.box, ref.box, dim, layout) or ["center", *resize_anchors(layout, holder)]]
     out = []
     held = step.intent.params.get("anchor")  # ("…, keep it on the same centre line")
     for i in [p for p in step.patients if p != target][:1] or []:
@@ -232,8 +250,17 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
         edges = ["center_x", "center_y"] if axis == "both" else ["center_x" if axis == "x" else "center_y"]
         return [[{"type": "align", "ids": step.patients, "edge": e, "to": "element", "target_id": ref}
                  for e in edges]]
-    edges = ["center_x", "center_y"] if axis == "both" else ["center_y" if axis == "y" else "center_x"]
     els = [layout.get(i) for i in step.patients]
+    if axis == "both" and SMALL_MOVE.search(step.text):
+        # "… isn't quite centred, nudge it to the middle": where it is nearly centred already, not across the page
+        page = layout.canvas.page_box(els[0].page)
+        # (of two axes both nearly so, the one it is closer on: a heading a little above the middle of a poster
+        # and a few pixels off its centre line is not "quite centred" across)
+        near = sorted((off / size, a) for a, off, size in (
+            ("x", max(abs(e.box.cx - page.cx) for e in els), page.width),
+            ("y", max(abs(e.box.cy - page.cy) for e in els), page.height)) if off <= NEARLY_CENTRED * size)
+        axis = near[0][1] if len(near) == 1 or (near and near[0][0] < 0.5 * near[1][0]) else axis
+    edges = ["center_x", "center_y"] if axis == "both" else ["center_y" if axis == "y" else "center_x"]
     if len(els) > 1 and step.intent.params.get("block") and any(
             _share(a.box, b.box, "center_x" in edges) for k, a in enumerate(els) for b in els[k + 1:]):
         # "centre everything horizontally": side by side they move as one block (centred one by one they would
@@ -244,6 +271,12 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
         dy = page.cy - whole.cy if "center_y" in edges else 0.0
         return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
     return [[{"type": "align", "ids": step.patients, "edge": e, "to": "canvas"} for e in edges]]
+
+
+#: Words that say an edit is small ("nudge it", "isn't quite centred").
+SMALL_MOVE = re.compile(r"\b(?:nudge|nudged|scoot|tweak|quite|slightly|a (?:bit|touch|hair|tad))\b")
+#: How far off the page's centre (a share of its size) an element still counts as nearly centred.
+NEARLY_CENTRED = 0.1
 
 
 def _midway(step: Step, layout: Layout, axis: str | None) -> Actions:
@@ -459,6 +492,15 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
     if p.get("inset") is not None:  # "… so the wordmark ends 7px from the right edge": measured, then all moved
         within = layout.get(step.refs[-1]).box if p.get("within") and step.refs else None
         refs = step.refs[:-1] if within is not None else step.refs
+        els = [layout.get(i) for i in step.patients]
+        if not refs and len(els) > 1 and p.get("edge") in ("left", "right", "top", "bottom") and re.search(
+                r"\b(?:all|each|every|share|line (?:them|those|these) up)\b", step.text) and not any(
+                _share(a.box, b.box, p["edge"] in ("left", "right")) for k, a in enumerate(els) for b in els[k + 1:]):
+            # "… don't quite share a left edge - line them all up 12px in from the left": each that far in (one
+            # above another; side by side they move as one)
+            moves = [a for i in step.patients
+                     for a in _edge(Step(step.intent, [i], list(step.refs), step.text), layout)[0]]
+            return [moves]
         measured = layout.get(refs[0] if refs else step.patients[0])
         # (or from the edge of what holds it: "20px from the edge of the yellow square")
         page, b = within or layout.canvas.page_box(measured.page), measured.box
@@ -623,7 +665,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         return out  # "… runs into the column on the right, keep it inside its own": a gutter's width clear of it
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
-        am.SCALE[p.get("degree", "medium")] ** (1 if stretch in ("wider", "taller", "longer", "fatter") else -1)
+        am.SCALE[p.get("degree", "medium")] ** (1 if stretch in GROWING_STRETCHES else -1)
     if stretch:
         dim = "width" if stretch in ("wider", "narrower", "longer", "thinner", "fatter", "skinnier") else "height"
         ways: list[list[Actions]] = []
@@ -696,6 +738,11 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
             return [out]
     if p.get("fit") and s < 1:  # "… runs off the page, make it smaller so it fits": at least as small as fits
         s = min([s] + [_fit_scale(layout, layout.get(i)) for i in step.patients])
+        el = layout.get(step.patients[0])
+        if len(step.patients) == 1 and not p.get("factor") and not p.get("percent") and \
+                _rewraps(layout, el, width := s * el.box.width):  # a paragraph set again in the room it has
+            return [[{"type": "reflow_text", "id": el.id, "mode": "wrap", "width": round(width, 3)}],
+                    *scale_alternatives(layout, step.patients, s)]
         groups = [i for i in step.patients if layout.get(i).kind == "group"]
         if groups:  # a group shrinks towards the side that is on the page, so that it ends inside it
             return [[{"type": "resize", "id": i, "scale": round(s, 4), "anchor": _inner_anchor(layout, layout.get(i))}
@@ -724,8 +771,38 @@ def _clear_of(layout: Layout, el: Element, refs: list[str], room: am.Length | fl
         return []
     if size <= 0 or size >= (b.width if dim == "width" else b.height):
         return []
-    return [[{"type": "resize", "id": el.id, dim: round(size, 3), "anchor": anchor,
-              "keep_aspect": not stretchable(el)}]]
+    resize = [{"type": "resize", "id": el.id, dim: round(size, 3), "anchor": anchor,
+               "keep_aspect": not stretchable(el)}]
+    if dim == "width" and _rewraps(layout, el, size):  # a paragraph keeps its type size, set in more lines
+        return [[{"type": "reflow_text", "id": el.id, "mode": "wrap", "width": round(size, 3)}], resize]
+    return [resize]
+
+
+def _rewraps(layout: Layout, el: Element, width: float) -> bool:
+    """Whether a paragraph narrowed to ``width`` is better set again at its size than scaled down.
+
+    So a designer narrows a text frame: the words flow into the narrower measure and the type keeps its size.
+    That needs a paragraph (two lines or more, set from its left edge) and room for the lines it gains: nothing
+    but what lies behind it in the strip they take below it. Else it is scaled, as before.
+    """
+    if el.kind != "text" or (el.lines or 1) < 2 or (el.text_anchor or "start") != "start" or not el.font_size:
+        return False
+    words = " ".join((el.text or "").split())
+    lines = wrap_lines(words, width, el.font_family, el.font_size, el.font_weight or 400)
+    if not lines or max(text_advance(ln, el.font_family, el.font_size, el.font_weight or 400) for ln in lines) > width:
+        return False  # a word longer than the measure
+    step = el.line_height or el.box.height / (el.lines or 1)
+    gained = (len(lines) - (el.lines or 1)) * step
+    if gained <= 0:
+        return True
+    b = el.box
+    strip = Box(x=b.x, y=b.y2, width=width, height=gained + 0.25 * el.font_size)
+    for o in layout:
+        if o.id == el.id or o.pinned or o.box.contains(b, 0.5) or b.contains(o.box, 0.5):
+            continue  # itself, what it lies on, and its own parts
+        if o.box.intersection(strip) is not None:
+            return False
+    return True
 
 
 def _grow_room(layout: Layout, el: Element, anchor: str) -> float:
