@@ -57,6 +57,8 @@ BROADER["footnote"] = {"footnote", "caption", "text", "line"}
 _SECTION = "la-section-"
 _SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "column", "group", "paragraph",
                             "list"})
+#: Nouns for the items of a list under a heading ("the Features bullets").
+_ITEM_NOUNS = frozenset({"bullet", "item", "point", "entry"})
 #: The class a request's noun falls back to when the layout (or the page) has nothing of its own class.
 _FALLBACK = {"title": "heading", "subtitle": "text", "caption": "text", "body": "text", "heading": "text",
              "credit": "caption", "logo": "image", "text": "logo"}
@@ -113,9 +115,17 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         named = {n[0] for n in names}
         names = [n for n in names if not (index.layout.get(n[0]).kind == "group"
                                           and named.intersection(_members(n[0], index)))] or names
+    bodies: set[str] = set()
     for eid, _kind, strength in names:
         scores[eid] = max(scores.get(eid, 0.0), strength)
-        if _says_section(m):  # "the Analyze information section": the heading with its text
+        section = eid if eid.startswith(_SECTION) else next(
+            (a for a in index.ancestors(eid) if a.startswith(_SECTION)), None)
+        if m.plural and _ITEM_NOUNS.intersection(m.words[-1:]) and section is not None and \
+                len(items := index.section_items(section)) > 1:
+            for item in items:  # "the Features bullets": the items under the heading "Features"
+                scores[item] = max(scores.get(item, 0.0), strength + 0.2)
+            bodies.update(items)
+        elif _says_section(m):  # "the Analyze information section": the heading with its text
             for a in index.ancestors(eid):
                 if a.startswith(_SECTION):
                     scores[a] = max(scores.get(a, 0.0), strength + 0.1)
@@ -237,7 +247,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in art:
             scores[eid] = STRENGTH["class"]
     if (names or m.quote) and classes:
-        named = {e for e, *_ in names}
+        named = {e for e, *_ in names} | bodies
         for eid in list(scores):
             if eid not in named and not (m.quote and scores[eid] >= STRENGTH["quote"]):
                 scores.pop(eid)

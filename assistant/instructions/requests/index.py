@@ -382,6 +382,18 @@ class ElementIndex:
             g = self.layout.get(g).group
         return out
 
+    def section_items(self, section: str) -> list[str]:
+        """The items of a list under a section's heading; [] when there are none.
+
+        They are its members below the heading that are groups (a bullet with its line).
+        """
+        texts = [d for d in self.layout.descendants_of(section) if d.kind == "text"]
+        if not texts:
+            return []
+        heading = max(texts, key=lambda d: d.font_size or 0.0)
+        return [c for c in self.layout.get(section).children if c in self.entries and c != heading.id and
+                self.layout.get(c).kind == "group" and self.layout.get(c).box.y >= heading.box.y]
+
     def reading_order(self, ids: list[str]) -> list[str]:
         """``ids`` in reading order.
 

@@ -20,6 +20,11 @@ from assistant.instructions.requests.sizing import CLEAR_SAID
 _OWN_COLUMN = re.compile(r"\b(?:inside|within|in) (?:the |its |their )?(?:(?:left|right|own|first|second) )?"
                          r"(?:hand )?(?:column|lane)\b")
 
+#: "… halve it", "cut it in half", "double it": a gap said before scaled so.
+_GAP_TIMES = re.compile(r"(?:(?:just|please|pls|so|and|then) )*(?P<v>halve|double|triple|cut|take)(?: (?:it|that|this|"
+                        r"them|the gap|that gap|the space))?(?: (?:in|by) half| down by half)?(?: please| pls)?")
+_TIMES = {"halve": 0.5, "cut": 0.5, "take": 0.5, "double": 2.0, "triple": 3.0}
+
 
 def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
     """The kind of ``step`` once read after the problem ``held``, and whether it mends that problem.
@@ -72,6 +77,13 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
     if mends and kind == "match" and not step.refs and (held.intent.params.get("compare") or held.refs):
         # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
         step.refs = [r for r in held.refs if r not in step.patients]
+    times = _GAP_TIMES.fullmatch(step.text) if held.kind == "gap" and kind == "resize" else None
+    times = times if times and (times.group("v") not in ("cut", "take") or "half" in step.text) else None
+    if times:  # "too much space between the title and the name, halve it": the gap, not the title
+        step.intent = Intent("gap", held.intent.patients, held.intent.refs, params={
+            **held.intent.params, "op": "set", "length": None, "times": _TIMES[times.group("v")]})
+        step.patients, step.refs = list(held.patients), list(held.refs)
+        kind, mends = "gap", True
     if mends and kind == "align" and not step.refs and held.kind in ("nudge", "place") and held.refs and set(
             step.patients) == set(held.patients + held.refs):
         # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves

@@ -241,6 +241,10 @@ _GAP_SIDE_JUDGED = re.compile(r"\b" + _SPACE + r" (?P<rel>above|below|under|bene
 _SIDE_OF = r"(?:the (?:bottom|top|left|right|base|foot)(?: edge| side)? of )?"
 
 
+#: Verbs that scale a gap ("halve the gap between …").
+_TIMES = {"halve": 0.5, "double": 2.0, "triple": 3.0}
+
+
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     length = am.first_length(s)
@@ -251,6 +255,12 @@ def gap(s: str) -> Intent | None:
     bare = bare or re.fullmatch(r"(?:there is|there are|theres|there s) (?:just |only |exactly |about |around |roughly "
                                 r"|approximately |like |say |maybe |~)?\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE +
                                 r" )?between(?: (" + E + r"))?", s)
+    times = re.search(r"\b(?P<v>halve|double|triple|cut|shrink|reduce) (?:the |that |this )?" + _SPACE +
+                      r" between (" + E + r") and (" + E + r")(?: in half| by half)?(?: please| pls)?$", s)
+    if times and (times.group("v") in _TIMES or re.search(r"\b(?:in|by) half\b", s)):
+        # "halve the gap between the title and the name": that share of it
+        return Intent("gap", [int(times.group(2)[1:]), int(times.group(3)[1:])], params={
+            "op": "set", "rel": "between", "length": None, "times": _TIMES.get(times.group("v"), 0.5)})
     if bare and length is not None:  # "… up so there's just 15px between the last feature and that heading"
         return Intent("gap", [int(g[1:]) for g in bare.groups() if g], params={
             "op": "set", "rel": "between", "length": length})
@@ -485,6 +495,12 @@ def align(s: str) -> Intent | None:
         edge = "left" if m.group("v").startswith(("start", "begin")) else "right"
         return Intent("align", [int(m.group(1)[1:])], [int(m.group(3)[1:])], params={"edge": edge, "page": False},
                       state=True)
+    m = re.search(r"((?:E\d+ (?:, )?(?:and )?)*" + E + r")(?: (?:up|down) (?:top|here|there|below|above))? (?:should |"
+                  r"must |needs? to |has to |"
+                  r"ought to )?(?:share|shares|have|has) (?:E\d+ |a |the same |one )?(?P<e>left|right|top|"
+                  r"bottom) edge (?:with|as) (" + E + r")", s)
+    if m:  # "OSGeo logo up top should share its right edge with the laptop picture": that edge level with the other's
+        return Intent("align", slots(m.group(1)), [int(m.group(3)[1:])], params={"edge": m.group("e"), "page": False})
     m = _MARGINS_EVEN.search(s)
     if m:  # "shift everything so the margins on the left and right match": the whole set centred on the page
         axis = "x" if (m.group("h") or m.group("h2")) else "y"
@@ -781,6 +797,10 @@ def nudge(s: str) -> Intent | None:
     than = re.search(r"\bthan\b", s)
     # "'Finitions' sits higher than the other captions": what is compared with does not move
     patients = slots(s[:than.start()]) if than and slots(s[:than.start()]) else slots(s)
+    within = re.search(r"\b(?:in|inside|within|on) (?:E\d+ )+(?=than\b)", s) if than else None
+    if within and [n for n in patients if n not in slots(within.group(0))]:
+        # "publish sits higher in its box than build does": where it sits says nothing of what moves
+        patients = [n for n in patients if n not in slots(within.group(0))]
     refs = [n for n in slots(s[than.start():]) if n not in patients] if than else []
     params = {"moves": moves, "degree": am.degree(s)}
     if re.search(r"\b(?:until|till|til|so|so that|to where) (?:" + E + r" |it |they )?(?:all |fully |wholly )?"

@@ -199,9 +199,15 @@ def arrangement(layout: Layout, ids: list[str]) -> str:
     return "vertical" if max(ys) - min(ys) >= max(xs) - min(xs) else "horizontal"
 
 
+#: The stretches that make an element larger ("wider", "taller"); the others ("narrower", "shorter") shrink it.
+GROWING_STRETCHES = ("wider", "taller", "longer", "fatter")
+
+
 def scale_factor(p: dict[str, Any]) -> float:
     """The factor a resize intent's parameters ask for (see the intents' ``resize`` rule)."""
     grow = p.get("grow") or not p.get("shrink")
+    if p.get("stretch") and not p.get("grow") and not p.get("shrink"):  # "10 % narrower", "20 % shorter"
+        grow = p["stretch"] in GROWING_STRETCHES
     if p.get("factor"):
         f = float(p["factor"])
         return 1 / f if p.get("shrink") and f > 1 else f
@@ -260,4 +266,4 @@ def world_length(layout: Layout, length: am.Length, axis: str) -> float:
 
 __all__ = ["Step", "stretchable", "need", "world_length", "CannotPlan", "Actions", "resize_anchors",
            "scale_alternatives", "typical_gap", "gap_between", "neighbour_below", "step_amount", "arrangement",
-           "scale_factor", "content", "text_ids", "Intent"]
+           "scale_factor", "GROWING_STRETCHES", "content", "text_ids", "Intent"]

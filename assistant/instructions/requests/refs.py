@@ -148,6 +148,9 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
                               and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
             if hits and all(kind == "part" for _e, kind, _s in hits) and _name_goes_on(tokens, i + n):
                 hits = []  # "the Zeste de Savoir logo": a name of its own, not the text "Zeste de Code"
+            if hits and n == 1 and i > 0 and tokens[i - 1].text in _BEFORE_VERB and run[0].raw.islower() and all(
+                    kind == "part" for _e, kind, _s in hits):
+                hits = []  # "… dont quite share a left edge": a verb, though a picture's words have it
             if not hits and n == 1:
                 hits = _first_word_hits(tokens, i, index)
             if hits:
@@ -232,6 +235,9 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
     return hits or _part_hits(words, index)
 
 
+#: Words after which a lower-case word is a verb ("do not quite share a left edge"), not a few words of a picture.
+_BEFORE_VERB = frozenset({"not", "quite", "to", "can", "should", "must", "will", "would", "could", "dont", "doesnt",
+                          "didnt", "cant", "wont"})
 #: Most elements a few words of text may name ("the doi", "the Thrust 1 picture"); more: too common to say which.
 MAX_PART_HITS = 3
 #: Words that may sit inside a run of words quoted from a text without being rare themselves.
@@ -650,7 +656,9 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
 #: Words that follow a noun, not a verb: "the date line is …", "the name line should …".
 _AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "sits", "should", "could", "needs",
                               "has", "and", "in", "on", "at", "of", "from", "to", "by", "under", "below", "above",
-                              "beneath", "underneath", "beside", "near", "please", "pls"})
+                              "beneath", "underneath", "beside", "near", "please", "pls", "do", "does", "did",
+                              "dont", "doesnt", "aren", "were", "sit", "look", "feel", "seem", "need", "have", "start",
+                              "starts", "begin", "begins", "overlap", "overlaps", "stay", "stays", "must", "can"})
 #: Words after which an adjective that ends a noun phrase was its noun ("the little light on the word …").
 _AFTER_A_NOUN = {"on", "in", "at", "over", "near", "by", "behind", "beside", "is", "are", "sits", "looks"}
 

@@ -32,13 +32,14 @@ OVERFLOWS = (r"(?:(?:goes|go|going|falls?|falling|runs?|running|hangs?|hanging|s
 #: A clause that describes its subject ("the penguin is overpowering the text", "they look a little off").
 DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take|give|could|can|would|will|"
                        r"please|pls|should|shall|may|might|must|need|want|i|we|you|just|then|and|so|also) )\w+ ){0,4}"
-                       r"(?:E\d+ (?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
+                       r"(?:E\d+ (?:, )?(?:and )?)+(?:(?:next to|under|above|below|beside|near|by|in|on|of) E\d+ )?"
                        r"(?:(?:in the |at the |on the )?(?:top|bottom|left|right|middle|center|"
                        r"corner) )*(?:also |still |just |really |kinda |kind of |sort of )?"
                        r"(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
-                       r"(?:do|does|did) not (?:match|line up|align|agree|fit|sit|start|begin|end|finish)\b|"
+                       r"(?:do|does|did) not (?:quite |really |exactly )?(?:match|line up|align|agree|fit|sit|start|"
+                       r"begin|end|finish|share)\b|"
                        r"(?:runs?|running|bumps?|bumping|crash(?:es)?|crashing) (?:right |straight )?(?:in|into|up "
                        r"against) |"
                        # "headline's shouting" (the "'s" is not kept): a state said with its participle alone
@@ -195,9 +196,10 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?P<corner4>(?:top|bottom)[ -](?:left|right)) (?:corner|point)(?: please| pls)?$"
                        # "…, still tucked in the bottom right corner": that corner holds
                        r"|(?:and |but )?(?:(?:it |they )?(?:should |must |has to |needs to )?still |keep it |"
-                       r"keeping it )"
+                       r"keeping it |(?:it |they )?(?:should |must |has to |needs to )?(?:still )?(?:stay|stays|"
+                       r"remain|remains) )"
                        r"(?:tucked |sitting |snug |pinned |hugging |hug |hugs |sit |sits |be )?(?:in |into )?"
-                       r"the (?P<corner>(?:top|bottom) (?:left|right))(?: corner)?(?: please| pls)?"
+                       r"(?:the )?(?P<corner>(?:top|bottom) (?:left|right))(?: corner)?(?: please| pls)?"
                        # "…, keep its top right corner where it is", "bottom-left corner stays put", "left edges stay"
                        r"|(?:but |and |while |just |with )*(?:(?:keep|keeping|leave|leaving|hold|holding|pin) )?"
                        r"(?:the |its |his |her |their |both |both the |both their )?"
@@ -221,7 +223,8 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        # it is now"
                        r"|(?:(?:keep|keeping) (?:it|them) )?(?:(?:from|about|around|round) (?:its|the same|its own)|"
                        r"on the same) (?:centre|center)(?: point| line)?"
-                       r"|(?:stay|stays|staying|remain|remains) (?:centred|centered)(?: where (?:it|they) (?:is|are))?"
+                       r"|(?:stay|stays|staying|remain|remains|still|(?:it |they )?(?:should |must )?still be) "
+                       r"(?:centred|centered)(?: where (?:it|they) (?:is|are)(?: now)?)?"
                        r"(?: (?:in|on|within) (?:the |its |their )?\w+)?"
                        r"|(?:centred|centered) (?:(?:on|at|around) )?where (?:it|they) (?:is|are)(?: now)?"
                        r"|(?:each |both |all )?(?:keeps?|keeping) (?:its|their) (?:own )?(?:centre|center)s?)"
@@ -281,7 +284,13 @@ DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards
 
 def describes(skel: str) -> bool:
     """Whether a clause says how things are rather than asks for an edit."""
-    return bool(DESCRIBES.match(skel) or OVERFLOW.match(skel) or NEITHER.match(skel))
+    return bool(DESCRIBES.match(skel) or OVERFLOW.match(skel) or NEITHER.match(skel) or LOOKS.match(skel))
+
+
+#: "… and reads heavy next to the others", "looks cramped": how the subject said before looks, its subject left out.
+LOOKS = re.compile(r"(?:also |still |just |kinda |really )?(?:(?:reads|looks|feels|seems|comes across) "
+                   r"(?!like (?:E\d+ )?(?:it|they) (?:should|could|needs?)\b)|"
+                   r"(?:is|are) (?!it\b|there\b|this\b|that\b|E\d))")
 
 
 #: "neither is actually centred on the A4", "none of them are level": what is wrong, said of those named before.
@@ -305,6 +314,10 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
                       r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
+#: "…, 20px between each item": the gap between each two of a set the clause before named.
+EACH_GAP = re.compile(r"(?:(?:with|leaving|leave|and|so|about|around|roughly|approximately|like|~) )*[\d.]+ ?[a-z%]+ "
+                      r"(?:of (?:space|gap|room|air) )?between (?:each|every|all|them)(?: (?:one|item|line|bullet|"
+                      r"point|entry|row|pair|of them)s?)?(?: please| pls)?")
 #: "…, left aligned with it, roughly 10px gap": a gap said at the end of the clause after a relative place.
 PLACE_GAP_TAIL = re.compile(r" (?:with )?(?:a |an )?(?:about |around |roughly |approximately |~)?"
                             r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:of )?(?:gap|space|room)(?: please| pls)?$")

@@ -130,8 +130,12 @@ def section_body(index: ElementIndex, picked: str, words: list[str]) -> str | No
         return None
     layout = index.layout
     el = layout.get(picked)
-    section = el.group if el.group is not None and el.group.startswith(_SECTION) else None
-    if section is None or el.role == "body":
+    if picked.startswith(_SECTION) and not {"section", "block", "column"} & set(words):
+        section = picked  # "the Welcome paragraph", where its words name the section: the text under its heading
+        picked = min(layout.get(section).children, key=lambda c: layout.get(c).box.y)
+    elif el.group is not None and el.group.startswith(_SECTION) and el.role != "body":
+        section = el.group
+    else:
         return None
     kids = layout.get(section).children
     if min(kids, key=lambda c: layout.get(c).box.y) != picked:

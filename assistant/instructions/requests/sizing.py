@@ -31,7 +31,7 @@ SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" ){0,
 
 _SMALL_WORDS = r"tiny|small|puny|minuscule|little|undersized|timid|weak|thin|lost|dwarfed"
 #: (not "bigger than": a comparison says which of two is off no more than it says how to mend it)
-_BIG_WORDS = r"huge|big|large|massive|giant|oversized|heavy|bulky|enormous"
+_BIG_WORDS = r"huge|big|large|massive|giant|oversized|heavy|bulky|enormous|shouty|loud|overpowering|overbearing"
 _SIZE_AGAINST = re.compile(
     r"(?:(?:i think|imo|honestly|hmm|also|and|but|so|now|still|sorry|ok|okay) )*(?P<p>(?:E\d+ )*E\d+) "
     r"(?:is|are|looks?|seems?|feels?|reads?|comes? across as)(?: (?:a bit|a little|a tad|"

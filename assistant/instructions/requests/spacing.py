@@ -112,7 +112,9 @@ def _new_gap(layout: Layout, gap: float, axis: str, p: dict[str, Any]) -> float:
     length = p.get("length")
     op = p.get("op")
     deg = p.get("degree", "medium")
-    if op == "set":
+    if p.get("times") is not None:  # "halve the gap between them"
+        new = max(gap, 0.0) * p["times"]
+    elif op == "set":
         new = world_length(layout, length, "y" if axis == "vertical" else "x")
     elif length is not None:
         d = world_length(layout, length, "y" if axis == "vertical" else "x")

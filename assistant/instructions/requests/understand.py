@@ -66,11 +66,11 @@ from assistant.instructions.requests.clauses import (
     looks_english,
     split_and,
 )
+from assistant.instructions.requests.followups import amend_last
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
-from assistant.instructions.requests.mends import amount_after, mend, purpose_pronoun, room_from_edge
+from assistant.instructions.requests.mends import mend, purpose_pronoun, room_from_edge
 from assistant.instructions.requests.pictures import pictures_to_read
-from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
@@ -80,17 +80,14 @@ from assistant.instructions.requests.said import (
     CARRIES,
     CARRY,
     CLOSER_ONLY,
-    CORNER_SAID,
     DIRECTION,
     EDGES_ONLY,
     END_WORDS,
-    EVEN_SIDES,
     FAMILY,
     FIRST_WORDS,
-    GAP_SAID,
-    GIVE_ROOM,
     HELD_EDGE,
     KEEP_PLACED,
+    LOOKS,
     ONTO_LINE,
     PLACE_AFTER,
     PLACE_GAP_TAIL,
@@ -99,7 +96,6 @@ from assistant.instructions.requests.said import (
     SAME_LEVEL,
     SAME_SIZE,
     SAME_SPACING,
-    SET_IT,
     SHORT_OF_EDGE,
     SWAP_ORDER,
     as_mend,
@@ -314,6 +310,10 @@ class _Reader:
         if (m.count or 0) > 1 and not m.names and not m.quote and len(
                 said := [i for i in self.mentioned if scores.get(i, 0) > 0]) == m.count:
             return said  # "the 'Figure' and 'Conclusions' tabs touch the blue. widen both tabs": those two
+        if m.plural and m.words[-1:] == ["line"] and len(cands) == 1 and (self.layout.get(cands[0]).lines or 1) > 1 \
+                and all(scores[i] <= scores[cands[0]] - 1.0 for i in self.pool if i != cands[0]):
+            m.plural, self.pool = False, list(cands)  # "the address lines": the lines of the one address, one text
+            return cands
         if (m.plural or m.every) and not m.count and not m.names:
             cands = self.pool  # "all the headings": the title and the subheadings
         elif m.plural and (m.count or 0) > len(cands):  # "both ACM circles": the next best too; "all five step boxes"
@@ -375,7 +375,9 @@ class _Reader:
             return picked
         if len(picked) > 1 and FIRST_WORDS.intersection(m.words):
             picked = self.index.reading_order(picked)[:1]  # "the intro paragraph": the first one read
-        said = [i for i in picked if i in self.all_ids and (intent is None or intent.kind != "lock")]
+        taken = {i for ids in resolved.values() for i in ids}  # ("… the tab": one said before, not the clause's own)
+        said = [i for i in picked if (i in self.all_ids or i in self.subject and i not in taken) and (
+            intent is None or intent.kind != "lock")]
         if len(picked) > 1 and len(said) == 1 and not m.names and not m.quote:
             picked = said  # "'Petr Viktorin' should start where … – slide the name across": the name said before
         if len(cands) > 1 and len(picked) == 1:
@@ -437,43 +439,11 @@ class _Reader:
             self._carry(self.steps[-1])
             return
         last_step = self.steps[-1] if self.steps else None
-        gap_held = self.pending if self.pending is not None and self.pending.kind == "gap" else (
-            last_step if last_step is not None and last_step.kind == "gap" else None)
-        if gap_held is not None and (SET_IT.fullmatch(said) or GIVE_ROOM.fullmatch(said) or (
-                gap_held is last_step and GAP_SAID.fullmatch(said))) \
-                and (length := first_length(said)) is not None:
-            # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
-            # gap about 60px": the gap it should be
-            added = re.match(r"(?:(?:please|pls|and|then|just) )*add\b", said)  # ("…, add ~4px": that much more)
-            gap_held.intent.params.update(op="more" if added else "set", length=length)
-            gap_held.intent.state = False
-            return
+        if amend_last(self.steps, self.pending, said, self.remarks):
+            return  # "…, gap about 60px", "…, bottom-right corner", "…, same margin both sides"
         if (inset := room_from_edge(self.pending, said)) is not None:
             self.pending = None  # "the compass is jammed against the left edge. give it 20px"
             self._add(inset)
-            return
-        if amount_after(self.pending if self.pending is not None and self.pending.kind == "resize" else last_step,
-                        said):
-            return  # "logo block top left could be bigger, like 25%"
-        if last_step is not None and last_step.kind == "place" and last_step.intent.params.get("rel") == "in" and \
-                CORNER_SAID.fullmatch(said):
-            # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
-            last_step.intent.params["corner"] = corner_said(said)
-            return
-        if self.steps and (self.steps[-1].kind == "fill" or self.steps[-1].intent.params.get("fit")) and \
-                MARGIN_SAID.fullmatch(said) and (inset := margin_said(said)) is not None:
-            # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge; "… scale it
-            # down so the whole of it shows, roughly 4mm clear on both sides"
-            self.steps[-1].intent.params["margin"] = inset
-            return
-        if self.steps and self.steps[-1].intent.params.get("fit") and EVEN_SIDES.fullmatch(said):
-            self.steps[-1].intent.params["even"] = True  # "shrink it till it fits, same margin both sides"
-            return
-        if self.steps and self.steps[-1].kind in ("fill", "center") and EVEN_SIDES.fullmatch(said):
-            self.remarks.append(said)  # "make it span the width, equal space either side": as it does
-            return
-        if self.steps and self.steps[-1].intent.params.get("fit") and (room := ROOM_SAID.fullmatch(said)):
-            self.steps[-1].intent.params["room"] = first_length(room.group("len"))  # "…, about 30px clear of the edge"
             return
         held_edge = HELD_EDGE.fullmatch(said)
         if (edge := EDGES_ONLY.fullmatch(said)) and self.steps and self.steps[-1].kind == "align":
@@ -574,7 +544,8 @@ class _Reader:
                 if rest is not None and rest.kind not in ("edge", "region") and (
                         rest.kind != "nudge" or DIRECTION.search(reduced)):
                     intent, place_says_which = rest, True
-                elif rest is None and (describes(reduced) or reduced == "E0" and self.ahead):
+                elif rest is None and (describes(reduced) or self.ahead and re.fullmatch(
+                        r"(?:(?:and |now )?(?:(?:the )?same|ditto|likewise) (?:for|with) )?E0", reduced)):
                     # "the × in the top row is rather small"; "cc licence badge bottom right: drop it …"
                     intent, place_says_which = None, True
         if not place_says_which and intent is not None and intent.kind in (
@@ -703,6 +674,8 @@ class _Reader:
                 resolved[n] = lined_up(self.index, resolved[n], line.group(1))
         if intent is not None and describes(skel):
             intent.state = True  # "the penguin is overpowering the text": a problem a request may say how to mend
+            if intent.kind == "style" and LOOKS.match(skel):  # "… and reads heavy next to the others": what it is
+                intent.patients, intent.refs = [], intent.patients + intent.refs  # compared with
         if intent is None:
             lead = re.match(r"(?:E\d+ (?:and |or )?)+", skel + " ")
             first = [int(x) for x in re.findall(r"E(\d+)", lead.group(0))] if lead else sorted(resolved)
@@ -863,6 +836,9 @@ class _Reader:
             self.steps.pop()
         if self.pending is not None:
             held = self.pending
+            if kind == held.kind == "style" and held.intent.state and step.intent.state:
+                held.text = f"{held.text}, {step.text}"  # "… is all bold and reads heavy next to the others": one
+                return
             if kind == "confirm":
                 self.pending = None
                 self.steps.append(held)
@@ -872,6 +848,9 @@ class _Reader:
                 merged = Step(intent=step.intent, patients=step.patients or held.patients,
                               refs=step.refs or [r for r in held.patients + held.refs if r not in step.patients],
                               text=f"{held.text}, {step.text}")
+                if held.refs and not step.refs and set(step.patients) == set(held.patients + held.refs):
+                    merged.patients, merged.refs = list(held.patients), list(held.refs)  # "X sits lower than the
+                    # middle of Y, line their centres up": X moves to Y
                 if kind == "nudge" and not moved_by(step.intent) and held.refs and ONTO_LINE.search(step.text):
                     merged.intent = as_mend(held.intent)  # "X sits higher than Y, drop it onto the same line": level
                     merged.refs = list(held.refs)

@@ -135,6 +135,9 @@ def _prepare(text: str) -> str:
     dash = r"(?:\s*[\u2014\u2013]\s*|\s+-{1,2}\s+)"
     t = re.sub(r"(?<!\d)(?<!\d[ap]m)(?<!\d[AP]M)" + dash + "|" + dash + r"(?!\d)", "; ", t)
     t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
+    # "the Research Data... text": the first words of a text, cut short, then the noun (not a sentence's end)
+    t = re.sub(r"\b([A-Z][\w'-]*)(?:\.\.\.|\u2026)(?= (?:text|title|heading|line|logo|box|block|paragraph|para|label|"
+               r"caption|button|tagline|subtitle|lines|bit)\b)", r"\1", t)
     t = re.sub(r"\b(left|right)[- ]hand(?:ed)?\b", r"\1", t, flags=re.I)  # "the right-hand column": the right one
     t = re.sub(r"(?<![\w./:])([A-Za-z]{2,})/([A-Za-z]{2,})(?![\w./])", r"\1 \2", t)  # "the date/time block"
     # "fork / fix / test / merge", "(A / B)": a list ("the Building 52 / contact block" is one thing)

@@ -1,0 +1,75 @@
+"""Clauses that only say more about the edit said before them.
+
+"Put X closer to the title, gap about 60px" (how big the gap), "give the Features bullets a bit more air, 20px
+between each item" (the gap between each two), "logo block could be bigger, like 25%" (how much), "pop the label
+inside the beige panel, bottom-right corner" (which corner), "… run the full width, inside the 2mm margins", "shrink
+it till it fits, same margin both sides", "…, about 30px clear of the edge".
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.instructions.requests.amounts import first_length
+from assistant.instructions.requests.mends import amount_after
+from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
+from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.said import (
+    CORNER_SAID,
+    EACH_GAP,
+    EVEN_SIDES,
+    GAP_SAID,
+    GIVE_ROOM,
+    ROOM_SAID,
+    SET_IT,
+)
+
+
+def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list[str]) -> bool:
+    """Put what the clause ``said`` into the step before it (or the problem ``pending``); whether it did.
+
+    ``said`` is the clause's words, lower case; a clause said only as a remark goes into ``remarks``.
+    """
+    last = steps[-1] if steps else None
+    gap_held = pending if pending is not None and pending.kind == "gap" else (
+        last if last is not None and last.kind == "gap" else None)
+    if gap_held is not None and (SET_IT.fullmatch(said) or GIVE_ROOM.fullmatch(said) or (
+            gap_held is last and GAP_SAID.fullmatch(said))) and (length := first_length(said)) is not None:
+        # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
+        # gap about 60px": the gap it should be
+        added = re.match(r"(?:(?:please|pls|and|then|just) )*add\b", said)  # ("…, add ~4px": that much more)
+        gap_held.intent.params.update(op="more" if added else "set", length=length)
+        gap_held.intent.state = False
+        return True
+    if last is not None and last.kind == "gap" and len(last.patients) > 2 and EACH_GAP.fullmatch(said) and (
+            length := first_length(said)) is not None:
+        # "give the Features bullets a bit more air, 20px between each item": that gap between each two
+        last.intent.params = {"op": "set", "length": length, "many": True}
+        return True
+    if amount_after(pending if pending is not None and pending.kind == "resize" else last, said):
+        return True  # "logo block top left could be bigger, like 25%"
+    if last is None:
+        return False
+    if last.kind == "place" and last.intent.params.get("rel") == "in" and CORNER_SAID.fullmatch(said):
+        # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
+        last.intent.params["corner"] = corner_said(said)
+        return True
+    fits = last.intent.params.get("fit")
+    if (last.kind == "fill" or fits) and MARGIN_SAID.fullmatch(said) and (inset := margin_said(said)) is not None:
+        # "… run the full width of the bookmark, inside the 2mm margins": that far from each edge; "… scale it
+        # down so the whole of it shows, roughly 4mm clear on both sides"
+        last.intent.params["margin"] = inset
+        return True
+    if fits and EVEN_SIDES.fullmatch(said):
+        last.intent.params["even"] = True  # "shrink it till it fits, same margin both sides"
+        return True
+    if last.kind in ("fill", "center") and EVEN_SIDES.fullmatch(said):
+        remarks.append(said)  # "make it span the width, equal space either side": as it does
+        return True
+    if fits and (room := ROOM_SAID.fullmatch(said)):
+        last.intent.params["room"] = first_length(room.group("len"))  # "…, about 30px clear of the edge"
+        return True
+    return False
+
+
+__all__ = ["amend_last"]
