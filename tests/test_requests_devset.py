@@ -41,8 +41,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 2006
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (1411 met and 234 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (1425 met and 232 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 1409, missed
-    assert res["wrong_edits"] <= 236
+    assert res["met"] >= 1423, missed
+    assert res["wrong_edits"] <= 234
     assert res["seconds"] < 1.5

@@ -34,11 +34,14 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
     gap_held = pending if pending is not None and pending.kind == "gap" else (
         last if last is not None and last.kind == "gap" else None)
     if gap_held is not None and (SET_IT.fullmatch(said) or GIVE_ROOM.fullmatch(said) or (
-            gap_held is last and GAP_SAID.fullmatch(said))) and (length := first_length(said)) is not None:
+            (gap_held is last or " between " in said) and GAP_SAID.fullmatch(said))) and (
+            length := first_length(said)) is not None:
         # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
-        # gap about 60px": the gap it should be
-        added = re.match(r"(?:(?:please|pls|and|then|just) )*add\b", said)  # ("…, add ~4px": that much more)
-        gap_held.intent.params.update(op="more" if added else "set", length=length)
+        # gap about 60px"; "James Shaw is glued to the email address. about 3mm gap between them": the gap it should be
+        # ("…, add ~4px", "give it another 10px": that much more)
+        added = re.match(r"(?:(?:please|pls|and|then|just) )*add\b", said) or re.search(
+            r"\b(?:another|extra|further)\b|\bmore$", said)
+        gap_held.intent.params.update(op="more" if added else "set", length=length, added=bool(added))
         gap_held.intent.state = False
         return True
     if last is not None and last.kind == "gap" and len(last.patients) > 2 and EACH_GAP.fullmatch(said) and (

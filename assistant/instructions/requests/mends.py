@@ -13,7 +13,7 @@ from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import Mention
-from assistant.instructions.requests.said import AMOUNT_ONLY, AT_SIDE, FAMILY, GIVE_ROOM, OVERFLOWS, reread
+from assistant.instructions.requests.said import AMOUNT_ONLY, AT_SIDE, FAMILY, GIVE_ROOM, OVERFLOWS, as_mend, reread
 from assistant.instructions.requests.sizing import CLEAR_SAID
 
 #: "… keep it inside the left column", "keep it in its own column": clear of the column beside it.
@@ -24,6 +24,8 @@ _OWN_COLUMN = re.compile(r"\b(?:inside|within|in) (?:the |its |their )?(?:(?:lef
 _GAP_TIMES = re.compile(r"(?:(?:just|please|pls|so|and|then) )*(?P<v>halve|double|triple|cut|take)(?: (?:it|that|this|"
                         r"them|the gap|that gap|the space))?(?: (?:in|by) half| down by half)?(?: please| pls)?")
 _TIMES = {"halve": 0.5, "cut": 0.5, "take": 0.5, "double": 2.0, "triple": 3.0}
+#: The way a move goes that puts one element on the side of another a problem said it should be on.
+_CLEARS = {"above": "up", "below": "down", "left": "left", "right": "right"}
 
 
 def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
@@ -77,6 +79,14 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
     if mends and kind == "match" and not step.refs and (held.intent.params.get("compare") or held.refs):
         # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
         step.refs = [r for r in held.refs if r not in step.patients]
+    way = {w for w, length in step.intent.params.get("moves", []) if length is None} if kind == "nudge" else set()
+    if (out := back_out(held, step)) is not None:
+        step.intent, step.refs, kind = out, list(held.refs), "place"
+    if held.kind == "place" and held.refs and _CLEARS.get(held.intent.params.get("rel", "")) in way and len(way) == 1:
+        # "for Blinky hangs over the black bar. move it up so it's all on the beige": up until it clears the bar
+        step.intent = Intent("place", step.intent.patients, held.intent.refs, params=dict(held.intent.params))
+        step.refs = list(held.refs)
+        kind = "place"
     times = _GAP_TIMES.fullmatch(step.text) if held.kind == "gap" and kind == "resize" else None
     times = times if times and (times.group("v") not in ("cut", "take") or "half" in step.text) else None
     if times:  # "too much space between the title and the name, halve it": the gap, not the title
@@ -89,6 +99,19 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
         # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
         step.patients, step.refs = list(held.patients), list(held.refs)
     return kind, mends
+
+
+def back_out(held: Step, step: Step) -> Intent | None:
+    """"For Blinky hangs down into the black bar. pull it up so it's all on the beige": up until it is out of it.
+
+    None unless ``held`` says its element runs into another one way and ``step`` moves it back, by no amount.
+    """
+    way = {w for w, length in step.intent.params.get("moves", []) if length is None} if step.kind == "nudge" and \
+        step.intent.params.get("degree") != "small" else set()  # ("… lift it up a bit": a bit)
+    if held.kind == "nudge" and held.refs and held.intent.params.get("into") and len(way) == 1 and (
+            out := as_mend(held.intent)).kind == "place" and _CLEARS.get(out.params["rel"]) in way:
+        return Intent("place", step.intent.patients, out.refs, params=dict(out.params))
+    return None
 
 
 def room_from_edge(pending: Step | None, said: str) -> Step | None:
@@ -121,7 +144,7 @@ def amount_after(step: Step | None, said: str) -> bool:
     return True
 
 
-__all__ = ["amount_after", "mend", "room_from_edge"]
+__all__ = ["amount_after", "back_out", "mend", "room_from_edge"]
 
 
 def purpose_pronoun(m: Mention, first: list[str], resolved: dict[int, list[str]], pending: Step | None,

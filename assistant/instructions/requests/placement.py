@@ -218,7 +218,7 @@ def distribute(s: str) -> Intent | None:
     return None
 
 
-_SPACE = (r"(?:space|spacing|room|air|breathing room|breathing space|gap|gaps|distance|padding|whitespace|"
+_SPACE = (r"(?:space|spacing|room|air|breathing room|breathing space|gap|gaps|distance|padding|whitespace|hole|"
           r"white space|margin)")
 
 
@@ -265,8 +265,8 @@ def gap(s: str) -> Intent | None:
         return Intent("gap", [int(g[1:]) for g in bare.groups() if g], params={
             "op": "set", "rel": "between", "length": length})
     pressed = re.search(r"(" + E + r") (?:is |are |feels? |looks? |seems? |sits? )?(?:\w+ )?(?:jammed|crammed|squashed|"
-                        r"squeezed|pressed|butted|glued|stuck|mashed)(?: right| hard)?(?: up)? (?:against|to|into|onto|"
-                        r"on|next to) (" + E + r")$", s)
+                        r"squeezed|pressed|butted|glued|stuck|mashed|tight)(?: right| hard)?(?: up)? (?:against|to|"
+                        r"into|onto|on|next to|under|below|beneath|underneath|above|over) (" + E + r")$", s)
     if pressed:  # "2018 is jammed right up against DConf": a gap too small, which a later clause may set
         return Intent("gap", [int(pressed.group(1)[1:])], [int(pressed.group(2)[1:])], state=True, params={
             "op": "more", "rel": "between", "length": None, "degree": am.degree(s)})
@@ -275,6 +275,13 @@ def gap(s: str) -> Intent | None:
     if scant:  # "there's barely any room between MultiROM and the tagline": a gap too small, which may be set next
         return Intent("gap", [int(scant.group(1)[1:]), int(scant.group(2)[1:])], state=True, params={
             "op": "more", "rel": "between", "length": None, "degree": am.degree(s)})
+    judged = re.match(r"(?:there is |there are |theres |there s )?(?:a |an |way too |too )?(?:really |very )?"
+                      r"(?P<w>big|huge|massive|large|giant|wide|enormous|awkward|tiny|small|narrow) " + _SPACE +
+                      r" between (" + E + r") and (" + E + r")$", s)
+    if judged:  # "big hole between Overview and Core Features": a gap too big (or too small), which may be set next
+        return Intent("gap", [int(judged.group(2)[1:]), int(judged.group(3)[1:])], state=True, params={
+            "op": "more" if judged.group("w") in ("tiny", "small", "narrow") else "less", "rel": "between",
+            "length": None, "degree": am.degree(s)})
     unequal = re.search(r"\b(?:more|less|bigger|smaller|wider|less|extra) " + _SPACE + r" (?P<rel>above|below|under|"
                         r"over|after|before) (" + E + r") than (?:above |below |under |over |after |before )?(" + E +
                         r")$", s)
@@ -797,12 +804,15 @@ def nudge(s: str) -> Intent | None:
     than = re.search(r"\bthan\b", s)
     # "'Finitions' sits higher than the other captions": what is compared with does not move
     patients = slots(s[:than.start()]) if than and slots(s[:than.start()]) else slots(s)
-    within = re.search(r"\b(?:in|inside|within|on) (?:E\d+ )+(?=than\b)", s) if than else None
+    within = re.search(r"\b(?:in|inside|within|on) (?:E\d+ )+(?=than\b)", s) if than else \
+        re.search(r"\b(?:into|onto) (?:E\d+ ?)+", s)  # ("… hangs down into the black strip": where it goes)
     if within and [n for n in patients if n not in slots(within.group(0))]:
         # "publish sits higher in its box than build does": where it sits says nothing of what moves
         patients = [n for n in patients if n not in slots(within.group(0))]
     refs = [n for n in slots(s[than.start():]) if n not in patients] if than else []
     params = {"moves": moves, "degree": am.degree(s)}
+    if within and not than and len(moves) == 1:  # ("… hangs down into the black strip": what it runs into)
+        refs, params["into"] = [n for n in slots(within.group(0)) if n not in patients], True
     if re.search(r"\b(?:until|till|til|so|so that|to where) (?:" + E + r" |it |they )?(?:all |fully |wholly )?"
                  r"(?:fits?|shows?|is (?:all )?(?:on|in)|are (?:all )?(?:on|in)|is inside|are inside)\b", s) and all(
             length is None for _w, length in moves):

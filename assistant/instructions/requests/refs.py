@@ -271,8 +271,8 @@ def _name_goes_on(tokens: list[Token], k: int) -> bool:
 
 def _rare(word: str) -> bool:
     """Whether ``word`` is not request vocabulary, so that finding it in a text says which text is meant."""
-    if any(c.isdigit() for c in word):
-        return True  # "thrust 1", "ec2"
+    if any(c.isdigit() for c in word) or re.fullmatch(r"(?:[a-z0-9-]+\.)+[a-z]{2,}", word):
+        return True  # "thrust 1", "ec2"; a web site ("fb.com")
     return (len(word) >= 3 and word.isalpha() and word not in CLASS_WORDS and word not in FUNCTION_WORDS
             and word not in INTENT_WORDS and word not in COMMON_WORDS and word not in PAGE_WORDS
             and word not in EDGE_WORDS and word not in MEASURE_WORDS and word not in POSITION_ADJECTIVES
@@ -302,6 +302,11 @@ def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, fl
     n = len(run)
     hits = [eid for eid, entry in index.entries.items()
             if any(entry.words[k:k + n] == run for k in range(len(entry.words) - n + 1))]
+    if not hits and n == 1 and "." in run[0].strip("."):  # "fb.com" for "fb.com/kieleckamasa": the site of an address
+        site = [p for p in re.split(r"[./]", run[0].removeprefix("www.")) if p]
+        hits = [eid for eid, entry in index.entries.items() if any(
+            entry.words[k:k + len(site)] == site and (k == 0 or entry.words[k - 1] == "www")
+            for k in range(len(entry.words) - len(site) + 1))]
     owners = {eid for eid in hits if not any(a in hits for a in index.ancestors(eid))}
     if not owners or len(owners) > MAX_PART_HITS:
         return []

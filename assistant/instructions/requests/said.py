@@ -42,6 +42,8 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"begin|end|finish|share)\b|"
                        r"(?:runs?|running|bumps?|bumping|crash(?:es)?|crashing) (?:right |straight )?(?:in|into|up "
                        r"against) |"
+                       r"(?:hangs?|hanging|dips?|dipping|sinks?|sinking|pokes?|poking|reaches?|bleeds?|spills?) "
+                       r"(?:down |up |over |out )?(?:into|onto|over) |"
                        # "headline's shouting" (the "'s" is not kept): a state said with its participle alone
                        r"(?:shouting|screaming|yelling|floating|drifting|sagging|crowding|hugging|crashing|poking|"
                        r"sticking|hanging|falling|overlapping|leaning|wobbling|jammed|crammed|squashed|squished)"
@@ -66,6 +68,10 @@ CLOSER_ONLY = re.compile(r"(?:and |so |so that )?(?:(?:E\d+ )?(?:s |is |are |sit
                          r")? E\d+(?: please| pls)?")
 
 
+#: Where an element that runs into another one way goes to be out of it again.
+_OUT_OF = {"down": "above", "lower": "above", "up": "below", "higher": "below", "left": "right", "right": "left"}
+
+
 def as_mend(problem: Intent) -> Intent:
     """What mends a problem said with nothing after it, as an intent.
 
@@ -75,6 +81,10 @@ def as_mend(problem: Intent) -> Intent:
     moves = problem.params.get("moves", [])
     if problem.kind != "nudge" or not problem.refs or not moves:
         return problem
+    if problem.params.get("into") and moves[0][0] in _OUT_OF:
+        # "for Blinky hangs down into the black strip": back out of it, on the side it came from
+        return Intent("place", problem.patients, problem.refs, params={"rel": _OUT_OF[moves[0][0]], "tight": False,
+                                                                        "gap": None})
     return Intent("align", problem.patients, problem.refs, params={"edge": "top" if vertical(problem) else "left",
                                                                     "page": False})
 
@@ -161,9 +171,10 @@ EVEN_SIDES = re.compile(r"(?:(?:and|with|but|keep|keeping|leave|leaving) )*(?:an
                         r"(?:space|spacing|gaps?|margins?|room|padding|distance)(?: on)?(?: (?:either|each|both) sides?"
                         r"| left and right| on the left and right)?(?: please| pls)?")
 #: "give it 20px", "give it about 5 mm of room": room said with no element to keep it from (an edge said before).
-GIVE_ROOM = re.compile(r"(?:(?:please|pls|just|and|then) )*give (?:it|them) (?:a |about |around |roughly |~)*"
+GIVE_ROOM = re.compile(r"(?:(?:please|pls|just|and|then) )*give (?:it|them) (?:a |about |around |roughly |~|another |"
+                       r"an extra |extra |a further )*"
                        r"(?P<len>\d+(?:\.\d+)? ?[a-z]+)(?: (?:of )?(?:room|space|margin|clearance|air|breathing room))?"
-                       r"(?: please| pls)?")
+                       r"(?: more)?(?: or so| ish)?(?: please| pls)?")
 #: ", like 25%", "say 20 %", "maybe 30 percent or so": an amount said on its own after the edit it is for.
 AMOUNT_ONLY = re.compile(r"(?:(?:like|say|maybe|about|around|roughly|approximately|approx|~|something like|by|"
                          r"perhaps|or|so) )*(?P<pct>\d+(?:\.\d+)?) ?(?:%|percent)(?: (?:or so|ish|maybe|max|tops))?"
@@ -236,10 +247,12 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) (?:flush|aligned) "
                        r"(?P<side3>left|right)(?: please| pls)?"
                        # "…, keep it top aligned where it is": that side holds
-                       r"|(?:but |and |while |just )*(?:keep|keeping) (?:it|them) (?P<side5>top|bottom|left|right)"
+                       r"|(?:but |and |while |just )*(?:(?:keep|keeping) (?:it|them)|(?:it |they )?(?:should |must )?"
+                       r"(?:still|stay|stays|remain|remains|still be)) (?P<side5>top|bottom|left|right)"
                        r"[ -]?aligned(?: (?:where (?:it|they) (?:is|are)|in place|as is))?(?: please| pls)?"
                        # "… take it down to 75% and keep it on the left margin": that side holds
-                       r"|(?:but |and |while |just )*(?:keep|keeping) (?:it|them) (?:on|at|against|along|by) the "
+                       r"|(?:but |and |while |just )*(?:keep|keeping) (?:it|them) "
+                       r"(?:(?:stuck|pinned|glued|flush|tight) )?(?:on|at|against|along|by|to) the "
                        r"(?P<side7>left|right|top|bottom)(?: hand)? (?:margin|edge|side)(?: please| pls)?"
                        # "… 20 percent bigger without moving its top-left corner": that corner holds
                        r"|(?:but |and |while |just )*without (?:moving|shifting|changing|touching) (?:the |its |his |"
@@ -282,6 +295,15 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 
+def predicates(skel: str, texts: list[str]) -> set[int]:
+    """The mentions a clause says its subject is ("X is a skinny strip"): descriptions, not elements.
+
+    ``texts`` are the words of the clause's mentions, in order (the article is a mention's first word).
+    """
+    said = re.findall(r"\bE\d+ (?:is|s|looks like|seems like) (?:just )?E(\d+)\b", skel)
+    return {int(n) for n in said if int(n) < len(texts) and texts[int(n)].startswith(("a ", "an ", "such a "))}
+
+
 def describes(skel: str) -> bool:
     """Whether a clause says how things are rather than asks for an edit."""
     return bool(DESCRIBES.match(skel) or OVERFLOW.match(skel) or NEITHER.match(skel) or LOOKS.match(skel))
@@ -309,11 +331,16 @@ PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right )
 CARRY = re.compile(r"(?:(?:the |its |their )?(?:text|texts|words|contents?|everything|lot) and all|"
                    r"(?:along )?with (?:its|the|their|all its) (?:text|texts|words|contents?)(?: on it)?|"
                    r"(?:and )?everything (?:on|in) it(?: too)?)(?: please| too)?")
+#: "…, text follows", "the paragraph goes with it": what lies right under the element moved moves with it.
+FOLLOWS = re.compile(r"(?:and |with )?(?:the |its )?(?:text|paragraph|para|body|copy|words|list|rest)(?: below| "
+                     r"under it| underneath)? (?:follows|follow|goes with it|go with it|comes with it|moves with it|"
+                     r"too|as well|along with it|along)(?: please| pls)?")
 #: A clause that only says how big the gap the clause before changes should be ("…, gap about 60px").
 GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(?:a |the )?(?:gap|space|spacing|"
                       r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
-                      r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly )?"
-                      r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: please)?")
+                      r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly |~)?"
+                      r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: between (?:them|the two|both|those|these))?"
+                      r"(?: please| pls)?")
 #: "…, 20px between each item": the gap between each two of a set the clause before named.
 EACH_GAP = re.compile(r"(?:(?:with|leaving|leave|and|so|about|around|roughly|approximately|like|~) )*[\d.]+ ?[a-z%]+ "
                       r"(?:of (?:space|gap|room|air) )?between (?:each|every|all|them)(?: (?:one|item|line|bullet|"

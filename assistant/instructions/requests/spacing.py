@@ -52,8 +52,8 @@ def distribute(step: Step, layout: Layout) -> list[Actions]:
 def gap(step: Step, layout: Layout) -> list[Actions]:
     """Actions for a ``gap`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
     # "give it 20px of space" where they are closer: 20px between them; "add 3mm between them": 3mm more than now
-    p = {**step.intent.params, "added": bool(re.search(r"\b(?:add|adding|more|extra|another|additional)\b",
-                                                        step.text))}
+    p = {**step.intent.params, "added": step.intent.params.get("added") or bool(re.search(
+        r"\b(?:add|adding|more|extra|another|additional)\b", step.text))}
     rel = p.get("rel")
     if (p.get("many") or len(step.patients) >= 3) and not step.refs and rel in (None, "between"):
         return _stack_gaps(step, layout)

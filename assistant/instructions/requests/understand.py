@@ -69,9 +69,9 @@ from assistant.instructions.requests.clauses import (
 from assistant.instructions.requests.followups import amend_last
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
-from assistant.instructions.requests.mends import mend, purpose_pronoun, room_from_edge
+from assistant.instructions.requests.mends import back_out, mend, purpose_pronoun, room_from_edge
 from assistant.instructions.requests.pictures import pictures_to_read
-from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.plan import Step, neighbour_below
 from assistant.instructions.requests.purpose import purposed
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
 from assistant.instructions.requests.said import (
@@ -85,6 +85,7 @@ from assistant.instructions.requests.said import (
     END_WORDS,
     FAMILY,
     FIRST_WORDS,
+    FOLLOWS,
     HELD_EDGE,
     KEEP_PLACED,
     LOOKS,
@@ -105,6 +106,7 @@ from assistant.instructions.requests.said import (
     held_tail,
     holds,
     moved_by,
+    predicates,
     reason_after,
     reread,
     sizes_said_once,
@@ -283,6 +285,10 @@ class _Reader:
                 w in CLASS_WORDS for w in m.words) and (heads := [w for w in prev.words if w in CLASS_WORDS]):
             # "between the yellow arrow and the green one": the green arrow
             m = dataclasses.replace(m, words=[w for w in m.words if w != "one"] + heads[-1:])
+        if m.words in (["word"], ["words"], ["text"], ["lettering"]) and not m.names and not m.quote and len(
+                inside := [d.id for s in self.subject for d in [self.layout.get(s), *self.layout.descendants_of(s)]
+                if d.kind == "text"]) == 1 and not any(inside[0] in ids for ids in resolved.values()):
+            return inside  # "arXiv.org pokes out of the red box, scale the word down": the word of what was named
         if m.words == ["column"] and m.place and not m.names and not m.quote and (
                 column := page_column(self.index, m.place)):
             return column  # "nudge the whole left column 2mm to the right"
@@ -438,6 +444,19 @@ class _Reader:
         if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in CARRIES:
             self._carry(self.steps[-1])
             return
+        held = self.steps[-1] if self.steps else self.pending
+        if FOLLOWS.fullmatch(said) and held is not None and held.kind in ("gap", "nudge") and held.patients:
+            # "… give it another 10px or so, text follows": its section, and the text under it, move with it
+            whole = [g if (g := self.layout.get(i).group) and g.startswith("la-section") else i for i in held.patients]
+            last = first = self.layout.get(whole[-1])
+            first = None if whole != held.patients else first  # (a section holds its text: only what is close)
+            held.patients = whole
+            # (the text's paragraphs, to the next gap wider than a line and a half)
+            while (below := neighbour_below(self.layout, last)) is not None and below.id not in held.patients + \
+                    held.refs and (last is first or below.box.y - last.box.y2 <= 1.5 * (last.font_size or 0.0)):
+                held.patients.append(below.id)
+                last = below
+            return
         last_step = self.steps[-1] if self.steps else None
         if amend_last(self.steps, self.pending, said, self.remarks):
             return  # "…, gap about 60px", "…, bottom-right corner", "…, same margin both sides"
@@ -548,6 +567,10 @@ class _Reader:
                         r"(?:(?:and |now )?(?:(?:the )?same|ditto|likewise) (?:for|with) )?E0", reduced)):
                     # "the × in the top row is rather small"; "cc licence badge bottom right: drop it …"
                     intent, place_says_which = None, True
+        if intent is not None and (said_to_be := predicates(skel, [m.text for m in mentions])) and set(
+                intent.patients) - said_to_be:
+            # "Conclusions box is a skinny strip with a big hole next to it": what it is said to be is no element
+            intent.patients = [n for n in intent.patients if n not in said_to_be]
         if not place_says_which and intent is not None and intent.kind in (
                 "center", "match", "gap", "swap", "zorder", "style", "resize", "emphasis", "separate", "align"):
             described = PLACE_AFTER.search(skel)
@@ -854,6 +877,8 @@ class _Reader:
                 if kind == "nudge" and not moved_by(step.intent) and held.refs and ONTO_LINE.search(step.text):
                     merged.intent = as_mend(held.intent)  # "X sits higher than Y, drop it onto the same line": level
                     merged.refs = list(held.refs)
+                elif (out := back_out(held, step)) is not None:  # "… hangs down into the bar, pull it up": out of it
+                    merged.intent, merged.refs = out, list(held.refs)
                 if kind == "distribute":  # "more room above A than above B. make the two gaps match": those
                     merged.intent.params = {**held.intent.params, **{k: v for k, v in step.intent.params.items()
                                                                      if v is not None}}

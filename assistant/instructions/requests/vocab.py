@@ -100,6 +100,7 @@ EDGE_WORDS = {"left", "right", "top", "bottom", "center", "middle", "side", "edg
               "horizontal"}
 #: Nouns of size, space and style that a request talks about, never elements.
 MEASURE_WORDS = {"size", "width", "height", "gap", "gaps", "gutter", "gutters", "space", "spacing", "room", "distance",
+                 "hole", "holes",
                  "margin", "padding", "order", "font", "weight", "color", "colour", "typeface", "bit", "lot", "touch",
                  "tad", "way", "amount", "scale", "position", "place", "spot", "overlap", "overlaps", "alignment",
                  "same", "much", "more", "less", "percent", "half", "quarter", "fifth", "tenth", "times",
