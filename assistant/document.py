@@ -167,18 +167,11 @@ class Element(BaseModel):
 
     def whole_box(self) -> Box:
         """All that the element draws, shown or clipped, in world units (``box`` when nothing is clipped)."""
-        b, r = self.box, self.whole
-        if r is None:
-            return b
-        return Box(x=b.x + r.x * b.width, y=b.y + r.y * b.height, width=r.width * b.width, height=r.height * b.height)
+        return self.whole.placed_in(self.box) if self.whole is not None else self.box
 
     def ink_boxes(self) -> list[Box]:
         """``ink`` in world units (the whole ``box`` when ``ink`` is empty)."""
-        b = self.box
-        if not self.ink:
-            return [b]
-        return [Box(x=b.x + r.x * b.width, y=b.y + r.y * b.height, width=r.width * b.width,
-                    height=r.height * b.height) for r in self.ink]
+        return [r.placed_in(self.box) for r in self.ink] if self.ink else [self.box]
 
     @property
     def is_text(self) -> bool:

@@ -292,6 +292,16 @@ class Box(BaseModel):
         return (o.x >= self.x - tol and o.y >= self.y - tol
                 and o.x2 <= self.x2 + tol and o.y2 <= self.y2 + tol)
 
+    def relative_to(self, frame: Box) -> Box:
+        """This box in fractions of ``frame``'s width and height, from its top-left (``frame`` not empty)."""
+        return Box(x=(self.x - frame.x) / frame.width, y=(self.y - frame.y) / frame.height,
+                   width=self.width / frame.width, height=self.height / frame.height)
+
+    def placed_in(self, frame: Box) -> Box:
+        """This box, given in fractions of ``frame`` (``relative_to``), in world units."""
+        return Box(x=frame.x + self.x * frame.width, y=frame.y + self.y * frame.height,
+                   width=self.width * frame.width, height=self.height * frame.height)
+
     def translated(self, dx: float, dy: float) -> Box:
         """This box moved by ``(dx, dy)``."""
         return Box(x=self.x + dx, y=self.y + dy, width=self.width, height=self.height)

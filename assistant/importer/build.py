@@ -273,16 +273,12 @@ def _element(p: Plan, ident: str, canvas: Canvas, z: int, group: str | None, chi
         if any(i.metrics.ink for i in texts):
             kw["ink"] = _relative_ink(p, texts)
         if any(i.whole is not None for i in texts) and p.box.width > 0 and p.box.height > 0:
-            w, b = Box.union_all(i.whole or i.box for i in texts), p.box  # (what a clip cut off, relative)
-            kw["whole"] = Box(x=(w.x - b.x) / b.width, y=(w.y - b.y) / b.height, width=w.width / b.width,
-                              height=w.height / b.height)
+            kw["whole"] = Box.union_all(i.whole or i.box for i in texts).relative_to(p.box)  # (what a clip cut off)
     elif p.kind != "image":
         main = max(p.items, key=lambda i: i.box.area)
         kw["fill"] = main.fill
     elif p.ink is not None and p.box.width > 0 and p.box.height > 0:
-        b, ink = p.box, p.ink
-        kw["ink"] = [Box(x=(ink.x - b.x) / b.width, y=(ink.y - b.y) / b.height,
-                         width=ink.width / b.width, height=ink.height / b.height)]
+        kw["ink"] = [p.ink.relative_to(p.box)]
     name = node_name(node)
     if name is None and p.kind == "image" and len(p.items) == 1:
         # what everyone calls a QR code, though no file says so; else the name of the file a picture shows
@@ -308,8 +304,7 @@ def _relative_ink(p: Plan, texts: list[Item]) -> list[Box]:
         for part in ([item.ctm.map_box(x) for x in item.metrics.ink] or [item.box]):
             part = part.intersection(b)
             if part is not None and b.width > 0 and b.height > 0:
-                out.append(Box(x=(part.x - b.x) / b.width, y=(part.y - b.y) / b.height,
-                               width=part.width / b.width, height=part.height / b.height))
+                out.append(part.relative_to(b))
     return out
 
 

@@ -19,6 +19,7 @@ from assistant.geometry import Box, apart_axis
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests import fixes, spacing
 from assistant.instructions.requests.frame import Intent
+from assistant.instructions.requests.index import section_heading
 from assistant.instructions.requests.plan import (
     GROWING_STRETCHES,
     Actions,
@@ -84,9 +85,7 @@ def _headed(layout: Layout, e: Element) -> str | None:
     """The section (a heading and what is under it, grouped by the importer) that ``e`` heads, if it does."""
     if e.group is None or not e.group.startswith("la-section-"):
         return None
-    section = layout.get(e.group)  # (its heading is on top, whatever the order of the file)
-    top = min(section.children, key=lambda c: (layout.get(c).box.y, section.children.index(c)), default=None)
-    return section.id if top == e.id else None
+    return e.group if section_heading(layout, e.group) == e.id else None
 
 
 def _separate(step: Step, layout: Layout) -> list[Actions]:

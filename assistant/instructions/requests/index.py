@@ -387,12 +387,9 @@ class ElementIndex:
 
         They are its members below the heading that are groups (a bullet with its line).
         """
-        texts = [d for d in self.layout.descendants_of(section) if d.kind == "text"]
-        if not texts:
-            return []
-        heading = max(texts, key=lambda d: d.font_size or 0.0)
-        return [c for c in self.layout.get(section).children if c in self.entries and c != heading.id and
-                self.layout.get(c).kind == "group" and self.layout.get(c).box.y >= heading.box.y]
+        heading = section_heading(self.layout, section)
+        return [c for c in self.layout.get(section).children if c in self.entries and c != heading and
+                self.layout.get(c).kind == "group"] if heading is not None else []
 
     def reading_order(self, ids: list[str]) -> list[str]:
         """``ids`` in reading order.
@@ -415,4 +412,10 @@ class ElementIndex:
         return [i for row in rows for i in sorted(row, key=lambda k: boxes[k].x)]
 
 
-__all__ = ["ElementIndex", "Entry", "STRENGTH", "content_classes"]
+def section_heading(layout: Layout, section: str) -> str | None:
+    """The heading of a section the importer grouped: its member on top, whatever the order of the file."""
+    kids = layout.get(section).children
+    return min(kids, key=lambda c: (layout.get(c).box.y, kids.index(c)), default=None)
+
+
+__all__ = ["ElementIndex", "Entry", "STRENGTH", "content_classes", "section_heading"]

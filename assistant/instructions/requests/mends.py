@@ -79,14 +79,8 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
     if mends and kind == "match" and not step.refs and (held.intent.params.get("compare") or held.refs):
         # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
         step.refs = [r for r in held.refs if r not in step.patients]
-    way = {w for w, length in step.intent.params.get("moves", []) if length is None} if kind == "nudge" else set()
     if (out := back_out(held, step)) is not None:
         step.intent, step.refs, kind = out, list(held.refs), "place"
-    if held.kind == "place" and held.refs and _CLEARS.get(held.intent.params.get("rel", "")) in way and len(way) == 1:
-        # "for Blinky hangs over the black bar. move it up so it's all on the beige": up until it clears the bar
-        step.intent = Intent("place", step.intent.patients, held.intent.refs, params=dict(held.intent.params))
-        step.refs = list(held.refs)
-        kind = "place"
     times = _GAP_TIMES.fullmatch(step.text) if held.kind == "gap" and kind == "resize" else None
     times = times if times and (times.group("v") not in ("cut", "take") or "half" in step.text) else None
     if times:  # "too much space between the title and the name, halve it": the gap, not the title
@@ -104,12 +98,14 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
 def back_out(held: Step, step: Step) -> Intent | None:
     """"For Blinky hangs down into the black bar. pull it up so it's all on the beige": up until it is out of it.
 
-    None unless ``held`` says its element runs into another one way and ``step`` moves it back, by no amount.
+    Also "… hangs over the black bar. move it up …". None unless ``held`` says its element runs into another (or
+    belongs on one side of it) and ``step`` moves it that way, by no amount.
     """
     way = {w for w, length in step.intent.params.get("moves", []) if length is None} if step.kind == "nudge" and \
         step.intent.params.get("degree") != "small" else set()  # ("… lift it up a bit": a bit)
-    if held.kind == "nudge" and held.refs and held.intent.params.get("into") and len(way) == 1 and (
-            out := as_mend(held.intent)).kind == "place" and _CLEARS.get(out.params["rel"]) in way:
+    out = as_mend(held.intent) if held.kind == "nudge" and held.intent.params.get("into") else held.intent
+    if held.refs and len(way) == 1 and held.kind in ("nudge", "place") and out.kind == "place" and \
+            _CLEARS.get(out.params.get("rel", "")) in way:
         return Intent("place", step.intent.patients, out.refs, params=dict(out.params))
     return None
 

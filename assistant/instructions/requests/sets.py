@@ -11,7 +11,7 @@ import dataclasses
 
 from assistant.document import Layout
 from assistant.instructions.requests.choose import broad_candidates, related_to, score_mention
-from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.index import ElementIndex, section_heading
 from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.vocab import CLASS_WORDS
 from assistant.instructions.requests.words import fold
@@ -132,15 +132,14 @@ def section_body(index: ElementIndex, picked: str, words: list[str]) -> str | No
     el = layout.get(picked)
     if picked.startswith(_SECTION) and not {"section", "block", "column"} & set(words):
         section = picked  # "the Welcome paragraph", where its words name the section: the text under its heading
-        picked = min(layout.get(section).children, key=lambda c: layout.get(c).box.y)
+        picked = section_heading(layout, section) or picked
     elif el.group is not None and el.group.startswith(_SECTION) and el.role != "body":
         section = el.group
     else:
         return None
-    kids = layout.get(section).children
-    if min(kids, key=lambda c: layout.get(c).box.y) != picked:
+    if section_heading(layout, section) != picked:
         return None
-    rest = [c for c in kids if c != picked and layout.get(c).kind == "text"]
+    rest = [c for c in layout.get(section).children if c != picked and layout.get(c).kind == "text"]
     return rest[0] if len(rest) == 1 else None
 
 
