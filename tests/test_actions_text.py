@@ -155,3 +155,41 @@ def test_real_flyer_text_style_round_trip():
     assert diff.elements_after[target.id].font_size == pytest.approx(target.font_size * 0.9)
     assert changed_nodes(before, after) <= {target.id} | {
         d.get("id") or d.getroottree().getpath(d) for d in doc.node(target.nodes[0]).iter()}
+
+
+FLOWED = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 300">
+  <flowRoot id="copy" style="font-size:12px;line-height:1.25;font-family:DejaVu Sans" xml:space="preserve"><flowRegion>
+    <rect id="frame" x="{x}" y="40" width="{w}" height="60"/></flowRegion><flowPara>Wrapped text keeps its line
+    breaks when it is made bigger or smaller, and no line of it is hidden.</flowPara></flowRoot>
+</svg>"""
+
+
+def _flowed(x=20, w=160):
+    return import_svg_text(FLOWED.format(x=x, w=w), source="flowed.svg")
+
+
+@pytest.mark.parametrize("ratio", [0.85, 1.25])
+def test_flowed_text_keeps_its_line_breaks_when_its_size_changes(ratio):
+    doc = _flowed()
+    before = doc.layout.get("copy")
+    action = {"type": "set_text_style", "ids": ["copy"], "font_size": 12 * ratio}
+    _, _, after = _check_exact(doc, action)
+    frame = etree.fromstring(after).find(f".//{SVG_NS}rect[@id='frame']")
+    assert float(frame.get("width")) == pytest.approx(160 * ratio) and float(frame.get("x")) == 20
+    apply_action(doc, action)
+    now = doc.layout.get("copy")
+    assert now.lines == before.lines
+    assert now.box.width == pytest.approx(before.box.width * ratio, rel=0.08)
+    assert now.box.height == pytest.approx(before.box.height * ratio, rel=0.08)
+    assert (now.box.x, now.box.y) == pytest.approx((before.box.x, before.box.y), abs=1.5)
+
+
+def test_flowed_text_grown_at_the_page_edge_wraps_into_more_lines_and_shows_them_all():
+    doc = _flowed(x=200, w=190)  # the frame ends 10 units before the right edge
+    before = doc.layout.get("copy")
+    apply_action(doc, {"type": "set_text_style", "ids": ["copy"], "font_size": 18})
+    now = doc.layout.get("copy")
+    assert now.box.x2 <= 400 + 1e-6
+    assert now.lines > before.lines
+    words = "Wrapped text keeps its line breaks when it is made bigger or smaller, and no line of it is hidden."
+    assert "hidden." in now.text and now.text.split() == words.split()

@@ -12,6 +12,11 @@ other properties take the new value.
 When the font size changes, the absolute ``y`` positions of line ``tspan``s
 and absolute ``dy`` offsets scale about the first baseline, so the line
 spacing stays proportional (as a design tool re-flowing the text would).
+Wrapped text keeps its line breaks: the frames of an Inkscape ``<flowRoot>``
+(its ``<flowRegion>`` rects) and an SVG 2 ``inline-size`` scale by the same
+ratio about their top-left corner, so a paragraph made bigger shows every line
+(a frame that stayed put would hide the lines that no longer fit) and one made
+smaller does not grow wider.
 After any text change the element is measured again with
 :func:`assistant.text.measure.measure_text`, the same measurement the importer
 uses, and the result box is checked against the canvas.
@@ -145,6 +150,61 @@ def _scale_positions(ctx: EditContext, node: SvgNode, ratio: float) -> None:
             ctx.patch.set_attr(d, "dy", _fmt(float(dy) * ratio))
 
 
+def _local_number(node: SvgNode, attr: str) -> float | None:
+    m = _NUM_RE.match(node.get(attr) or "")
+    return float(m.group(1)) if m and m.group(2) is None else None
+
+
+def _frame_rects(node: SvgNode) -> list[SvgNode]:
+    """The ``<rect>`` frames of a ``<flowRoot>`` with plain numeric geometry."""
+    return [r for region in node if isinstance(region.tag, str) and local_tag(region) == "flowRegion"
+            for r in region if isinstance(r.tag, str) and local_tag(r) == "rect"
+            and all(_local_number(r, a) is not None for a in ("x", "y", "width", "height"))]
+
+
+def _widest_on_page(ctx: EditContext, rect: SvgNode, width: float, right: float) -> float:
+    """``width`` for ``rect``, narrowed so that the frame ends at the page's right edge ``right`` at the most.
+
+    A frame already past the edge keeps its width; a frame drawn mirrored or turned is left as asked.
+    """
+    x, y, w = (_local_number(rect, a) for a in ("x", "y", "width"))
+    ctm = node_ctm(rect)
+    (x0, y0), (x1, y1) = ctm.apply(x, y), ctm.apply(x + w, y)
+    if not (x1 > x0 and abs(y1 - y0) < 1e-9 * max(1.0, x1 - x0)):
+        return width
+    per_unit = (x1 - x0) / w
+    return max(w, min(width, (right - x0) / per_unit))
+
+
+def _fit_flow(ctx: EditContext, node: SvgNode, el: Element, ratio: float) -> None:
+    """Scale the frames of flowed text by ``ratio``; a frame that would pass the page's edge grows taller instead."""
+    rects = _frame_rects(node)
+    page = ctx.layout.canvas.page_box(el.page)
+    for rect in rects:
+        w, h = _local_number(rect, "width"), _local_number(rect, "height")
+        width = w * ratio if ratio <= 1 else _widest_on_page(ctx, rect, w * ratio, page.x2)
+        ctx.patch.set_attr(rect, "width", _fmt(width))
+        ctx.patch.set_attr(rect, "height", _fmt(h * ratio * (w * ratio / width)))
+    resolver = StyleResolver(ctx.doc.root)
+    for _ in range(8):  # a narrower frame may need more lines than the estimate: grow until none is hidden
+        tm = measure_text(node, resolver)
+        if tm is None or not tm.overflow or not rects:
+            return
+        for rect in rects:
+            ctx.patch.set_attr(rect, "height", _fmt(_local_number(rect, "height") * 1.2))
+
+
+def _scale_frames(ctx: EditContext, node: SvgNode, el: Element, ratio: float) -> None:
+    """Scale the frames wrapped text flows into by ``ratio`` about their top-left corner (same line breaks)."""
+    if local_tag(node) == "flowRoot":
+        _fit_flow(ctx, node, el, ratio)
+        return
+    size = _own_value(node, "inline-size")
+    m = _NUM_RE.match(size) if size else None
+    if m:
+        set_property(ctx, node, "inline-size", _fmt(float(m.group(1)) * ratio) + (m.group(2) or ""))
+
+
 def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
     """Give the text of ``el`` the world font size ``world_size``, scaling sizes its parts set themselves alike.
 
@@ -169,6 +229,7 @@ def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
                 set_property(ctx, d, "font-size", _fmt(px * ratio))
         if abs(ratio - 1.0) > 1e-12:
             _scale_positions(ctx, node, ratio)
+            _scale_frames(ctx, node, el, ratio)
             lh = _own_value(node, "line-height")
             m = _NUM_RE.match(lh) if lh else None
             if m and m.group(2):

@@ -42,6 +42,10 @@ _NUMBER_WORDS = set(UNITS) | set(TENS) | {"hundred", "quarters", "thirds", "halv
 #: A clause that only names an element by where it is: "the zeste de savoir logo at the bottom".
 _PLACE_NAMED = re.compile(r"E\d+ (?:(?:at|on|in) the )?(?:very |far )?(?:top|bottom|left|right|middle|center)"
                           r"(?: (?:left|right))?(?: corner)?")
+#: A clause that only names an element by what it is next to: "the CERN logo next to P1 ATLAS".
+_REL_NAMED = re.compile(r"E0 (?:(?:that is|that's|which is|sitting|sat|right|just|directly) )?"
+                        r"(?P<rel>next to|beside|by|under|below|beneath|underneath|above|over|on top of|near|"
+                        r"(?:to the )?(?:left|right) of) E1")
 #: "…, with 5 mm of space between them": the gap of the clause before.
 _WITH_GAP = re.compile(r"(?:and )?(?:with|leaving) (?:a |an |about |around |roughly )*\d+(?:\.\d+)? \w+ (?:of )?"
                        r"(?:space|gap|room|air)(?: between E\d+| in between)?(?: please)?|"
@@ -85,6 +89,13 @@ class Sentence(list):
     """The tokens of a clause that opens a sentence (after a full stop, "!" or "?"): never a list's tail."""
 
 
+class Topic(list):
+    """The tokens of a clause said before a colon: what follows is about it.
+
+    "the logo next to the title: make it smaller" names the logo by where it is; it does not move it.
+    """
+
+
 def clauses(tokens: list[Token]) -> list[list[Token]]:
     """The request split on punctuation and on *then*, *also*, *but* and the like."""
     parts: list[list[Token]] = [[]]
@@ -94,6 +105,8 @@ def clauses(tokens: list[Token]) -> list[list[Token]]:
         if listed:  # "coverline 2, 3 and 4"
             parts[-1].append(Token("and", ","))
         elif t.kind == "punct" and t.text in ",;:.!?":
+            if t.text == ":" and parts[-1]:
+                parts[-1] = Topic(parts[-1]) if not isinstance(parts[-1], Sentence) else parts[-1]
             parts.append(Sentence() if t.text in ".!?" else [])
         elif t.kind == "word" and t.text in _SPLIT_WORDS:
             parts.append([])
@@ -102,6 +115,36 @@ def clauses(tokens: list[Token]) -> list[list[Token]]:
         else:
             parts[-1].append(t)
     return [p for p in parts if p]
+
+
+def _holds(skel: str, mentions: list, index: ElementIndex) -> bool:
+    """Whether the element a clause names stands where the clause says, so that the words describe it.
+
+    "the logo under the title, smaller" names the logo that is under the title (not a move), when there is one.
+    """
+    from assistant.instructions.requests.choose import best_candidates, score_mention  # (choose reads clauses' kin)
+
+    rel = _REL_NAMED.fullmatch(skel).group("rel")
+    found = [best_candidates(score_mention(m, index), index) for m in mentions[:2]]
+    if len(found) < 2 or len(found[0]) != 1 or not found[1]:
+        return False
+    a = index.layout.get(found[0][0]).box
+    page = index.layout.canvas
+    near = 0.12 * max(page.width, page.height)
+    for b in (index.layout.get(i).box for i in found[1]):
+        across = min(a.x2, b.x2) - max(a.x, b.x) > -near / 2  # (nearly) over one another
+        level = min(a.y2, b.y2) - max(a.y, b.y) > -near / 2  # (nearly) side by side
+        if rel in ("next to", "beside", "by", "near"):
+            ok = a.distance(b) <= near
+        elif rel in ("under", "below", "beneath", "underneath"):
+            ok = a.cy > b.y2 - 0.25 * b.height and across and a.y - b.y2 <= near
+        elif rel in ("above", "over", "on top of"):
+            ok = a.cy < b.y + 0.25 * b.height and across and b.y - a.y2 <= near
+        else:  # left of / right of
+            ok = level and (a.cx < b.x if "left" in rel else a.cx > b.x2) and a.distance(b) <= near
+        if ok:
+            return True
+    return False
 
 
 def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Token]]:
@@ -128,12 +171,16 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
             prev_m, prev_skel = find_mentions(out[-1], index)
             continue
         back = bool(_m) and all(x.pronoun in ("it", "them", "this", "that") and not x.words for x in _m)
-        if out and (not _m or back) and _PLACE_NAMED.fullmatch(prev_skel) and detect_intent(skel, part) is not None:
+        topic = isinstance(out[-1], Topic) if out else False
+        # ("the logo by the title: make it 50px and keep its corner": the first says which, what follows its own)
+        back = back or topic and bool(_m) and _m[0].pronoun in ("it", "them", "this", "that") and not _m[0].words
+        if out and (not _m or back) and (_PLACE_NAMED.fullmatch(prev_skel) or _REL_NAMED.fullmatch(prev_skel) and (
+                topic or _holds(prev_skel, prev_m, index))) and detect_intent(skel, part) is not None:
             # "the logo at the bottom, a little smaller please": the place says which logo; the rest what to do
             # ("the rocket on the left: make it smaller" alike, the pronoun being the element named)
             # the pronoun stands for the element with its place ("center [the rocket on the left] vertically")
-            joined = [s for t in part for s in (out[-1] if t.text in ("it", "them", "this", "that") else [t])] \
-                if back else out[-1] + part
+            first = next((k for k, t in enumerate(part) if t.text in ("it", "them", "this", "that")), None)
+            joined = part[:first] + out[-1] + part[first + 1:] if back and first is not None else out[-1] + part
             _m, joined_skel = find_mentions(joined, index)
             if detect_intent(joined_skel, joined) is not None:
                 out[-1], prev_skel, prev_m = joined, joined_skel, _m

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 
+from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.mends import amount_after
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
-from assistant.instructions.requests.plan import Step
+from assistant.instructions.requests.plan import Step, neighbour_below
 from assistant.instructions.requests.said import (
     CORNER_SAID,
     EACH_GAP,
     EVEN_SIDES,
+    FOLLOWS,
     GAP_SAID,
     GIVE_ROOM,
     ROOM_SAID,
@@ -75,4 +77,23 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
     return False
 
 
-__all__ = ["amend_last"]
+def text_follows(layout: Layout, held: Step | None, said: str) -> bool:
+    """Whether ``said`` says the text under the element moved moves with it; if so, it does.
+
+    "… is tight under the map screenshot - give it another 10px or so, text follows": its section, and the text under
+    it (its paragraphs, to the next gap wider than a line and a half), move with it.
+    """
+    if not (FOLLOWS.fullmatch(said) and held is not None and held.kind in ("gap", "nudge") and held.patients):
+        return False
+    whole = [g if (g := layout.get(i).group) and g.startswith("la-section") else i for i in held.patients]
+    last = first = layout.get(whole[-1])
+    first = None if whole != held.patients else first  # (a section holds its text: only what is close)
+    held.patients = whole
+    while (below := neighbour_below(layout, last)) is not None and below.id not in held.patients + held.refs and (
+            last is first or below.box.y - last.box.y2 <= 1.5 * (last.font_size or 0.0)):
+        held.patients.append(below.id)
+        last = below
+    return True
+
+
+__all__ = ["amend_last", "text_follows"]

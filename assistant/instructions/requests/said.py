@@ -109,6 +109,23 @@ KEEP_PLACED = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|still|stay
                          r"underneath|over|beneath|left of|right of|to the left of|to the right of)\b")
 
 
+#: "love the grey wedges at the bottom", "nice job on the title": what the designer likes, not an edit.
+PRAISE = re.compile(r"(?:(?:i|we) (?:really |just |do |so )?|really |just |so )?(?:love|adore|loving|like|liking|dig)"
+                    r" (?:the|that|those|these|how|E\d+)\b|(?:nice|great|lovely|beautiful|gorgeous|cool|good|neat) "
+                    r"(?:job|work|touch)\b")
+
+
+def only_talk(request: str, remarks: list[str]) -> bool:
+    """Whether a request none of whose clauses asks for an edit only talks about the design.
+
+    A question ("what typeface is the title set in?") or praise ("love the grey wedges") gets no edit, not a guess.
+    """
+    asked = request.rstrip().endswith("?") and re.search(
+        r"(?:^|[.!;]\s+)(?!how about|what about|why not|how do i|how can)(?:what|which|who|why|how|where|when|is|are|"
+        r"does|do|did|whose)\b", request, re.I)
+    return bool(asked) or bool(remarks) and all(PRAISE.match(r) for r in remarks)
+
+
 def holds(a: Box, b: Box, rel: str | None) -> bool:
     """Whether box ``a`` is already ``rel`` (above, below, left, right) of box ``b``."""
     slack = 0.5
@@ -263,7 +280,20 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?: hand)? (?:edge|side|end)(?: please| pls)?"
                        # "title 64 -> 54, keep it where it starts": its start (a line of type starts on its left)
                        r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?:it|them) where (?:it|they) "
-                       r"(?P<start>starts?|begins?|ends?)(?: now)?(?: please| pls)?")
+                       r"(?P<start>starts?|begins?|ends?)(?: now)?(?: please| pls)?"
+                       # "…, grow it from the left edge", "… bigger from the top left corner", "anchored left": the
+                       # side it grows from holds
+                       r"|(?:but |and |while |just |with )*(?:(?:grow|grows|growing|scale|scaled|scaling|expand|"
+                       r"expanding|shrink|shrinking|resize|resized|resizing|size|sized)(?: it| them)?"
+                       r"(?: up| down| out)? )?"
+                       r"(?:from|off) (?:the |its |their )?(?:(?P<corner6>(?:top|bottom)[ -](?:left|right))"
+                       r"(?: corner| point)?"
+                       r"|(?P<side8>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))(?: please| pls)?"
+                       r"|(?:but |and |while |just |with )*(?:keep(?:ing)? it |keep(?:ing)? )?(?:anchor|anchored|"
+                       r"anchoring)(?: it)?(?: at| to| by| on)?(?: the| its)? (?P<side9>left|right|top|bottom)"
+                       r"(?: hand)?(?: edges?| sides?)?(?: please| pls)?")
+_GROWS = {"bigger", "larger", "smaller", "wider", "narrower", "taller", "shorter", "grow", "shrink", "scale", "enlarge",
+          "resize", "size", "bump", "increase", "reduce", "decrease"}
 HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
                "baseline": "bottom"}
 
@@ -272,7 +302,9 @@ def held_tail(words: list[str]) -> int | None:
     """Where a clause's last words say what a resize holds ("20% bigger from its centre"), or None."""
     if HELD_EDGE.fullmatch(" ".join(words)):
         return None
-    return next((k for k in range(2, len(words) - 1) if HELD_EDGE.fullmatch(" ".join(words[k:]))), None)
+    return next((k for k in range(2, len(words) - 1) if HELD_EDGE.fullmatch(" ".join(words[k:])) and (
+        # "20% bigger from the left edge" holds that side; "move it 20px from the left edge" says where it goes
+        words[k] not in ("from", "off") or _GROWS.intersection(words[:k]))), None)
 
 
 def held_anchor(m: re.Match[str], current: str | None = None) -> str:
@@ -287,11 +319,12 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return "center"
     if m.group("start"):
         return "right" if m.group("start").startswith("end") else "left"
-    corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4") or m.group("corner5")
+    corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4") or m.group(
+        "corner5") or m.group("corner6")
     if corner:
         return corner.replace(" ", "_").replace("-", "_")
     return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4") or m.group("side5")
-                       or m.group("side6") or m.group("side7")]
+                       or m.group("side6") or m.group("side7") or m.group("side8") or m.group("side9")]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 

@@ -137,6 +137,9 @@ def _font_size(skel: str) -> dict[str, Any] | None:
     if length is None and fontish and (re.search(r"\bsize (?:to |of |at |=)?\d|\b(?:up|down) to ", skel) or
                                        SIZE_TO.fullmatch(skel)):
         length = am.first_length(skel, bare=True)
+        if length is not None and am.first_length(skel) is None:
+            # "drop it to 6.5": a size without a unit is in the document's own units, as sizes are listed
+            length = am.Length(length.value, "units")
     if length is not None and length.unit != "%":
         if (grow or shrink) and not re.search(_SIZE_TARGET, skel) and not SIZE_TO.search(skel):
             return {"delta": length, "sign": 1 if grow else -1}

@@ -66,12 +66,12 @@ from assistant.instructions.requests.clauses import (
     looks_english,
     split_and,
 )
-from assistant.instructions.requests.followups import amend_last
+from assistant.instructions.requests.followups import amend_last, text_follows
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.mends import back_out, mend, purpose_pronoun, room_from_edge
 from assistant.instructions.requests.pictures import pictures_to_read
-from assistant.instructions.requests.plan import Step, neighbour_below
+from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
 from assistant.instructions.requests.said import (
@@ -85,13 +85,13 @@ from assistant.instructions.requests.said import (
     END_WORDS,
     FAMILY,
     FIRST_WORDS,
-    FOLLOWS,
     HELD_EDGE,
     KEEP_PLACED,
     LOOKS,
     ONTO_LINE,
     PLACE_AFTER,
     PLACE_GAP_TAIL,
+    PRAISE,
     RELATION_AFTER,
     ROOM_SAID,
     SAME_LEVEL,
@@ -106,6 +106,7 @@ from assistant.instructions.requests.said import (
     held_tail,
     holds,
     moved_by,
+    only_talk,
     predicates,
     reason_after,
     reread,
@@ -427,6 +428,8 @@ class _Reader:
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
         said = " ".join(t.text for t in tokens)
+        if PRAISE.match(said):  # "love the grey wedges at the bottom": what the designer likes, not an edit
+            return self.remarks.append(said)
         k = held_tail([t.text for t in tokens])
         if k:  # "10% smaller around the same centre": the resize, then what it holds
             self.read(tokens[:k])
@@ -445,17 +448,7 @@ class _Reader:
             self._carry(self.steps[-1])
             return
         held = self.steps[-1] if self.steps else self.pending
-        if FOLLOWS.fullmatch(said) and held is not None and held.kind in ("gap", "nudge") and held.patients:
-            # "… give it another 10px or so, text follows": its section, and the text under it, move with it
-            whole = [g if (g := self.layout.get(i).group) and g.startswith("la-section") else i for i in held.patients]
-            last = first = self.layout.get(whole[-1])
-            first = None if whole != held.patients else first  # (a section holds its text: only what is close)
-            held.patients = whole
-            # (the text's paragraphs, to the next gap wider than a line and a half)
-            while (below := neighbour_below(self.layout, last)) is not None and below.id not in held.patients + \
-                    held.refs and (last is first or below.box.y - last.box.y2 <= 1.5 * (last.font_size or 0.0)):
-                held.patients.append(below.id)
-                last = below
+        if text_follows(self.layout, held, said):  # "… give it another 10px or so, text follows"
             return
         last_step = self.steps[-1] if self.steps else None
         if amend_last(self.steps, self.pending, said, self.remarks):
@@ -981,7 +974,8 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None,
         return Understanding("not_understood", request, remarks=reader.remarks,
                              message=f"I did not understand {what!r}: say what to change and how, e.g. 'move the "
                                      f"logo to the top right' or 'make the title a bit bigger'",
-                             model_may_try=english and bool(reader.all_ids), english=english,
+                             model_may_try=english and bool(reader.all_ids) and not only_talk(request, reader.remarks),
+                             english=english,
                              targets=list(reader.all_ids))
     return Understanding("edit", request, steps=reader.steps, remarks=reader.remarks if reader.understood else [],
                          targets=reader.all_ids, choices=reader.choices)

@@ -346,6 +346,11 @@ def _number_words(words: list[str], typed: list[str] | None = None) -> list[Toke
             out.append(Token(f"{value:g}", " ".join(words[i:j]), "number", value))
             i = j
             continue
+        if (k := _couple_of(words, i)) is not None:  # "a couple of mm", "a few px": two, three
+            value = 2.0 if "couple" in words[i:k] else 3.0
+            out.append(Token(f"{value:g}", " ".join(words[i:k]), "number", value))
+            i = k
+            continue
         if w == "a" and i + 1 < len(words) and words[i + 1] == "hundred":
             out.append(Token("100", "a hundred", "number", 100.0))
             i += 2
@@ -361,6 +366,15 @@ _UNIT_WORDS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in
 
 
 _LENGTH_UNITS = {"px", "pixel", "pt", "point", "mm", "millimeter", "cm", "centimeter", "inch", "pc", "pica"}
+
+
+def _couple_of(words: list[str], i: int) -> int | None:
+    """Where the unit after "a couple of", "a few" starting at ``words[i]`` is, when one follows; else None."""
+    j = i + 1 if words[i] == "a" else i
+    if j >= len(words) or words[j] not in ("couple", "few"):
+        return None
+    k = j + 1 + (j + 1 < len(words) and words[j + 1] == "of")
+    return k if k < len(words) and words[k] in _UNIT_WORDS - {"x", "times", "more", "less", "percent", "%"} else None
 
 
 def _unit_after_article(words: list[str], i: int) -> bool:
