@@ -150,6 +150,21 @@ def _scale_positions(ctx: EditContext, node: SvgNode, ratio: float) -> None:
             ctx.patch.set_attr(d, "dy", _fmt(float(dy) * ratio))
 
 
+def _scale_spacing(ctx: EditContext, node: SvgNode, ratio: float) -> None:
+    """Scale the absolute letter and word spacing of a text and its parts by ``ratio``.
+
+    Tracking set in px is a share of the type size to the eye: left as it was, type made smaller would set looser
+    and break its lines elsewhere.
+    """
+    for n in [node, *_descendants(node)]:
+        for prop in ("letter-spacing", "word-spacing"):
+            own = _own_value(n, prop)
+            m = _NUM_RE.match(own) if own else None
+            if m and float(m.group(1)) != 0:
+                set_property(ctx, n, prop, _fmt(float(m.group(1)) * _UNIT_PX[(m.group(2) or "").lower() or None]
+                                                * ratio))
+
+
 def _local_number(node: SvgNode, attr: str) -> float | None:
     m = _NUM_RE.match(node.get(attr) or "")
     return float(m.group(1)) if m and m.group(2) is None else None
@@ -176,17 +191,31 @@ def _widest_on_page(ctx: EditContext, rect: SvgNode, width: float, right: float)
     return max(w, min(width, (right - x0) / per_unit))
 
 
-def _fit_flow(ctx: EditContext, node: SvgNode, el: Element, ratio: float) -> None:
-    """Scale the frames of flowed text by ``ratio``; a frame that would pass the page's edge grows taller instead."""
+def _fit_flow(ctx: EditContext, node: SvgNode, el: Element, ratio: float, lines: int) -> None:
+    """Scale the frames of flowed text by ``ratio``; a frame that would pass the page's edge grows taller instead.
+
+    ``lines``: how many lines the text had (-1: some were hidden, and are left so). A line that filled its frame to
+    the last fraction of a unit may still not fit the frame scaled (advances do not scale quite exactly): the frame
+    widens by a hundredth at a time, a few times at the most, to keep that many lines.
+    """
     rects = _frame_rects(node)
     page = ctx.layout.canvas.page_box(el.page)
+    capped = False
     for rect in rects:
         w, h = _local_number(rect, "width"), _local_number(rect, "height")
         width = w * ratio if ratio <= 1 else _widest_on_page(ctx, rect, w * ratio, page.x2)
+        capped = capped or width < w * ratio
         ctx.patch.set_attr(rect, "width", _fmt(width))
         ctx.patch.set_attr(rect, "height", _fmt(h * ratio * (w * ratio / width)))
     resolver = StyleResolver(ctx.doc.root)
-    for _ in range(8):  # a narrower frame may need more lines than the estimate: grow until none is hidden
+    for _ in range(3 if rects and not capped and lines >= 0 else 0):
+        tm = measure_text(node, resolver)
+        if tm is None or len(tm.lines) <= lines:
+            break
+        for rect in rects:
+            ctx.patch.set_attr(rect, "width", _fmt(_local_number(rect, "width") * 1.01))
+    # a narrower frame may need more lines than the estimate: it grows until none is hidden
+    for _ in range(8 if lines >= 0 else 0):
         tm = measure_text(node, resolver)
         if tm is None or not tm.overflow or not rects:
             return
@@ -194,10 +223,10 @@ def _fit_flow(ctx: EditContext, node: SvgNode, el: Element, ratio: float) -> Non
             ctx.patch.set_attr(rect, "height", _fmt(_local_number(rect, "height") * 1.2))
 
 
-def _scale_frames(ctx: EditContext, node: SvgNode, el: Element, ratio: float) -> None:
+def _scale_frames(ctx: EditContext, node: SvgNode, el: Element, ratio: float, lines: int) -> None:
     """Scale the frames wrapped text flows into by ``ratio`` about their top-left corner (same line breaks)."""
     if local_tag(node) == "flowRoot":
-        _fit_flow(ctx, node, el, ratio)
+        _fit_flow(ctx, node, el, ratio, lines)
         return
     size = _own_value(node, "inline-size")
     m = _NUM_RE.match(size) if size else None
@@ -221,6 +250,9 @@ def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
         if not (math.isfinite(local) and 1e-4 <= ratio <= 1e4):  # a tiny font (font-size="1e-320") cannot grow
             raise InvalidAction(f"its font size ({old:g} in its own units) cannot be scaled to {world_size:g}", el.id)
         overrides = [(d, resolver.specified(d).get("font-size")) for d in _descendants(node)]
+        tm = measure_text(node, resolver) if local_tag(node) == "flowRoot" else None
+        # (a text already cut short by its frame stays so: what it hid is not for a resize to show)
+        lines = -1 if tm is None or tm.overflow else len(tm.lines)
         set_property(ctx, node, "font-size", _fmt(local))
         for d, own in overrides:
             m = _NUM_RE.match(own) if own else None
@@ -229,7 +261,8 @@ def set_font_size(ctx: EditContext, el: Element, world_size: float) -> None:
                 set_property(ctx, d, "font-size", _fmt(px * ratio))
         if abs(ratio - 1.0) > 1e-12:
             _scale_positions(ctx, node, ratio)
-            _scale_frames(ctx, node, el, ratio)
+            _scale_spacing(ctx, node, ratio)
+            _scale_frames(ctx, node, el, ratio, lines)
             lh = _own_value(node, "line-height")
             m = _NUM_RE.match(lh) if lh else None
             if m and m.group(2):

@@ -53,8 +53,35 @@ def _zorder(step: Step, layout: Layout) -> list[Actions]:
     return [[{"type": "reorder", "id": i, "to": step.intent.params["to"]} for i in step.patients]]
 
 
+def _swap_sides(ids: list[str], layout: Layout) -> Actions:
+    """Two sets of elements that change sides ("the logo on the right, the words on the left"), or [] if not two.
+
+    The elements split where the widest clear gap between them lies, across or down the page; each set moves as
+    one block, so the pair keeps its outer edges: the first set ends where the second ended, the second starts where
+    the first started.
+    """
+    best: tuple[float, str, list[str], list[str]] | None = None
+    for axis in ("x", "y"):
+        lo = (lambda b: b.x) if axis == "x" else (lambda b: b.y)
+        hi = (lambda b: b.x2) if axis == "x" else (lambda b: b.y2)
+        order = sorted(ids, key=lambda i: lo(layout.get(i).box))
+        for k in range(1, len(order)):
+            gap = lo(layout.get(order[k]).box) - max(hi(layout.get(i).box) for i in order[:k])
+            if gap > 0 and (best is None or gap > best[0]):
+                best = (gap, axis, order[:k], order[k:])
+    if best is None:
+        return []
+    _gap, axis, first, second = best
+    u1, u2 = (Box.union_all([layout.get(i).box for i in part]) for part in (first, second))
+    d1, d2 = (u2.x2 - u1.x2, u1.x - u2.x) if axis == "x" else (u2.y2 - u1.y2, u1.y - u2.y)
+    return [{"type": "move", "ids": part, "dx": round(d, 3) if axis == "x" else 0.0,
+             "dy": round(d, 3) if axis == "y" else 0.0} for part, d in ((first, d1), (second, d2))]
+
+
 def _swap(step: Step, layout: Layout) -> list[Actions]:
     ids = step.patients + [r for r in step.refs if r not in step.patients]
+    if len(ids) > 2 and len(step.intent.patients) + len(step.intent.refs) == 2 and (moves := _swap_sides(ids, layout)):
+        return [moves]  # "swap it round: logo on the right, words on the left" (the words being two texts)
     if len(ids) != 2:
         raise CannotPlan(f"a swap needs exactly two elements, and I found {len(ids)}")
     a, b = (layout.get(i) for i in ids)
@@ -247,6 +274,14 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
         if axis is None:
             axis = "x" if apart_axis(layout.get(step.patients[0]).box, layout.get(ref).box) == "vertical" else "y"
         edges = ["center_x", "center_y"] if axis == "both" else ["center_x" if axis == "x" else "center_y"]
+        els = [layout.get(i) for i in step.patients if i != ref]
+        if len(els) > 1 and any(_share(a.box, b.box, "center_x" in edges) for k, a in enumerate(els)
+                                for b in els[k + 1:]):
+            # "centre the title and the tagline vertically on the circle": stacked, they move as one block (centred
+            # one by one they would pile up on each other)
+            whole, target = Box.union_all([e.box for e in els]), layout.get(ref).box
+            return [[{"type": "move", "ids": [e.id for e in els], "dx": round(target.cx - whole.cx, 3) if "center_x" in
+                      edges else 0.0, "dy": round(target.cy - whole.cy, 3) if "center_y" in edges else 0.0}]]
         return [[{"type": "align", "ids": step.patients, "edge": e, "to": "element", "target_id": ref}
                  for e in edges]]
     els = [layout.get(i) for i in step.patients]
@@ -501,8 +536,10 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
                      for a in _edge(Step(step.intent, [i], list(step.refs), step.text), layout)[0]]
             return [moves]
         measured = layout.get(refs[0] if refs else step.patients[0])
-        # (or from the edge of what holds it: "20px from the edge of the yellow square")
-        page, b = within or layout.canvas.page_box(measured.page), measured.box
+        # (or from the edge of what holds it: "20px from the edge of the yellow square"; several moved as one block
+        # are measured as one)
+        page = within or layout.canvas.page_box(measured.page)
+        b = measured.box if refs else Box.union_all([e.box for e in els])
         # "… so it ends 3mm from the edge": the page edge it is nearest (or runs past)
         side = p["edge"] or min((b.x - page.x, "left"), (page.x2 - b.x2, "right"), (b.y - page.y, "top"),
                                 (page.y2 - b.y2, "bottom"))[1]

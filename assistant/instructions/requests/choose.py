@@ -6,12 +6,14 @@ the last class word is the head ("email address" is an address), an element
 whose own name claims another class ("QRcode" for "the logo") loses a little,
 and of a group and its member tied, the group wins. :func:`narrow` then applies
 ordinals and place adjectives ("the second bullet", "the left one");
-:func:`related_to` picks the element on one side of another ("the text above
-the picture", nearest first, in the same column when there is one).
+:func:`~assistant.instructions.requests.nearby.related_to` picks the element on one
+side of another ("the text above the picture", nearest first, in the same column
+when there is one).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import replace
 
@@ -61,7 +63,7 @@ _SECTION_WORDS = frozenset({"section", "sections", "block", "blocks", "part", "c
 _ITEM_NOUNS = frozenset({"bullet", "item", "point", "entry"})
 #: The class a request's noun falls back to when the layout (or the page) has nothing of its own class.
 _FALLBACK = {"title": "heading", "subtitle": "text", "caption": "text", "body": "text", "heading": "text",
-             "credit": "caption", "logo": "image", "text": "logo"}
+             "credit": "caption", "logo": "image", "text": "logo", "header": "title"}
 #: Nouns for what a text says (``index.content_classes``): "the address lines", "the degree text", "the list".
 _CONTENT_NOUNS = {"address": "address", "addresses": "address", "list": "list", "bullet": "list", "bullets": "list",
                   "degree": "degree", "qualification": "degree", "diploma": "degree"}
@@ -120,8 +122,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         scores[eid] = max(scores.get(eid, 0.0), strength)
         section = eid if eid.startswith(_SECTION) else next(
             (a for a in index.ancestors(eid) if a.startswith(_SECTION)), None)
-        if m.plural and _ITEM_NOUNS.intersection(m.words[-1:]) and section is not None and \
-                len(items := index.section_items(section)) > 1:
+        if m.plural and section is not None and len(items := index.section_items(section)) > 1 and (
+                _ITEM_NOUNS.intersection(m.words[-1:]) or m.count == len(items)):
+            # (or as many as it holds: "the three tips" under "Praktické tipy")
             for item in items:  # "the Features bullets": the items under the heading "Features"
                 scores[item] = max(scores.get(item, 0.0), strength + 0.2)
             bodies.update(items)
@@ -191,6 +194,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
+    if m.quote and head in _TEXT_KINDS and not _says_section(m):
+        # "header title 'Research data management'": the text quoted, not the group round it (the header band)
+        quoted = {e for e in scores if index.layout.get(e).kind == "text" and scores[e] >= STRENGTH["quote"]}
+        for eid in [e for e in scores if index.layout.get(e).kind == "group"]:
+            if quoted & {d.id for d in index.layout.descendants_of(eid)}:
+                scores[eid] -= 2.0
     if "body" in classes and not names and not m.quote and len(scores) > 1:
         # "the description": a paragraph that says something, not a credit line (a name, a web address, a licence)
         for eid in scores:
@@ -208,6 +217,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 scores[eid] += 1.5 * index.entry(eid).classes.get(said, 0.0)
             else:
                 scores[eid] -= 1.5  # (not a section round it)
+    if "bullet" in m.words and len(scores) > 1 and not names and not m.quote:
+        # "the bullets": the lines set with a bullet (a list item the importer made, or a text whose lines start
+        # with one), more than plain paragraphs
+        for eid in scores:
+            if eid.startswith("la-item-") or _BULLETED.match(index.layout.get(eid).text or ""):
+                scores[eid] += 1.0
     weight = next((w for w in m.words if w in WEIGHT_WORDS), None)
     if weight is not None and len(scores) > 1:  # "the bold intro paragraph": of those, the bold one
         for eid in scores:
@@ -243,7 +258,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         wanted = _colours_said(m)
         art = pinned_art(index)
         said = _said(m, shortest=3)
-        art = [i for i in art if _colour_of(i, index) in wanted] if wanted else art if said else []
+        c = index.layout.canvas.box
+        # (or the one large emblem on a page with no other: the red circle with a hydra a banner is built round)
+        lone = len(art) == 1 and "logo" in heads and index.layout.get(art[0]).box.area >= 0.05 * c.area and not any(
+            index.entry(i).classes.get("logo", 0.0) > 0 or index.entry(i).classes.get("image", 0.0) > 0
+            for i in index.content_ids() if index.on_page(index.layout.get(i)) and i != art[0])
+        art = [i for i in art if _colour_of(i, index) in wanted] if wanted else art if said or lone else []
         for eid in art:
             scores[eid] = STRENGTH["class"]
     if (names or m.quote) and classes:
@@ -420,6 +440,8 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
     return other if other == set(said) else set()
 
 
+#: A text set as a list: its first line opens with a bullet or a dash.
+_BULLETED = re.compile(r"\s*[\u2022\u25aa\u25e6\u2023\u25cf\u25a0\u2013*\-]\s")
 #: Classes of the lines that head a page or a part of it; people call any of them a title or a heading.
 _HEADINGS = frozenset({"title", "subtitle", "heading"})
 #: What a picture whose words are drawn in it may be called.
@@ -817,80 +839,6 @@ def drawn_on(index: ElementIndex, targets: list[str]) -> list[str]:
             and e.box.intersection(t) is not None and e.box.area < t.area]
 
 
-def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, count: int = 1) -> list[str]:
-    """The one (or ``count``) of ``pool`` nearest to ``targets`` on the side ``rel`` names ("the text above it").
-
-    ``count`` 0, below a heading: all of them down to the next heading ("the questions under Thrust 1").
-    """
-    if not targets or not pool:
-        return []
-    if count == 0 and len(targets) > 1:  # "the captions under both screenshots": those under each
-        return list(dict.fromkeys(i for k in targets for i in related_to(layout, pool, [k], rel, 0)))
-    t = layout.get(targets[0]).box
-    inside = {d.id for k in targets for d in layout.descendants_of(k)}
-    pool = [i for i in pool if i not in inside]  # "the text in the TikZ box": not the box's own label
-    shares = [i for i in pool if i not in targets and (
-        min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0
-        if rel in ("above", "over", "below", "under", "underneath", "beneath")
-        else min(layout.get(i).box.y2, t.y2) - max(layout.get(i).box.y, t.y) > 0)]
-    if rel in ("in", "inside", "within"):  # "the body text in the TikZ box": in it, or nearest the tab heading it
-        def held(box: Box) -> list[str]:
-            # wholly inside first: a tab set across the panel's top edge is not what is in the panel
-            near = [i for i in pool if i not in targets and box.contains(layout.get(i).box,
-                                                                         0.05 * max(box.width, box.height))]
-            return [i for i in near if box.contains(layout.get(i).box, 0.0)] or near
-
-        # "the two paragraphs in the bubble", where the bubble could be either of two shapes: the smallest
-        # that holds as many as are said
-        fits = [layout.get(k).box for k in targets if len(held(layout.get(k).box)) >= count]
-        t = min(fits, key=lambda b: b.area) if fits else t
-        pool = held(t) or pool
-    else:
-        pool = shares or pool  # the text above a picture is in its column
-    if rel == "on":  # "the light on the word …": what is drawn over it
-        pool = [i for i in pool if layout.get(i).box.intersection(t) is not None] or pool
-    side = {"above": "above", "over": "above", "below": "below", "under": "below", "underneath": "below",
-            "beneath": "below", "left of": "left", "to the left of": "left", "right of": "right",
-            "to the right of": "right"}.get(rel)
-    found = []
-    for i in pool:
-        if i in targets:
-            continue
-        b = layout.get(i).box
-        if side == "above" and b.cy < t.cy:
-            found.append((t.y - b.y2, i))
-        elif side == "below" and b.cy > t.cy:
-            found.append((b.y - t.y2, i))
-        elif side == "left" and b.cx < t.cx:
-            found.append((t.x - b.x2, i))
-        elif side == "right" and b.cx > t.cx:
-            found.append((b.x - t.x2, i))
-        elif side is None:
-            found.append((b.distance(t), i))
-    if count == 0 and side == "below":
-        heading = layout.get(targets[0])
-        nxt = [o.box.y for o in layout.elements if o.id not in targets and o.role == heading.role and o.kind == "text"
-               and o.box.y > t.y2 and min(o.box.x2, t.x2) - max(o.box.x, t.x) > 0]
-        end, last, out = min(nxt, default=float("inf")), t.y2, []
-        for _d, i in sorted(found):  # down to the next heading, or to a gap wider than a few of the heading's lines
-            b = layout.get(i).box
-            if b.y2 > end or b.y - last > 3 * t.height:
-                break
-            out.append(i)
-            last = max(last, b.y2)
-        # "the list below it", where it is a paragraph the list starts right under: the one nearest below
-        return out or [i for _d, i in sorted(found)[:1]]
-    return [i for _d, i in sorted(found)[:max(count, 1)]]
-
-
-def toward(box: Box, place: str) -> float:
-    """How far toward ``place`` ("right", "top_left" …) a box lies: smaller is further that way."""
-    key = 0.0
-    for side in place.split("_"):
-        key += {"right": -box.cx, "left": box.cx, "top": box.cy, "bottom": -box.cy}.get(side, 0.0)
-    return key
-
-
 def carried(step: Step, layout: Layout, index: ElementIndex, shapes_only: bool = False) -> list[str]:
     """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all"); the ids added.
 
@@ -965,6 +913,16 @@ def holding(index: ElementIndex, m: Mention, refs: list[str], patients: list[str
     return min(found, key=lambda r: box[r].area) if found else None
 
 
+def _aligned_share(a: Box, b: Box) -> float:
+    """How much two boxes one above (or beside) the other share a column (a row).
+
+    The overlap, as a share of the narrower extent; 0 for boxes that overlap each other.
+    """
+    across = (min(a.x2, b.x2) - max(a.x, b.x)) / max(min(a.width, b.width), 1e-9)
+    down = (min(a.y2, b.y2) - max(a.y, b.y)) / max(min(a.height, b.height), 1e-9)
+    return 0.0 if across > 0 and down > 0 else max(across, down)
+
+
 def nearest_refs(layout: Layout, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
                  patients: list[str], refs: list[str]) -> list[str]:
     """A reference that fits several elements names the one nearest what is edited, when one clearly is.
@@ -977,8 +935,16 @@ def nearest_refs(layout: Layout, intent: Intent, mentions: list[Mention], resolv
     for n in intent.refs:
         m = mentions[n] if n < len(mentions) else None
         ids = [i for i in resolved.get(n, []) if i not in patients]
-        if m is None or m.plural or m.every or m.pronoun or m.others or m.everything or len(ids) < 2:
+        # (a gap is to one thing: "… is jammed right under the bullets, give it 20px": the list it is under)
+        if m is None or (m.plural and intent.kind not in ("gap", "separate")) or m.every or m.pronoun or m.others \
+                or m.everything or len(ids) < 2:
             continue
+        if m.plural:  # (in its column or row: a box of the next column may reach into its own)
+            near = [i for i in ids if _aligned_share(layout.get(i).box, own) >= 0.5] or ids
+            refs, ids = [r for r in refs if r not in ids or r in near], near
+            if len(near) == 1:
+                resolved[n] = near
+                continue
         dist = sorted((layout.get(i).box.distance(own), i) for i in ids)
         (d0, best), (d1, _second) = dist[0], dist[1]
         if d0 <= 0.5 * d1 and d1 > 0:
@@ -988,5 +954,5 @@ def nearest_refs(layout: Layout, intent: Intent, mentions: list[Mention], resolv
 
 
 __all__ = ["carried", "nearest_refs", "holding", "narrow_by_relation", "names_single", "score_mention", "unknown_head",
-           "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "related_to", "drawn_on",
-           "lined_up", "pinned_art", "toward", "BROADER"]
+           "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "drawn_on",
+           "lined_up", "pinned_art", "BROADER"]

@@ -117,6 +117,15 @@ def clauses(tokens: list[Token]) -> list[list[Token]]:
     return [p for p in parts if p]
 
 
+def described(tokens: list[Token], skel: str) -> bool:
+    """Whether a clause said as the topic of what follows only says which element by where it is.
+
+    "the CERN logo next to P1 ATLAS: make it 50px square" (and "the photo under the title, smaller", where the photo
+    is under it): the logo, not a move.
+    """
+    return isinstance(tokens, Topic) and bool(_REL_NAMED.fullmatch(skel))
+
+
 def _holds(skel: str, mentions: list, index: ElementIndex) -> bool:
     """Whether the element a clause names stands where the clause says, so that the words describe it.
 
@@ -171,16 +180,16 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
             prev_m, prev_skel = find_mentions(out[-1], index)
             continue
         back = bool(_m) and all(x.pronoun in ("it", "them", "this", "that") and not x.words for x in _m)
-        topic = isinstance(out[-1], Topic) if out else False
-        # ("the logo by the title: make it 50px and keep its corner": the first says which, what follows its own)
-        back = back or topic and bool(_m) and _m[0].pronoun in ("it", "them", "this", "that") and not _m[0].words
-        if out and (not _m or back) and (_PLACE_NAMED.fullmatch(prev_skel) or _REL_NAMED.fullmatch(prev_skel) and (
-                topic or _holds(prev_skel, prev_m, index))) and detect_intent(skel, part) is not None:
+        if out and (not _m or back) and _REL_NAMED.fullmatch(prev_skel) and not isinstance(out[-1], Topic) and \
+                _holds(prev_skel, prev_m, index) and detect_intent(skel, part) is not None:
+            # "the photo under the title, a bit smaller": the photo that is under the title (as before a colon)
+            out[-1] = Topic(out[-1])
+        if out and (not _m or back) and _PLACE_NAMED.fullmatch(prev_skel) and detect_intent(skel, part) is not None:
             # "the logo at the bottom, a little smaller please": the place says which logo; the rest what to do
             # ("the rocket on the left: make it smaller" alike, the pronoun being the element named)
             # the pronoun stands for the element with its place ("center [the rocket on the left] vertically")
-            first = next((k for k, t in enumerate(part) if t.text in ("it", "them", "this", "that")), None)
-            joined = part[:first] + out[-1] + part[first + 1:] if back and first is not None else out[-1] + part
+            joined = [s for t in part for s in (out[-1] if t.text in ("it", "them", "this", "that") else [t])] \
+                if back else out[-1] + part
             _m, joined_skel = find_mentions(joined, index)
             if detect_intent(joined_skel, joined) is not None:
                 out[-1], prev_skel, prev_m = joined, joined_skel, _m
@@ -204,6 +213,8 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
         lm, ls = find_mentions(left, index)
         rm, rs = find_mentions(right, index)
         li, ri = detect_intent(ls, left), detect_intent(rs, right)
+        if li is None and not lm and _AMOUNT_ONLY.fullmatch(ls) and re.search(r"\d", ls):
+            return [left] + split_and(right, index)  # "… way too big - 75% and keep it in the corner": how much
         if li is None or ri is None:
             continue
         # "align the title and the subtitle on the left" is one request about two elements
@@ -235,4 +246,4 @@ def looks_english(tokens: list[Token]) -> bool:
 
 
 
-__all__ = ["clauses", "lists_joined", "split_and", "detect_intent", "known_words", "looks_english"]
+__all__ = ["clauses", "described", "lists_joined", "split_and", "detect_intent", "known_words", "looks_english"]

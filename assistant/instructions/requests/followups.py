@@ -12,6 +12,7 @@ import re
 
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
+from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.mends import amount_after
 from assistant.instructions.requests.placement import MARGIN_SAID, corner_said, margin_said
 from assistant.instructions.requests.plan import Step, neighbour_below
@@ -51,8 +52,12 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         # "give the Features bullets a bit more air, 20px between each item": that gap between each two
         last.intent.params = {"op": "set", "length": length, "many": True}
         return True
-    if amount_after(pending if pending is not None and pending.kind == "resize" else last, said):
+    resized = pending if pending is not None and pending.kind == "resize" else last
+    if amount_after(resized, said):
         return True  # "logo block top left could be bigger, like 25%"
+    if resized is not None and resized.kind == "resize" and IN_ITS_CORNER.fullmatch(said):
+        remarks.append(said)  # "… 75% and keep it in the corner": a resize holds the corner an element is in
+        return True
     if last is None:
         return False
     if last.kind == "place" and last.intent.params.get("rel") == "in" and CORNER_SAID.fullmatch(said):
@@ -96,4 +101,21 @@ def text_follows(layout: Layout, held: Step | None, said: str) -> bool:
     return True
 
 
-__all__ = ["amend_last", "text_follows"]
+#: "… - 18px please": a size of type alone, for the text said before.
+_TYPE_SIZE_ONLY = re.compile(r"(?:(?:make it|set it|set it to|to|at|about|around|roughly|~) )*\d+(?:\.\d+)? "
+                             r"(?:px|pt|points?|pixels?)(?: (?:please|pls|instead))?")
+
+
+def size_of_subject(layout: Layout, subject: list[str], said: str) -> Step | None:
+    """The size of type a clause says alone for the texts a clause before named ("url in the footer - 18px")."""
+    if not subject or not _TYPE_SIZE_ONLY.fullmatch(said) or not all(layout.get(i).kind == "text" for i in subject):
+        return None
+    return Step(Intent("style", list(range(len(subject))), params={"font_size": {"abs": first_length(said)}}),
+                patients=list(subject), text=said)
+
+
+#: "…, keep it in the corner": where it is (a resize holds the corner an element sits in).
+IN_ITS_CORNER = re.compile(r"(?:and |but |while )?(?:keep|keeping|leave|leaving) (?:it|them) (?:tucked |snug |pinned |"
+                           r"sitting )?(?:in|into|at) (?:the|its|their) corners?(?: please| pls)?")
+
+__all__ = ["amend_last", "text_follows", "size_of_subject"]

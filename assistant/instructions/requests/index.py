@@ -295,6 +295,10 @@ class ElementIndex:
         if e.role == "decoration" and e.pinned and e.kind == "shape" and (
                 e.box.area >= 0.2 * self.layout.canvas.box.area):
             out.setdefault("background", 0.9)  # a large shape everything else sits on is "the yellow background"
+        page = self.layout.canvas.page_box(e.page)
+        if e.kind in ("shape", "group") and e.box.width >= 0.6 * page.width and e.box.height <= 0.35 * page.height \
+                and e.box.y <= page.y + 0.2 * page.height and e.box.height >= 0.04 * page.height:
+            out["header"] = 1.0  # a band across the top of the page: "the grey header"
         if e.kind == "shape" and self._thin(e):
             out["rule"] = 1.0
             out["line"] = 0.95  # … or a rule drawn across ("the line under the name")

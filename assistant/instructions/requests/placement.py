@@ -365,7 +365,10 @@ def gap(s: str) -> Intent | None:
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
                  r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)) and \
             not as_one:
-        return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s)}, state=said)
+        # ("move the text 40px closer to the logo": that far, as said, even where less room is left)
+        moved = length is not None and bool(re.search(r"\b(?:move|shift|nudge|bring|slide|push|pull|scoot|drag)\b", s))
+        return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s),
+                                                **({"moved": True} if moved else {})}, state=said)
     if said and re.search(r"\b(?:jammed|squashed|squished|crammed|stuck|packed|bunched|squeezed) (?:up )?together\b",
                           s):
         return Intent("gap", *_pair(s), params={"op": "more", "length": length, "degree": am.degree(s)}, state=True)
@@ -696,6 +699,13 @@ _START_AT = re.compile(r"(?:\bso (?:that )?(?:E\d+ )?(?:all |both |each )?)?\b(?
                        r"(?! (?:from|in from|off|to the|right|left|down|up|below|above))")
 
 
+#: "… over to the right so it has the same 50px margin the circle has on the left": that far from that side.
+_SIDE_MARGIN = re.compile(r"\bto the (?P<e>left|right|top|bottom)(?: edge| side)? so (?:that )?(?:E\d+ )?"
+                          r"(?:has|gets|keeps|sits with|ends up with) (?:the same |a |an |about |around |roughly |~)*"
+                          r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>mm|cm|px|pt|in|units?) (?:margin|gap|inset|of space|"
+                          r"clearance)\b")
+
+
 def inset(s: str) -> Intent | None:
     """A place by its distance from a page edge: "put the logo 7px from the right edge".
 
@@ -725,6 +735,12 @@ def inset(s: str) -> Intent | None:
         length = am.first_length(f"{m.group('num')} {m.group('unit')}")
         if length is not None:
             return Intent("edge", slots(s[:m.start()]) or [int(m.group("who")[1:])],
+                          params={"edge": m.group("e"), "inset": length, "measured": None})
+    m = _SIDE_MARGIN.search(s)
+    if m and slots(s[:m.start()]):  # "push the block over to the right so it has the same 50px margin …"
+        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
+        if length is not None:
+            return Intent("edge", slots(s[:m.start()]),
                           params={"edge": m.group("e"), "inset": length, "measured": None})
     m = _INSET.search(s)
     if not m or not slots(s[:m.start()]) or re.search(r"\baway from\b", s):

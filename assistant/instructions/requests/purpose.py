@@ -21,7 +21,9 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
     """The intent of a clause skeleton with a purpose (``purpose`` matched its "so"), or None."""
     goal = detect_intent(skel[purpose.end():], tokens, original)
     main = detect_intent(skel[:purpose.start()], tokens, original)
-    if goal is None:  # "pull it in so there's about 20px to spare": the whole clause says where
+    if goal is None or goal.kind not in GOALS:
+        # "pull it in so there's about 20px to spare", "push it right so it has the same 50px margin …": the whole
+        # clause says where
         whole = detect_intent(skel, tokens, original)
         if whole is not None and whole.kind == "edge" and whole.params.get("inset") is not None:
             return whole

@@ -153,6 +153,11 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
                 hits = []  # "… dont quite share a left edge": a verb, though a picture's words have it
             if not hits and n == 1:
                 hits = _first_word_hits(tokens, i, index)
+            if not hits and n == 1 and run[0].text in INTENT_WORDS and 0 < i < len(tokens) - 1 and \
+                    tokens[i - 1].text in ("and", ",", "&") and tokens[i + 1].text in ("and", ",", "&"):
+                # "fork / fix / test / merge": a verb inside a list of texts is the text that says it
+                hits = [(eid, "text", STRENGTH["text"]) for eid, entry in index.entries.items()
+                        if entry.texts and entry.texts[0] == fold(run[0].raw)]
             if hits:
                 found = (i + n, hits)
                 break

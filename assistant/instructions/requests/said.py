@@ -38,6 +38,10 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
+                       # "the three paragraphs under X have uneven spacing": what they have is wrong
+                       r"(?:has|have|got) (?:an? |some |too much |too little |way too much |very |really |quite )?"
+                       r"(?:uneven|inconsistent|irregular|unequal|different|odd|weird|random|bad|wonky|messy|"
+                       r"mismatched|varying|unbalanced|funny|strange|awkward|huge|tiny)\b|"
                        r"(?:do|does|did) not (?:quite |really |exactly )?(?:match|line up|align|agree|fit|sit|start|"
                        r"begin|end|finish|share)\b|"
                        r"(?:runs?|running|bumps?|bumping|crash(?:es)?|crashing) (?:right |straight )?(?:in|into|up "
@@ -289,6 +293,11 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?:from|off) (?:the |its |their )?(?:(?P<corner6>(?:top|bottom)[ -](?:left|right))"
                        r"(?: corner| point)?"
                        r"|(?P<side8>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))(?: please| pls)?"
+                       # "…, keep its left edge and bottom": the corner of the two
+                       r"|(?:but |and |while |just |with )*(?:keep|keeping|hold|holding|pin)(?: the| its)? "
+                       r"(?P<pa>left|right|top|bottom)(?: edges?| sides?)? (?:and|&) (?:the |its )?"
+                       r"(?P<pb>left|right|top|bottom)(?: edges?| sides?)?(?: (?:put|where (?:it|they) (?:is|are)|"
+                       r"in place|fixed|still))?(?: please| pls)?"
                        r"|(?:but |and |while |just |with )*(?:keep(?:ing)? it |keep(?:ing)? )?(?:anchor|anchored|"
                        r"anchoring)(?: it)?(?: at| to| by| on)?(?: the| its)? (?P<side9>left|right|top|bottom)"
                        r"(?: hand)?(?: edges?| sides?)?(?: please| pls)?")
@@ -319,6 +328,10 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return "center"
     if m.group("start"):
         return "right" if m.group("start").startswith("end") else "left"
+    if m.group("pa"):
+        sides = {m.group("pa"), m.group("pb")}
+        v, h = sides & {"top", "bottom"}, sides & {"left", "right"}
+        return f"{v.pop()}_{h.pop()}" if v and h else m.group("pa")
     corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4") or m.group(
         "corner5") or m.group("corner6")
     if corner:

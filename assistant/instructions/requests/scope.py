@@ -80,7 +80,10 @@ def _page_named(request: str, layout: Layout) -> tuple[int | None, str]:
             said = " ".join(words[start:])
             if len(said) < 3 or all(w in _PLAIN for w in words[start:]):
                 continue  # "to the top of the page", "on the next slide": no page's own words
-            pages = {e.page for e in layout.elements if e.text and e.page >= 0 and said in fold(e.text)}
+            # (its words as the page has them, or each of two or more of them there: "git workflow" for a slide
+            # headed "Git/GitHub workflow")
+            pages = {e.page for e in layout.elements if e.text and e.page >= 0 and (said in fold(e.text) or len(
+                words) - start >= 2 and set(words[start:]) <= set(re.findall(r"\w+", fold(e.text))))}
             if len(pages) == 1:
                 kept = " ".join(m.group("name").split()[:start])  # words before the page's name
                 head = request[:m.start()] if not kept else request[:m.start("name")] + kept
@@ -139,8 +142,9 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                     clause -= 1
                 cut = next((j for j in range(clause, len(out)) if out[j].text in _LIST_OPENERS), clause)
                 # (a part said in a text's own words is that text, as if quoted: "(vous avez… and participez…)")
+                # ("the Faironnerie ABC line": a text's words with a noun for it, read as said)
                 said = [[Token(QUOTE_MARK, " ".join(x.raw for x in part), "quote")] if names is not None and names(
-                    part) else part for part in parts]
+                    part) and not any(x.text in CLASS_WORDS for x in part) else part for part in parts]
                 out = out[:cut] + [y for part in said for y in (Token("and", "and", "word"), *part)][1:]
             elif not depth and (place := _aside_place(inner)):
                 # "the filled OSC badge (top one)": where it is says which
@@ -177,6 +181,8 @@ def _split_list(tokens: list[Token], joints: tuple[str, ...]) -> list[list[Token
 
 def _named_parts(inner: list[Token], names: Callable[[list[Token]], bool]) -> list[list[Token]] | None:
     """The parts of a list ("A, B and C", "A / B / C") when there are two or more and each names one element."""
+    while inner and inner[-1].text in ("together", "both", "too"):  # "(title + tagline together)"
+        inner = inner[:-1]
     parts = _split_list(inner, (",", "and", "&", "or"))
     if any(x.text in ("etc", "so", "others") for x in inner):
         return None  # "(home page, mailing list etc)": some of what it holds, not what it is

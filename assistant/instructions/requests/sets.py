@@ -10,9 +10,11 @@ from __future__ import annotations
 import dataclasses
 
 from assistant.document import Layout
-from assistant.instructions.requests.choose import broad_candidates, related_to, score_mention
+from assistant.instructions.requests.choose import broad_candidates, score_mention
 from assistant.instructions.requests.index import ElementIndex, section_heading
+from assistant.instructions.requests.nearby import related_to
 from assistant.instructions.requests.refs import Mention
+from assistant.instructions.requests.scope import stacked
 from assistant.instructions.requests.vocab import CLASS_WORDS
 from assistant.instructions.requests.words import fold
 
@@ -140,7 +142,38 @@ def section_body(index: ElementIndex, picked: str, words: list[str]) -> str | No
     if section_heading(layout, section) != picked:
         return None
     rest = [c for c in layout.get(section).children if c != picked and layout.get(c).kind == "text"]
+    if len(rest) > 1 and {"intro", "introduction", "lead", "lede", "opening"} & set(words):
+        return min(rest, key=lambda c: layout.get(c).box.y)  # "the Welcome intro": the first text under the heading
     return rest[0] if len(rest) == 1 else None
+
+
+def counted_members(index: ElementIndex, picked: str, count: int | None) -> list[str] | None:
+    """The ``count`` members of the group or section ``picked`` a count names ("the three tips" of "Praktické tipy").
+
+    Its members below its heading, or those of them that share the most common role (the items, not the link
+    under them), when they are exactly as many as said; else None.
+    """
+    el = index.layout.get(picked)
+    if el.kind != "group" or (count or 0) < 2:
+        return None
+    heading = section_heading(index.layout, picked) if picked.startswith(_SECTION) else None
+    members = [c for c in el.children if c != heading]
+    if len(members) != count:
+        roles = [index.layout.get(c).role for c in members]
+        common = max(set(roles), key=roles.count) if roles else None
+        members = [c for c in members if index.layout.get(c).role == common]
+    return index.reading_order(members) if len(members) == count else None
+
+
+def text_block(index: ElementIndex) -> list[str] | None:
+    """The page's texts when there are only a few and they sit together as one block (a title with its tagline).
+
+    "The words", "the text" on such a page name them all; None where the page has one text, more than four, or texts
+    apart from each other.
+    """
+    texts = [i for i in index.content_ids() if (e := index.layout.get(i)).group is None and index.on_page(e)
+             and not e.pinned and (e.kind == "text" or any(d.kind == "text" for d in index.layout.descendants_of(i)))]
+    return index.reading_order(texts) if 2 <= len(texts) <= 4 and stacked(texts, index.layout) else None
 
 
 def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
@@ -159,8 +192,8 @@ def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
     return min(panels, key=lambda e: e.box.area).id if panels else None
 
 
-__all__ = ["alike", "framed", "member_quoted", "page_column", "section_body", "tab_panel",
-           "under_heading", "wordless_picture"]
+__all__ = ["alike", "counted_members", "text_block", "framed", "member_quoted", "page_column", "section_body",
+           "tab_panel", "under_heading", "wordless_picture"]
 
 
 def by_words_in_line(layout: Layout, index: ElementIndex, m: Mention, near: list[str], targets: list[str],

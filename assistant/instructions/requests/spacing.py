@@ -55,6 +55,12 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     p = {**step.intent.params, "added": step.intent.params.get("added") or bool(re.search(
         r"\b(?:add|adding|more|extra|another|additional)\b", step.text))}
     rel = p.get("rel")
+    if len(step.patients) >= 3 and not step.refs and rel in (None, "between") and not p.get("many") and (
+            blocks := _two_blocks(step.patients, layout)):
+        # "the body text is crashing into the fb / www links at the bottom, leave 2mm between them": the text and
+        # the row of links under it, each a block
+        upper, lower = blocks
+        return _ranked([a for a in (_block_gap(lower, upper, layout, p), _block_gap(upper, lower, layout, p)) if a])
     if (p.get("many") or len(step.patients) >= 3) and not step.refs and rel in (None, "between"):
         return _stack_gaps(step, layout)
     if rel in (None, "between", "around") and len(step.patients) > 1 and len(step.intent.patients) == 1 and len(
@@ -90,12 +96,32 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     return _ranked(_gap_change(layout, mover, target, p) + _gap_change(layout, target, mover, p))
 
 
-def _block_gap(ids: list[str], target: str, layout: Layout, p: dict[str, Any]) -> Actions:
-    """Several elements moved together so the gap from them all to ``target`` is as asked.
+def _two_blocks(ids: list[str], layout: Layout) -> tuple[list[str], list[str]] | None:
+    """``ids`` split into those above and those below the widest gap down the page, when one of them is a row.
+
+    Then the set is no stack to space evenly (side by side, the row's parts keep their places); else None.
+
+    The two may run into each other a little ("the body text is crashing into the links"), by less than half the
+    height of the lower.
+    """
+    order = sorted(ids, key=lambda i: layout.get(i).box.y)
+    best = max(((layout.get(order[k]).box.y - max(layout.get(i).box.y2 for i in order[:k]), k)
+                for k in range(1, len(order))), default=(0.0, 0))
+    if best[1] == 0 or best[0] <= -0.5 * min(layout.get(i).box.height for i in order[best[1]:]):
+        return None
+    upper, lower = order[:best[1]], order[best[1]:]
+    side_by_side = any(len(part) > 1 and apart_axis(layout.get(part[0]).box, layout.get(part[1]).box) == "horizontal"
+                       for part in (upper, lower))
+    return (upper, lower) if side_by_side else None
+
+
+def _block_gap(ids: list[str], target: str | list[str], layout: Layout, p: dict[str, Any]) -> Actions:
+    """Several elements moved together so the gap from them all to ``target`` (one element or a block) is as asked.
 
     "The right column is jammed against the blue line, give it 4mm": the column moves away from the line as one.
     """
-    mb, tb = Box.union_all([layout.get(i).box for i in ids]), layout.get(target).box
+    targets = [target] if isinstance(target, str) else target
+    mb, tb = Box.union_all([layout.get(i).box for i in ids]), Box.union_all([layout.get(t).box for t in targets])
     axis = apart_axis(mb, tb)
     gap = gap_between(mb, tb, axis)
     shift = _new_gap(layout, gap, axis, p) - gap
@@ -123,6 +149,8 @@ def _new_gap(layout: Layout, gap: float, axis: str, p: dict[str, Any]) -> float:
         # ("no breathing room …, add ~4px" where there is next to none: about that much)
         added = p.get("added") and not 0 <= gap <= 0.5 * d
         new = (gap + d if added or gap >= d else d) if op == "more" else gap - d
+        if op == "less" and p.get("moved"):
+            return new  # "move the text 40px closer to the logo": by that much, as asked
     elif op == "more":
         new = max(gap, 0.0) + max(am.GAP_STEP[deg] * min(c.width, c.height),
                                   {"small": 0.15, "medium": 0.25, "large": 0.5}[deg] * max(gap, 0.0))

@@ -119,7 +119,8 @@ _SIZE_TARGET = (r"\b(?:to|around|about|roughly|approximately|like|at|say) (?:abo
 
 def _font_size(skel: str) -> dict[str, Any] | None:
     fontish = re.search(_FONT_WORD, skel) or re.search(r"\bsize (?:to |of |at |=)?\d|^(?:E\d+ )+\d+(?:\.\d+)? "
-                                                       r"(?:pt|px|points?|pixels?)$|^(?:E\d+ )+(?:to|at|=) "
+                                                       r"(?:pt|px|points?|pixels?)(?: please| pls)?$|"
+                                                       r"^(?:E\d+ )+(?:to|at|=) "
                                                        # "subtitle → 16px please" (the arrow read as "to")
                                                        r"(?:about |around |~)?\d+(?:\.\d+)? (?:pt|points?|px|pixels?)"
                                                        r"(?: please| pls)?$", skel)

@@ -6,8 +6,9 @@ import re
 
 from assistant.document import Layout
 from assistant.instructions.requests.asks import Ask
-from assistant.instructions.requests.choose import describe, extreme, in_part, pinned_art, toward
+from assistant.instructions.requests.choose import describe, extreme, in_part, pinned_art
 from assistant.instructions.requests.index import ElementIndex
+from assistant.instructions.requests.nearby import toward
 from assistant.instructions.requests.refs import Mention
 from assistant.instructions.requests.sets import wordless_picture
 from assistant.instructions.requests.vocab import CLASS_WORDS

@@ -54,7 +54,6 @@ from assistant.instructions.requests.choose import (
     narrow_by_relation,
     nearest_refs,
     panel_round,
-    related_to,
     score_mention,
     unknown_head,
 )
@@ -66,10 +65,14 @@ from assistant.instructions.requests.clauses import (
     looks_english,
     split_and,
 )
-from assistant.instructions.requests.followups import amend_last, text_follows
+from assistant.instructions.requests.clauses import (
+    described as described_topic,
+)
+from assistant.instructions.requests.followups import amend_last, size_of_subject, text_follows
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.mends import back_out, mend, purpose_pronoun, room_from_edge
+from assistant.instructions.requests.nearby import related_to
 from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
@@ -116,11 +119,13 @@ from assistant.instructions.requests.scope import copies, page_said, stacked, te
 from assistant.instructions.requests.sets import (
     alike,
     by_words_in_line,
+    counted_members,
     framed,
     member_quoted,
     page_column,
     section_body,
     tab_panel,
+    text_block,
     under_heading,
 )
 from assistant.instructions.requests.trailing import trailing_place
@@ -358,7 +363,14 @@ class _Reader:
                 tied = [i for i in ranked if scores[i] >= scores[ranked[m.count - 1]] - 0.5]  # (scores say not which)
                 like = alike(tied, m.count, self.layout) if len(tied) > m.count else []
                 cands = self.index.reading_order(like or ranked[:m.count])
+            if len(cands) == 1 and (members := counted_members(self.index, cands[0], m.count)):
+                return members  # "the three tips": the three items under the heading "Praktické tipy"
             return narrow(m, cands, self.index) if m.ordinal is not None else cands
+        if m.words in (["text"], ["words"], ["wording"], ["copy"], ["lettering"]) and not (m.names or m.quote or m.place
+                                                                                     or m.ordinal) and (
+                block := text_block(self.index)):
+            m.plural = True  # "swap the logo and the words": the title and tagline set together, the page's words
+            return block
         whole = {e for e, kind, _s in m.names if kind == "text"}
         if len(whole) > 1 and set(cands) <= whole and not m.quote and m.place is None and m.ordinal is None and (
                 stacked(cands, self.layout)):
@@ -453,6 +465,8 @@ class _Reader:
         last_step = self.steps[-1] if self.steps else None
         if amend_last(self.steps, self.pending, said, self.remarks):
             return  # "…, gap about 60px", "…, bottom-right corner", "…, same margin both sides"
+        if not self.steps and (sized := size_of_subject(self.layout, self.subject, said)) is not None:
+            return self._add(sized)  # "url in the footer - 18px please"
         if (inset := room_from_edge(self.pending, said)) is not None:
             self.pending = None  # "the compass is jammed against the left edge. give it 20px"
             self._add(inset)
@@ -547,6 +561,8 @@ class _Reader:
             intent = purposed(skel, purpose, tokens, mentions, self.original)
         else:
             intent = detect_intent(skel, tokens, self.original)
+            if intent is not None and intent.kind == "place" and described_topic(tokens, skel):
+                intent = None  # "the CERN logo next to P1 ATLAS: make it …": which logo, not where it goes
             described = PLACE_AFTER.search(skel)
             if described and (intent is None or intent.kind in ("edge", "region", "nudge")):
                 # "the small print at the very bottom": a place after a noun says which one, when the clause

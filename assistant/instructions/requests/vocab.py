@@ -16,7 +16,7 @@ from __future__ import annotations
 #: noun → element class (see the module docstring).
 CLASS_WORDS: dict[str, str] = {
     # titles and headings
-    "title": "title", "headline": "title", "heading": "heading", "header": "title", "masthead": "title",
+    "title": "title", "headline": "title", "heading": "heading", "header": "header", "masthead": "title",
     "nameplate": "title", "head": "title", "hed": "title",
     "subtitle": "subtitle", "subheading": "subtitle", "subhead": "subtitle", "tagline": "subtitle",
     "strapline": "subtitle", "standfirst": "subtitle", "kicker": "subtitle", "deck": "subtitle",

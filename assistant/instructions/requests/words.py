@@ -134,7 +134,7 @@ def _prepare(text: str) -> str:
     # a dash between clauses: "… jammed together — leave …"; not in a range of times or numbers ("4pm - 6pm")
     dash = r"(?:\s*[\u2014\u2013]\s*|\s+-{1,2}\s+)"
     t = re.sub(r"(?<!\d)(?<!\d[ap]m)(?<!\d[AP]M)" + dash + "|" + dash + r"(?!\d)", "; ", t)
-    t = re.sub(r"(?<=\s)\+(?=\s)", " and ", t)
+    t = re.sub(r"(?<=\s)\+(?=\s)|(?<=[A-Za-z])\+(?=[A-Za-z])", " and ", t)  # ("title+tagline")
     # "the Research Data... text": the first words of a text, cut short, then the noun (not a sentence's end)
     t = re.sub(r"\b([A-Z][\w'-]*)(?:\.\.\.|\u2026)(?= (?:text|title|heading|line|logo|box|block|paragraph|para|label|"
                r"caption|button|tagline|subtitle|lines|bit)\b)", r"\1", t)
@@ -368,6 +368,13 @@ _UNIT_WORDS = {"px", "pixel", "pixels", "pt", "point", "points", "mm", "cm", "in
 _LENGTH_UNITS = {"px", "pixel", "pt", "point", "mm", "millimeter", "cm", "centimeter", "inch", "pc", "pica"}
 
 
+_SIDES_SWAPPED = re.compile(
+    r"\b(?:swap|flip|switch|reverse|turn|mirror)\s+(?:it|them|things|that|those|these|the two|everything)?\s*"
+    r"(?:round|around|over)?\s*[:;,\-\u2013\u2014]+\s*(?P<a>[^,;:.!?]{1,60}?)\s+(?:goes\s+|go\s+|on\s+|to\s+|at\s+)+"
+    r"(?:the\s+)?(?P<s1>right|left|top|bottom)\b[^,;:.!?]{0,20}[,;]\s*(?:and\s+)?(?P<b>[^,;:.!?]{1,60}?)\s+"
+    r"(?:goes\s+|go\s+|on\s+|to\s+|at\s+)+(?:the\s+)?(?P<s2>right|left|top|bottom)\b", re.I)
+
+
 def _couple_of(words: list[str], i: int) -> int | None:
     """Where the unit after "a couple of", "a few" starting at ``words[i]`` is, when one follows; else None."""
     j = i + 1 if words[i] == "a" else i
@@ -407,6 +414,9 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
     # "lower 'Hunter Hack Day': line it up …": which of two, said before the colon that opens the request
     text = re.sub(r"^\s*(lower|upper)\s+(?=[^:;,.]{1,60}:)", lambda m: "the bottom " if m.group(1).lower() == "lower"
                   else "the top ", text, flags=re.I)
+    # "swap it round: logo on the right, words on the left": those two change places
+    text = _SIDES_SWAPPED.sub(lambda m: f"swap {m.group('a')} and {m.group('b')}" if m.group("s1") != m.group("s2")
+                              else m.group(0), text)
     # "indent the 'Projekt' list by three mm": a move to the right by that much
     text = re.sub(r"\b(?P<v>indent|outdent|unindent)\b(?P<what>[^.;!?]{1,120}?)\bby\b",
                   lambda m: f"move{m.group('what')}{'right' if m.group('v') == 'indent' else 'left'} by", text,
