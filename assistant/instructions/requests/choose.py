@@ -162,7 +162,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 if entry.content and any(w in entry.keys for w in said):
                     scores[eid] = STRENGTH["token"]
     if classes and not names and not m.quote and not any(
-            index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() for c in classes):
+            index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() + (
+                index.panel_ids() if "header" in classes else []) for c in classes):
         # "page 3: the title" where the page has only subtitles: the nearest kind that is there
         for _ in range(3):  # title → heading → text, until something on the page is of it
             for c in list(classes):
@@ -180,7 +181,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     for c, weight_said in classes.items():
         # a panel behind content ("the blue box", "the green band") is a shape one may name, not the page's ground;
         # a picture behind content ("the screenshot" filling a slide) is a picture one may name, below any other
-        behind = index.panel_ids() if c == "shape" else [
+        behind = index.panel_ids() if c in ("shape", "header") else [
             i for i, en in index.entries.items() if not en.content and en.element.kind == "image"
             and index.on_page(en.element)] if c == "image" else []
         for eid in (index.content_ids() + behind if c != "background" else list(index.entries)):

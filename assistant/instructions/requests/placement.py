@@ -367,7 +367,9 @@ def gap(s: str) -> Intent | None:
             not as_one:
         # ("move the text 40px closer to the logo": that far, as said, even where less room is left)
         moved = length is not None and bool(re.search(r"\b(?:move|shift|nudge|bring|slide|push|pull|scoot|drag)\b", s))
-        return Intent("gap", *_pair(s), params={"op": "less", "length": length, "degree": am.degree(s),
+        # ("… too far apart, 15px gaps between them": that gap)
+        op = "set" if length is not None and re.search(r"\d ?[a-z%]+ (?:gaps?|spacing|of space)\b", s) else "less"
+        return Intent("gap", *_pair(s), params={"op": op, "length": length, "degree": am.degree(s),
                                                 **({"moved": True} if moved else {})}, state=said)
     if said and re.search(r"\b(?:jammed|squashed|squished|crammed|stuck|packed|bunched|squeezed) (?:up )?together\b",
                           s):

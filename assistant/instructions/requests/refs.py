@@ -642,7 +642,7 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
                     w in INTENT_WORDS and not (
                         # "the date line is as loud as …": a noun that is also a verb ("line up"), said as a noun
                         _singular(w)[0] in CLASS_WORDS and (j + 1 == len(tokens) or tokens[j + 1].text in
-                                                            _AFTER_NOUN_VERB))))):
+                                                            _AFTER_NOUN_VERB or _moved_by(tokens, j + 1)))))):
             word, plural = _singular(w)
             m.words.append(word)
             m.plural = plural or word in COLLECTIVES
@@ -669,6 +669,12 @@ _AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "si
                               "beneath", "underneath", "beside", "near", "please", "pls", "do", "does", "did",
                               "dont", "doesnt", "aren", "were", "sit", "look", "feel", "seem", "need", "have", "start",
                               "starts", "begin", "begins", "overlap", "overlaps", "stay", "stays", "must", "can"})
+def _moved_by(tokens: list[Token], k: int) -> bool:
+    """Whether ``tokens[k:]`` start a move by an amount ("… line up by 50px", "… line down 2mm"): no "line up"."""
+    return k + 1 < len(tokens) and tokens[k].text in ("up", "down") and (
+        tokens[k + 1].text == "by" or tokens[k + 1].kind == "number")
+
+
 #: Words after which an adjective that ends a noun phrase was its noun ("the little light on the word …").
 _AFTER_A_NOUN = {"on", "in", "at", "over", "near", "by", "behind", "beside", "is", "are", "sits", "looks"}
 

@@ -144,7 +144,7 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 # (a part said in a text's own words is that text, as if quoted: "(vous avez… and participez…)")
                 # ("the Faironnerie ABC line": a text's words with a noun for it, read as said)
                 said = [[Token(QUOTE_MARK, " ".join(x.raw for x in part), "quote")] if names is not None and names(
-                    part) and not any(x.text in CLASS_WORDS for x in part) else part for part in parts]
+                    part) and not (len(part) > 1 and part[-1].text in CLASS_WORDS) else part for part in parts]
                 out = out[:cut] + [y for part in said for y in (Token("and", "and", "word"), *part)][1:]
             elif not depth and (place := _aside_place(inner)):
                 # "the filled OSC badge (top one)": where it is says which

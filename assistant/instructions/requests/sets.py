@@ -148,16 +148,16 @@ def section_body(index: ElementIndex, picked: str, words: list[str]) -> str | No
 
 
 def counted_members(index: ElementIndex, picked: str, count: int | None) -> list[str] | None:
-    """The ``count`` members of the group or section ``picked`` a count names ("the three tips" of "Praktické tipy").
+    """The ``count`` members of the section ``picked`` a count names ("the three tips" of "Praktické tipy").
 
-    Its members below its heading, or those of them that share the most common role (the items, not the link
-    under them), when they are exactly as many as said; else None.
+    Its members below its heading (not ornament), or those of them that share the most common role (the items, not
+    the link under them), when they are exactly as many as said; else None.
     """
-    el = index.layout.get(picked)
-    if el.kind != "group" or (count or 0) < 2:
+    if not picked.startswith(_SECTION) or (count or 0) < 2:
         return None
-    heading = section_heading(index.layout, picked) if picked.startswith(_SECTION) else None
-    members = [c for c in el.children if c != heading]
+    heading = section_heading(index.layout, picked)
+    members = [c for c in index.layout.get(picked).children if c != heading
+               and index.layout.get(c).role not in ("decoration", "background")]
     if len(members) != count:
         roles = [index.layout.get(c).role for c in members]
         common = max(set(roles), key=roles.count) if roles else None

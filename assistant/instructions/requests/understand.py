@@ -984,14 +984,13 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None,
         return Understanding(ask.status, request, message=ask.message, candidates=ask.candidates,
                              model_may_try=False)
     if not reader.steps:
-        english = looks_english(tokens)
+        english = looks_english(tokens) and not only_talk(request, reader.remarks)  # (a question: no guess)
         reader.all_ids += [i for i in reader.subject if i not in reader.all_ids]
         what = "; ".join(reader.remarks) or request
         return Understanding("not_understood", request, remarks=reader.remarks,
                              message=f"I did not understand {what!r}: say what to change and how, e.g. 'move the "
                                      f"logo to the top right' or 'make the title a bit bigger'",
-                             model_may_try=english and bool(reader.all_ids) and not only_talk(request, reader.remarks),
-                             english=english,
+                             model_may_try=english and bool(reader.all_ids), english=english,
                              targets=list(reader.all_ids))
     return Understanding("edit", request, steps=reader.steps, remarks=reader.remarks if reader.understood else [],
                          targets=reader.all_ids, choices=reader.choices)
