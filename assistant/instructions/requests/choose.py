@@ -122,8 +122,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         scores[eid] = max(scores.get(eid, 0.0), strength)
         section = eid if eid.startswith(_SECTION) else next(
             (a for a in index.ancestors(eid) if a.startswith(_SECTION)), None)
-        if m.plural and section is not None and len(items := index.section_items(section)) > 1 and (
-                _ITEM_NOUNS.intersection(m.words[-1:]) or m.count == len(items)):
+        if m.plural and section is not None and (items := index.section_items(section)) and (
+                _ITEM_NOUNS.intersection(m.words[-1:]) or m.count == len(items) > 1):
             # (or as many as it holds: "the three tips" under "Praktické tipy")
             for item in items:  # "the Features bullets": the items under the heading "Features"
                 scores[item] = max(scores.get(item, 0.0), strength + 0.2)
@@ -197,10 +197,10 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             scores[eid] = scores.get(eid, 0.0) + bonus
     if m.quote and head in _TEXT_KINDS and not _says_section(m):
         # "header title 'Research data management'": the text quoted, not the group round it (the header band)
-        quoted = {e for e in scores if index.layout.get(e).kind == "text" and scores[e] >= STRENGTH["quote"]}
+        quoted = {e: s for e, s in scores.items() if index.layout.get(e).kind == "text" and s >= STRENGTH["quote"]}
         for eid in [e for e in scores if index.layout.get(e).kind == "group"]:
-            if quoted & {d.id for d in index.layout.descendants_of(eid)}:
-                scores[eid] -= 2.0
+            if (inner := [quoted[d.id] for d in index.layout.descendants_of(eid) if d.id in quoted]):
+                scores[eid] = min(scores[eid], max(inner) - 1.0)
     if "body" in classes and not names and not m.quote and len(scores) > 1:
         # "the description": a paragraph that says something, not a credit line (a name, a web address, a licence)
         for eid in scores:
@@ -626,6 +626,10 @@ _MARKS = frozenset({"icon", "symbol", "emblem", "mark", "pictogram", "glyph"})
 LETTERING_ASPECT = 2.5
 
 
+#: Nouns for a long, narrow shape across (or down) the page.
+_BANDS = frozenset({"band", "strip", "stripe", "bar", "ribbon"})
+
+
 def _by_shape(m: Mention, scores: dict[str, float], unknown: str | None, index: ElementIndex) -> dict[str, float]:
     """Among drawn candidates of both shapes, lettering for "the wordmark", the compact one for "the compass".
 
@@ -642,6 +646,9 @@ def _by_shape(m: Mention, scores: dict[str, float], unknown: str | None, index: 
     # lettering is drawn as outlines: a wide drawn shape, not a wide photo
     wide = {k: v for k, v in scores.items() if aspect(k) >= LETTERING_ASPECT and index.layout.get(k).kind == "shape"}
     rest = {k: v for k, v in scores.items() if k not in wide}
+    if _BANDS & set(m.words[-1:]):  # "the purple band": of the shapes, one long and narrow (not a tall panel)
+        long = {k: v for k, v in scores.items() if max(aspect(k), 1 / max(aspect(k), 1e-9)) >= 3.0}
+        return long or scores
     if _LETTERING & set(m.words):
         return wide or scores
     if (_MARKS & set(m.words)) or (unknown is not None and unknown not in SAID_NOUNS):

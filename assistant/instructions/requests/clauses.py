@@ -171,7 +171,13 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
             out[-1] = out[-1] + part
             prev_m, prev_skel = find_mentions(out[-1], index)
             continue
-        if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and \
+        if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and not \
+                re.fullmatch(r"(?:the |its |their )?(?:text|texts|words|contents?|everything|lot) and all",
+                             " ".join(t.text for t in part)) and not (
+                    # "swap the two lines, credit on the left and the join line on the right": where each ends up
+                    re.match(r"(?:swap|switch|flip|exchange|reverse)\b", prev_skel) and re.match(
+                        r"E\d+ (?:goes |go |ends up |sits )?(?:on|to|at|in) the (?:left|right|top|bottom)\b",
+                        skel)) and \
                 not re.match(r"E\d+ (?:is|are|was|should|must|has|looks|seems|goes|go|moves|comes|sits|ends|stays|"
                              r"does|do|did|can|will|needs|need|remains|remain|gets|keeps|stay)\b",
                              skel) and not _OWN_MOVE.match(skel) and not (

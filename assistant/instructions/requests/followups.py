@@ -9,6 +9,7 @@ it till it fits, same margin both sides", "…, about 30px clear of the edge".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
@@ -25,6 +26,7 @@ from assistant.instructions.requests.said import (
     GIVE_ROOM,
     ROOM_SAID,
     SET_IT,
+    moved_by,
 )
 
 
@@ -106,6 +108,28 @@ _TYPE_SIZE_ONLY = re.compile(r"(?:(?:make it|set it|set it to|to|at|about|around
                              r"(?:px|pt|points?|pixels?)(?: (?:please|pls|instead))?")
 
 
+def move_is_how(last: Step | None, step: Step, ancestors: Callable[[str], list[str]]) -> bool:
+    """Whether the move ``step`` is how the room the step before (``last``) asked for is made.
+
+    "A bit more room above the road sign, drop it 3mm"; "give the right column a bit of air, move A and B 10px to the
+    right" (some of it, by that much); "give the headline stack a little air below the black bar – move A and B down
+    1 mm" (away from it); "more room between the terminal and 'Get a head start.' please: move that line and the date
+    block down 5 mm together".
+    """
+    if step.kind != "nudge" or last is None or last.kind != "gap" or last.intent.params.get("length") is not None or \
+            not moved_by(step.intent):
+        return False
+    rel = last.intent.params.get("rel")
+    if rel is not None and (all(i in last.patients or set(ancestors(i)) & set(last.patients) for i in step.patients)
+                            if rel != "between" else
+                            set(last.patients) & set(step.patients) or set(last.refs) & set(step.patients)):
+        return True
+    way = {d for d, _a in step.intent.params.get("moves", [])}
+    return len(way) == 1 and (rel, way.pop()) in (
+        ("below", "down"), ("under", "down"), ("beneath", "down"), ("underneath", "down"), ("after", "down"),
+        ("above", "up"), ("over", "up"), ("before", "up"))
+
+
 def size_of_subject(layout: Layout, subject: list[str], said: str) -> Step | None:
     """The size of type a clause says alone for the texts a clause before named ("url in the footer - 18px")."""
     if not subject or not _TYPE_SIZE_ONLY.fullmatch(said) or not all(layout.get(i).kind == "text" for i in subject):
@@ -118,4 +142,4 @@ def size_of_subject(layout: Layout, subject: list[str], said: str) -> Step | Non
 IN_ITS_CORNER = re.compile(r"(?:and |but |while )?(?:keep|keeping|leave|leaving) (?:it|them) (?:tucked |snug |pinned |"
                            r"sitting )?(?:in|into|at) (?:the|its|their) corners?(?: please| pls)?")
 
-__all__ = ["amend_last", "text_follows", "size_of_subject"]
+__all__ = ["amend_last", "move_is_how", "text_follows", "size_of_subject"]

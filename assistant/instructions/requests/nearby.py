@@ -45,6 +45,12 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
     side = {"above": "above", "over": "above", "below": "below", "under": "below", "underneath": "below",
             "beneath": "below", "left of": "left", "to the left of": "left", "right of": "right",
             "to the right of": "right"}.get(rel)
+    if side in ("below", "above"):  # "the lines under the photo": not the ones set over it (mostly inside it)
+        def over(b: Box) -> bool:
+            inside = b.intersection(t)
+            return inside is not None and inside.area >= 0.75 * b.area
+
+        pool = [i for i in pool if i in targets or not over(layout.get(i).box)] or pool
     found = []
     for i in pool:
         if i in targets:

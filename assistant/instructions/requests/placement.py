@@ -219,7 +219,7 @@ def distribute(s: str) -> Intent | None:
 
 
 _SPACE = (r"(?:space|spacing|room|air|breathing room|breathing space|gap|gaps|distance|padding|whitespace|hole|"
-          r"white space|margin)")
+          r"white space|margin|gutter)")
 
 
 #: "The gap between A and B is a bit tight": what is wrong with a gap, and so which way to mend it.
@@ -526,7 +526,7 @@ def align(s: str) -> Intent | None:
             r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
         ref = re.search(r"\b(?:on|under|over|above|below|with|to|in|inside|within|across|of)(?: the (?:middle|center) "
                         r"of)? (" + E + r")", s)
-        axis = ("y" if re.search(r"\bvertical(?:ly)?\b|\bup and down\b", s) else
+        axis = ("y" if re.search(r"\bvertical(?:ly)?\b|\bup and down\b|\btop to bottom\b", s) else
                 "x" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bleft to right\b|\bside to side\b", s) else None)
         both = bool(re.search(r"\b(?:in|into|to|at) the (?:very |dead )?(?:center|middle)\b(?! of " + E + r")|"
                               r"\bdead center\b|\bcenter of the (?:page|canvas|slide|card|poster)\b|\bright in the "
@@ -561,7 +561,9 @@ def align(s: str) -> Intent | None:
     if re.search(r"\blevel with\b", s):
         # "fecha should finish level with the right side of the dashed box": that edge; else level on the row
         side = re.search(r"\blevel with the (left|right|top|bottom)(?: hand)?(?: (?:side|edge|end)s?)? of\b", s)
-        edge = side.group(1) if side else "level"
+        # ("… so it bottoms out level with the end of the bullets": the bottoms; "tops out": the tops)
+        out = re.search(r"\b(bottom|top)s? out level with\b", s)
+        edge = side.group(1) if side else out.group(1) if out else "level"
     ref_m = re.search(r"\b(?:with|to|as|against|on)(?: the (?:\w+ )?(?:edge|side|top|bottom|left|right|center|"
                       r"middle|baseline|start|beginning|end)s?(?: of)?)? (" + E + r")", s)
     refs = [int(ref_m.group(1)[1:])] if ref_m else []

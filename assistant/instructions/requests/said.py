@@ -119,6 +119,13 @@ PRAISE = re.compile(r"(?:(?:i|we) (?:really |just |do |so )?|really |just |so )?
                     r"(?:job|work|touch)\b")
 
 
+def problem_axis(said: str) -> str | None:
+    """The one axis a problem said is along ("shoved over to the right": x; "sits too low": y), or None."""
+    across = re.search(r"\b(?:left|right|sideways|leftwards|rightwards|horizontally|across)\b", said)
+    down = re.search(r"\b(?:high|higher|low|lower|up|down|vertically|top|bottom|above|below)\b", said)
+    return "x" if across and not down else "y" if down and not across else None
+
+
 def only_talk(request: str, remarks: list[str]) -> bool:
     """Whether a request none of whose clauses asks for an edit only talks about the design.
 
@@ -447,6 +454,9 @@ def reread(intent: Intent, text: str, *, size: bool = False) -> str:
 def reason_after(step: Any, steps: list[Any]) -> bool:
     """Whether a gap wanted, no length said, is why a move of the same elements made before it was asked for."""
     p = step.intent.params
+    if p.get("length") is None and p.get("op") == "more" and steps and steps[-1].kind == "nudge" and moved_by(
+            steps[-1].intent) and not set(steps[-1].patients) & set(step.patients):
+        return True  # "move date + room + time down 15px, give the headline some air": away from it, why
     return p.get("length") is None and p.get("op") in ("more", "less") and any(
         s.kind == "nudge" and moved_by(s.intent) and set(s.patients) == set(step.patients) for s in steps)
 

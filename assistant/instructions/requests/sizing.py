@@ -197,7 +197,8 @@ def to_percent(s: str) -> Intent | None:
                                          r"\d+(?:\.\d+)? (?:%|percent\b)(?: of (?:its|their|the) (?:current |"
                                          r"present )?size)?$", s) and not re.fullmatch(
             r"(?:E\d+ )+(?:(?:down|up) )?(?:to|at) (?:about |around |roughly |approximately |~)?\d+(?:\.\d+)? "
-            r"(?:%|percent)(?: (?:of )?(?:its|their|the) (?:current |present )?size)?", s):
+            r"(?:%|percent)(?: (?:of )?(?:(?:its|their|the) (?:current |present )?size|what E\d+ (?:is|are)"
+            r"(?: now)?))?", s):
         return None  # "take it down to 80 %", "make it 80 %", "scale the logo 120 %", "the title to 90 %", "… at 85 %"
     pct = am.percent(s)
     return Intent("resize", slots(s)[:1], params={"degree": am.degree(s), "factor": None, "fraction": None,

@@ -68,7 +68,7 @@ from assistant.instructions.requests.clauses import (
 from assistant.instructions.requests.clauses import (
     described as described_topic,
 )
-from assistant.instructions.requests.followups import amend_last, size_of_subject, text_follows
+from assistant.instructions.requests.followups import amend_last, move_is_how, size_of_subject, text_follows
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.mends import back_out, mend, purpose_pronoun, room_from_edge
@@ -111,6 +111,7 @@ from assistant.instructions.requests.said import (
     moved_by,
     only_talk,
     predicates,
+    problem_axis,
     reason_after,
     reread,
     sizes_said_once,
@@ -199,6 +200,7 @@ class _Reader:
         #: Why the element a problem placed its subject against was not found ("… isn't centred under the phone").
         self.against: Ask | None = None
         self.remarks: list[str] = []
+        self.clauses: list[str] = []  # every clause read, as said
         self.choices: list[str] = []
         #: Whether the last reference said with "their" pairs one element with each of those named before it.
         self.paired = False
@@ -440,6 +442,7 @@ class _Reader:
     # -- clauses -----------------------------------------------------------------------------
     def read(self, tokens: list[Token]) -> None:
         said = " ".join(t.text for t in tokens)
+        self.clauses.append(said)
         if PRAISE.match(said):  # "love the grey wedges at the bottom": what the designer likes, not an edit
             return self.remarks.append(said)
         k = held_tail([t.text for t in tokens])
@@ -456,9 +459,10 @@ class _Reader:
             self.steps[-1].intent.params["gap"] = length
             self.read(tokens[:k])
             return
-        if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in CARRIES:
-            self._carry(self.steps[-1])
-            return
+        if CARRY.fullmatch(said) and self.steps and self.steps[-1].kind in (*CARRIES, "swap"):
+            # ("swap 'Make your maps' and 'Analyze information' round, text and all": a swap of headings takes
+            # their sections)
+            return self._carry(self.steps[-1]) if self.steps[-1].kind != "swap" else None
         held = self.steps[-1] if self.steps else self.pending
         if text_follows(self.layout, held, said):  # "… give it another 10px or so, text follows"
             return
@@ -847,25 +851,14 @@ class _Reader:
     def _add(self, step: Step) -> None:
         kind = step.intent.kind = reread(step.intent, step.text)
         last = self.steps[-1] if self.steps else None
+        if kind == "center" and step.intent.params.get("axis") == "both" and len(self.clauses) > 1 and (
+                axis := problem_axis(self.clauses[-2])):
+            step.intent.params["axis"] = axis  # "X looks shoved over to the right, centre it in the band": across
         if kind == "center" and not step.refs and last is not None and last.refs and re.search(
                 r"\b(?:on|with|to) (?:that|this|the same|its) (?:line|row)\b", step.text):
             step.refs = list(last.refs)  # "tuck it right after the quote and centre it vertically on that line"
-        way = {d for d, _a in step.intent.params.get("moves", [])}
-        if kind == "nudge" and last is not None and last.kind == "gap" and last.intent.params.get("rel") is not None \
-                and last.intent.params.get("length") is None and moved_by(step.intent) and (
-                # ("give the right column a bit of air, move A and B 10px to the right": some of it, by that much)
-                all(i in last.patients or set(self.index.ancestors(i)) & set(last.patients) for i in step.patients)
-                if last.intent.params["rel"] != "between" else
-                set(last.patients) & set(step.patients) or set(last.refs) & set(step.patients)) or (
-                # "give the headline stack a little air below the black bar – move A and B down 1 mm": away from it
-                kind == "nudge" and last is not None and last.kind == "gap" and moved_by(step.intent) and
-                last.intent.params.get("length") is None and len(way) == 1 and (
-                    last.intent.params.get("rel"), way.pop()) in (
-                    ("below", "down"), ("under", "down"), ("beneath", "down"), ("underneath", "down"),
-                    ("after", "down"), ("above", "up"), ("over", "up"), ("before", "up"))):
-            # "a bit more room above the road sign, drop it 3mm"; "more room between the terminal and 'Get a head
-            # start.' please: move that line and the date block down 5 mm together": the move is how
-            self.steps.pop()
+        if move_is_how(last, step, self.index.ancestors):
+            self.steps.pop()  # "a bit more room above the road sign, drop it 3mm": the move is how
         if self.pending is not None:
             held = self.pending
             if kind == held.kind == "style" and held.intent.state and step.intent.state:
