@@ -83,3 +83,56 @@ def test_what_a_set_has_is_its_problem_and_the_set_is_the_one_under_the_heading(
     ids = ("flowRoot9045", "flowRoot9059", "flowRoot9079")
     gaps = [a[q].y - a[p].y2 for p, q in zip(ids, ids[1:])]
     assert abs(gaps[0] - gaps[1]) <= 1.0 and a["flowRoot9033"] == b["flowRoot9033"]
+
+
+def test_a_band_is_the_long_shape_and_a_problem_across_centres_across(tmp_path: Path) -> None:
+    b, a = _do("real/hunterosc_interest-meeting-square.svg", "Computer Science Club Network looks shoved over to the "
+                                                             "right, centre it in the purple band", tmp_path)
+    assert a["text1031"].cx == pytest.approx(a["rect839"].cx, abs=0.5)  # the band across the foot, not the tall panel
+    assert a["text1031"].y == pytest.approx(b["text1031"].y, abs=0.01)  # across only: it stays under the logos
+
+
+def test_two_lines_under_a_picture_are_the_ones_clear_of_it_and_where_each_goes_is_said(tmp_path: Path) -> None:
+    b, a = _do("real/hunterosc_interest-meeting-square.svg", "swap the two little lines under the photo, credit on "
+                                                             "the left and the join line on the right", tmp_path)
+    assert a["text7983"].x < b["text7983"].x and a["text1064"].x > b["text1064"].x
+    assert a["text1031"] == b["text1031"]  # the line set over the photo stays
+
+
+def test_top_to_bottom_is_vertically(tmp_path: Path) -> None:
+    b, a = _do("real/rdmo_postcard-back-de.svg", "sideways credit line should be centred top to bottom on the card",
+               tmp_path)
+    assert a["text821"].cy == pytest.approx(105 / 2, abs=0.5) and a["text821"].x == pytest.approx(b["text821"].x)
+
+
+def test_bottoms_out_level_with_the_end_of_a_list_is_the_bottoms(tmp_path: Path) -> None:
+    b, a = _do("osgeo/geonetwork_a4.svg", "drop the Analyze information section so it bottoms out level with the end "
+                                          "of the Easy configuration bullets", tmp_path)
+    assert a["la-section-3"].y2 == pytest.approx(a["la-item-1"].y2, abs=0.5)
+
+
+def test_a_swap_of_headings_text_and_all_swaps_their_sections(tmp_path: Path) -> None:
+    b, a = _do("osgeo/geonetwork_a4.svg", "swap 'Make your maps' and 'Analyze information' round, text and all",
+               tmp_path)
+    # "Analyze information" (with its text) now stands where "Make your maps" began, and that one below it
+    assert a["la-section-3"].y == pytest.approx(b["la-section-4"].y, abs=1)
+    assert a["la-section-4"].y > a["la-section-3"].y2
+
+
+def test_a_gutter_wanted_is_room_not_a_thing(tmp_path: Path) -> None:
+    b, a = _do("osgeo/geonetwork_a4.svg", "Welcome paragraph bleeds into the right hand column. make it narrower so "
+                                          "theres a proper gutter before 'Describe information using...'", tmp_path)
+    assert a["GeoNetwork-is-a-cata"].x2 <= a["Describe-information"].x - 8
+    assert a["OSGeo_project"] == b["OSGeo_project"]
+
+
+def test_a_share_of_what_it_is_now(tmp_path: Path) -> None:
+    b, a = _do("real/businesscard_back.svg", "title at 85% of what it is now", tmp_path)
+    assert a["text900"].width == pytest.approx(0.85 * b["text900"].width, rel=0.03)
+
+
+def test_room_asked_after_a_move_is_why(tmp_path: Path) -> None:
+    chat = ChatAssistant(import_svg(CORPUS / "real/ritlug_meetup-banner.svg"), model=None, out_dir=tmp_path,
+                         preview=False)
+    reply = chat.handle("move date + time down 15px, give the headline some air")
+    assert reply.edited and reply.text.count('"type"') == 1, reply.text  # one move, no gap of its own

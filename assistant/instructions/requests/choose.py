@@ -195,10 +195,12 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     names or m.quote):
                 bonus -= 1.5
             scores[eid] = scores.get(eid, 0.0) + bonus
-    if m.quote and head in _TEXT_KINDS and not _says_section(m):
-        # "header title 'Research data management'": the text quoted, not the group round it (the header band)
+    if m.quote and (head in _TEXT_KINDS or head is None) and not _says_section(m):
+        # "header title 'Research data management'": the text quoted, not the group round it (the header band); a
+        # quote alone names the text too where the group round it is pinned (a band), not where it is a button
         quoted = {e: s for e, s in scores.items() if index.layout.get(e).kind == "text" and s >= STRENGTH["quote"]}
-        for eid in [e for e in scores if index.layout.get(e).kind == "group"]:
+        for eid in [e for e in scores if index.layout.get(e).kind == "group" and (
+                head is not None or index.layout.get(e).pinned)]:
             if (inner := [quoted[d.id] for d in index.layout.descendants_of(eid) if d.id in quoted]):
                 scores[eid] = min(scores[eid], max(inner) - 1.0)
     if "body" in classes and not names and not m.quote and len(scores) > 1:
@@ -646,9 +648,12 @@ def _by_shape(m: Mention, scores: dict[str, float], unknown: str | None, index: 
     # lettering is drawn as outlines: a wide drawn shape, not a wide photo
     wide = {k: v for k, v in scores.items() if aspect(k) >= LETTERING_ASPECT and index.layout.get(k).kind == "shape"}
     rest = {k: v for k, v in scores.items() if k not in wide}
-    if _BANDS & set(m.words[-1:]):  # "the purple band": of the shapes, one long and narrow (not a tall panel)
-        long = {k: v for k, v in scores.items() if max(aspect(k), 1 / max(aspect(k), 1e-9)) >= 3.0}
-        return long or scores
+    top = max(scores.values())
+    tops = [k for k, v in scores.items() if v >= top - 0.5]
+    if _BANDS & set(m.words[-1:]) and all(index.layout.get(k).kind == "shape" for k in tops):
+        # "the purple band": of the shapes it may be, one long and narrow (not a tall panel)
+        long = [k for k in tops if max(aspect(k), 1 / max(aspect(k), 1e-9)) >= 3.0]
+        return {k: v for k, v in scores.items() if k in long or k not in tops} if long else scores
     if _LETTERING & set(m.words):
         return wide or scores
     if (_MARKS & set(m.words)) or (unknown is not None and unknown not in SAID_NOUNS):
