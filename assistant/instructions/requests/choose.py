@@ -650,8 +650,8 @@ def _by_shape(m: Mention, scores: dict[str, float], unknown: str | None, index: 
     rest = {k: v for k, v in scores.items() if k not in wide}
     top = max(scores.values())
     tops = [k for k, v in scores.items() if v >= top - 0.5]
-    if _BANDS & set(m.words[-1:]) and all(index.layout.get(k).kind == "shape" for k in tops):
-        # "the purple band": of the shapes it may be, one long and narrow (not a tall panel)
+    if _BANDS & set(m.words[-1:]) and _colours_said(m) and all(index.layout.get(k).kind == "shape" for k in tops):
+        # "the purple band": of the shapes of that colour, one long and narrow (not a tall panel)
         long = [k for k in tops if max(aspect(k), 1 / max(aspect(k), 1e-9)) >= 3.0]
         return {k: v for k, v in scores.items() if k in long or k not in tops} if long else scores
     if _LETTERING & set(m.words):

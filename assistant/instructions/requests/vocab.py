@@ -27,7 +27,7 @@ CLASS_WORDS: dict[str, str] = {
     "text": "text", "copy": "body", "paragraph": "body", "para": "body", "body": "body", "blurb": "body",
     "block": "text", "description": "body", "details": "body", "detail": "body", "intro": "body", "bullet": "body",
     "point": "body", "item": "body", "line": "line", "sentence": "text", "label": "text", "words": "text",
-    "word": "text", "wording": "text", "lettering": "text", "type": "text", "list": "body",
+    "wording": "text", "lettering": "text", "type": "text", "list": "body",
     # small print
     "caption": "caption", "credit": "credit", "footnote": "footnote", "question": "question", "footer": "caption",
     "note": "caption",
