@@ -136,3 +136,13 @@ def test_room_asked_after_a_move_is_why(tmp_path: Path) -> None:
                          preview=False)
     reply = chat.handle("move date + time down 15px, give the headline some air")
     assert reply.edited and reply.text.count('"type"') == 1, reply.text  # one move, no gap of its own
+
+
+def test_a_text_named_by_its_word_before_the_noun_word(tmp_path: Path) -> None:
+    b, a = _do("osgeo/osgeo-gsoc-A4.svg", "make the Guidelines word at the bottom about 20% larger", tmp_path)
+    assert a["text1453"].width / b["text1453"].width == pytest.approx(1.2, abs=0.05)
+
+
+def test_further_in_from_a_side_is_a_move_away_from_it(tmp_path: Path) -> None:
+    b, a = _do("osgeo/osgeo_a4.svg", "the url should sit 5mm further in from the right", tmp_path)
+    assert b["url"].x - a["url"].x == pytest.approx(5 * 96 / 25.4, abs=0.1) and a["url"].y == b["url"].y

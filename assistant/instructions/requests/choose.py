@@ -430,8 +430,8 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
     """
     said = [eid for eid, kind, _s in m.names if kind in ("part", "text") and not index.entry(eid).drawn
             and not {"url", "email"}.intersection(index.entry(eid).classes)]  # "eduroam logo": not by its web address
-    if not said or len(said) != len(m.names):
-        return set()
+    if not said or len(said) != len(m.names) or unknown == "word":
+        return set()  # (none; "the Guidelines word" is the text that says it)
     if unknown:
         return set(said)
     if not classes:

@@ -39,7 +39,8 @@ from assistant.instructions.requests.frame import Intent, slots
 RULES: list[Callable[[str], Intent | None]] = [
     sizing.confirm, sizing.span, sizing.end_at, sizing.size_against, placement.bound, placement.lock, placement.zorder,
     placement.swap, placement.separate, placement.inside,
-    placement.distribute, placement.gap, placement.match, placement.align, placement.place, placement.region,
+    placement.distribute, placement.further_in, placement.gap, placement.match, placement.align, placement.place,
+    placement.region,
     sizing.to_percent, placement.inset, placement.nudge,
 ]
 

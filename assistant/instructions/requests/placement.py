@@ -768,6 +768,22 @@ def inset(s: str) -> Intent | None:
     return Intent("edge", movers or slots(s[:m.start()]), [params["measured"]] if measured else [], params=params)
 
 
+_FURTHER_IN = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:further|farther|more) (?:in|inwards?) from "
+                         r"the (?P<side>left|right|top|bottom)\b")
+
+
+def further_in(s: str) -> Intent | None:
+    """"… should sit 2mm further in from the left": a move away from that side by that much."""
+    m = _FURTHER_IN.search(s)
+    length = am.first_length(f"{m.group('num')} {m.group('unit')}") if m else None
+    if m is None or length is None or not slots(s[:m.start()]):
+        return None
+    way = {"left": "right", "right": "left", "top": "down", "bottom": "up"}[m.group("side")]
+    lead = re.match(r"(?:(?:move|shift|push|nudge|put|set) )?(?:E\d+ (?:and |& )?)+", s)  # (not "… in the bar")
+    return Intent("nudge", slots(lead.group(0)) if lead else slots(s[:m.start()]),
+                  params={"moves": [(way, length)], "degree": "medium"})
+
+
 def nudge(s: str) -> Intent | None:
     """Moves by a direction and an amount: "up", "20px to the right", "a bit lower", "raise X"."""
     if re.search(r"\b(?:size|scale|font|type size|text size)\b.*\b(?:up|down)\b|\b(?:up|down) (?:a )?size\b|"

@@ -423,8 +423,6 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
                   flags=re.I)
     # "centre the word Date under the line": those words as the design has them
     text = re.sub(r"\b([Tt]he (?:word|words|label)) ([A-Z][\w.&-]*(?: [A-Z][\w.&-]*)*)\b(?!['\"])", r'\1 "\2"', text)
-    # "the Guidelines word": the same, said before the noun
-    text = re.sub(r"\b([Tt]he) ([A-Z][\w.&-]*(?: [A-Z][\w.&-]*)*) (words?)\b", r'\1 "\2" \3', text)
     for part, quoted in _split_quotes(_glyphs_quoted(text)):
         if quoted:
             tokens.append(Token(QUOTE_MARK, part.strip(), "quote"))
