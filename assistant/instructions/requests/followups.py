@@ -36,6 +36,9 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
     ``said`` is the clause's words, lower case; a clause said only as a remark goes into ``remarks``.
     """
     last = steps[-1] if steps else None
+    if last is not None and _NOT_SO.match(said):
+        remarks.append(said)  # "… should be centred under the map, not hanging left": how it is now, said again
+        return True
     gap_held = pending if pending is not None and pending.kind == "gap" else (
         last if last is not None and last.kind == "gap" else None)
     if gap_held is not None and (SET_IT.fullmatch(said) or GIVE_ROOM.fullmatch(said) or (
@@ -45,7 +48,7 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         # gap about 60px"; "James Shaw is glued to the email address. about 3mm gap between them": the gap it should be
         # ("…, add ~4px", "give it another 10px": that much more)
         added = re.match(r"(?:(?:please|pls|and|then|just) )*add\b", said) or re.search(
-            r"\b(?:another|extra|further)\b|\bmore$", said)
+            r"\b(?:another|extra|further)\b|\bmore$|\bmore (?:space|room|air|gap|spacing|breathing room)\b", said)
         gap_held.intent.params.update(op="more" if added else "set", length=length, added=bool(added))
         gap_held.intent.state = False
         return True
@@ -102,6 +105,10 @@ def text_follows(layout: Layout, held: Step | None, said: str) -> bool:
         last = below
     return True
 
+
+#: "…, not hanging left", "rather than at the top": what the edit before leaves behind, no edit of its own.
+_NOT_SO = re.compile(r"(?:and |but )?(?:not|rather than|instead of) (?!(?:too|so|as|that|more|less|any|bigger|smaller|"
+                     r"higher|lower|wider|narrower|taller|shorter)\b)")
 
 #: "… - 18px please": a size of type alone, for the text said before.
 _TYPE_SIZE_ONLY = re.compile(r"(?:(?:make it|set it|set it to|to|at|about|around|roughly|~) )*\d+(?:\.\d+)? "

@@ -53,7 +53,10 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     """Actions for a ``gap`` step (see :mod:`~assistant.instructions.requests.spacing`)."""
     # "give it 20px of space" where they are closer: 20px between them; "add 3mm between them": 3mm more than now
     p = {**step.intent.params, "added": step.intent.params.get("added") or bool(re.search(
-        r"\b(?:add|adding|more|extra|another|additional)\b", step.text))}
+        r"\b(?:add|adding|more|extra|another|additional)\b", step.text)),
+         # ("give it 4mm more space": that much more, however little there is now)
+         "more_said": bool(re.search(r"\d ?[a-z%]+ (?:more|extra)\b|\b(?:another|an extra) [\d.]+ ?[a-z%]+\b",
+                                     step.text))}
     rel = p.get("rel")
     if len(step.patients) >= 3 and not step.refs and rel in (None, "between") and not p.get("many") and (
             blocks := _two_blocks(step.patients, layout)):
@@ -67,7 +70,7 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
             refs := [r for r in step.refs if r not in step.patients]) == 1:
         return [_block_gap(step.patients, refs[0], layout, p)]
     if rel == "around" and step.patients:
-        return _room_around(step, layout)
+        return _room_around(step, layout, p)
     if rel in ("under", "below", "beneath", "underneath", "after", "above", "over", "before") and step.patients:
         anchor = layout.get(step.patients[0])
         above = rel in ("above", "over", "before")
@@ -147,7 +150,7 @@ def _new_gap(layout: Layout, gap: float, axis: str, p: dict[str, Any]) -> float:
         # ("… is cramped under the logos, give it about 4mm": that much between them, where it is less now; "give it
         # 1mm more room": that much more)
         # ("no breathing room …, add ~4px" where there is next to none: about that much)
-        added = p.get("added") and not 0 <= gap <= 0.5 * d
+        added = p.get("added") and (p.get("more_said") or not 0 <= gap <= 0.5 * d)
         new = (gap + d if added or gap >= d else d) if op == "more" else gap - d
         if op == "less" and p.get("moved"):
             return new  # "move the text 40px closer to the logo": by that much, as asked
@@ -159,15 +162,14 @@ def _new_gap(layout: Layout, gap: float, axis: str, p: dict[str, Any]) -> float:
     return max(new, 0.0)
 
 
-def _room_around(step: Step, layout: Layout) -> list[Actions]:
+def _room_around(step: Step, layout: Layout, p: dict[str, Any]) -> list[Actions]:
     """"Give the button some room": move it away from its nearest neighbour (or that neighbour away from it)."""
     el = layout.get(step.patients[0])
     others = [e for e in content(layout, {el.id}) if not fixes._related(layout, e.id, el.id)]
     if not others:
         raise CannotPlan(f"nothing is near {el.id!r} to make room against")
     nearest = layout.get(step.refs[0]) if step.refs else min(others, key=lambda e: e.box.distance(el.box))
-    return _ranked(_gap_change(layout, el.id, nearest.id, step.intent.params)
-                   + _gap_change(layout, nearest.id, el.id, step.intent.params))
+    return _ranked(_gap_change(layout, el.id, nearest.id, p) + _gap_change(layout, nearest.id, el.id, p))
 
 
 def _stack_gaps(step: Step, layout: Layout) -> list[Actions]:

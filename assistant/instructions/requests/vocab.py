@@ -172,8 +172,8 @@ NOT_NOUNS = {
     # people, who read the page but are not on it ("ppl have to write next to it")
     "ppl", "people", "folks", "someone", "somebody", "everyone", "everybody", "visitors", "readers", "users",
     "viewers", "attendees", "guests", "audience",
-    # what a gap is said to be ("so there's a proper gutter before it")
-    "proper", "decent", "reasonable", "generous", "healthy",
+    # what a gap is said to be ("so there's a proper gutter before it"), what a text looks like ("… and garbled")
+    "proper", "decent", "reasonable", "generous", "healthy", "garbled", "mangled", "jumbled", "scrambled",
     "almost", "nearly", "practically", "basically", "kisses", "kissing", "kiss", "hugs", "hugging", "grazes",
     # verbs that end a noun phrase ("the title feels oversized", "leave the badge alone")
     "ends", "sticks", "pokes", "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes",

@@ -369,9 +369,9 @@ _LENGTH_UNITS = {"px", "pixel", "pt", "point", "mm", "millimeter", "cm", "centim
 
 
 _SIDES_SWAPPED = re.compile(
-    r"\b(?:swap|flip|switch|reverse|turn|mirror)\s+(?:it|them|things|that|those|these|the two|everything)?\s*"
-    r"(?:round|around|over)?\s*[:;,\-\u2013\u2014]+\s*(?P<a>[^,;:.!?]{1,60}?)\s+(?:goes\s+|go\s+|on\s+|to\s+|at\s+)+"
-    r"(?:the\s+)?(?P<s1>right|left|top|bottom)\b[^,;:.!?]{0,20}[,;]\s*(?:and\s+)?(?P<b>[^,;:.!?]{1,60}?)\s+"
+    r"\b(?:swap|flip|switch|reverse|turn|mirror)\s+(?:it|them|things|that|those|these|the two|everything|the \w+)?\s*"
+    r"(?:round|around|over)?\s*[:;,\-\u2013\u2014]+\s*(?P<a>(?:[^,;:.!?]|\.(?=\w)){1,60}?)\s+(?:goes\s+|go\s+|on\s+|to\s+|at\s+)+"
+    r"(?:the\s+)?(?P<s1>right|left|top|bottom)\b[^,;:.!?]{0,20}[,;]\s*(?:and\s+)?(?P<b>(?:[^,;:.!?]|\.(?=\w)){1,60}?)\s+"
     r"(?:goes\s+|go\s+|on\s+|to\s+|at\s+)+(?:the\s+)?(?P<s2>right|left|top|bottom)\b", re.I)
 
 
