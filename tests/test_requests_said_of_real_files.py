@@ -146,3 +146,41 @@ def test_a_text_named_by_its_word_before_the_noun_word(tmp_path: Path) -> None:
 def test_further_in_from_a_side_is_a_move_away_from_it(tmp_path: Path) -> None:
     b, a = _do("osgeo/osgeo_a4.svg", "the url should sit 5mm further in from the right", tmp_path)
     assert b["url"].x - a["url"].x == pytest.approx(5 * 96 / 25.4, abs=0.1) and a["url"].y == b["url"].y
+
+
+def test_a_swap_said_with_what_it_is_for_is_the_swap(tmp_path: Path) -> None:
+    b, a = _do("real/hunterosc_winter-bash.svg", "flip Open Source Club and Winter Bash so the big title is on top",
+               tmp_path)
+    assert a["la-unit-1"].y < a["la-unit-2"].y and a["la-unit-1"].y == pytest.approx(b["la-unit-2"].y, abs=1)
+
+
+def test_an_amount_more_is_that_much_more_however_tight_it_is(tmp_path: Path) -> None:
+    b, a = _do("real/hunterosc_spring-into-code-flyer.svg", "Spring Break 2020 is tight under the title, give it 4mm "
+                                                            "more space", tmp_path)
+    before = b["text4594"].y - b["flowRoot834"].y2
+    assert a["text4594"].y - a["flowRoot834"].y2 == pytest.approx(before + 4, abs=0.1)  # mm, the file's unit
+
+
+def test_what_is_wrong_said_again_after_the_edit_is_no_edit_of_its_own(tmp_path: Path) -> None:
+    b, a = _do("osgeo/mapbender_a4.svg", "caption 'Mapbender Application' should be centred under the map screenshot, "
+                                         "not hanging left", tmp_path)
+    caption, shot = a["Together-these-appro-2"], a["image3731"]
+    assert caption.cx == pytest.approx(shot.cx, abs=1) and caption.y == b["Together-these-appro-2"].y
+
+
+def test_the_values_are_the_texts_beside_their_labels(tmp_path: Path) -> None:
+    b, a = _do("real/linuxdays_eduguest-card.svg", "nudge the user / pass values down 3px so the password clears the "
+                                                   "logo", tmp_path)
+    assert a["text4780"].y > b["text4780"].y and a["g4861"] == b["g4861"] and a["text4915"] == b["text4915"]
+
+
+def test_spacing_said_to_be_uneven_is_evened_and_the_gaps_are_no_thing_to_resize(tmp_path: Path) -> None:
+    b, a = _do("real/cbmm_poster.svg", "questions under Thrust 4 are unevenly spaced, some gaps are way bigger. make "
+                                       "the gaps between them equal", tmp_path)
+    assert all(a[k].height == pytest.approx(b[k].height) for k in b if k.startswith("flowRoot7365"))
+
+
+def test_where_a_text_starts_wrongly_is_a_problem_not_a_place(tmp_path: Path) -> None:
+    b, a = _do("real/cbmm_poster.svg", "'Our Research' starts 25px left of the thrust headings under it. line it up "
+                                       "with them", tmp_path)
+    assert a["text6441-6"].y == b["text6441-6"].y and a["text6441-6"].x == pytest.approx(a["text6445"].x, abs=0.5)

@@ -717,7 +717,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                        "to": "element", "target_id": target.id}
                       for c in el.children if backdrop is not None and layout.get(c).kind == "text"]
             ways.append([[{"type": "resize", "id": target.id, dim: round(size, 3), "anchor": a, "keep_aspect": False},
-                          *labels] for a in resize_anchors(layout, el)])
+                          *labels] for a in ([p["anchor"]] if p.get("anchor") else resize_anchors(layout, el))])
         if ways:  # each alternative stretches every one of them ("widen both tabs"), each its k-th way
             return [[x for w in ways for x in w[min(k, len(w) - 1)]] for k in range(max(len(w) for w in ways))]
     if p.get("span") and len(step.refs) == 2 and len(step.patients) == 1:

@@ -533,7 +533,7 @@ def _unknown_pool(noun: str | None, index: ElementIndex, colours: set[str] | fro
     A thing of a colour no picture has is a shape of that colour, ornament or not ("the yellow wedge").
     """
     tops = [i for i in index.content_ids() if index.layout.get(i).group is None]
-    if noun in SAID_NOUNS:
+    if noun in SAID_NOUNS or noun in ("value", "values"):  # ("the user / pass values": the texts beside the labels)
         return [i for i in tops if index.entry(i).classes.get("text", 0.0) > 0] or tops
     pool = _pictures(index) or tops
     if colours and not any(_colour_of(i, index) in colours or _colours_near(i, index) & colours for i in pool):

@@ -36,7 +36,7 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
     ``said`` is the clause's words, lower case; a clause said only as a remark goes into ``remarks``.
     """
     last = steps[-1] if steps else None
-    if last is not None and _NOT_SO.match(said):
+    if last is not None and _NOT_SO.match(said) and not re.search(r"\b(?:it|them|this|that|those|these)\b", said):
         remarks.append(said)  # "… should be centred under the map, not hanging left": how it is now, said again
         return True
     gap_held = pending if pending is not None and pending.kind == "gap" else (

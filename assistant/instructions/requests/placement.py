@@ -205,7 +205,10 @@ def distribute(s: str) -> Intent | None:
                  r"off))\b|"
                  # "… more room above A than above B. make the two gaps match"
                  r"\b(?:the )?(?:two |2 |both |those |these |all (?:the )?)?(?:gaps|spaces|distances) "
-                 r"(?:match|equal|the same|even)\b",
+                 r"(?:match|equal|the same|even)\b|"
+                 # "the questions under Thrust 4 are unevenly spaced", "make the gaps between them equal"
+                 r"\b(?:unevenly|irregularly|inconsistently|randomly|oddly) spaced\b|"
+                 r"\b(?:gaps|spaces|spacing|distances) between E\d+ (?:equal|even|the same|consistent|regular)\b",
                  s) and not re.search(
                  r"\b(?:width|height|size|wide|tall)\b", s):
         axis = ("horizontal" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bside by side\b|\bin a row\b", s)

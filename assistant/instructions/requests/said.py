@@ -38,6 +38,10 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
                        r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
+                       # "'Our Research' starts 25px left of the headings under it": where it is, and wrong
+                       r"(?:starts?|begins?|ends?|finishes|stops?) (?=(?:about |around |roughly |~)?\d|(?:a (?:bit|"
+                       r"little|touch) |way |much |slightly )?(?:left|right|lower|higher|further|before|after|above|"
+                       r"below|short|past|beyond|too)\b)|"
                        # "the three paragraphs under X have uneven spacing": what they have is wrong
                        r"(?:has|have|got) (?:an? |some |too much |too little |way too much |very |really |quite )?"
                        r"(?:uneven|inconsistent|irregular|unequal|different|odd|weird|random|bad|wonky|messy|"

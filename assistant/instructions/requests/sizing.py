@@ -117,6 +117,9 @@ CLEAR_SAID = re.compile(r"\bso (?:that )?there (?:is|are|will be) (?:a |an )?(?:
 
 def resize(s: str) -> Intent | None:
     """Size changes: "bigger", "shrink", "twice as big", "20 % smaller", "300px wide", "wider"."""
+    if re.match(r"(?:some|the|these|those|a few|two|both|all)? ?(?:of the )?(?:gaps|spaces|spacing|space|distances|"
+                r"margins|gutters)\b", s):
+        return None  # "… unevenly spaced, some gaps are way bigger": what is wrong with the spacing, no size of any
     factor = am.factor(s)
     frac = am.fraction(s)
     pct = am.percent(s)
@@ -127,6 +130,14 @@ def resize(s: str) -> Intent | None:
         # "narrow it so there's a 20px gutter": narrower
         wider = re.search("(?P<w>.+)", {"narrow": "narrower", "widen": "wider", "lengthen": "longer",
                                          "shorten": "shorter"}[verb.group("v")])
+    halved = re.search(r"\b(?:halve|double|triple)(?: E\d+| the)? (?P<d>height|width)\b|\b(?:half|twice|double|three "
+                       r"times) as (?P<a>tall|wide|high)\b", s)
+    if halved and not wider and am.factor(s) is not None:
+        # "halve its height", "half as wide": that one side, by that factor (a shape stretches; type scales)
+        grows = am.factor(s) > 1
+        side = halved.group("d") or {"tall": "height", "high": "height", "wide": "width"}[halved.group("a")]
+        wider = re.search("(?P<w>.+)", ("taller" if grows else "shorter") if side == "height" else (
+            "wider" if grows else "narrower"))
     too = re.search(r"\btoo (?P<w>tall|wide|short|narrow|long|thin|high)\b", s)
     if too and not wider:  # "the photo is too tall" asks for it shorter
         opposite = {"tall": "shorter", "high": "shorter", "wide": "narrower", "long": "shorter",

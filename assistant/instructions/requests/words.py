@@ -416,7 +416,12 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
                   else "the top ", text, flags=re.I)
     # "swap it round: logo on the right, words on the left": those two change places
     text = _SIDES_SWAPPED.sub(lambda m: f"swap {m.group('a')} and {m.group('b')}" if m.group("s1") != m.group("s2")
+                              and not re.search(r"\b(?:and|&|plus)\b", m.group("a") + " " + m.group("b"))
                               else m.group(0), text)
+    # "so there's at least 2mm of white before the divider": of space, no white element
+    text = re.sub(r"\b(\d+(?:\.\d+)?\s?(?:mm|px|pt|cm))\s+of\s+(?:white|white\s?space|clear\s+space|empty\s+space|"
+                  r"blank)\b",
+                  r"\1 of space", text, flags=re.I)
     # "indent the 'Projekt' list by three mm": a move to the right by that much
     text = re.sub(r"\b(?P<v>indent|outdent|unindent)\b(?P<what>[^.;!?]{1,120}?)\bby\b",
                   lambda m: f"move{m.group('what')}{'right' if m.group('v') == 'indent' else 'left'} by", text,
