@@ -49,8 +49,9 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 27 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv``): real files of the corpus."""
-    return [p for batch in [*"cdefghijklmnopqrstuvwxyz", "za"] for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
+    """Batches 3 to 31 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_ze.tsv``): real files."""
+    batches = [*"cdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze"]
+    return [p for batch in batches for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
 @dataclass
@@ -259,6 +260,10 @@ _LATER = {
     "y": (25, "eight more real files, a twenty-third writer"),
     "z": (26, "eight real files used least, a twenty-fourth writer"),
     "za": (27, "eight more real files, a twenty-fifth writer"),
+    "zb": (28, "eight real files used least, a twenty-sixth writer"),
+    "zc": (29, "eight more real files, a twenty-seventh writer"),
+    "zd": (30, "eight real files used least, a twenty-eighth writer"),
+    "ze": (31, "eight more real files, a twenty-ninth writer"),
 }
 
 

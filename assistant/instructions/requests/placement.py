@@ -661,6 +661,10 @@ def region(s: str) -> Intent | None:
     if m and slots(s[:m.start()]):  # "snap 'your' to the left edge of 'network!'": that element's edge
         return Intent("align", slots(s[:m.start()]), [int(m.group(2)[1:])],
                       params={"edge": m.group("e"), "page": False})
+    m = re.search(r"\b(?:to|at|on|against|with) (" + E + r") (?P<e>top|bottom|left|right) (?:edge|side)s?$", s)
+    if m and slots(s[:m.start()]):  # "snap 'What is Publican?' to the paragraph's left edge": the same
+        return Intent("align", slots(s[:m.start()]), [int(m.group(1)[1:])],
+                      params={"edge": m.group("e"), "page": False})
     m = re.search(r"\b(?:to|at|on|against|along|toward|towards|onto|in|into) (?:the )?(?:very |far )?"
                   r"(?P<e>top|bottom|left|right)(?: (?:edge|side|margin|half|of the (?:page|canvas|slide|card|poster|"
                   r"cover|flyer)))?\b|^(?:" + E + r" )+(?:to )?(?P<e2>top|bottom)$|\b(?P<e3>top|bottom|left|right) "
