@@ -41,8 +41,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 2326
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (1664 met and 259 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (1666 met and 257 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 1662, missed
-    assert res["wrong_edits"] <= 261
+    assert res["met"] >= 1664, missed
+    assert res["wrong_edits"] <= 259
     assert res["seconds"] < 1.5

@@ -184,3 +184,10 @@ def test_where_a_text_starts_wrongly_is_a_problem_not_a_place(tmp_path: Path) ->
     b, a = _do("real/cbmm_poster.svg", "'Our Research' starts 25px left of the thrust headings under it. line it up "
                                        "with them", tmp_path)
     assert a["text6441-6"].y == b["text6441-6"].y and a["text6441-6"].x == pytest.approx(a["text6445"].x, abs=0.5)
+
+
+def test_what_a_line_is_lined_up_with_is_all_that_the_with_names(tmp_path: Path) -> None:
+    b, a = _do("real/linuxdays_eduguest-card.svg", "why is the czech note indented? line its left edge up with the "
+                                                   "user:/pass: labels", tmp_path)
+    assert a["flowRoot6337"].x == pytest.approx(b["text4915"].x, abs=0.5)
+    assert a["text4780"] == b["text4780"] and a["text4943"] == b["text4943"]  # the values stay where they are

@@ -568,8 +568,9 @@ def align(s: str) -> Intent | None:
         out = re.search(r"\b(bottom|top)s? out level with\b", s)
         edge = side.group(1) if side else out.group(1) if out else "level"
     ref_m = re.search(r"\b(?:with|to|as|against|on)(?: the (?:\w+ )?(?:edge|side|top|bottom|left|right|center|"
-                      r"middle|baseline|start|beginning|end)s?(?: of)?)? (" + E + r")", s)
-    refs = [int(ref_m.group(1)[1:])] if ref_m else []
+                      r"middle|baseline|start|beginning|end)s?(?: of)?)? (" + E + r"(?: (?:and|&) " + E + r")*)", s)
+    # ("… up with the user and pass labels": what it lines up with, all of it)
+    refs = [int(x[1:]) for x in re.findall(r"E\d+", ref_m.group(1))] if ref_m else []
     page = bool(re.search(r"\b(?:to|with|on) the (?:page|canvas|margins?|slide|card|poster|edge)\b|"
                           r"\b(?:left|right|top|bottom) (?:margin|edge of the (?:page|canvas))\b", s))
     return Intent("align", [n for n in slots(s) if n not in refs], refs, params={"edge": edge, "page": page})
