@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.instructions.requests.choose import best_candidates, score_mention
 from assistant.instructions.requests.colours import COLOUR_WORDS
 from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.index import ElementIndex
@@ -131,8 +132,6 @@ def _holds(skel: str, mentions: list, index: ElementIndex) -> bool:
 
     "the logo under the title, smaller" names the logo that is under the title (not a move), when there is one.
     """
-    from assistant.instructions.requests.choose import best_candidates, score_mention  # (choose reads clauses' kin)
-
     rel = _REL_NAMED.fullmatch(skel).group("rel")
     found = [best_candidates(score_mention(m, index), index) for m in mentions[:2]]
     if len(found) < 2 or len(found[0]) != 1 or not found[1]:
