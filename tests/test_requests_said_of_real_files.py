@@ -58,9 +58,10 @@ def test_a_slide_named_by_part_of_its_heading_and_a_verb_in_a_list_of_texts(tmp_
     assert max(gaps) - min(gaps) <= 1.0
 
 
-def test_a_size_said_alone_after_a_dash_is_the_texts_type_size(tmp_path: Path) -> None:
+@pytest.mark.parametrize("request_", ["url in the footer - 18px please", "the url in the footer. 18px please"])
+def test_a_size_said_alone_after_a_dash_is_the_texts_type_size(request_: str, tmp_path: Path) -> None:
     chat = ChatAssistant(import_svg(CORPUS / "osgeo/osgeo_a4.svg"), model=None, out_dir=tmp_path, preview=False)
-    assert chat.handle("url in the footer - 18px please").edited
+    assert chat.handle(request_).edited
     assert chat.document.layout.get("url").font_size == pytest.approx(18, abs=0.01)
 
 

@@ -35,6 +35,7 @@ from assistant.instructions.requests.plan import (
     stretchable,
     text_ids,
     typical_gap,
+    widest_split,
     world_length,
 )
 from assistant.instructions.requests.scope import copies
@@ -60,18 +61,10 @@ def _swap_sides(ids: list[str], layout: Layout) -> Actions:
     one block, so the pair keeps its outer edges: the first set ends where the second ended, the second starts where
     the first started.
     """
-    best: tuple[float, str, list[str], list[str]] | None = None
-    for axis in ("x", "y"):
-        lo = (lambda b: b.x) if axis == "x" else (lambda b: b.y)
-        hi = (lambda b: b.x2) if axis == "x" else (lambda b: b.y2)
-        order = sorted(ids, key=lambda i: lo(layout.get(i).box))
-        for k in range(1, len(order)):
-            gap = lo(layout.get(order[k]).box) - max(hi(layout.get(i).box) for i in order[:k])
-            if gap > 0 and (best is None or gap > best[0]):
-                best = (gap, axis, order[:k], order[k:])
-    if best is None:
+    splits = [(split, axis) for axis in ("x", "y") if (split := widest_split(layout, ids, axis)) and split[0] > 0]
+    if not splits:
         return []
-    _gap, axis, first, second = best
+    (_gap, first, second), axis = max(splits, key=lambda s: s[0][0])
     u1, u2 = (Box.union_all([layout.get(i).box for i in part]) for part in (first, second))
     d1, d2 = (u2.x2 - u1.x2, u1.x - u2.x) if axis == "x" else (u2.y2 - u1.y2, u1.y - u2.y)
     return [{"type": "move", "ids": part, "dx": round(d, 3) if axis == "x" else 0.0,

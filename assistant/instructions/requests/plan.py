@@ -152,6 +152,23 @@ def typical_gap(layout: Layout, axis: str = "vertical") -> float:
     return min(max(g, 0.01 * side), 0.05 * side)
 
 
+def widest_split(layout: Layout, ids: list[str], axis: str) -> tuple[float, list[str], list[str]] | None:
+    """``ids`` split in two along ``axis`` ("x" or "y") where the widest gap between them lies: (gap, before, after).
+
+    The gap is from the far edge of those before to the near edge of the first after; it is negative where they run
+    into each other. None for fewer than two elements.
+    """
+    lo = (lambda b: b.x) if axis == "x" else (lambda b: b.y)
+    hi = (lambda b: b.x2) if axis == "x" else (lambda b: b.y2)
+    order = sorted(ids, key=lambda i: lo(layout.get(i).box))
+    splits = [(lo(layout.get(order[k]).box) - max(hi(layout.get(i).box) for i in order[:k]), k)
+              for k in range(1, len(order))]
+    if not splits:
+        return None
+    gap, k = max(splits)
+    return gap, order[:k], order[k:]
+
+
 def gap_between(a: Box, b: Box, axis: str) -> float:
     """The gap between two boxes along ``axis`` (negative when they overlap on it)."""
     if axis == "vertical":
@@ -266,4 +283,4 @@ def world_length(layout: Layout, length: am.Length, axis: str) -> float:
 
 __all__ = ["Step", "stretchable", "need", "world_length", "CannotPlan", "Actions", "resize_anchors",
            "scale_alternatives", "typical_gap", "gap_between", "neighbour_below", "step_amount", "arrangement",
-           "scale_factor", "GROWING_STRETCHES", "content", "text_ids", "Intent"]
+           "scale_factor", "GROWING_STRETCHES", "content", "text_ids", "Intent", "widest_split"]

@@ -28,6 +28,7 @@ from assistant.instructions.requests.plan import (
     need,
     neighbour_below,
     typical_gap,
+    widest_split,
     world_length,
 )
 
@@ -107,12 +108,10 @@ def _two_blocks(ids: list[str], layout: Layout) -> tuple[list[str], list[str]] |
     The two may run into each other a little ("the body text is crashing into the links"), by less than half the
     height of the lower.
     """
-    order = sorted(ids, key=lambda i: layout.get(i).box.y)
-    best = max(((layout.get(order[k]).box.y - max(layout.get(i).box.y2 for i in order[:k]), k)
-                for k in range(1, len(order))), default=(0.0, 0))
-    if best[1] == 0 or best[0] <= -0.5 * min(layout.get(i).box.height for i in order[best[1]:]):
+    split = widest_split(layout, ids, "y")
+    if split is None or split[0] <= -0.5 * min(layout.get(i).box.height for i in split[2]):
         return None
-    upper, lower = order[:best[1]], order[best[1]:]
+    _gap, upper, lower = split
     side_by_side = any(len(part) > 1 and apart_axis(layout.get(part[0]).box, layout.get(part[1]).box) == "horizontal"
                        for part in (upper, lower))
     return (upper, lower) if side_by_side else None
