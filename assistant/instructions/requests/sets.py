@@ -160,7 +160,7 @@ def counted_members(index: ElementIndex, picked: str, count: int | None) -> list
                and index.layout.get(c).role not in ("decoration", "background")]
     if len(members) != count:
         roles = [index.layout.get(c).role for c in members]
-        common = max(set(roles), key=roles.count) if roles else None
+        common = max(roles, key=roles.count) if roles else None  # (of two as common, the first: the same each run)
         members = [c for c in members if index.layout.get(c).role == common]
     return index.reading_order(members) if len(members) == count else None
 
