@@ -48,6 +48,7 @@ from assistant.instructions.requests.plan import resize_anchors
 from assistant.instructions.requests.refs import find_mentions
 from assistant.instructions.requests.words import tokenise
 from assistant.render.drawn import ReadAhead, drawn_words, read_ahead
+from assistant.render.looks import Look, looks
 
 
 @dataclass
@@ -215,6 +216,11 @@ def picture_reader(doc: Document) -> Callable[[list[str]], dict[str, str]]:
     return lambda ids: drawn_words(doc, ids)
 
 
+def picture_looks(doc: Document) -> Callable[[list[str]], dict[str, Look]]:
+    """What the understander asks to see how pictures of ``doc`` look ("the purple cable", "the round photo")."""
+    return lambda ids: looks(doc, ids)
+
+
 def read_pictures_ahead(doc: Document) -> ReadAhead | None:
     """Start reading the words drawn in the pictures of ``doc`` in the background (see ``drawn.read_ahead``).
 
@@ -241,7 +247,8 @@ class RequestRunner:
     def handle(self, text: str) -> Outcome:
         """Understand ``text`` and carry it out (or answer why not)."""
         layout = self.session.document.layout
-        u = understand(text, layout, self.context, read=picture_reader(self.session.document))
+        u = understand(text, layout, self.context, read=picture_reader(self.session.document),
+                       see=picture_looks(self.session.document))
         if u.status == "command" and u.command is not None:
             return self._command(u.command)
         if u.status != "edit" and self.pending is not None and u.status in ("not_understood", "missing", "question"):
@@ -311,7 +318,8 @@ class RequestRunner:
         layout = self.session.document.layout
         ctx = RequestContext(last_ids=list(self.context.last_ids), prefer=list(new), force=list(new),
                              replace=list(old))
-        u = _with_choice(understand(request, layout, ctx, read=picture_reader(self.session.document)), old, new)
+        u = _with_choice(understand(request, layout, ctx, read=picture_reader(self.session.document),
+                                    see=picture_looks(self.session.document)), old, new)
         outcome = self._run(u, request)
         if outcome.edited:
             self.context.last_choice = list(new)

@@ -80,13 +80,14 @@ def _reader() -> Any:
     return _engine
 
 
-def _nodes_of(doc: Document, element: Element) -> list[str]:
+def nodes_of(doc: Document, element: Element) -> list[str]:
+    """The ids of the XML nodes that draw ``element`` and its members."""
     return [n for e in [element, *doc.layout.descendants_of(element.id)] for n in e.nodes]
 
 
 def _key(doc: Document, element: Element, by_id: dict[str, etree._Element]) -> str:
     h = hashlib.sha1(_READING.encode())
-    for xml_id in _nodes_of(doc, element):
+    for xml_id in nodes_of(doc, element):
         node = by_id.get(xml_id)
         if node is not None:
             h.update(etree.tostring(node))
@@ -98,7 +99,7 @@ def _key(doc: Document, element: Element, by_id: dict[str, etree._Element]) -> s
 _REF = re.compile(r"#([^\s)'\"]+)")
 
 
-def _alone(doc: Document, element: Element) -> etree._ElementTree:
+def alone(doc: Document, element: Element) -> etree._ElementTree:
     """A copy of ``doc``'s tree with only ``element`` drawn: its nodes, what holds them and what they refer to.
 
     Everything else is cut from the copy (not hidden), so a poster of embedded screenshots is not parsed again
@@ -108,7 +109,7 @@ def _alone(doc: Document, element: Element) -> etree._ElementTree:
     root = tree.getroot()
     by_id = {n.get("id"): n for n in root.iter() if isinstance(n.tag, str) and n.get("id")}
     keep: set[etree._Element] = set()
-    todo = [by_id[n] for n in _nodes_of(doc, element) if n in by_id]
+    todo = [by_id[n] for n in nodes_of(doc, element) if n in by_id]
     while todo:
         node = todo.pop()
         if node in keep:
@@ -233,7 +234,7 @@ def _known(key: str) -> str | None:
 def _read_element(engine: Any, doc: Document, element: Element) -> str:
     width, height = _size(element.box)
     try:
-        image = render_image(_alone(doc, element), region=element.box, width=width, height=height)
+        image = render_image(alone(doc, element), region=element.box, width=width, height=height)
         ground = _on_ground(np.asarray(image.convert("RGBA")))
         with _engine_lock:  # one reader, one picture at a time (the chat's thread and the one reading ahead)
             return _words(_read(engine, ground))
@@ -326,4 +327,4 @@ def read_ahead(doc: Document, ids: list[str]) -> ReadAhead | None:
     return ReadAhead(doc.copy(), list(ids))
 
 
-__all__ = ["MAX_READ", "ReadAhead", "cache_dir", "drawn_words", "read_ahead"]
+__all__ = ["MAX_READ", "ReadAhead", "alone", "cache_dir", "drawn_words", "nodes_of", "read_ahead"]

@@ -26,6 +26,7 @@ from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_
 from assistant.instructions.requests.language import LANGUAGES, language_of
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import WEIGHT_WORDS, Mention, find_mentions
+from assistant.instructions.requests.seen import by_look, seen_families
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
     EDGE_WORDS,
@@ -308,7 +309,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid, s in list(scores.items()):
             if (tag := _tag_of(eid, index)) is not None:
                 scores[tag] = max(scores.get(tag, 0.0), s + 0.1)
-    return scores
+    return by_look(m, scores, best_candidates(scores, index), index)
 
 
 def _tile_under(names: list[tuple[str, str, float]], m: Mention, index: ElementIndex) -> dict[str, float]:
@@ -609,8 +610,14 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
     wanted = _colours_said(m, quoted)
     if not wanted or not scores:
         return scores
+    # a photo, or a drawing with no fill of its own: the colours its render shows ("the green map")
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}
     near = {k: v for k, v in scores.items() if _colours_near(k, index) & wanted}  # "violet" for a blue-violet
+    if not kept and not near:
+        # no fill is of or near that colour: a photo, or a drawing with no fill of its own, whose render shows it
+        seen = seen_families([k for k in scores if _colour_of(k, index) is None], index)
+        kept = {k: v for k, v in scores.items() if wanted & seen.get(k, _UNSEEN)[0]}
+        near = {k: v for k, v in scores.items() if wanted & seen.get(k, _UNSEEN)[1]}
     if not kept and not near and not m.quote and all(
             _colour_of(k, index) is not None and index.layout.get(k).kind == "shape" for k in scores) and not any(
             wanted & near_families(rgb, spread=FAR_HUE) for k in scores for d in _painted(k, index)
@@ -619,6 +626,8 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
     return kept or near or scores
 
 
+#: What a picture not looked at shows: no colour.
+_UNSEEN: tuple[set[str], set[str]] = (set(), set())
 #: Hue (degrees) within which a colour said may still name a flat shape of another family.
 FAR_HUE = 40.0
 #: Nouns for words drawn as lettering, and for a compact mark or picture beside them.

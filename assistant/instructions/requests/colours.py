@@ -75,7 +75,7 @@ def element_family(e: Element) -> str | None:
     return family(rgb) if rgb is not None else None
 
 
-def near_families(rgb: tuple[float, float, float], spread: float = 12.0) -> set[str]:
+def near_families(rgb: tuple[float, float, float], spread: float = 15.0) -> set[str]:
     """The family of a colour and those a person may also call it.
 
     A hue within ``spread`` degrees of the border between two families is either (#402c8c is blue to one

@@ -23,7 +23,7 @@ that order.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -31,6 +31,7 @@ from assistant.document import Element, Layout
 from assistant.instructions.requests.vocab import CLASS_WORDS, FUNCTION_WORDS
 from assistant.instructions.requests.words import fold, squash
 from assistant.instructions.select import is_full_bleed
+from assistant.render.looks import Look
 
 #: Strength of each kind of match between a mention and an element.
 STRENGTH = {"id": 10.0, "name": 10.0, "quote": 12.0, "text": 9.0, "family": 8.0, "part": 6.0, "token": 4.0,
@@ -197,8 +198,12 @@ class Entry:
 class ElementIndex:
     """Names, texts and classes of every element of ``layout`` (see the module docstring)."""
 
-    def __init__(self, layout: Layout, page: int | None = None, drawn: Mapping[str, str] | None = None) -> None:
+    def __init__(self, layout: Layout, page: int | None = None, drawn: Mapping[str, str] | None = None,
+                 see: Callable[[list[str]], Mapping[str, Look]] | None = None) -> None:
         self.layout = layout
+        #: ids → how those elements look on a render (``assistant.render.looks``); None where nothing renders.
+        self.see = see
+        self._looks: dict[str, Look | None] = {}
         #: Words read from the renders of pictures (``assistant.render.drawn``), by id.
         self.drawn = dict(drawn or {})
         #: The page the request named (None: every page).
@@ -350,6 +355,16 @@ class ElementIndex:
     def entry(self, element_id: str) -> Entry:
         """The entry of one element."""
         return self.entries[element_id]
+
+    def looks(self, ids: list[str]) -> dict[str, Look]:
+        """How each of ``ids`` looks on its render, where the index can see (each rendered once)."""
+        if self.see is None:
+            return {}
+        todo = [i for i in ids if i not in self._looks]
+        if todo:
+            seen = self.see(todo)
+            self._looks.update({i: seen.get(i) for i in todo})
+        return {i: look for i in ids if (look := self._looks.get(i)) is not None}
 
     def panel_ids(self) -> list[str]:
         """Ids of the backgrounds that are not the whole page: bands and panels behind content."""

@@ -452,7 +452,10 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
             skeleton.append(tokens[i].text)
             i += 1
             continue
-        if tokens[i].text in INTENT_WORDS and i not in spans and all(t.text in _LEAD_WORDS for t in tokens[:i]):
+        # ("colour ACM logo is a bit far …": which version of a picture, not "colour the logo …")
+        version = tokens[i].text in _IN_COLOUR and i + 1 < len(tokens) and ((i + 1) in spans or _is_noun(tokens[i + 1]))
+        if tokens[i].text in INTENT_WORDS and i not in spans and all(t.text in _LEAD_WORDS for t in tokens[:i]) and \
+                not version:
             # a request starting with a verb: "line the photo up …", "could you centre the caption …"
             skeleton.append(tokens[i].text)
             i += 1
@@ -626,6 +629,11 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if j < len(tokens) and tokens[j].text == "else":
                 m.others, j = True, j + 1
             break
+        if w in _IN_COLOUR and not m.has_head and j + 1 < len(tokens) and (
+                _is_noun(tokens[j + 1]) or (j + 1) in spans):
+            m.words.append(w)  # "the colour ACM logo": its full-colour version
+            j, started = j + 1, True
+            continue
         if w in WEIGHT_WORDS and not m.has_head and j + 1 < len(tokens) and (CLASS_WORDS.get(tokens[j + 1].text) in (
                 "body", "text", "line", "heading", "title", "subtitle", "caption", "credit") or (j + 1) in spans):
             m.words.append(w)  # "the bold intro paragraph": its weight says which
@@ -663,6 +671,8 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
     return m, j
 
 
+#: "Colour" said before a noun: which version of a picture ("the colour ACM logo"), not a property to change.
+_IN_COLOUR = frozenset({"color", "colored", "colorful"})
 #: Words that follow a noun, not a verb: "the date line is …", "the name line should …".
 _AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "sits", "should", "could", "needs",
                               "has", "and", "in", "on", "at", "of", "from", "to", "by", "under", "below", "above",

@@ -133,6 +133,7 @@ from assistant.instructions.requests.trailing import trailing_place
 from assistant.instructions.requests.turns import TurnCommand, turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, tokenise
+from assistant.render.looks import Look
 
 #: Relations that say which items of a heading are meant ("the questions under Thrust 1").
 _UNDER = ("under", "below", "beneath", "underneath")
@@ -939,11 +940,14 @@ class _Reader:
 
 
 def understand(text: str, layout: Layout, context: RequestContext | None = None,
-               read: Callable[[list[str]], Mapping[str, str]] | None = None) -> Understanding:
+               read: Callable[[list[str]], Mapping[str, str]] | None = None,
+               see: Callable[[list[str]], Mapping[str, Look]] | None = None) -> Understanding:
     """What ``text`` asks of ``layout`` (see the module docstring).
 
     ``read``: ids → the words drawn in those pictures, asked only for pictures a word of the request may name (see
-    :mod:`.pictures`); the words it finds name a picture as a text's own words name it.
+    :mod:`.pictures`); the words it finds name a picture as a text's own words name it. ``see``: ids → how those
+    elements look (``assistant.render.looks``), asked only to tell pictures apart by colour or shape ("the purple
+    cable", "the round photo", "the outline logo").
     """
     context = context or RequestContext()
     request = (text or "").strip()
@@ -961,9 +965,9 @@ def understand(text: str, layout: Layout, context: RequestContext | None = None,
                              "say what to change, e.g. 'make the URL bigger'")  # "is the url spelt right?"
     page, request = page_said(request, layout)
     request = texts_quoted(request, layout)
-    index = ElementIndex(layout, page)
+    index = ElementIndex(layout, page, see=see)
     if read is not None and (ids := pictures_to_read(request, layout, index)) and (drawn := read(ids)):
-        index = ElementIndex(layout, page, drawn)
+        index = ElementIndex(layout, page, drawn, see=see)
     tokens = without_asides(tokenise(request, known_words(index)), lambda inner: names_one(inner, index),
                             lambda inner: names_single(inner, index))
     reader = _Reader(layout, index, context, request)
