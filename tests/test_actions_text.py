@@ -193,3 +193,36 @@ def test_flowed_text_grown_at_the_page_edge_wraps_into_more_lines_and_shows_them
     assert now.lines > before.lines
     words = "Wrapped text keeps its line breaks when it is made bigger or smaller, and no line of it is hidden."
     assert "hidden." in now.text and now.text.split() == words.split()
+
+
+GLYPHS = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 300">
+  <text id="word" x="-0.09" y="-10" style="font-size:40px;font-family:DejaVu Sans"><tspan id="w1"
+    x="50 75.06 97.85 123.04 136.1" y="100">gvSIG</tspan></text>
+  <text id="runs" x="0" y="0" style="font-size:20px;font-family:DejaVu Sans"><tspan x="50" y="200">plain </tspan><tspan
+    x="110" y="200" style="font-weight:bold">bold</tspan></text>
+</svg>"""
+
+
+@pytest.mark.parametrize("ratio", [0.8, 1.25])
+def test_a_text_set_glyph_by_glyph_keeps_its_letters_spaced_for_its_new_size(ratio):
+    # PDF converters write each glyph's x; the word scales about its first glyph (not about the <text>'s own,
+    # unused x and y), so it grows as a word does and stays where it starts
+    doc = import_svg_text(GLYPHS, source="glyphs.svg")
+    before = doc.layout.get("word").box
+    action = {"type": "set_text_style", "ids": ["word"], "font_size": 40 * ratio}
+    _check_exact(doc, action)  # (exact, and undone)
+    apply_action(doc, action)
+    after = doc.layout.get("word").box
+    assert doc.node("word").get("x") == "-0.09"  # the <text>'s own x places nothing here: left as written
+    assert after.width / before.width == pytest.approx(ratio, rel=0.03)
+    assert after.x == pytest.approx(before.x, abs=0.5)
+    xs = [float(v) for v in doc.node("w1").get("x").split()]
+    assert xs[0] == pytest.approx(50) and xs[1] == pytest.approx(50 + 25.06 * ratio, abs=0.01)
+
+
+def test_runs_of_one_line_move_apart_with_their_size():
+    doc = import_svg_text(GLYPHS, source="glyphs.svg")
+    _check_exact(doc, {"type": "set_text_style", "ids": ["runs"], "font_size": 30})
+    apply_action(doc, {"type": "set_text_style", "ids": ["runs"], "font_size": 30})
+    second = doc.root.findall(f".//{SVG_NS}tspan")[-1]
+    assert float(second.get("x")) == pytest.approx(50 + 60 * 1.5)

@@ -67,15 +67,23 @@ def _first_number(value: str | None) -> float | None:
 
 
 def anchor_point(node: SvgNode) -> tuple[float, float]:
-    """The first glyph position ``(x, y)`` of a ``<text>`` in its own user space."""
+    """The first glyph position ``(x, y)`` of a ``<text>`` in its own user space.
+
+    That is where its first characters are set: the ``<text>``'s own ``x``/``y`` when it holds characters before
+    any ``<tspan>``, else those of the first part that holds some (a ``<text x="-0.09" y="-10">`` whose one tspan
+    sets ``x="56.9" y="113"`` starts at 56.9, 113), a part without its own taking what was set before it.
+    """
     x, y = _first_number(node.get("x")), _first_number(node.get("y"))
+    if (node.text or "").strip():
+        return (x or 0.0, y or 0.0)
     for d in node.iter():
-        if x is not None and y is not None:
-            break
         if d is node or not isinstance(d.tag, str):
             continue
-        x = _first_number(d.get("x")) if x is None else x
-        y = _first_number(d.get("y")) if y is None else y
+        own_x, own_y = _first_number(d.get("x")), _first_number(d.get("y"))
+        x = own_x if own_x is not None else x
+        y = own_y if own_y is not None else y
+        if (d.text or "").strip():
+            break
     return (x or 0.0, y or 0.0)
 
 
@@ -137,9 +145,30 @@ def _descendants(node: SvgNode) -> list[SvgNode]:
     return [d for d in node.iter() if d is not node and isinstance(d.tag, str)]
 
 
+def _scaled_numbers(value: str, ratio: float, origin: float) -> str | None:
+    """A list of plain numbers (``x="0 25.06 47.8"``) scaled by ``ratio`` about ``origin``; None for anything else."""
+    parts = [p for p in re.split(r"[\s,]+", value.strip()) if p]
+    if not parts or not all((m := _NUM_RE.match(p)) and m.group(2) is None for p in parts):
+        return None
+    if all(abs(float(p) - origin) * abs(ratio - 1.0) <= 1e-9 * max(1.0, abs(origin)) for p in parts):
+        return None  # (a line that starts at the first glyph stays as written)
+    return " ".join(_fmt(origin + (float(p) - origin) * ratio) for p in parts)
+
+
 def _scale_positions(ctx: EditContext, node: SvgNode, ratio: float) -> None:
-    """Scale absolute line positions (tspan ``y``, ``dy``) about the first baseline."""
-    _, y0 = anchor_point(node)
+    """Scale absolute glyph and line positions about the first glyph: ``x`` (``dx``) across, ``y`` (``dy``) down.
+
+    A text set glyph by glyph (``x="0 25.06 47.8 …"``, as PDF converters write it) or in runs that each start at
+    their own ``x`` keeps its letters spaced for its new size; lines that all start at the first ``x`` stay there.
+    """
+    x0, y0 = anchor_point(node)
+    # (the <text>'s own x places nothing when its parts set their own before any character of it)
+    for d in ([node] if (node.text or "").strip() else []) + _descendants(node):
+        for attr, origin in (("x", x0), ("dx", 0.0)):
+            value = d.get(attr)
+            scaled = _scaled_numbers(value, ratio, origin) if value else None
+            if scaled is not None:
+                ctx.patch.set_attr(d, attr, scaled)
     for d in _descendants(node):
         y = d.get("y")
         if y is not None and _NUM_RE.match(y) and _NUM_RE.match(y).group(2) is None:

@@ -262,6 +262,15 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
     axis = step.intent.params.get("axis")
     if step.intent.params.get("between") and len(step.refs) >= 2:
         return [_midway(step, layout, axis)]
+    if len(step.refs) > 1 and not set(step.refs) & set(step.patients):
+        # "centre the logo vertically on the title + subtitle together": on the middle of what they take together
+        whole = Box.union_all([layout.get(i).box for i in step.patients])
+        target = Box.union_all([layout.get(r).box for r in step.refs])
+        if axis is None:
+            axis = "x" if apart_axis(whole, target) == "vertical" else "y"
+        dx = target.cx - whole.cx if axis in ("x", "both") else 0.0
+        dy = target.cy - whole.cy if axis in ("y", "both") else 0.0
+        return [[{"type": "move", "ids": list(step.patients), "dx": round(dx, 3), "dy": round(dy, 3)}]]
     if step.refs:
         ref = step.refs[0]
         if axis is None:
@@ -278,6 +287,10 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
         return [[{"type": "align", "ids": step.patients, "edge": e, "to": "element", "target_id": ref}
                  for e in edges]]
     els = [layout.get(i) for i in step.patients]
+    if step.intent.params.get("mutual") and len(els) > 1:
+        # "centre the logo and the url on each other": the smaller ones on the largest
+        ref = max(els, key=lambda e: e.box.area)
+        return _center(Step(step.intent, [e.id for e in els if e is not ref], [ref.id], step.text), layout)
     if axis == "both" and SMALL_MOVE.search(step.text):
         # "… isn't quite centred, nudge it to the middle": where it is nearly centred already, not across the page
         page = layout.canvas.page_box(els[0].page)
@@ -685,9 +698,11 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         return [[{"type": "resize", "id": i, dim: round(value, 3), "anchor": ways[i][min(k, len(ways[i]) - 1)],
                   "keep_aspect": keep or not stretchable(layout.get(i))} for i in step.patients]
                 for k in range(max(len(w) for w in ways.values()))]
-    if (clear := CLEAR_SAID.search(step.text)) and step.refs and len(step.patients) == 1 and (
-            (room := am.first_length(clear.group("len"))) is not None and
-            (out := _clear_of(layout, layout.get(step.patients[0]), step.refs, room))):
+    if (clear := CLEAR_SAID.search(step.text)) and len(step.patients) == 1 and (
+            (room := p.get("clear_room") or am.first_length(clear.group("len") or clear.group("len2"))) is not None and
+            (out := _clear_of(layout, layout.get(step.patients[0]), step.refs, room) if step.refs else
+             # ("narrow it so there's a 20px gutter between the columns": from what stands next to it, scaled)
+             _clear_of(layout, layout.get(step.patients[0]), _neighbours(layout, step.patients[0]), room)[-1:])):
         return out
     if p.get("clear") and step.refs and len(step.patients) == 1 and (
             out := _clear_of(layout, layout.get(step.patients[0]), step.refs, typical_gap(layout, "horizontal"))):
@@ -780,6 +795,13 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     return scale_alternatives(layout, step.patients, s)
 
 
+def _neighbours(layout: Layout, eid: str) -> list[str]:
+    """The top-level content on the page of ``eid`` that is not it, nor holds it, nor lies behind it."""
+    el = layout.get(eid)
+    return [e.id for e in layout.top_level() if e.id != eid and eid not in {d.id for d in layout.descendants_of(e.id)}
+            and e.page == el.page and not e.pinned and e.role not in ("background", "decoration")]
+
+
 def _clear_of(layout: Layout, el: Element, refs: list[str], room: am.Length | float) -> list[Actions]:
     """``el`` made narrower (or shorter) from the side it runs into the nearest of ``refs``, ``room`` short of it.
 
@@ -807,19 +829,25 @@ def _clear_of(layout: Layout, el: Element, refs: list[str], room: am.Length | fl
     return [resize]
 
 
+#: Least share of its measure the longest line of a paragraph set again must fill.
+FILLS = 0.9
+
+
 def _rewraps(layout: Layout, el: Element, width: float) -> bool:
     """Whether a paragraph narrowed to ``width`` is better set again at its size than scaled down.
 
     So a designer narrows a text frame: the words flow into the narrower measure and the type keeps its size.
-    That needs a paragraph (two lines or more, set from its left edge) and room for the lines it gains: nothing
-    but what lies behind it in the strip they take below it. Else it is scaled, as before.
+    That needs a paragraph (two lines or more, set from its left edge), words that fill the measure (its longest
+    line at least ``FILLS`` of it: long words that break far short of it leave a wider gap than was asked) and room
+    for the lines it gains: nothing but what lies behind it in the strip they take below it. Else it is scaled.
     """
     if el.kind != "text" or (el.lines or 1) < 2 or (el.text_anchor or "start") != "start" or not el.font_size:
         return False
     words = " ".join((el.text or "").split())
     lines = wrap_lines(words, width, el.font_family, el.font_size, el.font_weight or 400)
-    if not lines or max(text_advance(ln, el.font_family, el.font_size, el.font_weight or 400) for ln in lines) > width:
-        return False  # a word longer than the measure
+    widest = max((text_advance(ln, el.font_family, el.font_size, el.font_weight or 400) for ln in lines), default=0.0)
+    if not lines or widest > width or widest < FILLS * width:
+        return False  # a word longer than the measure, or lines that stop far short of it
     step = el.line_height or el.box.height / (el.lines or 1)
     gained = (len(lines) - (el.lines or 1)) * step
     if gained <= 0:

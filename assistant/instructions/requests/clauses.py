@@ -170,7 +170,8 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
             out[-1] = out[-1] + part
             prev_m, prev_skel = find_mentions(out[-1], index)
             continue
-        if out and re.search(r"E\d+$", prev_skel) and re.match(r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and not \
+        if out and not isinstance(out[-1], Topic) and re.search(r"E\d+$", prev_skel) and re.match(
+                r"E\d+(?: (?:and|or|&) E\d+)*(?: |$)", skel) and not \
                 re.fullmatch(r"(?:the |its |their )?(?:text|texts|words|contents?|everything|lot) and all",
                              " ".join(t.text for t in part)) and not (
                     # "swap the two lines, credit on the left and the join line on the right": where each ends up
@@ -205,6 +206,9 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
 
 
 _SIDES = frozenset({"left", "right", "top", "bottom"})
+#: A clause that only names the edges of elements ("the left edges of the title"): the start of a list, no edit.
+_EDGES_OF = re.compile(r"(?:the )?(?:(?:left|right|top|bottom) )?(?:edges?|sides?|tops?|bottoms?|centers?|middles?|"
+                       r"baselines?) of (?:E\d+ ?(?:, |and )?)+")
 
 
 def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
@@ -218,6 +222,9 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
         lm, ls = find_mentions(left, index)
         rm, rs = find_mentions(right, index)
         li, ri = detect_intent(ls, left), detect_intent(rs, right)
+        if _EDGES_OF.fullmatch(ls) or re.fullmatch(r"E\d+(?: (?:and )?E\d+)* together(?: please| pls)?", rs):
+            # ("… centred on the title + subtitle together": one list, taken as one)
+            continue  # "left edges of the title, due date and the address block should line up": one list
         if li is None and not lm and _AMOUNT_ONLY.fullmatch(ls) and re.search(r"\d", ls):
             return [left] + split_and(right, index)  # "… way too big - 75% and keep it in the corner": how much
         if li is None or ri is None:
@@ -235,6 +242,8 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
 def detect_intent(skel: str, tokens: list[Token], original: str = "") -> Intent | None:
     """The intent of a clause skeleton; ``original`` (the request as typed) is where font names are read."""
     raw = original or " ".join(t.raw for t in tokens)
+    # "20px between its bottom and the title": between the two, measured where they face each other
+    skel = _EDGE_BETWEEN.sub(r"between \1 and", skel)
     found = detect(skel, style=lambda s: detect_style(s, raw))
     wish = re.match(r"(?:i|we) (?:would |do )?(?:like|want|need|prefer)(?: to(?: have| see| get)?)? (?=\S)", skel)
     if found is None and wish:  # "I'd like 1cm between the subtitle and the intro": the wish is the request
@@ -249,6 +258,8 @@ def looks_english(tokens: list[Token]) -> bool:
     return bool(words) and len(known) >= 0.5 * len(words)
 
 
+#: An edge said of the first of two a gap is between ("between its bottom and …").
+_EDGE_BETWEEN = re.compile(r"\bbetween (E\d+) (?:(?:left|right|top|bottom)(?: edge| side)?|edge|side) and\b")
 
 
 __all__ = ["clauses", "described", "lists_joined", "split_and", "detect_intent", "known_words", "looks_english"]

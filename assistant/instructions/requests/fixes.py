@@ -236,7 +236,13 @@ def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[di
                 # type shrinks about where the text is anchored (a centred line about its middle) and its baseline
                 ax = {"middle": b.cx, "end": b.x2}.get(e.text_anchor or "start", b.x)
                 ay = b.y + 0.8 * b.height
+                wide = s.width / b.width <= s.height / b.height
                 b = Box(x=ax - (ax - b.x) * f, y=ay - (ay - b.y) * f, width=b.width * f, height=b.height * f)
+                if wide and within is None and not layout.canvas.pages:
+                    # as wide as the safe box now, it goes across the middle of the page, wherever its lines are
+                    # anchored (a line's own text-anchor may differ from its text's)
+                    out.append({"type": "align", "ids": [i], "edge": "center_x", "to": "canvas"})
+                    b = Box(x=c.cx - b.width / 2, y=b.y, width=b.width, height=b.height)
             else:
                 out.append({"type": "resize", "id": i, "scale": round(f, 4), "anchor": "top_left"})
                 b = Box(x=b.x, y=b.y, width=b.width * f, height=b.height * f)

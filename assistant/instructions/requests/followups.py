@@ -42,7 +42,7 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
     gap_held = pending if pending is not None and pending.kind == "gap" else (
         last if last is not None and last.kind == "gap" else None)
     if gap_held is not None and (SET_IT.fullmatch(said) or GIVE_ROOM.fullmatch(said) or (
-            (gap_held is last or " between " in said) and GAP_SAID.fullmatch(said))) and (
+            (gap_held is last or re.search(r"\bbetween\b", said)) and GAP_SAID.fullmatch(said))) and (
             length := first_length(said)) is not None:
         # "the gap between the compass and the text is a bit tight, make it 30px"; "put X closer to the title,
         # gap about 60px"; "James Shaw is glued to the email address. about 3mm gap between them": the gap it should be

@@ -58,8 +58,9 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
         # "validate should come after build — swap those two boxes"; "time should come straight after the
         # date - swap Golisano 2620 and 4pm - 6pm": an order said wrong, then the swap that rights it
         held.kind == "place" and kind == "swap") or (
-        # "the intro text is wider than the beige box, keep it within the box's width"
-        held.intent.params.get("compare") and kind == "inside") or (
+        # "the intro text is wider than the beige box, keep it within the box's width"; "the orange subtitle is
+        # wider than the page - scale it down so it sits inside the margins"
+        (held.intent.params.get("compare") or held.kind == "resize" and held.intent.state) and kind == "inside") or (
         # "the subtitle is jammed right under the big PostGIS, add about 3mm between them"
         held.kind == "place" and held.intent.params.get("tight") and kind in ("gap", "nudge")
         and bool(set(step.patients) & set(held.patients)))
@@ -80,7 +81,7 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
         # "Bronze Sponsor is narrower than the wordmark — stretch it to the same width": the wordmark's
         step.refs = [r for r in held.refs if r not in step.patients]
     if (out := back_out(held, step)) is not None:
-        step.intent, step.refs, kind = out, list(held.refs), "place"
+        step.intent, step.refs, kind = out, out_of(held, step), "place"
     times = _GAP_TIMES.fullmatch(step.text) if held.kind == "gap" and kind == "resize" else None
     times = times if times and (times.group("v") not in ("cut", "take") or "half" in step.text) else None
     if times:  # "too much space between the title and the name, halve it": the gap, not the title
@@ -101,13 +102,25 @@ def back_out(held: Step, step: Step) -> Intent | None:
     Also "… hangs over the black bar. move it up …". None unless ``held`` says its element runs into another (or
     belongs on one side of it) and ``step`` moves it that way, by no amount.
     """
-    way = {w for w, length in step.intent.params.get("moves", []) if length is None} if step.kind == "nudge" and \
-        step.intent.params.get("degree") != "small" else set()  # ("… lift it up a bit": a bit)
+    way = {w for w, length in step.intent.params.get("moves", []) if length is None} if step.kind == "nudge" and (
+        step.intent.params.get("degree") != "small" or step.intent.params.get("clears")) else set()
+    # ("… lift it up a bit": a bit; "… shove 2018 right a bit so there's a small gap": until it is clear)
     out = as_mend(held.intent) if held.kind == "nudge" and held.intent.params.get("into") else held.intent
     if held.refs and len(way) == 1 and held.kind in ("nudge", "place") and out.kind == "place" and \
             _CLEARS.get(out.params.get("rel", "")) in way:
         return Intent("place", step.intent.patients, out.refs, params=dict(out.params))
+    others = [r for r in held.refs + held.patients if r not in step.patients]
+    if held.kind == "separate" and len(way) == 1 and others and set(step.patients) <= set(held.patients + held.refs):
+        # "'for Blinky' is dipping into the black footer bar, lift it so it clears the bar": up until it is out
+        rel = {way_: rel_ for rel_, way_ in _CLEARS.items()}[next(iter(way))]
+        tight = bool(re.search(r"\b(?:small|little|tiny|slight|narrow) (?:gap|space|room)\b", step.text))
+        return Intent("place", step.intent.patients, [], params={"rel": rel, "tight": tight, "gap": None})
     return None
+
+
+def out_of(held: Step, step: Step) -> list[str]:
+    """What the element :func:`back_out` moves comes out of: the others the problem ``held`` named."""
+    return [r for r in held.refs + (held.patients if held.kind == "separate" else []) if r not in step.patients]
 
 
 def room_from_edge(pending: Step | None, said: str) -> Step | None:

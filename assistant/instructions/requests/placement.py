@@ -87,7 +87,8 @@ _OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits o
                  r"hitting|overlap|cover|collide with|"
                  r"crowds|crowding|intrudes on|cuts into|is inside|sits over|is sitting on|is covering|"
                  r"is overlapping|is touching|hides|hiding|obscures|obscuring|blocks|blocking|runs over|"
-                 r"bleeds into|overlays)")
+                 r"bleeds into|overlays|(?:is |are )?(?:dips|dipping|sinks|sinking|creeps|creeping|pokes|poking|"
+                 r"reaches|reaching|spills|spilling) (?:down |up )?into)")
 
 
 def bound(s: str) -> Intent | None:
@@ -165,7 +166,8 @@ def inside(s: str) -> Intent | None:
     if re.search(r"\b(?:falling|falls|hanging|hangs|sticking|sticks|poking|pokes|going|goes|spilling|spills|"
                  r"bleeding|bleeds|running|runs|hangs|sits|sitting|cut|cropped|clipped|off|outside|over|past|"
                  r"beyond)\b.*\b(?:off|out|outside|over|past|beyond)\b.*\b(?:edge|page|canvas|margins?|side|border|"
-                 r"frame|" + _SHEETS + r")\b|\bis (?:cut off|clipped|cropped|off the (?:page|edge|canvas)|"
+                 r"frame|" + _SHEETS + r")\b|\b(?:is|are|gets?|getting) (?:cut off|clipped|cropped|"
+                 r"off the (?:page|edge|canvas)|"
                  r"off page|outside|(?:cut|clipped|cropped)(?: off)? (?:at|on) (?:the )?(?:right|left|top|bottom))\b|"
                  r"\b(?:falling|hanging|sticking|poking) (?:off|out)\b|"
                  r"\btoo close to the (?:(?:left|right|top|bottom) )?(?:edge|border|side)s?\b|"
@@ -364,7 +366,9 @@ def gap(s: str) -> Intent | None:
                          r"hovers?|drifts?|lies|lie|stands?|ends? up|too)\b", s))  # ("…, is too close to X": why)
     # "move the logo and the text up together by 1cm": as one, not closer
     as_one = re.search(r"\b(?:up|down|left|right|higher|lower|across|over)(?: by)?(?: (?:about|around|roughly|~))?"
-                       r"(?: [\d.]+ ?[a-z%]+)? together\b|\btogether (?:by|up|down|left|right|with)\b", s)
+                       r"(?: [\d.]+ ?[a-z%]+)? together\b|\btogether (?:by|up|down|left|right|with)\b|"
+                       # ("centred on the title + subtitle together": taken as one)
+                       r"\b(?:on|with|to|under|over|between) (?:E\d+ (?:and )?)+together\b", s)
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
                  r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)) and \
             not as_one:
@@ -510,12 +514,24 @@ def align(s: str) -> Intent | None:
         edge = "left" if m.group("v").startswith(("start", "begin")) else "right"
         return Intent("align", [int(m.group(1)[1:])], [int(m.group(3)[1:])], params={"edge": edge, "page": False},
                       state=True)
-    m = re.search(r"((?:E\d+ (?:, )?(?:and )?)*" + E + r")(?: (?:up|down) (?:top|here|there|below|above))? (?:should |"
-                  r"must |needs? to |has to |"
-                  r"ought to )?(?:share|shares|have|has) (?:E\d+ |a |the same |one )?(?P<e>left|right|top|"
-                  r"bottom) edge (?:with|as) (" + E + r")", s)
+    m = re.search(r"((?:E\d+ (?:, )?(?:and )?)*" + E + r")(?: (?:up|down) (?:top|here|there|below|above)| (?:at|on|in) "
+                  r"the (?:very )?(?:top|bottom|left|right|middle))? (?:should |must |needs? to |has to |"
+                  r"ought to )?(?:share|shares|have|has) (?:E\d+ |a |the same |the |one )?(?P<e>left|right|top|"
+                  r"bottom) edge (?:with|as|of) (" + E + r")", s)
     if m:  # "OSGeo logo up top should share its right edge with the laptop picture": that edge level with the other's
         return Intent("align", slots(m.group(1)), [int(m.group(3)[1:])], params={"edge": m.group("e"), "page": False})
+    m = re.search(r"^(?:the )?(?P<e>left|right|top|bottom) (?:edges?|sides?) of ((?:E\d+ (?:, )?(?:and )?)*" + E +
+                  r") (?:should |must |needs? to |has to |ought to )?(?:match|matches|equal|equals|line up with|"
+                  r"lines up with|be level with|sit level with) (?:the |E\d+ )?(?P=e) (?:edges?|sides?) of "
+                  r"(" + E + r")", s)
+    if m:  # "left edge of the subtitle should match the left edge of arduicioles": that edge on the other's
+        return Intent("align", slots(m.group(2)), [int(m.group(3)[1:])], params={"edge": m.group("e"), "page": False})
+    m = re.search(r"(" + E + r") and (" + E + r") (?:should |must |needs? to |have to |ought to )?"
+                  r"(?:share|have|sit on) (?:a |the same |one |a common )?(?:(?:vertical|horizontal) )?"
+                  r"(?:center|middle) ?line\b", s)
+    if m:  # "the cc badge and R2/Entrance E should share a centre line": the first centred on the second, across
+        # the way they lie apart (side by side: one height)
+        return Intent("center", [int(m.group(1)[1:])], [int(m.group(2)[1:])], params={"axis": None})
     m = _MARGINS_EVEN.search(s)
     if m:  # "shift everything so the margins on the left and right match": the whole set centred on the page
         axis = "x" if (m.group("h") or m.group("h2")) else "y"
@@ -535,6 +551,11 @@ def align(s: str) -> Intent | None:
                               r"\bdead center\b|\bcenter of the (?:page|canvas|slide|card|poster)\b|\bright in the "
                               r"middle\b|\bboth ways\b|\bboth axes\b", s))
         refs = [int(ref.group(1)[1:])] if ref else []
+        together = re.match(r"(?: (?:and|,) E\d+)+ together\b", s[ref.end():]) if ref else None
+        refs += slots(together.group(0)) if together else []  # "… on the title + subtitle together": on both
+        if not refs and re.search(r"\b(?:on|with|to|against|relative to) (?:each other|one another)\b", s):
+            # "centre them vertically on each other": the one on the other, not the pair on the page
+            return Intent("center", slots(s), params={"axis": axis, "mutual": True})
         between = re.search(r"\bbetween (" + E + r")(?: and (" + E + r"))?", s)
         if between:  # "centre the copyright line between the two divider lines": on the middle of the gap they leave
             return Intent("center", [n for n in slots(s) if n < int(between.group(1)[1:])],
@@ -655,8 +676,9 @@ def region(s: str) -> Intent | None:
         return Intent("region", slots(s), params={"region": "footer"})
     if re.search(r"\bin the (?:header|top band|top strip)\b", s):
         return Intent("region", slots(s), params={"region": "top_band"})
-    if am.has_degree(s) or am.lengths(s):
-        return None
+    if am.has_degree(s) or am.lengths(s) or re.search(r"\b(?:share|shares|match|matches) (?:E\d+ |a |the |the same |"
+                                                      r"one )?(?:top|bottom|left|right) (?:edge|side)", s):
+        return None  # ("X at the bottom should share the left edge of Y": an alignment, said after where X is)
     m = re.search(r"\b(?:to|at|on|against|with) (?:the )?(?P<e>top|bottom|left|right) (?:edge|side)s? of (" + E +
                   r")$", s)
     if m and slots(s[:m.start()]):  # "snap 'your' to the left edge of 'network!'": that element's edge
@@ -677,7 +699,8 @@ def region(s: str) -> Intent | None:
 
 
 #: "7px from the right edge", "10 mm in from the left": how far from a page edge an element should end.
-_INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in |down |up |over |across )?(?:from|off) "
+_INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in |down |up |over |across )?"
+                    r"(?:from|off|inside|within) "
                     r"(?:the )?(?:very )?"
                     r"(?:(?P<e>left|right|top|bottom)(?: (?:edge|side|border|margin))?|edge|border)(?: of the (?:page|"
                     r"canvas|slide|card|poster|flyer|banner|badge))?\b")

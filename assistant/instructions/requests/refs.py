@@ -58,7 +58,8 @@ _OTHERS = {"others", "rest", "remaining"}
 #: Words that may come before a request's verb: "could you please centre …", "can we just move …".
 _LEAD_WORDS = {"could", "can", "would", "will", "you", "we", "please", "pls", "plz", "kindly", "i", "d", "like",
                "to", "want", "need", "just", "maybe", "also", "then", "now", "ok", "okay", "so", "and", "hey", "hi",
-               "let", "lets", "s", "us", "try", "quickly", "oh", "mind", "possibly", "perhaps"}
+               "let", "lets", "s", "us", "try", "quickly", "oh", "mind", "possibly", "perhaps", "vertically",
+               "horizontally", "gently", "slightly"}
 _EVERYTHING = {"everything", "all"}
 
 

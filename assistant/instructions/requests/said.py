@@ -114,7 +114,8 @@ SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|knoc
 #: "…, but keep it above More Functionality", "still below the title": where it must stay, not where to put it.
 KEEP_PLACED = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|still|stays?|staying|leave|leaving) (?:E\d+ )+"
                          r"(?:still )?(?:(?:is|are|sits?|sitting|stays?|staying) )?(?:above|below|under|"
-                         r"underneath|over|beneath|left of|right of|to the left of|to the right of)\b")
+                         r"underneath|over|beneath|left of|right of|to the left of|to the right of|next to|beside|"
+                         r"alongside|by)\b")
 
 
 #: "love the grey wedges at the bottom", "nice job on the title": what the designer likes, not an edit.
@@ -144,6 +145,8 @@ def only_talk(request: str, remarks: list[str]) -> bool:
 def holds(a: Box, b: Box, rel: str | None) -> bool:
     """Whether box ``a`` is already ``rel`` (above, below, left, right) of box ``b``."""
     slack = 0.5
+    if rel == "beside":  # next to it: no further from it than the taller of the two is high
+        return a.distance(b) <= max(a.height, b.height)
     return {"above": a.y2 <= b.y + slack, "below": a.y >= b.y2 - slack, "left": a.x2 <= b.x + slack,
             "right": a.x >= b.x2 - slack}.get(rel or "", False)
 
@@ -227,8 +230,9 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?: (?:put|where (?:it|they|he|she) (?:is|are|was|were|sits?)|in place|fixed|still|as is|"
                        r"pinned|unchanged|the same|in the same place))?"
                        # "… but keep its left edge lined up with the O": where it is, which is there
-                       r"(?: (?:lined up|aligned|flush|level|in line) with (?:the |its |their )?"
-                       r"[\w'-]+(?: [\w'-]+){0,3})?"
+                       # ("keep its left end under the start of the line": where it is, under that)
+                       r"(?: (?:(?:lined up|aligned|flush|level|in line) with|under|over|above|below|at) "
+                       r"(?:the |its |their )?[\w'-]+(?: [\w'-]+){0,4})?"
                        r"(?: please| pls)?"
                        # "…, pin the top left corner", "keep it anchored top left": that corner holds
                        r"|(?:but |and |while |just |with )*(?:keep(?:ing)? it |keep(?:ing)? )?(?:pin|pinned|pinning|"
@@ -398,6 +402,10 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"distance)\b(?: (?:of|is|about|around|roughly|approximately|to|at|should be|ends up|of about|"
                       r"of around|becomes|~))* [\d.]+ ?[a-z%]+(?: please| or so)?|(?:about |around |roughly |~)?"
                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: between (?:them|the two|both|those|these))?"
+                      r"(?: please| pls)?"
+                      # "…, leave about 2mm between": that gap between the two the problem named
+                      r"|(?:(?:leave|leaving|put|keep|allow|with) )?(?:about |around |roughly |~|just |only )?"
+                      r"[\d.]+ ?[a-z%]+ (?:of (?:gap|space|room|air) )?between(?: (?:them|the two|both|those|these))?"
                       r"(?: please| pls)?")
 #: "…, 20px between each item": the gap between each two of a set the clause before named.
 EACH_GAP = re.compile(r"(?:(?:with|leaving|leave|and|so|about|around|roughly|approximately|like|~) )*[\d.]+ ?[a-z%]+ "
@@ -470,11 +478,12 @@ def share_of_size(text: str, moves: list, *, bare: bool = False) -> bool:
     """Whether a move up or down by a share ("KIT logo up 20%", "take it down 10%") says a size.
 
     A share said with no verb that moves, or with one that sizes, is of the element's size; "move it up 10%" keeps
-    its verb. ``bare``: a move by no amount at all counts too ("… feels oversized, take it down").
+    its verb. ``bare`` (a size said wrong before): a move by no amount at all counts too ("… feels oversized, take it
+    down"), and a share with any verb ("… is a bit heavy, drop it by 10%").
     """
     amount = moves[0][1] if len(moves) == 1 else None
     return (len(moves) == 1 and moves[0][0] in ("up", "down") and (amount.unit == "%" if amount is not None else bare)
-            and bool(SIZE_VERB.match(text) or not MOVE_VERB.search(text)))
+            and bool(SIZE_VERB.match(text) or not MOVE_VERB.search(text) or (bare and amount is not None)))
 
 
 #: "…, keep proportions", "proportionally": a size change that keeps the width to height ratio.

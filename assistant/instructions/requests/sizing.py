@@ -110,9 +110,33 @@ def end_at(s: str) -> Intent | None:
         "end_at": True})
 
 
-#: "… so there's a 20px gutter between the columns": the room a resize leaves to what the clause before named.
-CLEAR_SAID = re.compile(r"\bso (?:that )?there (?:is|are|will be) (?:a |an )?(?:about |around |roughly |~)?"
-                        r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:gap|gutter|space|margin|room)s?\b")
+#: "… so there's a 20px gutter between the columns": the room a resize leaves to what the clause before named
+#: ("… until there's 2mm before the divider", "… so there's 15px between them", "… so it clears the icon by 2mm").
+CLEAR_SAID = re.compile(r"\b(?:so|until|till) (?:that )?(?:there (?:is|are|will be) |it has |we have |you get )"
+                        r"(?:a |an )?(?:about |around |roughly |approximately |at least |~)?"
+                        r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) "
+                        r"(?:(?:of )?(?:gap|gutter|space|margin|room|clearance|air)s?\b|between\b|before\b|clear\b|"
+                        r"to spare\b)|\b(?:so|until|till) (?:that )?(?:it|they|E\d+) clears? (?:[\w'-]+ ){0,4}?by "
+                        r"(?:about |around |roughly |~)?(?P<len2>\d+(?:\.\d+)? ?[a-z]+)\b")
+#: "make it smaller so there's 15px between them", "shrink it until it clears the icon by 2mm": smaller by what
+#: leaves that room, not a move.
+_SHRINK_CLEAR = re.compile(r"^(?:(?:please|pls|just|then|and|but|so) )*(?:make (?P<who>(?:E\d+ )+)(?:a (?:bit|touch|"
+                           r"little) |slightly |a little bit )?(?:smaller|narrower|shorter|less wide)|(?:shrink|narrow|"
+                           r"reduce|scale|size) (?P<who2>(?:E\d+ )+)(?:down )?(?:a (?:bit|touch|little) |slightly )?)"
+                           r"(?: (?:a (?:bit|touch|little)|slightly))? (?=so\b|until\b|till\b)")
+
+
+def shrink_clear(s: str) -> Intent | None:
+    """A size made smaller until it leaves room to another: "make it smaller so there's ~15px between them"."""
+    m = _SHRINK_CLEAR.match(s)
+    clear = CLEAR_SAID.search(s, m.end()) if m else None
+    length = am.first_length(clear.group("len") or clear.group("len2")) if clear else None
+    if m is None or clear is None or length is None:
+        return None
+    who = slots(m.group("who") or m.group("who2"))
+    return Intent("resize", who, [n for n in slots(s[m.end():]) if n not in who], params={
+        "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": False, "shrink": True,
+        "clear_room": length})
 
 
 def resize(s: str) -> Intent | None:

@@ -71,7 +71,7 @@ from assistant.instructions.requests.clauses import (
 from assistant.instructions.requests.followups import amend_last, move_is_how, size_of_subject, text_follows
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
-from assistant.instructions.requests.mends import back_out, mend, purpose_pronoun, room_from_edge
+from assistant.instructions.requests.mends import back_out, mend, out_of, purpose_pronoun, room_from_edge
 from assistant.instructions.requests.nearby import related_to
 from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.plan import Step
@@ -789,9 +789,9 @@ class _Reader:
                        if n < len(mentions)]
             if all(members) and len(set(members)) == 2:
                 patients = [str(x) for x in members]
-        if intent.kind == "place" and KEEP_PLACED.match(skel) and self.steps and patients and refs and all(
-                holds(self.layout.get(p).box, self.layout.get(r).box, intent.params.get("rel")) for p in patients
-                for r in refs):
+        if intent.kind == "place" and KEEP_PLACED.match(skel) and (self.steps or self.pending) and refs and all(
+                any(holds(self.layout.get(p).box, self.layout.get(r).box, intent.params.get("rel")) for r in refs)
+                for p in patients):
             # "take it down ~10px but keep it above More Functionality": a bound the edit before must respect, which
             # holds now; not a move of its own
             self.remarks.append(" ".join(t.raw for t in tokens))
@@ -881,7 +881,7 @@ class _Reader:
                     merged.intent = as_mend(held.intent)  # "X sits higher than Y, drop it onto the same line": level
                     merged.refs = list(held.refs)
                 elif (out := back_out(held, step)) is not None:  # "… hangs down into the bar, pull it up": out of it
-                    merged.intent, merged.refs = out, list(held.refs)
+                    merged.intent, merged.refs = out, out_of(held, step)
                 if kind == "distribute":  # "more room above A than above B. make the two gaps match": those
                     merged.intent.params = {**held.intent.params, **{k: v for k, v in step.intent.params.items()
                                                                      if v is not None}}
