@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 31 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_ze.tsv``): real files."""
-    batches = [*"cdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze"]
+    """Batches 3 to 33 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zg.tsv``): real files."""
+    batches = [*"cdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze", "zf", "zg"]
     return [p for batch in batches for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
@@ -264,6 +264,8 @@ _LATER = {
     "zc": (29, "eight more real files, a twenty-seventh writer"),
     "zd": (30, "eight real files used least, a twenty-eighth writer"),
     "ze": (31, "eight more real files, a twenty-ninth writer"),
+    "zf": (32, "eight real files used least, a thirtieth writer"),
+    "zg": (33, "eight more real files, a thirty-first writer"),
 }
 
 

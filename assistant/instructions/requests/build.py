@@ -169,6 +169,11 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
         raise CannotPlan("as big as which element? Name it, e.g. 'as wide as the photo'")
     target = step.refs[0]
     dim = step.intent.params.get("dimension", "both")
+    if dim in ("width", "height") and len(step.refs) > 1 and len(step.patients) == 1:
+        # "make it as wide as DConf + 2018 together": as wide as they reach together
+        el, span = layout.get(step.patients[0]), Box.union_all([layout.get(r).box for r in step.refs])
+        return [[{"type": "resize", "id": el.id, dim: round(getattr(span, dim), 3), "anchor": a,
+                  "keep_aspect": not stretchable(el)}] for a in resize_anchors(layout, el)]
     words = [layout.get(i) for i in step.patients if i != target]
     model = layout.get(target)
     share = step.intent.params.get("factor") or 1.0
@@ -268,6 +273,11 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
         target = Box.union_all([layout.get(r).box for r in step.refs])
         if axis is None:
             axis = "x" if apart_axis(whole, target) == "vertical" else "y"
+        ends = [layout.get(r).box for r in step.refs]
+        mid = (lambda b: b.cy) if axis == "y" else (lambda b: b.cx)
+        if axis in ("x", "y") and min(map(mid, ends)) < mid(whole) < max(map(mid, ends)) and all(
+                _share(e, whole, axis == "x") for e in ends):
+            return [_midway(step, layout, axis)]  # (one on each side of it, in its line: in the gap they leave)
         dx = target.cx - whole.cx if axis in ("x", "both") else 0.0
         dy = target.cy - whole.cy if axis in ("y", "both") else 0.0
         return [[{"type": "move", "ids": list(step.patients), "dx": round(dx, 3), "dy": round(dy, 3)}]]
@@ -630,6 +640,9 @@ def _style(step: Step, layout: Layout) -> list[Actions]:
         if fs and el.font_size:
             if "abs" in fs:
                 size = world_length(layout, fs["abs"], "y")
+                now = p.get("size_now")
+                if now is not None and abs(now - el.font_size) <= 0.03 * el.font_size:
+                    size = fs["abs"].value  # ("… to 32pt, it's 39 now": 39 as listed, so 32 in those units too)
             elif "delta" in fs:
                 size = el.font_size + fs["sign"] * world_length(layout, fs["delta"], "y")
             else:
@@ -704,9 +717,12 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
              # ("narrow it so there's a 20px gutter between the columns": from what stands next to it, scaled)
              _clear_of(layout, layout.get(step.patients[0]), _neighbours(layout, step.patients[0]), room)[-1:])):
         return out
-    if p.get("clear") and step.refs and len(step.patients) == 1 and (
-            out := _clear_of(layout, layout.get(step.patients[0]), step.refs, typical_gap(layout, "horizontal"))):
-        return out  # "… runs into the column on the right, keep it inside its own": a gutter's width clear of it
+    if p.get("clear") and len(step.patients) == 1 and (out := _clear_of(
+            layout, layout.get(step.patients[0]), step.refs or _neighbours(layout, step.patients[0]),
+            typical_gap(layout, "horizontal"))[0 if step.refs else -1:]):
+        # "… runs into the column on the right, keep it inside its own": a gutter's width clear of it ("… pull its
+        # right edge in": of what stands beside it)
+        return out
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
         am.SCALE[p.get("degree", "medium")] ** (1 if stretch in GROWING_STRETCHES else -1)

@@ -147,7 +147,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
             if eid.startswith(_SECTION) and not whole_section:
                 continue  # a section's text is its heading's: the quote names the heading (or, as a member, below)
             if entry.texts and (q == entry.texts[0] or q in entry.texts[1:]):
-                s = STRENGTH["quote"] + 2
+                # (its signs too, where folding leaves several alike: "C++" is not "C" nor "C#")
+                exact = (entry.element.text or "").strip().lower() == m.quote.strip().lower()
+                s = STRENGTH["quote"] + 2 + (1.0 if exact else 0.0)
             elif entry.texts and q and q in entry.texts[0]:
                 s = STRENGTH["quote"]
             else:

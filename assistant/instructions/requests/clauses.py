@@ -216,8 +216,9 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
     for k, t in enumerate(tokens):
         if t.kind != "word" or t.text != "and" or k == 0 or k == len(tokens) - 1:
             continue
-        if tokens[k - 1].text in _SIDES and tokens[k + 1].text in _SIDES:
-            continue  # "the margins on the left and right": two sides, one phrase
+        after = tokens[k + 2] if tokens[k + 1].text == "the" and k + 2 < len(tokens) else tokens[k + 1]
+        if tokens[k - 1].text in _SIDES and after.text in _SIDES:
+            continue  # "the margins on the left and right", "20px from the top and the left": two sides, one phrase
         left, right = tokens[:k], tokens[k + 1:]
         lm, ls = find_mentions(left, index)
         rm, rs = find_mentions(right, index)

@@ -29,6 +29,10 @@ from assistant.instructions.requests.said import (
     moved_by,
 )
 
+#: "…, it's 39 now", "(currently 14)": the size a text has now, as the person reads it.
+_SIZE_NOW = re.compile(r"(?:(?:it is|its|it s|currently|now|which is|was)\s+)+(?:at\s+)?(?P<n>\d+(?:\.\d+)?)\s?"
+                       r"(?:pt|px|points?|mm)?(?:\s+(?:now|currently|at the moment|right now))?")
+
 
 def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list[str]) -> bool:
     """Put what the clause ``said`` into the step before it (or the problem ``pending``); whether it did.
@@ -36,6 +40,21 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
     ``said`` is the clause's words, lower case; a clause said only as a remark goes into ``remarks``.
     """
     last = steps[-1] if steps else None
+    if last is not None and last.kind == "style" and "abs" in (last.intent.params.get("font_size") or {}) and (
+            now := _SIZE_NOW.fullmatch(said)):
+        # "title: drop it to ~32pt, it's 39 now": the size said in the units its size now was said in
+        last.intent.params["size_now"] = float(now.group("n"))
+        return True
+    if last is not None and last.kind == "place" and last.intent.params.get("rel") in ("above", "below", "left",
+                                                                            "right") and GAP_SAID.fullmatch(said) and (
+            length := first_length(said)) is not None:
+        last.intent.params.update(gap=length, tight=False)  # "put Downstairs just above the logo, 15 px or so between"
+        return True
+    if last is not None and last.kind == "center" and re.fullmatch(
+            r"(?:(?:and|please|pls|so|just) )*(?:both ways|both axes|in both directions|horizontally and vertically|"
+            r"vertically and horizontally|both directions)(?: please| pls| too)?", said):
+        last.intent.params["axis"] = "both"  # "… centre it in the band, both ways": across and down
+        return True
     if last is not None and _NOT_SO.match(said) and not re.search(r"\b(?:it|them|this|that|those|these)\b", said):
         remarks.append(said)  # "… should be centred under the map, not hanging left": how it is now, said again
         return True

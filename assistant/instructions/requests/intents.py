@@ -37,8 +37,8 @@ from assistant.instructions.requests import placement, sizing
 from assistant.instructions.requests.frame import Intent, slots
 
 RULES: list[Callable[[str], Intent | None]] = [
-    sizing.confirm, sizing.shrink_clear, sizing.span, sizing.end_at, sizing.size_against, placement.bound,
-    placement.lock, placement.zorder,
+    sizing.confirm, sizing.shrink_clear, sizing.edge_in, sizing.span, sizing.end_at, sizing.size_against,
+    placement.bound, placement.lock, placement.zorder,
     placement.swap, placement.separate, placement.inside,
     placement.distribute, placement.further_in, placement.gap, placement.match, placement.align, placement.place,
     placement.region,

@@ -113,8 +113,8 @@ def back_out(held: Step, step: Step) -> Intent | None:
     if held.kind == "separate" and len(way) == 1 and others and set(step.patients) <= set(held.patients + held.refs):
         # "'for Blinky' is dipping into the black footer bar, lift it so it clears the bar": up until it is out
         rel = {way_: rel_ for rel_, way_ in _CLEARS.items()}[next(iter(way))]
-        tight = bool(re.search(r"\b(?:small|little|tiny|slight|narrow) (?:gap|space|room)\b", step.text))
-        return Intent("place", step.intent.patients, [], params={"rel": rel, "tight": tight, "gap": None})
+        # (just clear of it: what is pushed out of another goes no further than it takes)
+        return Intent("place", step.intent.patients, [], params={"rel": rel, "tight": True, "gap": None})
     return None
 
 

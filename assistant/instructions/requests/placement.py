@@ -368,7 +368,8 @@ def gap(s: str) -> Intent | None:
     as_one = re.search(r"\b(?:up|down|left|right|higher|lower|across|over)(?: by)?(?: (?:about|around|roughly|~))?"
                        r"(?: [\d.]+ ?[a-z%]+)? together\b|\btogether (?:by|up|down|left|right|with)\b|"
                        # ("centred on the title + subtitle together": taken as one)
-                       r"\b(?:on|with|to|under|over|between) (?:E\d+ (?:and )?)+together\b", s)
+                       r"\b(?:on|with|to|under|over|between|as (?:wide|tall|high|long|big) as) (?:E\d+ (?:and )?)+"
+                       r"together\b", s)
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
                  r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)) and \
             not as_one:
@@ -428,7 +429,9 @@ def match(s: str) -> Intent | None:
     if m:
         dim = {"wide": "width", "narrow": "width", "long": "width", "tall": "height", "high": "height",
                "short": "height"}.get(m.group("w"), "both")
-        return Intent("match", slots(s[:m.start()]), [int(m.group("e")[1:])], params={"dimension": dim})
+        together = re.match(r"(?: (?:and|,) E\d+)+ together\b", s[m.end():])  # "as wide as DConf + 2018 together"
+        return Intent("match", slots(s[:m.start()]), [int(m.group("e")[1:])] + (
+            slots(together.group(0)) if together and dim != "both" else []), params={"dimension": dim})
     m = re.search(r"\b(?:start|starts|begin|begins|sit|sits|be|is|are|placed|put)? ?at the same (?:height|level|"
                   r"vertical position|y) as (?P<e>" + E + r")|\b(?:drop|raise|lift|lower|move|bring|put|set|shift|"
                   r"push|pull|nudge|take)\b(?: " + E + r")+ (?:up |down )?to the same (?:height|level|vertical "
@@ -526,6 +529,11 @@ def align(s: str) -> Intent | None:
                   r"(" + E + r")", s)
     if m:  # "left edge of the subtitle should match the left edge of arduicioles": that edge on the other's
         return Intent("align", slots(m.group(2)), [int(m.group(3)[1:])], params={"edge": m.group("e"), "page": False})
+    m = re.match(r"(?:the )?(?P<e>left|right|top|bottom) (?:edges?|sides?) of ((?:E\d+ (?:, )?(?:and |& )?)+)"
+                 r"(?:should |must |need to |needs to |have to )?(?:match|line up|be level|be aligned|align|"
+                 r"be the same|are not level|do not match|are off)\b", s)
+    if m and len(slots(m.group(2))) >= 2:  # "right edges of MultiROM and the tagline should match": level
+        return Intent("align", slots(m.group(2)), params={"edge": m.group("e"), "page": False})
     m = re.search(r"(" + E + r") and (" + E + r") (?:should |must |needs? to |have to |ought to )?"
                   r"(?:share|have|sit on) (?:a |the same |one |a common )?(?:(?:vertical|horizontal) )?"
                   r"(?:center|middle) ?line\b", s)
@@ -872,7 +880,8 @@ def nudge(s: str) -> Intent | None:
     # "'Finitions' sits higher than the other captions": what is compared with does not move
     patients = slots(s[:than.start()]) if than and slots(s[:than.start()]) else slots(s)
     within = re.search(r"\b(?:in|inside|within|on) (?:E\d+ )+(?=than\b)", s) if than else \
-        re.search(r"\b(?:into|onto) (?:E\d+ ?)+", s)  # ("… hangs down into the black strip": where it goes)
+        re.search(r"\b(?:into|onto) (?:E\d+ ?)+|\b(?:in|at) the (?:\w+ ){1,2}of (?:E\d+ ?)+", s)
+    # ("… hangs down into the black strip": where it goes; "… is stuck up in the corner of the green band": where it is)
     if within and [n for n in patients if n not in slots(within.group(0))]:
         # "publish sits higher in its box than build does": where it sits says nothing of what moves
         patients = [n for n in patients if n not in slots(within.group(0))]

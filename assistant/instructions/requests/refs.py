@@ -103,6 +103,16 @@ _VAGUE_HEADS = frozenset({"block", "area", "bit", "thing", "piece", "part", "ele
 _THING_CLASSES = frozenset({"logo", "image"})
 #: Words before "the right column" that make it a place on the page ("put it in the right column"), not what is in it.
 _INTO = frozenset({"in", "into", "to", "onto", "within", "inside", "across", "over", "of"})
+#: Words for the spacing of a set: "the spacing in the left column" is of the elements in it, not a place.
+_SPACING = frozenset({"spacing", "gaps", "spaced", "distribute", "spread"})
+
+
+def _spacing_before(tokens: list[Token], i: int) -> bool:
+    """Whether ``i`` follows the spacing of a set and a word for where ("even out the spacing in the left column").
+
+    Not where a noun comes between: "the gaps between the four boxes in the left column" are the boxes' there.
+    """
+    return i >= 2 and tokens[i - 2].text in _SPACING
 
 
 def _column_follows(tokens: list[Token], j: int) -> bool:
@@ -145,7 +155,8 @@ def _name_spans(tokens: list[Token], index: ElementIndex) -> dict[int, tuple[int
                     # "4pm - 6pm" (typed "4 pm 6 pm"): a time's words, a number first
                     n >= 2 and run[1].kind == "word" and run[1].text in _TIME_WORDS)):
                 continue
-            hits = _span_hits(run, index, after_the=i > 0 and tokens[i - 1].text in ("the", "this", "that")
+            # (a request may open with the words and their noun: "Date label - centre under its line")
+            hits = _span_hits(run, index, after_the=(i == 0 or tokens[i - 1].text in ("the", "this", "that"))
                               and i + n < len(tokens) and tokens[i + n].text in CLASS_WORDS)
             if hits and all(kind == "part" for _e, kind, _s in hits) and _name_goes_on(tokens, i + n):
                 hits = []  # "the Zeste de Savoir logo": a name of its own, not the text "Zeste de Code"
@@ -236,6 +247,13 @@ def _span_hits(run: list[Token], index: ElementIndex, after_the: bool = False) -
             best = ("part", STRENGTH["part"])  # "zeste de savoir" run together in "zestedesavoir.com"
         if best is not None:
             hits.append((eid, best[0], best[1]))
+    if any(kind == "id" for _e, kind, _s in hits):
+        # a text that reads exactly the words said is what the person sees; an id that spells them is hidden
+        # ("Date label": the label that reads "Date", not the date line the file calls "date")
+        seen = [(e, "text", STRENGTH["id"] + 1.0) for e, entry in index.entries.items()
+                if entry.texts and entry.texts[0] == folded and not entry.drawn
+                and not (single and words[0] in CLASS_WORDS and not after_the)]
+        hits = [h for h in hits if h[0] not in {e for e, *_ in seen}] + seen if seen else hits
     if not hits:  # "www.osgeo.org", set letter by letter as "ww w . o sg e o . o r g"
         hits = [(eid, "text", STRENGTH["text"]) for eid in index.squashed(key)]
     return hits or _part_hits(words, index)
@@ -480,7 +498,7 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
                 and not m.names and not m.quote:
             m = None  # "… is pretty small for a heading": the kind it is judged as, not an element
         if m is not None and m.words == ["column"] and m.place in _COLUMN_PLACES and not m.names and not m.quote \
-                and i > 0 and tokens[i - 1].text in _INTO:
+                and i > 0 and tokens[i - 1].text in _INTO and not _spacing_before(tokens, i):
             m = None  # "put it in the right column", "the frame in the left column": a part of the page
         # "the gap between MultiROM and the line under it": a line of text, said where it is
         placed_line = (m is not None and m.words == ["line"] and not m.names and not m.quote and j < len(tokens)
@@ -599,12 +617,13 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             j, started = j + 2, True
             continue
         if w in _COLUMN_WORDS and m.place in _COLUMN_PLACES and not m.has_head and not m.names and not (
-                i > 0 and tokens[i - 1].text in _INTO):
+                i > 0 and tokens[i - 1].text in _INTO and not _spacing_before(tokens, i)):
             m.words.append("column")  # "the left column", "right hand column": the elements in it
             m.plural, j, started = True, j + 1, True
             break
         if w in POSITION_ADJECTIVES and m.place is None and POSITION_ADJECTIVES[w] in _COLUMN_PLACES and \
-                not m.has_head and _column_follows(tokens, j + 1) and not (i > 0 and tokens[i - 1].text in _INTO):
+                not m.has_head and _column_follows(tokens, j + 1) and not (
+                    i > 0 and tokens[i - 1].text in _INTO and not _spacing_before(tokens, i)):
             m.place = POSITION_ADJECTIVES[w]
             j, started = j + 1 + (tokens[j + 1].text == "hand"), True
             continue

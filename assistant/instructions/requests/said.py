@@ -405,7 +405,8 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"(?: please| pls)?"
                       # "…, leave about 2mm between": that gap between the two the problem named
                       r"|(?:(?:leave|leaving|put|keep|allow|with) )?(?:about |around |roughly |~|just |only )?"
-                      r"[\d.]+ ?[a-z%]+ (?:of (?:gap|space|room|air) )?between(?: (?:them|the two|both|those|these))?"
+                      r"[\d.]+ ?[a-z%]+ (?:or so |ish |or thereabouts )?(?:of (?:gap|space|room|air) )?between"
+                      r"(?: (?:them|the two|both|those|these))?"
                       r"(?: please| pls)?")
 #: "…, 20px between each item": the gap between each two of a set the clause before named.
 EACH_GAP = re.compile(r"(?:(?:with|leaving|leave|and|so|about|around|roughly|approximately|like|~) )*[\d.]+ ?[a-z%]+ "
@@ -515,6 +516,17 @@ def sizes_said_once(steps: list[Any], remarks: list[str]) -> list[Any]:
                 nxt.kind == "resize" and any(nxt.intent.params.get(x) for x in _AMOUNTS)
                 or nxt.kind == "style" and "font_size" in nxt.intent.params and re.search(r"\d", nxt.text)):
             continue  # ("OF ACHIEVEMENT a bit smaller - 10 instead of 12": how much smaller)
+        prev = out[-1] if out else None
+        if s.kind == "nudge" and prev is not None and prev.kind == "nudge" and not moved_by(s.intent) and moved_by(
+                prev.intent) and [d for d, _a in s.intent.params.get("moves", [])] == [
+                d for d, _a in prev.intent.params.get("moves", [])] and re.search(
+                r"\bwith (?:it|them|him|her)\b|\btoo\b|\bas well\b|\balong\b", s.text):
+            # "bring it down ~20px and move the subtitle down with it": as far as it
+            s.intent.params["moves"] = list(prev.intent.params["moves"])
+        if s.kind == "emphasis" and prev is not None and prev.patients == s.patients and re.search(
+                r"\d", prev.text) and (prev.kind == "style" and "font_size" in prev.intent.params
+                or prev.kind == "resize" and any(prev.intent.params.get(x) for x in _AMOUNTS)):
+            continue  # "… to about 9px type, it's competing with the name": why, said after how much
         out.append(s)
     if any(PROPORTIONS.search(r) for r in remarks) or any(PROPORTIONS.search(s.text) for s in out):
         for s in out:

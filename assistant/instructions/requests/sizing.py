@@ -123,7 +123,25 @@ CLEAR_SAID = re.compile(r"\b(?:so|until|till) (?:that )?(?:there (?:is|are|will 
 _SHRINK_CLEAR = re.compile(r"^(?:(?:please|pls|just|then|and|but|so) )*(?:make (?P<who>(?:E\d+ )+)(?:a (?:bit|touch|"
                            r"little) |slightly |a little bit )?(?:smaller|narrower|shorter|less wide)|(?:shrink|narrow|"
                            r"reduce|scale|size) (?P<who2>(?:E\d+ )+)(?:down )?(?:a (?:bit|touch|little) |slightly )?)"
-                           r"(?: (?:a (?:bit|touch|little)|slightly))? (?=so\b|until\b|till\b)")
+                           r"(?: (?:a (?:bit|touch|little)|slightly))? ?(?=so\b|until\b|till\b)")
+
+
+#: "pull its right edge in": narrower from that side, clear of what it runs into.
+_EDGE_IN = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:pull|bring|draw|tuck|take|move|push|nudge) "
+                      r"(?P<who>(?:E\d+ )*)(?:the |its |their )?(?P<e>left|right|top|bottom) (?:edges?|sides?|ends?) "
+                      r"(?:back )?(?:in|inwards?|back)\b")
+
+
+def edge_in(s: str) -> Intent | None:
+    """An edge pulled in: "… crashes into the right column - pull its right edge in" (the other side stays)."""
+    m = _EDGE_IN.match(s)
+    if m is None:
+        return None
+    e = m.group("e")
+    return Intent("resize", slots(m.group("who")), params={
+        "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": False, "shrink": True,
+        "stretch": "narrower" if e in ("left", "right") else "shorter", "clear": True,
+        "anchor": {"left": "right", "right": "left", "top": "bottom", "bottom": "top"}[e]})
 
 
 def shrink_clear(s: str) -> Intent | None:

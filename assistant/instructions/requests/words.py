@@ -318,7 +318,8 @@ def _number_words(words: list[str], typed: list[str] | None = None) -> list[Toke
             i += 1
             continue
         if w in UNITS or w in TENS or (w == "hundred" and out and out[-1].kind == "number"):
-            if w == "one" and (not out or out[-1].text in ONE_PRONOUN_AFTER) and not _unit_next(words, i):
+            if w == "one" and ((not out or out[-1].text in ONE_PRONOUN_AFTER) and not _unit_next(words, i) or (
+                    i + 1 < len(words) and words[i + 1] == "another")):  # ("centre them on one another")
                 out.append(Token(w, typed[i] if typed else w))
                 i += 1
                 continue
@@ -428,6 +429,8 @@ def tokenise(text: str, known: Iterable[str] = ()) -> list[Token]:
                   flags=re.I)
     # "centre the word Date under the line": those words as the design has them
     text = re.sub(r"\b([Tt]he (?:word|words|label)) ([A-Z][\w.&-]*(?: [A-Z][\w.&-]*)*)\b(?!['\"])", r'\1 "\2"', text)
+    # "C++ and Java should trade places": a name that ends in signs is that text's own, signs and all
+    text = re.sub(r"(?<![\w\"'])([A-Za-z][\w.]*(?:\+\+|#))(?=[\s,.;:!?)]|$)", r'"\1"', text)
     for part, quoted in _split_quotes(_glyphs_quoted(text)):
         if quoted:
             tokens.append(Token(QUOTE_MARK, part.strip(), "quote"))
