@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 33 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zg.tsv``): real files."""
-    batches = [*"cdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze", "zf", "zg"]
+    """Batches 3 to 35 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zi.tsv``): real files."""
+    batches = [*"cdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze", "zf", "zg", "zh", "zi"]
     return [p for batch in batches for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
@@ -266,6 +266,8 @@ _LATER = {
     "ze": (31, "eight more real files, a twenty-ninth writer"),
     "zf": (32, "eight real files used least, a thirtieth writer"),
     "zg": (33, "eight more real files, a thirty-first writer"),
+    "zh": (34, "eight real files used least, a thirty-second writer"),
+    "zi": (35, "eight more real files, a thirty-third writer"),
 }
 
 
