@@ -812,7 +812,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
 
 
 def _neighbours(layout: Layout, eid: str) -> list[str]:
-    """The top-level content on the page of ``eid`` that is not it, nor holds it, nor lies behind it."""
+    """The top-level content on the page of ``eid`` other than it and what holds it: no band, backdrop or ornament."""
     el = layout.get(eid)
     return [e.id for e in layout.top_level() if e.id != eid and eid not in {d.id for d in layout.descendants_of(e.id)}
             and e.page == el.page and not e.pinned and e.role not in ("background", "decoration")]

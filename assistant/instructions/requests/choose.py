@@ -612,7 +612,6 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
     wanted = _colours_said(m, quoted)
     if not wanted or not scores:
         return scores
-    # a photo, or a drawing with no fill of its own: the colours its render shows ("the green map")
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}
     near = {k: v for k, v in scores.items() if _colours_near(k, index) & wanted}  # "violet" for a blue-violet
     if not kept and not near:

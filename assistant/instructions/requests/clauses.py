@@ -224,8 +224,9 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
         rm, rs = find_mentions(right, index)
         li, ri = detect_intent(ls, left), detect_intent(rs, right)
         if _EDGES_OF.fullmatch(ls) or re.fullmatch(r"E\d+(?: (?:and )?E\d+)* together(?: please| pls)?", rs):
-            # ("… centred on the title + subtitle together": one list, taken as one)
-            continue  # "left edges of the title, due date and the address block should line up": one list
+            # one list: "left edges of the title, due date and the address block should line up", "… centred on the
+            # title + subtitle together"
+            continue
         if li is None and not lm and _AMOUNT_ONLY.fullmatch(ls) and re.search(r"\d", ls):
             return [left] + split_and(right, index)  # "… way too big - 75% and keep it in the corner": how much
         if li is None or ri is None:
