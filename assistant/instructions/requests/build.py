@@ -713,16 +713,11 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                 for k in range(max(len(w) for w in ways.values()))]
     if (clear := CLEAR_SAID.search(step.text)) and len(step.patients) == 1 and (
             (room := p.get("clear_room") or am.first_length(clear.group("len") or clear.group("len2"))) is not None and
-            (out := _clear_of(layout, layout.get(step.patients[0]), step.refs, room) if step.refs else
-             # ("narrow it so there's a 20px gutter between the columns": from what stands next to it, scaled)
-             _clear_of(layout, layout.get(step.patients[0]), _neighbours(layout, step.patients[0]), room)[-1:])):
+            (out := _clear_of_said(layout, step, room))):
         return out
-    if p.get("clear") and len(step.patients) == 1 and (out := _clear_of(
-            layout, layout.get(step.patients[0]), step.refs or _neighbours(layout, step.patients[0]),
-            typical_gap(layout, "horizontal"))[0 if step.refs else -1:]):
-        # "… runs into the column on the right, keep it inside its own": a gutter's width clear of it ("… pull its
-        # right edge in": of what stands beside it)
-        return out
+    if p.get("clear") and len(step.patients) == 1 and (
+            out := _clear_of_said(layout, step, typical_gap(layout, "horizontal"))):
+        return out  # "… runs into the column on the right, keep it inside its own": a gutter's width clear of it
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
         am.SCALE[p.get("degree", "medium")] ** (1 if stretch in GROWING_STRETCHES else -1)
@@ -809,6 +804,19 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                      for i in groups] + scale_alternatives(
                          layout, [i for i in step.patients if i not in groups], s)[0]]
     return scale_alternatives(layout, step.patients, s)
+
+
+def _clear_of_said(layout: Layout, step: Step, room: am.Length | float) -> list[Actions]:
+    """:func:`_clear_of` for the one element ``step`` sizes, clear of its references by ``room``.
+
+    With none said ("narrow it so there's a 20px gutter between the columns", "… pull its right edge in"), clear of
+    what stands next to it, and only scaled: the room is measured from the ink, which a paragraph set again in a
+    narrower measure need not fill.
+    """
+    el = layout.get(step.patients[0])
+    if step.refs:
+        return _clear_of(layout, el, step.refs, room)
+    return _clear_of(layout, el, _neighbours(layout, el.id), room)[-1:]
 
 
 def _neighbours(layout: Layout, eid: str) -> list[str]:

@@ -17,7 +17,7 @@ from assistant.instructions.requests.sizing import shrink_clear
 from assistant.instructions.requests.words import Token
 
 #: A goal that is only to be clear of what an element runs into ("so there's a small gap", "so it clears").
-_CLEARS = re.compile(r"(?:that )?(?:there is|there are) (?:a |some )?(?:small |little |tiny |bit of a |proper |"
+_JUST_CLEAR = re.compile(r"(?:that )?(?:there is|there are) (?:a |some )?(?:small |little |tiny |bit of a |proper |"
                      r"decent |visible )?(?:gap|space|room|breathing room|air)$|(?:that )?(?:E\d+|it|they) "
                      r"(?:no longer (?:overlaps?|touch(?:es)?)|(?:does not|do not|doesnt|dont) "
                      r"(?:overlap|touch|collide)|clears?\b)")
@@ -30,7 +30,7 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         return shrunk  # "make it smaller so there's ~15px between them": smaller by what leaves that room
     goal = detect_intent(skel[purpose.end():], tokens, original)
     main = detect_intent(skel[:purpose.start()], tokens, original)
-    if goal is None and main is not None and main.kind == "nudge" and _CLEARS.match(skel[purpose.end():]):
+    if goal is None and main is not None and main.kind == "nudge" and _JUST_CLEAR.match(skel[purpose.end():]):
         main.params["clears"] = True  # "shove 2018 right a bit so there's a small gap": as far as it takes
     if goal is None or goal.kind not in GOALS:
         # "pull it in so there's about 20px to spare", "push it right so it has the same 50px margin …": the whole
