@@ -115,6 +115,55 @@ def test_reorder_changes_paint_order_in_xml_and_layout():
     assert [e["id"] for e in after][:4] == ["bg", "card", "card-bg", "card-label"]
 
 
+def _painted_order(doc) -> list[str]:
+    return [n.get("id") for n in doc.root.iter() if isinstance(n.tag, str) and n.get("id")]
+
+
+def test_reorder_behind_or_in_front_of_another_element():
+    doc = poster()
+    diff, after = _exact_undo(doc, {"type": "reorder", "id": "body", "to": "back", "target_id": "title"})
+    order = [e["id"] for e in after]
+    assert order.index("dot") < order.index("body") == order.index("title") - 1  # just behind it, not at the back
+    assert [p["node"] for p in diff.to_json()["xml_patch"]] == ["body"]
+    # the box drawn inside two groups that wrap nothing else: the outer group moves, in front of the subtitle
+    diff, after = _exact_undo(doc, {"type": "reorder", "id": "box", "to": "front", "target_id": "sub"})
+    order = [e["id"] for e in after]
+    assert order.index("sub") < order.index("box") < order.index("body")
+    assert [p["node"] for p in diff.to_json()["xml_patch"]] == ["outer"]
+
+
+def test_reorder_against_an_element_it_is_already_behind_changes_nothing():
+    doc = poster()
+    tree = serialize(doc)
+    diff = apply_action(doc, {"type": "reorder", "id": "title", "to": "back", "target_id": "body"})
+    assert diff.is_noop and serialize(doc) == tree
+    assert any("behind 'body' already" in n for n in diff.notes)
+
+
+def test_reorder_of_a_member_against_an_element_outside_its_group_moves_the_other():
+    doc = poster()
+    # the label cannot leave its card (that would drop the card's transform): the title goes in front of it
+    action = {"type": "reorder", "id": "card-label", "to": "back", "target_id": "title"}
+    _exact_undo(doc, action)
+    diff = apply_action(doc, action)
+    order = _painted_order(doc)
+    assert order.index("card-label") < order.index("title")
+    assert order.index("card-bg") < order.index("card-label")  # the card itself is as it was
+    assert any("'title' moved" in n for n in diff.notes)
+
+
+def test_reorder_against_another_refuses_what_cannot_be():
+    doc = poster()
+    with pytest.raises(InvalidAction, match="contains or is inside 'card-bg'"):
+        apply_action(doc, {"type": "reorder", "id": "card", "to": "back", "target_id": "card-bg"})
+    with pytest.raises(InvalidAction, match="needs to='front' or to='back'"):
+        apply_action(doc, {"type": "reorder", "id": "title", "to": "forward", "target_id": "body"})
+    with pytest.raises(InvalidAction, match="against itself"):
+        apply_action(doc, {"type": "reorder", "id": "title", "to": "front", "target_id": "title"})
+    with pytest.raises(InvalidAction, match="nope"):
+        apply_action(doc, {"type": "reorder", "id": "title", "to": "front", "target_id": "nope"})
+
+
 def test_reorder_at_the_top_is_a_noop():
     doc = poster()
     apply_action(doc, {"type": "reorder", "id": "title", "to": "front"})

@@ -254,6 +254,19 @@ async def test_apply_edits_dry_run_changes_nothing(client: Client) -> None:
     assert await box(client, doc_id, "caption") == before
 
 
+async def test_apply_edits_restacks_behind_another_element(client: Client) -> None:
+    doc_id = (await opened(client))["doc_id"]
+    out = await call(client, "apply_edits", doc_id=doc_id,
+                     edits=[{"type": "reorder", "id": "date", "to": "back", "target_id": "photo"}])
+    assert out["applied"] is True
+    z = {e["id"]: e["z"] for e in (await call(client, "inspect_elements", doc_id=doc_id,
+                                               ids=["bg", "subtitle", "photo", "date"]))["elements"]}
+    assert z["bg"] < z["subtitle"] < z["date"] < z["photo"]  # just behind the photo, not behind everything
+    message = await fail(client, "apply_edits", doc_id=doc_id,
+                         edits=[{"type": "reorder", "id": "date", "to": "forward", "target_id": "photo"}])
+    assert "target_id" in message and "front" in message
+
+
 async def test_apply_edits_empty_batch_is_refused(client: Client) -> None:
     doc_id = (await opened(client))["doc_id"]
     assert "at least one" in await fail(client, "apply_edits", doc_id=doc_id, edits=[])

@@ -173,11 +173,21 @@ class AnchorToRegion(_ActionBase):
 
 
 class Reorder(_ActionBase):
-    """Change the paint order (z) of an element among its siblings."""
+    """Change an element's paint order: front, back, one step, or just behind or in front of another."""
 
     type: Literal["reorder"] = "reorder"
     id: ElementId = Field(description="Id of the element to restack.")
     to: Literal["front", "back", "forward", "backward"] = Field(description="Where to move it in the stack.")
+    target_id: ElementId | None = Field(None, description=(
+        "With to='back' or 'front': the element to restack against; it goes just behind or just in front of it."))
+
+    @model_validator(mode="after")
+    def _target(self) -> Reorder:
+        if self.target_id is not None and self.to not in ("front", "back"):
+            raise ValueError("reorder with target_id needs to='front' or to='back'")
+        if self.target_id is not None and self.target_id == self.id:
+            raise ValueError("reorder cannot restack an element against itself")
+        return self
 
 
 class ApplyTemplate(_ActionBase):

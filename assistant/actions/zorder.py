@@ -22,6 +22,7 @@ from assistant.actions.engine import EditContext
 from assistant.actions.schema import Reorder
 from assistant.actions.validate import check_editable
 from assistant.actions.xml_patch import MoveOp, NodeRef, local_tag, node_label
+from assistant.errors import InvalidAction
 from assistant.svg.tree import SvgNode
 
 _NOT_PAINTED = {"defs", "style", "title", "desc", "metadata", "namedview", "script", "symbol", "clipPath",
@@ -101,9 +102,90 @@ def _own_wrapper(ctx: EditContext, node: SvgNode, owned: set[str]) -> SvgNode:
         node = parent
 
 
+def _ancestry(node: SvgNode) -> list[SvgNode]:
+    """``node`` and its ancestors, the root last."""
+    return [node, *node.iterancestors()]
+
+
+def _under(node: SvgNode, top: SvgNode) -> SvgNode:
+    """The child of ``top`` that is or holds ``node`` (``node`` lies under ``top``)."""
+    while node.getparent() is not top:
+        node = node.getparent()
+    return node
+
+
+def _movable(ctx: EditContext, el_id: str, anchor: SvgNode) -> list[tuple[SvgNode, SvgNode, SvgNode]] | None:
+    """For each node of ``el_id``: the node to move, the parent it moves in and the sibling to move beside.
+
+    The node to move is the element's node (or the group that wraps only it); it moves among the children of
+    its nearest common ancestor with ``anchor``, beside the child that holds ``anchor``. None when it would
+    have to leave a group that holds other elements as well (moving the group would restack them too).
+    """
+    owned = set(ctx.subtree_ids(el_id))
+    line = _ancestry(anchor)
+    out = []
+    for n in ctx.element_nodes(el_id):
+        wrapper = _own_wrapper(ctx, n, owned)
+        if wrapper in line:
+            raise InvalidAction(f"holds the node {node_label(anchor)!r} it is restacked against", el_id)
+        top = next(p for p in _ancestry(wrapper)[1:] if p in line)
+        if wrapper.getparent() is not top:
+            return None
+        out.append((wrapper, top, _under(anchor, top)))
+    return out
+
+
+def _restack_against(ctx: EditContext, el_id: str, ref_id: str, to: str) -> bool:
+    """Put ``el_id`` just behind (``to`` "back") or just in front of ``ref_id``; False when it cannot move.
+
+    Nothing changes when it is on that side already.
+    """
+    position = {n: i for i, n in enumerate(ctx.doc.root.iter())}
+    ours, theirs = ctx.element_nodes(el_id), ctx.element_nodes(ref_id)
+    if not ours or not theirs:
+        ctx.notes.append(f"{el_id!r} or {ref_id!r} has no XML nodes; nothing to restack")
+        return True
+    first, last = min(theirs, key=position.__getitem__), max(theirs, key=position.__getitem__)
+    if to == "back" and max(position[n] for n in ours) < position[first] or \
+            to == "front" and min(position[n] for n in ours) > position[last]:
+        side = "behind" if to == "back" else "in front of"
+        ctx.notes.append(f"{el_id!r} is {side} {ref_id!r} already; nothing to restack")
+        return True
+    plan = _movable(ctx, el_id, first if to == "back" else last)
+    if plan is None:
+        return False
+    for node, parent, beside in (plan if to == "back" else reversed(plan)):
+        cur, at = parent.index(node), parent.index(beside)
+        if to == "back":
+            final = at - 1 if cur < at else at
+        else:
+            final = at if cur < at else at + 1
+        if final != cur:
+            ctx.patch.run(MoveOp(NodeRef(parent), cur, final, node_label(node)))
+    return True
+
+
 def apply_reorder(ctx: EditContext, a: Reorder) -> None:
-    """Restack an element's nodes among their siblings (to the front or back, one step up or down)."""
+    """Restack an element's nodes among their siblings (to the front or back, one step up or down).
+
+    With a ``target_id``, the element goes just behind (``back``) or just in front of (``front``) that
+    element, wherever both are drawn: the element's node (or the group that wraps only it) moves beside the
+    node that holds the other under their nearest common group. When the element shares its group with
+    others, the other element moves to the other side of it instead; when neither can, the edit is refused.
+    """
     (el,) = check_editable(ctx.layout, [a.id])
+    if a.target_id is not None:
+        ref = ctx.el(a.target_id)
+        if ref.id in ctx.subtree_ids(el.id) or el.id in ctx.subtree_ids(ref.id):
+            raise InvalidAction(f"contains or is inside {ref.id!r}; restack it against another element", el.id)
+        if not _restack_against(ctx, el.id, ref.id, a.to):
+            check_editable(ctx.layout, [ref.id])
+            if not _restack_against(ctx, ref.id, el.id, "front" if a.to == "back" else "back"):
+                raise InvalidAction(f"and {ref.id!r} each share a group with other elements; restack a group", el.id)
+            ctx.notes.append(f"{ref.id!r} moved to the other side of {el.id!r}: {el.id!r} shares its group")
+        if ctx.patch.ops:
+            resync_paint_order(ctx)
+        return
     owned = set(ctx.subtree_ids(el.id))
     nodes = [_own_wrapper(ctx, n, owned) for n in ctx.element_nodes(el.id)]
     if not nodes:

@@ -176,6 +176,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
                        {"require": ["fill"], "drop": ["font_size", "font_weight"]},
                        {"require": ["font_family"], "drop": ["font_size", "font_weight", "fill"]}],
     "reflow_text": [{"drop": ["min_size"]}, {"drop": ["max_size"]}],
+    "reorder": [{"drop": ["target_id"]}, {"require": ["to", "target_id"], "enum": {"to": ["front", "back"]}}],
 }
 
 _PLACEHOLDER = "__gbnf_rule_{}__"

@@ -78,7 +78,7 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "promote": ("type", "id", "factor"),
     "demote": ("type", "id", "factor"),
     "anchor_to_region": ("type", "ids", "region"),
-    "reorder": ("type", "id", "to"),
+    "reorder": ("type", "id", "to", "target_id"),
     "apply_template": ("type", "template"),
     "set_text_style": ("type", "ids", "font_size", "font_weight", "fill", "font_family"),
     "match_size": ("type", "dimension", "anchor", "keep_aspect", "ids", "target_id"),

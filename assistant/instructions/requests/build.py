@@ -51,7 +51,14 @@ def _lock(step: Step, layout: Layout) -> list[Actions]:
 
 def _zorder(step: Step, layout: Layout) -> list[Actions]:
     need(step)
-    return [[{"type": "reorder", "id": i, "to": step.intent.params["to"]} for i in step.patients]]
+    to = step.intent.params["to"]
+    refs = [r for r in step.refs if r not in step.patients]
+    if refs and to in ("front", "back") and not step.refs_are_others:
+        # "behind the boy": just behind the one named; "behind all the text": behind the lowest of them
+        z = {e.id: e.z for e in layout.elements}
+        ref = (min if to == "back" else max)(refs, key=z.__getitem__)
+        return [[{"type": "reorder", "id": i, "to": to, "target_id": ref} for i in step.patients]]
+    return [[{"type": "reorder", "id": i, "to": to} for i in step.patients]]
 
 
 def _swap_sides(ids: list[str], layout: Layout) -> Actions:

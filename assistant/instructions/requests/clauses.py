@@ -97,6 +97,14 @@ class Topic(list):
     """
 
 
+def _still_clear(tokens: list[Token]) -> bool:
+    """Whether the words say that what an edit moves still keeps clear of something ("it still clears …")."""
+    words = [t.text for t in tokens]
+    if words[:1] and words[0] in ("it", "they", "that", "this"):
+        words = words[1:]
+    return len(words) >= 2 and words[0] in ("still", "also") and words[1] in ("clears", "clear", "misses")
+
+
 def clauses(tokens: list[Token]) -> list[list[Token]]:
     """The request split on punctuation and on *then*, *also*, *but* and the like."""
     parts: list[list[Token]] = [[]]
@@ -113,6 +121,8 @@ def clauses(tokens: list[Token]) -> list[list[Token]]:
             parts.append([])
         elif t.text == "without" and parts[-1] and k + 1 < len(tokens) and tokens[k + 1].text.endswith("ing"):
             parts.append([t])  # "make the tagline bigger without touching the name": a limit of its own
+        elif t.text == "and" and parts[-1] and _still_clear(tokens[k + 1:k + 4]):
+            parts.append([])  # "… so that line shows and it still clears the heading": a limit of its own
         else:
             parts[-1].append(t)
     return [p for p in parts if p]

@@ -51,35 +51,35 @@ def related_to(layout: Layout, pool: list[str], targets: list[str], rel: str, co
             return inside is not None and inside.area >= 0.75 * b.area
 
         pool = [i for i in pool if i in targets or not over(layout.get(i).box)] or pool
-    found = []
+    found: list[tuple[float, float, str]] = []
     for i in pool:
         if i in targets:
             continue
         b = layout.get(i).box
         if side == "above" and b.cy < t.cy:
-            found.append((t.y - b.y2, i))
+            found.append((t.y - b.y2, 0.0, i))
         elif side == "below" and b.cy > t.cy:
-            found.append((b.y - t.y2, i))
+            found.append((b.y - t.y2, 0.0, i))
         elif side == "left" and b.cx < t.cx:
-            found.append((t.x - b.x2, i))
+            found.append((t.x - b.x2, 0.0, i))
         elif side == "right" and b.cx > t.cx:
-            found.append((b.x - t.x2, i))
-        elif side is None:
-            found.append((b.distance(t), i))
+            found.append((b.x - t.x2, 0.0, i))
+        elif side is None:  # (of two that touch it, the one whose middle is nearer: a line beside an icon)
+            found.append((b.distance(t), ((b.cx - t.cx) ** 2 + (b.cy - t.cy) ** 2) ** 0.5, i))
     if count == 0 and side == "below":
         heading = layout.get(targets[0])
         nxt = [o.box.y for o in layout.elements if o.id not in targets and o.role == heading.role and o.kind == "text"
                and o.box.y > t.y2 and min(o.box.x2, t.x2) - max(o.box.x, t.x) > 0]
         end, last, out = min(nxt, default=float("inf")), t.y2, []
-        for _d, i in sorted(found):  # down to the next heading, or to a gap wider than a few of the heading's lines
+        for _d, _m, i in sorted(found):  # down to the next heading, or to a gap wider than a few of the heading's lines
             b = layout.get(i).box
             if b.y2 > end or b.y - last > 3 * t.height:
                 break
             out.append(i)
             last = max(last, b.y2)
         # "the list below it", where it is a paragraph the list starts right under: the one nearest below
-        return out or [i for _d, i in sorted(found)[:1]]
-    return [i for _d, i in sorted(found)[:max(count, 1)]]
+        return out or [i for _d, _m, i in sorted(found)[:1]]
+    return [i for _d, _m, i in sorted(found)[:max(count, 1)]]
 
 
 def toward(box: Box, place: str) -> float:

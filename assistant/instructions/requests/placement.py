@@ -51,13 +51,30 @@ def lock(s: str) -> Intent | None:
     return None
 
 
+#: Words that make "on top of X" a matter of paint order, not of place ("bring the logo on top of the photo").
+_STACKING = re.compile(r"\b(?:bring|layer|stack|paint|draw|render|front|forward)\b")
+
+
 def zorder(s: str) -> Intent | None:
     """Paint order: "bring to the front", "send back", "behind X", "forward one level"."""
+    # "send the devil behind the penguin", "bring it in front of the text beside it": just behind or in front of
+    # the one named after, not the back or the front of the whole page
+    if re.search(r"\b" + _HIDDEN + r"\b", s):
+        return None  # "the line is hidden behind the screenshot": a problem of overlap (``separate``)
+    if re.search(r"\b(?:not|never|nor)\s+(?:\w+\s+)?(?:behind|in front of|to the back|to the front)\b", s):
+        return None  # "…, just not behind the white card": a limit the edit before keeps, not an edit
+    beside = re.search(r"\b(?:behind|in front of|on top of)\s+(" + E + r")", s)
+    if beside and not re.search(r"\bback (?:in|inside|on)\b", s):
+        before = slots(s[:beside.start()])
+        if before and not (beside.group(0).startswith("on top") and not _STACKING.search(s)):
+            to = "back" if beside.group(0).startswith("behind") else "front"
+            return Intent("zorder", before[:1], [int(beside.group(1)[1:])], params={"to": to})
     if re.search(r"\bbehind\b|\bto the (?:very )?back(?:ground)?\b(?! in)|\bto back\b|\bbottom of the stack\b|"
                  r"\bbottom layer\b|\bbackmost\b", s) and not re.search(r"\bback (?:in|inside|on)\b", s):
         return Intent("zorder", slots(s)[:1], params={"to": "back"})
     if re.search(r"\bin front of\b|\bto the (?:very )?front\b|\bto front\b|\bfrontmost\b|\btop of the stack\b|"
-                 r"\btop layer\b|\b(?:bring|put|place|move) " + E + r" on top\b(?! of)|\b(?:bring|put|place) " + E +
+                 r"\btop layer\b|\b(?:bring|put|place|move) " + E +
+                 r" (?:on top|in front|to the fore)\b(?! of)|\b(?:bring|put|place) " + E +
                  r" on top of\b|\babove everything\b|\bover everything\b", s):
         return Intent("zorder", slots(s)[:1], params={"to": "front"})
     if re.search(r"\b(?:bring|move) " + E + r" forwards?\b|\b(?:up|forward) one (?:level|layer|step)\b", s):
@@ -78,9 +95,12 @@ def swap(s: str) -> Intent | None:
     return None
 
 
-_OVERLAP_VERB = (r"(?:overlaps?|overlapping|covers?|covering|is on top of|sits on top of|sitting on top of|"
-                 r"on top of|sits (?:right |just |directly )?on|sitting (?:right |just |directly )?on|is over|"
-                 r"runs (?:straight |right )?into|"
+#: "is (half) hidden behind", "tucked under": a problem of overlap said from the side of the one covered.
+_HIDDEN = (r"(?:half |partly |partially |mostly |a bit |slightly |kind of )?(?:hidden|tucked|buried|lost|stuck|"
+           r"trapped)(?: away)? (?:behind|under|underneath|beneath)")
+_OVERLAP_VERB = (r"(?:" + _HIDDEN + r"|overlaps?|overlapping|covers?|covering|is on top of|sits on top of|"
+                 r"sitting on top of|on top of|sits (?:right |just |directly )?on|"
+                 r"sitting (?:right |just |directly )?on|is over|runs (?:straight |right )?into|"
                  r"running (?:straight |right )?into|crashes into|crashing into|bumping into|is bumping|bumping|"
                  r"butting into|bump into|run into|crash into|butt into|collide with|clash with|cut into|"
                  r"collides with|colliding with|clashes with|clashing with|touches|touching|touch|bumps into|hits|hit|"
@@ -114,8 +134,9 @@ def bound(s: str) -> Intent | None:
         return Intent("separate", [], [int(m.group(1)[1:])], params={"mover": True, "bound": True})
     keep = r"(?:keep(?:ing)?|stays?|staying|still|remains?|remaining|leave|leaving) (?:(" + E + r") )?(?:(?:is|are|" \
         r"sits?|sitting|stays?|staying|remains?) )?(?:fully |wholly |completely |entirely |well |safely |all )?"
-    m = re.match(keep + r"(?:on the (?:" + _SHEETS + r") and )?(?:clear of|away from|off) (" + E + r")$", s)
-    if m:
+    m = re.match(keep + r"(?:on the (?:" + _SHEETS + r") and )?(?:clear of|away from|off) (" + E + r")$", s) or \
+        re.match(r"(?:(" + E + r") )?(?:still|also|yet|always) (?:clears|misses) (" + E + r")$", s)
+    if m:  # ("… and it still clears the gvSIG Mobile heading")
         return Intent("separate", [int(m.group(1)[1:])] if m.group(1) else [], [int(m.group(2)[1:])],
                       params={"mover": True, "bound": True})
     m = re.match(keep + r"(?:inside|within|in) (" + E + r")(?:'s)?(?: (width|height|edges|sides|bounds|outline))?$",

@@ -557,11 +557,13 @@ def held_apart(steps: list[Any], index: ElementIndex) -> list[Any]:
         s.patients = [i for i in s.patients if i not in held]
     sized = [s for s in steps if s not in kept and (s.kind in ("resize", "match") or (
         s.kind == "style" and "font_size" in s.intent.params))]
+    # "bring it in front, don't move it though": restacking moves nothing, so it is not held against it
+    restacked = {i for s in steps if s not in kept and s.kind == "zorder" for i in s.patients}
     for s in kept:  # "take it up to 24px, leave it where it is": it grows about where it is, and is not locked
         for e in sized:
             if set(e.patients) & set(s.patients):
                 e.intent.params.setdefault("anchor", "center")
-        s.patients = [i for i in s.patients if not any(i in e.patients for e in sized)]
+        s.patients = [i for i in s.patients if not any(i in e.patients for e in sized) and i not in restacked]
     edited = {i for s in steps if s not in kept for i in s.patients}
     layout = index.layout
     for s in kept:

@@ -23,6 +23,9 @@ IN_COLOUR = frozenset({"color", "colored", "colorful", "filled", "solid"})
 OUTLINED = frozenset({"outline", "outlined", "outlines", "hollow", "mono", "monochrome", "wireframe"})
 #: Words for a round picture ("the round aerial photo", "the circular badge").
 ROUND = frozenset({"round", "circular", "circle", "disc", "disk", "oval", "roundel"})
+#: Nouns for a round thing.
+_ROUND_NOUNS = frozenset({"circle", "circles", "disc", "discs", "disk", "disks", "oval", "ovals", "roundel",
+                          "roundels"})
 #: How far below the best a candidate that does not look as said is put.
 LOOK_APART = 1.0
 #: Least difference in the share of clear colour between a full-colour picture and an outline one.
@@ -52,6 +55,8 @@ def by_look(m: Mention, scores: dict[str, float], best: list[str], index: Elemen
     leave two to :data:`MAX_LOOKED` of them alike; a look none of them has, or all of them have, changes nothing.
     """
     words = set(m.words[:-1] if m.has_head else m.words)  # said before the noun ("swap the two photos round": no)
+    if m.has_head and m.words and m.words[-1] in _ROUND_NOUNS:
+        words.add("round")  # the noun itself: "the circle", "the roundel" (not "swap the two photos round")
     if len(best) < 2 or len(best) > MAX_LOOKED or m.quote or not words & (IN_COLOUR | OUTLINED | ROUND):
         return scores
     if any(index.layout.get(k).kind == "text" for k in best):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from assistant.document import Layout
-from assistant.instructions.requests.choose import broad_candidates, score_mention
+from assistant.instructions.requests.choose import broad_candidates, drawn_on, score_mention, unknown_head
 from assistant.instructions.requests.index import ElementIndex, section_heading
 from assistant.instructions.requests.nearby import related_to
 from assistant.instructions.requests.refs import Mention
@@ -193,7 +193,25 @@ def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
 
 
 __all__ = ["alike", "counted_members", "text_block", "framed", "member_quoted", "page_column", "section_body",
-           "tab_panel", "under_heading", "wordless_picture"]
+           "tab_panel", "under_heading", "wordless_picture", "related_mention", "by_words_in_line"]
+
+
+#: Relations that say only nearness, no side.
+_BESIDE = ("next to", "beside", "near")
+
+
+def related_mention(index: ElementIndex, mentions: list[Mention], n: int, k: int, rel: str, pool: list[str],
+                    resolved: dict[int, list[str]]) -> list[str]:
+    """What the ``n``-th mention names, of ``pool``, said to be ``rel`` of the ``k``-th ("the text above it")."""
+    m, layout, targets = mentions[n], index.layout, resolved.get(k, [])
+    if rel == "on" and unknown_head(m) and not m.names and not m.quote:  # "the little light on the word …": maybe
+        pool = list(dict.fromkeys(pool + drawn_on(index, targets)))  # an ornament
+    count = m.count or (0 if m.plural else 1)  # (0: all under a heading, or none)
+    near = by_words_in_line(layout, index, m, related_to(layout, pool, targets, rel, count=count), targets, rel, count)
+    if m.ordinal is not None and resolved.get(n) and set(resolved[n]) <= set(related_to(
+            layout, pool, targets, rel, count=len(pool))):
+        near = resolved[n]  # "the 4th photo placeholder in the strip": the fourth of those in it
+    return near if near or count == 0 else resolved[n]
 
 
 def by_words_in_line(layout: Layout, index: ElementIndex, m: Mention, near: list[str], targets: list[str],
@@ -201,17 +219,24 @@ def by_words_in_line(layout: Layout, index: ElementIndex, m: Mention, near: list
     """``near``, or what ``m``'s words alone find ``rel`` of ``targets`` where a name it matched lies elsewhere.
 
     "The bold intro under Welcome": the element whose id is "Intro" sits in another column, so not under the
-    Welcome heading; the bold paragraph under that heading is what the words mean.
+    Welcome heading; the bold paragraph under that heading is what the words mean. "The Mapbender wordmark next to
+    it", where the logo named Mapbender is across the page: the wordmark within its own size of it.
     """
     if not m.names or m.quote or not near or not targets or rel not in ("under", "below", "beneath", "underneath",
-                                                                       "above", "over"):
+                                                                       "above", "over", *_BESIDE):
         return near
     t = layout.get(targets[0]).box
-    if all(min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0 for i in near):
+
+    def fits(i: str) -> bool:
+        b = layout.get(i).box
+        if rel in _BESIDE:
+            return b.distance(t) <= max(t.width, t.height, b.width, b.height)
+        return min(b.x2, t.x2) - max(b.x, t.x) > 0
+
+    if all(fits(i) for i in near):
         return near
     words = [w for w in fold(m.text).split() if w not in ("the", "a", "an", "this", "that")]
     scores = score_mention(dataclasses.replace(m, names=[], words=words), index)
     pool = [i for i in broad_candidates(scores, index) if i not in targets]
     found = related_to(layout, pool, targets, rel, count=count)
-    return found if found and all(min(layout.get(i).box.x2, t.x2) - max(layout.get(i).box.x, t.x) > 0
-                                  for i in found) else near
+    return found if found and all(fits(i) for i in found) else near

@@ -44,7 +44,6 @@ from assistant.instructions.requests.choose import (
     broad_candidates,
     carried,
     describe,
-    drawn_on,
     extreme,
     holding,
     in_part,
@@ -72,7 +71,6 @@ from assistant.instructions.requests.followups import amend_last, move_is_how, s
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.mends import back_out, mend, out_of, purpose_pronoun, room_from_edge
-from assistant.instructions.requests.nearby import related_to
 from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
@@ -119,11 +117,11 @@ from assistant.instructions.requests.said import (
 from assistant.instructions.requests.scope import copies, page_said, stacked, texts_quoted, without_asides
 from assistant.instructions.requests.sets import (
     alike,
-    by_words_in_line,
     counted_members,
     framed,
     member_quoted,
     page_column,
+    related_mention,
     section_body,
     tab_panel,
     text_block,
@@ -626,15 +624,23 @@ class _Reader:
                 relation = None  # (a remark keeps it: "the questions under Thrust 4 are spaced all over the place")
             else:
                 intent = reduced
+                n, k = int(relation.group(1)), int(relation.group(3))
+                if intent is not None and intent.kind in ("align", "center") and intent.patients == [n] and \
+                        mentions[k].pronoun and re.search(rf"\bE{n} (?:are|do|have) not\b", rest):
+                    intent.patients.append(k)  # "the wordmark next to it aren't lined up": the two of them
         resolved: dict[int, list[str]] = {}
         pools: dict[int, list[str]] = {}
         prev = None
         for n, m in enumerate(mentions):
+            # "the text beside it": "it" is not that text, but what the clause is about
+            head = int(relation.group(1)) if relation and m.pronoun and n == int(relation.group(3)) else None
+            prev = None if head is not None and prev is mentions[head] else prev
+            seen = {k: v for k, v in resolved.items() if k != head}
             if m.pronoun and purpose and n > 0 and resolved:
                 resolved[n] = purpose_pronoun(m, resolved[min(resolved)], resolved, self.pending, self.subject_refs)
             elif intent is None:  # a remark: what it names only matters if a later clause says "it"
                 try:
-                    resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+                    resolved[n] = self.resolve(m, prev, intent, mentions, seen)
                 except Ask as ask:
                     resolved[n] = []
                     self.unresolved = self.unresolved or ask
@@ -650,7 +656,7 @@ class _Reader:
             else:
                 self.pool = []
                 try:
-                    resolved[n] = self.resolve(m, prev, intent, mentions, resolved)
+                    resolved[n] = self.resolve(m, prev, intent, mentions, seen)
                 except Ask as ask:
                     if (describes(skel) or (intent.kind == "lock" and intent.params.get("keep"))) and \
                             ask.status in ("missing", "question") and not ask.candidates and not m.pronoun:
@@ -675,18 +681,7 @@ class _Reader:
             prev = m if m.has_head else prev
         if relation:
             n, k = int(relation.group(1)), int(relation.group(3))
-            pool = pools[n]
-            if relation.group(2) == "on" and unknown_head(mentions[n]) and not mentions[n].names \
-                    and not mentions[n].quote:  # "the little light on the word …": maybe an ornament
-                pool = list(dict.fromkeys(pool + drawn_on(self.index, resolved.get(k, []))))
-            count = mentions[n].count or (0 if mentions[n].plural else 1)  # (0: all under a heading, or none)
-            near = related_to(self.layout, pool, resolved.get(k, []), relation.group(2), count=count)
-            near = by_words_in_line(self.layout, self.index, mentions[n], near, resolved.get(k, []),
-                                    relation.group(2), count)
-            if mentions[n].ordinal is not None and resolved.get(n) and set(resolved[n]) <= set(related_to(
-                    self.layout, pool, resolved.get(k, []), relation.group(2), count=len(pool))):
-                near = resolved[n]  # "the 4th photo placeholder in the strip": the fourth of those in it
-            resolved[n] = near if near or count == 0 else resolved[n]
+            resolved[n] = related_mention(self.index, mentions, n, k, relation.group(2), pools[n], resolved)
         if intent is not None:  # "the gap between the compass and the OSGeo text": two things, not one twice
             said = [n for n in dict.fromkeys(intent.patients + intent.refs) if n < len(mentions)]
             for a in said:
@@ -851,6 +846,7 @@ class _Reader:
 
     def _add(self, step: Step) -> None:
         kind = step.intent.kind = reread(step.intent, step.text)
+        step.intent.state = step.intent.state and not step.intent.params.get("bound")  # ("… and it still clears X")
         last = self.steps[-1] if self.steps else None
         if kind == "center" and step.intent.params.get("axis") == "both" and len(self.clauses) > 1 and (
                 axis := problem_axis(self.clauses[-2])):
