@@ -428,6 +428,8 @@ CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top
                          r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
 #: "…, together with the wedges either side": more that moves with what the clause before moves.
 ALONG = re.compile(r"(?:and )?(?:together|along) with (?:E\d+ ?(?:and )?)+(?:too|as well|please)?"
+                   # ("…, together with acm, osc and its title": a part no words find is the one that moves)
+                   r"|(?:and )?together with (?:(?:E\d+|[a-z]+) (?:and )?)*E\d+"
                    # "…, paragraph comes with it": those said first go with it
                    r"|(?:and )?(?:E\d+ (?:line |lines |text |block |one |ones )?(?:and )?)+(?:comes?|goes?|moves?|"
                    r"travels?|follows?)(?: along| too)?"

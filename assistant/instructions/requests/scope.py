@@ -113,7 +113,11 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
     out: list[Token] = []
     depth = 0
     start = 0
+    along: list[Token] = []  # the parts of a whole said in brackets, said again at the end of its clause
     for k, t in enumerate(tokens):
+        if along and not depth and t.kind == "punct" and t.text in ",;:.!?":
+            out += along
+            along = []
         if t.kind == "punct" and t.text == "(":
             depth += 1
             start = k if depth == 1 else start
@@ -146,6 +150,12 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 said = [[Token(QUOTE_MARK, " ".join(x.raw for x in part), "quote")] if names is not None and names(
                     part) and not (len(part) > 1 and part[-1].text in CLASS_WORDS) else part for part in parts]
                 out = out[:cut] + [y for part in said for y in (Token("and", "and", "word"), *part)][1:]
+            elif not depth and out and out[-1].text in _WHOLES and len(parts := _split_list(
+                    tokens[start + 1:k], (",", "and", "&", "+"))) >= 2:
+                # "move the whole outline lockup (acm, ×, osc and its title) down 20mm": the lock-up is those parts,
+                # each the one beside the others, so they go with it ("…, together with acm, ×, osc and its title")
+                along = [Token(",", ",", "punct"), Token("together", "together"), Token("with", "with"),
+                         *[y for part in parts for y in (Token("and", "and"), *part)][1:]]
             elif not depth and (place := _aside_place(inner)):
                 # "the filled OSC badge (top one)": where it is says which
                 out += [Token("at", "at", "word"), Token("the", "the", "word"), Token(place, place, "word")]
@@ -154,8 +164,14 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 out += [tokens[start], *(x for x in tokens[start + 1:k] if x.kind != "punct"), t]
         elif not depth:
             out.append(t)
+    out += along
     out = _dashed_list(out, names) if names is not None else out
     return out if any(t.kind == "word" for t in out) else tokens
+
+
+#: Nouns for a whole made of parts one may list ("the lockup (logo, × and badge)").
+_WHOLES = frozenset({"lockup", "lockups", "set", "group", "unit", "block", "combo", "cluster", "trio", "pair",
+                     "bundle", "ensemble", "assembly", "arrangement", "composition", "signature", "lineup"})
 
 
 def _aside_place(inner: list[str]) -> str | None:

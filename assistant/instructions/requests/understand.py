@@ -540,6 +540,8 @@ class _Reader:
                     found = self.resolve(mentions[n], None, last.intent, mentions, {})
                 except Ask:
                     found = []  # (beside it: within its own size of it, the nearest, where one is said)
+                if set(found) & set(last.patients):
+                    continue  # ("the lockup (roundel, ×, OSC box …)": a part that moves already)
                 found = sorted((i for i in found if i not in last.patients and any(
                     self.layout.get(i).box.distance(b) <= max(b.width, b.height) for b in movers)),
                     key=lambda i: min(self.layout.get(i).box.distance(b) for b in movers))

@@ -210,7 +210,7 @@ def _glyphs_quoted(text: str) -> str:
             return m.group(0)
         return f'"{ch}"'
 
-    return re.sub(r"(?<!\S)(\S)(?!\S)", quote, text)
+    return re.sub(r"(?<![^\s(])(\S)(?![^\s,;:.!?)])", quote, text)  # ("the lockup (acm, ×, osc)")
 
 
 def _split_quotes(text: str) -> list[tuple[str, bool]]:
