@@ -756,6 +756,18 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     if p.get("fit") and p.get("room") is not None and s < 1 and not step.refs:
         # "… runs off the right, shrink it until it fits, about 30px clear of the edge": just that small
         s = min(_fit_scale(layout, layout.get(i), world_length(layout, p["room"], "x")) for i in step.patients)
+    if p.get("fit") and (p.get("margin") is not None or p.get("even")) and p.get("anchor") in ("left", "right"):
+        # "shrink it so it fits with the same margin on both sides, left edge stays": its other end as far in
+        page = layout.canvas.page_box(layout.get(step.patients[0]).page)
+        out: Actions = []
+        for i in step.patients:
+            w = layout.get(i).whole_box()
+            inset = world_length(layout, p["margin"], "x") if p.get("margin") is not None else (
+                w.x - page.x if p["anchor"] == "left" else page.x2 - w.x2)
+            room = page.x2 - inset - w.x if p["anchor"] == "left" else w.x2 - page.x - inset
+            if w.width > 0 and 0 < room < w.width:
+                out.append({"type": "resize", "id": i, "scale": round(room / w.width, 4), "anchor": p["anchor"]})
+        return [out]
     if p.get("anchor"):  # "… 10 % smaller, keep the left edge put": about that side
         # "keep it centred": about its centre, else (where that leaves the page) about the middle of its top or
         # bottom edge, which keeps it centred across

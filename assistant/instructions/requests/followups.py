@@ -84,6 +84,13 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         return True
     if last is None:
         return False
+    side = last.intent.params.get("region") if last.kind == "region" else last.intent.params.get("edge")
+    if last.kind in ("region", "edge") and side in _INSET_SIDES and (inset := _INSET_SAID.fullmatch(said)) and (
+            length := first_length(inset.group("len"))) is not None:
+        # "ACM logo to the top left corner, 15mm in from both edges"; "… down to the bottom, twenty mm above the
+        # bottom edge": that far in from the sides it went to
+        last.intent = Intent("edge", last.intent.patients, last.intent.refs, params={"edge": side, "inset": length})
+        return True
     if last.kind == "place" and last.intent.params.get("rel") == "in" and CORNER_SAID.fullmatch(said):
         # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
         last.intent.params["corner"] = corner_said(said)
@@ -99,6 +106,9 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         return True
     if last.kind in ("fill", "center") and EVEN_SIDES.fullmatch(said):
         remarks.append(said)  # "make it span the width, equal space either side": as it does
+        return True
+    if fits and _END_NEAR.fullmatch(said):
+        remarks.append(said)  # "shrink it till the whole word fits on the page, right end near the margin": as fits
         return True
     if fits and (room := ROOM_SAID.fullmatch(said)):
         last.intent.params["room"] = first_length(room.group("len"))  # "…, about 30px clear of the edge"
@@ -123,6 +133,19 @@ def text_follows(layout: Layout, held: Step | None, said: str) -> bool:
         held.patients.append(below.id)
         last = below
     return True
+
+
+#: "…, right end near the margin": where a text made to fit ends, which fitting does.
+_END_NEAR = re.compile(r"(?:(?:with|and|so) )?(?:its |the )?(?:right|left|bottom|top) (?:end|edge|side) (?:is |sits )?"
+                       r"(?:near|at|by|close to|on|against|just inside|inside|up to|right at) (?:the )?(?:page )?"
+                       r"(?:margin|edge)s?(?: please| pls)?")
+#: Sides and corners a clause may say how far in from ("…, 15mm in from both edges").
+_INSET_SIDES = frozenset({"top_left", "top_right", "bottom_left", "bottom_right", "left", "right", "top", "bottom"})
+_INSET_SAID = re.compile(r"(?:(?:and|but|with|just|about|roughly|around|approx|approximately|some|say|~|leaving|"
+                         r"keeping) )*(?P<len>[\d.]+ ?[a-z%]+) (?:in |inset |clear |of space |of room )?(?:from|off|"
+                         r"above|below|away from|inside|clear of) (?:the |both |each |either |all |its )?"
+                         r"(?:(?:top|bottom|left|right|page|canvas|paper|poster) )?(?:edges?|sides?|corners?|margins?|"
+                         r"top|bottom|left|right)(?: (?:edges?|sides?))?(?: please| pls)?")
 
 
 #: "…, not hanging left", "rather than at the top": what the edit before leaves behind, no edit of its own.
@@ -151,6 +174,8 @@ def move_is_how(last: Step | None, step: Step, ancestors: Callable[[str], list[s
                             set(last.patients) & set(step.patients) or set(last.refs) & set(step.patients)):
         return True
     way = {d for d, _a in step.intent.params.get("moves", [])}
+    if len(way) == 1 and last.intent.params.get("op") == "less":  # "close up the gap under Overview - move the
+        way = {{"up": "down", "down": "up"}.get(way.pop(), "")}  # block up 20px": what is under it comes up
     return len(way) == 1 and (rel, way.pop()) in (
         ("below", "down"), ("under", "down"), ("beneath", "down"), ("underneath", "down"), ("after", "down"),
         ("above", "up"), ("over", "up"), ("before", "up"))

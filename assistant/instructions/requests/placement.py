@@ -354,6 +354,12 @@ def gap(s: str) -> Intent | None:
     if rel_m and slots(s):
         rel = rel_m.groupdict().get("rel") if rel_m.groupdict().get("rel") else "between"
         found = slots(s)
+        if rel in ("under", "below", "beneath", "underneath", "above", "over") and len(found) == 2 and re.search(
+                r"\b(?:" + rel + r") E" + str(found[1]) + r"\b", s):
+            # "give the top title more air under the logos": the room between the two, the one given it moves
+            op = "more" if m and not less else "less"
+            return Intent("gap", found, params={"op": op, "rel": "between", "length": length,
+                                                "degree": am.degree(s), "movers": found[:1]})
         op = "more" if m and not less else "less"
         if length is not None and re.search(r"\d+(?:\.\d+)? [a-z%]+(?: please| pls)?$", s) and not re.search(
                 r"\b(?:by|add|another|extra|additional)\b|\d+(?:\.\d+)? [a-z%]+ (?:more|less|extra)\b", s):

@@ -264,6 +264,7 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"|(?:but |and |while |just |with )*(?P<centre>(?:(?:keep|keeping) )?(?:the |its )?same "
                        r"(?:centre|center)(?: point)?|(?:keep|keeping) (?:it |them |him |her |its |the )?"
                        r"(?:dead |right |exactly )?(?:centred|centered|centre|center)(?: point)?"
+                       r"(?: vertically| horizontally| across| up and down)?"  # ("… centred vertically where it is")
                        r"(?: (?:where (?:it|they|he|she) (?:is|are|was|were)(?: now)?|in place|put|fixed|"
                        r"(?:on|at|in|over) (?:the same|its|its current|the current) (?:spot|place|point|position)))?"
                        r"|(?:its |the )?(?:centre|center)(?: point)? (?:stays?|remains?)(?: put| where it is| fixed)?"
@@ -407,7 +408,11 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"|(?:(?:leave|leaving|put|keep|allow|with) )?(?:about |around |roughly |~|just |only )?"
                       r"[\d.]+ ?[a-z%]+ (?:or so |ish |or thereabouts )?(?:of (?:gap|space|room|air) )?between"
                       r"(?: (?:them|the two|both|those|these))?"
-                      r"(?: please| pls)?")
+                      r"(?: please| pls)?"
+                      # "… more air under the logos - 12mm from the bottom of the ACM circle to the text"
+                      r"|(?:about |around |roughly |~|just |only )?[\d.]+ ?[a-z%]+ "
+                      r"(?:of (?:gap|space|room|air) |clear )?from (?:the )?(?:bottom|top|base|foot|edge|end|side) of "
+                      r"(?:the |its |their )?[\w' ×-]+ (?:to|and) (?:the |its |their )?[\w' ×-]+")
 #: "…, 20px between each item": the gap between each two of a set the clause before named.
 EACH_GAP = re.compile(r"(?:(?:with|leaving|leave|and|so|about|around|roughly|approximately|like|~) )*[\d.]+ ?[a-z%]+ "
                       r"(?:of (?:space|gap|room|air) )?between (?:each|every|all|them)(?: (?:one|item|line|bullet|"
@@ -529,6 +534,10 @@ def sizes_said_once(steps: list[Any], remarks: list[str]) -> list[Any]:
                 r"\d", prev.text) and (prev.kind == "style" and "font_size" in prev.intent.params
                 or prev.kind == "resize" and any(prev.intent.params.get(x) for x in _AMOUNTS)):
             continue  # "… to about 9px type, it's competing with the name": why, said after how much
+        if vague and s.kind == "resize" and s.intent.params.get("anchor") and prev is not None and \
+                prev.kind == "resize" and prev.patients == s.patients and not prev.intent.params.get("anchor"):
+            prev.intent.params["anchor"] = s.intent.params["anchor"]  # "25% bigger, grow it from its own centre"
+            continue
         out.append(s)
     if any(PROPORTIONS.search(r) for r in remarks) or any(PROPORTIONS.search(s.text) for s in out):
         for s in out:

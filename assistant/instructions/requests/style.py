@@ -114,6 +114,9 @@ def _weight(skel: str) -> int | str | None:
 
 #: "bigger, around 60pt": the size to reach, not an amount to add ("2pt bigger", "bigger by 2pt")
 _SIZE_TARGET = (r"\b(?:to|around|about|roughly|approximately|like|at|say) (?:about |around |roughly )?\d+(?:\.\d+)? ?"
+                r"(?:pt|px|points?|pixels?)\b(?! (?:bigger|larger|smaller|more|less|up|down))"
+                # "could be bigger, 18px": said right after, a size of type (6 or more) is the size to reach
+                r"|\b(?:bigger|larger|smaller|up|down) (?:about |around |roughly |~ )?(?:[6-9]|\d\d+)(?:\.\d+)? ?"
                 r"(?:pt|px|points?|pixels?)\b(?! (?:bigger|larger|smaller|more|less|up|down))")
 
 
@@ -131,7 +134,7 @@ def _font_size(skel: str) -> dict[str, Any] | None:
         return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}
     length = am.first_length(skel)
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
-    if not fontish and not (length and re.search(r"\b(?:make|set|bump|increase|decrease|enlarge|boost)\b", skel) and
+    if not fontish and not (length and re.search(r"\b(?:make|set|bump|increase|decrease|enlarge|boost|be)\b", skel) and
                             length.unit in ("pt", "px", "point", "points", "pixels")
                             and not re.search(r"\b(?:up|down|left|right|wide|tall|high)\b", skel)):
         return None

@@ -84,6 +84,7 @@ from assistant.instructions.requests.said import (
     DIRECTION,
     EDGES_ONLY,
     END_WORDS,
+    EVEN_SIDES,
     FAMILY,
     FIRST_WORDS,
     HELD_EDGE,
@@ -595,6 +596,8 @@ class _Reader:
             intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes
             room = ROOM_SAID.search(skel)
             intent.params["room"] = first_length(room.group("len")) if room else None  # ("… with ~15px to spare")
+            intent.params["even"] = intent.params.get("even") or bool(re.search(  # ("… with the same margin on both
+                r"\b(?:with|and|leaving) (?:the )?" + EVEN_SIDES.pattern, skel))  # sides")
             within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
             if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
                 intent.refs = [int(within.group(1)[1:])]
