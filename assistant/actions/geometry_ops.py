@@ -88,17 +88,17 @@ def apply_align(ctx: EditContext, a: Align) -> None:
     elif a.to == "margins":
         target = value(layout.canvas.safe_box)
     elif a.to == "element":
-        target = value(layout.get(a.target_id).box)
+        target = value(layout.get(a.target_id).whole_box())
     elif a.edge in ("left", "top"):
-        target = min(value(e.box) for e in els)
+        target = min(value(e.whole_box()) for e in els)
     elif a.edge in ("right", "bottom"):
-        target = max(value(e.box) for e in els)
+        target = max(value(e.whole_box()) for e in els)
     else:
-        target = value(key_element(els).box)
+        target = value(key_element(els).whole_box())
     horizontal = a.edge in ("left", "right", "center_x")
     plan = []
-    for e in els:
-        d = target - value(e.box)
+    for e in els:  # (what a text draws, the part a clip cuts off included: a line running off the page centres whole)
+        d = target - value(e.whole_box())
         plan.append((e.id, Matrix.translate(d, 0.0) if horizontal else Matrix.translate(0.0, d)))
     ctx.transform(plan)
 

@@ -140,9 +140,11 @@ def check_box(layout: Layout, element_id: str, old: Box, new: Box, tol_rel: floa
 
     Leaving the canvas means sticking out past a canvas edge further than the
     element already did before the edit (full-bleed backgrounds may stay as
-    they are). An element drawn wholly beside the page (a sticker set next to its
-    sheet) may move about there, within the drawing's extent. The message names
-    the edge and the distance.
+    they are); one wider than the canvas may stick out on both sides, on each
+    no further than it did on either (a line running off the page, centred).
+    An element drawn wholly beside the page (a sticker set next to its sheet)
+    may move about there, within the drawing's extent. The message names the
+    edge and the distance.
     """
     c = layout.canvas
     vals = (new.x, new.y, new.width, new.height)
@@ -168,6 +170,12 @@ def check_box(layout: Layout, element_id: str, old: Box, new: Box, tol_rel: floa
         ("right", old.x2 - area.x2, new.x2 - area.x2),
         ("bottom", old.y2 - area.y2, new.y2 - area.y2),
     ):
+        drawn = layout.get(element_id).whole if element_id in layout else None  # (all a clip cuts off included)
+        wide = new.width * (drawn.width if drawn else 1.0) > area.width if edge in ("left", "right") else \
+            new.height * (drawn.height if drawn else 1.0) > area.height
+        if wide:  # wider than the page: it may stick out on both sides, no further than it did on either
+            before = max(area.x - old.x, old.x2 - area.x2) if edge in ("left", "right") else max(
+                area.y - old.y, old.y2 - area.y2)
         if after > max(before, 0.0) + tol:
             raise InvalidAction(
                 f"the edit would put it {after:.4g} units past the {edge} edge of the {what} "

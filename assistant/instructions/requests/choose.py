@@ -307,6 +307,11 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         under = _under_title(list(scores), index)
         if under is not None:
             scores[under] += 1.0
+    if head in _PICTURE_HEADS and names and len(scores) > 1 and any(
+            index.layout.get(k).kind != "text" and _fits_head(k, head, index) for k in scores):
+        # "the gdal globe image" where the title says GDAL and the globe is drawn with the word: the picture
+        scores = {k: v - (1.0 if index.layout.get(k).kind == "text" and not _fits_head(k, head, index) else 0.0)
+                  for k, v in scores.items()}
     if "label" in m.words:  # "the diagram label": the word with the box it is set on (a tag)
         for eid, s in list(scores.items()):
             if (tag := _tag_of(eid, index)) is not None:
@@ -450,6 +455,8 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
 _BULLETED = re.compile(r"\s*[\u2022\u25aa\u25e6\u2023\u25cf\u25a0\u2013*\-]\s")
 #: Classes of the lines that head a page or a part of it; people call any of them a title or a heading.
 _HEADINGS = frozenset({"title", "subtitle", "heading"})
+#: Classes of a picture: a text is never what one of them names.
+_PICTURE_HEADS = frozenset({"image", "logo", "qr", "icon"})
 #: What a picture whose words are drawn in it may be called.
 _DRAWN_HEADS = frozenset({"logo", "image", "badge", "qr", "text", "line", "shape"})
 #: Classes only what a text says gives ("the phone number" is one; a text with a number in it is not).

@@ -41,12 +41,15 @@ def lock(s: str) -> Intent | None:
     """Lock or unlock: "lock the logo", "keep X where it is", "don't move X", "unlock"."""
     if re.search(r"\b(?:unlock|unpin|unfreeze|free up)\b", s):
         return Intent("lock", slots(s), params={"locked": False})
-    if re.search(r"\b(?:lock|pin|freeze)\b|\bkeep (?:" + E + r" )+(?:where|in place|as (?:it|they) (?:is|are)|fixed|"
+    # ("the pin icon", "a lock symbol": a noun, said after an article, is no verb)
+    if re.search(r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bthat )(?<!\bthis )(?<!\bmap )\b(?:lock|pin|freeze)\b|"
+                 r"\bkeep (?:" + E + r" )+(?:where|in place|as (?:it|they) (?:is|are)|fixed|"
                  r"still|put|unchanged|untouched|locked|exactly)|\b(?:do not|never|not) (?:move|touch|change|shift|"
                  r"edit|mess with)\b|\bleave (?:" + E + r" )+(?:alone|where|as|in place|untouched|unchanged)|" + E +
                  r" (?:should|must|has to|needs to|have to|need to) (?:stay|remain)\b|" + E +
                  r" stays? (?:put|where|in place|fixed)", s):
-        keep = not re.search(r"\b(?:lock|pin|freeze)\b", s)  # "keep X where it is" holds for the whole request
+        keep = not re.search(r"(?<!\bthe )(?<!\ba )\b(?:lock|pin|freeze)\b", s)  # "keep X where it is" holds for the
+        # whole request
         return Intent("lock", slots(s), params={"locked": True, "keep": keep})
     return None
 
@@ -578,8 +581,9 @@ def align(s: str) -> Intent | None:
     if centred and not described and not re.search(
             r"\b(?:top|bottom|upper|lower|left|right) (?:center|middle)\b|\b(?:center|middle) (?:left|right|"
             r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
-        ref = re.search(r"\b(?:on|under|over|above|below|with|to|in|inside|within|across|of)(?: the (?:middle|center) "
-                        r"of)? (" + E + r")", s)
+        # ("A and the B next to it are not centred on each other": "next to" says which B, not what it centres on)
+        ref = re.search(r"\b(?<!next )(?<!close )(?<!right )(?:on|under|over|above|below|with|to|in|inside|within|"
+                        r"across|of)(?: the (?:middle|center) of)? (" + E + r")", s)
         axis = ("y" if re.search(r"\bvertical(?:ly)?\b|\bup and down\b|\btop to bottom\b", s) else
                 "x" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bleft to right\b|\bside to side\b", s) else None)
         both = bool(re.search(r"\b(?:in|into|to|at) the (?:very |dead )?(?:center|middle)\b(?! of " + E + r")|"

@@ -413,6 +413,10 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"|(?:about |around |roughly |~|just |only )?[\d.]+ ?[a-z%]+ "
                       r"(?:of (?:gap|space|room|air) |clear )?from (?:the )?(?:bottom|top|base|foot|edge|end|side) of "
                       r"(?:the |its |their )?[\w' ×-]+ (?:to|and) (?:the |its |their )?[\w' ×-]+")
+#: "the values look a bit weedy next to the labels": a look judged against another, which is no element to change.
+JUDGED_BESIDE = re.compile(r"\b(?:looks?|seems?|feels?|reads?|is|are)(?: \w+){0,3} (?:weedy|small|tiny|puny|big|huge|"
+                           r"large|heavy|light|faint|thin|weak|loud|quiet|dull|lost|timid|shouty|overpowering|"
+                           r"underwhelming) (?:next to|beside|against|compared (?:to|with)|than|by)\b")
 #: "…, 20px between each item": the gap between each two of a set the clause before named.
 EACH_GAP = re.compile(r"(?:(?:with|leaving|leave|and|so|about|around|roughly|approximately|like|~) )*[\d.]+ ?[a-z%]+ "
                       r"(?:of (?:space|gap|room|air) )?between (?:each|every|all|them)(?: (?:one|item|line|bullet|"

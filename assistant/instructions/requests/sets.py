@@ -8,8 +8,10 @@ heading), "the logo box" (the frame round a picture), "swap 'association à but 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from assistant.document import Layout
+from assistant.instructions.requests.asks import Ask
 from assistant.instructions.requests.choose import broad_candidates, drawn_on, score_mention, unknown_head
 from assistant.instructions.requests.index import ElementIndex, section_heading
 from assistant.instructions.requests.nearby import related_to
@@ -193,11 +195,40 @@ def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
 
 
 __all__ = ["alike", "counted_members", "text_block", "framed", "member_quoted", "page_column", "section_body",
-           "tab_panel", "under_heading", "wordless_picture", "related_mention", "by_words_in_line"]
+           "tab_panel", "under_heading", "wordless_picture", "related_mention", "by_words_in_line",
+           "carried_along"]
 
 
 #: Relations that say only nearness, no side.
 _BESIDE = ("next to", "beside", "near")
+
+
+def carried_along(layout: Layout, movers: list[str], mentions: list[Mention], skel: str,
+                  resolve: Callable[[Mention], list[str]]) -> list[str]:
+    """What "…, together with X and Y" adds to the elements ``movers`` that move: each beside them, the nearest.
+
+    Beside: within a mover's own size of it. A part that already moves is no error ("the lockup (roundel, ×, OSC
+    box …)"); one not found beside them is (moving without it is not what was asked).
+    """
+    boxes = [layout.get(i).box for i in movers]
+    out: list[str] = []
+    for m in mentions:
+        if m.pronoun and not skel.startswith(("together", "along", "and together", "and along")):
+            continue  # ("the paragraph comes with it": "it" is what moves)
+        try:
+            found = resolve(m)
+        except Ask:
+            found = []
+        if set(found) & set(movers + out):
+            continue
+        found = sorted((i for i in found if any(layout.get(i).box.distance(b) <= max(b.width, b.height)
+                                                for b in boxes)),
+                       key=lambda i: min(layout.get(i).box.distance(b) for b in boxes))
+        found = found[:1] if not (m.plural or m.every or (m.count or 0) > 1) else found
+        if not found:  # moving it without them is not what was asked
+            raise Ask("missing", f"I found no {m.text!r} beside what moves; name it another way")
+        out += found
+    return out
 
 
 def related_mention(index: ElementIndex, mentions: list[Mention], n: int, k: int, rel: str, pool: list[str],

@@ -88,6 +88,7 @@ from assistant.instructions.requests.said import (
     FAMILY,
     FIRST_WORDS,
     HELD_EDGE,
+    JUDGED_BESIDE,
     KEEP_PLACED,
     LOOKS,
     ONTO_LINE,
@@ -118,6 +119,7 @@ from assistant.instructions.requests.said import (
 from assistant.instructions.requests.scope import copies, page_said, stacked, texts_quoted, without_asides
 from assistant.instructions.requests.sets import (
     alike,
+    carried_along,
     counted_members,
     framed,
     member_quoted,
@@ -234,7 +236,8 @@ class _Reader:
             ids = self.subject or list(self.context.last_ids)
             others = self.subject_refs or [r for s in [*self.steps[-1:], *([self.pending] if self.pending else [])]
                                            for r in s.refs if r not in self.subject]
-            if m.plural and len(self.subject) == 1 and others and (self.said_wrong or self.pending is not None):
+            if m.plural and len(self.subject) == 1 and others and (self.said_wrong or self.pending is not None) and \
+                    not (self.pending is not None and JUDGED_BESIDE.search(self.pending.text)):
                 # (where several were named first — "A and B run into the tab" — "them" is those; "X reads after
                 # the name but it should come before it - swap them": X and the name)
                 ids = list(dict.fromkeys(self.subject + others))  # "… jammed together; space them out"
@@ -533,25 +536,10 @@ class _Reader:
         last = self.steps[-1] if self.steps else None
         if last is not None and last.kind in CARRIES and ALONG.fullmatch(skel):
             # "take 'Guidelines' up 15px, together with the wedges either side": they move with it, beside it
-            movers = [self.layout.get(i).box for i in last.patients]
-            for n in range(len(mentions)):
-                if mentions[n].pronoun and not skel.startswith(("together", "along", "and together", "and along")):
-                    continue  # ("the paragraph comes with it": "it" is what moves)
-                try:
-                    found = self.resolve(mentions[n], None, last.intent, mentions, {})
-                except Ask:
-                    found = []  # (beside it: within its own size of it, the nearest, where one is said)
-                if set(found) & set(last.patients):
-                    continue  # ("the lockup (roundel, ×, OSC box …)": a part that moves already)
-                found = sorted((i for i in found if i not in last.patients and any(
-                    self.layout.get(i).box.distance(b) <= max(b.width, b.height) for b in movers)),
-                    key=lambda i: min(self.layout.get(i).box.distance(b) for b in movers))
-                m = mentions[n]
-                found = found[:1] if not (m.plural or m.every or (m.count or 0) > 1) else found
-                if not found:  # moving it without them is not what was asked
-                    raise Ask("missing", f"I found no {mentions[n].text!r} beside what moves; name it another way")
-                last.patients += [i for i in found if i not in last.patients]
-                self.all_ids += [i for i in found if i not in self.all_ids]
+            for i in carried_along(self.layout, last.patients, mentions, skel,
+                                   lambda m: self.resolve(m, None, last.intent, mentions, {})):
+                last.patients.append(i)
+                self.all_ids += [i] if i not in self.all_ids else []
             return
         if re.fullmatch(r"(?:(?:the )?same |just |exactly )?(?:like|as) E0(?: is| does| has)?(?: please)?", skel) and \
                 last is not None and last.kind in ("align", "match") and not last.refs:
