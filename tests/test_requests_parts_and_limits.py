@@ -81,3 +81,28 @@ def test_a_move_that_must_still_clear_a_heading_makes_the_picture_smaller(tmp_pa
         result = run_case(case, None, tmp_path)
         assert result["met"], (case.request, result["reply"])
         assert '"type":"resize"' in result["reply"], result["reply"]
+
+
+def test_the_pin_icon_is_a_noun() -> None:
+    (step,) = _steps(CORPUS / "osgeo/mapbender_a4.svg", "the pin icon and the mapbender wordmark next to it should be "
+                                                         "centred on each other vertically")
+    assert step.kind == "center" and sorted(step.patients + step.refs) == ["g20", "g26"]
+
+
+def test_next_to_it_says_which_not_what_to_centre_on() -> None:
+    (step,) = _steps(CORPUS / "osgeo/geonode_a4.svg", "geonode.org and the geonode logo next to it arent centred on "
+                                                       "each other vertically - fix")
+    assert sorted(step.patients + step.refs) == ["image3740", "text147"]  # the logo beside the address
+
+
+def test_them_after_a_look_judged_beside_another_is_what_was_judged() -> None:
+    steps = _steps(CORPUS / "real/linuxdays_eduguest-card.svg", "domain/valid until values look a bit weedy next to "
+                   "the user+pass, make them 10% bigger")
+    assert steps[-1].patients == ["text4943"]  # the values, not the labels they were judged beside
+
+
+def test_a_noun_for_a_picture_names_the_picture_that_draws_the_word() -> None:
+    doc = import_svg(CORPUS / "osgeo/gdal_a4.svg")
+    u = understand("osgeo logo should be as wide as the gdal globe image", doc.layout,
+                   read=lambda ids: {"Page-1-4": "OSGeo Project", "image4933": "GDAL"})  # as a render reads them
+    assert [(s.patients, s.refs) for s in u.steps] == [(["Page-1-4"], ["image4933"])]  # not the title "GDAL"

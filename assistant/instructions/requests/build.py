@@ -274,6 +274,8 @@ def _center(step: Step, layout: Layout) -> list[Actions]:
     axis = step.intent.params.get("axis")
     if step.intent.params.get("between") and len(step.refs) >= 2:
         return [_midway(step, layout, axis)]
+    if step.intent.params.get("compared") and len(step.refs) > 1:
+        return [_on_shared_centre(step, layout, axis)]
     if len(step.refs) > 1 and not set(step.refs) & set(step.patients):
         # "centre the logo vertically on the title + subtitle together": on the middle of what they take together
         whole = Box.union_all([layout.get(i).box for i in step.patients])
@@ -926,6 +928,27 @@ def _inner_anchor(layout: Layout, el: Element) -> str:
     h = "left" if b.x2 > page.x2 else "right" if b.x < page.x else ""
     v = "top" if b.y2 > page.y2 else "bottom" if b.y < page.y else ""
     return f"{v}_{h}" if v and h else v or h or "center"
+
+
+def _on_shared_centre(step: Step, layout: Layout, axis: str | None) -> Actions:
+    """"X is off-centre compared to the other icons": X onto the centre line most of them share (the nearest).
+
+    Along the axis said, else the one on which more of them share a line (a column: across).
+    """
+    page = layout.canvas.page_box(layout.get(step.patients[0]).page)
+    whole = Box.union_all([layout.get(i).box for i in step.patients])
+    best: dict[str, tuple[int, float, float]] = {}
+    for a in ("x", "y") if axis not in ("x", "y") else (axis,):
+        mid = (lambda b: b.cx) if a == "x" else (lambda b: b.cy)
+        tol = 0.01 * (page.width if a == "x" else page.height)
+        lines = [mid(layout.get(r).box) for r in step.refs]
+        best[a] = max((sum(abs(v - w) <= tol for w in lines), -abs(v - mid(whole)), v) for v in lines)
+    a = max(best, key=lambda k: best[k][:1])
+    shift = best[a][2] - (whole.cx if a == "x" else whole.cy)
+    if abs(shift) > 0.5 * (whole.width if a == "x" else whole.height):  # off-centre is off by a little: not across
+        raise CannotPlan("which of them should it be centred with? Name one, e.g. 'centre it under the first icon'")
+    return [{"type": "move", "ids": list(step.patients), "dx": round(shift, 3) if a == "x" else 0.0,
+             "dy": round(shift, 3) if a == "y" else 0.0}]
 
 
 def _fit_scale(layout: Layout, el: Element, room: float | None = None) -> float:

@@ -91,6 +91,11 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         # bottom edge": that far in from the sides it went to
         last.intent = Intent("edge", last.intent.patients, last.intent.refs, params={"edge": side, "inset": length})
         return True
+    if last.kind == "align" and last.intent.params.get("edge") in (None, "level", "center") and re.fullmatch(
+            r"(?:(?:and|so|just|please) )*(?:centers?|middles?) (?:to|on|with) (?:centers?|middles?)(?: please| pls)?",
+            said):
+        last.intent.params["edge"] = "center"  # "X should sit level with Y – centre to centre": their middles
+        return True
     if last.kind == "place" and last.intent.params.get("rel") == "in" and CORNER_SAID.fullmatch(said):
         # "pop the label inside the beige panel, bottom-right corner": that corner of the panel
         last.intent.params["corner"] = corner_said(said)
@@ -174,6 +179,7 @@ def move_is_how(last: Step | None, step: Step, ancestors: Callable[[str], list[s
                             set(last.patients) & set(step.patients) or set(last.refs) & set(step.patients)):
         return True
     way = {d for d, _a in step.intent.params.get("moves", [])}
+    rel = last.intent.params.get("side") or rel  # ("give the stack a little air below the bar": below it)
     if len(way) == 1 and last.intent.params.get("op") == "less":  # "close up the gap under Overview - move the
         way = {{"up": "down", "down": "up"}.get(way.pop(), "")}  # block up 20px": what is under it comes up
     return len(way) == 1 and (rel, way.pop()) in (

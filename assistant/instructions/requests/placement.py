@@ -361,8 +361,9 @@ def gap(s: str) -> Intent | None:
                 r"\b(?:" + rel + r") E" + str(found[1]) + r"\b", s):
             # "give the top title more air under the logos": the room between the two, the one given it moves
             op = "more" if m and not less else "less"
-            return Intent("gap", found, params={"op": op, "rel": "between", "length": length,
-                                                "degree": am.degree(s), "movers": found[:1]})
+            return Intent("gap", found[:1], found[1:], params={"op": op, "rel": "between", "length": length,
+                                                             "degree": am.degree(s), "movers": found[:1],
+                                                             "side": rel})
         op = "more" if m and not less else "less"
         if length is not None and re.search(r"\d+(?:\.\d+)? [a-z%]+(?: please| pls)?$", s) and not re.search(
                 r"\b(?:by|add|another|extra|additional)\b|\d+(?:\.\d+)? [a-z%]+ (?:more|less|extra)\b", s):
@@ -582,8 +583,10 @@ def align(s: str) -> Intent | None:
             r"\b(?:top|bottom|upper|lower|left|right) (?:center|middle)\b|\b(?:center|middle) (?:left|right|"
             r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
         # ("A and the B next to it are not centred on each other": "next to" says which B, not what it centres on)
-        ref = re.search(r"\b(?<!next )(?<!close )(?<!right )(?:on|under|over|above|below|with|to|in|inside|within|"
-                        r"across|of)(?: the (?:middle|center) of)? (" + E + r")", s)
+        # ("… is off-centre vs the other icons", "compared to the three icons above it": what it is measured by)
+        ref = re.search(r"\b(?:vs|versus|compared (?:to|with)|relative to) (" + E + r")", s) or re.search(
+            r"\b(?<!next )(?<!close )(?:on|under|over|above|below|with|to|in|inside|within|across|of)"
+            r"(?: the (?:middle|center) of)? (" + E + r")", s)
         axis = ("y" if re.search(r"\bvertical(?:ly)?\b|\bup and down\b|\btop to bottom\b", s) else
                 "x" if re.search(r"\bhorizontal(?:ly)?\b|\bacross\b|\bleft to right\b|\bside to side\b", s) else None)
         both = bool(re.search(r"\b(?:in|into|to|at) the (?:very |dead )?(?:center|middle)\b(?! of " + E + r")|"
@@ -601,6 +604,9 @@ def align(s: str) -> Intent | None:
                           [int(g[1:]) for g in between.groups() if g], params={"axis": axis, "between": True})
         if ref and axis is None and re.match(r"\b(?:under|over|above|below)\b", ref.group(0)):
             axis = "x"  # "centre 'Date' under the short line": across, staying below it
+        if ref and re.match(r"vs|versus|compared|relative", ref.group(0)):  # ("… is off-centre vs the other icons in
+            # Čtyři části": it, on the line they share; where they are says which)
+            return Intent("center", slots(s[:ref.start()])[:1], refs, params={"axis": axis, "compared": True})
         # "centre the word inside the band": on both axes of what it is in
         inside = bool(refs) and bool(re.search(r"\b(?:in|inside|within|into)(?: the (?:middle|center) of)? " + E, s))
         return Intent("center", [n for n in slots(s) if n not in refs], refs,

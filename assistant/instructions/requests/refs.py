@@ -663,8 +663,11 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         modifiers_only = bool(m.words) and not m.names and not m.quote and (all(
             x in COLOR_WORDS or x in LANGUAGE_SCRIPTS for x in m.words) or (
             w in CLASS_WORDS and not any(x in CLASS_WORDS for x in m.words)))
-        # "the blue map pin icon": a word that is also a verb, between two nouns, is part of the name
-        verb_in_name = m.has_head and _noun_follows(tokens, j)
+        # "the blue map pin icon": a word that is also a verb, between two nouns, is part of the name ("the pin
+        # icon", "the scale bar": or right after the article)
+        verb_in_name = (m.has_head or (not m.words and j > 0 and tokens[j - 1].text in ("the", "a", "an", "this",
+                                                                                         "that"))) and _noun_follows(
+            tokens, j)
         if (_is_noun(tok) or _adjective_as_noun(tokens, j, m, started) or verb_in_name) and not (
                 m.has_head and not modifiers_only and not verb_in_name and (_not_compound(w) or (
                     w in INTENT_WORDS and not (

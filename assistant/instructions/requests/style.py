@@ -134,7 +134,9 @@ def _font_size(skel: str) -> dict[str, Any] | None:
         return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}
     length = am.first_length(skel)
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
-    if not fontish and not (length and re.search(r"\b(?:make|set|bump|increase|decrease|enlarge|boost|be)\b", skel) and
+    if not fontish and not (length and re.search(r"\b(?:make|set|bump|increase|decrease|enlarge|boost|be)\b|"
+                                                 r"\b(?:is|are|s|looks?|seems?|reads?) (?:\w+ )?(?:tiny|small|little|"
+                                                 r"big|huge|large|massive|minuscule|miniscule)\b", skel) and
                             length.unit in ("pt", "px", "point", "points", "pixels")
                             and not re.search(r"\b(?:up|down|left|right|wide|tall|high)\b", skel)):
         return None

@@ -792,6 +792,8 @@ class _Reader:
                 self.remarks.append(" ".join(t.raw for t in tokens))  # what holds it is not known: no limit
                 return
             refs = resolved[intent.refs[0]] = [holder]
+        if intent.kind == "gap" and intent.params.get("side") and not refs:  # "… more air above it": above itself
+            intent.params["rel"] = intent.params.pop("side")
         refs = nearest_refs(self.layout, intent, mentions, resolved, patients, refs)
         try:
             check_ambiguous(self.layout, intent, mentions, resolved, self.subject if self.whole else [])
@@ -849,6 +851,10 @@ class _Reader:
             step.refs = list(last.refs)  # "tuck it right after the quote and centre it vertically on that line"
         if move_is_how(last, step, self.index.ancestors):
             self.steps.pop()  # "a bit more room above the road sign, drop it 3mm": the move is how
+        if self.pending is not None and step.intent.params.get("bound"):  # "footnote's tiny - 14px please, but keep
+            self.pending.intent = as_mend(self.pending.intent)  # it inside the panel": the problem, then the limit
+            self.steps.append(self.pending)
+            self.pending = None
         if self.pending is not None:
             held = self.pending
             if kind == held.kind == "style" and held.intent.state and step.intent.state:
@@ -871,6 +877,8 @@ class _Reader:
                     merged.refs = list(held.refs)
                 elif (out := back_out(held, step)) is not None:  # "… hangs down into the bar, pull it up": out of it
                     merged.intent, merged.refs = out, out_of(held, step)
+                if kind == "center" and held.intent.params.get("compared") and not step.refs:
+                    merged.intent.params["compared"] = True  # "… off-centre compared to the icons, centre it"
                 if kind == "distribute":  # "more room above A than above B. make the two gaps match": those
                     merged.intent.params = {**held.intent.params, **{k: v for k, v in step.intent.params.items()
                                                                      if v is not None}}
