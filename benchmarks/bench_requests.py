@@ -49,8 +49,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 35 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zi.tsv``): real files."""
-    batches = [*"cdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze", "zf", "zg", "zh", "zi"]
+    """Batches 3 to 37 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zk.tsv``): real files."""
+    batches = [*"cdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze", "zf", "zg", "zh", "zi", "zj", "zk"]
     return [p for batch in batches for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
@@ -268,6 +268,8 @@ _LATER = {
     "zg": (33, "eight more real files, a thirty-first writer"),
     "zh": (34, "eight real files used least, a thirty-second writer"),
     "zi": (35, "eight more real files, a thirty-third writer"),
+    "zj": (36, "eight real files used least, a thirty-fourth writer"),
+    "zk": (37, "eight more real files, a thirty-fifth writer"),
 }
 
 

@@ -58,6 +58,22 @@ def test_a_move_that_closes_the_gap_said_before_is_how() -> None:
     assert step.kind == "nudge"
 
 
+def test_a_share_of_what_it_is_now() -> None:
+    (step,) = _steps("osgeo/gdal_a4.svg", "make the OSGeo logo like 90% of what it is now")
+    assert step.kind == "resize" and step.intent.params["percent"] == (90.0, True)
+
+
+def test_words_of_a_text_with_a_colon_end_no_clause() -> None:
+    (step,) = _steps("real/cernlib_bookmark-recto.svg", "push Due date: down 10px from the title")
+    assert step.kind == "nudge" and step.patients == ["text5352-2"]  # measured from the title, which stays
+
+
+def test_a_swap_of_two_said_as_one_is_how_they_trade_sides() -> None:
+    (step,) = _steps("real/kieleckamasa_plakat.svg", "swap the two links at the bottom so the www one is on the left "
+                                                     "and fb on the right")
+    assert step.kind == "swap" and len(step.patients) == 2
+
+
 _HELD_OUT = [
     ("hackday_zk.tsv", "colour ACM logo to the top left corner"),
     ("hackday_zk.tsv", "send the second Hunter Hack Day down to the bottom"),
@@ -66,6 +82,10 @@ _HELD_OUT = [
     ("t7b_zk.tsv", "same margin on both sides, left edge stays"),
     ("arduiciole_zk.tsv", "right end near the margin"),
     ("pgrouting_zk.tsv", "close up the gap under Overview"),
+    ("publican_zk.tsv", "footnote's tiny - 14px please"),
+    ("pyconcz_zm.tsv", "90% of what it is now"),
+    ("kielce_zm.tsv", "swap the two links at the bottom"),
+    ("cernlib_zl.tsv", "push Due date: down 10px"),
 ]
 
 

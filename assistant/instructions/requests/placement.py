@@ -923,6 +923,9 @@ def nudge(s: str) -> Intent | None:
         # "publish sits higher in its box than build does": where it sits says nothing of what moves
         patients = [n for n in patients if n not in slots(within.group(0))]
     refs = [n for n in slots(s[than.start():]) if n not in patients] if than else []
+    away = re.search(r"\d+(?:\.\d+)? ?[a-z%]+ (?:further |farther |more |away )?from (" + E + r")$", s)
+    if away and len(patients) > 1:  # "push Due date: down 10px from the title": measured from it, which stays
+        patients, refs = [n for n in patients if n != int(away.group(1)[1:])], [int(away.group(1)[1:])]
     params = {"moves": moves, "degree": am.degree(s)}
     if within and not than and len(moves) == 1:  # ("… hangs down into the black strip": what it runs into)
         refs, params["into"] = [n for n in slots(within.group(0)) if n not in patients], True

@@ -43,8 +43,12 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
         # "pull it left so it ends where the date line ends": moved until its right edge is there, not stretched
         return Intent("align", main.patients or goal.patients[:1], goal.refs, params={"edge": "right", "page": False})
     intent = goal if goal is not None and (goal.kind in GOALS or main is None) else main
-    if main is not None and main.kind == "swap" and len(main.patients) == 2:
-        intent = main  # "flip Open Source Club and Winter Bash so the big title is on top": the swap is how
+    if main is not None and main.kind == "swap" and (len(main.patients) == 2 or len(main.patients) == 1 and (
+            main.patients[0] < len(mentions) and (mentions[main.patients[0]].count == 2 or
+                                                  mentions[main.patients[0]].plural))):
+        # "flip Open Source Club and Winter Bash so the big title is on top", "swap the two links at the bottom so
+        # the www one is on the left": the swap is how
+        intent = main
     if intent is goal and goal is not None and goal.kind in ("gap", "separate") and moved_by(main):
         # "bring it up 20px so it sits closer to the mascots", "slide the divider 1 mm to the right so it stops
         # colliding with the name": the amount says how far

@@ -262,11 +262,12 @@ def stacked(ids: list[str], layout: Layout) -> bool:
 def texts_quoted(request: str, layout: Layout) -> str:
     """The request with the design's own words that hold a sentence mark put in quotes.
 
-    Typed as they stand ("Arquitetura Tradicional? heading is a bit shouty"), their "?" or "." ends no sentence.
+    Typed as they stand ("Arquitetura Tradicional? heading is a bit shouty", "push Due date: down"), their "?",
+    "." or ":" ends no sentence.
     """
     lines = {ln.strip() for e in layout.elements for ln in (e.text or "").splitlines()}
     for said in sorted(lines, key=len, reverse=True):  # the longest first: "Arquitetura Tradicional?", then parts
-        if len(said) < 6 or not re.search(r"[?!.…]", said) or said.count('"') or said.count("'"):
+        if len(said) < 6 or not re.search(r"[?!.…:;]", said) or said.count('"') or said.count("'"):
             continue
         found = re.search(rf"(?<![\w'\"]){re.escape(said)}(?![\w'\"])", request, re.I)
         if found and request.count('"') % 2 == 0 and not _inside_quotes(request, found.start()):

@@ -195,7 +195,11 @@ _PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misa
              r"bottom) (?:edges?|sides?) (?:to|with|against|on)\b",
              lambda m: f"align {'them' if m.group(1) == 'their' else 'it'} {m.group(2)} with"),
             # "so their left edges line up": they are aligned (the line is no element)
-            (r"\b(edges?|tops?|bottoms?|sides?|centers?|centres?|baselines?|middles?) lines? up\b", r"\1 aligned")]
+            (r"\b(edges?|tops?|bottoms?|sides?|centers?|centres?|baselines?|middles?) lines? up\b", r"\1 aligned"),
+            # "make the big title like 90% of what it is now": that share of its size
+            (r"\b(?:like|maybe|say) (\d+(?:\.\d+)? ?%)", r"about \1"),
+            (r"(\d ?%) of (?:what (?:it|they|he|she) (?:is|are|was|were)(?: now| currently| at the moment)?|"
+             r"(?:its|their|the) (?:current |present |original |own )?size)\b", r"\1 of its size")]
 
 
 def _glyphs_quoted(text: str) -> str:
