@@ -141,8 +141,8 @@ def factor(skel: str) -> float | None:
                   r"(?:the|its|their|E\d+ size|what (?:it|they|E\d+) (?:is|are))\b", skel)
     if m:
         return {"three": 0.75, "3": 0.75, "two": 2 / 3, "2": 2 / 3}[m.group("f").split()[0]]
-    if re.search(r"\bhalve\b|\bhalf (?:the|its|their|E\d+) (?:size|width|height)\b|\bhalf as (?:big|large|wide|tall)\b|"
-                 r"\bhalf size\b", skel):
+    if re.search(r"\bhalve\b|\bhalf (?:the|its|their|E\d+) (?:size|width|height|thickness)\b|\bhalf as (?:big|large|"
+                 r"wide|tall|high|thick)\b|\bhalf size\b", skel):
         return 0.5
     if re.search(r"\b(?:a|one) quarter (?:the|of the|of its|of E\d+) size\b|\bquarter size\b", skel):
         return 0.25

@@ -851,9 +851,10 @@ class _Reader:
             step.refs = list(last.refs)  # "tuck it right after the quote and centre it vertically on that line"
         if move_is_how(last, step, self.index.ancestors):
             self.steps.pop()  # "a bit more room above the road sign, drop it 3mm": the move is how
-        if self.pending is not None and step.intent.params.get("bound") and self.pending.kind in ("resize", "style") \
-                and not self.pending.intent.params.get("compare"):  # "footnote's tiny - 14px please, but keep
-            self.pending.intent = as_mend(self.pending.intent)  # it inside the panel": the problem, then the limit
+        if self.pending is not None and step.intent.params.get("bound") and (not self.pending.intent.state or (
+                self.pending.kind in ("resize", "style") and not self.pending.intent.params.get("compare"))):
+            # "footnote's tiny - 14px please, but keep it inside the panel": the problem (or the edit it became), then
+            self.pending.intent = as_mend(self.pending.intent)  # the limit
             self.steps.append(self.pending)
             self.pending = None
         if self.pending is not None:
