@@ -739,7 +739,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
             target = backdrop or (el if stretchable(el) and el.kind != "group" else None)
             if target is None:
                 continue
-            if stretch in _ACROSS_STRETCHES:  # "make the divider half as thick": across it, whichever way it runs
+            if stretch in _ACROSS_STRETCHES:  # "make the bar thinner": across it, whichever way it runs
                 dim = "width" if target.box.width <= target.box.height else "height"
             size = target.box.width * s if dim == "width" else target.box.height * s
             # a button widens by its backdrop; its label stays the same size, centred on it
@@ -829,8 +829,8 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     return scale_alternatives(layout, step.patients, s)
 
 
-#: Stretches across a shape's short side: its thickness ("thinner", "half as thick").
-_ACROSS_STRETCHES = frozenset({"thinner", "thicker", "fatter", "skinnier"})
+#: Stretches across a shape's short side: its thickness ("thinner", "fatter").
+_ACROSS_STRETCHES = frozenset({"thinner", "fatter", "skinnier"})
 
 
 def _clear_of_said(layout: Layout, step: Step, room: am.Length | float) -> list[Actions]:

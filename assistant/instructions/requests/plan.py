@@ -217,7 +217,7 @@ def arrangement(layout: Layout, ids: list[str]) -> str:
 
 
 #: The stretches that make an element larger ("wider", "taller"); the others ("narrower", "shorter") shrink it.
-GROWING_STRETCHES = ("wider", "taller", "longer", "fatter", "thicker")
+GROWING_STRETCHES = ("wider", "taller", "longer", "fatter")
 
 
 def scale_factor(p: dict[str, Any]) -> float:

@@ -167,20 +167,19 @@ def resize(s: str) -> Intent | None:
     pct = am.percent(s)
     grow = re.search(BIGGER, s)
     shrink = re.search(SMALLER, s)
-    wider = re.search(r"\b(?P<w>wider|narrower|taller|shorter|longer|thinner|thicker|fatter|skinnier)\b", s)
+    wider = re.search(r"\b(?P<w>wider|narrower|taller|shorter|longer|thinner|fatter|skinnier)\b", s)
     if not wider and (verb := re.search(r"\b(?P<v>narrow|widen|lengthen|shorten)(?: (?:down|up|out))? E\d+", s)):
         # "narrow it so there's a 20px gutter": narrower
         wider = re.search("(?P<w>.+)", {"narrow": "narrower", "widen": "wider", "lengthen": "longer",
                                          "shorten": "shorter"}[verb.group("v")])
-    halved = re.search(r"\b(?:halve|double|triple)(?: E\d+| the)? (?P<d>height|width|thickness)\b|\b(?:half|twice|"
-                       r"double|three times) as (?P<a>tall|wide|high|thick)\b", s)
+    halved = re.search(r"\b(?:halve|double|triple)(?: E\d+| the)? (?P<d>height|width)\b|\b(?:half|twice|double|three "
+                       r"times) as (?P<a>tall|wide|high)\b", s)
     if halved and not wider and am.factor(s) is not None:
         # "halve its height", "half as wide": that one side, by that factor (a shape stretches; type scales)
         grows = am.factor(s) > 1
-        side = halved.group("d") or {"tall": "height", "high": "height", "wide": "width",
-                                     "thick": "thickness"}[halved.group("a")]
+        side = halved.group("d") or {"tall": "height", "high": "height", "wide": "width"}[halved.group("a")]
         wider = re.search("(?P<w>.+)", ("taller" if grows else "shorter") if side == "height" else (
-            "thicker" if grows else "thinner") if side == "thickness" else ("wider" if grows else "narrower"))
+            "wider" if grows else "narrower"))
     too = re.search(r"\btoo (?P<w>tall|wide|short|narrow|long|thin|high)\b", s)
     if too and not wider:  # "the photo is too tall" asks for it shorter
         opposite = {"tall": "shorter", "high": "shorter", "wide": "narrower", "long": "shorter",
