@@ -164,16 +164,17 @@ def check_box(layout: Layout, element_id: str, old: Box, new: Box, tol_rel: floa
     if old.intersection(area) is None and new.intersection(area) is None and Box.union_all(
             [e.box for e in layout.elements] + [area]).contains(new, tol):
         return
+    drawn = layout.get(element_id).whole if element_id in layout else None  # (all a clip cuts off included)
+    wide_x = new.width * (drawn.width if drawn else 1.0) > area.width
+    wide_y = new.height * (drawn.height if drawn else 1.0) > area.height
     for edge, before, after in (
         ("left", area.x - old.x, area.x - new.x),
         ("top", area.y - old.y, area.y - new.y),
         ("right", old.x2 - area.x2, new.x2 - area.x2),
         ("bottom", old.y2 - area.y2, new.y2 - area.y2),
     ):
-        drawn = layout.get(element_id).whole if element_id in layout else None  # (all a clip cuts off included)
-        wide = new.width * (drawn.width if drawn else 1.0) > area.width if edge in ("left", "right") else \
-            new.height * (drawn.height if drawn else 1.0) > area.height
-        if wide:  # wider than the page: it may stick out on both sides, no further than it did on either
+        # wider than the page: it may stick out on both sides, no further than it did on either
+        if wide_x if edge in ("left", "right") else wide_y:
             before = max(area.x - old.x, old.x2 - area.x2) if edge in ("left", "right") else max(
                 area.y - old.y, old.y2 - area.y2)
         if after > max(before, 0.0) + tol:

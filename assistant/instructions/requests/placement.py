@@ -37,19 +37,21 @@ def _edge_word(skel: str) -> str | None:
 
 
 # -- rules ------------------------------------------------------------------------------
+#: "lock", "pin", "freeze" said as a verb ("the pin icon", "a lock symbol": a noun, after an article, is none).
+_LOCK_VERB = r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bthat )(?<!\bthis )(?<!\bmap )\b(?:lock|pin|freeze)\b"
+
+
 def lock(s: str) -> Intent | None:
     """Lock or unlock: "lock the logo", "keep X where it is", "don't move X", "unlock"."""
     if re.search(r"\b(?:unlock|unpin|unfreeze|free up)\b", s):
         return Intent("lock", slots(s), params={"locked": False})
-    # ("the pin icon", "a lock symbol": a noun, said after an article, is no verb)
-    if re.search(r"(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bthat )(?<!\bthis )(?<!\bmap )\b(?:lock|pin|freeze)\b|"
+    if re.search(_LOCK_VERB + r"|"
                  r"\bkeep (?:" + E + r" )+(?:where|in place|as (?:it|they) (?:is|are)|fixed|"
                  r"still|put|unchanged|untouched|locked|exactly)|\b(?:do not|never|not) (?:move|touch|change|shift|"
                  r"edit|mess with)\b|\bleave (?:" + E + r" )+(?:alone|where|as|in place|untouched|unchanged)|" + E +
                  r" (?:should|must|has to|needs to|have to|need to) (?:stay|remain)\b|" + E +
                  r" stays? (?:put|where|in place|fixed)", s):
-        keep = not re.search(r"(?<!\bthe )(?<!\ba )\b(?:lock|pin|freeze)\b", s)  # "keep X where it is" holds for the
-        # whole request
+        keep = not re.search(_LOCK_VERB, s)  # "keep X where it is" holds for the whole request
         return Intent("lock", slots(s), params={"locked": True, "keep": keep})
     return None
 
