@@ -10,8 +10,8 @@ from assistant.actions import ACTION_TYPES, Move, Resize, action_json_schema, pa
 from assistant.errors import InvalidAction
 
 VOCABULARY = ["move", "resize", "align", "distribute", "snap_to_grid", "reflow_text", "reflow_group", "promote",
-              "demote", "anchor_to_region", "reorder", "apply_template", "set_text_style", "match_size", "set_gap",
-              "swap", "set_locked", "finalize"]
+              "demote", "anchor_to_region", "reorder", "apply_template", "set_text_style", "set_paint", "match_size",
+              "set_gap", "swap", "set_locked", "finalize"]
 
 
 def _walk(node):

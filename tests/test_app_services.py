@@ -197,6 +197,7 @@ ACTIONS = [
     {"type": "reorder", "id": "caption", "to": "front"},
     {"type": "apply_template", "template": "title-left"},
     {"type": "set_text_style", "ids": ["cta"], "font_weight": 400},
+    {"type": "set_paint", "ids": ["photo"], "opacity": 0.5},
     {"type": "match_size", "dimension": "width", "ids": ["subtitle"], "target_id": "title"},
     {"type": "set_gap", "gap": 10, "id": "subtitle", "target_id": "title"},
     {"type": "swap", "ids": ["title", "subtitle"]},

@@ -267,6 +267,18 @@ async def test_apply_edits_restacks_behind_another_element(client: Client) -> No
     assert "target_id" in message and "front" in message
 
 
+async def test_apply_edits_paints_a_logo_and_refuses_an_outline_it_does_not_have(client: Client) -> None:
+    doc_id = (await opened(client))["doc_id"]
+    out = await call(client, "apply_edits", doc_id=doc_id,
+                     edits=[{"type": "set_paint", "ids": ["logo"], "fill": "#222222", "opacity": 0.8}])
+    assert out["applied"] is True
+    logo = (await call(client, "inspect_elements", doc_id=doc_id, ids=["logo"]))["elements"][0]
+    assert logo["fill"] == "#222222" and logo["opacity"] == pytest.approx(0.8)
+    message = await fail(client, "apply_edits", doc_id=doc_id,
+                         edits=[{"type": "set_paint", "ids": ["photo"], "stroke_scale": 0.5}])
+    assert "photo" in message and "no outline" in message
+
+
 async def test_apply_edits_empty_batch_is_refused(client: Client) -> None:
     doc_id = (await opened(client))["doc_id"]
     assert "at least one" in await fail(client, "apply_edits", doc_id=doc_id, edits=[])

@@ -31,6 +31,7 @@ from assistant.actions.schema import (
     Resize,
     SetGap,
     SetLocked,
+    SetPaint,
     SetTextStyle,
     SnapToGrid,
     Swap,
@@ -42,7 +43,7 @@ __all__ = [
     "ACTION_MODELS", "ACTION_TYPES", "REGION_NAMES", "TEMPLATE_NAMES", "HANDLERS",
     "Action", "Align", "AnchorToRegion", "ApplyTemplate", "Demote", "Diff", "Distribute", "Finalize",
     "MatchSize", "Move", "Promote", "ReflowGroup", "ReflowText", "Reorder", "Resize", "SetGap", "SetLocked",
-    "SetTextStyle", "SnapToGrid", "Swap",
+    "SetPaint", "SetTextStyle", "SnapToGrid", "Swap",
     "action_json_schema", "apply_action", "apply_actions", "parse_action", "parse_actions",
     "redo_diff", "undo_diff", "undo_diffs",
 ]

@@ -13,7 +13,17 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from assistant.actions import geometry_ops, hierarchy, locking, relations, templates, text_ops, text_reflow, zorder
+from assistant.actions import (
+    geometry_ops,
+    hierarchy,
+    locking,
+    paint_ops,
+    relations,
+    templates,
+    text_ops,
+    text_reflow,
+    zorder,
+)
 from assistant.actions.diff import Diff, undo_diff
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import Action
@@ -34,6 +44,7 @@ HANDLERS: dict[str, Handler] = {
     "anchor_to_region": geometry_ops.apply_anchor_to_region,
     "reflow_text": text_reflow.apply_reflow_text,
     "set_text_style": text_ops.apply_set_text_style,
+    "set_paint": paint_ops.apply_set_paint,
     "promote": hierarchy.apply_promote,
     "demote": hierarchy.apply_demote,
     "reorder": zorder.apply_reorder,

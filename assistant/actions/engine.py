@@ -64,6 +64,8 @@ class EditContext:
         self.elements_before: dict[str, Element] = {}
         self.order_before: list[str] | None = None
         self.notes: list[str] = []
+        #: Elements changed in what the layout does not record (an outline's colour): reported as changed.
+        self.touched: set[str] = set()
         # Plain dict indexes (the layout's and document's own lookups are slower per call).
         self._els: dict[str, Element] = {e.id: e for e in doc.layout.elements}
         self._nodes: dict[str, SvgNode] = {}
@@ -175,7 +177,7 @@ class EditContext:
         elements_after: dict[str, Element] = {}
         for el in self.layout.elements:
             old = self.elements_before.get(el.id)
-            if old is None or old == el:
+            if old is None or (old == el and el.id not in self.touched):
                 continue
             changed.append(el.id)
             before[el.id], after[el.id] = old.box, el.box

@@ -33,6 +33,7 @@ TemplateName = Literal[
     "title-left", "title-center", "image-right",
     "centered", "image-top",
 ]
+Colour = Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")]
 
 
 def _type_required(schema: dict[str, Any]) -> None:
@@ -205,8 +206,7 @@ class SetTextStyle(_ActionBase):
     font_size: float | None = Field(None, gt=0, le=10000.0, description=(
         "Font size in world units of the text's largest run; its other sizes scale alike."))
     font_weight: int | None = Field(None, ge=100, le=900, description="CSS font weight 100..900.")
-    fill: Annotated[str, StringConstraints(pattern=r"^#[0-9a-fA-F]{6}$")] | None = Field(
-        None, description="Text colour as #rrggbb.")
+    fill: Colour | None = Field(None, description="Text colour as #rrggbb.")
     font_family: Annotated[str, StringConstraints(min_length=1, max_length=200,
                                                    pattern=r"^[^;{}<>\"]+$")] | None = Field(
         None, description="CSS font family list.")
@@ -215,6 +215,32 @@ class SetTextStyle(_ActionBase):
     def _something(self) -> SetTextStyle:
         if all(v is None for v in (self.font_size, self.font_weight, self.fill, self.font_family)):
             raise ValueError("set_text_style needs at least one of font_size, font_weight, fill, font_family")
+        return self
+
+
+class SetPaint(_ActionBase):
+    """Set the fill, outline colour, outline width or opacity of shapes, artwork and text.
+
+    A group's members all take it. ``fill`` changes only what paints a fill; an
+    element drawn by its outline alone takes its colour as ``stroke``. A new
+    outline needs both ``stroke`` and ``stroke_width``.
+    """
+
+    type: Literal["set_paint"] = "set_paint"
+    ids: IdList = Field(description="Ids of the elements to paint.")
+    fill: Colour | None = Field(None, description="Fill colour as #rrggbb.")
+    stroke: Colour | None = Field(None, description="Outline colour as #rrggbb.")
+    stroke_width: float | None = Field(None, ge=0, le=10000.0, description="Outline width, world units.")
+    stroke_scale: float | None = Field(None, gt=0, le=100.0, description=(
+        "Multiply the outline widths by this (0.5: half as thick)."))
+    opacity: float | None = Field(None, gt=0, le=1.0, description="Opacity 0..1 (replaces its own).")
+
+    @model_validator(mode="after")
+    def _something(self) -> SetPaint:
+        if all(v is None for v in (self.fill, self.stroke, self.stroke_width, self.stroke_scale, self.opacity)):
+            raise ValueError("set_paint needs at least one of fill, stroke, stroke_width, stroke_scale, opacity")
+        if self.stroke_width is not None and self.stroke_scale is not None:
+            raise ValueError("set_paint takes stroke_width or stroke_scale, not both")
         return self
 
 
@@ -272,12 +298,12 @@ class Finalize(_ActionBase):
 
 ACTION_MODELS: tuple[type[_ActionBase], ...] = (
     Move, Resize, Align, Distribute, SnapToGrid, ReflowText, ReflowGroup, Promote, Demote,
-    AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, MatchSize, SetGap, Swap, SetLocked, Finalize,
+    AnchorToRegion, Reorder, ApplyTemplate, SetTextStyle, SetPaint, MatchSize, SetGap, Swap, SetLocked, Finalize,
 )
 
 Action = Annotated[
     Move | Resize | Align | Distribute | SnapToGrid | ReflowText | ReflowGroup | Promote | Demote | AnchorToRegion
-    | Reorder | ApplyTemplate | SetTextStyle | MatchSize | SetGap | Swap | SetLocked | Finalize,
+    | Reorder | ApplyTemplate | SetTextStyle | SetPaint | MatchSize | SetGap | Swap | SetLocked | Finalize,
     Field(discriminator="type"),
 ]
 

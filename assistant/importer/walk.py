@@ -67,6 +67,7 @@ from assistant.svg.tree import (
     local_matrix,
     local_name,
     nested_svg_matrix,
+    node_ctm,
     ref_id,
     transform_matrix,
     viewport_size,
@@ -297,6 +298,11 @@ class Walker:
                          and num(self.style.get(node, "stroke-opacity"), 1.0) > 0
                          and (parse_length(self.style.get(node, "stroke-width") or "1", default=1.0) or 0.0) > 0)
         return fill_paints or stroke_paints
+
+    def leaf_box(self, node: SvgNode) -> Box | None:
+        """World box of a shape or text node where it stands (no clipping, no visibility check)."""
+        name = local_name(node)
+        return self._leaf_box(node, name, node_ctm(node)) if name else None
 
     def _leaf_box(self, node: SvgNode, name: str, ctm: Matrix) -> Box | None:
         """World box of a shape or text node under ``ctm`` (no clipping, no visibility check)."""

@@ -175,6 +175,11 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
                        {"require": ["font_weight"], "drop": ["font_size"]},
                        {"require": ["fill"], "drop": ["font_size", "font_weight"]},
                        {"require": ["font_family"], "drop": ["font_size", "font_weight", "fill"]}],
+    "set_paint": [{"require": ["fill"], "drop": ["stroke", "stroke_width", "stroke_scale"]},
+                  {"require": ["stroke"], "drop": ["fill", "stroke_scale", "opacity"]},
+                  {"require": ["stroke_width"], "drop": ["fill", "stroke", "stroke_scale", "opacity"]},
+                  {"require": ["stroke_scale"], "drop": ["fill", "stroke", "stroke_width", "opacity"]},
+                  {"require": ["opacity"], "drop": ["fill", "stroke", "stroke_width", "stroke_scale"]}],
     "reflow_text": [{"drop": ["min_size"]}, {"drop": ["max_size"]}],
     "reorder": [{"drop": ["target_id"]}, {"require": ["to", "target_id"], "enum": {"to": ["front", "back"]}}],
 }

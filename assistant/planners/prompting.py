@@ -81,6 +81,7 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "reorder": ("type", "id", "to", "target_id"),
     "apply_template": ("type", "template"),
     "set_text_style": ("type", "ids", "font_size", "font_weight", "fill", "font_family"),
+    "set_paint": ("type", "ids", "fill", "stroke", "stroke_width", "stroke_scale", "opacity"),
     "match_size": ("type", "dimension", "anchor", "keep_aspect", "ids", "target_id"),
     "set_gap": ("type", "gap", "axis", "id", "target_id"),
     "swap": ("type", "ids", "axis"),
@@ -89,7 +90,7 @@ ACTION_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 #: Decimal places kept per numeric field (world units get one decimal; ratios two).
-FIELD_DECIMALS: dict[str, int] = {"scale": 2, "factor": 2}
+FIELD_DECIMALS: dict[str, int] = {"scale": 2, "factor": 2, "stroke_scale": 2, "opacity": 2}
 DEFAULT_DECIMALS = 1
 
 
