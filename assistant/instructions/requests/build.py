@@ -17,7 +17,7 @@ from typing import Any
 from assistant.document import Element, Layout
 from assistant.geometry import Box, apart_axis
 from assistant.instructions.requests import amounts as am
-from assistant.instructions.requests import fixes, spacing
+from assistant.instructions.requests import fixes, narrowing, paint, spacing
 from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.index import section_heading
 from assistant.instructions.requests.plan import (
@@ -40,8 +40,6 @@ from assistant.instructions.requests.plan import (
 )
 from assistant.instructions.requests.scope import copies
 from assistant.instructions.requests.sizing import CLEAR_SAID
-from assistant.text.fonts import text_advance
-from assistant.text.linebreak import wrap_lines
 
 
 def _lock(step: Step, layout: Layout) -> list[Actions]:
@@ -623,6 +621,8 @@ def _nudge_to_fit(step: Step, layout: Layout) -> Actions:
 
 def _style(step: Step, layout: Layout) -> list[Actions]:
     need(step)
+    if (painted := paint.plan_paint(step, layout)) is not None:
+        return painted
     p = step.intent.params
     ids = [t for i in step.patients for t in text_ids(layout, layout.get(i))]
     fs = p.get("font_size") or {}
@@ -722,10 +722,10 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                 for k in range(max(len(w) for w in ways.values()))]
     if (clear := CLEAR_SAID.search(step.text)) and len(step.patients) == 1 and (
             (room := p.get("clear_room") or am.first_length(clear.group("len") or clear.group("len2"))) is not None and
-            (out := _clear_of_said(layout, step, room))):
+            (out := narrowing.clear_of_said(layout, step, room))):
         return out
     if p.get("clear") and len(step.patients) == 1 and (
-            out := _clear_of_said(layout, step, typical_gap(layout, "horizontal"))):
+            out := narrowing.clear_of_said(layout, step, typical_gap(layout, "horizontal"))):
         return out  # "… runs into the column on the right, keep it inside its own": a gutter's width clear of it
     stretch = p.get("stretch")
     s = scale_factor(p) if not stretch or p.get("factor") or p.get("percent") or p.get("fraction") else \
@@ -818,7 +818,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         s = min([s] + [_fit_scale(layout, layout.get(i)) for i in step.patients])
         el = layout.get(step.patients[0])
         if len(step.patients) == 1 and not p.get("factor") and not p.get("percent") and \
-                _rewraps(layout, el, width := s * el.box.width):  # a paragraph set again in the room it has
+                narrowing.rewraps(layout, el, width := s * el.box.width):  # a paragraph set again in the room it has
             return [[{"type": "reflow_text", "id": el.id, "mode": "wrap", "width": round(width, 3)}],
                     *scale_alternatives(layout, step.patients, s)]
         groups = [i for i in step.patients if layout.get(i).kind == "group"]
@@ -831,86 +831,6 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
 
 #: Stretches across a shape's short side: its thickness ("thinner", "fatter").
 _ACROSS_STRETCHES = frozenset({"thinner", "fatter", "skinnier"})
-
-
-def _clear_of_said(layout: Layout, step: Step, room: am.Length | float) -> list[Actions]:
-    """:func:`_clear_of` for the one element ``step`` sizes, clear of its references by ``room``.
-
-    With none said ("narrow it so there's a 20px gutter between the columns", "… pull its right edge in"), clear of
-    what stands next to it, and only scaled: the room is measured from the ink, which a paragraph set again in a
-    narrower measure need not fill.
-    """
-    el = layout.get(step.patients[0])
-    if step.refs:
-        return _clear_of(layout, el, step.refs, room)
-    return _clear_of(layout, el, _neighbours(layout, el.id), room)[-1:]
-
-
-def _neighbours(layout: Layout, eid: str) -> list[str]:
-    """The top-level content on the page of ``eid`` other than it and what holds it: no band, backdrop or ornament."""
-    el = layout.get(eid)
-    return [e.id for e in layout.top_level() if e.id != eid and eid not in {d.id for d in layout.descendants_of(e.id)}
-            and e.page == el.page and not e.pinned and e.role not in ("background", "decoration")]
-
-
-def _clear_of(layout: Layout, el: Element, refs: list[str], room: am.Length | float) -> list[Actions]:
-    """``el`` made narrower (or shorter) from the side it runs into the nearest of ``refs``, ``room`` short of it.
-
-    "The Welcome para runs into the right column, narrow it so there's a 20px gutter": its left edge stays.
-    [] when none of ``refs`` lies beside it.
-    """
-    b = el.box
-    beside = [layout.get(r).box for r in refs if r != el.id]
-    right = [r for r in beside if r.cx > b.cx and min(r.y2, b.y2) > max(r.y, b.y)]
-    below = [r for r in beside if r.cy > b.cy and min(r.x2, b.x2) > max(r.x, b.x)]
-    if right:
-        edge = min(r.x for r in right) - (room if isinstance(room, float) else world_length(layout, room, "x"))
-        size, dim, anchor = edge - b.x, "width", "left"
-    elif below:
-        edge = min(r.y for r in below) - (room if isinstance(room, float) else world_length(layout, room, "y"))
-        size, dim, anchor = edge - b.y, "height", "top"
-    else:
-        return []
-    if size <= 0 or size >= (b.width if dim == "width" else b.height):
-        return []
-    resize = [{"type": "resize", "id": el.id, dim: round(size, 3), "anchor": anchor,
-               "keep_aspect": not stretchable(el)}]
-    if dim == "width" and _rewraps(layout, el, size):  # a paragraph keeps its type size, set in more lines
-        return [[{"type": "reflow_text", "id": el.id, "mode": "wrap", "width": round(size, 3)}], resize]
-    return [resize]
-
-
-#: Least share of its measure the longest line of a paragraph set again must fill.
-FILLS = 0.9
-
-
-def _rewraps(layout: Layout, el: Element, width: float) -> bool:
-    """Whether a paragraph narrowed to ``width`` is better set again at its size than scaled down.
-
-    So a designer narrows a text frame: the words flow into the narrower measure and the type keeps its size.
-    That needs a paragraph (two lines or more, set from its left edge), words that fill the measure (its longest
-    line at least ``FILLS`` of it: long words that break far short of it leave a wider gap than was asked) and room
-    for the lines it gains: nothing but what lies behind it in the strip they take below it. Else it is scaled.
-    """
-    if el.kind != "text" or (el.lines or 1) < 2 or (el.text_anchor or "start") != "start" or not el.font_size:
-        return False
-    words = " ".join((el.text or "").split())
-    lines = wrap_lines(words, width, el.font_family, el.font_size, el.font_weight or 400)
-    widest = max((text_advance(ln, el.font_family, el.font_size, el.font_weight or 400) for ln in lines), default=0.0)
-    if not lines or widest > width or widest < FILLS * width:
-        return False  # a word longer than the measure, or lines that stop far short of it
-    step = el.line_height or el.box.height / (el.lines or 1)
-    gained = (len(lines) - (el.lines or 1)) * step
-    if gained <= 0:
-        return True
-    b = el.box
-    strip = Box(x=b.x, y=b.y2, width=width, height=gained + 0.25 * el.font_size)
-    for o in layout:
-        if o.id == el.id or o.pinned or o.box.contains(b, 0.5) or b.contains(o.box, 0.5):
-            continue  # itself, what it lies on, and its own parts
-        if o.box.intersection(strip) is not None:
-            return False
-    return True
 
 
 def _grow_room(layout: Layout, el: Element, anchor: str) -> float:

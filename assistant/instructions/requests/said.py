@@ -570,8 +570,8 @@ def held_apart(steps: list[Any], index: ElementIndex) -> list[Any]:
         if s.kind == "distribute" and held <= set(index.reading_order(s.patients)[::len(s.patients) - 1]):
             return [k for k in steps if k not in kept]
         s.patients = [i for i in s.patients if i not in held]
-    sized = [s for s in steps if s not in kept and (s.kind in ("resize", "match") or (
-        s.kind == "style" and "font_size" in s.intent.params))]
+    # (a style, a colour or an outline changes where nothing is: neither is held against it)
+    sized = [s for s in steps if s not in kept and s.kind in ("resize", "match", "style")]
     # "bring it in front, don't move it though": restacking moves nothing, so it is not held against it
     restacked = {i for s in steps if s not in kept and s.kind == "zorder" for i in s.patients}
     for s in kept:  # "take it up to 24px, leave it where it is": it grows about where it is, and is not locked

@@ -21,6 +21,7 @@ from PIL import ImageColor
 
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests.frame import Intent, slots
+from assistant.instructions.requests.paint import paint_params
 from assistant.instructions.requests.sizing import BIGGER, SMALLER
 from assistant.svg.css import parse_color
 
@@ -176,6 +177,7 @@ def detect_style(skel: str, raw: str = "") -> Intent | None:
     family = _family(raw) if re.search(r"\b(?:font|typeface|family|set in|typeset|use)\b", raw.lower()) else None
     if family:
         params["font_family"] = family
+    params.update(paint_params(skel))
     if not params:
         return None
     # "bold like the other extension names", "red, as the button is": the style is said, the comparison only

@@ -193,7 +193,8 @@ NOT_NOUNS = {
     "backwards", "backward", "forwards", "forward", "upwards", "downwards", "sideways", "along", "across",
     "around", "dead", "slightly", "bit", "full", "complete", "total", "breathing", "lean", "leans", "leaning",
     "horizontally", "vertically", "drift", "drifts", "float", "floats", "sag", "sags", "say", "though", "tho",
-    "cheers", "thx",
+    "cheers", "thx", "thinner", "thicker", "fatter", "skinnier", "darker", "brighter", "paler", "transparent",
+    "opaque", "translucent", "fainter", "faded",
 }
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).
