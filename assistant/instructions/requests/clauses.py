@@ -165,6 +165,15 @@ def _holds(skel: str, mentions: list, index: ElementIndex) -> bool:
     return False
 
 
+def _said_state(skel: str, tokens: list[Token]) -> bool:
+    """Whether a clause says what is wrong ("the logo is sitting right on top of the heading"), asking no edit.
+
+    One gap said after it ("… - 20px gap between them") is the edit that mends it, not an amount of it.
+    """
+    found = detect_intent(skel, tokens)
+    return found is not None and found.state
+
+
 def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Token]]:
     """Comma parts that continue a list of elements ("align the title, the subtitle and the body") joined again."""
     out: list[list[Token]] = []
@@ -175,7 +184,8 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
         if out and not isinstance(part, Sentence) and (
                 not _m and _AMOUNT_ONLY.fullmatch(skel) and not _FROM_TO_ONLY.fullmatch(skel)
                     or _SIZE_OF_NOW.fullmatch(skel)
-                    or _WITH_GAP.fullmatch(skel)):
+                    or _WITH_GAP.fullmatch(skel) and not (
+                        re.search(r"\bgap\b", skel) and _said_state(prev_skel, out[-1]))):
             # "smaller, by about a fifth", "smaller, about three quarters of what it is now"
             out[-1] = out[-1] + part
             prev_m, prev_skel = find_mentions(out[-1], index)
@@ -216,6 +226,7 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
 
 
 _SIDES = frozenset({"left", "right", "top", "bottom"})
+_WAYS = frozenset({"up", "down", "left", "right", "upwards", "downwards", "leftwards", "rightwards"})
 #: A clause that only names the edges of elements ("the left edges of the title"): the start of a list, no edit.
 _EDGES_OF = re.compile(r"(?:the )?(?:(?:left|right|top|bottom) )?(?:edges?|sides?|tops?|bottoms?|centers?|middles?|"
                        r"baselines?) of (?:E\d+ ?(?:, |and )?)+")
@@ -229,6 +240,8 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
         after = tokens[k + 2] if tokens[k + 1].text == "the" and k + 2 < len(tokens) else tokens[k + 1]
         if tokens[k - 1].text in _SIDES and after.text in _SIDES:
             continue  # "the margins on the left and right", "20px from the top and the left": two sides, one phrase
+        if tokens[k - 1].text in _WAYS and tokens[k + 1].text in _WAYS:
+            continue  # "up and left by 20px each": one move both ways
         left, right = tokens[:k], tokens[k + 1:]
         lm, ls = find_mentions(left, index)
         rm, rs = find_mentions(right, index)

@@ -62,8 +62,11 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
         # wider than the page - scale it down so it sits inside the margins"
         (held.intent.params.get("compare") or held.kind == "resize" and held.intent.state) and kind == "inside") or (
         # "the subtitle is jammed right under the big PostGIS, add about 3mm between them"
-        held.kind == "place" and held.intent.params.get("tight") and kind in ("gap", "nudge")
+        held.kind == "place" and (held.intent.params.get("tight") or held.intent.state) and kind in ("gap", "nudge")
         and bool(set(step.patients) & set(held.patients)))
+    if mends and kind == "gap" and held.kind == "place" and not step.refs and set(step.patients) <= set(held.patients):
+        # "X floats a bit far below the banner - pull it up so there's only 2mm between": between it and the banner
+        step.refs = [r for r in held.refs if r not in step.patients]
     if overflow and kind == "resize":
         step.intent.params["fit"] = True
     if held.kind == "separate" and kind == "nudge" and held.refs and set(step.patients) <= set(held.patients) and \

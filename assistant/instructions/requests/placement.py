@@ -225,6 +225,11 @@ def inside(s: str) -> Intent | None:
 
 def distribute(s: str) -> Intent | None:
     """Even spacing: "space evenly", "even out the gaps", "distribute"."""
+    gaps = re.fullmatch(r"(?:(?:with|leaving|and|give (?:E\d+ )?) )?(?:about |around |roughly |~)?\d+(?:\.\d+)? ?"
+                        r"[a-z%]+ (?:gaps|spaces) between (?:(" + E + r") (?:and |, )?)+(?:please|pls)?", s.strip())
+    if gaps and (length := am.first_length(s)) is not None and length.unit != "%":
+        # "… are crammed together in the corner - 15px gaps between them": each gap that wide
+        return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
     if re.search(r"\b(?:distribute|distributed|evenly|equally|uniformly|even out|even up|equalize|equal (?:gaps|"
                  r"spacing|space|distances)|same (?:gap|spacing|space|distance)s? between|consistent (?:gaps|spacing)|"
                  r"regular (?:gaps|spacing)|even (?:gaps|spacing))\b|\b(?:gaps|spacing|spaces|distances) between\b.*"
@@ -276,13 +281,24 @@ _SIDE_OF = r"(?:the (?:bottom|top|left|right|base|foot)(?: edge| side)? of )?"
 _TIMES = {"halve": 0.5, "double": 2.0, "triple": 3.0}
 
 
+#: "X starts further right than Y does": their starts (or ends) are not level, which is no matter of room.
+_STARTS_OFF = re.compile(r"(E\d+) (?:starts?|begins?|ends?|stops?|finishes|sits?|is|are) (?:a bit |slightly |a little |"
+                         r"way |much |quite a bit )?(?:further|farther|more) (?P<d>left|right|up|down) than (E\d+)"
+                         r"(?: (?:does|do|is|are|starts?|begins?|ends?))?")
+
+
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
+    if _STARTS_OFF.search(s):
+        return None
     length = am.first_length(s)
     bare = re.search(r"\b(?:there is|there are|theres|there s|we have|we get|leaving|leave|to have|have|with|for) "
                      r"(?:just |only |exactly |about |around |roughly |approximately |like |say |maybe |~)?"
                      r"\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE + r" )?between (" + E + r") and (" + E + r")$", s)
     # ("… pull the name up so there's like 20px between them": those two, said as one)
+    # ("… - 20px gap between them please": the room said, no verb)
+    bare = bare or re.fullmatch(r"(?:a |an )?(?:about |around |roughly |~)?\d+(?:\.\d+)? ?[a-z%]+ (?:of )?(?:gap|space|"
+                                r"room|air|spacing) between (" + E + r")(?: and (" + E + r"))?(?: please| pls)?", s)
     bare = bare or re.fullmatch(r"(?:there is|there are|theres|there s) (?:just |only |exactly |about |around |roughly "
                                 r"|approximately |like |say |maybe |~)?\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE +
                                 r" )?between(?: (" + E + r"))?", s)
@@ -340,7 +356,9 @@ def gap(s: str) -> Intent | None:
                   r"\b" + _SPACE + r"\b.*\b(?:bigger|larger|wider)\b", s)
     less = re.search(r"\b(?:less|reduce|smaller|tighten|tighter|close|closer|shrink|decrease|narrow|remove|cut|"
                      r"minimize)\b.*\b" + _SPACE + r"\b.*?\b(?P<rel>under|below|beneath|underneath|after|above|over|"
-                     r"before|between|around)\b|\btighten\b|\b" + _SPACE + r"\b.*\b(?:smaller|tighter|narrower)\b", s)
+                     r"before|between|around)\b|\btighten\b(?!(?: E\d+)? (?:up )?(?:to )?(?:about |around |~)?"
+                     r"\d+(?:\.\d+)? ?[a-z]* (?:wide|tall|high|across)\b)|\b" + _SPACE +
+                     r"\b.*\b(?:smaller|tighter|narrower)\b", s)
     rel_m = m or less
     alone = re.search(r"\b(?:give|leave|add|need|needs|want)\b.*\b(?:more |some |a (?:little |bit (?:of )?)?)?"
                       r"(?:room|breathing room|breathing space|air|space)\b", s)
@@ -409,18 +427,25 @@ def gap(s: str) -> Intent | None:
         # ("move the text 40px closer to the logo": that far, as said, even where less room is left)
         moved = length is not None and bool(re.search(r"\b(?:move|shift|nudge|bring|slide|push|pull|scoot|drag)\b", s))
         # ("… too far apart, 15px gaps between them": that gap)
-        op = "set" if length is not None and re.search(r"\d ?[a-z%]+ (?:gaps?|spacing|of space)\b", s) else "less"
-        return Intent("gap", *_pair(s), params={"op": op, "length": length, "degree": am.degree(s),
-                                                **({"moved": True} if moved else {})}, state=said)
+        return Intent("gap", *_pair(s), params={"op": _op_said(s, length, "less"), "length": length,
+                                                "degree": am.degree(s), **({"moved": True} if moved else {})},
+                      state=said)
     if said and re.search(r"\b(?:jammed|squashed|squished|crammed|stuck|packed|bunched|squeezed) (?:up )?together\b",
                           s):
-        return Intent("gap", *_pair(s), params={"op": "more", "length": length, "degree": am.degree(s)}, state=True)
+        return Intent("gap", *_pair(s), params={"op": _op_said(s, length, "more"), "length": length,
+                                                "degree": am.degree(s)}, state=True)
     if re.search(r"\btoo close\b|\bfurther\b|\bfarther\b|\bmore distance\b|\bapart\b|\baway from\b|\btoo tight\b|"
                  r"\bcramped\b|\bcrowded\b|\bsquashed\b|\bsquished\b", s) and slots(s) and not re.search(
                  r"\btoo close to the (?:edge|border|side)s?\b|\baway from the (?:left|right|top|bottom)", s):
-        return Intent("gap", *_pair(s), params={"op": "more", "length": length, "degree": am.degree(s)},
-                      state=said)
+        # ("… are cramped together - 20px gaps between them": that gap)
+        return Intent("gap", *_pair(s), params={"op": _op_said(s, length, "more"), "length": length,
+                                                "degree": am.degree(s)}, state=said)
     return None
+
+
+def _op_said(s: str, length: am.Length | None, otherwise: str) -> str:
+    """"set" where the length said is the gap to have ("… 15px gaps between them"), else ``otherwise``."""
+    return "set" if length is not None and re.search(r"\d ?[a-z%]+ (?:gaps?|spacing|of space)\b", s) else otherwise
 
 
 def _pair(s: str) -> tuple[list[int], list[int]]:
@@ -556,6 +581,17 @@ def align(s: str) -> Intent | None:
                   r"bottom) edge (?:with|as|of) (" + E + r")", s)
     if m:  # "OSGeo logo up top should share its right edge with the laptop picture": that edge level with the other's
         return Intent("align", slots(m.group(1)), [int(m.group(3)[1:])], params={"edge": m.group("e"), "page": False})
+    m = _STARTS_OFF.search(s)
+    if m:  # "the multiboot text starts further right than MultiROM does": their left edges are not level
+        ends = re.search(r"\b(?:ends?|stops?|finishes)\b", m.group(0))
+        edge = {"up": "top", "down": "top"}.get(m.group("d"), "right" if ends else "left")
+        return Intent("align", [int(m.group(1)[1:])], [int(m.group(3)[1:])], params={"edge": edge, "page": False},
+                      state=True)
+    m = re.search(r"((?:E\d+ (?:, )?(?:and )?)*" + E + r") (?:should |must |need to |needs? to |have to |has to |"
+                  r"ought to |all |both |then )?(?:share|have|sit on|start on|end on) (?:a |the same |one |a common )"
+                  r"(?P<e>left|right|top|bottom) (?:edge|side|line)\b(?! (?:with|as|of)\b)", s)
+    if m:  # "the tagline and MultiROM should share a left edge", "… so they share a left edge": level on it
+        return Intent("align", slots(m.group(1)), params={"edge": m.group("e"), "page": False})
     m = re.search(r"^(?:the )?(?P<e>left|right|top|bottom) (?:edges?|sides?) of ((?:E\d+ (?:, )?(?:and )?)*" + E +
                   r") (?:should |must |needs? to |has to |ought to )?(?:match|matches|equal|equals|line up with|"
                   r"lines up with|be level with|sit level with) (?:the |E\d+ )?(?P=e) (?:edges?|sides?) of "
@@ -914,6 +950,9 @@ def nudge(s: str) -> Intent | None:
             else:
                 i = 0
             assigned.setdefault(i, length)
+        if len(lengths) == 1 and len(found) == 2 and not verb and re.fullmatch(
+                r" and (?:then )?(?:to the )?", s[found[0].end():found[1].start()]):
+            assigned = dict.fromkeys(range(len(moves)), assigned[min(assigned)])  # "up and left by 20px (each)"
         moves = [(w, assigned.get(i)) for i, (w, _l) in enumerate(moves)]
     than = re.search(r"\bthan\b", s)
     # "'Finitions' sits higher than the other captions": what is compared with does not move

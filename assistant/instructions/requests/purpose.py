@@ -94,6 +94,11 @@ def purposed(skel: str, purpose: re.Match[str], tokens: list[Token], mentions: l
                 mentions[n].plural and not mentions[n].pronoun for n in goal.patients if n < len(mentions)):
         # "shift them left so the headings line up": those shifted line up, not every heading
         goal.patients = main.patients
+    elif intent is goal and goal is not None and main is not None and goal.kind == "align" and \
+            main.kind == "nudge" and main.patients and not goal.refs and goal.patients and all(
+                n < len(mentions) and mentions[n].pronoun and mentions[n].plural for n in goal.patients):
+        # "push it left so they share a left edge": what is pushed lines up with the other one "they" are
+        goal.refs, goal.patients = list(goal.patients), list(main.patients)
     elif intent is goal and goal is not None and main is not None and goal.kind == "center" and \
             goal.params.get("axis") is None and main.kind == "nudge" and main.params.get("moves"):
         # "bring the QR down so its middle lines up with the elephant's": centred along the axis it moves on

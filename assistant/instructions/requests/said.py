@@ -37,7 +37,10 @@ DESCRIBES = re.compile(r"(?:(?!(?:make|move|put|set|let|get|have|keep|bring|take
                        r"corner) )*(?:also |still |just |really |kinda |kind of |sort of )?"
                        r"(?:(?:almost |nearly |practically |just )?(?:kiss(?:es)? |"
                        r"touch(?:es)? |hugs? |graze?s? |brush(?:es)? |butts? (?:up )?against )|s |is |are |looks? |"
-                       r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |should (?:come|go) |"
+                       r"feels? |seems? |sits? |should read |reads |appears? |gets? |still |"
+                       # "…, KIT should come first": the order a swap gives ("X should go right under Y" asks)
+                       r"should (?:come|go) (?=(?:straight |right |just )?(?:first|second|third|last|before|after|"
+                       r"next|on the (?:left|right)|on top|at the (?:top|bottom))\b)|"
                        # "'Our Research' starts 25px left of the headings under it": where it is, and wrong
                        r"(?:starts?|begins?|ends?|finishes|stops?) (?=(?:about |around |roughly |~)?\d|(?:a (?:bit|"
                        r"little|touch) |way |much |slightly )?(?:left|right|lower|higher|further|before|after|above|"
@@ -205,6 +208,9 @@ AT_SIDE = re.compile(r"\b(?:against|to|on|at|off|from|of|by|into) the (?:very )?
 EVEN_SIDES = re.compile(r"(?:(?:and|with|but|keep|keeping|leave|leaving) )*(?:an? )?(?:equal|same|even|matching) "
                         r"(?:space|spacing|gaps?|margins?|room|padding|distance)(?: on)?(?: (?:either|each|both) sides?"
                         r"| left and right| on the left and right)?(?: please| pls)?")
+#: "scale it down so the margins are the same both sides": as far in from one side as from the other.
+EVEN_SO = (r"\bso (?:that )?(?:the |its |their )?(?:margins?|space|gaps?) (?:are|is|on (?:both|either|each) sides? "
+           r"(?:are|is)) (?:the same|equal|even|matching)\b")
 #: "give it 20px", "give it about 5 mm of room": room said with no element to keep it from (an edge said before).
 GIVE_ROOM = re.compile(r"(?:(?:please|pls|just|and|then) )*give (?:it|them) (?:a |about |around |roughly |~|another |"
                        r"an extra |extra |a further )*"
@@ -293,7 +299,8 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"(?:(?:stuck|pinned|glued|flush|tight) )?(?:on|at|against|along|by|to) the "
                        r"(?P<side7>left|right|top|bottom)(?: hand)? (?:margin|edge|side)(?: please| pls)?"
                        # "… 20 percent bigger without moving its top-left corner": that corner holds
-                       r"|(?:but |and |while |just )*without (?:moving|shifting|changing|touching) (?:the |its |his |"
+                       r"|(?:but |and |while |just )*(?:without (?:moving|shifting|changing|touching)|(?:do not|don't|"
+                       r"dont|never) (?:move|shift|change|touch)) (?:the |its |his |"
                        r"her |their )?(?:(?P<corner5>(?:top|bottom)[ -](?:left|right)) (?:corner|point)|"
                        r"(?P<side6>left|right|top|bottom)(?: hand)? (?:edges?|sides?|ends?))(?: please| pls)?"
                        # "OSGeo lettering -> 300px wide, same left edge"

@@ -249,8 +249,10 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     if step.intent.params.get("tight"):
         gap = min(gap, fixes.gap_for(layout))
         sizes = [e.font_size for e in (layout.get(pid), layout.get(rid)) if e.font_size]
-        if not vertical and len(sizes) == 2:
-            gap = min(gap, 0.5 * max(sizes))  # "tuck it right after the quote": as a line goes on, not a column
+        if len(sizes) == 2:
+            # "tuck it right after the quote": as a line goes on, not a column; "right under the quote": as the
+            # next line would
+            gap = min(gap, 0.5 * max(sizes))
     said = step.intent.params.get("gap")
     if said is not None:
         gap = am.to_world(said, layout.canvas, "y" if vertical else "x")

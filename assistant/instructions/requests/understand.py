@@ -85,6 +85,7 @@ from assistant.instructions.requests.said import (
     EDGES_ONLY,
     END_WORDS,
     EVEN_SIDES,
+    EVEN_SO,
     FAMILY,
     FIRST_WORDS,
     HELD_EDGE,
@@ -580,12 +581,12 @@ class _Reader:
             if described and int(described.group(1)[1:]) in intent.refs:
                 place_says_which = "refs"  # "centred on the GeoNode logo bottom left": which logo, not where to go
         if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b|"
-                                                                        r"\buntil\b.*\bfits?\b", skel):
+                                                                        r"\buntil\b.*\bfits?\b|" + EVEN_SO, skel):
             intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes
             room = ROOM_SAID.search(skel)
             intent.params["room"] = first_length(room.group("len")) if room else None  # ("… with ~15px to spare")
             intent.params["even"] = intent.params.get("even") or bool(re.search(  # ("… with the same margin on both
-                r"\b(?:with|and|leaving) (?:the )?" + EVEN_SIDES.pattern, skel))  # sides")
+                r"\b(?:with|and|leaving) (?:the )?" + EVEN_SIDES.pattern + "|" + EVEN_SO, skel))  # sides")
             within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
             if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
                 intent.refs = [int(within.group(1)[1:])]

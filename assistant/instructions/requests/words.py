@@ -148,6 +148,9 @@ def _prepare(text: str) -> str:
     # "the yellow date bit", "the two question bits": the noun, "bit" being no size
     t = re.sub(r"\b(date|time|question|text|title|code|logo|address|email|phone|name|heading|caption|credit|icon|"
                r"picture|photo|image|url|link|quote|label|number)( bit| piece)(s?)\b", r"\1\3", t, flags=re.I)
+    # "both bits of text", "the two blocks of copy": the texts
+    t = re.sub(r"\b(?:bits?|pieces?|chunks?|blocks?|snippets?|lumps?) of (?:text|copy|type|writing)\b", "texts", t,
+               flags=re.I)
     t = re.sub(r"(?<=\w) (?:itself|themselves|himself|herself)\b", "", t, flags=re.I)
     # "60px square": a size both ways (as wide, the height following), not a square shape
     t = re.sub(r"\b(\d+(?:\.\d+)?) ?(px|pt|mm|cm)( square)\b(?! (?:shape|box|frame|block|panel|icon))", r"\1\2 wide",

@@ -1,0 +1,131 @@
+"""Requests said plainly that were misread: two ways with one amount, a held edge said with "don't", edges said
+to be shared, a state that is not a gap, "right under", a gap said after a problem, a width after "tighten",
+room said after "so", texts called bits, even margins after "so", and gaps between several.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.app.chat import ChatAssistant
+from assistant.importer import import_svg_text
+
+#: A small poster: a title over a tagline set further right, a logo, a caption, a row of three tiles.
+PAGE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600" width="800" height="600">
+  <rect id="ground" x="0" y="0" width="800" height="600" fill="#ffffff"/>
+  <text id="title" x="80" y="120" font-size="60" font-family="DejaVu Sans" fill="#111111">Night Market</text>
+  <text id="tagline" x="120" y="170" font-size="24" font-family="DejaVu Sans" fill="#555555">food, music, lights</text>
+  <circle id="logo" cx="680" cy="110" r="50" fill="#cc3333"/>
+  <text id="quote" x="80" y="300" font-size="28" font-family="DejaVu Sans" fill="#111111">Eat well, walk slowly.</text>
+  <text id="author" x="500" y="300" font-size="18" font-family="DejaVu Sans" fill="#111111">Ana Lee</text>
+  <rect id="tile-a" x="80" y="450" width="80" height="80" fill="#2255aa"/>
+  <rect id="tile-b" x="165" y="450" width="80" height="80" fill="#22aa55"/>
+  <rect id="tile-c" x="250" y="450" width="80" height="80" fill="#aa8822"/>
+  <text id="footer" x="80" y="580" font-size="14" font-family="DejaVu Sans" fill="#333333">nightmarket.example</text>
+</svg>"""
+
+
+def _chat(tmp_path: Path) -> ChatAssistant:
+    return ChatAssistant(import_svg_text(PAGE, source="market.svg"), model=None, out_dir=tmp_path, preview=False)
+
+
+def _box(chat: ChatAssistant, eid: str):
+    return chat.document.layout.get(eid).box
+
+
+def test_two_ways_with_one_amount_go_both_that_far(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    before = _box(chat, "footer")
+    reply = chat.handle("footer: up and left by 20px each")
+    assert reply.edited, reply.text
+    after = _box(chat, "footer")
+    assert after.x - before.x == pytest.approx(-20) and after.y - before.y == pytest.approx(-20)
+    chat = _chat(tmp_path)
+    chat.handle("move the footer up and left by 20px")
+    assert _box(chat, "footer").y - before.y == pytest.approx(-20)
+
+
+def test_dont_move_its_left_edge_holds_that_edge(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    before = _box(chat, "title")
+    reply = chat.handle("title 20% bigger pls, dont move its left edge")
+    assert reply.edited, reply.text
+    after = _box(chat, "title")
+    assert after.x == pytest.approx(before.x, abs=0.5) and after.width == pytest.approx(1.2 * before.width, rel=0.03)
+
+
+def test_starts_further_right_then_share_a_left_edge(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    title = _box(chat, "title")
+    reply = chat.handle("the tagline starts further right than the title does.. push it left so they share a left edge")
+    assert reply.edited, reply.text
+    assert _box(chat, "tagline").x == pytest.approx(title.x, abs=0.5) and _box(chat, "title") == title
+    assert '"type":"set_gap"' not in reply.text  # the state said first is no matter of room
+    chat = _chat(tmp_path)
+    reply = chat.handle("the tagline and the title should share a left edge")
+    assert reply.edited, reply.text
+    assert _box(chat, "tagline").x == pytest.approx(_box(chat, "title").x, abs=0.5)
+
+
+def test_should_go_right_under_is_a_request_and_sits_close(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("Ana Lee should go right under the quote, flush right with it")
+    assert reply.edited, reply.text
+    q, a = _box(chat, "quote"), _box(chat, "author")
+    assert a.x2 == pytest.approx(q.x2, abs=0.5) and 0 <= a.y - q.y2 <= 14  # as close as the next line would be
+
+
+def test_a_gap_said_after_a_problem_is_the_edit(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("the tagline is sitting right on top of the quote - 40px gap between them please")
+    assert reply.edited, reply.text
+    assert _box(chat, "quote").y - _box(chat, "tagline").y2 == pytest.approx(40, abs=3)
+
+
+def test_room_said_after_so_is_between_the_two_the_problem_named(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("the quote floats a bit far below the tagline - pull it up so there's only 30px between")
+    assert reply.edited, reply.text
+    assert _box(chat, "quote").y - _box(chat, "tagline").y2 == pytest.approx(30, abs=3)
+
+
+def test_tighten_to_a_width_is_a_width(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    before = _box(chat, "quote")
+    reply = chat.handle("the quote is too long. tighten it to 300px wide, same left edge")
+    assert reply.edited, reply.text
+    after = _box(chat, "quote")
+    assert after.width == pytest.approx(300, rel=0.02) and after.x == pytest.approx(before.x, abs=0.5)
+
+
+def test_bits_of_text_are_the_texts(tmp_path: Path) -> None:
+    doc = import_svg_text(PAGE.replace('<text id="quote"', '<text id="quote" display="none"').replace(
+        '<text id="author"', '<text id="author" display="none"').replace(
+        '<text id="footer"', '<text id="footer" display="none"'), source="market.svg")
+    chat = ChatAssistant(doc, model=None, out_dir=tmp_path, preview=False)
+    title, tagline = _box(chat, "title"), _box(chat, "tagline")
+    reply = chat.handle("both bits of text feel a long way from the edge, slide them 30px to the left together")
+    assert reply.edited, reply.text
+    assert _box(chat, "title").x - title.x == pytest.approx(-30) and _box(chat, "tagline").x - tagline.x == \
+        pytest.approx(-30)
+
+
+def test_margins_the_same_both_sides_after_so(tmp_path: Path) -> None:
+    wide = PAGE.replace('font-size="60" font-family="DejaVu Sans" fill="#111111">Night Market',
+                        'font-size="130" font-family="DejaVu Sans" fill="#111111">Night Market')
+    chat = ChatAssistant(import_svg_text(wide, source="market.svg"), model=None, out_dir=tmp_path, preview=False)
+    assert _box(chat, "title").x2 > 800
+    reply = chat.handle("the title runs off the page. scale it down so the margins are the same both sides")
+    assert reply.edited, reply.text
+    b = _box(chat, "title")
+    assert b.x2 <= 800 and abs(b.x - (800 - b.x2)) <= 8
+
+
+def test_gaps_between_several_set_each_gap(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("the three tiles are crammed together - 20px gaps between them pls")
+    assert reply.edited, reply.text
+    a, b, c = (_box(chat, i) for i in ("tile-a", "tile-b", "tile-c"))
+    assert b.x - a.x2 == pytest.approx(20, abs=0.5) and c.x - b.x2 == pytest.approx(20, abs=0.5)
