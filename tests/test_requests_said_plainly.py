@@ -1,6 +1,7 @@
 """Requests said plainly that were misread: two ways with one amount, a held edge said with "don't", edges said
 to be shared, a state that is not a gap, "right under", a gap said after a problem, a width after "tighten",
-room said after "so", texts called bits, even margins after "so", and gaps between several.
+room said after "so", texts called bits, even margins after "so", gaps between several, a gap wanted, and the one
+that moves when a gap between two is too big.
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from assistant.app.chat import ChatAssistant
-from assistant.importer import import_svg_text
+from assistant.importer import import_svg, import_svg_text
+from benchmarks.bench_requests import SHARED
+
+CORPUS = SHARED / "corpus"
 
 #: A small poster: a title over a tagline set further right, a logo, a caption, a row of three tiles.
 PAGE = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600" width="800" height="600">
@@ -129,3 +133,33 @@ def test_gaps_between_several_set_each_gap(tmp_path: Path) -> None:
     assert reply.edited, reply.text
     a, b, c = (_box(chat, i) for i in ("tile-a", "tile-b", "tile-c"))
     assert b.x - a.x2 == pytest.approx(20, abs=0.5) and c.x - b.x2 == pytest.approx(20, abs=0.5)
+
+
+def test_a_gap_wanted_after_a_problem(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("the quote is jammed under the tagline, want ~50px between")
+    assert reply.edited, reply.text
+    assert _box(chat, "quote").y - _box(chat, "tagline").y2 == pytest.approx(50, abs=3)
+
+
+def test_too_much_gap_between_two_moves_the_later(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    tagline = _box(chat, "tagline")
+    reply = chat.handle("too much gap between the tagline and the quote, cut it to 40px")
+    assert reply.edited, reply.text
+    assert _box(chat, "tagline") == tagline and _box(chat, "quote").y - tagline.y2 == pytest.approx(40, abs=3)
+
+
+def test_the_benchmark_measures_a_text_the_new_import_draws_inside_a_larger_unit(tmp_path: Path) -> None:
+    from assistant.svg.write import export_svg
+    from benchmarks.bench_requests import boxes_after
+
+    svg = CORPUS / "real" / "dlang_dconf18-banner.svg"
+    before = import_svg(svg)
+    chat = ChatAssistant(import_svg(svg), model=None, out_dir=tmp_path, preview=False)
+    reply = chat.handle("2018 is jammed right up against DConf — give it a 20px gap")
+    assert reply.edited, reply.text
+    after = import_svg_text(export_svg(chat.document).decode(), source=svg.name)
+    assert "text2810-7" not in {e.id for e in after.layout.elements}  # drawn inside the group the two now make
+    a = boxes_after(before, after)
+    assert a["text2810-7"][0] - (a["text2810"][0] + a["text2810"][2]) == pytest.approx(20, abs=1)

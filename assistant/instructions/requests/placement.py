@@ -299,7 +299,8 @@ def gap(s: str) -> Intent | None:
     # ("… - 20px gap between them please": the room said, no verb)
     bare = bare or re.fullmatch(r"(?:a |an )?(?:about |around |roughly |~)?\d+(?:\.\d+)? ?[a-z%]+ (?:of )?(?:gap|space|"
                                 r"room|air|spacing) between (" + E + r")(?: and (" + E + r"))?(?: please| pls)?", s)
-    bare = bare or re.fullmatch(r"(?:there is|there are|theres|there s) (?:just |only |exactly |about |around |roughly "
+    bare = bare or re.fullmatch(r"(?:there is|there are|theres|there s|(?:i )?(?:want|need|would like|like|prefer)) "
+                                r"(?:just |only |exactly |about |around |roughly "
                                 r"|approximately |like |say |maybe |~)?\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE +
                                 r" )?between(?: (" + E + r"))?", s)
     times = re.search(r"\b(?P<v>halve|double|triple|cut|shrink|reduce) (?:the |that |this )?" + _SPACE +

@@ -86,7 +86,7 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
     if len(ids) < 2:
         raise CannotPlan("between which two elements? Name both, e.g. 'between the title and the photo'")
     a, b = ids[0], ids[1]
-    if step.refs and len(step.patients) == 1 and not p.get("symmetric"):
+    if step.refs and len(step.patients) == 1 and not p.get("symmetric") and not _BETWEEN_ONLY.match(step.text):
         mover, target = a, b
     else:
         first = layout.get(a).box
@@ -98,6 +98,11 @@ def gap(step: Step, layout: Layout) -> list[Actions]:
             # everything else sits on
             mover, target = target, mover
     return _ranked(_gap_change(layout, mover, target, p) + _gap_change(layout, target, mover, p))
+
+
+#: "too much gap between the terminal and the line under it": neither is said to move (the later one does).
+_BETWEEN_ONLY = re.compile(r"(?:there is |there are |theres )?(?:way |far |a bit |slightly )?too much (?:\w+ )?"
+                           r"(?:gap|space|room|air|distance|whitespace) between ")
 
 
 def _two_blocks(ids: list[str], layout: Layout) -> tuple[list[str], list[str]] | None:
