@@ -210,14 +210,16 @@ def lists_joined(parts: list[list[Token]], index: ElementIndex) -> list[list[Tok
                 _holds(prev_skel, prev_m, index) and detect_intent(skel, part) is not None:
             # "the photo under the title, a bit smaller": the photo that is under the title (as before a colon)
             out[-1] = Topic(out[-1])
-        if out and (not _m or back) and _PLACE_NAMED.fullmatch(prev_skel) and detect_intent(skel, part) is not None:
+        if out and (not _m or back) and _PLACE_NAMED.fullmatch(prev_skel) and (own := detect_intent(skel, part)):
             # "the logo at the bottom, a little smaller please": the place says which logo; the rest what to do
             # ("the rocket on the left: make it smaller" alike, the pronoun being the element named)
             # the pronoun stands for the element with its place ("center [the rocket on the left] vertically")
             joined = [s for t in part for s in (out[-1] if t.text in ("it", "them", "this", "that") else [t])] \
                 if back else out[-1] + part
             _m, joined_skel = find_mentions(joined, index)
-            if detect_intent(joined_skel, joined) is not None:
+            # (the place that says which must not become where to: "java at the bottom left - I want 4mm between
+            # it and the bottom edge" is no move left)
+            if (found := detect_intent(joined_skel, joined)) is not None and found.kind == own.kind:
                 out[-1], prev_skel, prev_m = joined, joined_skel, _m
                 continue
         out.append(part)

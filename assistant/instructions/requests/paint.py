@@ -3,7 +3,8 @@
 Read as more parameters of a style clause (:func:`paint_params`):
 
 * outline width: "half as thick", "halve its thickness", "a bit thinner", "twice as thick", "make the rule 2mm
-  thick", "border width 3px", "a 2px border", "hairline" (``stroke_width``: ``factor`` or ``abs``);
+  thick", "thicker, 1.5mm", "1mm thicker", "border width 3px", "a 2px border", "hairline" (``stroke_width``:
+  ``factor``, ``abs`` or ``delta``);
 * outline colour: "a red outline", "border in navy", "outline colour #333" (``stroke``);
 * no outline: "remove the border", "no outline" (``no_stroke``);
 * opacity: "50% opacity", "opacity to 0.3", "30% transparent", "semi-transparent", "fade it back", "fully
@@ -52,6 +53,10 @@ def _stroke_width(skel: str) -> dict[str, Any] | None:
         return {"abs": length}
     pct = am.percent(skel)
     thin, thick = _THIN.search(skel), _THICK.search(skel)
+    if (thin or thick) and length is not None and length.unit != "%":
+        if re.search(r"\b\d+(?:\.\d+)? ?[a-z]* (?:thicker|thinner|heavier|bolder|finer|more|less)\b|\bby \d", skel):
+            return {"delta": length, "sign": -1 if thin else 1}  # "1mm thicker": that much more
+        return {"abs": length}  # "thicker, 1.5mm": the width to reach
     if pct is not None and (thin or thick or thick_word):
         value, absolute = pct
         return {"factor": value / 100 if absolute else 1 + value / 100 * (-1 if thin else 1)}
@@ -146,7 +151,12 @@ def _across(layout: Layout, el: Element, width: dict[str, Any]) -> dict[str, Any
     b = el.box
     dim = "width" if b.width < b.height else "height"
     now = min(b.width, b.height)
-    size = world_length(layout, width["abs"], "y") if "abs" in width else now * width["factor"]
+    if "abs" in width:
+        size = world_length(layout, width["abs"], "y")
+    elif "delta" in width:
+        size = now + width["sign"] * world_length(layout, width["delta"], "y")
+    else:
+        size = now * width["factor"]
     if size <= 0 or abs(size - now) < 1e-9:
         return None
     return {"type": "resize", "id": el.id, dim: round(size, 4), "anchor": "center", "keep_aspect": False}
@@ -182,6 +192,15 @@ def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
         width = p.get("stroke_width")
         if p.get("no_stroke"):
             fields["stroke_width"] = 0.0
+        elif width is not None and "delta" in width:
+            # a line's thickness is its box's short side; an outline round a box is not known: as "thicker" says
+            b = target.box
+            now = min(b.width, b.height) if min(b.width, b.height) < 0.1 * max(b.width, b.height) else None
+            change = world_length(layout, width["delta"], "y") * width["sign"]
+            if now is not None and now + change > 0:
+                fields["stroke_width"] = round(now + change, 4)
+            else:
+                fields["stroke_scale"] = _WIDTH_FACTOR["medium"] ** width["sign"]
         elif width is not None and "abs" in width:
             fields["stroke_width"] = round(world_length(layout, width["abs"], "y"), 4)
         elif width is not None:

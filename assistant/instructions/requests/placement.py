@@ -287,11 +287,28 @@ _STARTS_OFF = re.compile(r"(E\d+) (?:starts?|begins?|ends?|stops?|finishes|sits?
                          r"(?: (?:does|do|is|are|starts?|begins?|ends?))?")
 
 
+#: "make the gap 30px", "set the space under the title to 30px", "30px gap under X", "the gap under X should be 30px".
+_GAP_TOLD = re.compile(r"^(?:(?:make|set|change|keep|have|want|need|would like|like|please|pls) )*"
+                       r"(?:the |that |this |a |an )?(?:about |around |roughly |~|exactly |just )?"
+                       r"(?:\d+(?:\.\d+)? ?[a-z%]+ )?(?:gap|space|"
+                       r"spacing|room|distance|whitespace|padding|air)(?: (?P<rel>under|below|beneath|underneath|above|"
+                       r"over|after|before) (?P<e>E\d+))?(?: (?:to|at|of|=|should be|is|must be|needs to be|of about|"
+                       r"to about|to around))?(?: (?:about|around|roughly|~|exactly|just))?(?: \d+(?:\.\d+)? ?[a-z%]+)?"
+                       r"(?: please| pls| instead| max| tops| or so| ish)*$")
+
+
 def gap(s: str) -> Intent | None:
     """Spacing between two elements: more or less room, a set gap, closer, further, too far apart."""
     if _STARTS_OFF.search(s):
         return None
     length = am.first_length(s)
+    told = _GAP_TOLD.search(s)
+    if told and length is not None and length.unit != "%":
+        # "make the gap 30px" (after a problem that names the two), "set the gap under the title to 30px"
+        rel = told.group("rel")
+        patients = [int(told.group("e")[1:])] if told.group("e") else []
+        return Intent("gap", patients, params={"op": "set", "length": length,
+                                                **({"rel": rel} if rel else {"rel": "between"})})
     bare = re.search(r"\b(?:there is|there are|theres|there s|we have|we get|leaving|leave|to have|have|with|for) "
                      r"(?:just |only |exactly |about |around |roughly |approximately |like |say |maybe |~)?"
                      r"\d+(?:\.\d+)? ?[a-z%]+ (?:of " + _SPACE + r" )?between (" + E + r") and (" + E + r")$", s)
@@ -435,7 +452,9 @@ def gap(s: str) -> Intent | None:
                           s):
         return Intent("gap", *_pair(s), params={"op": _op_said(s, length, "more"), "length": length,
                                                 "degree": am.degree(s)}, state=True)
-    if re.search(r"\btoo close\b|\bfurther\b|\bfarther\b|\bmore distance\b|\bapart\b|\baway from\b|\btoo tight\b|"
+    if re.search(r"\btoo close\b|\b(?:a bit|a little|a tad|rather|quite|very|kind of|kinda|really|pretty|awfully|so|"
+                 r"uncomfortably) close (?:to|under|above|below|against|beside)\b|\bfurther\b|\bfarther\b|"
+                 r"\bmore distance\b|\bapart\b|\baway from\b|\btoo tight\b|"
                  r"\bcramped\b|\bcrowded\b|\bsquashed\b|\bsquished\b", s) and slots(s) and not re.search(
                  r"\btoo close to the (?:edge|border|side)s?\b|\baway from the (?:left|right|top|bottom)", s):
         # ("… are cramped together - 20px gaps between them": that gap)

@@ -243,6 +243,10 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     rel = step.intent.params["rel"]
     pid, rid = step.patients[0], step.refs[0]
     p, r = layout.get(pid).box, layout.get(rid).box
+    # ("start the right column 3mm right of the blue line": all of it, as one block)
+    block = [i for i in step.patients if i != rid] if rel not in ("in", "after", "before") else [pid]
+    if len(block) > 1:
+        p = Box.union_all(layout.get(i).box for i in block)
     if rel == "in":
         return _place_in(step, layout, p, r)
     if rel in ("after", "before"):
@@ -281,8 +285,8 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     else:
         dx = (r.x2 + gap - p.x) if rel == "right" else (r.x - gap - p.x2)
         dy = 0.0 if min(p.y2, r.y2) - max(p.y, r.y) > 0 else r.y - p.y  # (on its line already: it stays on it)
-    along = [i for i in step.intent.params.get("with", []) if i != pid and i != rid]
-    out.append([{"type": "move", "ids": [pid, *along], "dx": round(dx, 3), "dy": round(dy, 3)}])
+    along = [i for i in [*block, *step.intent.params.get("with", [])] if i != pid and i != rid]
+    out.append([{"type": "move", "ids": list(dict.fromkeys([pid, *along])), "dx": round(dx, 3), "dy": round(dy, 3)}])
     return out
 
 

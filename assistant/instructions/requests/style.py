@@ -134,6 +134,9 @@ def _font_size(skel: str) -> dict[str, Any] | None:
     if sizes and float(sizes.group("a")) > 0:  # "drop it from 17.5 to 15": in whatever unit the sizes were read
         return {"factor": float(sizes.group("b")) / float(sizes.group("a"))}
     length = am.first_length(skel)
+    if not fontish and re.search(r"\b(?:gap|gaps|space|spacing|margin|margins|padding|room|distance|gutter|air|"
+                                 r"whitespace)\b", skel):
+        return None  # "make the gap 30px": the room between, not a size of type
     grow, shrink = re.search(BIGGER, skel), re.search(SMALLER, skel)
     if not fontish and not (length and re.search(r"\b(?:make|set|bump|increase|decrease|enlarge|boost|be)\b|"
                                                  r"\b(?:is|are|s|looks?|seems?|reads?) (?:\w+ )?(?:tiny|small|little|"

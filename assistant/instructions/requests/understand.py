@@ -493,9 +493,9 @@ class _Reader:
             return
         if held_edge and not (self.steps and self.steps[-1].kind == "resize") and self.pending is not None:
             return  # "… runs past the panel; keep its left edge but make it end where the panel ends": the mend says
-        if held_edge and self.steps and (self.steps[-1].kind in ("resize", "match") or (
-                self.steps[-1].kind == "style" and "font_size" in self.steps[-1].intent.params)):
-            # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side
+        if held_edge and self.steps and self.steps[-1].kind in ("resize", "match", "style"):
+            # "Chinese title 10% smaller, keep the left edge put": it grows or shrinks about that side (a colour or
+            # an outline changes where nothing is: "thicker, 1.5mm, same centre")
             self.steps[-1].intent.params["anchor"] = held_anchor(held_edge, self.steps[-1].intent.params.get("anchor"))
             return
         if re.match(r"(?:and )?(?:together|along) with\b", said):
