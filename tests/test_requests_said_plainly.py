@@ -163,3 +163,103 @@ def test_the_benchmark_measures_a_text_the_new_import_draws_inside_a_larger_unit
     assert "text2810-7" not in {e.id for e in after.layout.elements}  # drawn inside the group the two now make
     a = boxes_after(before, after)
     assert a["text2810-7"][0] - (a["text2810"][0] + a["text2810"][2]) == pytest.approx(20, abs=1)
+
+
+#: A card: a heading over a note, a framed box holding a label set high, another empty frame, a badge and its
+#: caption beside it.
+CARD = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 600" width="800" height="600">
+  <rect id="ground" x="0" y="0" width="800" height="600" fill="#ffffff"/>
+  <text id="heading" x="60" y="90" font-size="44" font-family="DejaVu Sans" fill="#111111">Open Studio Day</text>
+  <text id="note" x="60" y="130" font-size="18" font-family="DejaVu Sans" fill="#333333">doors at ten</text>
+  <rect id="frame-a" x="60" y="200" width="300" height="240" fill="none" stroke="#555555" stroke-width="2"
+        stroke-dasharray="6 4"/>
+  <text id="label" x="110" y="240" font-size="20" font-family="DejaVu Sans" fill="#555555">picture here</text>
+  <rect id="frame-b" x="430" y="200" width="300" height="240" fill="none" stroke="#555555" stroke-width="2"
+        stroke-dasharray="6 4"/>
+  <circle id="badge" cx="700" cy="80" r="40" fill="#2266cc"/>
+  <text id="studio" x="430" y="560" font-size="16" font-family="DejaVu Sans" fill="#333333">studio.example</text>
+</svg>"""
+
+
+def _card(tmp_path: Path) -> ChatAssistant:
+    return ChatAssistant(import_svg_text(CARD, source="card.svg"), model=None, out_dir=tmp_path, preview=False)
+
+
+def test_make_the_gap_a_length_is_no_size_of_type(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    size = chat.document.layout.get("note").font_size
+    reply = chat.handle("the note is a bit close to the heading above it, make the gap 30px")
+    assert reply.edited, reply.text
+    assert chat.document.layout.get("note").font_size == pytest.approx(size)
+    assert _box(chat, "note").y - _box(chat, "heading").y2 == pytest.approx(30, abs=1)
+
+
+def test_a_size_said_after_narrower_is_the_size(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    before = _box(chat, "frame-a")
+    reply = chat.handle("the left box narrower please, 200px wide, keep it centred where it is")
+    assert reply.edited, reply.text
+    after = _box(chat, "frame-a")
+    assert after.width == pytest.approx(200, abs=1) and after.cx == pytest.approx(before.cx, abs=1)
+    assert reply.text.count('"type":"resize"') == 1
+
+
+def test_touching_the_edges_then_a_share_and_centred(tmp_path: Path) -> None:
+    wide = CARD.replace('font-size="44" font-family="DejaVu Sans" fill="#111111">Open Studio Day',
+                        'font-size="88" font-family="DejaVu Sans" fill="#111111">Open Studio Day').replace(
+        'x="60" y="90" font-size="88"', 'x="20" y="90" font-size="88"')
+    chat = ChatAssistant(import_svg_text(wide, source="card.svg"), model=None, out_dir=tmp_path, preview=False)
+    before = _box(chat, "heading")
+    reply = chat.handle("the heading nearly touches the edges. 90% and keep it centred")
+    assert reply.edited, reply.text
+    after = _box(chat, "heading")
+    assert after.width == pytest.approx(0.9 * before.width, rel=0.02) and after.cx == pytest.approx(before.cx, abs=1)
+
+
+def test_how_it_is_now_said_after_the_edit_adds_nothing(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    reply = chat.handle("the badge should be the same height as the heading, its taller atm")
+    assert reply.edited, reply.text
+    assert reply.text.count('"type"') == 1 and _box(chat, "badge").height == pytest.approx(
+        _box(chat, "heading").height, rel=0.05)
+
+
+def test_sits_high_in_a_frame_then_centre_it_both_ways(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    reply = chat.handle("the label sits high in the dashed box; centre it both ways")
+    assert reply.edited, reply.text
+    label, frame = _box(chat, "label"), _box(chat, "frame-a")
+    assert label.cx == pytest.approx(frame.cx, abs=1) and label.cy == pytest.approx(frame.cy, abs=1)
+
+
+def test_a_gap_on_the_side_said_after_a_place(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    reply = chat.handle("the label should live under the left box, not in it. 12px below")
+    assert reply.edited, reply.text
+    assert _box(chat, "label").y - _box(chat, "frame-a").y2 == pytest.approx(12, abs=1)
+
+
+def test_so_the_tops_match_after_sits_higher_and_the_side_it_keeps(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    before = _box(chat, "badge")
+    reply = chat.handle("the badge sits higher than the heading, drop it so the tops match. keep it on the right")
+    assert reply.edited, reply.text
+    after = _box(chat, "badge")
+    assert after.y == pytest.approx(_box(chat, "heading").y, abs=1) and after.x == pytest.approx(before.x)
+
+
+def test_centre_them_on_each_other_after_level_with(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    reply = chat.handle("studio.example should be level with the badge - centre them on each other vertically")
+    assert reply.edited, reply.text
+    assert '"to":"canvas"' not in reply.text
+    assert _box(chat, "studio").cy == pytest.approx(_box(chat, "badge").cy, abs=1)
+
+
+def test_a_column_starts_a_distance_right_of_a_line(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    reply = chat.handle("put the note and the heading 40px right of the left box")
+    assert reply.edited, reply.text
+    x = _box(chat, "frame-a").x2 + 40
+    assert min(_box(chat, "note").x, _box(chat, "heading").x) == pytest.approx(x, abs=1)
+    assert _box(chat, "note").x - _box(chat, "heading").x == pytest.approx(0, abs=1)  # moved as one block

@@ -34,6 +34,23 @@ _SIZE_NOW = re.compile(r"(?:(?:it is|its|it s|currently|now|which is|was)\s+)+(?
                        r"(?:pt|px|points?|mm)?(?:\s+(?:now|currently|at the moment|right now))?")
 
 
+#: "…, 1600px wide", "… about 300 px tall": a size alone, said after a resize that said no amount.
+_SIZE_ONLY = re.compile(r"(?:(?:and|so|just|please|pls|say|maybe|to|about|around|roughly|like|~) )*\d+(?:\.\d+)? ?"
+                        r"[a-z]+ (?P<d>wide|tall|high)(?: please| pls| max| or so| ish)?")
+
+
+#: "… should live under the panel, not in it. 12px below": how far on the side said.
+_GAP_ON_SIDE = re.compile(r"(?:(?:and|so|just|please|pls|about|around|roughly|~) )*[\d.]+ ?[a-z%]+ (?:below|under|"
+                          r"underneath|beneath|above|over|to the (?:left|right)|left|right|away|clear)"
+                          r"(?: (?:it|them|that))?(?: please| pls| or so)?")
+
+
+#: "…, keep it on the right": the side of the page it is on, which a move up or down keeps.
+_KEEP_SIDE = re.compile(r"(?:(?:and|but|just|please|pls) )*(?:keep|keeping|leave|leaving) (?:it|them) (?:over )?"
+                        r"(?:on|at) the (?:left|right|top|bottom)(?: hand)?(?: side| edge)?"
+                        r"(?: please| pls| where (?:it|they) (?:is|are))?")
+
+
 def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list[str]) -> bool:
     """Put what the clause ``said`` into the step before it (or the problem ``pending``); whether it did.
 
@@ -46,9 +63,20 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         last.intent.params["size_now"] = float(now.group("n"))
         return True
     if last is not None and last.kind == "place" and last.intent.params.get("rel") in ("above", "below", "left",
-                                                                            "right") and GAP_SAID.fullmatch(said) and (
+                                                                            "right") and (GAP_SAID.fullmatch(
+            said) or _GAP_ON_SIDE.fullmatch(said)) and (
             length := first_length(said)) is not None:
         last.intent.params.update(gap=length, tight=False)  # "put Downstairs just above the logo, 15 px or so between"
+        return True
+    if last is not None and last.kind == "resize" and not any(last.intent.params.get(k) for k in (
+            "factor", "fraction", "percent", "size")) and (size := _SIZE_ONLY.fullmatch(said)):
+        # "intro paragraph narrower please, 1600px wide": how wide it should be
+        length = first_length(said)
+        if length is not None and length.unit != "%":
+            last.intent.params["size"] = ("width" if size.group("d") == "wide" else "height", length)
+            return True
+    if last is not None and last.kind in ("nudge", "align", "place", "gap") and _KEEP_SIDE.fullmatch(said):
+        remarks.append(said)  # "drop it so the tops match. keep it on the right": where it is, it stays
         return True
     if last is not None and last.kind == "center" and re.fullmatch(
             r"(?:(?:and|please|pls|so|just) )*(?:both ways|both axes|in both directions|horizontally and vertically|"

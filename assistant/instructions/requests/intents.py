@@ -26,23 +26,24 @@ confirm        "fix that", "sort it out" (acts on the problem a clause before de
 =============  ================================================================
 
 A clause that matches none is a *remark*: reported, never acted on. The patterns live in
-:mod:`~assistant.instructions.requests.placement` and :mod:`~assistant.instructions.requests.sizing`.
+:mod:`~assistant.instructions.requests.placement`, :mod:`~assistant.instructions.requests.edges` (distances in
+from a page edge) and :mod:`~assistant.instructions.requests.sizing`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from assistant.instructions.requests import placement, sizing
+from assistant.instructions.requests import edges, placement, sizing
 from assistant.instructions.requests.frame import Intent, slots
 
 RULES: list[Callable[[str], Intent | None]] = [
     sizing.confirm, sizing.shrink_clear, sizing.edge_in, sizing.span, sizing.end_at, sizing.size_against,
     placement.bound, placement.lock, placement.zorder,
     placement.swap, placement.separate, placement.inside,
-    placement.distribute, placement.further_in, placement.gap, placement.match, placement.align, placement.place,
+    placement.distribute, edges.further_in, placement.gap, placement.match, placement.align, placement.place,
     placement.region,
-    sizing.to_percent, placement.inset, placement.nudge,
+    sizing.to_percent, edges.inset, placement.nudge,
 ]
 
 

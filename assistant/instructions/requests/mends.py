@@ -93,7 +93,7 @@ def mend(held: Step, step: Step, kind: str) -> tuple[str, bool]:
         step.patients, step.refs = list(held.patients), list(held.refs)
         kind, mends = "gap", True
     if mends and kind == "align" and not step.refs and held.kind in ("nudge", "place") and held.refs and set(
-            step.patients) == set(held.patients + held.refs):
+            step.patients) in (set(held.patients + held.refs), set(held.patients)):
         # "Thrust 4 sits a hair higher than Thrust 1 - line their tops up": the one said to be off moves
         step.patients, step.refs = list(held.patients), list(held.refs)
     return kind, mends

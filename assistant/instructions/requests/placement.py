@@ -385,7 +385,7 @@ def gap(s: str) -> Intent | None:
                                                 "degree": am.degree(s)})
     many = re.match(r"^(?:\w+ )?(E\d+)(?: (?:are|is|look|looks|seem|seems))? ", s + " ")
     if length is not None and re.search(r"\b" + _SPACE + r"\b|\bapart\b", s) and len(slots(s)) == 1 and many and \
-            not _FROM_CORNER.search(s):  # ("give it 8px of margin on the right and bottom": from the corner)
+            not FROM_CORNER.search(s):  # ("give it 8px of margin on the right and bottom": from the corner)
         return Intent("gap", slots(s), params={"op": "set", "length": length, "many": True})
     side = re.search(r"\b(?:there is|there are|leaving|leave|with|to have|have)\b[^E]*\b(?:" + _SPACE +
                      r" )?(?P<rel>under|below|beneath|underneath|above|over|after|before) (" + E + r")", s)
@@ -601,6 +601,20 @@ def align(s: str) -> Intent | None:
                   r"bottom) edge (?:with|as|of) (" + E + r")", s)
     if m:  # "OSGeo logo up top should share its right edge with the laptop picture": that edge level with the other's
         return Intent("align", slots(m.group(1)), [int(m.group(3)[1:])], params={"edge": m.group("e"), "page": False})
+    m = re.fullmatch(r"(E\d+) (?:sits?|is|are|looks?|seems?|feels?|hangs?) (?:a bit |a little |too |rather |quite |"
+                     r"way |slightly |kind of |kinda )?(?P<w>high|low|left|right|to the left|to the right|"
+                     r"off cent(?:er|re)|"
+                     r"off center) (?:in|inside|within) (E\d+)", s)
+    if m:  # "the placeholder text sits high in the dashed rectangle": off the middle of what holds it
+        axis = "y" if m.group("w") in ("high", "low") else "x" if "cent" not in m.group("w") else None
+        return Intent("center", [int(m.group(1)[1:])], [int(m.group(3)[1:])], params={"axis": axis}, state=True)
+    m = re.fullmatch(r"(?:the |their |its )?(?P<e>tops|bottoms|top edges|bottom edges|left edges|right edges|lefts|"
+                     r"rights|baselines) (?:match|line up|are level|align|are aligned|are even|are the same)"
+                     r"(?: please| pls)?", s)
+    if m:  # "drop it so the tops match": that edge level with what the problem named
+        edge = {"tops": "top", "bottoms": "bottom", "lefts": "left", "rights": "right", "baselines": "baseline"}.get(
+            m.group("e"), m.group("e").split()[0])
+        return Intent("align", [], params={"edge": edge, "page": False})
     m = _STARTS_OFF.search(s)
     if m:  # "the multiboot text starts further right than MultiROM does": their left edges are not level
         ends = re.search(r"\b(?:ends?|stops?|finishes)\b", m.group(0))
@@ -801,121 +815,12 @@ def region(s: str) -> Intent | None:
     return None
 
 
-#: "7px from the right edge", "10 mm in from the left": how far from a page edge an element should end.
-_INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in |down |up |over |across )?"
-                    r"(?:from|off|inside|within) "
-                    r"(?:the )?(?:very )?"
-                    r"(?:(?P<e>left|right|top|bottom)(?: (?:edge|side|border|margin))?|edge|border)(?: of the (?:page|"
-                    r"canvas|slide|card|poster|flyer|banner|badge))?\b")
-
-
-#: "60px between it and the right side of the banner": a distance from a page edge said as a gap.
-_GAP_TO_EDGE = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:space|room|gap) )?between "
-                          r"(?P<who>E\d+) and the (?:very )?(?P<e>left|right|top|bottom)(?: hand)? (?:edge|side|border)"
-                          r"(?: of the (?:page|canvas|slide|card|poster|flyer|banner|badge))?\b")
-
-
 #: "15px from both the top and the left edge", "10mm in from the left and top": from the two sides of a corner;
 #: "give it 8px of margin on the right and bottom" alike.
-_FROM_CORNER = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:margin|space|room|clearance|air) )?"
+FROM_CORNER = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:margin|space|room|clearance|air) )?"
                           r"(?:in )?(?:from|off|on|at) (?:both |E\d+ )?(?:the )?"
                           r"(?:(?P<v>top|bottom)(?: edge| side)? and (?:the )?(?P<h>left|right)|(?P<h2>left|right)"
                           r"(?: edge| side)? and (?:the )?(?P<v2>top|bottom))(?: edges?| sides?)?\b")
-
-
-#: "… is kissing the right edge, pull it in so there's about 20px to spare": that far from the nearest edge.
-_TO_SPARE = re.compile(r"(?:pull|bring|move|push|nudge|tuck|shift|slide|draw|ease) (?P<who>(?:E\d+ )+)(?:back )?"
-                       r"in(?:wards?)? (?:a bit |a little |slightly )?so (?:that )?(?:there is|theres|there are|"
-                       r"it has|E\d+ has|we have|we get|you get) (?:about |around |roughly |approx |approximately |"
-                       r"some |at least )?(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:to spare|spare|of room|"
-                       r"of space|clear|of clearance|of breathing room|breathing room|of margin|margin|free)\b")
-
-
-#: "… in so they all start at 7 mm": a left edge that far from the page's.
-_START_AT = re.compile(r"(?:\bso (?:that )?(?:E\d+ )?(?:all |both |each )?)?\b(?:starts?|begins?|sits?) (?:at|from) "
-                       r"(?:about |around |roughly |~)?(?P<num>\d+(?:\.\d+)?) ?(?P<unit>mm|cm|px|pt|in|units?)\b"
-                       r"(?! (?:from|in from|off|to the|right|left|down|up|below|above))")
-
-
-#: "… over to the right so it has the same 50px margin the circle has on the left": that far from that side.
-_SIDE_MARGIN = re.compile(r"\bto the (?P<e>left|right|top|bottom)(?: edge| side)? so (?:that )?(?:E\d+ )?"
-                          r"(?:has|gets|keeps|sits with|ends up with) (?:the same |a |an |about |around |roughly |~)*"
-                          r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>mm|cm|px|pt|in|units?) (?:margin|gap|inset|of space|"
-                          r"clearance)\b")
-
-
-def inset(s: str) -> Intent | None:
-    """A place by its distance from a page edge: "put the logo 7px from the right edge".
-
-    In "… so the wordmark ends 1cm from the right" the element said after "so" is the one measured; those said
-    before it move together.
-    """
-    m = _FROM_CORNER.search(s)
-    if m and (slots(s[:m.start()]) or not slots(s)):
-        # "give it 15px from both the top and the left edge": from each ("…, 10mm in from the right and bottom
-        # edges": of what the clause before placed)
-        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
-        if length is not None:
-            v, h = m.group("v") or m.group("v2"), m.group("h") or m.group("h2")
-            return Intent("edge", slots(s[:m.start()]), params={"edge": f"{v}_{h}", "inset": length, "measured": None})
-    m = _START_AT.search(s)
-    if m and slots(s[:m.start()]):  # "move the intro and the list in so they all start at 7 mm": from the left
-        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
-        if length is not None:
-            return Intent("edge", slots(s[:m.start()]), params={"edge": "left", "inset": length, "measured": None})
-    m = _TO_SPARE.search(s)
-    if m:
-        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
-        if length is not None:
-            return Intent("edge", slots(m.group("who")), params={"edge": None, "inset": length, "measured": None})
-    m = _GAP_TO_EDGE.search(s)
-    if m:  # "so there's 60px between it and the right side of the banner": that far from that edge
-        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
-        if length is not None:
-            return Intent("edge", slots(s[:m.start()]) or [int(m.group("who")[1:])],
-                          params={"edge": m.group("e"), "inset": length, "measured": None})
-    m = _SIDE_MARGIN.search(s)
-    if m and slots(s[:m.start()]):  # "push the block over to the right so it has the same 50px margin …"
-        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
-        if length is not None:
-            return Intent("edge", slots(s[:m.start()]),
-                          params={"edge": m.group("e"), "inset": length, "measured": None})
-    m = _INSET.search(s)
-    if not m or not slots(s[:m.start()]) or re.search(r"\baway from\b", s):
-        return None
-    unit = m.group("unit")
-    length = am.first_length(f"{m.group('num')} {unit}")
-    if length is None:
-        return None
-    held = re.match(r" of (E\d+)", s[m.end():])
-    if held:  # "… so it sits 20px from the edge of the yellow square": inside that element, from its edge
-        way = DIR_RE.search(s[:m.start()])
-        edge = m.group("e") or ({"up": "top", "higher": "top", "down": "bottom", "lower": "bottom"}.get(
-            way.group("d"), way.group("d").rstrip("wards")) if way else None)
-        return Intent("edge", slots(s[:m.start()]), [int(held.group(1)[1:])],
-                      params={"edge": edge, "inset": length, "measured": None, "within": True})
-    measured = re.search(r"(E\d+) (?:ends?|is|are|sits?|lies|stops?|finishes)\b[^E]*$|\bso (?:that )?(?:E\d+ )*?"
-                         r"(E\d+) $", s[:m.start()])
-    movers = slots(s[:measured.start()] if measured else s[:m.start()])
-    params = {"edge": m.group("e"), "inset": length,
-              "measured": int((measured.group(1) or measured.group(2))[1:]) if measured else None}
-    return Intent("edge", movers or slots(s[:m.start()]), [params["measured"]] if measured else [], params=params)
-
-
-_FURTHER_IN = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:further|farther|more) (?:in|inwards?) from "
-                         r"the (?P<side>left|right|top|bottom)\b")
-
-
-def further_in(s: str) -> Intent | None:
-    """"… should sit 2mm further in from the left": a move away from that side by that much."""
-    m = _FURTHER_IN.search(s)
-    length = am.first_length(f"{m.group('num')} {m.group('unit')}") if m else None
-    if m is None or length is None or not slots(s[:m.start()]):
-        return None
-    way = {"left": "right", "right": "left", "top": "down", "bottom": "up"}[m.group("side")]
-    lead = re.match(r"(?:(?:move|shift|push|nudge|put|set) )?(?:E\d+ (?:and |& )?)+", s)  # (not "… in the bar")
-    return Intent("nudge", slots(lead.group(0)) if lead else slots(s[:m.start()]),
-                  params={"moves": [(way, length)], "degree": "medium"})
 
 
 def nudge(s: str) -> Intent | None:

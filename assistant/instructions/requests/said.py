@@ -412,7 +412,8 @@ GAP_SAID = re.compile(r"(?:(?:with|leaving|leave|and|so|so that|make|making) )?(
                       r"[\d.]+ ?[a-z%]+ (?:gap|space|apart)(?: between (?:them|the two|both|those|these))?"
                       r"(?: please| pls)?"
                       # "…, leave about 2mm between": that gap between the two the problem named
-                      r"|(?:(?:leave|leaving|put|keep|allow|with) )?(?:about |around |roughly |~|just |only )?"
+                      r"|(?:(?:leave|leaving|put|keep|allow|with|give (?:them|both|those|these|the two))"
+                      r" )?(?:about |around |roughly |~|just |only )?"
                       r"[\d.]+ ?[a-z%]+ (?:or so |ish |or thereabouts )?(?:of (?:gap|space|room|air) )?between"
                       r"(?: (?:them|the two|both|those|these))?"
                       r"(?: please| pls)?"

@@ -194,13 +194,27 @@ def tab_panel(layout: Layout, picked: str, words: list[str]) -> str | None:
     return min(panels, key=lambda e: e.box.area).id if panels else None
 
 
-__all__ = ["alike", "counted_members", "text_block", "framed", "member_quoted", "page_column", "section_body",
+__all__ = ["alike", "held_by", "counted_members", "text_block", "framed", "member_quoted", "page_column",
+           "section_body",
            "tab_panel", "under_heading", "wordless_picture", "related_mention", "by_words_in_line",
            "carried_along"]
 
 
 #: Relations that say only nearness, no side.
 _BESIDE = ("next to", "beside", "near")
+
+
+def held_by(layout: Layout, cands: list[str], named: list[str]) -> list[str]:
+    """Of several shapes a noun fits, the smallest that holds what the request named before it ([] if none).
+
+    "the placeholder text sits high in the dashed rectangle": the rectangle it is in, not another one of the page.
+    Only a drawn shape holds: a group round what was named is not where it sits.
+    """
+    said = [layout.get(i).box for i in dict.fromkeys(named) if i not in cands]
+    held = [c for c in cands if layout.get(c).kind == "shape" and any(
+        (inside := b.intersection(layout.get(c).box)) is not None and inside.area >= 0.5 * b.area for b in said)]
+    smallest = min(held, key=lambda c: layout.get(c).box.area) if held else None
+    return [smallest] if smallest is not None and len(held) < len(cands) else []
 
 
 def carried_along(layout: Layout, movers: list[str], mentions: list[Mention], skel: str,

@@ -157,11 +157,20 @@ def shrink_clear(s: str) -> Intent | None:
         "clear_room": length})
 
 
+_TOUCHES_EDGES = re.compile(r"(?:E\d+ (?:and )?)+(?:is |are )?(?:nearly |almost |practically |just about |basically |"
+                            r"now )?(?:touch(?:es)?|hits?|kiss(?:es)?|reach(?:es)?|runs? (?:right )?(?:up )?to) "
+                            r"(?:the |both )?(?:page )?(?:edges|sides)"
+                            r"(?: of (?:the )?(?:page|poster|card|slide|sheet|flyer))?")
+
+
 def resize(s: str) -> Intent | None:
     """Size changes: "bigger", "shrink", "twice as big", "20 % smaller", "300px wide", "wider"."""
     if re.match(r"(?:some|the|these|those|a few|two|both|all)? ?(?:of the )?(?:gaps|spaces|spacing|space|distances|"
                 r"margins|gutters)\b", s):
         return None  # "… unevenly spaced, some gaps are way bigger": what is wrong with the spacing, no size of any
+    if _TOUCHES_EDGES.fullmatch(s):  # "Bergen Linux User Group nearly touches the edges": too big, by what follows
+        return Intent("resize", slots(s)[:1], params={"degree": "medium", "factor": None, "fraction": None,
+                                                       "percent": None, "grow": False, "shrink": True}, state=True)
     factor = am.factor(s)
     frac = am.fraction(s)
     pct = am.percent(s)
@@ -223,9 +232,11 @@ def resize(s: str) -> Intent | None:
     params["grow"] = bool(grow) and not (shrink and shrink.start() >= grow.start())  # ("bigger than it needs to be")
     params["shrink"] = bool(shrink) and not params["grow"]
     # "the logo is too big" describes a problem: a later "shrink it by 25 %" says by how much
-    state = bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b|\bthan E\d+ (?:needs?|has|have|ought) to be",
-                           s)) and not re.match(
-        r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
+    # ("… the same height as the title, its taller atm": how it is now, which the edit before mends)
+    asked = re.match(r"(?:make|shrink|enlarge|scale|resize|reduce|grow|increase|decrease)\b", s)
+    state = not asked and bool(re.search(r"\btoo (?:big|large|huge|small|tiny|little)\b|\bthan E\d+ (?:needs?|has|"
+                                         r"have|ought) to be|\b(?:atm|at the moment|currently|right now|at present|"
+                                         r"as it stands)$", s))
     compared = re.search(r"\b(?:is|are|looks?|seems?)(?: (?:a bit|a little|much|way|slightly|a lot|far))? (?:bigger|"
                          r"larger|smaller|wider|narrower|taller|shorter) than (E\d+)"
                          r"(?! (?:needs?|has|have|ought) to be)", s)

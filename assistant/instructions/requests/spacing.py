@@ -31,6 +31,7 @@ from assistant.instructions.requests.plan import (
     widest_split,
     world_length,
 )
+from assistant.instructions.requests.scope import copies
 
 
 def distribute(step: Step, layout: Layout) -> list[Actions]:
@@ -245,7 +246,7 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     p, r = layout.get(pid).box, layout.get(rid).box
     # ("start the right column 3mm right of the blue line": all of it, as one block)
     block = [i for i in step.patients if i != rid] if rel not in ("in", "after", "before") else [pid]
-    if len(block) > 1:
+    if len(block) > 1 and not copies(block, layout):
         p = Box.union_all(layout.get(i).box for i in block)
     if rel == "in":
         return _place_in(step, layout, p, r)

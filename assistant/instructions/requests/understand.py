@@ -34,7 +34,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
@@ -71,6 +70,7 @@ from assistant.instructions.requests.followups import amend_last, move_is_how, s
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.mends import back_out, mend, out_of, purpose_pronoun, room_from_edge
+from assistant.instructions.requests.outcome import RequestContext, Understanding
 from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
@@ -123,6 +123,7 @@ from assistant.instructions.requests.sets import (
     carried_along,
     counted_members,
     framed,
+    held_by,
     member_quoted,
     page_column,
     related_mention,
@@ -132,7 +133,7 @@ from assistant.instructions.requests.sets import (
     under_heading,
 )
 from assistant.instructions.requests.trailing import trailing_place
-from assistant.instructions.requests.turns import TurnCommand, turn_command
+from assistant.instructions.requests.turns import turn_command
 from assistant.instructions.requests.vocab import CLASS_WORDS, PAGE_WORDS, SAID_NOUNS
 from assistant.instructions.requests.words import Token, tokenise
 from assistant.render.looks import Look
@@ -141,50 +142,6 @@ from assistant.render.looks import Look
 _UNDER = ("under", "below", "beneath", "underneath")
 #: Longest request read (characters); longer ones are refused with a message.
 MAX_REQUEST = 1000
-
-
-@dataclass
-class RequestContext:
-    """What the conversation so far tells the next request: the elements last acted on, and so on."""
-
-    #: Ids the last edit was about ("it", "them", "more").
-    last_ids: list[str] = field(default_factory=list)
-    #: Ranked candidates of the last resolved reference, and which one was taken ("no, the other one").
-    last_candidates: list[str] = field(default_factory=list)
-    last_choice: list[str] = field(default_factory=list)
-    #: The request a question was asked about, and the candidates offered.
-    pending_request: str | None = None
-    pending_candidates: list[str] = field(default_factory=list)
-    #: Elements to take when a reference fits several of them and some of these (an answer to a question).
-    prefer: list[str] = field(default_factory=list)
-    #: A choice made for this request: a singular reference that fits several elements, or that named
-    #: ``replace``, names ``force`` instead ("no, I meant the subtitle").
-    force: list[str] = field(default_factory=list)
-    replace: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Understanding:
-    """What a request means on one layout (see the module docstring for ``status``)."""
-
-    status: str
-    text: str
-    steps: list[Step] = field(default_factory=list)
-    message: str = ""
-    remarks: list[str] = field(default_factory=list)
-    candidates: list[str] = field(default_factory=list)
-    command: TurnCommand | None = None
-    #: Whether the request reads as a layout request the rules could not place (a model may try it).
-    model_may_try: bool = False
-    #: Whether the request reads as English (a request in another language is never guessed at).
-    english: bool = True
-    #: The ids the request is about, in order (for "it" in the next turn).
-    targets: list[str] = field(default_factory=list)
-    #: The ambiguous mention's candidates and the one each step chose (for "no, the other one").
-    choices: list[str] = field(default_factory=list)
-
-
-#: Pronouns that stand for one element.
 
 
 class _Reader:
@@ -237,10 +194,12 @@ class _Reader:
             ids = self.subject or list(self.context.last_ids)
             others = self.subject_refs or [r for s in [*self.steps[-1:], *([self.pending] if self.pending else [])]
                                            for r in s.refs if r not in self.subject]
-            if m.plural and len(self.subject) == 1 and others and (self.said_wrong or self.pending is not None) and \
-                    not (self.pending is not None and JUDGED_BESIDE.search(self.pending.text)):
+            if m.plural and len(self.subject) == 1 and others and (self.said_wrong or self.pending is not None or (
+                    m.pronoun == "them" and self.steps and re.search(r"\beach other\b", self.clauses[-1]))) and not (
+                    self.pending is not None and JUDGED_BESIDE.search(self.pending.text)):
                 # (where several were named first — "A and B run into the tab" — "them" is those; "X reads after
-                # the name but it should come before it - swap them": X and the name)
+                # the name but it should come before it - swap them": X and the name; "X should be level with Y -
+                # centre them on each other": X and Y)
                 ids = list(dict.fromkeys(self.subject + others))  # "… jammed together; space them out"
             if not ids:
                 ids = self._named_ahead(m)  # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
@@ -405,6 +364,7 @@ class _Reader:
             intent is None or intent.kind != "lock")]
         if len(picked) > 1 and len(said) == 1 and not m.names and not m.quote:
             picked = said  # "'Petr Viktorin' should start where … – slide the name across": the name said before
+        picked = held_by(self.layout, picked, [i for ids in resolved.values() for i in ids] + self.subject) or picked
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
         if len(picked) == 1 and not m.quote and (body := section_body(self.index, picked[0], m.words)):
@@ -549,7 +509,9 @@ class _Reader:
             last.refs = [i for i in found if i not in last.patients]
             self.all_ids += [i for i in last.refs if i not in self.all_ids]
             return
-        purpose = re.search(r"\bso (?:that )?(?=E\d+|there (?:is|are)\b)", skel)
+        # ("drop it so the tops match": the edges of what the problem named)
+        purpose = re.search(r"\bso (?:that )?(?=E\d+|there (?:is|are)\b|(?:the |their )?(?:tops|bottoms|baselines) )",
+                            skel)
         intent = None
         place_says_which: bool | str = False
         if purpose:
@@ -844,8 +806,8 @@ class _Reader:
         kind = step.intent.kind = reread(step.intent, step.text)
         step.intent.state = step.intent.state and not step.intent.params.get("bound")  # ("… and it still clears X")
         last = self.steps[-1] if self.steps else None
-        if kind == "center" and step.intent.params.get("axis") == "both" and len(self.clauses) > 1 and (
-                axis := problem_axis(self.clauses[-2])):
+        if kind == "center" and step.intent.params.get("axis") == "both" and len(self.clauses) > 1 and not re.search(
+                r"\bboth (?:ways|axes|directions)\b", step.text) and (axis := problem_axis(self.clauses[-2])):
             step.intent.params["axis"] = axis  # "X looks shoved over to the right, centre it in the band": across
         if kind == "center" and not step.refs and last is not None and last.refs and re.search(
                 r"\b(?:on|with|to) (?:that|this|the same|its) (?:line|row)\b", step.text):
