@@ -8,7 +8,6 @@ heading), "the logo box" (the frame round a picture), "swap 'association à but 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 
 from assistant.document import Layout
@@ -205,18 +204,16 @@ __all__ = ["alike", "held_by", "counted_members", "text_block", "framed", "membe
 _BESIDE = ("next to", "beside", "near")
 
 
-def held_by(layout: Layout, cands: list[str], named: list[str], words: list[str], clause: str) -> list[str]:
+def held_by(layout: Layout, cands: list[str], named: list[str]) -> list[str]:
     """Of several shapes a noun fits, the smallest that holds what the request named before it ([] if none).
 
-    "the placeholder text sits high in the dashed rectangle": the rectangle it is in, not another one of the page.
-    Only where the clause says "in" the noun (``words``, said in ``clause``), and only a drawn shape holds: a group
-    round what was named is not where it sits ("centre X on the dashed box" names a box X is not in).
+    "the placeholder text sits high in the dashed rectangle", "the dots on the window bar": the rectangle it is in,
+    not another one of the page. Only a drawn shape that is not the ground of the page holds: a group round what
+    was named is not where it sits, and the sheet everything lies on holds it as it holds everything else ("centre X
+    on the dashed box", where X is on the sheet but not in the box, asks which box).
     """
-    if not words or not re.search(rf"\b(?:in|inside|within|into) (?:the |its |their |this |that )?(?:\w+ ){{0,2}}"
-                                  rf"{re.escape(words[-1])}s?\b", clause):
-        return []
     said = [layout.get(i).box for i in dict.fromkeys(named) if i not in cands]
-    held = [c for c in cands if layout.get(c).kind == "shape" and any(
+    held = [c for c in cands if layout.get(c).kind == "shape" and layout.get(c).role != "background" and any(
         (inside := b.intersection(layout.get(c).box)) is not None and inside.area >= 0.5 * b.area for b in said)]
     smallest = min(held, key=lambda c: layout.get(c).box.area) if held else None
     return [smallest] if smallest is not None and len(held) < len(cands) else []

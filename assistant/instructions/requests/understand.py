@@ -364,8 +364,7 @@ class _Reader:
             intent is None or intent.kind != "lock")]
         if len(picked) > 1 and len(said) == 1 and not m.names and not m.quote:
             picked = said  # "'Petr Viktorin' should start where … – slide the name across": the name said before
-        picked = held_by(self.layout, picked, [i for ids in resolved.values() for i in ids] + self.subject, m.words,
-                         self.clauses[-1] if self.clauses else "") or picked
+        picked = held_by(self.layout, picked, [i for ids in resolved.values() for i in ids] + self.subject) or picked
         if len(cands) > 1 and len(picked) == 1:
             self.choices = cands
         if len(picked) == 1 and not m.quote and (body := section_body(self.index, picked[0], m.words)):
