@@ -128,3 +128,11 @@ def test_thinner_text_is_still_a_lighter_weight(tmp_path: Path) -> None:
     reply = chat.handle("make the heading thinner")
     assert reply.edited, reply.text
     assert _prop(chat, "heading", "font-weight") == "400"
+
+
+def test_a_picture_named_only_by_what_it_shows_is_not_recoloured_on_a_guess(tmp_path: Path) -> None:
+    chat = _chat(tmp_path)
+    reply = chat.handle("can u make the snowflakes whiter")
+    assert not reply.edited and "which element" in reply.text
+    reply = chat.handle("make the logo black")  # a kind of element said: no guess
+    assert reply.edited, reply.text

@@ -263,3 +263,9 @@ def test_a_column_starts_a_distance_right_of_a_line(tmp_path: Path) -> None:
     x = _box(chat, "frame-a").x2 + 40
     assert min(_box(chat, "note").x, _box(chat, "heading").x) == pytest.approx(x, abs=1)
     assert _box(chat, "note").x - _box(chat, "heading").x == pytest.approx(0, abs=1)  # moved as one block
+
+
+def test_a_box_the_named_text_is_not_in_is_asked_about(tmp_path: Path) -> None:
+    chat = _card(tmp_path)
+    reply = chat.handle("centre studio.example on the dashed box")
+    assert not reply.edited and "which" in reply.text  # it lies on the page, in neither box

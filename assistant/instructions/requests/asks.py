@@ -6,7 +6,8 @@
 from __future__ import annotations
 
 from assistant.document import Layout
-from assistant.instructions.requests.choose import describe
+from assistant.instructions.requests.choose import describe, unknown_head
+from assistant.instructions.requests.colours import word_family
 from assistant.instructions.requests.intents import Intent
 from assistant.instructions.requests.refs import Mention, several_before
 from assistant.instructions.requests.scope import copies
@@ -52,4 +53,25 @@ def check_ambiguous(layout: Layout, intent: Intent, mentions: list[Mention], res
             raise Ask("question", f"which {what} do you mean: {listing}?", ids)
 
 
-__all__ = ["Ask", "SINGULAR", "check_ambiguous"]
+#: Style parameters that change how a shape or a picture looks, which no box shows.
+_PAINTS = frozenset({"fill", "stroke", "stroke_width", "no_stroke", "opacity", "shade"})
+
+
+def check_paint_guess(intent: Intent, mentions: list[Mention]) -> None:
+    """Raise ``Ask`` where a colour or an outline would go to a picture named only by what it shows.
+
+    "can u make the snowflakes whiter", "recolour the unicorn pink": no word of the file says which picture shows it,
+    so the one picture that fits by kind is a guess, and a recoloured picture is a change no one asked for when the
+    guess is wrong (a size or a place at least shows on the page); a colour word ("the orange") or a name is no guess.
+    """
+    if intent.kind != "style" or not _PAINTS & set(intent.params):
+        return
+    for n in intent.patients:
+        m = mentions[n] if n < len(mentions) else None
+        head = unknown_head(m) if m is not None and not (m.names or m.quote or m.pronoun) else None
+        if head is not None and word_family(head) is None:
+            raise Ask("question", f"which element is '{m.text}'? I cannot tell what a picture shows; name it by its "
+                                  "id, its words or its colour")
+
+
+__all__ = ["Ask", "SINGULAR", "check_ambiguous", "check_paint_guess"]

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping
 
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
-from assistant.instructions.requests.asks import SINGULAR, Ask, check_ambiguous
+from assistant.instructions.requests.asks import SINGULAR, Ask, check_ambiguous, check_paint_guess
 from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
@@ -760,6 +760,7 @@ class _Reader:
         refs = nearest_refs(self.layout, intent, mentions, resolved, patients, refs)
         try:
             check_ambiguous(self.layout, intent, mentions, resolved, self.subject if self.whole else [])
+            check_paint_guess(intent, mentions)
         except Ask as ask:
             if not (describes(skel) and self.ahead and ask.candidates and set(ask.candidates).isdisjoint(patients)):
                 raise

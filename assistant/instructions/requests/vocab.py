@@ -194,7 +194,7 @@ NOT_NOUNS = {
     "around", "dead", "slightly", "bit", "full", "complete", "total", "breathing", "lean", "leans", "leaning",
     "horizontally", "vertically", "drift", "drifts", "float", "floats", "sag", "sags", "say", "though", "tho",
     "cheers", "thx", "thinner", "thicker", "fatter", "skinnier", "darker", "brighter", "paler", "transparent",
-    "opaque", "translucent", "fainter", "faded",
+    "opaque", "translucent", "fainter", "faded", "semi",
 }
 
 #: Everyday words of requests that are right as typed (never "corrected" into another word).
