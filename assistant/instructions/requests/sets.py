@@ -209,11 +209,15 @@ def held_by(layout: Layout, cands: list[str], named: list[str]) -> list[str]:
 
     "the placeholder text sits high in the dashed rectangle", "the dots on the window bar": the rectangle it is in,
     not another one of the page. Only a drawn shape that is not the ground of the page holds: a group round what
-    was named is not where it sits, and the sheet everything lies on holds it as it holds everything else ("centre X
-    on the dashed box", where X is on the sheet but not in the box, asks which box).
+    was named is not where it sits, and a sheet that much of the page lies on (a backdrop holding three or more
+    elements) holds it as it holds the rest ("centre X on the dashed box", where X is on the sheet but not in the
+    box, asks which box); a strip holding a line or two is where that line is ("fit it in the black strip").
     """
     said = [layout.get(i).box for i in dict.fromkeys(named) if i not in cands]
-    held = [c for c in cands if layout.get(c).kind == "shape" and layout.get(c).role != "background" and any(
+    tops = [e.box for e in layout.top_level() if e.kind != "shape"]
+    ground = {c for c in cands if layout.get(c).role == "background" and sum(
+        layout.get(c).box.contains(b) for b in tops) >= 3}
+    held = [c for c in cands if layout.get(c).kind == "shape" and c not in ground and any(
         (inside := b.intersection(layout.get(c).box)) is not None and inside.area >= 0.5 * b.area for b in said)]
     smallest = min(held, key=lambda c: layout.get(c).box.area) if held else None
     return [smallest] if smallest is not None and len(held) < len(cands) else []
