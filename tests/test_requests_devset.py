@@ -22,7 +22,7 @@ def test_the_development_set_is_met_without_moving_anything_else() -> None:
     assert res["model"] == 0 and res["seconds"] < 1.5
 
 
-#: Batches 3 to 39 of the held-out set: real files of ../shared/corpus whose ids say nothing.
+#: Batches 3 to 43 of the held-out set: real files of ../shared/corpus whose ids say nothing.
 REAL_FILES = real_files()
 
 
@@ -37,12 +37,12 @@ def test_the_held_out_requests() -> None:
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 39 (2966 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 43 (3286 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 2966
+    assert res["requests"] == 3286
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (2160 met and 327 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (2401 met and 359 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 2158, missed
-    assert res["wrong_edits"] <= 329
+    assert res["met"] >= 2399, missed
+    assert res["wrong_edits"] <= 361
     assert res["seconds"] < 1.5
