@@ -136,3 +136,12 @@ def test_a_picture_named_only_by_what_it_shows_is_not_recoloured_on_a_guess(tmp_
     assert not reply.edited and "which element" in reply.text
     reply = chat.handle("make the logo black")  # a kind of element said: no guess
     assert reply.edited, reply.text
+
+
+def test_a_logo_with_words_in_it_takes_the_colour_whole(tmp_path: Path) -> None:
+    page = PAGE.replace('<circle id="sun"', '<text id="word" x="480" y="300" font-size="14" font-family="DejaVu Sans" '
+                                           'fill="#2a6f3a">Harvest</text>\n    <circle id="sun"')
+    chat = _chat(tmp_path, import_svg_text(page, source="market.svg"))
+    reply = chat.handle("make the logo white")
+    assert reply.edited, reply.text
+    assert _prop(chat, "sun", "fill") == _prop(chat, "word", "fill") == "#ffffff"

@@ -133,6 +133,10 @@ def _shaded(colour: str, towards: int, amount: float) -> str:
     return "#" + "".join(f"{round(c + (end - c) * amount):02x}" for c in rgb)
 
 
+#: Roles of groups that are artwork: a colour said of them is every part's, words included.
+_ART = frozenset({"logo", "image", "badge", "decoration", "background"})
+
+
 def _backdrop(layout: Layout, el: Element) -> Element | None:
     """The shape behind a button's or badge's label, which takes the colour said of the button."""
     if el.kind != "group" or not text_ids(layout, el):
@@ -167,7 +171,9 @@ def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
     p = step.intent.params
     paints = {"stroke_width", "stroke", "no_stroke", "opacity", "shade"} & set(p)
     els = [layout.get(i) for i in step.patients]
-    texts = [e for e in els if text_ids(layout, e) and _backdrop(layout, e) is None]
+    # (a logo or a picture with words in it is art, painted whole; a section of text is its texts)
+    texts = [e for e in els if text_ids(layout, e) and _backdrop(layout, e) is None and (
+        e.kind == "text" or e.role not in _ART)]
     others = [e for e in els if e not in texts]
     # ("lighter" text: a lighter weight, or a lighter colour where it is regular already)
     weight = p.get("font_weight")
