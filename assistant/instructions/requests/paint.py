@@ -166,6 +166,11 @@ def _across(layout: Layout, el: Element, width: dict[str, Any]) -> dict[str, Any
     return {"type": "resize", "id": el.id, dim: round(size, 4), "anchor": "center", "keep_aspect": False}
 
 
+def _opacity_to(said: dict[str, float], el: Element) -> float:
+    """The opacity ``el`` should have: the one said, or its own changed by the factor said ("fade it a bit")."""
+    return round(said["abs"] if "abs" in said else max(min(el.opacity * said["factor"], 1.0), 0.01), 3)
+
+
 def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
     """``set_paint`` alternatives for a style clause that paints what is not text; None when it is all text's."""
     p = step.intent.params
@@ -212,8 +217,7 @@ def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
         elif width is not None:
             fields["stroke_scale"] = round(width["factor"], 4)
         if "opacity" in p:
-            o = p["opacity"]
-            fields["opacity"] = round(o["abs"] if "abs" in o else max(min(target.opacity * o["factor"], 1.0), 0.01), 3)
+            fields["opacity"] = _opacity_to(p["opacity"], target)
         if not fields:
             continue
         first.append({"type": "set_paint", "ids": [target.id], **fields})
@@ -231,8 +235,7 @@ def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
     for el in texts:
         fields = {}
         if "opacity" in p:
-            o = p["opacity"]
-            fields["opacity"] = round(o["abs"] if "abs" in o else max(min(el.opacity * o["factor"], 1.0), 0.01), 3)
+            fields["opacity"] = _opacity_to(p["opacity"], el)
         if "stroke" in p:
             fields["stroke"] = p["stroke"]
         if fields:
