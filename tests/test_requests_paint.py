@@ -145,3 +145,16 @@ def test_a_logo_with_words_in_it_takes_the_colour_whole(tmp_path: Path) -> None:
     reply = chat.handle("make the logo white")
     assert reply.edited, reply.text
     assert _prop(chat, "sun", "fill") == _prop(chat, "word", "fill") == "#ffffff"
+
+
+@pytest.mark.parametrize(("request_text", "prop", "value"), [
+    ("halve the divider's thickness", "stroke-width", 0.3465),
+    ("set the divider opacity to 40%", "opacity", 0.4),
+])
+def test_thickness_and_opacity_said_as_nouns(tmp_path: Path, request_text: str, prop: str, value: float) -> None:
+    chat = _chat(tmp_path, import_svg(CORPUS / "real" / "businesscard_back.svg"))
+    old = chat.document.layout.get("path1077").box
+    reply = chat.handle(request_text)
+    assert reply.edited, reply.text
+    assert float(_prop(chat, "path1077", prop)) == pytest.approx(value, rel=0.02)
+    assert chat.document.layout.get("path1077").box.height == pytest.approx(old.height, rel=0.02)  # no resize

@@ -255,6 +255,8 @@ def resize(s: str) -> Intent | None:
 
 def to_percent(s: str) -> Intent | None:
     """"Take it down to about 80 %", "scale the logo to 120 %": a size given as a share of the present one."""
+    if re.search(r"\b(?:opacity|transparency|transparent|opaque|alpha)\b", s):
+        return None  # "set the divider opacity to 40%": how much it shows, no size
     if not re.search(r"\b(?:take|bring|scale|cut|knock|reduce|shrink|set|make|resize|size)\b.*\bto (?:about |around |"
                      r"roughly |approximately )?\d+(?:\.\d+)? (?:%|percent\b)(?! of the (?:page|width|height|canvas))",
                      s) and not re.search(r"\b(?:make|scale|resize|size)(?: E\d+)* (?:about |around |roughly )?"

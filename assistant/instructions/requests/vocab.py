@@ -109,7 +109,7 @@ MEASURE_WORDS = {"size", "width", "height", "gap", "gaps", "gutter", "gutters", 
                  "cm", "inch", "fraction", "factor", "step", "notch", "smidge", "hair", "degree", "wrong",
                  "shouty", "loud", "one", "front", "back", "foreground", "layer", "layers", "end", "beginning",
                  "start", "bounds", "bleed", "look", "feel", "balance", "style", "millimeter", "centimeter",
-                 "pica"}
+                 "pica", "thickness", "opacity", "transparency"}
 
 #: Pronouns that point back to what was just named (this turn or the last).
 PRONOUNS = {"it", "its", "itself", "them", "they", "those", "these", "that", "this", "both"}
