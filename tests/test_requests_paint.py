@@ -53,7 +53,7 @@ def test_a_line_said_to_be_a_colour_takes_it_as_its_stroke(tmp_path: Path) -> No
     chat = _chat(tmp_path, import_svg(CORPUS / "real" / "businesscard_back.svg"))
     reply = chat.handle("make the divider line dark grey")
     assert reply.edited, reply.text
-    assert _prop(chat, "path1077", "stroke") == "#a9a9a9" and _prop(chat, "path1077", "fill") == "none"
+    assert _prop(chat, "path1077", "stroke") == "#404040" and _prop(chat, "path1077", "fill") == "none"
 
 
 def test_a_bar_drawn_filled_gets_thinner_across_its_short_side(tmp_path: Path) -> None:
@@ -158,3 +158,12 @@ def test_thickness_and_opacity_said_as_nouns(tmp_path: Path, request_text: str, 
     assert reply.edited, reply.text
     assert float(_prop(chat, "path1077", prop)) == pytest.approx(value, rel=0.02)
     assert chat.document.layout.get("path1077").box.height == pytest.approx(old.height, rel=0.02)  # no resize
+
+
+def test_a_line_said_thicker_and_a_colour_keeps_its_length(tmp_path: Path) -> None:
+    chat = _chat(tmp_path, import_svg(CORPUS / "real" / "businesscard_back.svg"))
+    old = chat.document.layout.get("path1077").box
+    reply = chat.handle("make the divider twice as thick and dark grey")
+    assert reply.edited, reply.text
+    assert _prop(chat, "path1077", "stroke") == "#404040" and '"type":"resize"' not in reply.text
+    assert chat.document.layout.get("path1077").box.width == pytest.approx(2 * old.width, rel=0.02)

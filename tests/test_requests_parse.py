@@ -256,7 +256,7 @@ def test_each_phrasing_becomes_the_edit_asked_for(name: str, request_text: str, 
 
 @pytest.mark.parametrize("request_text,action", [
     ("make the title bold", {"type": "set_text_style", "font_weight": 700}),
-    ("title in dark grey please", {"type": "set_text_style", "fill": "#a9a9a9"}),
+    ("title in dark grey please", {"type": "set_text_style", "fill": "#404040"}),
     ("colour the subtitle #336699", {"type": "set_text_style", "fill": "#336699"}),
     ("set the subtitle font to Georgia", {"type": "set_text_style", "font_family": "Georgia"}),
     ("make the details text 24px", {"type": "set_text_style", "font_size": 24.0}),

@@ -97,7 +97,16 @@ def _outline_colour(skel: str) -> str | None:
         return None
     word = m.group(1)
     dark = re.search(rf"\b(dark|light) {re.escape(word)}\b", skel)
-    return parse_color(f"{dark.group(1)}{word}" if dark and parse_color(f"{dark.group(1)}{word}") else word)
+    return colour_named(f"{dark.group(1)}{word}" if dark and parse_color(f"{dark.group(1)}{word}") else word)
+
+
+#: Names whose CSS colour is not what the words say: CSS's "darkgray" (#a9a9a9) is lighter than its "gray".
+_SAID_AS_MEANT = {"darkgray": "#404040", "darkgrey": "#404040"}
+
+
+def colour_named(name: str) -> str | None:
+    """The ``#rrggbb`` a colour name means as people say it (CSS's, but "dark grey" darker than grey)."""
+    return _SAID_AS_MEANT.get(name) or parse_color(name)
 
 
 def paint_params(skel: str) -> dict[str, Any]:
@@ -189,7 +198,8 @@ def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
     if not paints and "fill" not in p:
         return None
     first: Actions = []
-    second: Actions = []
+    second: Actions = []  # the colour said as the outline's (a line drawn by its outline)
+    third: Actions = []  # and a bar drawn filled made thinner across
     for el in others:
         target = _backdrop(layout, el) or el
         fields: dict[str, Any] = {}
@@ -221,17 +231,18 @@ def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
         if not fields:
             continue
         first.append({"type": "set_paint", "ids": [target.id], **fields})
-        # an element drawn by its outline: the colour said is its outline's; a filled bar: thinner across
         other = dict(fields)
         if "fill" in other and "stroke" not in other:
             other["stroke"] = other.pop("fill")
+        second.append({"type": "set_paint", "ids": [target.id], **other})
         across = _across(layout, target, width) if width is not None else None
         if across is not None:
-            other.pop("stroke_width", None)
-            other.pop("stroke_scale", None)
-            second.append(across)
-        if len(other) > 0:
-            second.append({"type": "set_paint", "ids": [target.id], **other})
+            third.append(across)
+            rest = {k: v for k, v in other.items() if k not in ("stroke_width", "stroke_scale")}
+            third += [{"type": "set_paint", "ids": [target.id], **rest}] if rest else []
+        else:
+            third.append({"type": "set_paint", "ids": [target.id], **other})
+    words: Actions = []  # what the texts take, the same in every alternative
     for el in texts:
         fields = {}
         if "opacity" in p:
@@ -239,18 +250,17 @@ def plan_paint(step: Step, layout: Layout) -> list[Actions] | None:
         if "stroke" in p:
             fields["stroke"] = p["stroke"]
         if fields:
-            first.append({"type": "set_paint", "ids": [el.id], **fields})
-            second.append({"type": "set_paint", "ids": [el.id], **fields})
+            words.append({"type": "set_paint", "ids": [el.id], **fields})
         for t in text_ids(layout, layout.get(el.id)):
             colour = p.get("fill") or (_shaded(layout.get(t).fill or "#000000", shade, _SHADE[am.degree(
                 step.text.lower())]) if shade is not None else None)
             if colour is not None:
-                first.append({"type": "set_text_style", "ids": [t], "fill": colour})
-                second.append({"type": "set_text_style", "ids": [t], "fill": colour})
-    out = [first] if first else []
-    if second and second != first:
-        out.append(second)
+                words.append({"type": "set_text_style", "ids": [t], "fill": colour})
+    out: list[Actions] = []
+    for alternative in (first, second, third):
+        if (alternative or words) and alternative + words not in out:
+            out.append(alternative + words)
     return out or None
 
 
-__all__ = ["paint_params", "plan_paint"]
+__all__ = ["colour_named", "paint_params", "plan_paint"]

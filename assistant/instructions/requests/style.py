@@ -3,7 +3,8 @@
 * weight: "bold", "bolder", "heavier" → 700 ("bolder" steps up by 200);
   "regular", "not bold", "normal weight", "lighter weight" → 400; "light" → 300;
   "semibold" → 600;
-* colour: a CSS colour name (``red``, ``navy``, ``dark gray`` → ``darkgray``) or
+* colour: a CSS colour name (``red``, ``navy``, ``light blue`` → ``lightblue``; "dark grey" is #404040, darker than
+  grey, where CSS's ``darkgray`` is lighter) or
   ``#rrggbb`` / ``#rgb``, when the clause asks for a colour (a colour verb
   such as *make*, *turn*, *colour*, *paint*, "in red", or a terse "title red");
 * font size: with a font word ("font", "text size", "type size", "point size")
@@ -21,7 +22,7 @@ from PIL import ImageColor
 
 from assistant.instructions.requests import amounts as am
 from assistant.instructions.requests.frame import Intent, slots
-from assistant.instructions.requests.paint import paint_params
+from assistant.instructions.requests.paint import colour_named, paint_params
 from assistant.instructions.requests.sizing import BIGGER, SMALLER
 from assistant.svg.css import parse_color
 
@@ -43,7 +44,7 @@ def _color(skel: str, raw: str) -> str | None:
             name = f"{mod}{w}" if mod in ("dark", "light", "pale", "deep") and f"{mod}{w}" in _COLOR_NAMES else w
             if mod == "deep" and f"dark{w}" in _COLOR_NAMES:
                 name = f"dark{w}"
-            return parse_color(name)
+            return colour_named(name)
     return None
 
 
