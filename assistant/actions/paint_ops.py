@@ -31,18 +31,14 @@ from assistant.actions.xml_patch import local_tag
 from assistant.document import Element
 from assistant.errors import InvalidAction
 from assistant.geometry import Box, _fmt
-from assistant.importer.walk import SHAPES, TEXTS, Walker
+from assistant.importer.walk import SHAPES, TEXTS, Walker, fill_paints, stroke_paints, stroke_width
 from assistant.limits import DEFAULT_LIMITS
 from assistant.svg.css import StyleResolver, parse_color
+from assistant.svg.rules import num
 from assistant.svg.tree import NON_RENDERED, SvgNode, node_ctm
-from assistant.svg.units import parse_length
 
 _PAINTED = SHAPES | TEXTS
 _HIDDEN = NON_RENDERED | TEXTS
-
-
-def _none(value: str | None) -> bool:
-    return value is None or value.strip().lower() in ("none", "transparent")
 
 
 def _painted_nodes(ctx: EditContext, eid: str) -> list[SvgNode]:
@@ -59,29 +55,6 @@ def _painted_nodes(ctx: EditContext, eid: str) -> list[SvgNode]:
             seen.add(n)
             out.append(n)
     return out
-
-
-def _fill_paints(style: StyleResolver, node: SvgNode) -> bool:
-    if local_tag(node) == "line":
-        return False
-    return not _none(style.get(node, "fill", "black")) and _num(style.get(node, "fill-opacity"), 1.0) > 0
-
-
-def _stroke_paints(style: StyleResolver, node: SvgNode) -> bool:
-    return (not _none(style.get(node, "stroke")) and _num(style.get(node, "stroke-opacity"), 1.0) > 0
-            and _width(style, node) > 0)
-
-
-def _width(style: StyleResolver, node: SvgNode) -> float:
-    """The node's own stroke width, in its units."""
-    return parse_length(style.get(node, "stroke-width") or "1", percent_of=100.0, default=1.0) or 0.0
-
-
-def _num(value: str | None, default: float) -> float:
-    try:
-        return float(value) if value is not None else default
-    except ValueError:
-        return default
 
 
 def _set_with_overrides(ctx: EditContext, style: StyleResolver, node: SvgNode, prop: str, value: str) -> None:
@@ -108,11 +81,11 @@ def _plan_nodes(ctx: EditContext, el: Element, a: SetPaint, style: StyleResolver
         raise InvalidAction(f"is a {'picture' if el.kind == 'image' else el.kind} with no shape or text to paint; "
                             "only its opacity can be set", el.id)
     if a.fill is not None:
-        filled = [n for n in nodes if _fill_paints(style, n)]
+        filled = [n for n in nodes if fill_paints(style, n)]
         if not filled:
             raise InvalidAction("has no fill: it is drawn by its outline only (set its stroke colour instead)", el.id)
         writes += [(n, "fill", a.fill.lower()) for n in filled]
-    outlined = [n for n in nodes if _stroke_paints(style, n)]
+    outlined = [n for n in nodes if stroke_paints(style, n)]
     if a.stroke_scale is not None and not outlined:
         raise InvalidAction("has no outline to make thinner or thicker", el.id)
     adding = not outlined and (a.stroke is not None or a.stroke_width is not None)
@@ -123,11 +96,11 @@ def _plan_nodes(ctx: EditContext, el: Element, a: SetPaint, style: StyleResolver
     if a.stroke is not None:
         writes += [(n, "stroke", a.stroke.lower()) for n in targets]
     if a.stroke_width is not None:
-        if a.stroke_width == 0 and any(not _fill_paints(style, n) for n in targets):
+        if a.stroke_width == 0 and any(not fill_paints(style, n) for n in targets):
             raise InvalidAction("is drawn by its outline: with no outline nothing of it would show", el.id)
         writes += [(n, "stroke-width", _local_width(n, a.stroke_width, style)) for n in targets]
     if a.stroke_scale is not None:
-        writes += [(n, "stroke-width", _fmt(_width(style, n) * a.stroke_scale)) for n in targets]
+        writes += [(n, "stroke-width", _fmt(stroke_width(style, n) * a.stroke_scale)) for n in targets]
     return writes
 
 
@@ -135,7 +108,7 @@ def _opacity_writes(ctx: EditContext, el: Element, opacity: float, style: StyleR
                     ) -> tuple[list[tuple[SvgNode, str, str]], float]:
     """The opacity writes on the element's top-most nodes, and the factor its drawn opacity changes by."""
     tops = ctx.element_nodes(el.id)
-    own = _num(style.get(tops[0], "opacity"), 1.0) if tops else 1.0
+    own = num(style.get(tops[0], "opacity"), 1.0) if tops else 1.0
     factor = opacity / own if own > 0 else 1.0
     return [(n, "opacity", _fmt(opacity)) for n in tops], factor
 
@@ -204,8 +177,8 @@ def _update(ctx: EditContext, eid: str, style: StyleResolver, before: dict[SvgNo
         update["box"] = box
     if nodes and el.kind in ("shape", "text"):
         first = nodes[0]
-        colour = style.color(first, "fill") if _fill_paints(style, first) else None
-        if colour is None and el.kind == "shape" and _stroke_paints(style, first):
+        colour = style.color(first, "fill") if fill_paints(style, first) else None
+        if colour is None and el.kind == "shape" and stroke_paints(style, first):
             colour = parse_color(style.get(first, "stroke"))
         if colour is not None:
             update["fill"] = colour

@@ -274,14 +274,9 @@ class Walker:
 
     def _stroke_half(self, node: SvgNode, ctm: Matrix) -> float:
         """Half the stroke width in world units when the stroke paints, else 0."""
-        stroke = self.style.get(node, "stroke")
-        if not stroke or stroke.strip().lower() in ("none", "transparent"):
+        if not stroke_paints(self.style, node):
             return 0.0
-        if num(self.style.get(node, "stroke-opacity"), 1.0) <= 0:
-            return 0.0
-        width = parse_length(self.style.get(node, "stroke-width") or "1", percent_of=100.0, default=1.0) or 0.0
-        if width <= 0:
-            return 0.0
+        width = stroke_width(self.style, node)
         scale = ctm.scale_factor
         if (self.style.get(node, "vector-effect") or "").strip() == "non-scaling-stroke":
             scale = 1.0
@@ -289,15 +284,7 @@ class Walker:
 
     def _paints(self, node: SvgNode, name: str) -> bool:
         """Whether the fill or the stroke of a shape/text paints anything."""
-        fill = (self.style.get(node, "fill") or "black").strip().lower()
-        fill_paints = fill not in ("none", "transparent") and num(self.style.get(node, "fill-opacity"), 1.0) > 0
-        if name == "line":
-            fill_paints = False
-        stroke = (self.style.get(node, "stroke") or "none").strip().lower()
-        stroke_paints = (stroke not in ("none", "transparent")
-                         and num(self.style.get(node, "stroke-opacity"), 1.0) > 0
-                         and (parse_length(self.style.get(node, "stroke-width") or "1", default=1.0) or 0.0) > 0)
-        return fill_paints or stroke_paints
+        return fill_paints(self.style, node, name) or stroke_paints(self.style, node)
 
     def leaf_box(self, node: SvgNode) -> Box | None:
         """World box of a shape or text node where it stands (no clipping, no visibility check)."""
@@ -514,6 +501,29 @@ class Walker:
             return
         # _walk applies local_matrix(target), which is what the instance needs.
         self._walk(target, m, op, clip, containers, sink)
+
+
+def fill_paints(style: StyleResolver, node: SvgNode, name: str | None = None) -> bool:
+    """Whether the node's fill paints (a colour or a paint server, not ``none`` nor fully transparent).
+
+    A ``<line>`` has no inside to fill.
+    """
+    if (name or local_name(node)) == "line":
+        return False
+    fill = (style.get(node, "fill") or "black").strip().lower()
+    return fill not in ("none", "transparent") and num(style.get(node, "fill-opacity"), 1.0) > 0
+
+
+def stroke_width(style: StyleResolver, node: SvgNode) -> float:
+    """The node's own stroke width, in its user units (1 when none is set)."""
+    return parse_length(style.get(node, "stroke-width") or "1", percent_of=100.0, default=1.0) or 0.0
+
+
+def stroke_paints(style: StyleResolver, node: SvgNode) -> bool:
+    """Whether the node's outline paints: a stroke that is not ``none``, transparent or zero wide."""
+    stroke = (style.get(node, "stroke") or "none").strip().lower()
+    return (stroke not in ("none", "transparent") and num(style.get(node, "stroke-opacity"), 1.0) > 0
+            and stroke_width(style, node) > 0)
 
 
 def _descendant_paints(walker: Walker, node: SvgNode) -> bool:
