@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import SetPaint
-from assistant.actions.text_ops import set_property
+from assistant.actions.text_ops import set_property, set_property_over
 from assistant.actions.validate import check_box, check_editable
 from assistant.actions.xml_patch import local_tag
 from assistant.document import Element
@@ -55,14 +55,6 @@ def _painted_nodes(ctx: EditContext, eid: str) -> list[SvgNode]:
             seen.add(n)
             out.append(n)
     return out
-
-
-def _set_with_overrides(ctx: EditContext, style: StyleResolver, node: SvgNode, prop: str, value: str) -> None:
-    """Set ``prop`` on ``node`` and on its descendants that set it themselves (which would win otherwise)."""
-    overrides = [d for d in node.iter() if d is not node and isinstance(d.tag, str) and prop in style.specified(d)]
-    set_property(ctx, node, prop, value)
-    for d in overrides:
-        set_property(ctx, d, prop, value)
 
 
 def _local_width(node: SvgNode, world: float, style: StyleResolver) -> str:
@@ -154,7 +146,7 @@ def apply_set_paint(ctx: EditContext, a: SetPaint) -> None:
     before = _measure(ctx.doc.root, list(resized)) if resized else {}
     for n, prop, value in writes:
         if prop in ("fill", "stroke"):
-            _set_with_overrides(ctx, style, n, prop, value)
+            set_property_over(ctx, style, n, prop, value)
         else:
             set_property(ctx, n, prop, value)
     after = _measure(ctx.doc.root, list(resized)) if resized else {}

@@ -304,10 +304,15 @@ def set_plain_property(ctx: EditContext, el: Element, prop: str, value: str) -> 
     resolver = StyleResolver(ctx.doc.root)
     for node in text_nodes(ctx.doc, el):
         ctx.check_not_reused(node, el.id)
-        overrides = [d for d in _descendants(node) if prop in resolver.specified(d)]
-        set_property(ctx, node, prop, value)
-        for d in overrides:
-            set_property(ctx, d, prop, value)
+        set_property_over(ctx, resolver, node, prop, value)
+
+
+def set_property_over(ctx: EditContext, resolver: StyleResolver, node: SvgNode, prop: str, value: str) -> None:
+    """Set ``prop`` on ``node`` and on its descendants that set it themselves (which would win otherwise)."""
+    overrides = [d for d in _descendants(node) if prop in resolver.specified(d)]
+    set_property(ctx, node, prop, value)
+    for d in overrides:
+        set_property(ctx, d, prop, value)
 
 
 # -- measuring ----------------------------------------------------------------------
