@@ -55,8 +55,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 43 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zq.tsv``): real files."""
-    batches = [*"cdefghijklmnopqrstuvwxyz", *(f"z{c}" for c in "abcdefghijklmnopq")]
+    """Batches 3 to 45 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zs.tsv``): real files."""
+    batches = [*"cdefghijklmnopqrstuvwxyz", *(f"z{c}" for c in "abcdefghijklmnopqrs")]
     return [p for batch in batches for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
@@ -313,6 +313,8 @@ _LATER = {
     "zo": (41, "eight more real files, a thirty-ninth writer"),
     "zp": (42, "eight real files used least, a fortieth writer"),
     "zq": (43, "eight more real files, a forty-first writer"),
+    "zr": (44, "eight real files used least, a forty-second writer"),
+    "zs": (45, "eight more real files, a forty-third writer"),
 }
 
 

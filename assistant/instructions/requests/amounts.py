@@ -157,13 +157,16 @@ def percent(skel: str) -> tuple[float, bool] | None:
         return None
     value = float(m.group("num"))
     # "smaller, 80 %": the size it should have (a shrink by more than half is not said that way)
-    after_shrink = bool(re.search(r"\b(?:smaller|shrink|shrunk|reduce|reduced|down)\b[^%]*$", skel[:m.start()])) and \
+    # ("the title is huge, 85% please": said too big, then the share it should come to)
+    after_shrink = bool(re.search(r"\b(?:smaller|shrink|shrunk|reduce|reduced|down|huge|enormous|massive|giant|"
+                                  r"gigantic|oversized|too (?:big|large|wide|tall))\b[^%]*$", skel[:m.start()])) and \
         not re.search(r"\bby\b", skel[:m.start()]) and 50 <= value < 100
     # "90 % of its size", "80 % the width": a share of what it is now
     share = bool(re.match(r" (?:of )?(?:its|their|the|it'?s|E\d+)(?: (?:current|present|original|old))? (?:size|"
                           r"width|height|scale)\b| of (?:what|how big) (?:E\d+|it|they) (?:is|are)\b", skel[m.end():]))
     # "bigger - 120% -": the size it should have (a growth by more than the whole is not said that way)
-    after_grow = bool(re.search(r"\b(?:bigger|larger|grow|enlarge|enlarged|up)\b[^%]*$", skel[:m.start()])) and \
+    after_grow = bool(re.search(r"\b(?:bigger|larger|grow|enlarge|enlarged|up|tiny|undersized|too (?:small|narrow|"
+                                r"short))\b[^%]*$", skel[:m.start()])) and \
         not re.search(r"\bby\b", skel[:m.start()]) and 100 < value <= 300
     return value, bool(m.group("to")) or after_shrink or share or after_grow
 

@@ -546,6 +546,15 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
     p = step.intent.params
     if (reach := _reach(step, layout)) is not None:
         return [reach]
+    if p.get("mirror") and step.refs:  # "… the same distance from the right edge as the title is from the left"
+        ref = layout.get(step.refs[0])
+        page, rb = layout.canvas.page_box(ref.page), ref.box
+        inset = {"left": rb.x - page.x, "right": page.x2 - rb.x2, "top": rb.y - page.y, "bottom": page.y2 - rb.y2}
+        b = Box.union_all([layout.get(i).box for i in step.patients])
+        d = inset[p["mirror"]]
+        dx = {"left": page.x + d - b.x, "right": page.x2 - d - b.x2}.get(p["edge"], 0.0)
+        dy = {"top": page.y + d - b.y, "bottom": page.y2 - d - b.y2}.get(p["edge"], 0.0)
+        return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
     if p.get("inset") is not None:  # "… so the wordmark ends 7px from the right edge": measured, then all moved
         within = layout.get(step.refs[-1]).box if p.get("within") and step.refs else None
         refs = step.refs[:-1] if within is not None else step.refs
@@ -575,6 +584,12 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
                 dy = page.y + d - b.y if part == "top" else page.y2 - d - b.y2
         if abs(dx) < 1e-6 and abs(dy) < 1e-6:
             return [[]]
+        return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
+    if p.get("block") and len(step.patients) > 1 and p.get("edge") in ("left", "right", "top", "bottom"):
+        # (several moved as one, where they are to each other: the block's side to the margin)
+        b, safe = Box.union_all([layout.get(i).box for i in step.patients]), layout.canvas.safe_box
+        dx = {"left": safe.x - b.x, "right": safe.x2 - b.x2}.get(p["edge"], 0.0)
+        dy = {"top": safe.y - b.y, "bottom": safe.y2 - b.y2}.get(p["edge"], 0.0)
         return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
     return [[{"type": "align", "ids": step.patients, "edge": p["edge"], "to": "margins"}]]
 
@@ -626,10 +641,12 @@ def _style(step: Step, layout: Layout) -> list[Actions]:
     p = step.intent.params
     ids = [t for i in step.patients for t in text_ids(layout, layout.get(i))]
     fs = p.get("font_size") or {}
-    if not ids and "abs" in fs and set(p) == {"font_size"}:
-        # "bump the logo to 200px": a picture has no type size; its longer side then
-        return _resize(Step(Intent("resize", step.intent.patients, params={"size": ("side", fs["abs"])}),
-                            step.patients, step.refs, step.text), layout)
+    if not ids and "abs" in fs and set(p) <= {"font_size", "anchor"}:
+        # "bump the logo to 200px": a picture has no type size; its longer side then ("shrink the circle to 360px,
+        # same centre": about the point said)
+        size = {"size": ("side", fs["abs"]), **({"anchor": p["anchor"]} if "anchor" in p else {})}
+        return _resize(Step(Intent("resize", step.intent.patients, params=size), step.patients, step.refs,
+                            step.text), layout)
     if not ids:
         raise CannotPlan(f"{', '.join(repr(i) for i in step.patients)} has no text to style")
     out: Actions = []
@@ -710,7 +727,7 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     p = step.intent.params
     if p.get("size") and p["size"][0] == "side":  # "scale it up to 100 px": its longer side (proportions kept)
         box = layout.get(step.patients[0]).box
-        p = {**p, "size": ("width" if box.width >= box.height else "height", p["size"][1])}
+        p = {**p, "size": ("width" if box.width >= box.height else "height", p["size"][1]), "keep_aspect": True}
     if p.get("size"):
         dim, length = p["size"]
         value = world_length(layout, length, "x" if dim == "width" else "y")

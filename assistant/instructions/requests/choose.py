@@ -20,7 +20,13 @@ from dataclasses import replace
 from assistant.document import Element, Layout, hex_rgb
 from assistant.geometry import Box
 from assistant.instructions.requests import fixes
-from assistant.instructions.requests.colours import element_families, element_family, near_families, word_family
+from assistant.instructions.requests.colours import (
+    element_families,
+    element_family,
+    near_families,
+    of_shade,
+    word_family,
+)
 from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
 from assistant.instructions.requests.language import LANGUAGES, language_of
@@ -296,7 +302,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     scores = _by_shape(m, scores, unknown, index)
     if "caption" in heads and "credit" not in heads and not names and not m.quote:
         # "the caption" says what is shown; a credit or licence line is "the credit"
-        scores = {k: v for k, v in scores.items() if "credit" not in index.entry(k).classes} or scores
+        # ("the two little captions" where one of two is a credit: both)
+        kept = {k: v for k, v in scores.items() if "credit" not in index.entry(k).classes}
+        scores = kept if kept and len(kept) >= (m.count or 1) else scores
     if any(index.layout.get(k).page >= 0 for k in scores):
         # a copy left beside the page (Inkscape's scratch area) is not what anyone looking at the page means
         scores = {k: v for k, v in scores.items() if index.on_page(index.layout.get(k))}
@@ -440,8 +448,8 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
             and not {"url", "email"}.intersection(index.entry(eid).classes)]  # "eduroam logo": not by its web address
     if not said or len(said) != len(m.names) or unknown == "word":
         return set()  # (none; "the Guidelines word" is the text that says it)
-    if unknown:
-        return set(said)
+    if unknown:  # ("the Start w każdą... line": the text's own words, not a thing beside it)
+        return set() if any(unknown in index.entry(e).words for e in said) else set(said)
     if not classes:
         return set()
     head = max(classes, key=lambda c: classes[c])
@@ -631,7 +639,9 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
             wanted & near_families(rgb, spread=FAR_HUE) for k in scores for d in _painted(k, index)
             if (rgb := hex_rgb(d.fill)) is not None):
         return {}  # (a teal one may still be called blue or green: only a colour far from all of them says so)
-    return kept or near or scores
+    found = kept or near or scores
+    shaded = {k: v for k, v in found.items() if any(of_shade(m.text, d) for d in _painted(k, index))}
+    return shaded or found  # ("the pale blue box": of the blue ones, the light one)
 
 
 #: What a picture not looked at shows: no colour.

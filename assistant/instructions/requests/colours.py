@@ -10,6 +10,7 @@ families do, however the designer mixed the colour.
 from __future__ import annotations
 
 import colorsys
+import re
 
 from PIL import ImageColor
 
@@ -99,3 +100,17 @@ def element_families(e: Element) -> set[str]:
 
 
 __all__ = ["family", "word_family", "element_family", "near_families", "element_families"]
+
+
+#: "pale blue", "dark green": the shade said before a colour word.
+_SHADE = re.compile(r"\b(?P<s>pale|light|pastel|soft|dark|deep)[ -]+[a-z]+")
+
+
+def of_shade(text: str, e: Element) -> bool | None:
+    """Whether ``e``'s fill is as light (or dark) as the shade ``text`` says before a colour; None if it says none."""
+    said, rgb = _SHADE.search(text), hex_rgb(e.fill)
+    if said is None or rgb is None:
+        return None
+    lightness = colorsys.rgb_to_hls(*rgb)[1]
+    return lightness >= 0.75 if said.group("s") in ("pale", "light", "pastel", "soft") else lightness <= 0.35
+

@@ -122,4 +122,23 @@ def further_in(s: str) -> Intent | None:
                   params={"moves": [(way, length)], "degree": "medium"})
 
 
-__all__ = ["inset", "further_in"]
+_MIRRORED = re.compile(r"^(?P<who>(?:E\d+ (?:and )?)+)(?:should |must |needs? to |has to |to )?(?:sit |be |end |start |"
+                       r"stop )?(?:the )?same (?:distance|gap|space|margin|amount of space|way) (?:in )?from the "
+                       r"(?P<side>left|right|top|bottom)(?: edge| side)?(?: of the (?:page|canvas))? as (?P<ref>E\d+) "
+                       r"(?:is|sits|starts|ends|does) (?:in )?from the (?P<other>left|right|top|bottom)(?: edge| side)?"
+                       r"(?: of the (?:page|canvas))?(?: please| pls)?$")
+
+
+def mirrored(s: str) -> Intent | None:
+    """A side's margin as another element's on the other side of the page.
+
+    "The url should sit the same distance from the right edge as the title is from the left".
+    """
+    m = _MIRRORED.search(s)
+    if not m:
+        return None
+    return Intent("edge", slots(m.group("who")), [int(m.group("ref")[1:])],
+                  params={"edge": m.group("side"), "mirror": m.group("other")})
+
+
+__all__ = ["inset", "further_in", "mirrored"]

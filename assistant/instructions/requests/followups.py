@@ -75,6 +75,16 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         if length is not None and length.unit != "%":
             last.intent.params["size"] = ("width" if size.group("d") == "wide" else "height", length)
             return True
+    if last is not None and last.kind == "nudge" and last.intent.params.get("moves") and re.fullmatch(
+            r"(?:(?:and|so|just|i e|ie|ie\.|i\.e\.) )*(?:towards?|in towards|closer to|nearer to|away from|out from) "
+            r"(?!\d)[^\d]+", said):
+        remarks.append(said)  # "nudge the mascot 5mm to the right, towards the text": which way it goes, said again
+        return True
+    if last is not None and last.kind == "edge" and len(last.patients) > 1 and re.search(
+            r"\b(?:relative to each other|relative to one another|as (?:a|one) (?:block|unit|group)|as one|together)\b",
+            said) and re.match(r"(?:(?:and|but|just|please|pls) )*(?:keep|keeping|move|moving|leave|leaving)\b", said):
+        last.intent.params["block"] = True  # "slide the text over so it ends at the right margin, keep title and
+        return True  # tagline where they are relative to each other": the two moved as one
     if last is not None and last.kind in ("nudge", "align", "place", "gap") and _KEEP_SIDE.fullmatch(said):
         remarks.append(said)  # "drop it so the tops match. keep it on the right": where it is, it stays
         return True
@@ -175,7 +185,8 @@ _END_NEAR = re.compile(r"(?:(?:with|and|so) )?(?:its |the )?(?:right|left|bottom
 #: Sides and corners a clause may say how far in from ("…, 15mm in from both edges").
 _INSET_SIDES = frozenset({"top_left", "top_right", "bottom_left", "bottom_right", "left", "right", "top", "bottom"})
 _INSET_SAID = re.compile(r"(?:(?:and|but|with|just|about|roughly|around|approx|approximately|some|say|~|leaving|"
-                         r"keeping) )*(?P<len>[\d.]+ ?[a-z%]+) (?:in |inset |clear |of space |of room )?(?:from|off|"
+                         r"keeping|ending|finishing|stopping|sitting|ends|finishes|stops|sits) )*"
+                         r"(?P<len>[\d.]+ ?[a-z%]+) (?:in |inset |clear |of space |of room )?(?:from|off|"
                          r"above|below|away from|inside|clear of) (?:the |both |each |either |all |its )?"
                          r"(?:(?:top|bottom|left|right|page|canvas|paper|poster) )?(?:edges?|sides?|corners?|margins?|"
                          r"top|bottom|left|right)(?: (?:edges?|sides?))?(?: please| pls)?")

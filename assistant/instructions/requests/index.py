@@ -121,9 +121,12 @@ def content_classes(text: str | None) -> dict[str, float]:
     if times:
         out["time"] = 0.5 + 0.5 * min(1.0, 3 * len(times) / words)
         out.setdefault("date", 0.5)  # "the date" may be the day and hour of an event
-    people = [p for p in re.split(r"\s*(?:,|&|\band\b)\s*", text.strip()) if p]
+    # (an attribution under a quote is set after a dash: "- Richard Feynman", "— Ana Lee")
+    said = re.sub(r"^\s*[-\u2013\u2014\u2015~]+\s*", "", text.strip())
+    people = [p for p in re.split(r"\s*(?:,|&|\band\b)\s*", said) if p]
     if not re.search(r"\d", text) and people and all(_person(p) for p in people) and len(text) <= 80:
-        out["name"] = 1.0  # "Cameron Hudson", "Foo Duck and Bar Bunny": who wrote or speaks
+        # "Cameron Hudson", "Foo Duck and Bar Bunny": who wrote or speaks (a name given for a quote less so)
+        out["name"] = 1.0 if said == text.strip() else 0.6
     elif people and _person(people[0]) and not re.search(r"\d", people[0]) and "," in text:
         out["name"] = 0.6  # "Petr Viktorin, PyCon CZ 2019": a name, then where or when
     if _PHONE_RE.search(text):

@@ -41,7 +41,8 @@ RULES: list[Callable[[str], Intent | None]] = [
     sizing.confirm, sizing.shrink_clear, sizing.edge_in, sizing.span, sizing.end_at, sizing.size_against,
     placement.bound, placement.lock, placement.zorder,
     placement.swap, placement.separate, placement.inside,
-    placement.distribute, edges.further_in, placement.gap, placement.match, placement.align, placement.place,
+    placement.distribute, edges.mirrored, edges.further_in, placement.gap, placement.match, placement.align,
+    placement.place,
     placement.region,
     sizing.to_percent, edges.inset, placement.nudge,
 ]

@@ -27,6 +27,12 @@ def _edge_word(skel: str) -> str | None:
                     r"\1", skel)
     if placed != skel and (edge := _edge_word(placed)) is not None:
         return edge
+    # "move for Blinky left till its end lines up with the right side of the title": the edge named as one, not
+    # the way it moves
+    said = re.search(r"\b(left|right|top|bottom) (?:edges?|sides?)\b", skel)
+    if said and re.search(r"\b(?:move|shift|push|pull|slide|nudge|drag|bring|take) (?:E\d+ )+(?:left|right|up|down)\b",
+                          skel[:said.start()]):
+        return said.group(1)
     m = re.search(r"\b(left|right|top|bottom)(?: edges?| sides?| aligned| align| alignment|s)?\b|"
                   r"\b(baselines?)\b|\b(centers?|centered|middles?)\b", skel)
     if not m:
@@ -282,8 +288,10 @@ _TIMES = {"halve": 0.5, "double": 2.0, "triple": 3.0}
 
 
 #: "X starts further right than Y does": their starts (or ends) are not level, which is no matter of room.
-_STARTS_OFF = re.compile(r"(E\d+) (?:starts?|begins?|ends?|stops?|finishes|sits?|is|are) (?:a bit |slightly |a little |"
-                         r"way |much |quite a bit )?(?:further|farther|more) (?P<d>left|right|up|down) than (E\d+)"
+_STARTS_OFF = re.compile(r"(E\d+) (?:starts?|begins?|ends?|stops?|finishes|sits?|is|are|"
+                         r"(?P<reach>(?:pokes?|sticks?|juts?|hangs?) out|extends?|reaches|goes|runs)) "
+                         r"(?:a bit |slightly |a little |way |much |quite a bit )?(?:further|farther|more) "
+                         r"(?P<d>left|right|up|down) than (?P<ref>E\d+)"
                          r"(?: (?:does|do|is|are|starts?|begins?|ends?))?")
 
 
@@ -438,7 +446,9 @@ def gap(s: str) -> Intent | None:
                        r"(?: [\d.]+ ?[a-z%]+)? together\b|\btogether (?:by|up|down|left|right|with)\b|"
                        # ("centred on the title + subtitle together": taken as one)
                        r"\b(?:on|with|to|under|over|between|as (?:wide|tall|high|long|big) as) (?:E\d+ (?:and )?)+"
-                       r"together\b", s)
+                       r"together\b|"
+                       # ("title + tagline together should be vertically centred on the circle": the two as one)
+                       r"^(?:E\d+ (?:and )?)+together (?:should|must|need|needs|have to|has to|ought to|as one)\b", s)
     if re.search(r"\btoo (?:far|distant)(?: apart| away| from)?\b|\btoo much " + _SPACE + r"\b|\bcloser\b|\bnearer\b|"
                  r"\btogether\b|\btowards?\b", s) and slots(s) and not (said and re.search(r"\btogether\b", s)) and \
             not as_one:
@@ -518,7 +528,8 @@ def match(s: str) -> Intent | None:
         # ("drop it to the same height as 'Neznámkujeme'": a move to that height too)
         ref = int((m.group("e") or m.group("e2"))[1:])
         return Intent("align", [n for n in slots(s) if n != ref], [ref], params={"edge": "top", "page": False})
-    m = re.search(r"\bsame (?P<w>width|height|size|length)\b(?: as (?P<e>" + E + r"))?", s)
+    m = re.search(r"\bsame (?:(?P<type>font|text|type|point|letter) )?(?P<w>width|height|size|length)\b"
+                  r"(?: as (?P<e>" + E + r"))?", s)  # ("the same text size as the credit": its type's, as a text's)
     if m:
         dim = {"width": "width", "length": "width", "height": "height"}.get(m.group("w"), "both")
         if m.group("e"):
@@ -590,7 +601,8 @@ def align(s: str) -> Intent | None:
     """Alignment and centring: "align", "line up", "flush", "level with", "centre"."""
     m = re.search(r"(" + E + r") (?:should |must |needs? to |has to |ought to )?(?P<v>start|starts|begin|begins|end|"
                   r"ends|finish|finishes|stop|stops) (?:where|at the same (?:x|place|point) as) (" + E + r")(?: (?:"
-                  r"starts|begins|ends|finishes|stops|does))?$", s)
+                  r"starts|begins|ends|finishes|stops|does))?(?: (?:underneath|below|above|beneath|over|under) ?(?:it|"
+                  r"them)?)?$", s)  # ("… at the same x as naucse.python.cz underneath": where that one is)
     if m:  # "'Petr Viktorin' should start where the Red Hat logo starts": their left edges level
         edge = "left" if m.group("v").startswith(("start", "begin")) else "right"
         return Intent("align", [int(m.group(1)[1:])], [int(m.group(3)[1:])], params={"edge": edge, "page": False},
@@ -619,7 +631,9 @@ def align(s: str) -> Intent | None:
     if m:  # "the multiboot text starts further right than MultiROM does": their left edges are not level
         ends = re.search(r"\b(?:ends?|stops?|finishes)\b", m.group(0))
         edge = {"up": "top", "down": "top"}.get(m.group("d"), "right" if ends else "left")
-        return Intent("align", [int(m.group(1)[1:])], [int(m.group(3)[1:])], params={"edge": edge, "page": False},
+        if m.group("reach"):  # "the credit pokes out further right than everything else": its right edge is off
+            edge = {"up": "top", "down": "bottom"}.get(m.group("d"), m.group("d"))
+        return Intent("align", [int(m.group(1)[1:])], [int(m.group("ref")[1:])], params={"edge": edge, "page": False},
                       state=True)
     m = re.search(r"((?:E\d+ (?:, )?(?:and )?)*" + E + r") (?:should |must |need to |needs? to |have to |has to |"
                   r"ought to |all |both |then )?(?:share|have|sit on|start on|end on) (?:a |the same |one |a common )"
@@ -647,6 +661,13 @@ def align(s: str) -> Intent | None:
     if m:  # "shift everything so the margins on the left and right match": the whole set centred on the page
         axis = "x" if (m.group("h") or m.group("h2")) else "y"
         return Intent("center", slots(s), params={"axis": axis, "block": True})
+    m = re.search(r"^(?:(?:please|pls|and|then|now|just) )*(?:center|centre) (?P<who>(?:E\d+ (?:and )?)+)"
+                  r"(?:at|along|on|to) the (?P<very>very |far )?(?P<side>top|bottom)(?: edge)?"
+                  r"(?: of (?:the (?:page|canvas|slide|card|poster|sheet)|E\d+))?(?P<instead> instead)?$", s)
+    if m and (m.group("very") or m.group("instead")):
+        # "centre it at the very bottom of the page": in the middle across, at that side ("centre the url at the
+        # bottom": the url there, centred)
+        return Intent("region", slots(m.group("who")), params={"region": m.group("side")})
     # "the big compass in the middle of the wheel is a bit much": where it is says which, and is no request
     described = re.match(r"E\d+ (?:that is |which is |sitting |placed )?(?:(?:right|dead|smack) )?(?:in|at) the "
                          r"(?:very |dead )?(?:center|middle)(?: of E\d+)? (?:is|are|looks?|seems?|feels?)\b", s)
@@ -739,6 +760,15 @@ def place(s: str) -> Intent | None:
     m = re.search(r"\b(?P<adv>right |just |directly |immediately |straight )?(?P<rel>under|below|beneath|underneath|"
                   r"above|over|on top of|next to|beside|alongside|to the left of|to the right of|left of|right of|"
                   r"before|after|follows?|precedes?|in front of)\s+(?P<e>" + E + r")", s)
+    if m and not slots(s[:m.start()]) and (alone := re.fullmatch(
+            r"(?:(?:and|so|then|just|about|around|roughly|~) )*(?P<len>\d+(?:\.\d+)? ?[a-z%]+) (?:under|below|beneath|"
+            r"underneath|above|over|to the left of|to the right of|left of|right of) E\d+(?: please| pls| or so)?", s)):
+        # "tagline up a bit, 10px under the title": where what the request moves goes, that far from the other
+        rel = m.group("rel")
+        return Intent("place", [], [int(m.group("e")[1:])], params={
+            "rel": "below" if rel in ("under", "below", "beneath", "underneath") else "above" if rel in (
+                "above", "over") else "left" if "left" in rel else "right",
+            "tight": False, "gap": am.first_length(alone.group("len"))})
     if not m or not slots(s[:m.start()]):
         return None
     if re.search(r"\b(?:is|are|looks?|seems?|feels?)\b.*\btoo (?:big|large|huge|small|tiny|little|heavy|light|wide|"

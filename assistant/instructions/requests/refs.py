@@ -334,7 +334,10 @@ def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, fl
     owners = {eid for eid in hits if not any(a in hits for a in index.ancestors(eid))}
     if not owners or len(owners) > MAX_PART_HITS:
         return []
-    return [(eid, "part", STRENGTH["part"]) for eid in hits]
+    # ("the Start w każdą... line": the text that opens with them, more than one that says them further on)
+    opens = {eid for eid in hits if index.entry(eid).words[:n] == run}
+    lead = 1.0 if opens and len(opens) < len(hits) else 0.0
+    return [(eid, "part", STRENGTH["part"] + (lead if eid in opens else 0.0)) for eid in hits]
 
 
 def _numbered_siblings(tokens: list[Token], end: int, hits: list[tuple[str, str, float]],
@@ -600,7 +603,7 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if m.has_head:
                 break
             m.every = m.every or w in ("all", "every", "each", "both")
-            m.possessive = m.possessive or w in ("its", "their")
+            m.possessive = m.possessive or w in ("its", "their", "his", "her")  # ("the quote and his name")
             m.count = 2 if w == "both" else m.count
             j, started = j + 1, True
             continue
@@ -612,6 +615,9 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
                                                      and w in ("third", "fourth")):
             m.ordinal, j, started = ORDINALS[w], j + 1, True
             continue
+        if w in ("text", "type", "letter", "lettering") and not m.has_head and j + 1 < len(tokens) and tokens[
+                j + 1].text in ("size", "sizes"):
+            break  # "the same text size as the credit": the size of type, no element
         if w in ("small", "fine") and j + 1 < len(tokens) and tokens[j + 1].text == "print":
             m.words.append("print")  # "the small print" is a caption, not the smallest print
             j, started = j + 2, True
@@ -649,6 +655,10 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
             if j < len(tokens) and tokens[j].text == "else":
                 m.others, j = True, j + 1
             break
+        if w in ("pale", "light", "pastel", "dark", "deep") and not m.has_head and j + 2 < len(tokens) and tokens[
+                j + 1].text in COLOR_WORDS and (_is_noun(tokens[j + 2]) or (j + 2) in spans):
+            j, started = j + 1, True  # "the pale blue box": a shade of the colour said next (kept in the text)
+            continue
         if w in _IN_COLOUR and not m.has_head and j + 1 < len(tokens) and (
                 _is_noun(tokens[j + 1]) or (j + 1) in spans):
             m.words.append(w)  # "the colour ACM logo": its full-colour version
@@ -689,6 +699,9 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         m.pronoun, m.plural = "both", True
     if len(m.words) >= 2 and m.words[-1] in _VAGUE_HEADS and CLASS_WORDS.get(m.words[-2]) in _THING_CLASSES:
         m.words.pop()  # "the logo block top left": the logo, however much of it there is
+    if len(m.names) > 1 and (said := [fold(w) for w in m.words if w not in CLASS_WORDS]):
+        # "the Start w każdą... line": of the texts its rare word names, the one that says the other words too
+        m.names = [(e, k, s + (1.0 if all(w in index.entry(e).words for w in said) else 0.0)) for e, k, s in m.names]
     m.end = j
     m.text = " ".join(tk.raw for tk in tokens[i:j])
     return m, j

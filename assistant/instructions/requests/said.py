@@ -473,9 +473,11 @@ def reread(intent: Intent, text: str, *, size: bool = False) -> str:
     if intent.kind == "nudge" and share_of_size(text, moves, bare=size):
         direction, amount = moves[0]
         grow = direction == "up"
+        # ("down to 90%": the size to reach; "down 10%": by how much)
+        to = amount is not None and bool(re.search(rf"\b{direction} to\b", text))
         intent.params = {"degree": p.get("degree", "medium"), "factor": None, "fraction": None,
-                         "percent": (amount.value, False) if amount is not None else None, "grow": grow,
-                         "shrink": not grow}
+                         "percent": (amount.value, to) if amount is not None else None, "grow": grow and not to,
+                         "shrink": not grow and not to}
         return "resize"
     if intent.kind == "gap" and p.get("length") is not None and p.get("op") == "set" and not intent.refs and (
             side := EDGE_SAID.search(text)):

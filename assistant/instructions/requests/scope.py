@@ -30,10 +30,10 @@ from assistant.instructions.requests.words import ORDINALS, QUOTE_MARK, Token, f
 _PAGE_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                   "eighth": 8, "ninth": 9, "tenth": 10, "last": -1, "opening": 1, "final": -1, "closing": -1}
 _PAGE_SAID = re.compile(r"(?:\b(?:on|in|of) )?(?:\bthe (?:(?!(?:on|in|of|to|at|from|into|onto|and|or)\b)"
-                        r"[^\W\d_][\w-]* ){0,2}?)?(?:\b(?:page|slide|p\.|pg|página|pagina|seite|strona)\s*"
-                        r"\(?(?P<n>\d+)\)?(?=\W|$)(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|\b(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|"
-                        r"opening|final|closing)"
-                        r" (?:page|slide)\b)\s*[:,-]?", re.I)
+                        r"[^\W\d_][\w-]* ){0,2}?)?(?:\b(?:page|slide|poster|artboard|p\.|pg|página|pagina|seite|"
+                        r"strona)\s*\(?(?P<n>\d+)\)?(?=\W|$)(?!\s*(?:px|pt|mm|cm|in|%|pixels?|points?))|"
+                        r"\b(?:(?P<o>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|opening|final|"
+                        r"closing)|(?P<d>\d{1,2})(?:st|nd|rd|th)) (?:page|slide|poster|artboard)\b)\s*[:,-]?", re.I)
 
 
 def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
@@ -44,13 +44,15 @@ def page_said(request: str, layout: Layout) -> tuple[int | None, str]:
         return _page_named(request, layout)
     if pages < 2 or m is None:
         return None, request
-    n = int(m.group("n")) if m.group("n") else _PAGE_ORDINALS[m.group("o").lower()]
+    n = int(m.group("n") or m.group("d") or 0) or _PAGE_ORDINALS[m.group("o").lower()]
     n = pages if n == -1 else n
     if not 1 <= n <= pages:
         return None, request
     # "X is kissing the right edge on the opening slide, pull it in …": the clauses stay apart
     joint = ", " if request[:m.start()].strip() and m.group(0).rstrip().endswith(",") else " "
-    return n - 1, (request[:m.start()].rstrip() + joint + request[m.end():]).strip()
+    # ("on the 2nd poster (Construção Tradicional) make …": the words in brackets name the page too)
+    after = re.sub(r"^\s*\([^()]{1,80}\)\s*[:,-]?", " ", request[m.end():])
+    return n - 1, (request[:m.start()].rstrip() + joint + after).strip()
 
 
 #: Words that never name a page by its content ("the next page", "the whole slide", "the title slide").

@@ -8,6 +8,7 @@ heading), "the logo box" (the frame round a picture), "swap 'association à but 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 from assistant.document import Layout
@@ -221,6 +222,20 @@ def held_by(layout: Layout, cands: list[str], named: list[str]) -> list[str]:
         (inside := b.intersection(layout.get(c).box)) is not None and inside.area >= 0.5 * b.area for b in said)]
     smallest = min(held, key=lambda c: layout.get(c).box.area) if held else None
     return [smallest] if smallest is not None and len(held) < len(cands) else []
+
+
+def held_said(layout: Layout, resolved: dict[int, list[str]], pools: dict[int, list[str]], skel: str) -> None:
+    """A shape said to hold what follows it picks, of those its noun fits, the one that does; ``resolved`` changes.
+
+    "move the purple box with General Interest Meeting + the date in it down 5mm": of the purple boxes, the one
+    those two texts are in (the smallest that holds them).
+    """
+    for m in re.finditer(r"\bE(\d+) with ((?:E\d+ (?:and |, )?)+)(?:in|inside|on|within) (?:it|them|E\d+)\b", skel):
+        n = int(m.group(1))
+        cands = list(dict.fromkeys(pools.get(n, []) + resolved.get(n, [])))
+        named = [i for k in re.findall(r"E(\d+)", m.group(2)) for i in resolved.get(int(k), [])]
+        if len(cands) > 1 and named and (held := held_by(layout, cands, named)):
+            resolved[n] = held
 
 
 def carried_along(layout: Layout, movers: list[str], mentions: list[Mention], skel: str,

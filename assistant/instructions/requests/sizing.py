@@ -25,7 +25,8 @@ SMALLER = (r"\b(?:smaller|shrink|shrunk|reduce|decrease|scale (?:" + E + r" ){0,
            r"more small|make (?:" + E + r" )?small|tinier|(?:bigger|larger) than (?:" + E + r" )?(?:needs?|has|have|"
            r"ought) to be|(?:could |should |can |might )?lose (?:about |around |"
            r"roughly |~)?\d+(?:\.\d+)?(?= ?(?:%|percent))|shave (?:off )?(?:about |around |roughly |~)?\d+(?:\.\d+)?"
-           r"(?= ?(?:%|percent))|"
+           r"(?= ?(?:%|percent))|(?:take|knock|shave|trim|chop|cut) (?:about |around |roughly |~)?\d+(?:\.\d+)?"
+           r"(?= ?(?:%|percent) off\b)|"  # ("take 25% off it")
            r"lessen|cut (?:" + E + r" )?down|(?:take|bring|knock|drop|step) (?:" + E + r" )?down (?:a|one) "
            r"(?:size|notch|step)|(?:a|one) (?:size|notch) (?:smaller|down))\b")
 

@@ -67,6 +67,9 @@ def trailing_place(layout: Layout, index: ElementIndex, mentions: list[Mention],
         if m.plural or m.every:  # "the links at the bottom": those in that part of the page
             column = place == "middle" and re.match(r" column\b", skel[after.end():])
             counted = in_part(pools.get(n, []), "column" if column else place, layout) if m.count else []
+            if m.count and len(counted) > m.count:
+                # "the four boxes in the left column", where a logo's frame is there too: those as wide as each other
+                counted = _matched(layout, counted, m.count, place in ("left", "right", "middle")) or counted
             if m.count and len(counted) == m.count:  # "the three headings in the middle column"
                 resolved[n] = index.reading_order(counted)
                 continue
@@ -84,6 +87,15 @@ def trailing_place(layout: Layout, index: ElementIndex, mentions: list[Mention],
         if says_which == "refs" and set(there) & taken:
             continue  # what the place picks is what is edited: the place did not say which
         resolved[n] = there
+
+
+def _matched(layout: Layout, ids: list[str], count: int, column: bool) -> list[str]:
+    """The ``count`` of ``ids`` as wide (in a column, else as tall) as each other, where just that many are."""
+    side = "width" if column else "height"
+    sizes = {i: getattr(layout.get(i).box, side) for i in ids}
+    sets = {tuple(sorted(j for j in ids if abs(sizes[j] - sizes[i]) <= 0.1 * sizes[i])) for i in ids}
+    found = [s for s in sets if len(s) == count]
+    return list(found[0]) if len(found) == 1 else []
 
 
 __all__ = ["trailing_place"]

@@ -124,6 +124,7 @@ from assistant.instructions.requests.sets import (
     counted_members,
     framed,
     held_by,
+    held_said,
     member_quoted,
     page_column,
     related_mention,
@@ -216,6 +217,7 @@ class _Reader:
             # named before that the noun fits
             scores = score_mention(m, self.index)
             said = [i for n in sorted(resolved) if not mentions[n].pronoun for i in resolved[n]] + list(self.subject)
+            said += list(reversed(self.mentioned))  # ("… above the right QR: …, centred over that QR")
             said += [a for i in said for a in self.index.ancestors(i)]  # ("… lower than Overview - move that section")
             fits = [i for i in dict.fromkeys(said) if scores.get(i, 0) > 0]
             if fits:
@@ -246,6 +248,12 @@ class _Reader:
                 others = [i for i in self.kin if i not in self.subject]
                 if len(others) == 1:
                     return others
+                # "the two QR codes differ? make the left one as big as the one on the right": the other of the
+                # pair a sentence before named
+                said = {i for ids in resolved.values() for i in ids}
+                rest = [i for i in self.subject if i not in said]
+                if len(self.subject) == 2 and len(rest) == 1:
+                    return rest
             if m.place == "other":
                 taken = set(self.context.last_choice)
                 pool = [i for i in pool if i not in taken] or pool
@@ -294,6 +302,10 @@ class _Reader:
         if (m.plural or m.every) and not m.count and not m.names:
             cands = self.pool  # "all the headings": the title and the subheadings
         elif m.plural and (m.count or 0) > len(cands):  # "both ACM circles": the next best too; "all five step boxes"
+            if len(self.pool) < (m.count or 0) and m.words and CLASS_WORDS.get(m.words[-1]) == "title":
+                # "the three headlines" where one text is the title: the headings, the title and its subheadings
+                scores = score_mention(dataclasses.replace(m, words=[*m.words[:-1], "heading"]), self.index)
+                self.pool = [i for i, s in scores.items() if s > 0]
             ranked = sorted(self.pool, key=lambda i: -scores[i])
             cands = alike(ranked, m.count, self.layout) or (cands + [i for i in ranked if i not in cands])[:m.count]
         if m.plural and not m.names and not m.quote:
@@ -344,9 +356,14 @@ class _Reader:
         picked = narrow(m, cands, self.index)
         owner = [i for n in sorted(resolved) for i in resolved[n]][:1] or self.subject[:1]
         if m.possessive and len(picked) > 1 and owner:
-            # "put the word 'Date' under its line": the line nearest the word
+            # "put the word 'Date' under its line": the line nearest the word; "the Feynman quote and his name": the
+            # name set right under the quote, though texts further off read more as names
             own = self.layout.get(owner[0]).box
-            picked = [min((i for i in picked if i != owner[0]), key=lambda i: self.layout.get(i).box.distance(own))]
+            far = {i: self.layout.get(i).box.distance(own) for i in dict.fromkeys(picked + self.pool) if i != owner[0]}
+            picked = [min((i for i in picked if i != owner[0]), key=far.__getitem__)]
+            if (near := min(far, key=far.__getitem__)) not in picked and far[near] < 0.25 * far[picked[0]] and not (
+                    m.names or m.quote):
+                picked = [near]
         if not picked:
             raise Ask("missing", f"there is no {m.text!r} here: I found {len(cands)} of that kind")
         if self.context.force and (len(picked) != 1 or set(picked) <= set(self.context.replace)):
@@ -521,7 +538,9 @@ class _Reader:
             if intent is not None and intent.kind == "place" and described_topic(tokens, skel):
                 intent = None  # "the CERN logo next to P1 ATLAS: make it …": which logo, not where it goes
             described = PLACE_AFTER.search(skel)
-            if described and (intent is None or intent.kind in ("edge", "region", "nudge")):
+            if described and (intent is None or intent.kind in ("edge", "region", "nudge")) and not (
+                    intent is not None and intent.kind == "region" and re.match(r"center (?:E\d+ (?:and )?)+at\b",
+                                                                                skel)):
                 # "the small print at the very bottom": a place after a noun says which one, when the clause
                 # asks for something else ("… smaller", "… up 10px")
                 reduced = skel[:described.end(1)] + skel[described.end():]
@@ -638,6 +657,9 @@ class _Reader:
         if relation:
             n, k = int(relation.group(1)), int(relation.group(3))
             resolved[n] = related_mention(self.index, mentions, n, k, relation.group(2), pools[n], resolved)
+            if len(resolved[n]) == 1 and mentions[n].names and (
+                    panel := tab_panel(self.layout, resolved[n][0], mentions[n].words)):
+                resolved[n] = [panel]  # "the Code panel above it": the panel under the "Code" tab there
         if intent is not None:  # "the gap between the compass and the OSGeo text": two things, not one twice
             said = [n for n in dict.fromkeys(intent.patients + intent.refs) if n < len(mentions)]
             for a in said:
@@ -654,6 +676,7 @@ class _Reader:
                 resolved[n] = [e for e in self.index.content_ids() if self.layout.get(e).group is None
                                and e not in named]
         trailing_place(self.layout, self.index, mentions, resolved, skel, pools, place_says_which)
+        held_said(self.layout, resolved, pools, skel)
         for n, m in enumerate(mentions):
             if not m.pronoun:
                 resolved[n] = list(dict.fromkeys(framed(self.layout, i, m) for i in resolved[n]))

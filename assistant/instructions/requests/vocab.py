@@ -134,7 +134,8 @@ FUNCTION_WORDS = {
     "please", "pls", "plz", "can", "could", "would", "will", "should", "shall", "must", "might", "may", "do",
     "does", "did", "done", "have", "has", "had", "just", "also", "too", "very", "really", "quite", "rather",
     "not", "no", "nor", "any", "some", "all", "each", "every", "both", "more", "less", "most", "least", "bit",
-    "little", "lot", "lots", "much", "many", "few", "about", "around", "roughly", "approximately", "like", "up",
+    "little", "lot", "lots", "loads", "heaps", "tons", "plenty", "much", "many", "few", "about", "around", "roughly",
+    "approximately", "like", "up",
     "down", "over", "under", "above", "below", "beneath", "underneath", "behind", "between", "across", "along",
     "away", "off", "out", "back", "again", "still", "even", "now", "ok", "okay", "thanks", "thank", "hey", "hi",
     "need", "needs", "want", "wants", "let", "lets", "make", "makes", "made", "get", "gets", "got",
@@ -179,6 +180,8 @@ NOT_NOUNS = {
     "ends", "sticks", "pokes", "alone", "stay", "stays", "remain", "remains", "comes", "come", "becomes",
     "reads", "grazing", "brushes", "run", "runs", "hits", "bumps", "crashes", "touches", "sits", "overlaps", "hangs",
     "needs", "collides", "clashes", "starts", "begins", "finishes",
+    # (said of several: "the echo lines stick out of the terminal", "the labels overlap the map")
+    "stick", "poke", "jut", "juts", "spill", "spills", "overlap", "collide", "clash",
     "brushing", "feels", "feel", "seems", "seem",
     "appears", "appear", "looks",
     "fits", "fit", "twice", "thrice", "double", "triple", "half", "quarter", "times", "once", "big", "small",

@@ -237,7 +237,11 @@ _IS_NEXT = frozenset({
     "off", "over", "out", "not", "a", "overlapping", "touching", "hanging", "sitting", "clipped", "still", "so",
     "very", "really", "kinda", "quite", "much", "all", "almost", "barely", "nearly", "slightly", "running",
     "spilling", "falling", "going", "crammed", "cramped", "squashed", "tiny", "huge", "overpowering", "misaligned",
-    "crooked", "stuck", "lost", "hidden", "covered", "sticking", "poking", "now", "kind", "bit", "tight"})
+    "crooked", "stuck", "lost", "hidden", "covered", "sticking", "poking", "now", "kind", "bit", "tight", "enormous",
+    "massive", "giant", "gigantic", "oversized", "undersized", "big", "small", "little", "wide", "narrow", "tall",
+    "short", "low", "high", "loose", "jammed", "squished", "miles", "floating", "drifting", "hugging", "colliding",
+    "clashing", "offset", "off-centre", "uncentred", "lopsided", "wonky", "skewed", "pushed", "shoved",
+    "buried", "sat", "overlapped", "overflowing", "sagging", "dwarfed", "dwarfing", "dominating", "bleeding"})
 
 
 def _words(text: str) -> list[str]:
