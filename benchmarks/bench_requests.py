@@ -55,8 +55,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 45 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zs.tsv``): real files."""
-    batches = [*"cdefghijklmnopqrstuvwxyz", *(f"z{c}" for c in "abcdefghijklmnopqrs")]
+    """Batches 3 to 47 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zu.tsv``): real files."""
+    batches = [*"cdefghijklmnopqrstuvwxyz", *(f"z{c}" for c in "abcdefghijklmnopqrstu")]
     return [p for batch in batches for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
@@ -315,6 +315,8 @@ _LATER = {
     "zq": (43, "eight more real files, a forty-first writer"),
     "zr": (44, "eight real files used least, a forty-second writer"),
     "zs": (45, "eight more real files, a forty-third writer"),
+    "zt": (46, "eight real files used least, a forty-fourth writer"),
+    "zu": (47, "eight more real files, a forty-fifth writer"),
 }
 
 

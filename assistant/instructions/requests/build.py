@@ -734,6 +734,13 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
         # each its own ways to grow (a side said held), all of them in every alternative ("make them all 2.8mm tall")
         ways = {i: [p["anchor"]] if p.get("anchor") else resize_anchors(layout, layout.get(i)) for i in step.patients}
         keep = bool(p.get("keep_aspect"))  # ("…, keep proportions")
+        square = [layout.get(i) for i in step.patients]
+        if p.get("square") and all(stretchable(e) or abs(e.box.width - e.box.height) <= 0.05 * e.box.width
+                                   for e in square):
+            # "70mm square": both sides that long (a square stays one; a box becomes one; a picture keeps its shape)
+            return [[{"type": "resize", "id": i, "width": round(value, 3), "height": round(world_length(
+                layout, length, "y"), 3), "anchor": ways[i][min(k, len(ways[i]) - 1)], "keep_aspect": False}
+                for i in step.patients] for k in range(max(len(w) for w in ways.values()))]
         return [[{"type": "resize", "id": i, dim: round(value, 3), "anchor": ways[i][min(k, len(ways[i]) - 1)],
                   "keep_aspect": keep or not stretchable(layout.get(i))} for i in step.patients]
                 for k in range(max(len(w) for w in ways.values()))]

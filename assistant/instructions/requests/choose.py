@@ -448,8 +448,8 @@ def _labels(m: Mention, classes: dict[str, float], unknown: str | None, index: E
             and not {"url", "email"}.intersection(index.entry(eid).classes)]  # "eduroam logo": not by its web address
     if not said or len(said) != len(m.names) or unknown == "word":
         return set()  # (none; "the Guidelines word" is the text that says it)
-    if unknown:  # ("the Start w każdą... line": the text's own words, not a thing beside it)
-        return set() if any(unknown in index.entry(e).words for e in said) else set(said)
+    if unknown:  # ("the Start w każdą... line": the words a text opens with, not a thing beside it)
+        return set() if any(index.entry(e).words[:len(m.words)] == m.words for e in said) else set(said)
     if not classes:
         return set()
     head = max(classes, key=lambda c: classes[c])

@@ -256,6 +256,10 @@ def split_and(tokens: list[Token], index: ElementIndex) -> list[list[Token]]:
             return [left] + split_and(right, index)  # "… way too big - 75% and keep it in the corner": how much
         if li is None or ri is None:
             continue
+        if re.match(r"E\d+ (?:should |must |need to |needs to |have to |ought to )?(?:share|be level|line up|be "
+                    r"aligned|match)\b", rs) and re.fullmatch(r"E\d+(?: (?:at |in |on )?(?:the )?(?:top|bottom|left|"
+                                                             r"right|middle|center)(?: (?:left|right))?)?", ls):
+            continue  # "gvSIG logo bottom left and www.gvsig.com should share a vertical centre": the two share it
         # "align the title and the subtitle on the left" is one request about two elements
         relating = li.kind in _RELATING and not li.refs and rs.startswith("E") and right[0].text not in INTENT_WORDS
         if re.fullmatch(r"\w+ E\d+", ls) and ri.kind == "nudge" and rs.startswith("E") and \

@@ -21,6 +21,13 @@ _INSET = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:in |down |up 
                     r"canvas|slide|card|poster|flyer|banner|badge))?\b")
 
 
+#: "… so the last line sits 10 mm above the bottom of the page": that far in from the bottom (or top) edge.
+_ABOVE_EDGE = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>mm|cm|px|pt|in|%) (?:(?P<up>above) the (?:very )?bottom|"
+                         r"(?P<down>below) the (?:very )?top)(?: (?:edge|border|margin))?"
+                         r"(?: of the (?:page|canvas|slide|"
+                         r"card|poster|flyer|banner))?(?=$| [,.;]| and\b| so\b| please\b| pls\b)")
+
+
 #: "60px between it and the right side of the banner": a distance from a page edge said as a gap.
 _GAP_TO_EDGE = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:space|room|gap) )?between "
                           r"(?P<who>E\d+) and the (?:very )?(?P<e>left|right|top|bottom)(?: hand)? (?:edge|side|border)"
@@ -84,6 +91,12 @@ def inset(s: str) -> Intent | None:
         if length is not None:
             return Intent("edge", slots(s[:m.start()]),
                           params={"edge": m.group("e"), "inset": length, "measured": None})
+    m = _ABOVE_EDGE.search(s)
+    if m and slots(s[:m.start()]):  # "drop the footer links so the last line sits 10 mm above the bottom of the page"
+        length = am.first_length(f"{m.group('num')} {m.group('unit')}")
+        if length is not None:
+            return Intent("edge", slots(s[:m.start()]), params={"edge": "bottom" if m.group("up") else "top",
+                                                                 "inset": length, "measured": None})
     m = _INSET.search(s)
     if not m or not slots(s[:m.start()]) or re.search(r"\baway from\b", s):
         return None

@@ -75,6 +75,11 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
         if length is not None and length.unit != "%":
             last.intent.params["size"] = ("width" if size.group("d") == "wide" else "height", length)
             return True
+    if last is not None and last.kind == "place" and last.refs and re.fullmatch(
+            r"(?:(?:and|with|at|on|but|keep|keeping|please|pls) )*(?:the |a |its |their )?same "
+            r"(?:vertical |horizontal )?(?:centre|center|middle)(?: line)?(?: as (?:it|them))?(?: please| pls)?", said):
+        last.intent.params["centred"] = True  # "tuck it right after the quote, ~20px gap, same vertical centre"
+        return True
     if last is not None and last.kind == "nudge" and last.intent.params.get("moves") and re.fullmatch(
             r"(?:(?:and|so|just|i e|ie|ie\.|i\.e\.) )*(?:towards?|in towards|closer to|nearer to|away from|out from) "
             r"(?!\d)[^\d]+", said):

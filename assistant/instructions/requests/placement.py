@@ -651,12 +651,14 @@ def align(s: str) -> Intent | None:
                  r"be the same|are not level|do not match|are off)\b", s)
     if m and len(slots(m.group(2))) >= 2:  # "right edges of MultiROM and the tagline should match": level
         return Intent("align", slots(m.group(2)), params={"edge": m.group("e"), "page": False})
-    m = re.search(r"(" + E + r") and (" + E + r") (?:should |must |needs? to |have to |ought to )?"
-                  r"(?:share|have|sit on) (?:a |the same |one |a common )?(?:(?:vertical|horizontal) )?"
-                  r"(?:center|middle) ?line\b", s)
+    m = re.search(r"(" + E + r")(?: (?:at |in |on )?(?:the )?(?:top|bottom|left|right)(?: left| right)?)? and (" + E +
+                  r") (?:should |must |needs? to |have to |ought to )?"
+                  r"(?:share|have|sit on) (?:a |the same |one |a common )?(?P<axis>(?:vertical|horizontal) )?"
+                  r"(?:center|middle)(?P<line> ?line)?\b", s)
     if m:  # "the cc badge and R2/Entrance E should share a centre line": the first centred on the second, across
-        # the way they lie apart (side by side: one height)
-        return Intent("center", [int(m.group(1)[1:])], [int(m.group(2)[1:])], params={"axis": None})
+        # the way they lie apart (side by side: one height); "… share a vertical centre": their middles level
+        axis = {"vertical ": "y", "horizontal ": "x"}.get(m.group("axis") or "") if not m.group("line") else None
+        return Intent("center", [int(m.group(1)[1:])], [int(m.group(2)[1:])], params={"axis": axis})
     m = _MARGINS_EVEN.search(s)
     if m:  # "shift everything so the margins on the left and right match": the whole set centred on the page
         axis = "x" if (m.group("h") or m.group("h2")) else "y"
@@ -688,7 +690,10 @@ def align(s: str) -> Intent | None:
         refs = [int(ref.group(1)[1:])] if ref else []
         together = re.match(r"(?: (?:and|,) E\d+)+ together\b", s[ref.end():]) if ref else None
         refs += slots(together.group(0)) if together else []  # "… on the title + subtitle together": on both
-        if not refs and re.search(r"\b(?:on|with|to|against|relative to) (?:each other|one another)\b", s):
+        if not refs and (re.search(r"\b(?:on|with|to|against|relative to) (?:each other|one another)\b", s)
+                         or re.search(r"\bmatch (?:E\d+ )?(?:(?:vertical|horizontal) )?(?:center|centre|middle)s\b|"
+                                      r"\b(?:E\d+ )?(?:vertical |horizontal )?(?:center|centre|middle)s "
+                                      r"(?:should |must |need to )?match\b", s)):
             # "centre them vertically on each other": the one on the other, not the pair on the page
             return Intent("center", slots(s), params={"axis": axis, "mutual": True})
         between = re.search(r"\bbetween (" + E + r")(?: and (" + E + r"))?", s)

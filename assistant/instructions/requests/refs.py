@@ -334,10 +334,7 @@ def _part_hits(words: list[str], index: ElementIndex) -> list[tuple[str, str, fl
     owners = {eid for eid in hits if not any(a in hits for a in index.ancestors(eid))}
     if not owners or len(owners) > MAX_PART_HITS:
         return []
-    # ("the Start w każdą... line": the text that opens with them, more than one that says them further on)
-    opens = {eid for eid in hits if index.entry(eid).words[:n] == run}
-    lead = 1.0 if opens and len(opens) < len(hits) else 0.0
-    return [(eid, "part", STRENGTH["part"] + (lead if eid in opens else 0.0)) for eid in hits]
+    return [(eid, "part", STRENGTH["part"]) for eid in hits]
 
 
 def _numbered_siblings(tokens: list[Token], end: int, hits: list[tuple[str, str, float]],
@@ -699,7 +696,8 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
         m.pronoun, m.plural = "both", True
     if len(m.words) >= 2 and m.words[-1] in _VAGUE_HEADS and CLASS_WORDS.get(m.words[-2]) in _THING_CLASSES:
         m.words.pop()  # "the logo block top left": the logo, however much of it there is
-    if len(m.names) > 1 and (said := [fold(w) for w in m.words if w not in CLASS_WORDS]):
+    if len(m.names) > 1 and all(k == "part" and not index.entry(e).drawn for e, k, _s in m.names) and (
+            said := [fold(w) for w in m.words if w not in CLASS_WORDS]):
         # "the Start w każdą... line": of the texts its rare word names, the one that says the other words too
         m.names = [(e, k, s + (1.0 if all(w in index.entry(e).words for w in said) else 0.0)) for e, k, s in m.names]
     m.end = j

@@ -337,7 +337,8 @@ def held_tail(words: list[str]) -> int | None:
         return None
     return next((k for k in range(2, len(words) - 1) if HELD_EDGE.fullmatch(" ".join(words[k:])) and (
         # "20% bigger from the left edge" holds that side; "move it 20px from the left edge" says where it goes
-        words[k] not in ("from", "off") or _GROWS.intersection(words[:k]))), None)
+        words[k] not in ("from", "off") or _GROWS.intersection(words[:k])) and words[k - 1] not in (
+        "a", "an", "one", "same", "common", "share")), None)  # ("… should share a vertical centre": no held edge)
 
 
 def held_anchor(m: re.Match[str], current: str | None = None) -> str:

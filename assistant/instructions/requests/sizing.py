@@ -221,6 +221,8 @@ def resize(s: str) -> Intent | None:
                           am.Length(float(num), unit if unit in am.UNIT_PX or unit == "%" else "px"))
         if dim == "across":
             params["keep_aspect"] = True  # "the red circle, 320px across": its whole size, not its width alone
+        if dim == "square" or re.search(r"\bwide both ways\b", s):
+            params["square"] = True  # "make it 70mm square": that wide and that tall
     if side_to:
         unit = {"pixel": "px", "pixels": "px", "point": "pt", "points": "pt"}.get(side_to.group("unit"),
                                                                                 side_to.group("unit"))

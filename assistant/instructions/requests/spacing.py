@@ -281,12 +281,14 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     out: list[Actions] = []
     if wrong_side and _neighbours(layout, pid, rid, vertical) and _in_one_stack(layout, pid, rid, vertical):
         out.append([{"type": "swap", "ids": [pid, rid]}])
+    centred = step.intent.params.get("centred")  # ("…, same vertical centre": its middle level with the other's)
     if vertical:
         dy = (r.y2 + gap - p.y) if rel == "below" else (r.y - gap - p.y2)
-        dx = 0.0 if min(p.x2, r.x2) - max(p.x, r.x) > 0 else r.x - p.x
+        dx = r.cx - p.cx if centred else 0.0 if min(p.x2, r.x2) - max(p.x, r.x) > 0 else r.x - p.x
     else:
         dx = (r.x2 + gap - p.x) if rel == "right" else (r.x - gap - p.x2)
-        dy = 0.0 if min(p.y2, r.y2) - max(p.y, r.y) > 0 else r.y - p.y  # (on its line already: it stays on it)
+        # (on its line already: it stays on it)
+        dy = r.cy - p.cy if centred else 0.0 if min(p.y2, r.y2) - max(p.y, r.y) > 0 else r.y - p.y
     along = [i for i in [*block, *step.intent.params.get("with", [])] if i != pid and i != rid]
     out.append([{"type": "move", "ids": list(dict.fromkeys([pid, *along])), "dx": round(dx, 3), "dy": round(dy, 3)}])
     return out

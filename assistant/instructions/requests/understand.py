@@ -561,6 +561,9 @@ class _Reader:
             described = PLACE_AFTER.search(skel)
             if described and int(described.group(1)[1:]) in intent.refs:
                 place_says_which = "refs"  # "centred on the GeoNode logo bottom left": which logo, not where to go
+            elif described and intent.kind in ("center", "align") and int(described.group(1)[1:]) in intent.patients \
+                    and len(intent.patients) + len(intent.refs) > 1:
+                place_says_which = True  # "gvSIG logo bottom left and www.gvsig.com should share a vertical centre"
         if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b|"
                                                                         r"\buntil\b.*\bfits?\b|" + EVEN_SO, skel):
             intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes

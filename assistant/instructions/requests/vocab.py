@@ -130,7 +130,8 @@ POSITION_ADJECTIVES = {
 FUNCTION_WORDS = {
     "the", "a", "an", "to", "of", "in", "on", "at", "by", "for", "with", "from", "into", "onto", "and", "or",
     "but", "so", "then", "than", "as", "is", "are", "be", "been", "being", "was", "were", "it", "its", "this",
-    "that", "these", "those", "them", "they", "there", "here", "i", "we", "you", "me", "us", "my", "our", "your",
+    "that", "these", "those", "them", "they", "their", "theirs", "his", "her", "hers", "there", "here", "i", "we",
+    "you", "me", "us", "my", "our", "your",
     "please", "pls", "plz", "can", "could", "would", "will", "should", "shall", "must", "might", "may", "do",
     "does", "did", "done", "have", "has", "had", "just", "also", "too", "very", "really", "quite", "rather",
     "not", "no", "nor", "any", "some", "all", "each", "every", "both", "more", "less", "most", "least", "bit",

@@ -152,8 +152,9 @@ def _prepare(text: str) -> str:
     t = re.sub(r"\b(?:bits?|pieces?|chunks?|blocks?|snippets?|lumps?) of (?:text|copy|type|writing)\b", "texts", t,
                flags=re.I)
     t = re.sub(r"(?<=\w) (?:itself|themselves|himself|herself)\b", "", t, flags=re.I)
-    # "60px square": a size both ways (as wide, the height following), not a square shape
-    t = re.sub(r"\b(\d+(?:\.\d+)?) ?(px|pt|mm|cm)( square)\b(?! (?:shape|box|frame|block|panel|icon))", r"\1\2 wide",
+    # "60px square": a size both ways (as wide and as tall), not a square shape
+    t = re.sub(r"\b(\d+(?:\.\d+)?) ?(px|pt|mm|cm)( square)\b(?! (?:shape|box|frame|block|panel|icon))",
+               r"\1\2 wide both ways",
                t, flags=re.I)  # "the quote itself"
     # "tagline -15%", "logo +20 %": a signed share is a change of size by it
     t = re.sub(r"(?:(?<=\s)|^)([-+\u2212])\s?(\d+(?:[.,]\d+)?)\s?%",

@@ -1,0 +1,69 @@
+"""More requests on real files that were misheard: "match their vertical centres" after two were named, two that
+"should share a vertical centre" with a place that says which, "70mm square", "same vertical centre" after a
+place beside another, "10 mm above the bottom of the page" said after "so".
+
+Each case is a request a designer typed for one of the corpus's designs, checked on the boxes after the edit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.app.chat import ChatAssistant
+from assistant.geometry import Box
+from assistant.importer import import_svg
+from benchmarks.bench_requests import SHARED
+
+CORPUS = SHARED / "corpus"
+pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared (its corpus) is not here")
+
+
+def _do(name: str, request: str, tmp_path: Path) -> tuple[dict[str, Box], dict[str, Box], float, float]:
+    chat = ChatAssistant(import_svg(CORPUS / name), model=None, out_dir=tmp_path, preview=False)
+    layout = chat.document.layout
+    before = {e.id: e.box for e in layout}
+    reply = chat.handle(request)
+    assert reply.edited, reply.text
+    return before, {e.id: e.box for e in chat.document.layout}, layout.canvas.width, layout.canvas.height
+
+
+def _moved(b: dict[str, Box], a: dict[str, Box], *allowed: str) -> list[str]:
+    return [k for k in b if k in a and a[k] != b[k] and k not in allowed]
+
+
+def test_their_vertical_centres_are_those_of_the_two_named(tmp_path: Path) -> None:
+    b, a, *_ = _do("osgeo/geonode_a4.svg", "geonode.org at the bottom isn't level with the GeoNode logo next to it – "
+                   "match their vertical centres", tmp_path)
+    assert a["text147"].cy == pytest.approx(a["image3740"].cy, abs=2)
+    assert not _moved(b, a, "text147", "image3740")
+
+
+def test_two_that_should_share_a_vertical_centre_one_said_with_its_place(tmp_path: Path) -> None:
+    b, a, *_ = _do("osgeo/gvsig_a4.svg", "gvSIG logo bottom left and www.gvsig.com should share a vertical centre",
+                   tmp_path)
+    assert a["image362"].cy == pytest.approx(a["text350"].cy, abs=3)
+    assert not _moved(b, a, "image362", "text350")
+
+
+def test_a_size_square_is_both_sides(tmp_path: Path) -> None:
+    b, a, *_ = _do("real/rdmo_poster-a0.svg", "the RDMO badge top right is a bit chunky – make it 70mm square and "
+                   "keep its right edge where it is", tmp_path)
+    badge = a["la-unit-1"]
+    assert badge.width == pytest.approx(70, abs=4) and badge.height == pytest.approx(70, abs=4)
+    assert badge.x2 == pytest.approx(b["la-unit-1"].x2, abs=3)
+
+
+def test_the_same_vertical_centre_after_a_place_beside_another(tmp_path: Path) -> None:
+    b, a, *_ = _do("real/cbmm_poster.svg", "- Richard Feynman floats off on its own. tuck it right after the quote, "
+                   "~20px gap, same vertical centre", tmp_path)
+    assert 10 <= a["text6449"].x - a["text7433"].x2 <= 30
+    assert a["text6449"].cy == pytest.approx(a["text7433"].cy, abs=5)
+
+
+def test_a_distance_above_the_bottom_of_the_page_said_after_so(tmp_path: Path) -> None:
+    b, a, _w, h = _do("real/hunterosc_spring-into-code-flyer.svg", "drop the footer links so the last line sits 10 mm "
+                      "above the bottom of the page", tmp_path)
+    assert a["text1040"].y2 == pytest.approx(h - 10, abs=2)
+    assert a["text1040"].height == pytest.approx(b["text1040"].height, rel=0.1)
