@@ -1,6 +1,7 @@
 """More requests on real files that were misheard: "match their vertical centres" after two were named, two that
 "should share a vertical centre" with a place that says which, "70mm square", "same vertical centre" after a
-place beside another, "10 mm above the bottom of the page" said after "so".
+place beside another, "10 mm above the bottom of the page" said after "so", "the made with ♡ line", "about 60% of
+the band's width" after "bigger", "email address bottom left" where it is, "Commit C++ code".
 
 Each case is a request a designer typed for one of the corpus's designs, checked on the boxes after the edit.
 """
@@ -67,3 +68,31 @@ def test_a_distance_above_the_bottom_of_the_page_said_after_so(tmp_path: Path) -
                       "above the bottom of the page", tmp_path)
     assert a["text1040"].y2 == pytest.approx(h - 10, abs=2)
     assert a["text1040"].height == pytest.approx(b["text1040"].height, rel=0.1)
+
+
+def test_a_sign_in_a_line_names_the_text_that_has_it(tmp_path: Path) -> None:
+    b, a, w, h = _do("real/hunterosc_winter-bash.svg", "the little made with ♡ line - bottom centre please, inside "
+                     "the margin", tmp_path)
+    assert a["text5150"].cx == pytest.approx(w / 2, abs=2) and h - 20 <= a["text5150"].y2 <= h - 9.5
+    assert not _moved(b, a, "text5150")
+
+
+def test_a_share_of_another_width_said_after_bigger_is_how_big(tmp_path: Path) -> None:
+    b, a, *_ = _do("real/simplecert_certificate.svg", "CERTIFICATE should be much bigger, about 60% of the band's "
+                   "width, and still inside the band", tmp_path)
+    assert 140 <= a["label1"].width <= 160
+    assert a["label1"].y >= a["rect2"].y - 1 and a["label1"].y2 <= a["rect2"].y2 + 1
+
+
+def test_a_place_after_a_noun_keeps_the_one_already_there(tmp_path: Path) -> None:
+    b, a, *_ = _do("real/cesam_poster-template.svg", "email address bottom left isnt vertically centred in the blue "
+                   "footer strip, sort that out", tmp_path)
+    assert a["text162"].cy == pytest.approx(a["path144"].cy, abs=2)
+    assert a["text376"] == b["text376"]  # a body text further up on the left is not the address
+
+
+def test_a_sign_that_folds_to_a_letter_is_a_word_of_the_text(tmp_path: Path) -> None:
+    b, a, *_ = _do("real/rcukclouds_poster-a4.svg", "Commit C++ code collides w/ the researchers icon, shift it left "
+                   "about 5mm", tmp_path)
+    assert a["text21294"].x - b["text21294"].x == pytest.approx(-5, abs=1)
+    assert not _moved(b, a, "text21294")

@@ -28,7 +28,7 @@ from assistant.instructions.requests.colours import (
     word_family,
 )
 from assistant.instructions.requests.frame import Intent
-from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only
+from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only, sign_said, symbol_texts
 from assistant.instructions.requests.language import LANGUAGES, language_of
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import WEIGHT_WORDS, Mention, find_mentions
@@ -85,9 +85,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     if {"card", "banner"} & set(m.words) and any(word_family(w) is not None for w in m.words):
         # "the white card below", "the green banner": a panel of that colour on the page, not the page itself
         m = replace(m, words=["panel" if w in ("card", "banner") else w for w in m.words])
-    sign = _sign_said(m) if not m.quote and not m.names else None
+    sign = sign_said(m.words) if not m.quote and not m.names else None
     if sign is not None:
-        found = [eid for eid in _symbols(sign, index) if index.on_page(index.layout.get(eid))]
+        found = [eid for eid in symbol_texts(sign, index) if index.on_page(index.layout.get(eid))]
         # a sign and its copy (a shadow) the importer made one unit: the unit
         return {next((a for a in index.ancestors(eid) if a.startswith("la-unit") and all(
             d.id in found for d in index.layout.descendants_of(a) if d.kind == "text")), eid): STRENGTH["class"]
@@ -156,8 +156,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                 # (its signs too, where folding leaves several alike: "C++" is not "C" nor "C#")
                 exact = (entry.element.text or "").strip().lower() == m.quote.strip().lower()
                 s = STRENGTH["quote"] + 2 + (1.0 if exact else 0.0)
-            elif entry.texts and q and q in entry.texts[0]:
-                s = STRENGTH["quote"]
+            elif entry.texts and q and (q in entry.texts[0] if len(q) > 2 else q in entry.texts[0].split()):
+                s = STRENGTH["quote"]  # (a sign that folds to a letter or two, "C++", is a word of the text)
             else:
                 continue
             for target in [eid, *index.ancestors(eid)]:
@@ -165,11 +165,13 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
                     continue  # "the 'Overview' heading" is the heading; "the 'Overview' section" is all of it
                 scores[target] = max(scores.get(target, 0.0), s)
         if not scores:
-            # "centre 'Bronze Sponsor' under the lettering": words drawn as outlines, which the file names
+            # "centre 'Bronze Sponsor' under the lettering": words drawn as outlines, which the file names ("the
+            # made with ♡ line": a sign no word spells, in the text that has it)
             said = [squash(w) for w in q.split() if len(w) >= 3 and w not in FUNCTION_WORDS]
             for eid, entry in index.entries.items():
-                if entry.content and any(w in entry.keys for w in said):
-                    scores[eid] = STRENGTH["token"]
+                if entry.content and (any(w in entry.keys for w in said) or not q and entry.element.kind == "text"
+                                      and m.quote.strip() and m.quote.strip() in (entry.element.text or "")):
+                    scores[eid] = STRENGTH["token"] if q else STRENGTH["quote"]
     if classes and not names and not m.quote and not any(
             index.entry(i).classes.get(c, 0.0) > 0 for i in index.content_ids() + (
                 index.panel_ids() if "header" in classes else []) for c in classes):
@@ -283,7 +285,7 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         for eid in list(scores):
             if eid not in named and not (m.quote and scores[eid] >= STRENGTH["quote"]):
                 scores.pop(eid)
-    symbols = _symbols(unknown, index) if not m.quote else []
+    symbols = symbol_texts(unknown, index) if not m.quote else []
     if labels:
         # "the Thrust 1 picture", "the Feynman quote": the words are another element's, the nearest one is meant
         pool = list(scores) if classes else symbols or _unknown_pool(unknown, index)
@@ -368,31 +370,6 @@ def _id_as_class(m: Mention, index: ElementIndex) -> Mention:
     if not drop or len(drop) != len(m.names):
         return m
     return replace(m, names=[], words=[*m.words, squash(drop[0][0])])
-
-
-#: Names of signs set as text: "the asterisk" is a text that is one (or two glyphs with one).
-SYMBOL_NAMES = {"asterisk": "*\u2217\u2731", "star": "*\u2605\u2606\u2736", "ampersand": "&",
-                "dagger": "\u2020\u2021", "bullet": "\u2022\u25cf", "heart": "\u2665\u2661\u2764",
-                "arrow": "\u2190\u2191\u2192\u2193\u2794\u27a1", "tick": "\u2713\u2714",
-                "cross": "\u00d7\u2715\u2717\u2718", "question": "?\u00bf\u2753", "exclamation": "!\u00a1\u2757",
-                "hash": "#", "dollar": "$", "euro": "\u20ac", "copyright": "\u00a9"}
-
-
-def _sign_said(m: Mention) -> str | None:
-    """The sign a mention names, if it names one: "the big question mark" (not a brand mark), "the hash sign"."""
-    if len(m.words) >= 2 and m.words[-1] in ("mark", "marks", "sign", "signs", "symbol") and (
-            m.words[-2] in SYMBOL_NAMES):
-        return m.words[-2]
-    return None
-
-
-def _symbols(noun: str | None, index: ElementIndex) -> list[str]:
-    """The texts that are the sign ``noun`` names ("the asterisk next to edit"), when it names one."""
-    signs = SYMBOL_NAMES.get(noun or "")
-    if not signs:
-        return []
-    return [i for i in index.content_ids() if (e := index.layout.get(i)).kind == "text"
-            and glyph_only(e.text) and any(g in (e.text or "") for g in signs)]
 
 
 #: A picture of about a logo's size (its area within this ratio of the logo's, either way) may be a logo too.

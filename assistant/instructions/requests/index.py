@@ -440,4 +440,32 @@ def section_heading(layout: Layout, section: str) -> str | None:
     return min(kids, key=lambda c: (layout.get(c).box.y, kids.index(c)), default=None)
 
 
-__all__ = ["ElementIndex", "Entry", "STRENGTH", "content_classes", "section_heading"]
+#: Names of signs set as text: "the asterisk" is a text that is one (or two glyphs with one).
+SYMBOL_NAMES = {"asterisk": "*\u2217\u2731", "star": "*\u2605\u2606\u2736", "ampersand": "&",
+                "dagger": "\u2020\u2021", "bullet": "\u2022\u25cf", "heart": "\u2665\u2661\u2764",
+                "arrow": "\u2190\u2191\u2192\u2193\u2794\u27a1", "tick": "\u2713\u2714",
+                "cross": "\u00d7\u2715\u2717\u2718", "question": "?\u00bf\u2753", "exclamation": "!\u00a1\u2757",
+                "hash": "#", "dollar": "$", "euro": "\u20ac", "copyright": "\u00a9"}
+
+
+def sign_said(words: list[str]) -> str | None:
+    """The sign a mention's words name, if they name one.
+
+    "The big question mark" (not a brand mark), "the hash sign".
+    """
+    if len(words) >= 2 and words[-1] in ("mark", "marks", "sign", "signs", "symbol") and words[-2] in SYMBOL_NAMES:
+        return words[-2]
+    return None
+
+
+def symbol_texts(noun: str | None, index: ElementIndex) -> list[str]:
+    """The texts that are the sign ``noun`` names ("the asterisk next to edit"), when it names one."""
+    signs = SYMBOL_NAMES.get(noun or "")
+    if not signs:
+        return []
+    return [i for i in index.content_ids() if (e := index.layout.get(i)).kind == "text"
+            and glyph_only(e.text) and any(g in (e.text or "") for g in signs)]
+
+
+__all__ = ["ElementIndex", "Entry", "STRENGTH", "SYMBOL_NAMES", "content_classes", "section_heading", "sign_said",
+           "symbol_texts"]

@@ -507,6 +507,12 @@ def match(s: str) -> Intent | None:
         ref = int(m.group("e")[1:])
         return Intent("match", [n for n in slots(s) if n != ref], [ref], params={
             "dimension": {"width": "width", "height": "height"}.get(m.group("d"), "both"), "factor": share})
+    m = re.fullmatch(r"(?:(?:and|so|say|maybe|like|about|around|roughly|approx|~) )*(?P<n>\d+(?:\.\d+)?) (?:%|percent) "
+                     r"of (?P<e>E\d+)(?:'s)? (?P<d>width|height|size)(?: please| pls)?", s)
+    if m:  # "CERTIFICATE should be much bigger, about 60% of the band's width": that share of the other's width
+        return Intent("match", [], [int(m.group("e")[1:])], params={
+            "dimension": {"width": "width", "height": "height"}.get(m.group("d"), "both"),
+            "factor": float(m.group("n")) / 100})
     m = re.search(r"\b(?:be|is|are|exactly|just|precisely|make(?: " + E + r")?|to) the (?P<d>size|width|height) of "
                   r"(?P<e>" + E + r")", s)
     if m and [n for n in slots(s[:m.end("d")]) if n != int(m.group("e")[1:])]:  # "X should be exactly the size of Y"

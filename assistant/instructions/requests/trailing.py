@@ -44,8 +44,9 @@ def trailing_place(layout: Layout, index: ElementIndex, mentions: list[Mention],
         place = {"center": "middle"}.get(after.group(1), after.group(1))
         if after.group(2) and place in ("top", "bottom"):  # "the logo in the bottom left corner"
             place = f"{place}_{after.group(2)}"
-        if says_which == "refs" and found and len(in_part(found, place, layout)) == len(found):
-            continue  # the one found is there already
+        if says_which and found and len(in_part(found, place, layout)) == len(found) and (
+                says_which == "refs" or len(found) == 1 and not m.plural):
+            continue  # the one found is there already ("email address bottom left": the address, there)
         taken = {x for k, ids in resolved.items() if k != n for x in ids}  # what the clause's other nouns mean
         if elsewhere and not in_part(found, place, layout):
             kind = layout.get(found[0]).kind

@@ -188,7 +188,7 @@ class _Reader:
                 resolved: dict[int, list[str]]) -> list[str]:
         if m.pronoun:
             earlier = [n for n in sorted(resolved) if resolved[n] and not mentions[n].pronoun]
-            if earlier and m.pronoun in ("it", "its", "itself", "they", "them"):
+            if earlier and m.pronoun in ("it", "its", "itself", "they", "them", "their"):
                 return list(resolved[earlier[0]])  # "keep the photo where it is"
             if len(earlier) >= 2 and m.pronoun == "both":  # "'que es esta convocatoria' and 'Dirección 666' both sit …"
                 return list(dict.fromkeys(i for n in earlier for i in resolved[n]))
@@ -841,6 +841,10 @@ class _Reader:
             step.refs = list(last.refs)  # "tuck it right after the quote and centre it vertically on that line"
         if move_is_how(last, step, self.index.ancestors):
             self.steps.pop()  # "a bit more room above the road sign, drop it 3mm": the move is how
+        elif kind == "match" and step.intent.params.get("factor") and last is not None and last.kind == "resize" and \
+                last.patients == step.patients and not any(last.intent.params.get(k) for k in (
+                    "size", "factor", "percent", "fraction")):
+            self.steps.pop()  # "X should be much bigger, about 60% of the band's width": how much
         if self.pending is not None and step.intent.params.get("bound") and (not self.pending.intent.state or (
                 self.pending.kind in ("resize", "style") and not self.pending.intent.params.get("compare"))):
             # "footnote's tiny - 14px please, but keep it inside the panel": the problem (or the edit it became), then
