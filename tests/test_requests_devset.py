@@ -36,14 +36,14 @@ def test_the_held_out_requests() -> None:
 
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
-@pytest.mark.timeout(1500)  # 3286 turns, each edited file written and imported again: about ten minutes on 2 cores
+@pytest.mark.timeout(1800)  # 3606 turns, each edited file written and imported again: about ten minutes on 2 cores
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 43 (3286 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 47 (3606 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 3286
+    assert res["requests"] == 3606
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (2401 met and 359 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (2652 met and 378 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 2399, missed
-    assert res["wrong_edits"] <= 361
+    assert res["met"] >= 2650, missed
+    assert res["wrong_edits"] <= 380
     assert res["seconds"] < 1.5

@@ -174,6 +174,9 @@ def _match(step: Step, layout: Layout) -> list[Actions]:
         raise CannotPlan("as big as which element? Name it, e.g. 'as wide as the photo'")
     target = step.refs[0]
     dim = step.intent.params.get("dimension", "both")
+    if step.patients == [target] and step.intent.params.get("factor"):  # "…: 80% of its size": a share of itself
+        return _resize(Step(Intent("resize", [0], params={"percent": (100 * step.intent.params["factor"], True)}),
+                            step.patients, [], step.text), layout)
     if dim in ("width", "height") and len(step.refs) > 1 and len(step.patients) == 1:
         # "make it as wide as DConf + 2018 together": as wide as they reach together
         el, span = layout.get(step.patients[0]), Box.union_all([layout.get(r).box for r in step.refs])
