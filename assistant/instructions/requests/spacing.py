@@ -273,6 +273,9 @@ def place(step: Step, layout: Layout) -> list[Actions]:
                  "left": p.x2 <= r.x + 0.5}[rel]
     now = gap_between(p, r, "vertical" if vertical else "horizontal")
     loose = 1.5 if step.intent.params.get("tight") else 3.0  # ("tuck it right after the quote": close)
+    centred = step.intent.params.get("centred")  # ("…, same vertical centre": its middle level with the other's)
+    if centred:
+        satisfied = satisfied and abs(p.cx - r.cx if vertical else p.cy - r.cy) <= 0.5
     # (a gap said is met within a tenth of it: "10px under the title" where 6 px are is not there yet)
     if satisfied and (now <= loose * gap if said is None else abs(now - gap) <= min(
             0.005 * max(layout.canvas.width, layout.canvas.height), 0.1 * gap + 0.005 * layout.canvas.height)):
@@ -281,7 +284,6 @@ def place(step: Step, layout: Layout) -> list[Actions]:
     out: list[Actions] = []
     if wrong_side and _neighbours(layout, pid, rid, vertical) and _in_one_stack(layout, pid, rid, vertical):
         out.append([{"type": "swap", "ids": [pid, rid]}])
-    centred = step.intent.params.get("centred")  # ("…, same vertical centre": its middle level with the other's)
     if vertical:
         dy = (r.y2 + gap - p.y) if rel == "below" else (r.y - gap - p.y2)
         dx = r.cx - p.cx if centred else 0.0 if min(p.x2, r.x2) - max(p.x, r.x) > 0 else r.x - p.x
