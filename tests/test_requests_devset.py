@@ -42,8 +42,8 @@ def test_the_held_out_requests_on_real_files() -> None:
     res = evaluate_files(REAL_FILES)
     assert res["requests"] == 3606
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (2652 met and 378 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (2657 met and 379 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 2650, missed
-    assert res["wrong_edits"] <= 380
+    assert res["met"] >= 2655, missed
+    assert res["wrong_edits"] <= 381
     assert res["seconds"] < 1.5

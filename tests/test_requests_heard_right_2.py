@@ -1,7 +1,8 @@
 """More requests on real files that were misheard: "match their vertical centres" after two were named, two that
 "should share a vertical centre" with a place that says which, "70mm square", "same vertical centre" after a
 place beside another, "10 mm above the bottom of the page" said after "so", "the made with ♡ line", "about 60% of
-the band's width" after "bigger", "email address bottom left" where it is, "Commit C++ code".
+the band's width" after "bigger", "email address bottom left" where it is, "Commit C++ code", "the gvsig logo is
+floating at the bottom", "keep his feet where they are" beside the page's edge.
 
 Each case is a request a designer typed for one of the corpus's designs, checked on the boxes after the edit.
 """
@@ -96,3 +97,17 @@ def test_a_sign_that_folds_to_a_letter_is_a_word_of_the_text(tmp_path: Path) -> 
                    "about 5mm", tmp_path)
     assert a["text21294"].x - b["text21294"].x == pytest.approx(-5, abs=1)
     assert not _moved(b, a, "text21294")
+
+
+def test_where_a_thing_is_said_to_float_says_which_it_is(tmp_path: Path) -> None:
+    b, a, *_ = _do("osgeo/gvsig_a4.svg", "the gvsig logo is floating at the bottom, tuck it up to 10px under the "
+                   "Mobile text", tmp_path)
+    assert a["image362"].y < b["image362"].y  # the logo picture at the bottom, not the wordmark at the top
+    assert not _moved(b, a, "image362")
+
+
+def test_a_held_side_by_the_page_edge_holds_at_a_corner(tmp_path: Path) -> None:
+    b, a, *_ = _do("real/zestedecode_social-card.svg", "mascot could be 20% bigger, keep his feet where they are",
+                   tmp_path)
+    assert a["g7496-5"].height / b["g7496-5"].height == pytest.approx(1.2, abs=0.05)
+    assert a["g7496-5"].y2 == pytest.approx(b["g7496-5"].y2, abs=2)

@@ -802,7 +802,11 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
     if p.get("anchor"):  # "… 10 % smaller, keep the left edge put": about that side
         # "keep it centred": about its centre, else (where that leaves the page) about the middle of its top or
         # bottom edge, which keeps it centred across
-        anchors = [p["anchor"]] + (["top", "bottom"] if p["anchor"] == "center" else [])
+        # ("keep his feet where they are" beside the page's edge: the bottom held at a corner, where the middle of it
+        # would push it off the page)
+        anchors = [p["anchor"]] + (["top", "bottom"] if p["anchor"] == "center" else [
+            f"{p['anchor']}_left", f"{p['anchor']}_right"] if p["anchor"] in ("top", "bottom") else [
+            f"top_{p['anchor']}", f"bottom_{p['anchor']}"] if p["anchor"] in ("left", "right") else [])
         scales = [s] + ([t] if s > 1 and not (p.get("factor") or p.get("percent") or p.get("fraction")) and
                         1.02 < (t := min(_grow_room(layout, layout.get(i), p["anchor"]) for i in step.patients)) < s
                         else [])  # "make it bigger, left edge stays" beside the edge: as much bigger as fits
