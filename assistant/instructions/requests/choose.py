@@ -25,6 +25,7 @@ from assistant.instructions.requests.colours import (
     element_family,
     near_families,
     of_shade,
+    shade_said,
     word_family,
 )
 from assistant.instructions.requests.frame import Intent
@@ -617,7 +618,8 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
             if (rgb := hex_rgb(d.fill)) is not None):
         return {}  # (a teal one may still be called blue or green: only a colour far from all of them says so)
     found = kept or near or scores
-    shaded = {k: v for k, v in found.items() if any(of_shade(m.text, d) for d in _painted(k, index))}
+    shaded = {k: v for k, v in found.items() if any(of_shade(shade, d) for d in _painted(k, index))} if (
+        shade := shade_said(m.text)) else {}
     return shaded or found  # ("the pale blue box": of the blue ones, the light one)
 
 

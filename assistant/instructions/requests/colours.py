@@ -99,18 +99,23 @@ def element_families(e: Element) -> set[str]:
     return near_families(rgb) if rgb is not None else set()
 
 
-__all__ = ["family", "word_family", "element_family", "near_families", "element_families"]
-
-
 #: "pale blue", "dark green": the shade said before a colour word.
 _SHADE = re.compile(r"\b(?P<s>pale|light|pastel|soft|dark|deep)[ -]+[a-z]+")
 
 
-def of_shade(text: str, e: Element) -> bool | None:
-    """Whether ``e``'s fill is as light (or dark) as the shade ``text`` says before a colour; None if it says none."""
-    said, rgb = _SHADE.search(text), hex_rgb(e.fill)
-    if said is None or rgb is None:
-        return None
-    lightness = colorsys.rgb_to_hls(*rgb)[1]
-    return lightness >= 0.75 if said.group("s") in ("pale", "light", "pastel", "soft") else lightness <= 0.35
+def shade_said(text: str) -> str | None:
+    """"light" or "dark": the shade ``text`` says before a colour ("the pale blue box"), or None."""
+    said = _SHADE.search(text)
+    return None if said is None else "light" if said.group("s") in ("pale", "light", "pastel", "soft") else "dark"
 
+
+def of_shade(shade: str, e: Element) -> bool:
+    """Whether ``e``'s fill is as light (or as dark) as ``shade`` (see :func:`shade_said`)."""
+    rgb = hex_rgb(e.fill)
+    if rgb is None:
+        return False
+    lightness = colorsys.rgb_to_hls(*rgb)[1]
+    return lightness >= 0.75 if shade == "light" else lightness <= 0.35
+
+
+__all__ = ["family", "word_family", "element_family", "near_families", "element_families", "shade_said", "of_shade"]

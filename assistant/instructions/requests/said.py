@@ -392,8 +392,10 @@ NEITHER = re.compile(r"(?:neither|none)(?: of (?:E\d+|them|these|those))? (?:one
 
 #: Intents that a purpose clause ("so it …") may put in place of its main clause.
 GOALS = {"align", "center", "separate", "inside", "place", "match", "region", "edge", "fill", "gap"}
-PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right |(?:is |are )?(?:floating |hanging |"
-                         r"sitting |stuck )|floats |hangs )?(?:(?:down |up |over |out |way )?"
+#: How a thing is said to be where it is ("the logo is floating at the bottom"): the place says which one.
+LIES = r"(?:is |are )?(?:floating |hanging |sitting |stuck )|floats |hangs "
+PLACE_AFTER = re.compile(r"(E\d+) (?:that is |which is |sitting |placed |right |" + LIES + r")?"
+                         r"(?:(?:down |up |over |out |way )?"
                          r"(?:at|on|in) the (?:very |far )?|"
                          r"(?=(?:top|bottom) (?:left|right)\b))(?:top|bottom|left|right|middle|center)"
                          r"(?: (?:left|right)(?: hand)?(?: corner)?| (?:row|line|part|area|strip|column))?"

@@ -10,6 +10,7 @@ from assistant.instructions.requests.choose import describe, extreme, in_part, p
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.nearby import toward
 from assistant.instructions.requests.refs import Mention
+from assistant.instructions.requests.said import LIES
 from assistant.instructions.requests.sets import wordless_picture
 from assistant.instructions.requests.vocab import CLASS_WORDS
 
@@ -33,8 +34,7 @@ def trailing_place(layout: Layout, index: ElementIndex, mentions: list[Mention],
         corner_end = r"\b" if says_which else " "  # ("… the logo bottom left" ends the clause: a place, said which)
         # ("swap the ACM logo and the OSC badge in the top row": a row both are in says which of both)
         both = r"and E\d+ (?=in the (?:top|bottom|middle|left|right) (?:row|column|line)\b)"
-        after = re.search(rf"\bE{n} (?:{both})?(?:that is |which is |that are |which are |sitting |placed |"
-                          r"(?:is |are )?(?:floating |hanging |sitting |stuck )|floats |hangs )?"
+        after = re.search(rf"\bE{n} (?:{both})?(?:that is |which is |that are |which are |sitting |placed |{LIES})?"
                           r"(?:(?:between|next to|beside|by|near|under|above|below|over|of|from) E\d+ "
                           r"(?:and E\d+ )?)?"
                           r"(?:(?:at|on|in) (?:the )?(?:very |far )?|(?=(?:top|bottom) (?:left|right)"
