@@ -55,8 +55,8 @@ HELDOUT = ROOT / "tests" / "data" / "requests_heldout"
 
 
 def real_files() -> list[Path]:
-    """Batches 3 to 47 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zu.tsv``): real files."""
-    batches = [*"cdefghijklmnopqrstuvwxyz", *(f"z{c}" for c in "abcdefghijklmnopqrstu")]
+    """Batches 3 to 49 of the held-out set (``*_c.tsv`` … ``*_z.tsv``, ``*_za.tsv`` … ``*_zw.tsv``): real files."""
+    batches = [*"cdefghijklmnopqrstuvwxyz", *(f"z{c}" for c in "abcdefghijklmnopqrstuvw")]
     return [p for batch in batches for p in sorted(HELDOUT.glob(f"*_{batch}.tsv"))]
 
 
@@ -317,6 +317,8 @@ _LATER = {
     "zs": (45, "eight more real files, a forty-third writer"),
     "zt": (46, "eight real files used least, a forty-fourth writer"),
     "zu": (47, "eight more real files, a forty-fifth writer"),
+    "zv": (48, "eight real files used least, a forty-sixth writer"),
+    "zw": (49, "eight more real files, a forty-seventh writer"),
 }
 
 

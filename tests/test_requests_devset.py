@@ -36,14 +36,14 @@ def test_the_held_out_requests() -> None:
 
 
 @pytest.mark.skipif(not DEV.is_dir(), reason="../shared (its corpus) is not here")
-@pytest.mark.timeout(1800)  # 3606 turns, each edited file written and imported again: about ten minutes on 2 cores
+@pytest.mark.timeout(1800)  # 3766 turns, each edited file written and imported again: about ten minutes on 2 cores
 def test_the_held_out_requests_on_real_files() -> None:
-    """The numbers reached on batches 3 to 47 (3606 requests): below the issue's 85 %, kept from falling back."""
+    """The numbers reached on batches 3 to 49 (3766 requests): below the issue's 85 %, kept from falling back."""
     res = evaluate_files(REAL_FILES)
-    assert res["requests"] == 3606
+    assert res["requests"] == 3766
     missed = [r["request"] for r in res["rows"] if not r["met"]]
-    # (2657 met and 379 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
+    # (2831 met and 386 wrong when measured; a request the rules cannot read goes to the bundled model, whose sampled
     # answers may differ from run to run: a margin of two)
-    assert res["met"] >= 2655, missed
-    assert res["wrong_edits"] <= 381
+    assert res["met"] >= 2829, missed
+    assert res["wrong_edits"] <= 388
     assert res["seconds"] < 1.5

@@ -12,27 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from requests_support import NEEDS_CORPUS
+from requests_support import do_request as _do
+from requests_support import moved as _moved
 
-from assistant.app.chat import ChatAssistant
-from assistant.geometry import Box
-from assistant.importer import import_svg
-from benchmarks.bench_requests import SHARED
-
-CORPUS = SHARED / "corpus"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared (its corpus) is not here")
-
-
-def _do(name: str, request: str, tmp_path: Path) -> tuple[dict[str, Box], dict[str, Box], float, float]:
-    chat = ChatAssistant(import_svg(CORPUS / name), model=None, out_dir=tmp_path, preview=False)
-    layout = chat.document.layout
-    before = {e.id: e.box for e in layout}
-    reply = chat.handle(request)
-    assert reply.edited, reply.text
-    return before, {e.id: e.box for e in chat.document.layout}, layout.canvas.width, layout.canvas.height
-
-
-def _moved(b: dict[str, Box], a: dict[str, Box], *allowed: str) -> list[str]:
-    return [k for k in b if k in a and a[k] != b[k] and k not in allowed]
+pytestmark = NEEDS_CORPUS
 
 
 def test_their_vertical_centres_are_those_of_the_two_named(tmp_path: Path) -> None:

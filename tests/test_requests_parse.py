@@ -85,11 +85,19 @@ def test_the_size_of_another_is_a_match(skel: str, kind: str, dimension: str | N
 
 
 @pytest.mark.parametrize("text,world", [("12 px", 12.0), ("9 pt", 12.0), ("5 mm", 5 * 96 / 25.4),
-                                        ("1 cm", 96 / 2.54), ("0.5 in", 48.0), ("10 %", 42.0)])
+                                        ("1 cm", 96 / 2.54), ("0.5 in", 48.0), ("10 %", 128.0)])
 def test_lengths_convert_to_world_units(text: str, world: float) -> None:
-    layout = import_svg(EXAMPLES / "flyer.svg").layout
+    layout = import_svg(EXAMPLES / "slide.svg").layout
     length = first_length(text)
     assert isinstance(length, Length) and to_world(length, layout.canvas, "x") == pytest.approx(world)
+
+
+@pytest.mark.parametrize("name", ["flyer.svg", "editorial_cover.svg"])
+def test_points_on_a_page_drawn_in_points_are_units(name: str) -> None:
+    # an A5 flyer 420 × 595 and a US letter cover 612 × 792: paper sizes in points, whose type reads "9" for 9pt
+    layout = import_svg(EXAMPLES / name).layout
+    assert to_world(Length(9.0, "pt"), layout.canvas, "x") == pytest.approx(9.0)
+    assert to_world(Length(12.0, "px"), layout.canvas, "x") == pytest.approx(12.0)
 
 
 def test_fold_and_squash_compare_names_loosely() -> None:

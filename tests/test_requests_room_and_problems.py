@@ -10,22 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from requests_support import NEEDS_CORPUS
+from requests_support import do_request as _do
 
-from assistant.app.chat import ChatAssistant
-from assistant.importer import import_svg
-from benchmarks.bench_requests import SHARED
-
-CORPUS = SHARED / "corpus"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared (its corpus) is not here")
-
-
-def _do(name: str, request: str, tmp_path: Path) -> tuple[dict, dict, float, float]:
-    chat = ChatAssistant(import_svg(CORPUS / name), model=None, out_dir=tmp_path, preview=False)
-    layout = chat.document.layout
-    before = {e.id: e.box for e in layout}
-    reply = chat.handle(request)
-    assert reply.edited, reply.text
-    return before, {e.id: e.box for e in chat.document.layout}, layout.canvas.width, layout.canvas.height
+pytestmark = NEEDS_CORPUS
 
 
 def test_a_line_wider_than_the_page_shrinks_across_its_own_middle(tmp_path: Path) -> None:

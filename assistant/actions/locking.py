@@ -18,7 +18,7 @@ from lxml import etree
 from assistant.actions.engine import EditContext
 from assistant.actions.schema import SetLocked
 from assistant.actions.validate import locked_reason
-from assistant.document import Document
+from assistant.document import Document, Element
 from assistant.errors import InvalidAction
 from assistant.svg.tree import SODIPODI_NS
 
@@ -31,14 +31,32 @@ def _truthy(value: str | None) -> bool:
 
 
 def _locked_group(ctx: EditContext, element_id: str) -> str | None:
-    """The locked group around the element, if one keeps it locked."""
+    """The locked group around the element, if one keeps it locked.
+
+    A group the importer made is locked only because all its members are: it holds no lock of its own.
+    """
     g = ctx.el(element_id).group
     while g is not None:
         ge = ctx.el(g)
-        if ge.locked:
+        if ge.locked and not made_up(ge):
             return g
         g = ge.group
     return None
+
+
+def made_up(el: Element) -> bool:
+    """Whether ``el`` is a group the importer made (a section, a lock-up): it draws no node of its own."""
+    return el.kind == "group" and not el.nodes
+
+
+def _relock_made_up(ctx: EditContext, element_id: str) -> None:
+    """The groups the importer made round ``element_id``, locked exactly when all their members are."""
+    g = ctx.el(element_id).group
+    while g is not None:
+        ge = ctx.el(g)
+        if made_up(ge) and ge.locked != (locked := all(ctx.el(c).locked for c in ge.children)):
+            ctx.update(ge.model_copy(update={"locked": locked}))
+        g = ge.group
 
 
 #: What a moved lock is put on: the nodes that draw (not a title, a description or definitions).
@@ -84,7 +102,7 @@ def locked_in_file(doc: Document, element_id: str) -> str | None:
     target = element_id
     g = layout.get(element_id).group
     while g is not None:
-        if layout.get(g).locked:
+        if layout.get(g).locked and not made_up(layout.get(g)):
             target = g
         g = layout.get(g).group
     ctx = EditContext(doc)
@@ -123,3 +141,4 @@ def apply_set_locked(ctx: EditContext, a: SetLocked) -> None:
             el = ctx.el(i)
             if el.locked != a.locked:
                 ctx.update(el.model_copy(update={"locked": a.locked}))
+        _relock_made_up(ctx, element_id)

@@ -100,10 +100,24 @@ def to_world(length: Length, canvas: Canvas, axis: str = "x") -> float:
     """``length`` in world units; a percentage is a share of the canvas width (``x``) or height (``y``)."""
     if length.unit == "%":
         return length.value / 100.0 * (canvas.width if axis == "x" else canvas.height)
-    if length.unit in WORLD_UNITS:
+    if length.unit in WORLD_UNITS or length.unit == "pt" and points_page(canvas):
         return length.value
     px = length.px() or 0.0
     return px / canvas.px_per_unit if canvas.px_per_unit else px
+
+
+#: Paper sizes in points (A3, A4, A5, US letter): a page drawn at these sizes is measured in points.
+_POINT_PAGES = ((842, 1191), (595, 842), (420, 595), (612, 792))
+
+
+def points_page(canvas: Canvas) -> bool:
+    """Whether the page is a paper size drawn in points, one unit a point, whatever unit the file says.
+
+    An A4 page 595 × 842 units wide (an export from a tool that measures in points) shows its type as "14" where
+    14pt is meant, and its gaps likewise: a length said in points is that many units.
+    """
+    w, h = sorted((canvas.width, canvas.height))
+    return canvas.px_per_unit == 1 and any(abs(w - a) <= 1.5 and abs(h - b) <= 1.5 for a, b in _POINT_PAGES)
 
 
 def fraction(skel: str) -> float | None:

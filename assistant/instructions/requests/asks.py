@@ -35,7 +35,8 @@ def check_ambiguous(layout: Layout, intent: Intent, mentions: list[Mention], res
     for n in intent.patients + ([] if intent.params.get("compare") else intent.refs):
         m = mentions[n] if n < len(mentions) else None
         ids = resolved.get(n, [])
-        if m is not None and m.pronoun in SINGULAR and len(ids) > 1 and not several_before(n, mentions) \
+        if m is not None and m.pronoun in SINGULAR and len(ids) > 1 and intent.kind != "swap" and not several_before(
+                n, mentions) \
                 and not copies(ids, layout) and set(ids) != set(whole):
             # "move the ACM logo left so its left edge …": "its" is one element, and which one is not known
             listing = "; ".join(describe(layout, i) for i in ids[:6])

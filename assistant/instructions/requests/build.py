@@ -22,6 +22,7 @@ from assistant.instructions.requests.frame import Intent
 from assistant.instructions.requests.index import section_heading
 from assistant.instructions.requests.plan import (
     GROWING_STRETCHES,
+    MOVES,
     Actions,
     CannotPlan,
     Step,
@@ -36,6 +37,7 @@ from assistant.instructions.requests.plan import (
     text_ids,
     typical_gap,
     widest_split,
+    with_icons,
     world_length,
 )
 from assistant.instructions.requests.scope import copies
@@ -165,7 +167,8 @@ def _inside(step: Step, layout: Layout) -> list[Actions]:
     # width": between its sides)
     within = [fixes.on_axis(layout.get(r).box, p.get("axis"), layout.canvas.box) for r in step.refs
               if r not in step.patients and p.get("bound")]
-    return [fixes.inside(layout, step.patients, Box.union_all(within) if within else None)]
+    return [fixes.inside(layout, step.patients, Box.union_all(within) if within else None,
+                         shrink=not p.get("keep_size"))]
 
 
 def _match(step: Step, layout: Layout) -> list[Actions]:
@@ -346,6 +349,11 @@ def _midway(step: Step, layout: Layout, axis: str | None) -> Actions:
     """
     boxes = [layout.get(r).box for r in step.refs]
     block = Box.union_all([layout.get(i).box for i in step.patients])
+    splits = [(split, a) for a in ("x", "y") if axis in (None, a) and len(step.refs) > 2 and (
+        split := widest_split(layout, step.refs, a)) and split[0] > 0]
+    if splits:  # "halfway between the name and the icons": between the two sets the references make
+        (_gap, before, after), axis = max(splits, key=lambda s: s[0][0])
+        boxes = [Box.union_all([layout.get(i).box for i in part]) for part in (before, after)]
     if axis not in ("x", "y"):
         axis = "y" if apart_axis(boxes[0], boxes[-1]) == "vertical" else "x"
     if axis == "y":
@@ -469,7 +477,7 @@ def _align(step: Step, layout: Layout) -> list[Actions]:
             if len(patients) == 1 else _column(layout, refs, edge, patients)
         return [[{"type": "align", "ids": patients, "edge": edge, "to": "element", "target_id": target}]]
     if p.get("page"):
-        return [[{"type": "align", "ids": patients, "edge": edge, "to": "margins"}]]
+        return [[{"type": "align", "ids": patients, "edge": edge, "to": _page_or_margins(step.text)}]]
     if step.intent.refs and len(patients) == 1 and not step.refs_are_others and re.search(
             r"\b(?:with|to|where) (?:the|a|an) \w+", step.text):
         # "… lines up with the top of the girl's head", where that names only what moves: with what is not known
@@ -558,6 +566,16 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
         dx = {"left": page.x + d - b.x, "right": page.x2 - d - b.x2}.get(p["edge"], 0.0)
         dy = {"top": page.y + d - b.y, "bottom": page.y2 - d - b.y2}.get(p["edge"], 0.0)
         return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
+    if p.get("even_inset") is not None:  # "… into the top left corner, same gap on the left as at the top"
+        page, safe = layout.canvas.page_box(layout.get(step.patients[0]).page), layout.canvas.safe_box
+        margins = {"left": safe.x - page.x, "right": page.x2 - safe.x2, "top": safe.y - page.y,
+                   "bottom": page.y2 - safe.y2}
+        sides = p["edge"].split("_")
+        d = margins.get(p["even_inset"]) or min(margins[s] for s in sides)
+        b = Box.union_all([layout.get(i).box for i in step.patients])
+        dx = page.x + d - b.x if "left" in sides else page.x2 - d - b.x2 if "right" in sides else 0.0
+        dy = page.y + d - b.y if "top" in sides else page.y2 - d - b.y2 if "bottom" in sides else 0.0
+        return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
     if p.get("inset") is not None:  # "… so the wordmark ends 7px from the right edge": measured, then all moved
         within = layout.get(step.refs[-1]).box if p.get("within") and step.refs else None
         refs = step.refs[:-1] if within is not None else step.refs
@@ -594,7 +612,19 @@ def _edge(step: Step, layout: Layout) -> list[Actions]:
         dx = {"left": safe.x - b.x, "right": safe.x2 - b.x2}.get(p["edge"], 0.0)
         dy = {"top": safe.y - b.y, "bottom": safe.y2 - b.y2}.get(p["edge"], 0.0)
         return [[{"type": "move", "ids": step.patients, "dx": round(dx, 3), "dy": round(dy, 3)}]]
-    return [[{"type": "align", "ids": step.patients, "edge": p["edge"], "to": "margins"}]]
+    return [[{"type": "align", "ids": step.patients, "edge": p["edge"], "to": _page_or_margins(step.text)}]]
+
+
+#: "flush against the right edge", "touching the top of the page": the page's very edge, not its margin.
+_FLUSH = re.compile(r"\b(?:put|move|push|shove|place|set|slide|drag|bring|snap|butt|take|stick|jam|nudge)\b"
+                    r"(?:(?! (?:is|are|was|looks|feels|seems) )[^,;])*?\b(?:against|touching|kissing|bleeding off|"
+                    r"bleed off|flush (?:with|to|against|on)) (?:the )?"
+                    r"(?:very )?(?:left|right|top|bottom)(?: hand)? (?:edge|side)\b")
+
+
+def _page_or_margins(text: str) -> str:
+    """Where a side said of the page puts an element: against the page's edge when the words say so, else its margin."""
+    return "canvas" if _FLUSH.search(text) else "margins"
 
 
 _VECTORS = {"up": (0, -1), "upward": (0, -1), "higher": (0, -1), "down": (0, 1), "downward": (0, 1),
@@ -748,7 +778,8 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                   "keep_aspect": keep or not stretchable(layout.get(i))} for i in step.patients]
                 for k in range(max(len(w) for w in ways.values()))]
     if (clear := CLEAR_SAID.search(step.text)) and len(step.patients) == 1 and (
-            (room := p.get("clear_room") or am.first_length(clear.group("len") or clear.group("len2"))) is not None and
+            (room := p.get("clear_room") or am.first_length(clear.group("len") or clear.group("len2") or clear.group(
+                "len3") or "")) is not None and
             (out := narrowing.clear_of_said(layout, step, room))):
         return out
     if p.get("clear") and len(step.patients) == 1 and (
@@ -812,15 +843,24 @@ def _resize(step: Step, layout: Layout) -> list[Actions]:
                         else [])  # "make it bigger, left edge stays" beside the edge: as much bigger as fits
         return [[{"type": "resize", "id": i, "scale": round(k, 4), "anchor": a} for i in step.patients]
                 for k in scales for a in anchors]
+    if p.get("fit") and p.get("inset") and step.refs and step.refs[0] not in step.patients and len(step.patients) == 1:
+        if (fitted := fixes.fit_inset(layout, step.patients[0], layout.get(step.refs[0]).box, p["inset"])) is None:
+            raise CannotPlan(f"{step.patients[0]} cannot fit inside {step.refs[0]} with that much room round it")
+        return [fitted]
     if p.get("fit") and s < 1 and step.intent.refs and step.refs and step.refs[0] not in step.patients:
-        # "shrink it so it fits within the screenshot's width": as narrow as that, and set within it
+        # "shrink it so it fits within the screenshot's width": as narrow as that, and set within it (and within the
+        # page, where a bar runs off it)
         ref = layout.get(step.refs[0]).box
+        ref = ref.intersection(layout.canvas.page_box(layout.get(step.refs[0]).page)) or ref
         starts = [layout.get(i).box.x for i in step.patients]
+        said = any(p.get(k) for k in ("factor", "percent", "fraction", "size"))
         if all(ref.x - 0.005 * ref.width <= x < ref.x + 0.5 * ref.width for x in starts):
             # "… runs off the right, shrink it so it fits in the band": its left edge stays, the same margin right
+            # (as much smaller as that takes, where no amount is said)
             inset = max(max(x - ref.x for x in starts), 0.01 * ref.width)
-            s = min([s] + [(ref.x2 - inset - layout.get(i).box.x) / layout.get(i).box.width
-                           for i in step.patients if layout.get(i).box.width > 0])
+            fits = min([(ref.x2 - inset - layout.get(i).box.x) / layout.get(i).box.width
+                        for i in step.patients if layout.get(i).box.width > 0] or [s])
+            s = min(s, fits) if said or fits >= 1 else fits
             return [scale_alternatives(layout, step.patients, max(s, 0.1))[0]]
         room = ref.width * 0.98
         s = min([s] + [room / layout.get(i).box.width for i in step.patients if layout.get(i).box.width > 0])
@@ -943,6 +983,9 @@ def plan_step(step: Step, layout: Layout) -> list[Actions]:
     builder = BUILDERS.get(step.kind)
     if builder is None:
         raise CannotPlan(f"I understood '{step.text}' but cannot do that kind of edit")
+    if step.kind in MOVES and (items := with_icons(layout, step.patients)) != step.patients:
+        # "move the contact details 2mm right": the lines with the icons set beside them, as a bullet with its line
+        step = Step(step.intent, items, [r for r in step.refs if r not in items], step.text, step.refs_are_others)
     return builder(step, layout)
 
 

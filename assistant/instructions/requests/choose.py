@@ -19,7 +19,6 @@ from dataclasses import replace
 
 from assistant.document import Element, Layout, hex_rgb
 from assistant.geometry import Box
-from assistant.instructions.requests import fixes
 from assistant.instructions.requests.colours import (
     element_families,
     element_family,
@@ -28,12 +27,17 @@ from assistant.instructions.requests.colours import (
     shade_said,
     word_family,
 )
-from assistant.instructions.requests.frame import Intent
-from assistant.instructions.requests.index import STRENGTH, ElementIndex, glyph_only, sign_said, symbol_texts
+from assistant.instructions.requests.index import (
+    STRENGTH,
+    ElementIndex,
+    glyph_only,
+    section_heading,
+    sign_said,
+    symbol_texts,
+)
 from assistant.instructions.requests.language import LANGUAGES, language_of
-from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.refs import WEIGHT_WORDS, Mention, find_mentions
-from assistant.instructions.requests.seen import by_look, seen_families
+from assistant.instructions.requests.seen import by_look, seen_families, seen_shade
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
     EDGE_WORDS,
@@ -83,6 +87,18 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
     """Each element's score for mention ``m`` (only elements with a positive score)."""
     scores: dict[str, float] = {}
     m = _id_as_class(m, index)
+    if _SECTION_HEADS.search(m.text) and not m.quote and (heads := [h for s in index.entries if s.startswith(
+            _SECTION) and (h := section_heading(index.layout, s)) is not None and h in index.entries]):
+        # "the green section headings": the headings of the sections (not the sections, nor the page's title)
+        inner = score_mention(replace(m, names=[], words=[w for w in m.words if w != "section"],
+                                      text=re.sub(r"\bsections? ", "", m.text)), index)
+        return {h: inner[h] + 1.0 for h in heads if inner.get(h, 0.0) > 0} or dict.fromkeys(heads, STRENGTH["class"])
+    if len(m.words) >= 2 and m.words[-1] in _HOLDERS and CLASS_WORDS.get(m.words[-2]) in _HELD and not (
+            m.names or m.quote) and (inner := score_mention(replace(m, words=m.words[:-1]), index)):
+        # "the QR box", "the logo block": the picture, with the frame drawn round it where there is one ("the code
+        # window": the frame the code is set in)
+        top = max(inner.values())
+        return {_frame_of(i, index): s for i, s in inner.items() if s >= top - 0.5}
     if {"card", "banner"} & set(m.words) and any(word_family(w) is not None for w in m.words):
         # "the white card below", "the green banner": a panel of that colour on the page, not the page itself
         m = replace(m, words=["panel" if w in ("card", "banner") else w for w in m.words])
@@ -113,6 +129,8 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         classes.pop("qr")  # "the code in violet" on a page with no QR code: code set as text
         heads = [h for h in heads if h != "qr"]
         unknown = "code"
+        if any(index.entry(i).classes.get("code", 0.0) > 0 for i in index.content_ids()):
+            classes["code"], heads = 1.0, [*heads, "code"]  # ("the pseudo-code": the text that reads as code)
     labels = _labels(m, classes, unknown, index)
     head = max(classes, key=lambda c: classes[c]) if classes else None
     # words of a text said with a noun for another kind name that text's neighbour (a label) or nothing
@@ -227,6 +245,9 @@ def score_mention(m: Mention, index: ElementIndex) -> dict[str, float]:
         # "the address lines": of the texts, those that say where ("Building 52, 1st floor"); "the degree text":
         # the one that gives a degree ("MS Software Engineering"); "the list text": the one set as a list ("- …")
         holding = [eid for eid in scores if index.entry(eid).classes.get(said, 0.0)]
+        if said == "address" and not holding:  # "the address line" where no text gives a street: where to write
+            holding = [eid for eid in scores if {"email", "phone"} & index.entry(eid).classes.keys()]
+            said = "contact" if holding else said
         for eid in scores:
             if not any(eid in index.ancestors(i) for i in holding):
                 scores[eid] += 1.5 * index.entry(eid).classes.get(said, 0.0)
@@ -350,7 +371,43 @@ def _tile_under(names: list[tuple[str, str, float]], m: Mention, index: ElementI
 def _says_section(m: Mention) -> bool:
     """Whether the mention says a section ("the Software section"; the last word may also be read as an id's)."""
     last = m.text.lower().split()[-1:] if m.text else []
+    if m.words and m.words[-1] not in _SECTION_WORDS and CLASS_WORDS.get(m.words[-1]) in ("heading", "title"):
+        return False  # "the section headings": the headings
     return bool(_SECTION_WORDS.intersection(m.words) or _SECTION_WORDS.intersection(last))
+
+
+#: "The section headings": the headings of the sections.
+_SECTION_HEADS = re.compile(r"\bsections? (?:headings?|titles?|headers?|headlines?|heads?)\b")
+#: Nouns for what holds a picture ("the QR box"), and the kinds of picture said before them.
+_HOLDERS = frozenset({"box", "block", "frame", "panel", "area", "window"})
+_HELD = frozenset({"qr", "image", "logo", "badge"})
+
+
+def _frame_of(picture: str, index: ElementIndex) -> str:
+    """The group of ``picture`` and a frame drawn round it, or the shape drawn round it; else ``picture`` itself."""
+    if (up := index.ancestors(picture)[:1]) and _frames(up[0], picture, index):
+        return up[0]
+    b = index.layout.get(picture).box
+    own = {d.id for d in index.layout.descendants_of(picture)} | {picture}
+    around = [e for e in index.layout.elements if e.kind == "shape" and e.id not in own and b.area > 0 and (
+        b.area <= e.box.area <= FRAMED * b.area) and (over := e.box.intersection(b)) is not None and (
+        over.area >= FRAME_HOLDS * b.area) and index.on_page(e)]
+    return max(around, key=lambda e: e.box.area).id if around else picture
+
+
+#: Least share of a picture's box a shape drawn round it covers (the code may poke out of its window a little).
+FRAME_HOLDS = 0.8
+
+
+def _frames(group: str, picture: str, index: ElementIndex) -> bool:
+    """Whether ``group`` is ``picture`` with a frame drawn round it: no text in it, and not much larger."""
+    g = index.layout.get(group)
+    return g.kind == "group" and not any(d.kind == "text" for d in index.layout.descendants_of(group)) and (
+        g.box.area <= FRAMED * max(index.layout.get(picture).box.area, 1e-9))
+
+
+#: The most a frame's box may be, as a multiple of the area of the picture in it.
+FRAMED = 2.5
 
 
 def _id_as_class(m: Mention, index: ElementIndex) -> Mention:
@@ -603,6 +660,16 @@ def _by_colour(m: Mention, scores: dict[str, float], index: ElementIndex,
     """
     quoted = {w for e in said_by if e in index.entries for w in index.entry(e).words}
     wanted = _colours_said(m, quoted)
+    if not wanted and scores and (shade := shade_said(m.text)) and re.search(r"\b(?:pale|dark) [a-z]", m.text):
+        # "the dark background": of the grounds, those painted dark
+        dark = [k for k in scores if any(of_shade(shade, d) for d in _painted(k, index))]
+        dark += seen_shade([k for k in scores if _colour_of(k, index) is None], index, shade)
+        kept = {k: v for k, v in scores.items() if k in dark} or scores
+        ranked = sorted(kept, key=lambda e: (kept[e], index.layout.get(e).box.area), reverse=True)
+        if "background" in m.words and len(ranked) > 1 and index.layout.get(ranked[0]).box.area >= 1.2 * (
+                index.layout.get(ranked[1]).box.area):
+            kept[ranked[0]] += 0.75  # (of those, the one everything sits on)
+        return kept
     if not wanted or not scores:
         return scores
     kept = {k: v for k, v in scores.items() if _colour_of(k, index) in wanted}
@@ -734,6 +801,28 @@ def _colours_near(eid: str, index: ElementIndex) -> set[str]:
     return {f for d in _painted(eid, index) for f in element_families(d)}
 
 
+def plain_text(m: Mention, cands: list[str], index: ElementIndex, clause: str = "") -> list[str]:
+    """Of several texts a plain noun for text fits, the one it means, else all of them.
+
+    "The body text" beside three lines by the QR code: the page's copy (the text with by far the most words; "the
+    code": the program); "the small print": the smallest type. Where the ``clause`` says where it is ("the small
+    print at the very bottom"), that says which instead.
+    """
+    placed = r" (?:at|in|on|along|across|near|by|under|below|above|beside|next to) "
+    if len(cands) < 2 or m.plural or m.every or m.count or m.names or m.quote or not m.words or re.search(
+            re.escape(m.text.lower()) + placed, clause):
+        return cands
+    if set(m.words) <= _MAIN_WORDS and (main := index.main_text(cands)):
+        return [main]
+    if m.words == ["print"] and re.search(r"\b(?:small|fine|tiny)[ -]print\b", m.text):
+        return [min(cands, key=lambda i: index.layout.get(i).font_size or float("inf"))]
+    return cands
+
+
+#: Words for a page's running text, said alone ("the body text", "the code").
+_MAIN_WORDS = frozenset({"body", "text", "copy", "paragraph", "blurb", "main", "code", "pseudo", "listing"})
+
+
 def best_candidates(scores: dict[str, float], index: ElementIndex) -> list[str]:
     """The top-scoring ids (within 0.5), a group preferred to its own members, in reading order."""
     if not scores:
@@ -858,120 +947,5 @@ def drawn_on(index: ElementIndex, targets: list[str]) -> list[str]:
             and e.box.intersection(t) is not None and e.box.area < t.area]
 
 
-def carried(step: Step, layout: Layout, index: ElementIndex, shapes_only: bool = False) -> list[str]:
-    """Add to a move of a panel what lies on it ("the grey box up by 10mm, text and all"); the ids added.
-
-    ``shapes_only`` carries only what lies on shapes (a text named is moved alone).
-    """
-    added: list[str] = []
-    for p in list(step.patients):
-        e = layout.get(p)
-        if shapes_only and e.kind != "shape":
-            continue
-        unit = layout.get(e.group) if e.group and e.group.startswith("la-") else None
-        if unit is not None and all(e.box.contains(layout.get(c).box, 0.01 * max(e.box.width, e.box.height))
-                                    for c in unit.children):
-            # the box and its words are one unit the importer made (a label on its button): move the unit
-            step.patients = [unit.id if i == p else i for i in step.patients]
-            added.append(unit.id)
-            continue
-        box = e.box
-        on = [i for i in index.content_ids() if i not in step.patients and (e := layout.get(i)).group
-              is None and e.box.area < box.area and box.contains(e.box, 0.01 * max(box.width, box.height))]
-        step.patients += on
-        added += on
-    return added
-
-
-def narrow_by_relation(layout: Layout, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
-                       patients: list[str], refs: list[str]) -> tuple[list[str], list[str]]:
-    """An overlap names "the text" the photo overlaps: keep only the candidates that overlap the other side.
-
-    Likewise "the line is cut off on the right" names the line that runs off the page.
-    """
-    if intent.kind == "inside" and len(patients) > 1 and len(intent.patients) == 1 and not (
-            mentions[intent.patients[0]].plural or mentions[intent.patients[0]].every):
-        off = [i for i in patients
-               if not layout.canvas.page_box((e := layout.get(i)).page).contains(e.box, 1e-6)]
-        if len(off) == 1:
-            resolved[intent.patients[0]] = off
-            return off, refs
-    if intent.kind != "separate":
-        return patients, refs
-    sides = [(intent.patients, patients), (intent.refs, refs)]
-    out = []
-    for k, (slot_ids, ids) in enumerate(sides):
-        other = sides[1 - k][1]
-        if len(ids) > 1 and len(slot_ids) == 1 and not mentions[slot_ids[0]].plural and other:
-            hit = [i for i in ids if any(fixes.overlaps(layout.get(i).box, layout.get(o).box)
-                                         for o in other if o != i)]
-            ids = hit if len(hit) == 1 else ids
-            if len(hit) == 1:
-                resolved[slot_ids[0]] = hit
-        out.append(ids)
-    return out[0], out[1]
-
-
-
-def holding(index: ElementIndex, m: Mention, refs: list[str], patients: list[str],
-            axis: str | None = None) -> str | None:
-    """What holds ``patients`` now, of what mention ``m`` could mean ("…, but keep it inside the yellow"): the smallest.
-
-    A band or panel the importer counts as decoration is one too ("the yellow" is the yellow square). None when
-    nothing it could mean holds them. ``axis`` "x" ("within the box's width") or "y": on that axis only.
-    """
-    layout = index.layout
-    said = {f for w in m.words if (f := word_family(w))}
-    box = {e.id: fixes.on_axis(e.box, axis, layout.canvas.box) for e in layout.elements}
-    found = [r for r in dict.fromkeys(refs + list(score_mention(m, index)) + [
-        e.id for e in layout.elements if said and element_family(e) in said])
-        if r not in patients and all(box[r].contains(box[p], 0.5) for p in patients)]
-    if not found and len(refs) == 1 and refs[0] not in patients and all(
-            box[refs[0]].intersection(box[p]) is not None for p in patients):
-        return refs[0]  # "the intro text is wider than the beige box, keep it within the box's width": it pokes out
-    return min(found, key=lambda r: box[r].area) if found else None
-
-
-def _aligned_share(a: Box, b: Box) -> float:
-    """How much two boxes one above (or beside) the other share a column (a row).
-
-    The overlap, as a share of the narrower extent; 0 for boxes that overlap each other.
-    """
-    across = (min(a.x2, b.x2) - max(a.x, b.x)) / max(min(a.width, b.width), 1e-9)
-    down = (min(a.y2, b.y2) - max(a.y, b.y)) / max(min(a.height, b.height), 1e-9)
-    return 0.0 if across > 0 and down > 0 else max(across, down)
-
-
-def nearest_refs(layout: Layout, intent: Intent, mentions: list[Mention], resolved: dict[int, list[str]],
-                 patients: list[str], refs: list[str]) -> list[str]:
-    """A reference that fits several elements names the one nearest what is edited, when one clearly is.
-
-    "Centre the title in the green band": the band the title is on.
-    """
-    if len(set(patients)) != 1:
-        return refs
-    own = layout.get(patients[0]).box
-    for n in intent.refs:
-        m = mentions[n] if n < len(mentions) else None
-        ids = [i for i in resolved.get(n, []) if i not in patients]
-        # (a gap is to one thing: "… is jammed right under the bullets, give it 20px": the list it is under)
-        if m is None or (m.plural and intent.kind not in ("gap", "separate")) or m.every or m.pronoun or m.others \
-                or m.everything or len(ids) < 2:
-            continue
-        if m.plural:  # (in its column or row: a box of the next column may reach into its own)
-            near = [i for i in ids if _aligned_share(layout.get(i).box, own) >= 0.5] or ids
-            refs, ids = [r for r in refs if r not in ids or r in near], near
-            if len(near) == 1:
-                resolved[n] = near
-                continue
-        dist = sorted((layout.get(i).box.distance(own), i) for i in ids)
-        (d0, best), (d1, _second) = dist[0], dist[1]
-        if d0 <= 0.5 * d1 and d1 > 0:
-            resolved[n] = [best]
-            refs = [best if r == best else r for r in refs if r == best or r not in ids]
-    return refs
-
-
-__all__ = ["carried", "nearest_refs", "holding", "narrow_by_relation", "names_single", "score_mention", "unknown_head",
-           "best_candidates", "broad_candidates", "narrow", "extreme", "in_part", "drawn_on",
-           "lined_up", "pinned_art", "BROADER"]
+__all__ = ["names_single", "plain_text", "score_mention", "unknown_head", "best_candidates", "broad_candidates",
+           "narrow", "extreme", "in_part", "drawn_on", "lined_up", "pinned_art", "BROADER"]

@@ -114,8 +114,13 @@ def of_shade(shade: str, e: Element) -> bool:
     rgb = hex_rgb(e.fill)
     if rgb is None:
         return False
-    lightness = colorsys.rgb_to_hls(*rgb)[1]
+    return of_lightness(shade, colorsys.rgb_to_hls(*rgb)[1])
+
+
+def of_lightness(shade: str, lightness: float) -> bool:
+    """Whether a colour of ``lightness`` (HLS, 0–1) is as light (or as dark) as ``shade``."""
     return lightness >= 0.75 if shade == "light" else lightness <= 0.35
 
 
-__all__ = ["family", "word_family", "element_family", "near_families", "element_families", "shade_said", "of_shade"]
+__all__ = ["family", "word_family", "element_family", "near_families", "element_families", "shade_said", "of_shade",
+           "of_lightness"]

@@ -21,10 +21,12 @@ safe box (inside the page when they are larger than it).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from assistant.document import Element, Layout
 from assistant.geometry import Box
+from assistant.instructions.requests import amounts as am
 from assistant.instructions.select import is_full_bleed
 
 #: Smallest share of its size a mover may be shrunk to.
@@ -204,12 +206,12 @@ def _block_inside(layout: Layout, ids: list[str], union: Box, area: Box) -> list
     return out
 
 
-def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[dict[str, Any]]:
+def inside(layout: Layout, ids: list[str], within: Box | None = None, shrink: bool = True) -> list[dict[str, Any]]:
     """Edits that bring each element inside the safe box (the canvas when it does not fit), or [] when inside.
 
     An element larger than the safe box is first made small enough to fit in it (a text by its font size, from
     its left edge; anything else scaled from its top-left corner), then moved in. ``within`` is another box to
-    keep them in (a band, a panel) in place of the page.
+    keep them in (a band, a panel) in place of the page. ``shrink=False`` ("… but don't shrink it") only moves.
     """
     out: list[dict[str, Any]] = []
     c, s = (layout.canvas.box, layout.canvas.safe_box) if within is None else (within, within)
@@ -229,7 +231,7 @@ def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[di
         e = layout.get(i)
         b = e.box
         f = min(s.width / b.width if b.width > 0 else 1.0, s.height / b.height if b.height > 0 else 1.0)
-        if f < 1.0 and s.width > 0 and s.height > 0:
+        if f < 1.0 and s.width > 0 and s.height > 0 and shrink:
             f *= 0.99  # a hair under, so that rounding leaves it inside
             if e.kind == "text" and e.font_size:
                 out.append({"type": "set_text_style", "ids": [i], "font_size": round(e.font_size * f, 2)})
@@ -249,9 +251,32 @@ def inside(layout: Layout, ids: list[str], within: Box | None = None) -> list[di
         area = s if b.width <= s.width and b.height <= s.height else c
         dx = max(area.x - b.x, 0.0) + min(area.x2 - b.x2, 0.0)
         dy = max(area.y - b.y, 0.0) + min(area.y2 - b.y2, 0.0)
+        if area is c:  # too wide for the margins, not for the page: as far in from the edge it ran past as it can go
+            dx += math.copysign(max(c.width - b.width, 0.0) / 2, dx) if b.width > s.width and dx else 0.0
+            dy += math.copysign(max(c.height - b.height, 0.0) / 2, dy) if b.height > s.height and dy else 0.0
         if abs(dx) > 1e-6 or abs(dy) > 1e-6:
             out.append({"type": "move", "ids": [i], "dx": round(dx, 3), "dy": round(dy, 3)})
     return out
 
 
-__all__ = ["separate", "inside", "on_axis", "overlaps", "gap_for", "obstacles_for", "MIN_SHRINK"]
+def fit_inset(layout: Layout, eid: str, holder: Box, inset: tuple[Any, str]) -> list[dict[str, Any]] | None:
+    """``eid`` scaled down to fit ``holder`` with room ``inset`` on the sides said, and set that far in.
+
+    "Shrink it so it sits inside the header with 40px above and below": (40px, "y"); "x" is either side, "both" all
+    round. None where it cannot fit with that much room.
+    """
+    length, axis = inset
+    b = layout.get(eid).box
+    dx, dy = am.to_world(length, layout.canvas, "x"), am.to_world(length, layout.canvas, "y")
+    s = min([1.0] + ([(holder.width - 2 * dx) / b.width] if axis in ("x", "both") and b.width > 0 else []) + (
+        [(holder.height - 2 * dy) / b.height] if axis in ("y", "both") and b.height > 0 else []))
+    if s <= 0:
+        return None
+    w, h = b.width * s, b.height * s
+    x = holder.x + dx if axis in ("x", "both") else min(max(b.x, holder.x), holder.x2 - w)
+    y = holder.y + dy if axis in ("y", "both") else min(max(b.y, holder.y), holder.y2 - h)
+    out = [{"type": "resize", "id": eid, "scale": round(s, 4), "anchor": "top_left"}] if s < 0.9999 else []
+    return out + [{"type": "move", "ids": [eid], "dx": round(x - b.x, 3), "dy": round(y - b.y, 3)}]
+
+
+__all__ = ["fit_inset", "separate", "inside", "on_axis", "overlaps", "gap_for", "obstacles_for", "MIN_SHRINK"]

@@ -51,6 +51,14 @@ _KEEP_SIDE = re.compile(r"(?:(?:and|but|just|please|pls) )*(?:keep|keeping|leave
                         r"(?: please| pls| where (?:it|they) (?:is|are))?")
 
 
+#: "…, same gap on the left as at the top": the insets from a corner's two sides alike.
+_SAME_INSET = re.compile(r"(?:(?:and|with|but|please|keep|keeping) )*(?:the |a )?same (?:gap|space|margin|distance|"
+                         r"room|inset|padding)(?: (?:on|from|at) the (?:left|right|top|bottom)(?: edge| side)?)? as "
+                         r"(?:at|on|from) the (?P<model>left|right|top|bottom)(?: edge| side)?(?: please| pls)?|"
+                         r"(?:(?:and|with) )?(?:the )?same (?:gap|space|margin|distance) (?:on )?both (?:sides|edges|"
+                         r"ways)(?P<model2>)")
+
+
 def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list[str]) -> bool:
     """Put what the clause ``said`` into the step before it (or the problem ``pending``); whether it did.
 
@@ -84,6 +92,13 @@ def amend_last(steps: list[Step], pending: Step | None, said: str, remarks: list
             r"(?:(?:and|so|just|i e|ie|ie\.|i\.e\.) )*(?:towards?|in towards|closer to|nearer to|away from|out from) "
             r"(?!\d)[^\d]+", said):
         remarks.append(said)  # "nudge the mascot 5mm to the right, towards the text": which way it goes, said again
+        return True
+    if last is not None and last.kind == "region" and "_" in str(last.intent.params.get("region")) and (
+            same := _SAME_INSET.fullmatch(said)):
+        # "shove the shield into the top left corner, same gap on the left as at the top": the corner's two sides
+        # that far in, the margin of the side said as the model
+        last.intent = Intent("edge", last.intent.patients, last.intent.refs, params={
+            "edge": last.intent.params["region"], "inset": None, "even_inset": same.group("model")})
         return True
     if last is not None and last.kind == "edge" and len(last.patients) > 1 and re.search(
             r"\b(?:relative to each other|relative to one another|as (?:a|one) (?:block|unit|group)|as one|together)\b",

@@ -90,11 +90,18 @@ _LIST_ITEM_RE = re.compile(r"^[ \t]*(?:[-\u2013\u2022\u00b7\u25aa\u25cf\u25e6*\u
 _STREET_RE = re.compile(r"\b(?:building|bldg|room|suite|office|str\.|ul\.)\.? ?\d|"
                         r"\b\d+(?:st|nd|rd|th)? (?:floor|street|st\.|road|rd\.|avenue|ave\.|lane)\b|"
                         r"\b[A-ZÀ-Ž][a-zà-ž]+(?:strasse|straße|gasse|weg|platz) \d|\b\d{2}-\d{3} [A-ZÀ-Ž]|"
-                        r"\b\d{5} [A-ZÀ-Ž][a-zà-ž]+")
+                        r"\b\d{5} [A-ZÀ-Ž][a-zà-ž]+|"
+                        # (the word for an address, in the languages of the files: "Dirección 666", "Adresse :")
+                        r"\b(?i:address|direcci[oó]n|adresse|adresa|adres|endere[cç]o|indirizzo|anschrift)\b")
 _PHONE_RE = re.compile(r"(?:\+\d[\d\s-]{6,}|\b\d{3}[\s.-]\d{3}[\s.-]\d{3,4}\b)")
 #: Who made or owns it, and on what terms: a credit or licence line ("Photo: …", "© 2019 …", "CC BY-SA").
 _CREDIT_RE = re.compile(r"©|\(c\)\s*\d|\bcopyright\b|\blicen[cs]ed?\b|creative\s+commons|\bcc[\s-]by\b|"
                         r"all rights reserved|\bphoto(?:graph)?s?\s*(?:by\b|:)|\bcourtesy of\b|\bcredits?\b", re.I)
+#: A line of source code: a preprocessor line, a comment, a brace, a statement's end, a call or an assignment.
+_CODE_RE = re.compile(r"^\s*(?:#\s*(?:include|define|if|ifdef|ifndef|else|endif|import|pragma)\b|//|/\*|\*/|\*\s)|"
+                      r"[;{}]\s*$|^\s*[{}]|:=|==|->|\b[a-z_]\w*\([^)]*\)")
+#: The share of a text's lines that must read as code for the text to be code.
+CODE_SHARE = 0.5
 _PRICE_RE = re.compile(r"[$€£¥]\s?\d|\d\s?(?:€|eur|usd|gbp)\b", re.I)
 
 
@@ -152,6 +159,9 @@ def content_classes(text: str | None) -> dict[str, float]:
         out["footnote"] = 1.0  # "*) a human being is currently required …"
     if re.search(r"\d", text):
         out["number"] = 0.6
+    lines = [ln for ln in text.split("\n") if ln.strip()]
+    if len(lines) >= 2 and sum(bool(_CODE_RE.search(ln)) for ln in lines) >= CODE_SHARE * len(lines):
+        out["code"] = 1.0  # "#include <XBee.h>", "horloge := 0", "// comment": source code set as text
     if "?" in text or re.match(r"\s*(?:how|what|why|when|where|who|which|can|could|does|do|is|are|will)\b", text, re.I):
         out["question"] = 1.0  # "the five questions under Thrust 4" (set with or without their marks)
     return out
@@ -198,6 +208,10 @@ class Entry:
     drawn: bool = False
 
 
+#: How many times the words of each other text the page's main text holds ("the body text").
+MAIN_TEXT = 4
+
+
 class ElementIndex:
     """Names, texts and classes of every element of ``layout`` (see the module docstring)."""
 
@@ -233,12 +247,13 @@ class ElementIndex:
             if e.name:
                 entry.keys.setdefault(squash(e.name), ("name", STRENGTH["name"]))
             generated = bool(_GENERATED_ID.match(e.id))
+            said = set(fold(e.text or "").split())
             for source in ([] if generated else [e.id]) + ([e.name] if e.name else []):
                 words = _id_words(source)
                 for w in words:
                     if len(w) >= 3 and w not in FUNCTION_WORDS and not w.isdigit():
                         entry.keys.setdefault(w, ("token", STRENGTH["token"]))
-                        if w in CLASS_WORDS:
+                        if w in CLASS_WORDS and w not in said:  # ("Analyze-information": its words, not its kind)
                             entry.name_classes.add(CLASS_WORDS[w])
                 stem = re.sub(r"[-_\s]*\d+$", "", source)
                 if stem != source and len(squash(stem)) >= 3:
@@ -352,8 +367,8 @@ class ElementIndex:
         return self._said[0].get(folded, [])
 
     def squashed(self, key: str) -> list[str]:
-        """Elements whose whole text, its spaces and stops taken out, is ``key`` ("ww w . o sg e o . o r g")."""
-        return self._said[1].get(key, []) if len(key) >= 6 else []
+        """Elements whose whole text, spaces and stops taken out, is ``key`` ("ww w . o sg e o . o r g", "wi-fi")."""
+        return self._said[1].get(key, []) if len(key) >= 4 else []
 
     def entry(self, element_id: str) -> Entry:
         """The entry of one element."""
@@ -412,6 +427,17 @@ class ElementIndex:
         heading = section_heading(self.layout, section)
         return [c for c in self.layout.get(section).children if c in self.entries and c != heading and
                 self.layout.get(c).kind == "group"] if heading is not None else []
+
+    def main_text(self, ids: list[str]) -> str | None:
+        """Of texts ``ids``, the one that holds far more words than each other (the page's copy), or None.
+
+        "The body text" where one paragraph is the poster's copy and the other three lines by its QR code: the copy.
+        """
+        sizes = {i: len((self.layout.get(i).text or "").split()) for i in ids}
+        if len(sizes) < 2 or any(self.layout.get(i).kind != "text" for i in ids):
+            return None
+        first, *rest = sorted(ids, key=lambda i: -sizes[i])
+        return first if all(sizes[first] >= MAIN_TEXT * max(sizes[i], 1) for i in rest) else None
 
     def reading_order(self, ids: list[str]) -> list[str]:
         """``ids`` in reading order.

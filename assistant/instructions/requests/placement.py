@@ -114,7 +114,8 @@ _OVERLAP_VERB = (r"(?:" + _HIDDEN + r"|overlaps?|overlapping|covers?|covering|is
                  r"sitting (?:right |just |directly )?on|is over|runs (?:straight |right )?into|"
                  r"running (?:straight |right )?into|crashes into|crashing into|bumping into|is bumping|bumping|"
                  r"butting into|bump into|run into|crash into|butt into|collide with|clash with|cut into|"
-                 r"collides with|colliding with|clashes with|clashing with|touches|touching|touch|bumps into|hits|hit|"
+                 r"collides with|colliding with|clashes with|clashing with|fighting with|fights with|fighting|"
+                 r"competing with|competes with|touches|touching|touch|bumps into|hits|hit|"
                  r"hitting|overlap|cover|collide with|"
                  r"crowds|crowding|intrudes on|cuts into|is inside|sits over|is sitting on|is covering|"
                  r"is overlapping|is touching|hides|hiding|obscures|obscuring|blocks|blocking|runs over|"
@@ -190,11 +191,23 @@ def separate(s: str) -> Intent | None:
 
 
 #: Words for the sheet a design is on.
-_SHEETS = "page|canvas|card|slide|poster|flyer|bookmark|banner|sheet|artboard|postcard|ticket"
+_SHEETS = "page|canvas|card|slide|poster|flyer|bookmark|banner|sheet|artboard|postcard|ticket|a[0-6]"
 
 
 def inside(s: str) -> Intent | None:
     """Off the page: "X is falling off the edge", "bring it back in", "pull it in"."""
+    past = re.search(r"(E\d+) (?:\w+ )?(?:sticks?|sticking|pokes?|poking|hangs?|hanging|runs?|running|spills?|"
+                     r"spilling|juts?|jutting|goes|going|extends?|extending) (?:out )?(?:past|beyond) (E\d+)"
+                     r"(?: on the (?P<side>left|right|top|bottom)(?: hand)?(?: side| edge)?)?$", s)
+    if past:  # "the paragraph sticks out past the beige panel on the right": to be kept within it, on that axis
+        side = past.group("side")
+        return Intent("inside", [int(past.group(1)[1:])], [int(past.group(2)[1:])], state=True, params={
+            "bound": True, "axis": None if side is None else "x" if side in ("left", "right") else "y"})
+    told = re.match(r"(?:(?:please|pls|just|and|then|so) )*(?:make|get) (E\d+) (?:to )?fit (?:back )?(?:in|inside|"
+                    r"within|into) (E\d+)(?: please| pls)?$", s)
+    if told:  # "make the paragraph fit inside the beige panel": smaller, until it does
+        return Intent("resize", [int(told.group(1)[1:])], [int(told.group(2)[1:])], params={"shrink": True,
+                                                                                       "fit": True})
     if re.search(r"\b(?:falling|falls|hanging|hangs|sticking|sticks|poking|pokes|going|goes|spilling|spills|"
                  r"bleeding|bleeds|running|runs|hangs|sits|sitting|cut|cropped|clipped|off|outside|over|past|"
                  r"beyond)\b.*\b(?:off|out|outside|over|past|beyond)\b.*\b(?:edge|page|canvas|margins?|side|border|"
@@ -386,6 +399,15 @@ def gap(s: str) -> Intent | None:
                      r"\d+(?:\.\d+)? ?[a-z]* (?:wide|tall|high|across)\b)|\b" + _SPACE +
                      r"\b.*\b(?:smaller|tighter|narrower)\b", s)
     rel_m = m or less
+    given = re.search(r"\b(?:give|leave|add)\s+(" + E + r") (?:a |an )?(?:(?:little|bit|touch|tad) )?(?:more |some |"
+                      r"extra |"
+                      r"bit of |bit more |little more |touch more |touch of )?(?:(?:about |around |at least |~)?"
+                      r"\d+(?:\.\d+)? ?[a-z]+ (?:of )?(?:more |extra )?)?(?:room|breathing room|breathing space|air|"
+                      r"space|clearance|gap) (?:away )?(?:from|to|off) (" + E + r")(?: please| pls)?$", s)
+    if given:  # "give the name some breathing room from the blue line": more room between those two, the first moves
+        return Intent("gap", [int(given.group(1)[1:]), int(given.group(2)[1:])], params={
+            "op": "set" if length is not None else "more", "rel": "between", "length": length,
+            "degree": am.degree(s)})
     alone = re.search(r"\b(?:give|leave|add|need|needs|want)\b.*\b(?:more |some |a (?:little |bit (?:of )?)?)?"
                       r"(?:room|breathing room|breathing space|air|space)\b", s)
     if alone and not rel_m and len(slots(s)) == 1:  # "give the button a little breathing room"
@@ -679,7 +701,8 @@ def align(s: str) -> Intent | None:
     # "the big compass in the middle of the wheel is a bit much": where it is says which, and is no request
     described = re.match(r"E\d+ (?:that is |which is |sitting |placed )?(?:(?:right|dead|smack) )?(?:in|at) the "
                          r"(?:very |dead )?(?:center|middle)(?: of E\d+)? (?:is|are|looks?|seems?|feels?)\b", s)
-    centred = re.search(r"\b(?:vertically|horizontally)? ?(?:center|centered|centering|centers|middle)\b", s)
+    centred = re.search(r"\b(?:vertically|horizontally)? ?(?:center|centered|centering|centers|middle)\b|"
+                        r"\b(?:halfway|midway|half way|mid way)(?= between\b)", s)
     if centred and not described and not re.search(
             r"\b(?:top|bottom|upper|lower|left|right) (?:center|middle)\b|\b(?:center|middle) (?:left|right|"
             r"top|bottom)\b|\b(?:center|middle) third\b|\bcenter (?:align|aligned|line)", s):
@@ -694,7 +717,9 @@ def align(s: str) -> Intent | None:
                               r"\bdead center\b|\bcenter of the (?:page|canvas|slide|card|poster)\b|\bright in the "
                               r"middle\b|\bboth ways\b|\bboth axes\b", s))
         refs = [int(ref.group(1)[1:])] if ref else []
-        together = re.match(r"(?: (?:and|,) E\d+)+ together\b", s[ref.end():]) if ref else None
+        # ("… on the wordmark + Bronze Sponsor block": on the two, as one, where nothing follows them)
+        together = (re.match(r"(?: (?:and|,) E\d+)+ together\b", s[ref.end():]) or len(slots(s[:ref.start()])) == 1 and
+                    re.match(r"(?: (?:and|,) E\d+)+(?: please| pls)?$", s[ref.end():])) if ref else None
         refs += slots(together.group(0)) if together else []  # "… on the title + subtitle together": on both
         if not refs and (re.search(r"\b(?:on|with|to|against|relative to) (?:each other|one another)\b", s)
                          or re.search(r"\bmatch (?:E\d+ )?(?:(?:vertical|horizontal) )?(?:center|centre|middle)s\b|"
@@ -713,8 +738,11 @@ def align(s: str) -> Intent | None:
             return Intent("center", slots(s[:ref.start()])[:1], refs, params={"axis": axis, "compared": True})
         # "centre the word inside the band": on both axes of what it is in
         inside = bool(refs) and bool(re.search(r"\b(?:in|inside|within|into)(?: the (?:middle|center) of)? " + E, s))
+        block = re.search(r"\btogether\b|\bas (?:one|1|a|a single) (?:block|unit|group|piece|whole)\b|"
+                          r"\bas (?:one|1)\b", s)
         return Intent("center", [n for n in slots(s) if n not in refs], refs,
-                      params={"axis": axis or ("both" if (both and not refs) or inside else None)})
+                      params={"axis": axis or ("both" if (both and not refs) or inside else None),
+                              **({"block": True} if block else {})})
     if re.search(r"\bout of line\b|\bmisaligned\b|\bnot (?:aligned|lined up|in line|straight)\b|\bcrooked\b|"
                  r"\bwonky\b|\bstick(?:s|ing) out\b(?! (?:past|of|beyond|over|from))", s):
         return Intent("align", slots(s)[:1], params={"edge": None, "page": False, "siblings": True})
@@ -867,7 +895,7 @@ FROM_CORNER = re.compile(r"(?P<num>\d+(?:\.\d+)?) ?(?P<unit>[a-z%]+) (?:of (?:ma
 def nudge(s: str) -> Intent | None:
     """Moves by a direction and an amount: "up", "20px to the right", "a bit lower", "raise X"."""
     if re.search(r"\b(?:size|scale|font|type size|text size)\b.*\b(?:up|down)\b|\b(?:up|down) (?:a )?size\b|"
-                 r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack|knock) (?:" + E +
+                 r"\b(?:bump|blow|scale|size|puff|beef|ramp|dial|crank|tone|turn|jack|knock|shrink) (?:" + E +
                  r" )?(?:up|down)\b",
                  s):
         return None

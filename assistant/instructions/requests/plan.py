@@ -279,8 +279,33 @@ def world_length(layout: Layout, length: am.Length, axis: str) -> float:
     return am.to_world(length, layout.canvas, axis)
 
 
+#: Kinds of step that move what they name about the page.
+MOVES = frozenset({"nudge", "region", "edge", "place", "center", "third", "align"})
+#: Most area of a line's box an icon or bullet beside it has, as a share.
+ICON_SHARE = 0.05
+
+
+def with_icons(layout: Layout, ids: list[str]) -> list[str]:
+    """``ids`` with a text the importer set as an item with its icons (or bullet) taken as the item.
+
+    Only where the item's other members are small pictures or marks beside a line of running text, not a title.
+    """
+    out = []
+    for i in ids:
+        e = layout.get(i)
+        item = layout.get(e.group) if e.group and e.group.startswith("la-item-") else None
+        marks = [d for d in layout.descendants_of(item.id) if d.id != i] if item is not None else []
+        if item is not None and e.kind == "text" and e.role not in ("title", "subtitle") and marks and all(
+                d.kind in ("image", "shape") and d.box.area <= ICON_SHARE * e.box.area for d in marks):
+            i = item.id
+        if i not in out:
+            out.append(i)
+    return out
+
+
 # -- builders ------------------------------------------------------------------------------
 
 __all__ = ["Step", "stretchable", "need", "world_length", "CannotPlan", "Actions", "resize_anchors",
            "scale_alternatives", "typical_gap", "gap_between", "neighbour_below", "step_amount", "arrangement",
-           "scale_factor", "GROWING_STRETCHES", "content", "text_ids", "Intent", "widest_split"]
+           "scale_factor", "GROWING_STRETCHES", "content", "text_ids", "Intent", "widest_split", "with_icons",
+           "MOVES"]

@@ -368,7 +368,8 @@ def _is_noun(tok: Token) -> bool:
     w = tok.text
     plain = w.replace("'", "")
     # a word, or letters and digits said as one ("the EC2 icon", "the S3 bucket"), not a number with its unit
-    wordlike = plain.isalpha() or (plain.isalnum() and plain[0].isalpha() and any(c.isdigit() for c in plain))
+    wordlike = plain.isalpha() or (plain.isalnum() and plain[0].isalpha() and any(c.isdigit() for c in plain)) or (
+        plain.isalnum() and any(c.isalpha() for c in plain) and not re.fullmatch(r"\d+(?:[a-z]{1,2}|in|inch)", plain))
     return (tok.kind == "word" and wordlike and w not in FUNCTION_WORDS and w not in INTENT_WORDS
             and w not in DETERMINERS and w not in POSITION_ADJECTIVES and w not in ORDINALS
             and w not in NOT_NOUNS) or w in CLASS_WORDS or (len(w) > 3 and w.endswith("s") and w[:-1] in CLASS_WORDS)
@@ -399,10 +400,17 @@ def _shared_names(tokens: list[Token]) -> list[Token]:
             continue
         one = Token(single, single, "word")
         out = tokens[:k + 1]
+        # ("the ACM and OSC logos in the top row": each of them there)
+        place = _ROW_SAID.match(" ".join(t.text for t in tokens[n + 1:n + 5]) + " ")
+        where = tokens[n + 1:n + 1 + len(place.group(0).split())] if place else []
         for j, name in enumerate(names):
-            out += ([Token("and", "and", "word"), Token("the", "the", "word")] if j else []) + name + [one]
-        return out + _shared_names(tokens[n + 1:])
+            out += ([Token("and", "and", "word"), Token("the", "the", "word")] if j else []) + name + [one] + where
+        return out + _shared_names(tokens[n + 1 + len(where):])
     return tokens
+
+
+#: "… in the top row", "… on the left": where each of several named together is.
+_ROW_SAID = re.compile(r"(?:in|at|on) the (?:top|bottom|upper|lower|left|right)(?: (?:row|column|half|part|line))? ")
 
 
 def _shared_noun(tokens: list[Token]) -> list[Token]:
@@ -488,18 +496,29 @@ def find_mentions(tokens: list[Token], index: ElementIndex) -> tuple[list[Mentio
                    and j + 1 < len(tokens) and tokens[j].text == "and" and tokens[j + 1].text in DETERMINERS)
         # "change place of penguin and devil": bare nouns after "of", "and", "between" name things too
         # ("move tux down 20px": a bare name right after the verb the request opens with)
+        # ("shift the name + degree down": a noun for a kind, after one named and "and", is the second)
+        listed_class = (m is not None and len(skeleton) >= 2 and skeleton[-1] == "and" and skeleton[-2].startswith("E")
+                        and len(m.words) == 1 and m.words[0] in CLASS_WORDS and m.words[0] not in MEASURE_WORDS - {
+                            "degree"})
         bare = (m is not None and not m.names and not m.quote and bool(m.words) and i > 0
                 and (tokens[i - 1].text in ("of", "and", "between") or (
                     tokens[i - 1].text in INTENT_WORDS and all(t.text in _LEAD_WORDS for t in tokens[:i - 1])))
                 and len(m.words) <= 2
                 and all(w not in COMMON_WORDS and w not in PAGE_WORDS | EDGE_WORDS | MEASURE_WORDS
-                        and not w.endswith("ly") for w in m.words))
+                        and not w.endswith("ly") or listed_class for w in m.words))
         if m is not None and i > 0 and tokens[i - 1].text in ("for", "like") and m.text.split()[0] in ("a", "an") \
                 and not m.names and not m.quote:
             m = None  # "… is pretty small for a heading": the kind it is judged as, not an element
+        if m is not None and not m.names and not m.quote and (i > 0 and tokens[i - 1].text == "as" and m.text in
+                                                              _AS_ONE or (
+                i > 1 and tokens[i - 2].text == "as" and tokens[i - 1].text in ("1", "one") and m.words in (
+                    ["block"], ["unit"], ["group"], ["piece"]))):
+            m = None  # "centre the name and the degree as one block": how they move, not another element
         if m is not None and m.words == ["column"] and m.place in _COLUMN_PLACES and not m.names and not m.quote \
-                and i > 0 and tokens[i - 1].text in _INTO and not _spacing_before(tokens, i):
+                and i > 0 and tokens[i - 1].text in _INTO and not _spacing_before(tokens, i) and not (
+                    i > 1 and tokens[i - 2].text in _RUNS_INTO):
             m = None  # "put it in the right column", "the frame in the left column": a part of the page
+            # (but "it runs into the right column": what it overlaps)
         # "the gap between MultiROM and the line under it": a line of text, said where it is
         placed_line = (m is not None and m.words == ["line"] and not m.names and not m.quote and j < len(tokens)
                        and m.text.split()[0] in DETERMINERS
@@ -656,6 +675,10 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
                 j + 1].text in COLOR_WORDS and (_is_noun(tokens[j + 2]) or (j + 2) in spans):
             j, started = j + 1, True  # "the pale blue box": a shade of the colour said next (kept in the text)
             continue
+        if w in ("pale", "dark") and not m.has_head and j + 1 < len(tokens) and CLASS_WORDS.get(
+                tokens[j + 1].text) in ("background", "shape", "header"):
+            j, started = j + 1, True  # "the dark background": of the grounds, the dark one (kept in the text)
+            continue
         if w in _IN_COLOUR and not m.has_head and j + 1 < len(tokens) and (
                 _is_noun(tokens[j + 1]) or (j + 1) in spans):
             m.words.append(w)  # "the colour ACM logo": its full-colour version
@@ -705,6 +728,13 @@ def _phrase(tokens: list[Token], i: int, spans: dict[int, tuple[int, list]],
     return m, j
 
 
+#: Verbs before "into" that say an overlap, not a destination ("the paragraph runs into the right column").
+_RUNS_INTO = frozenset({"runs", "run", "running", "crashes", "crashing", "bumps", "bumping", "spills", "spilling",
+                        "bleeds", "bleeding", "cuts", "cutting", "eats", "eating", "pokes", "poking", "creeps",
+                        "creeping", "intrudes", "intruding"})
+#: "… as one block": how several move, not an element.
+_AS_ONE = frozenset({"one block", "a block", "a single block", "one unit", "a unit", "a single unit", "one group",
+                     "a group", "one piece", "a whole", "one whole"})
 #: "Colour" said before a noun: which version of a picture ("the colour ACM logo"), not a property to change.
 _IN_COLOUR = frozenset({"color", "colored", "colorful"})
 #: Words that follow a noun, not a verb: "the date line is …", "the name line should …".
@@ -712,7 +742,9 @@ _AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "si
                               "has", "and", "in", "on", "at", "of", "from", "to", "by", "under", "below", "above",
                               "beneath", "underneath", "beside", "near", "please", "pls", "do", "does", "did",
                               "dont", "doesnt", "aren", "were", "sit", "look", "feel", "seem", "need", "have", "start",
-                              "starts", "begin", "begins", "overlap", "overlaps", "stay", "stays", "must", "can"})
+                              "starts", "begin", "begins", "overlap", "overlaps", "stay", "stays", "must", "can",
+                              "together",
+                              "exactly", "as", "too", "so"})
 def _moved_by(tokens: list[Token], k: int) -> bool:
     """Whether ``tokens[k:]`` start a move by an amount ("… line up by 50px", "… line down 2mm"): no "line up"."""
     return k + 1 < len(tokens) and tokens[k].text in ("up", "down") and (

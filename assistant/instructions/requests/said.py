@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from assistant.geometry import Box
+from assistant.instructions.requests.amounts import first_length
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.intents import Intent
 
@@ -116,7 +117,8 @@ SIZE_VERB = re.compile(r"(?:(?:please|pls|just|then|and|so) )*(?:take|bring|knoc
                        r"tune|bump)\b")
 #: "…, but keep it above More Functionality", "still below the title": where it must stay, not where to put it.
 KEEP_PLACED = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|still|stays?|staying|leave|leaving) (?:E\d+ )+"
-                         r"(?:still )?(?:(?:is|are|sits?|sitting|stays?|staying) )?(?:above|below|under|"
+                         r"(?:still )?(?:(?:is|are|sits?|sitting|stays?|staying) )?(?:(?:right|just|directly|close|"
+                         r"tight|snug) )?(?:above|below|under|"
                          r"underneath|over|beneath|left of|right of|to the left of|to the right of|next to|beside|"
                          r"alongside|by)\b")
 
@@ -185,6 +187,23 @@ SAME_LEVEL = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|l
 #: "… shrink it until it fits, about 30px clear of the edge", "… so it fits with ~15px to spare": the room it leaves.
 ROOM_SAID = re.compile(r"(?:(?:so )?(?:it )?fits? )?(?:with )?(?:about |around |roughly |~)?"
                        r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:clear of the edge|from the edge|to spare|spare|clear)\b")
+
+#: "shrink it so it sits inside the header": what it must end up inside (the holder, group 1).
+SITS_IN = re.compile(r"\bso (?:that )?E\d+ (?:sits?|stays?|is|lies|ends up|fits?) (?:all |fully |completely |wholly |"
+                     r"neatly )?(?:inside|within|in) (E\d+)\b")
+_INSET_SAID = re.compile(r"\bwith (?:about |around |roughly |~)?(?P<len>\d+(?:\.\d+)? ?[a-z]+) (?:of (?:room|space|"
+                         r"margin|clearance|air) )?(?:(?P<y>above and below|below and above|top and bottom|at the top "
+                         r"and bottom)|(?P<x>left and right|(?:on )?either side|(?:on )?each side|(?:on )?both sides)|"
+                         r"(?P<both>all (?:a)?round|around it|on all sides|all sides))\b")
+
+
+def inset_said(skel: str) -> tuple[Any, str] | None:
+    """The room said to be left round what fits inside another ("with 40px above and below"): (length, axis)."""
+    m = _INSET_SAID.search(skel)
+    if m is None or (length := first_length(m.group("len"))) is None or length.unit == "%":
+        return None
+    return length, "y" if m.group("y") else "x" if m.group("x") else "both"
+
 
 #: "pull it in so there's 20px to spare. same size": after a move, the size it keeps (not a size to match).
 SAME_SIZE = re.compile(r"(?:(?:but|and|while|just) )*(?:(?:keep|keeping|leave|leaving) (?:E\d+ )?)?(?:at )?(?:the )?"
@@ -324,7 +343,18 @@ HELD_EDGE = re.compile(r"(?:but |and |while |just )*(?:keep|keeping|leave|leavin
                        r"in place|fixed|still))?(?: please| pls)?"
                        r"|(?:but |and |while |just |with )*(?:keep(?:ing)? it |keep(?:ing)? )?(?:anchor|anchored|"
                        r"anchoring)(?: it)?(?: at| to| by| on)?(?: the| its)? (?P<side9>left|right|top|bottom)"
-                       r"(?: hand)?(?: edges?| sides?)?(?: please| pls)?")
+                       r"(?: hand)?(?: edges?| sides?)?(?: please| pls)?"
+                       # "… 25% bigger (bottom stays)": a side said alone, with what it does
+                       r"|(?:but |and |while |just |with )*(?:the |its |his |her |their )?(?:(?P<side10>left|right|top|"
+                       r"bottom)|(?P<corner7>(?:top|bottom)[ -](?:left|right))) (?:stays?|staying|remains?|fixed|"
+                       r"pinned|put|in place|unchanged|untouched|"
+                       r"where (?:it|they) (?:is|are|was|were))(?: put| still| fixed| in place| where (?:it|they) "
+                       r"(?:is|are|was|were))?(?: please| pls)?"
+                       # "…, keep him standing where he is": a figure stands on its feet
+                       r"|(?:but |and |while |just )*(?:keep|keeping|leave|leaving) (?P<feet>him|her|it|them) "
+                       r"(?:standing|"
+                       r"stood|planted) (?:where|on the spot where) (?:he|she|it|they) (?:is|are|was|were|stands?)"
+                       r"(?: now)?(?: please| pls)?")
 _GROWS = {"bigger", "larger", "smaller", "wider", "narrower", "taller", "shorter", "grow", "shrink", "scale", "enlarge",
           "resize", "size", "bump", "increase", "reduce", "decrease"}
 HELD_ANCHOR = {"left": "left", "right": "right", "top": "top", "bottom": "bottom", "feet": "bottom", "base": "bottom",
@@ -358,11 +388,12 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         v, h = sides & {"top", "bottom"}, sides & {"left", "right"}
         return f"{v.pop()}_{h.pop()}" if v and h else m.group("pa")
     corner = m.group("corner") or m.group("corner2") or m.group("corner3") or m.group("corner4") or m.group(
-        "corner5") or m.group("corner6")
+        "corner5") or m.group("corner6") or m.group("corner7")
     if corner:
         return corner.replace(" ", "_").replace("-", "_")
     return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4") or m.group("side5")
-                       or m.group("side6") or m.group("side7") or m.group("side8") or m.group("side9")]
+                       or m.group("side6") or m.group("side7") or m.group("side8") or m.group("side9")
+                       or m.group("side10") or m.group("feet") and "feet"]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 
@@ -443,7 +474,8 @@ SET_IT = re.compile(r"(?:(?:please |pls )?give (?:it|them|E\d+) (?:a |an |about 
                     r"cut|bring|take|open up|close up) (?:it|that|"
                     r"this|(?:the|that|this) (?:gap|space|spacing|distance)) (?:to |about |around |roughly |"
                     r"approximately |~)*|(?:please |pls )?add (?:about |around |roughly |approximately |~)*)?"
-                    r"[\d.]+ ?[a-z%]+(?: please| pls| instead)?")
+                    r"(?:at least |minimum |min |no less than )?[\d.]+ ?[a-z%]+"
+                    r"(?: please| pls| instead| minimum| min)?")
 #: A corner said alone, finishing "put X inside Y": "bottom-right corner", "in its top left corner".
 CORNER_SAID = re.compile(r"(?:(?:in|at|to|into) (?:the |its )?)?(?:very )?(?:top|bottom|upper|lower) ?-? ?"
                          r"(?:left|right)(?: hand)?(?: corner)?(?: please)?")
@@ -537,6 +569,9 @@ def sizes_said_once(steps: list[Any], remarks: list[str]) -> list[Any]:
         if s.kind == "nudge" and nxt is not None and nxt.kind == "nudge" and nxt.patients == s.patients and \
                 not moved_by(s.intent) and moved_by(nxt.intent) and vertical(s.intent) == vertical(nxt.intent):
             continue  # "drop the name line a little, 3 mm lower": how far
+        if vague and nxt is not None and nxt.kind == "inside" and len(s.patients) > 1 and set(
+                nxt.patients) == set(s.patients):
+            continue  # "shrink everything down and bring it onto the page": the drawing scaled as one, to fit
         if vague and nxt is not None and nxt.patients == s.patients and (
                 nxt.kind == "resize" and any(nxt.intent.params.get(x) for x in _AMOUNTS)
                 or nxt.kind == "style" and "font_size" in nxt.intent.params and re.search(r"\d", nxt.text)):

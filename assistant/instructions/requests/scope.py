@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from assistant.document import Layout
 from assistant.geometry import Box
+from assistant.instructions.requests.said import HELD_EDGE
 from assistant.instructions.requests.vocab import (
     CLASS_WORDS,
     COMMON_WORDS,
@@ -158,6 +159,9 @@ def without_asides(tokens: list[Token], names: Callable[[list[Token]], bool] | N
                 # each the one beside the others, so they go with it ("…, together with acm, ×, osc and its title")
                 along = [Token(",", ",", "punct"), Token("together", "together"), Token("with", "with"),
                          *[y for part in parts for y in (Token("and", "and"), *part)][1:]]
+            elif not depth and HELD_EDGE.fullmatch(" ".join(inner)):
+                # "orange mascot 25% bigger (bottom stays)": what the resize holds, said as a clause of its own
+                out += [Token(",", ",", "punct"), *tokens[start + 1:k]]
             elif not depth and (place := _aside_place(inner)):
                 # "the filled OSC badge (top one)": where it is says which
                 out += [Token("at", "at", "word"), Token("the", "the", "word"), Token(place, place, "word")]

@@ -9,7 +9,9 @@ the words left alike: the rest of the understander never renders anything.
 
 from __future__ import annotations
 
-from assistant.instructions.requests.colours import family, near_families
+import colorsys
+
+from assistant.instructions.requests.colours import family, near_families, of_lightness
 from assistant.instructions.requests.index import ElementIndex
 from assistant.instructions.requests.refs import Mention
 from assistant.render.looks import MAX_LOOKED
@@ -45,6 +47,22 @@ def seen_families(ids: list[str], index: ElementIndex) -> dict[str, tuple[set[st
             continue  # a shape drawn only as a thin stroke is no "white panel" (its fill is none)
         main = [rgb for rgb, share in look.colours if share >= LOOK_SHARE]
         out[eid] = ({family(rgb) for rgb in main}, {f for rgb in main for f in near_families(rgb)})
+    return out
+
+
+def seen_shade(ids: list[str], index: ElementIndex, shade: str) -> list[str]:
+    """Of ``ids`` (a gradient, a picture: no flat fill to read), those whose render's main colour is of ``shade``.
+
+    "the dark background" where the ground is a gradient from near black: its render is dark.
+    """
+    if not ids or len(ids) > MAX_LOOKED:
+        return []
+    out = []
+    for eid, look in index.looks(ids).items():
+        if look.colours and look.coverage >= FILLED:
+            rgb = max(look.colours, key=lambda c: c[1])[0]
+            if of_lightness(shade, colorsys.rgb_to_hls(*rgb)[1]):
+                out.append(eid)
     return out
 
 

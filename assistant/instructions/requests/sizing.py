@@ -118,7 +118,12 @@ CLEAR_SAID = re.compile(r"\b(?:so|until|till) (?:that )?(?:there (?:is|are|will 
                         r"(?P<len>\d+(?:\.\d+)? ?[a-z]+) "
                         r"(?:(?:of )?(?:gap|gutter|space|margin|room|clearance|air)s?\b|between\b|before\b|clear\b|"
                         r"to spare\b)|\b(?:so|until|till) (?:that )?(?:it|they|E\d+) clears? (?:[\w'-]+ ){0,4}?by "
-                        r"(?:about |around |roughly |~)?(?P<len2>\d+(?:\.\d+)? ?[a-z]+)\b")
+                        r"(?:about |around |roughly |~)?(?P<len2>\d+(?:\.\d+)? ?[a-z]+)\b"
+                        # "narrow it so it stops before the right column": a gutter's width short of it, or as said
+                        r"|\b(?:so|until|till) (?:that )?(?:it|they|E\d+) (?:stops?|ends?|finishes) (?:(?:at least |"
+                        r"about |around |~)?(?P<len3>\d+(?:\.\d+)? ?[a-z]+) )?(?:just |well )?(?:before|short of|clear "
+                        r"of|ahead of)\b(?! (?:the )?(?:(?:left|right|top|bottom) )?(?:edge|page|side|border|"
+                        r"margin)s?\b)")
 #: "make it smaller so there's 15px between them", "shrink it until it clears the icon by 2mm": smaller by what
 #: leaves that room, not a move.
 _SHRINK_CLEAR = re.compile(r"^(?:(?:please|pls|just|then|and|but|so) )*(?:make (?P<who>(?:E\d+ )+)(?:a (?:bit|touch|"
@@ -149,13 +154,23 @@ def shrink_clear(s: str) -> Intent | None:
     """A size made smaller until it leaves room to another: "make it smaller so there's ~15px between them"."""
     m = _SHRINK_CLEAR.match(s)
     clear = CLEAR_SAID.search(s, m.end()) if m else None
-    length = am.first_length(clear.group("len") or clear.group("len2")) if clear else None
-    if m is None or clear is None or length is None:
+    said = (clear.group("len") or clear.group("len2") or clear.group("len3")) if clear else None
+    length = am.first_length(said) if said else None
+    stop = _STOP_SHORT.match(s)  # "… but stop it at least 10px before the right column"
+    if stop is not None:
+        m, length = stop, am.first_length(stop.group("len")) if stop.group("len") else None
+    elif m is None or clear is None or (length is None and said is not None):
         return None
     who = slots(m.group("who") or m.group("who2"))
     return Intent("resize", who, [n for n in slots(s[m.end():]) if n not in who], params={
         "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": False, "shrink": True,
-        "clear_room": length})
+        **({"clear_room": length} if length is not None else {"clear": True})})
+
+
+#: "stop it at least 10 px before the right column": narrower, as far short of that as said (or a gutter's width).
+_STOP_SHORT = re.compile(r"^(?:(?:please|pls|just|then|and|but|so) )*(?:stop|end|finish) (?P<who>(?:E\d+ )+)(?P<who2>)"
+                         r"(?:(?:at least |about |around |~)?(?P<len>\d+(?:\.\d+)? ?[a-z]+) )?(?:just |well )?"
+                         r"(?=before\b|short of\b|clear of\b)")
 
 
 _TOUCHES_EDGES = re.compile(r"(?:E\d+ (?:and )?)+(?:is |are )?(?:nearly |almost |practically |just about |basically |"

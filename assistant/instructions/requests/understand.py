@@ -37,21 +37,18 @@ from collections.abc import Callable, Mapping
 
 from assistant.document import Layout
 from assistant.instructions.requests.amounts import first_length
-from assistant.instructions.requests.asks import SINGULAR, Ask, check_ambiguous, check_paint_guess
+from assistant.instructions.requests.asks import Ask, check_ambiguous, check_paint_guess
 from assistant.instructions.requests.choose import (
     best_candidates,
     broad_candidates,
-    carried,
     describe,
     extreme,
-    holding,
     in_part,
     lined_up,
     names_single,
     narrow,
-    narrow_by_relation,
-    nearest_refs,
     panel_round,
+    plain_text,
     score_mention,
     unknown_head,
 )
@@ -75,6 +72,7 @@ from assistant.instructions.requests.pictures import pictures_to_read
 from assistant.instructions.requests.plan import Step
 from assistant.instructions.requests.purpose import purposed
 from assistant.instructions.requests.refs import Mention, find_mentions, names_one
+from assistant.instructions.requests.related import carried, holding, named_ahead, narrow_by_relation, nearest_refs
 from assistant.instructions.requests.said import (
     AFTER_SWAP,
     ALONG,
@@ -102,6 +100,7 @@ from assistant.instructions.requests.said import (
     SAME_SIZE,
     SAME_SPACING,
     SHORT_OF_EDGE,
+    SITS_IN,
     SWAP_ORDER,
     as_mend,
     describes,
@@ -109,6 +108,7 @@ from assistant.instructions.requests.said import (
     held_apart,
     held_tail,
     holds,
+    inset_said,
     moved_by,
     only_talk,
     predicates,
@@ -203,7 +203,8 @@ class _Reader:
                 # centre them on each other": X and Y)
                 ids = list(dict.fromkeys(self.subject + others))  # "… jammed together; space them out"
             if not ids:
-                ids = self._named_ahead(m)  # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
+                # "swap them round: 'Open Source Club' underneath 'Winter Bash'"
+                ids = named_ahead(self.ahead, self.index, m, intent is not None and intent.kind == "swap")
             if not ids:  # (where what "it" stands for was asked about before, that question)
                 raise self.unresolved or Ask("question", f"what does '{m.text}' refer to? Name the element, e.g. "
                                                           "'the title'")
@@ -314,6 +315,7 @@ class _Reader:
             worded = [i for i in dict.fromkeys(cands + self.pool) if said and all(
                 any(w in t.split() or w + "s" in t.split() for t in self.index.entry(i).texts[:1]) for w in said)]
             cands = worded if len(worded) > 1 else under_heading(cands, said, self.index) if not worded else cands
+        cands = plain_text(m, cands, self.index, self.clauses[-1] if self.clauses else "")
         for word in END_WORDS.keys() & set(m.words):
             if len(cands) > 1 and not m.names and not m.quote:  # "the footer links": those at the foot of the page
                 kept = in_part(cands, END_WORDS[word], self.layout)
@@ -389,22 +391,6 @@ class _Reader:
         if len(picked) == 1 and m.names and (panel := tab_panel(self.layout, picked[0], m.words)):
             return [panel]  # "the Code box": the panel the "Code" tab heads
         return picked
-
-    def _named_ahead(self, m: Mention) -> list[str]:
-        """What the next clause names plainly, when it names as many as ``m`` stands for.
-
-        The first clause's pronoun said before the names: one element for "it", two or more for "them".
-        """
-        if not self.ahead:
-            return []
-        found: list[str] = []
-        for n in find_mentions(self.ahead, self.index)[0]:
-            cands = [] if n.pronoun or n.everything or n.others else best_candidates(score_mention(n, self.index),
-                                                                                      self.index)
-            if len(cands) != 1:
-                return []
-            found += [c for c in cands if c not in found]
-        return found if (len(found) == 1) == (m.pronoun in SINGULAR) else []
 
     def _pool_from(self, prev: Mention) -> list[str]:
         # "make the second Hunter Hack Day 80 % the size of the top one": every one the noun could mean
@@ -486,18 +472,25 @@ class _Reader:
             a, b = mentions[0], mentions[1]
             tokens = tokens[b.start:b.end] + tokens[:a.end] + tokens[b.end:]
             mentions, skel = find_mentions(tokens, self.index)
-        if last_step is not None and last_step.kind in ("region", "align", "edge", "nudge") and last_step.patients and (
+        went = last_step or self.pending  # ("… should go on the left side, just under X": a place said as a goal)
+        if went is not None and went.kind in ("region", "align", "edge", "nudge") and went.patients and (
                 where := re.fullmatch(r"(?:and )?(?:right |just |directly )?(under|below|beneath|underneath|above|"
                                       r"over) E0", skel)) and (
                 ref := self.resolve(mentions[0], None, None, mentions, {})):
             # "move the note over to the right hand side, under 'tan solo una frase'": under that, on that side
             rel = "above" if where.group(1) in ("above", "over") else "below"
-            self.steps[-1] = Step(intent=Intent("place", [0], [1], params={"rel": rel, "tight": False, "gap": None}),
-                                  patients=list(last_step.patients), refs=ref,
-                                  text=f"{last_step.text}, {' '.join(t.raw for t in tokens)}")
+            placed = Step(intent=Intent("place", [0], [1], params={"rel": rel, "tight": False, "gap": None}),
+                          patients=list(went.patients), refs=ref,
+                          text=f"{went.text}, {' '.join(t.raw for t in tokens)}")
+            self.steps[-1:] = [placed] if went is last_step else [*self.steps[-1:], placed]
+            self.pending = None if went is not last_step else self.pending
             return
         if last_step is not None and moved_by(last_step.intent) and CLOSER_ONLY.fullmatch(skel):
             self.remarks.append(" ".join(t.raw for t in tokens))  # "move the caption up 20 px, closer to the map"
+            return
+        if (held := self.pending or last_step) is not None and held.kind == "inside" and SAME_SIZE.fullmatch(skel):
+            held.intent.params["keep_size"] = True  # "… is cut off, pull it back onto the page but don't shrink it"
+            self.remarks.append(" ".join(t.raw for t in tokens))
             return
         if last_step is not None and FAMILY.get(last_step.kind) == "place" and (
                 SAME_LEVEL.fullmatch(skel) or SAME_SIZE.fullmatch(skel)):
@@ -565,15 +558,18 @@ class _Reader:
                     and len(intent.patients) + len(intent.refs) > 1:
                 place_says_which = True  # "gvSIG logo bottom left and www.gvsig.com should share a vertical centre"
         if intent is not None and intent.kind == "resize" and re.search(r"\b(?:to|so (?:that )?E\d+) fits?\b|"
-                                                                        r"\buntil\b.*\bfits?\b|" + EVEN_SO, skel):
+                                                                        r"\buntil\b.*\bfits?\b|" + EVEN_SO + "|" +
+                                                                        SITS_IN.pattern, skel):
             intent.params["fit"] = True  # "make it smaller so it fits": as small as it takes
             room = ROOM_SAID.search(skel)
             intent.params["room"] = first_length(room.group("len")) if room else None  # ("… with ~15px to spare")
             intent.params["even"] = intent.params.get("even") or bool(re.search(  # ("… with the same margin on both
                 r"\b(?:with|and|leaving) (?:the )?" + EVEN_SIDES.pattern + "|" + EVEN_SO, skel))  # sides")
-            within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b", skel)
+            within = re.search(r"\bfits? (?:within|inside|in|into|under|over) (E\d+)(?:'s)?(?: width| box)?\b",
+                               skel) or SITS_IN.search(skel)
             if within:  # "… so it fits within the screenshot's width": that element's width, not the page's
                 intent.refs = [int(within.group(1)[1:])]
+                intent.params["inset"] = inset_said(skel)  # ("… inside the header with 40px above and below")
         elif intent is not None and intent.kind == "resize" and (short := SHORT_OF_EDGE.search(skel)):
             intent.params.update(fit=True, room=first_length(short.group("len")))  # "… so it stops 5mm short of it"
         relation = RELATION_AFTER.search(skel)
@@ -705,8 +701,9 @@ class _Reader:
                     self.remarks.append(" ".join(t.raw for t in tokens))
                     return
                 self.subject = [i for n in first for i in resolved.get(n, [])]
-                self.whole = len(first) == 1 and mentions[first[0]].plural  # ("the right column is tight …, give
-                self.said_wrong = True  # it 1mm more room": "it" is the column)
+                # ("the right column is tight …, give it 1mm more room": "it" is the column)
+                self.whole = len(first) == 1 and (mentions[first[0]].plural or mentions[first[0]].everything)
+                self.said_wrong = True
                 self.kin = [i for n in first for i in pools.get(n, [])]
                 self.subject_refs = [i for n in sorted(resolved) if n not in first for i in resolved[n]]
                 self.remarks.append(" ".join(t.raw for t in tokens))
@@ -783,7 +780,7 @@ class _Reader:
             refs = resolved[intent.refs[0]] = [holder]
         if intent.kind == "gap" and intent.params.get("side") and not refs:  # "… more air above it": above itself
             intent.params["rel"] = intent.params.pop("side")
-        refs = nearest_refs(self.layout, intent, mentions, resolved, patients, refs)
+        refs = nearest_refs(self.layout, intent, mentions, resolved, patients, refs, self.clauses[-1])
         try:
             check_ambiguous(self.layout, intent, mentions, resolved, self.subject if self.whole else [])
             check_paint_guess(intent, mentions)
@@ -820,8 +817,9 @@ class _Reader:
         self._add(step)
         if patients:
             self.subject = list(dict.fromkeys(patients))
-            self.whole = len(intent.patients) == 1 and intent.patients[0] < len(mentions) and \
-                mentions[intent.patients[0]].plural
+            self.whole = len(intent.patients) == 1 and intent.patients[0] < len(mentions) and (
+                mentions[intent.patients[0]].plural or mentions[intent.patients[0]].everything)  # ("shrink everything
+            # and bring it onto the page": "it" is everything)
             self.subject_refs = [r for r in dict.fromkeys(refs) if r not in self.subject]
             self.said_wrong = intent.state
 

@@ -143,6 +143,9 @@ def _prepare(text: str) -> str:
     # "fork / fix / test / merge", "(A / B)": a list ("the Building 52 / contact block" is one thing)
     t = re.sub(r"(?:\w[\w'-]*(?: \w[\w'-]*){0,3} / ){2,}\w[\w'-]*|\([^()/]*(?: / [^()/]*)+\)",
                lambda m: m.group(0).replace(" / ", " and "), t)
+    t = re.sub(r"(?<=[A-Za-z]);(?=[A-Za-z])", " ", t)  # "the FH;P logo": a name with a stop in it, not two clauses
+    # "the Welcome / Open Source Software headings": two names ("the fb / www links" is one row of links)
+    t = re.sub(r"(?<=[^\W\d]) / (?=[A-ZÀ-Ž])", " and ", t)
     # "validate should come after build — swap those two boxes": the two just named
     t = re.sub(r"\b(?:those|these) (?:two|three|four|2|3|4) [a-z]+\b", "them", t, flags=re.I)
     # "the yellow date bit", "the two question bits": the noun, "bit" being no size
@@ -198,6 +201,12 @@ _PHRASES = [(r"\b(?:out of line|not in line|out of alignment|off line)\b", "misa
             (r"\b(?:snap|align|line up|bring|move|set|push|pull|shift) (?:all )?(?:of )?(their|its) (left|right|top|"
              r"bottom) (?:edges?|sides?) (?:to|with|against|on)\b",
              lambda m: f"align {'them' if m.group(1) == 'their' else 'it'} {m.group(2)} with"),
+            # "centre the whole thing on the page": all of it
+            (r"\b(?:the|this) (?:whole|entire) (?:thing|lot|design|layout|composition|artwork|content)\b",
+             "everything"),
+            # "3mm from the window's left edge": from the left edge of the window
+            (r"\b(from|to|off|of|with|at) the ([a-z][\w-]*)['’]s (left|right|top|bottom)(?: hand)? (edge|side)\b",
+             r"\1 the \3 \4 of the \2"),
             # "so their left edges line up": they are aligned (the line is no element)
             (r"\b(edges?|tops?|bottoms?|sides?|centers?|centres?|baselines?|middles?) lines? up\b", r"\1 aligned"),
             # "make the big title like 90% of what it is now": that share of its size
