@@ -38,13 +38,13 @@ def _locked_group(ctx: EditContext, element_id: str) -> str | None:
     g = ctx.el(element_id).group
     while g is not None:
         ge = ctx.el(g)
-        if ge.locked and not made_up(ge):
+        if ge.locked and not _made_up(ge):
             return g
         g = ge.group
     return None
 
 
-def made_up(el: Element) -> bool:
+def _made_up(el: Element) -> bool:
     """Whether ``el`` is a group the importer made (a section, a lock-up): it draws no node of its own."""
     return el.kind == "group" and not el.nodes
 
@@ -54,7 +54,7 @@ def _relock_made_up(ctx: EditContext, element_id: str) -> None:
     g = ctx.el(element_id).group
     while g is not None:
         ge = ctx.el(g)
-        if made_up(ge) and ge.locked != (locked := all(ctx.el(c).locked for c in ge.children)):
+        if _made_up(ge) and ge.locked != (locked := all(ctx.el(c).locked for c in ge.children)):
             ctx.update(ge.model_copy(update={"locked": locked}))
         g = ge.group
 
@@ -102,7 +102,7 @@ def locked_in_file(doc: Document, element_id: str) -> str | None:
     target = element_id
     g = layout.get(element_id).group
     while g is not None:
-        if layout.get(g).locked and not made_up(layout.get(g)):
+        if layout.get(g).locked and not _made_up(layout.get(g)):
             target = g
         g = layout.get(g).group
     ctx = EditContext(doc)

@@ -743,8 +743,7 @@ _AFTER_NOUN_VERB = frozenset({"is", "are", "was", "looks", "feels", "seems", "si
                               "beneath", "underneath", "beside", "near", "please", "pls", "do", "does", "did",
                               "dont", "doesnt", "aren", "were", "sit", "look", "feel", "seem", "need", "have", "start",
                               "starts", "begin", "begins", "overlap", "overlaps", "stay", "stays", "must", "can",
-                              "together",
-                              "exactly", "as", "too", "so"})
+                              "together", "exactly", "as", "too", "so"})
 def _moved_by(tokens: list[Token], k: int) -> bool:
     """Whether ``tokens[k:]`` start a move by an amount ("… line up by 50px", "… line down 2mm"): no "line up"."""
     return k + 1 < len(tokens) and tokens[k].text in ("up", "down") and (

@@ -383,6 +383,8 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return "center"
     if m.group("start"):
         return "right" if m.group("start").startswith("end") else "left"
+    if m.group("feet"):
+        return "bottom"  # "keep him standing where he is": on his feet
     if m.group("pa"):
         sides = {m.group("pa"), m.group("pb")}
         v, h = sides & {"top", "bottom"}, sides & {"left", "right"}
@@ -393,7 +395,7 @@ def held_anchor(m: re.Match[str], current: str | None = None) -> str:
         return corner.replace(" ", "_").replace("-", "_")
     return HELD_ANCHOR[m.group("side") or m.group("side2") or m.group("side3") or m.group("side4") or m.group("side5")
                        or m.group("side6") or m.group("side7") or m.group("side8") or m.group("side9")
-                       or m.group("side10") or m.group("feet") and "feet"]
+                       or m.group("side10")]
 DIRECTION = re.compile(r"\b(?:up|down|left|right|higher|lower|upwards?|downwards?)\b")
 
 

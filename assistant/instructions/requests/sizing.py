@@ -159,16 +159,18 @@ def shrink_clear(s: str) -> Intent | None:
     stop = _STOP_SHORT.match(s)  # "… but stop it at least 10px before the right column"
     if stop is not None:
         m, length = stop, am.first_length(stop.group("len")) if stop.group("len") else None
+        who = slots(stop.group("who"))
     elif m is None or clear is None or (length is None and said is not None):
         return None
-    who = slots(m.group("who") or m.group("who2"))
+    else:
+        who = slots(m.group("who") or m.group("who2"))
     return Intent("resize", who, [n for n in slots(s[m.end():]) if n not in who], params={
         "degree": "medium", "factor": None, "fraction": None, "percent": None, "grow": False, "shrink": True,
         **({"clear_room": length} if length is not None else {"clear": True})})
 
 
 #: "stop it at least 10 px before the right column": narrower, as far short of that as said (or a gutter's width).
-_STOP_SHORT = re.compile(r"^(?:(?:please|pls|just|then|and|but|so) )*(?:stop|end|finish) (?P<who>(?:E\d+ )+)(?P<who2>)"
+_STOP_SHORT = re.compile(r"^(?:(?:please|pls|just|then|and|but|so) )*(?:stop|end|finish) (?P<who>(?:E\d+ )+)"
                          r"(?:(?:at least |about |around |~)?(?P<len>\d+(?:\.\d+)? ?[a-z]+) )?(?:just |well )?"
                          r"(?=before\b|short of\b|clear of\b)")
 
